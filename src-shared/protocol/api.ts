@@ -1,0 +1,110 @@
+/**
+ * The one typed API between the renderer and the main process.
+ *
+ * Both hosts carry exactly these methods and events: Electron over IPC (through the preload), the web
+ * host over a WebSocket. Every method's params are decoded with its `input` schema on the main side
+ * before anything runs, whichever host delivered them.
+ */
+import { z } from 'zod';
+import { ViewHierarchySchema } from './runner';
+
+export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo']);
+export const DeviceStateSchema = z.enum(['connecting', 'connected', 'disconnected']);
+
+export const DeviceSummarySchema = z.object({
+  id: z.string(),
+  kind: DeviceKindSchema,
+  name: z.string(),
+  url: z.string(),
+  state: DeviceStateSchema,
+  /** Why the device is not connected (last error), in one line. */
+  error: z.string().optional(),
+  bundleId: z.string().optional(),
+  supportedCommands: z.array(z.string()),
+});
+export type DeviceSummary = z.infer<typeof DeviceSummarySchema>;
+
+export const ScreenshotSchema = z.object({
+  format: z.literal('png'),
+  dataBase64: z.string(),
+  frameContext: z.string().optional(),
+});
+export type Screenshot = z.infer<typeof ScreenshotSchema>;
+
+/** One screenshot with one hierarchy, each stamped with the frame context that produced it. */
+export const FrameSchema = z.object({
+  deviceId: z.string(),
+  hierarchy: ViewHierarchySchema.nullable(),
+  hierarchyFrameContext: z.string().optional(),
+  screenshot: ScreenshotSchema.nullable(),
+  /** Why there is no screenshot (for example a runner that recorded none), if there is none. */
+  screenshotError: z.string().optional(),
+  receivedAt: z.number(),
+});
+export type Frame = z.infer<typeof FrameSchema>;
+
+const DeviceIdInput = z.object({ deviceId: z.string().min(1) });
+
+export const apiMethods = {
+  'app.info': {
+    input: z.object({}),
+    output: z.object({ version: z.string(), host: z.enum(['electron', 'web']) }),
+  },
+  'devices.list': {
+    input: z.object({}),
+    output: z.array(DeviceSummarySchema),
+  },
+  'devices.connect': {
+    input: z.object({
+      url: z.string().regex(/^wss?:\/\//, 'a runner URL starts with ws:// or wss://'),
+      name: z.string().min(1).max(200).optional(),
+    }),
+    output: DeviceSummarySchema,
+  },
+  'devices.disconnect': {
+    input: DeviceIdInput,
+    output: z.object({ ok: z.literal(true) }),
+  },
+  'device.observe': {
+    input: DeviceIdInput,
+    output: FrameSchema,
+  },
+} as const;
+
+export type ApiMethod = keyof typeof apiMethods;
+export type ApiInput<M extends ApiMethod> = z.input<(typeof apiMethods)[M]['input']>;
+export type ApiOutput<M extends ApiMethod> = z.output<(typeof apiMethods)[M]['output']>;
+
+export const apiEvents = {
+  'devices.changed': z.object({ devices: z.array(DeviceSummarySchema) }),
+  /** A frame the device pushed by itself (a `hierarchy_update` push). */
+  'device.frame': FrameSchema,
+} as const;
+
+export type ApiEvent = keyof typeof apiEvents;
+export type ApiEventPayload<E extends ApiEvent> = z.output<(typeof apiEvents)[E]>;
+
+/** What the renderer sees, whichever host it runs in. */
+export interface ParallaxApi {
+  call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>;
+  on<E extends ApiEvent>(event: E, listener: (payload: ApiEventPayload<E>) => void): () => void;
+}
+
+// Envelopes: how a call, its answer and an event travel over the web host's WebSocket (and IPC).
+export const ApiCallEnvelopeSchema = z.object({
+  id: z.number().int().nonnegative(),
+  method: z.string(),
+  params: z.unknown(),
+});
+export const ApiErrorSchema = z.object({ code: z.string(), message: z.string() });
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+export const ApiReplyEnvelopeSchema = z.union([
+  z.object({ id: z.number(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ id: z.number(), ok: z.literal(false), error: ApiErrorSchema }),
+]);
+export const ApiEventEnvelopeSchema = z.object({ event: z.string(), payload: z.unknown() });
+export const ApiServerMessageSchema = z.union([ApiReplyEnvelopeSchema, ApiEventEnvelopeSchema]);
+
+export function isApiMethod(name: string): name is ApiMethod {
+  return Object.hasOwn(apiMethods, name);
+}

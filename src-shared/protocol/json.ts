@@ -1,0 +1,50 @@
+/**
+ * JSON with exact UInt64 capture identities.
+ *
+ * `captureIdentity`, `observationIdentity` and `nextObservationIdentity` are UInt64 on the wire. A plain
+ * `JSON.parse` rounds anything above 2^53, so before parsing we quote the digits of exactly those keys
+ * (a key position is `{` or `,` then the quoted name; inside a JSON string the quotes would be escaped,
+ * so string contents are never touched). Decoded identities are decimal strings; encoding turns them
+ * back into bare digits.
+ */
+import { z } from 'zod';
+
+export const UINT64_KEYS = ['captureIdentity', 'observationIdentity', 'nextObservationIdentity'] as const;
+
+const UINT64_MAX = 18446744073709551615n;
+const KEY_NUMBER = new RegExp(
+  `([{,]\\s*"(?:${UINT64_KEYS.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)`,
+  'g',
+);
+
+/** JSON.parse, except that the identity keys keep every digit (as strings). */
+export function parseJsonLossless(text: string): unknown {
+  return JSON.parse(text.replace(KEY_NUMBER, '$1"$2"'));
+}
+
+/** JSON.stringify, except that identity keys holding decimal strings are written as bare numbers. */
+export function stringifyJsonLossless(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.replace(
+    new RegExp(`([{,]"(?:${UINT64_KEYS.join('|')})":)"(\\d+)"`, 'g'),
+    '$1$2',
+  );
+}
+
+/** A UInt64 kept as its canonical decimal digits; never a JS number. */
+export const UInt64Schema = z
+  .union([z.string(), z.number()])
+  .transform((raw, ctx) => {
+    const text = typeof raw === 'number' ? (Number.isSafeInteger(raw) ? String(raw) : '') : raw;
+    if (!/^\d+$/.test(text)) {
+      ctx.addIssue({ code: 'custom', message: 'expected a UInt64 (decimal digits)' });
+      return z.NEVER;
+    }
+    const value = BigInt(text);
+    if (value > UINT64_MAX) {
+      ctx.addIssue({ code: 'custom', message: 'UInt64 out of range' });
+      return z.NEVER;
+    }
+    return value.toString();
+  });
+export type UInt64 = z.output<typeof UInt64Schema>;

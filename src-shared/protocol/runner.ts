@@ -1,0 +1,454 @@
+/**
+ * The iOS runner ("CtrlProxy") WebSocket protocol (protocol.md §1): requests, replies and pushes.
+ *
+ * Shapes follow recorded real traffic (fixtures/ctrlproxy-golden) and the runner's Codable types: a field
+ * the runner declares optional is optional here, so an older or newer runner still decodes.
+ */
+import { z } from 'zod';
+import { decodeWith, fail, parseFrame, validateWith, type DecodeResult } from './errors';
+import { stringifyJsonLossless } from './json';
+import {
+  SdkActionPayloadSchema,
+  SdkCapabilitiesPayloadSchema,
+  SdkObservationPayloadSchema,
+  SdkWebActionPayloadSchema,
+  SdkWebSnapshotPayloadSchema,
+} from './sdk';
+
+// ---- Hierarchy --------------------------------------------------------------------------------------
+
+/** Integer screen points; a node may extend off screen, so any sign. */
+export const BoundsSchema = z.object({
+  left: z.number().int(),
+  top: z.number().int(),
+  right: z.number().int(),
+  bottom: z.number().int(),
+});
+export type Bounds = z.infer<typeof BoundsSchema>;
+
+/** Node booleans travel as the strings "true"/"false" (a frozen contract shared with Android). */
+const flag = z.enum(['true', 'false']).optional();
+export const NODE_FLAGS = [
+  'clickable',
+  'enabled',
+  'focusable',
+  'focused',
+  'scrollable',
+  'password',
+  'checkable',
+  'checked',
+  'selected',
+  'long-clickable',
+] as const;
+export type NodeFlag = (typeof NODE_FLAGS)[number];
+
+const text = z.string().optional();
+
+export const UiNodeSchema = z.object({
+  text,
+  value: text,
+  'content-desc': text,
+  'resource-id': text,
+  'view-id': text,
+  'test-tag': text,
+  'hint-text': text,
+  role: text,
+  className: text,
+  bounds: BoundsSchema.optional(),
+  extras: z.record(z.string(), z.string()).optional(),
+  actions: z.array(z.string()).optional(),
+  clickable: flag,
+  enabled: flag,
+  focusable: flag,
+  focused: flag,
+  scrollable: flag,
+  password: flag,
+  checkable: flag,
+  checked: flag,
+  selected: flag,
+  'long-clickable': flag,
+  // Added by the inspector's merge (protocol.md §4); declared so a merged tree survives a re-decode.
+  'sdk-element-id': text,
+  'sdk-capture-identity': text,
+  'web-view-id': text,
+  'web-snapshot-id': text,
+  'web-element-id': text,
+  'web-document-id': text,
+  'web-origin': text,
+  'web-role': text,
+  'value-redacted': text,
+  get node(): z.ZodOptional<z.ZodArray<typeof UiNodeSchema>> {
+    return z.array(UiNodeSchema).optional();
+  },
+});
+export type UiNode = z.infer<typeof UiNodeSchema>;
+
+/** A node boolean: absent means false, except `enabled`, which absent means true. */
+export function nodeFlag(node: Partial<Pick<UiNode, NodeFlag>>, name: NodeFlag): boolean {
+  const value = node[name];
+  return value === undefined ? name === 'enabled' : value === 'true';
+}
+
+export const WindowInfoSchema = z.object({
+  id: z.number().int().optional(),
+  type: z.number().int().optional(),
+  isActive: z.boolean(),
+  isFocused: z.boolean(),
+  bounds: BoundsSchema.optional(),
+});
+
+export const EdgeInsetsSchema = z.object({ top: z.number(), left: z.number(), bottom: z.number(), right: z.number() });
+
+export const InsetsSchema = z.object({
+  available: z.boolean(),
+  source: z.string(),
+  units: z.string(),
+  safeArea: EdgeInsetsSchema.optional(),
+  // Optional: runners from before the display_cutout_info feature send insets without it.
+  displayCutoutInfo: z.object({ classification: z.string(), bounds: z.array(BoundsSchema).optional() }).optional(),
+  systemChrome: z
+    .object({
+      visibility: z.string(),
+      statusBar: z.string(),
+      navigationBar: z.string().optional(),
+      homeIndicatorAutoHideRequested: z.boolean().optional(),
+      source: z.string(),
+    })
+    .optional(),
+});
+
+/** A wire `error` may be null from a dictionary-built reply; null and absent both mean "no error". */
+const ErrorTextSchema = z.string().nullish();
+const hasError = (error: string | null | undefined) => error !== undefined && error !== null;
+
+export const ViewHierarchySchema = z
+  .object({
+    updatedAt: z.number().optional(),
+    packageName: z.string().optional(),
+    hierarchy: UiNodeSchema.optional(),
+    windowInfo: WindowInfoSchema.optional(),
+    windows: z.array(WindowInfoSchema).optional(),
+    screenScale: z.number().optional(),
+    screenWidth: z.number().int().optional(),
+    screenHeight: z.number().int().optional(),
+    nativeScale: z.number().optional(),
+    pixelWidth: z.number().int().optional(),
+    pixelHeight: z.number().int().optional(),
+    rotation: z.number().int().min(0).max(3).optional(),
+    systemInsets: EdgeInsetsSchema.optional(),
+    insets: InsetsSchema.optional(),
+    error: ErrorTextSchema,
+  })
+  // Optional in the type because a failed capture carries only `error`; otherwise a tree is required.
+  .refine((h) => h.hierarchy !== undefined || hasError(h.error), {
+    path: ['hierarchy'],
+    message: 'required unless error is present',
+  });
+export type ViewHierarchy = z.infer<typeof ViewHierarchySchema>;
+
+// ---- Pushes -----------------------------------------------------------------------------------------
+
+export const ConnectedPushSchema = z.object({
+  type: z.literal('connected'),
+  id: z.number().optional(),
+  /** How a client detects an older runner: a command missing here is never sent. */
+  supportedCommands: z.array(z.string()),
+  supportedFeatures: z.array(z.string()).default([]),
+  timestamp: z.number().optional(),
+});
+export type ConnectedPush = z.infer<typeof ConnectedPushSchema>;
+
+/** A failed hierarchy read is a hierarchy_update with `error` and no `data` (the runner's CommandHandler). */
+const dataUnlessError = (m: { data?: unknown; error?: string | null }) => m.data !== undefined || hasError(m.error);
+const dataUnlessErrorMessage = { path: ['data'], message: 'required unless error is present' };
+
+export const HierarchyUpdateSchema = z
+  .object({
+    type: z.literal('hierarchy_update'),
+    data: ViewHierarchySchema.optional(),
+    frameContext: z.string().optional(),
+    timestamp: z.number().optional(),
+    error: ErrorTextSchema,
+  })
+  .refine(dataUnlessError, dataUnlessErrorMessage);
+export type HierarchyUpdate = z.infer<typeof HierarchyUpdateSchema>;
+
+export const PerformanceUpdateSchema = z.object({
+  type: z.literal('performance_update'),
+  performanceData: z.object({
+    fps: z.number(),
+    frameTimeMs: z.number(),
+    jankFrames: z.number(),
+    cpuUsagePercent: z.number(),
+    memoryUsageMb: z.number(),
+    timestamp: z.number(),
+  }),
+  timestamp: z.number().optional(),
+});
+export type PerformanceUpdate = z.infer<typeof PerformanceUpdateSchema>;
+
+export type RunnerPush = ConnectedPush | HierarchyUpdate | PerformanceUpdate;
+
+// ---- Requests ---------------------------------------------------------------------------------------
+
+export const RUNNER_COMMANDS = [
+  'request_hierarchy',
+  'request_hierarchy_if_stale',
+  'request_screenshot',
+  'request_tap_coordinates',
+  'request_swipe',
+  'request_set_text',
+  'request_append_text',
+  'request_clear_text',
+  'request_ime_action',
+  'request_press_key',
+  'request_launch_app',
+  'get_sdk_capabilities',
+  'request_sdk_observation',
+  'request_sdk_action',
+  'request_sdk_web_snapshot',
+  'request_sdk_web_action',
+] as const;
+export type RunnerCommand = (typeof RUNNER_COMMANDS)[number];
+
+const requestEnvelope = {
+  requestId: z.string(),
+  timeoutMs: z.number().nonnegative().optional(),
+  frameContext: z.string().optional(),
+};
+
+function request<const T extends RunnerCommand, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.object({ type: z.literal(type), ...requestEnvelope, ...shape });
+}
+
+const hierarchyRequest = { disableAllFiltering: z.boolean().optional() };
+const textRequest = { text: z.string(), resourceId: z.string().optional() };
+
+export const IME_ACTIONS = ['done', 'next', 'go', 'search', 'send'] as const;
+
+export const RequestHierarchySchema = request('request_hierarchy', hierarchyRequest);
+export const RequestHierarchyIfStaleSchema = request('request_hierarchy_if_stale', hierarchyRequest);
+export const RequestScreenshotSchema = request('request_screenshot', {});
+export const RequestTapCoordinatesSchema = request('request_tap_coordinates', {
+  x: z.number(),
+  y: z.number(),
+  /** ms; 0 is a tap, more is a press. */
+  duration: z.number().nonnegative(),
+});
+export const RequestSwipeSchema = request('request_swipe', {
+  x1: z.number(),
+  y1: z.number(),
+  x2: z.number(),
+  y2: z.number(),
+  duration: z.number().nonnegative(),
+});
+export const RequestSetTextSchema = request('request_set_text', textRequest);
+export const RequestAppendTextSchema = request('request_append_text', textRequest);
+export const RequestClearTextSchema = request('request_clear_text', { resourceId: z.string().optional() });
+export const RequestImeActionSchema = request('request_ime_action', { action: z.enum(IME_ACTIONS) });
+export const RequestPressKeySchema = request('request_press_key', { key: z.string() });
+export const RequestLaunchAppSchema = request('request_launch_app', {
+  bundleId: z.string(),
+  coldBoot: z.boolean().optional(),
+});
+export const GetSdkCapabilitiesSchema = request('get_sdk_capabilities', {});
+export const RequestSdkObservationSchema = request('request_sdk_observation', {});
+// actionJson and webViewId are optional on the wire: a runner answers their absence with
+// `failure: invalid_action` (seed 000), so a server must be able to decode such a request to say so.
+export const RequestSdkActionSchema = request('request_sdk_action', { actionJson: z.string().optional() });
+export const RequestSdkWebSnapshotSchema = request('request_sdk_web_snapshot', { webViewId: z.string().optional() });
+export const RequestSdkWebActionSchema = request('request_sdk_web_action', {
+  webViewId: z.string().optional(),
+  actionJson: z.string().optional(),
+});
+
+export const RunnerRequestSchema = z.discriminatedUnion('type', [
+  RequestHierarchySchema,
+  RequestHierarchyIfStaleSchema,
+  RequestScreenshotSchema,
+  RequestTapCoordinatesSchema,
+  RequestSwipeSchema,
+  RequestSetTextSchema,
+  RequestAppendTextSchema,
+  RequestClearTextSchema,
+  RequestImeActionSchema,
+  RequestPressKeySchema,
+  RequestLaunchAppSchema,
+  GetSdkCapabilitiesSchema,
+  RequestSdkObservationSchema,
+  RequestSdkActionSchema,
+  RequestSdkWebSnapshotSchema,
+  RequestSdkWebActionSchema,
+]);
+export type RunnerRequest = z.infer<typeof RunnerRequestSchema>;
+
+// ---- Replies ----------------------------------------------------------------------------------------
+
+export interface PerfTiming {
+  name: string;
+  durationMs: number;
+  children?: PerfTiming[] | undefined;
+}
+export const PerfTimingSchema: z.ZodType<PerfTiming> = z.object({
+  name: z.string(),
+  durationMs: z.number(),
+  get children() {
+    return z.array(PerfTimingSchema).optional();
+  },
+});
+
+const replyEnvelope = {
+  requestId: z.string(),
+  timestamp: z.number().optional(),
+  success: z.boolean().optional(),
+  error: ErrorTextSchema,
+  totalTimeMs: z.number().optional(),
+  // Some runner versions send a list of top-level timings instead of one tree.
+  perfTiming: z.union([PerfTimingSchema, z.array(PerfTimingSchema)]).optional(),
+  frameContext: z.string().optional(),
+};
+
+function reply<const T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
+  return z.object({ type: z.literal(type), ...replyEnvelope, ...shape });
+}
+
+export const HierarchyUpdateReplySchema = reply('hierarchy_update', {
+  data: ViewHierarchySchema.optional(),
+  servedFromCache: z.boolean().optional(),
+}).refine(dataUnlessError, dataUnlessErrorMessage);
+export const ScreenshotReplySchema = reply('screenshot', {
+  format: z.literal('png').optional(),
+  /** base64 PNG */
+  data: z.string().optional(),
+  rotation: z.number().int().optional(),
+})
+  // The runner's CommandHandler reports a failed capture as `screenshot` with success:false and error.
+  .refine((m) => m.data !== undefined || hasError(m.error) || m.success === false, dataUnlessErrorMessage);
+export const ScreenshotErrorReplySchema = reply('screenshot_error', { error: z.string() });
+export const TapCoordinatesResultSchema = reply('tap_coordinates_result', {});
+export const SwipeResultSchema = reply('swipe_result', {});
+export const SetTextResultSchema = reply('set_text_result', {});
+export const AppendTextResultSchema = reply('append_text_result', {});
+export const ClearTextResultSchema = reply('clear_text_result', {});
+export const ImeActionResultSchema = reply('ime_action_result', {});
+export const PressKeyResultSchema = reply('press_key_result', {});
+export const LaunchAppResultSchema = reply('launch_app_result', {});
+export const SdkCapabilitiesResultSchema = reply('sdk_capabilities_result', SdkCapabilitiesPayloadSchema.shape);
+export const SdkObservationResultSchema = reply('sdk_observation_result', SdkObservationPayloadSchema.shape);
+export const SdkActionResultSchema = reply('sdk_action_result', SdkActionPayloadSchema.shape);
+export const SdkWebSnapshotResultSchema = reply('sdk_web_snapshot_result', SdkWebSnapshotPayloadSchema.shape);
+export const SdkWebActionResultSchema = reply('sdk_web_action_result', SdkWebActionPayloadSchema.shape);
+
+const REPLY_SCHEMAS = {
+  hierarchy_update: HierarchyUpdateReplySchema,
+  screenshot: ScreenshotReplySchema,
+  screenshot_error: ScreenshotErrorReplySchema,
+  tap_coordinates_result: TapCoordinatesResultSchema,
+  swipe_result: SwipeResultSchema,
+  set_text_result: SetTextResultSchema,
+  append_text_result: AppendTextResultSchema,
+  clear_text_result: ClearTextResultSchema,
+  ime_action_result: ImeActionResultSchema,
+  press_key_result: PressKeyResultSchema,
+  launch_app_result: LaunchAppResultSchema,
+  sdk_capabilities_result: SdkCapabilitiesResultSchema,
+  sdk_observation_result: SdkObservationResultSchema,
+  sdk_action_result: SdkActionResultSchema,
+  sdk_web_snapshot_result: SdkWebSnapshotResultSchema,
+  sdk_web_action_result: SdkWebActionResultSchema,
+} as const;
+export type RunnerReplyType = keyof typeof REPLY_SCHEMAS;
+export const RUNNER_REPLY_TYPES = Object.keys(REPLY_SCHEMAS) as RunnerReplyType[];
+export type KnownRunnerReply = z.infer<(typeof REPLY_SCHEMAS)[RunnerReplyType]>;
+export type HierarchyUpdateReply = z.infer<typeof HierarchyUpdateReplySchema>;
+export type ScreenshotReply = z.infer<typeof ScreenshotReplySchema>;
+export type SdkCapabilitiesResult = z.infer<typeof SdkCapabilitiesResultSchema>;
+
+/**
+ * A reply of a type this client does not know, kept so the waiting request fails cleanly (the runner
+ * answers an unknown command this way). Lenient on purpose: it only has to carry the requestId.
+ */
+export const GenericReplySchema = z.object({
+  type: z.string(),
+  requestId: z.string(),
+  success: z.boolean().optional().catch(undefined),
+  error: z.string().optional().catch(undefined),
+});
+export type GenericReply = z.infer<typeof GenericReplySchema>;
+
+export type RunnerReply = KnownRunnerReply | GenericReply;
+export type RunnerInbound = RunnerPush | RunnerReply;
+
+/** Which reply types answer each command; any other reply type means the command failed. */
+export const RESULT_TYPES: Record<RunnerCommand, readonly string[]> = {
+  request_hierarchy: ['hierarchy_update'],
+  request_hierarchy_if_stale: ['hierarchy_update'],
+  request_screenshot: ['screenshot', 'screenshot_error'],
+  request_tap_coordinates: ['tap_coordinates_result'],
+  request_swipe: ['swipe_result'],
+  request_set_text: ['set_text_result'],
+  request_append_text: ['append_text_result'],
+  request_clear_text: ['clear_text_result'],
+  request_ime_action: ['ime_action_result'],
+  request_press_key: ['press_key_result'],
+  request_launch_app: ['launch_app_result'],
+  get_sdk_capabilities: ['sdk_capabilities_result'],
+  request_sdk_observation: ['sdk_observation_result'],
+  request_sdk_action: ['sdk_action_result'],
+  request_sdk_web_snapshot: ['sdk_web_snapshot_result'],
+  request_sdk_web_action: ['sdk_web_action_result'],
+} satisfies Record<RunnerCommand, readonly RunnerReplyType[]>;
+
+export function isRunnerCommand(type: string): type is RunnerCommand {
+  return (RUNNER_COMMANDS as readonly string[]).includes(type);
+}
+
+/** Pushes carry no requestId; everything else a runner sends is a reply. */
+export function isRunnerPush(message: RunnerInbound): message is RunnerPush {
+  return !('requestId' in message);
+}
+
+// ---- Decode / encode --------------------------------------------------------------------------------
+
+const PUSH_SCHEMAS = {
+  connected: ConnectedPushSchema,
+  performance_update: PerformanceUpdateSchema,
+} as const;
+
+/** What a runner sends: pushes and replies. Never throws. */
+export function decodeRunnerInbound(text: string): DecodeResult<RunnerInbound> {
+  const parsed = parseFrame(text);
+  if (!parsed.ok) return parsed;
+  const raw = parsed.value;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return fail('invalid_message', '', 'expected a JSON object');
+  }
+  const { type, requestId } = raw as { type?: unknown; requestId?: unknown };
+  const id = typeof requestId === 'string' ? requestId : undefined;
+  if (typeof type !== 'string') return fail('invalid_message', 'type', 'expected a string message type', id);
+
+  const schema = pickInboundSchema(type, requestId);
+  if (!schema) {
+    if (id === undefined) return fail('invalid_message', 'type', `unknown message type "${type}" without a requestId`);
+    return validateWith(GenericReplySchema, raw);
+  }
+  return validateWith(schema, raw, id);
+}
+
+function pickInboundSchema(type: string, requestId: unknown): z.ZodType<RunnerInbound> | undefined {
+  if (Object.hasOwn(PUSH_SCHEMAS, type)) return PUSH_SCHEMAS[type as keyof typeof PUSH_SCHEMAS];
+  // The one type that is both: pushed on every UI change, and the reply to a hierarchy request.
+  if (type === 'hierarchy_update' && (requestId === undefined || requestId === null)) return HierarchyUpdateSchema;
+  if (Object.hasOwn(REPLY_SCHEMAS, type)) return REPLY_SCHEMAS[type as RunnerReplyType];
+  return undefined;
+}
+
+/** What a client sends; for servers (the replay and demo devices). Never throws. */
+export function decodeRunnerRequest(text: string): DecodeResult<RunnerRequest> {
+  return decodeWith(RunnerRequestSchema, text);
+}
+
+/** One text frame; capture identities (if any) go out as bare digits. */
+export function encodeRunnerMessage(msg: object): string {
+  return stringifyJsonLossless(msg);
+}

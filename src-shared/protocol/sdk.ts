@@ -1,0 +1,282 @@
+/**
+ * The SDK wire types (protocol.md §3, seed 000): what the in-app observation and web view bridges serve,
+ * as the runner relays them. Identities are UInt64 decimal strings (json.ts), never JS numbers.
+ */
+import { z } from 'zod';
+import { decodeWith, type DecodeResult } from './errors';
+import { stringifyJsonLossless, UInt64Schema } from './json';
+
+/** A closed set of strings where a value written by a newer peer reads as `fallback` instead of failing. */
+function enumOr<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+  return z.string().transform((value): T[number] => ((values as readonly string[]).includes(value) ? value : fallback));
+}
+
+type OneCase<C extends Record<string, z.ZodType>> = { [K in keyof C]: { [P in K]: z.output<C[K]> } }[keyof C];
+
+/**
+ * Swift's synthesized enum encoding: an object with exactly one key, the case name, holding the payload.
+ * Decoded by hand so an error names the case's field (`tap.observationIdentity`) rather than "no union
+ * branch matched".
+ */
+function swiftEnum<C extends Record<string, z.ZodType>>(cases: C) {
+  return z.unknown().transform((raw, ctx): OneCase<C> => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      ctx.addIssue({ code: 'custom', message: `expected an object with one key of: ${Object.keys(cases).join(', ')}` });
+      return z.NEVER;
+    }
+    const keys = Object.keys(raw);
+    const key = keys[0];
+    if (keys.length !== 1 || key === undefined) {
+      ctx.addIssue({ code: 'custom', message: `expected exactly one case key, got ${keys.length}` });
+      return z.NEVER;
+    }
+    const schema = Object.hasOwn(cases, key) ? cases[key] : undefined;
+    if (!schema) {
+      ctx.addIssue({ code: 'custom', path: [key], message: `unknown case "${key}"` });
+      return z.NEVER;
+    }
+    const result = schema.safeParse((raw as Record<string, unknown>)[key]);
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        ctx.addIssue({ code: 'custom', path: [key, ...issue.path], message: issue.message });
+      }
+      return z.NEVER;
+    }
+    return { [key]: result.data } as OneCase<C>;
+  });
+}
+
+// ---- Observation bridge discovery ------------------------------------------------------------------
+
+export const ACTION_KINDS = ['tap', 'longPress', 'swipe', 'drag', 'pinch', 'insertText', 'clearText', 'back', 'scroll'] as const;
+export const ActionKindSchema = z.enum(ACTION_KINDS);
+export type ActionKind = z.infer<typeof ActionKindSchema>;
+
+export const OBSERVATION_BRIDGE_REASONS = ['NOT_REGISTERED', 'SDK_TOO_OLD', 'SDK_UNAVAILABLE', 'MALFORMED_RESPONSE', 'UNKNOWN'] as const;
+/** Seed 000: a reason written by a newer SDK reads as UNKNOWN. */
+export const ObservationBridgeReasonSchema = enumOr(OBSERVATION_BRIDGE_REASONS, 'UNKNOWN');
+export type ObservationBridgeReason = z.output<typeof ObservationBridgeReasonSchema>;
+
+export const ObservationBridgeStateSchema = z.object({
+  // A schema version this client does not know is a bridge object that "does not match the schema".
+  schemaVersion: z.literal(1),
+  available: z.boolean(),
+  reason: ObservationBridgeReasonSchema.optional(),
+  // Sorted and deduplicated; a kind from a newer SDK is dropped, since this client cannot send it anyway.
+  supportedActions: z
+    .array(z.string())
+    .transform((kinds) => [...new Set(kinds)].filter((kind): kind is ActionKind => (ACTION_KINDS as readonly string[]).includes(kind)).sort()),
+});
+export type ObservationBridgeState = z.output<typeof ObservationBridgeStateSchema>;
+
+/** What a client reports when the bridge object it got does not match the schema. */
+export function malformedObservationBridge(): ObservationBridgeState {
+  return { schemaVersion: 1, available: false, reason: 'MALFORMED_RESPONSE', supportedActions: [] };
+}
+
+export const WebViewBridgeEntrySchema = z.object({
+  webViewId: z.string(),
+  url: z.string().optional(),
+  allowedOrigins: z.array(z.string()).transform((origins) => [...origins].sort()),
+  contentProcessAvailable: z.boolean(),
+});
+export type WebViewBridgeEntry = z.output<typeof WebViewBridgeEntrySchema>;
+
+/** The payload of `sdk_capabilities_result` (runner.ts adds the reply envelope). */
+export const SdkCapabilitiesPayloadSchema = z.object({
+  available: z.boolean().optional(),
+  bundleId: z.string().optional(),
+  capabilities: z.array(z.string()).optional(),
+  // The runner drops a malformed bridge object; should one reach us anyway, it reads as MALFORMED_RESPONSE
+  // rather than failing the whole capability reply (seed 000 Discovery).
+  observationBridge: ObservationBridgeStateSchema.catch(malformedObservationBridge).optional(),
+  // No reason exists for web views: a malformed list reads as not reported.
+  webViewBridge: z.array(WebViewBridgeEntrySchema).optional().catch(undefined),
+});
+export type SdkCapabilitiesPayload = z.output<typeof SdkCapabilitiesPayloadSchema>;
+
+// ---- Observation snapshot ---------------------------------------------------------------------------
+
+/** SDK rectangles are UIKit points and may be fractional (unlike the runner's integer bounds). */
+export const SdkBoundsSchema = z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() });
+
+export const ORIENTATIONS = ['portrait', 'portraitUpsideDown', 'landscapeLeft', 'landscapeRight', 'unknown'] as const;
+export const COORDINATE_SPACES = ['screen', 'window', 'view'] as const;
+
+export const ObservationNodeSchema = z.object({
+  id: z.string(),
+  role: z.string(),
+  label: z.string().optional(),
+  value: z.string().optional(),
+  bounds: SdkBoundsSchema,
+  enabled: z.boolean().default(true),
+  visible: z.boolean().default(true),
+  focused: z.boolean().default(false),
+  get children(): z.ZodDefault<z.ZodArray<typeof ObservationNodeSchema>> {
+    return z.array(ObservationNodeSchema).default([]);
+  },
+});
+export type ObservationNode = z.output<typeof ObservationNodeSchema>;
+
+export const ObservationSnapshotSchema = z.object({
+  captureIdentity: UInt64Schema,
+  orientation: enumOr(ORIENTATIONS, 'unknown'),
+  // Strict: a merge is only sound for `screen`, and a space we do not know must not pass for one.
+  coordinateSpace: z.enum(COORDINATE_SPACES),
+  bounds: SdkBoundsSchema,
+  root: ObservationNodeSchema.optional(),
+  focusedElementId: z.string().optional(),
+  capabilities: z.array(z.string()),
+});
+export type ObservationSnapshot = z.output<typeof ObservationSnapshotSchema>;
+
+// ---- Native actions ---------------------------------------------------------------------------------
+
+const PointSchema = z.object({ x: z.number(), y: z.number() });
+const DurationSchema = z.number().nonnegative();
+const observed = { observationIdentity: UInt64Schema };
+
+export const AutoMobileActionSchema = swiftEnum({
+  tap: z.object({ ...observed, elementId: z.string() }),
+  longPress: z.object({ ...observed, elementId: z.string(), durationMs: DurationSchema }),
+  swipe: z.object({ ...observed, start: PointSchema, end: PointSchema, durationMs: DurationSchema }),
+  drag: z.object({ ...observed, elementId: z.string(), end: PointSchema, durationMs: DurationSchema }),
+  pinch: z.object({ ...observed, elementId: z.string(), scale: z.number().positive(), durationMs: DurationSchema }),
+  insertText: z.object({ ...observed, elementId: z.string(), text: z.string() }),
+  clearText: z.object({ ...observed, elementId: z.string() }),
+  back: z.object({ ...observed }),
+  scroll: z.object({ ...observed, elementId: z.string().optional(), delta: PointSchema }),
+} satisfies Record<ActionKind, z.ZodType>);
+export type AutoMobileAction = z.output<typeof AutoMobileActionSchema>;
+
+/** The `actionJson` string of `request_sdk_action`; identities go out digit for digit. */
+export function encodeAutoMobileAction(action: AutoMobileAction): string {
+  return stringifyJsonLossless(action);
+}
+
+export function decodeAutoMobileAction(text: string): DecodeResult<AutoMobileAction> {
+  return decodeWith(AutoMobileActionSchema, text);
+}
+
+/** In the order they are checked: the SDK, then the bridge, then the host executor (seed 000). */
+export const ACTION_REJECTION_REASONS = [
+  'unsupported_action',
+  'stale_observation',
+  'unknown_element',
+  'element_not_actionable',
+  'action_in_flight',
+  'action_queue_overloaded',
+  'action_cancelled',
+] as const;
+
+export const ActionResultSchema = z.object({
+  success: z.boolean(),
+  reason: z.enum(ACTION_REJECTION_REASONS).optional(),
+  durationMs: z.number().optional(),
+  nextObservationIdentity: UInt64Schema.optional(),
+});
+export type ActionResult = z.output<typeof ActionResultSchema>;
+
+// ---- Web views --------------------------------------------------------------------------------------
+
+export const WebViewportSchema = z.object({
+  offsetLeft: z.number(),
+  offsetTop: z.number(),
+  width: z.number(),
+  height: z.number(),
+  scale: z.number(),
+});
+
+export const WebElementSchema = z.object({
+  id: z.string(),
+  role: z.string().optional(),
+  label: z.string().optional(),
+  value: z.string().optional(),
+  valueRedacted: z.boolean().optional(),
+  inputType: z.string().optional(),
+  /** [x, y, width, height] in CSS pixels, from getBoundingClientRect(). */
+  bounds: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  enabled: z.boolean(),
+  visible: z.boolean(),
+  focused: z.boolean(),
+});
+export type WebElement = z.output<typeof WebElementSchema>;
+
+export const WebSnapshotSchema = z.object({
+  snapshotId: z.string(),
+  // Seed 000: web-document-id is set "when the SDK reports it", so an older SDK may leave it out.
+  documentId: z.string().optional(),
+  url: z.string().optional(),
+  title: z.string().optional(),
+  viewport: WebViewportSchema.optional(),
+  elements: z.array(WebElementSchema),
+});
+export type WebSnapshot = z.output<typeof WebSnapshotSchema>;
+
+const target = { snapshotId: z.string(), elementId: z.string() };
+
+/** Only bounded actions exist; there is deliberately no case that carries script (seed 000). */
+export const WebControlActionSchema = swiftEnum({
+  click: z.object(target),
+  focus: z.object(target),
+  clear: z.object(target),
+  scrollIntoView: z.object(target),
+  submit: z.object(target),
+  insertText: z.object({ ...target, text: z.string() }),
+  setValue: z.object({ ...target, text: z.string() }),
+  select: z.object({ ...target, value: z.string() }),
+  scroll: z.object({ snapshotId: z.string(), elementId: z.string().optional(), x: z.number(), y: z.number() }),
+});
+export type WebControlAction = z.output<typeof WebControlActionSchema>;
+
+export function encodeWebControlAction(action: WebControlAction): string {
+  return stringifyJsonLossless(action);
+}
+
+export function decodeWebControlAction(text: string): DecodeResult<WebControlAction> {
+  return decodeWith(WebControlActionSchema, text);
+}
+
+export const WEB_ACTION_REJECTION_REASONS = [
+  'stale_snapshot',
+  'element_not_actionable',
+  'disallowed_origin',
+  'web_process_unavailable',
+  'javascript_error',
+] as const;
+
+export const WebActionResultSchema = z.object({
+  success: z.boolean(),
+  reason: z.enum(WEB_ACTION_REJECTION_REASONS).optional(),
+  durationMs: z.number().optional(),
+});
+export type WebActionResult = z.output<typeof WebActionResultSchema>;
+
+// ---- Relay replies ----------------------------------------------------------------------------------
+
+/** Why a relay command sent nothing or got nothing usable; `bridge_unavailable` alone means available: false. */
+export const SDK_RELAY_FAILURES = [
+  'bridge_unavailable',
+  'app_not_active',
+  'invalid_action',
+  'bad_reply',
+  'disallowed_origin',
+  'web_process_unavailable',
+  'message_too_large',
+  'no_snapshot',
+] as const;
+export const SdkRelayFailureSchema = z.enum(SDK_RELAY_FAILURES);
+export type SdkRelayFailure = z.infer<typeof SdkRelayFailureSchema>;
+
+// `available` is optional: a runner-level failure (busy, unknown command) answers with the bare envelope.
+const relay = { available: z.boolean().optional(), failure: SdkRelayFailureSchema.optional() };
+
+export const SdkObservationPayloadSchema = z.object({ ...relay, snapshot: ObservationSnapshotSchema.optional() });
+export const SdkActionPayloadSchema = z.object({ ...relay, result: ActionResultSchema.optional() });
+export const SdkWebSnapshotPayloadSchema = z.object({
+  ...relay,
+  webViews: z.array(WebViewBridgeEntrySchema).default([]),
+  webViewId: z.string().optional(),
+  snapshot: WebSnapshotSchema.optional(),
+});
+export const SdkWebActionPayloadSchema = z.object({ ...relay, result: WebActionResultSchema.optional() });
