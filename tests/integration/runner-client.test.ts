@@ -1,0 +1,261 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { RunnerClient, RunnerError } from '../../src-main/devices/runner-client';
+import { startReplayDevice, type ReplayDevice } from '../../src-main/devices/replay-device';
+import type { HierarchyUpdate, UiNode } from '../../src-shared/protocol/runner';
+
+const GOLDEN = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
+
+function findNode(node: UiNode | undefined, predicate: (node: UiNode) => boolean): UiNode | undefined {
+  if (!node) return undefined;
+  if (predicate(node)) return node;
+  for (const child of node.node ?? []) {
+    const found = findNode(child, predicate);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A scripted runner on a real socket, for the faults a recording cannot show. */
+class FakeRunner {
+  readonly wss: WebSocketServer;
+  readonly received: Array<Record<string, unknown>> = [];
+  sockets: WebSocket[] = [];
+  onRequest: (request: Record<string, unknown>, socket: WebSocket) => void = () => {};
+
+  private constructor(
+    readonly server: Server,
+    readonly port: number,
+    readonly supportedCommands: string[],
+  ) {
+    this.wss = new WebSocketServer({ server, path: '/ws' });
+    this.wss.on('connection', (socket) => {
+      this.sockets.push(socket);
+      socket.send(JSON.stringify({ type: 'connected', id: 1, supportedCommands: this.supportedCommands, supportedFeatures: [] }));
+      socket.on('message', (data) => {
+        const request = JSON.parse(data.toString()) as Record<string, unknown>;
+        this.received.push(request);
+        this.onRequest(request, socket);
+      });
+    });
+  }
+
+  static async start(supportedCommands = ['request_hierarchy', 'request_screenshot'], port = 0): Promise<FakeRunner> {
+    const server = createServer();
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    return new FakeRunner(server, (server.address() as AddressInfo).port, supportedCommands);
+  }
+
+  get url() {
+    return `ws://127.0.0.1:${this.port}/ws`;
+  }
+
+  async kill(): Promise<void> {
+    for (const socket of this.sockets) socket.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function client(url: string, options: ConstructorParameters<typeof RunnerClient>[1] = {}) {
+  const c = new RunnerClient(url, { reconnectInitialMs: 50, reconnectMaxMs: 200, ...options });
+  cleanups.push(() => c.close());
+  c.start();
+  return c;
+}
+
+describe('runner client against the replay device (recorded Settings session)', () => {
+  let replay: ReplayDevice;
+
+  it('completes the connected handshake with the recorded runner command list', async () => {
+    replay = await startReplayDevice(GOLDEN);
+    cleanups.push(() => replay.close());
+    const c = client(replay.url);
+    const info = await c.waitUntilConnected();
+    expect(info.supportedCommands).toContain('request_hierarchy_if_stale');
+    expect(c.supports('request_tap_coordinates')).toBe(true);
+    expect(c.state).toBe('connected');
+  });
+
+  it('answers a hierarchy request with the recorded Settings screen, General at 16,380–386,432', async () => {
+    replay = await startReplayDevice(GOLDEN);
+    cleanups.push(() => replay.close());
+    const c = client(replay.url);
+    const reply = (await c.request('request_hierarchy_if_stale', {})) as HierarchyUpdate;
+    expect(reply.type).toBe('hierarchy_update');
+    const general = findNode(reply.data?.hierarchy, (node) => node['resource-id'] === 'com.apple.settings.general');
+    expect(general?.bounds).toEqual({ left: 16, top: 380, right: 386, bottom: 432 });
+    expect(reply.data?.screenWidth).toBe(402);
+    expect(reply.data?.screenHeight).toBe(874);
+  });
+
+  it('replays the session in order: after the recorded tap the next read shows the General screen', async () => {
+    replay = await startReplayDevice(GOLDEN);
+    cleanups.push(() => replay.close());
+    const c = client(replay.url);
+    const pushes: HierarchyUpdate[] = [];
+    c.on('hierarchy', (update) => pushes.push(update));
+    await c.waitUntilConnected();
+    const before = (await c.request('request_hierarchy_if_stale', {})) as HierarchyUpdate;
+    const title = (h: HierarchyUpdate) => h.data?.hierarchy?.node?.[0]?.['resource-id'];
+    expect(title(before)).toBe('Settings');
+    const tap = await c.request('request_tap_coordinates', { x: 201, y: 406, duration: 0 });
+    expect(tap.type).toBe('tap_coordinates_result');
+    const after = (await c.request('request_hierarchy_if_stale', {})) as HierarchyUpdate;
+    expect(title(after)).toBe('General');
+    // The General screen was pushed while the tap was in flight, as the real runner did.
+    expect(pushes.map(title)).toEqual(['Settings', 'Settings', 'General']);
+  });
+
+  it('refuses a command the runner did not announce without sending it', async () => {
+    const runner = await FakeRunner.start(['request_hierarchy']);
+    cleanups.push(() => runner.kill());
+    const c = client(runner.url);
+    await c.waitUntilConnected();
+    await expect(c.request('request_sdk_observation', {})).rejects.toMatchObject({ code: 'unsupported_command' });
+    expect(runner.received).toHaveLength(0);
+  });
+
+  it('answers a screenshot request with screenshot_error when the recording holds none', async () => {
+    replay = await startReplayDevice(GOLDEN);
+    cleanups.push(() => replay.close());
+    const c = client(replay.url);
+    const reply = await c.request('request_screenshot', {});
+    expect(reply.type).toBe('screenshot_error');
+  });
+});
+
+describe('runner client against a faulty runner', () => {
+  it('matches replies to requests by requestId when they arrive out of order', async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    const held: Array<[Record<string, unknown>, WebSocket]> = [];
+    runner.onRequest = (request, socket) => {
+      held.push([request, socket]);
+      if (held.length === 2) {
+        for (const [r, s] of held.reverse()) {
+          const type = r.type === 'request_screenshot' ? 'screenshot' : 'hierarchy_update';
+          const payload = type === 'screenshot' ? { format: 'png', data: 'AAAA' } : { data: { hierarchy: { className: 'XCUIApplication' } } };
+          s.send(JSON.stringify({ type, requestId: r.requestId, timestamp: 1, ...payload }));
+        }
+      }
+    };
+    const c = client(runner.url);
+    const [hierarchy, screenshot] = await Promise.all([c.request('request_hierarchy', {}), c.request('request_screenshot', {})]);
+    expect(hierarchy.type).toBe('hierarchy_update');
+    expect(screenshot.type).toBe('screenshot');
+  });
+
+  it('times out one request without disturbing the connection', async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    const c = client(runner.url);
+    await c.waitUntilConnected();
+    const error = await c.request('request_hierarchy', {}, { timeoutMs: 150 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunnerError);
+    expect((error as RunnerError).code).toBe('timeout');
+    expect(c.state).toBe('connected');
+    // The runner is told the budget it has, so it can give up too.
+    expect(runner.received[0]?.timeoutMs).toBeLessThanOrEqual(150);
+  });
+
+  it('a runner killed mid-request fails that request once, reports disconnected, and reconnects', async () => {
+    const runner = await FakeRunner.start();
+    const port = runner.port;
+    const c = client(runner.url);
+    await c.waitUntilConnected();
+    const states: string[] = [];
+    c.on('state', (state) => states.push(state));
+    runner.onRequest = () => void runner.kill();
+    const error = await c.request('request_hierarchy', {}).catch((e: unknown) => e);
+    expect((error as RunnerError).code).toBe('disconnected');
+    expect(c.state).not.toBe('connected');
+    expect(c.error).toBeTruthy();
+
+    const back = await FakeRunner.start(['request_hierarchy'], port);
+    cleanups.push(() => back.kill());
+    back.onRequest = (r, s) => s.send(JSON.stringify({ type: 'hierarchy_update', requestId: r.requestId, data: { hierarchy: { className: 'XCUIApplication' } } }));
+    await c.waitUntilConnected(5_000);
+    expect(states).toContain('disconnected');
+    expect(states.at(-1)).toBe('connected');
+    const reply = await c.request('request_hierarchy', {});
+    expect(reply.type).toBe('hierarchy_update');
+    // The request in flight when the runner died was never sent again.
+    expect(runner.received).toHaveLength(1);
+    expect(back.received).toHaveLength(1);
+  });
+
+  it('survives garbage frames: reports them, fails the request they name, keeps serving', async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    const errors: string[] = [];
+    const c = client(runner.url);
+    c.on('protocolError', (error) => errors.push(error.kind));
+    await c.waitUntilConnected();
+    let calls = 0;
+    runner.onRequest = (request, socket) => {
+      calls++;
+      if (calls === 1) {
+        socket.send('\u0000\u0001 not json at all {{{');
+        socket.send('x'.repeat(10 * 1024 * 1024));
+        socket.send(JSON.stringify({ type: 'hierarchy_update', requestId: request.requestId, data: { hierarchy: { node: 'x' } } }));
+      } else {
+        socket.send(JSON.stringify({ type: 'hierarchy_update', requestId: request.requestId, data: { hierarchy: { className: 'XCUIApplication' } } }));
+      }
+    };
+    const first = await c.request('request_hierarchy', {}).catch((e: unknown) => e);
+    expect((first as RunnerError).code).toBe('unexpected_reply');
+    expect((first as RunnerError).message).toMatch(/node/);
+    expect(errors).toEqual(['invalid_json', 'invalid_json', 'invalid_message']);
+    const second = await c.request('request_hierarchy', {});
+    expect(second.type).toBe('hierarchy_update');
+    expect(c.state).toBe('connected');
+  });
+
+  it('a reply of the wrong type fails the request with what was received', async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    runner.onRequest = (r, s) => s.send(JSON.stringify({ type: 'error', requestId: r.requestId, success: false, error: 'Unknown command' }));
+    const c = client(runner.url);
+    const error = await c.request('request_hierarchy', {}).catch((e: unknown) => e);
+    expect((error as RunnerError).code).toBe('unexpected_reply');
+    expect((error as RunnerError).message).toContain('Unknown command');
+  });
+
+  it('emits hierarchy and performance pushes', async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    const c = client(runner.url);
+    await c.waitUntilConnected();
+    const hierarchy = once(c, 'hierarchy');
+    const performance = once(c, 'performance');
+    runner.sockets[0]?.send(JSON.stringify({ type: 'hierarchy_update', frameContext: 'a:1:b', data: { hierarchy: { className: 'XCUIApplication' } } }));
+    runner.sockets[0]?.send(
+      JSON.stringify({ type: 'performance_update', performanceData: { fps: 60, frameTimeMs: 16.6, jankFrames: 0, cpuUsagePercent: 1, memoryUsageMb: 100, timestamp: 1 } }),
+    );
+    const [update] = (await hierarchy) as [HierarchyUpdate];
+    expect(update.frameContext).toBe('a:1:b');
+    await performance;
+  });
+
+  it('reports a runner that is not there as disconnected with the reason, and keeps retrying', async () => {
+    const runner = await FakeRunner.start();
+    const url = runner.url;
+    await runner.kill();
+    const c = client(url);
+    await expect(c.waitUntilConnected(300)).rejects.toMatchObject({ code: 'not_connected' });
+    expect(c.state).not.toBe('connected');
+    expect(c.error).toMatch(/ECONNREFUSED/);
+  });
+});
