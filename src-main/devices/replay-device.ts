@@ -129,7 +129,6 @@ export async function startReplayDevice(folder: string, options: { port?: number
 function serveConnection(socket: WebSocket, recording: Recording): void {
   const { entries } = recording;
   let cursor = 0;
-  let lastReplyByType = new Map<string, RunnerInbound>();
 
   const send = (message: object) => socket.send(encodeRunnerMessage(message));
   const sendPushesUntil = (end: number) => {
@@ -156,20 +155,13 @@ function serveConnection(socket: WebSocket, recording: Recording): void {
     const matches = (entry: Entry | undefined) =>
       entry?.kind === 'exchange' && resultTypes.includes(entry.reply.type);
 
-    let index = cursor;
-    while (index < entries.length && !matches(entries[index])) index++;
-    if (index < entries.length) {
-      const entry = entries[index] as Extract<Entry, { kind: 'exchange' }>;
-      sendPushesUntil(index);
-      cursor = index + 1;
-      lastReplyByType.set(entry.reply.type, entry.reply);
-      send({ ...entry.reply, requestId: request.requestId });
-      return;
-    }
-    // Past the end of what was recorded for this command: the screen stays where the recording left it.
-    const previous = resultTypes.map((type) => lastReplyByType.get(type) ?? lastRecorded(entries, type)).find(Boolean);
-    if (previous) {
-      send({ ...previous, requestId: request.requestId });
+    const played = pickReply(entries, cursor, matches);
+    if (played) {
+      if (played.advance) {
+        sendPushesUntil(played.index);
+        cursor = played.index + 1;
+      }
+      send({ ...(entries[played.index] as Extract<Entry, { kind: 'exchange' }>).reply, requestId: request.requestId });
       return;
     }
     const resultType = resultTypes[0] ?? 'error';
@@ -180,16 +172,24 @@ function serveConnection(socket: WebSocket, recording: Recording): void {
       send({ type: resultType, requestId: request.requestId, success: false, error, timestamp: Date.now() });
     }
   });
-  socket.on('close', () => {
-    lastReplyByType = new Map();
-  });
 }
 
-function lastRecorded(entries: Entry[], type: string): RunnerInbound | undefined {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const entry = entries[i];
-    if (entry?.kind === 'exchange' && entry.reply.type === type) return entry.reply;
-  }
+/**
+ * Which recorded reply answers a request at `cursor`. The next recorded exchange, when it answers this
+ * request, is played and the session moves on. Otherwise the client is not doing what the recorded
+ * client did next (say, reading the screen twice), so the screen stays where it is: the latest reply of
+ * this kind already passed is repeated. Only a client that asks for something not yet seen skips ahead
+ * to its first recording (a first read skips the recorded launch).
+ */
+function pickReply(
+  entries: Entry[],
+  cursor: number,
+  matches: (entry: Entry | undefined) => boolean,
+): { index: number; advance: boolean } | undefined {
+  const next = entries.findIndex((entry, i) => i >= cursor && entry.kind === 'exchange');
+  if (next !== -1 && matches(entries[next])) return { index: next, advance: true };
+  for (let i = cursor - 1; i >= 0; i--) if (matches(entries[i])) return { index: i, advance: false };
+  for (let i = cursor; i < entries.length; i++) if (matches(entries[i])) return { index: i, advance: true };
   return undefined;
 }
 

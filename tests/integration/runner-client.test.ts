@@ -118,6 +118,19 @@ describe('runner client against the replay device (recorded Settings session)', 
     expect(pushes.map(title)).toEqual(['Settings', 'Settings', 'General']);
   });
 
+  it('a read repeated before the recorded tap shows the same screen: the replay never skips an action', async () => {
+    replay = await startReplayDevice(GOLDEN);
+    cleanups.push(() => replay.close());
+    const c = client(replay.url);
+    const title = (h: HierarchyUpdate) => h.data?.hierarchy?.node?.[0]?.['resource-id'];
+    const reads: HierarchyUpdate[] = [];
+    for (let i = 0; i < 3; i++) reads.push((await c.request('request_hierarchy', {})) as HierarchyUpdate);
+    expect(reads.map(title)).toEqual(['Settings', 'Settings', 'Settings']);
+    await c.request('request_tap_coordinates', { x: 201, y: 406, duration: 0 });
+    const after = (await c.request('request_hierarchy', {})) as HierarchyUpdate;
+    expect(title(after)).toBe('General');
+  });
+
   it('refuses a command the runner did not announce without sending it', async () => {
     const runner = await FakeRunner.start(['request_hierarchy']);
     cleanups.push(() => runner.kill());
