@@ -1,0 +1,84 @@
+/**
+ * The API implementation both hosts share. Whatever delivered a call (IPC or the web host's WebSocket),
+ * its params are decoded here with the method's zod schema before anything runs, and every failure
+ * comes back as a typed ApiError instead of an exception crossing the host.
+ */
+import { z } from 'zod';
+import {
+  apiEvents,
+  apiMethods,
+  isApiMethod,
+  type ApiError,
+  type ApiEvent,
+  type ApiEventPayload,
+  type ApiMethod,
+  type ApiOutput,
+} from '../../src-shared/protocol/api';
+import { RunnerError } from '../devices/runner-client';
+import { DeviceNotFoundError, type DeviceManager } from '../session/device-manager';
+
+export type HostKind = 'electron' | 'web';
+
+export class ApiCallError extends Error {
+  constructor(readonly apiError: ApiError) {
+    super(apiError.message);
+  }
+}
+
+export type ApiResult = { ok: true; result: unknown } | { ok: false; error: ApiError };
+export type ApiEventListener = <E extends ApiEvent>(event: E, payload: ApiEventPayload<E>) => void;
+
+export interface ApiService {
+  handle(method: string, params: unknown): Promise<ApiResult>;
+  subscribe(listener: ApiEventListener): () => void;
+}
+
+type Handlers = { [M in ApiMethod]: (input: z.output<(typeof apiMethods)[M]['input']>) => Promise<ApiOutput<M>> | ApiOutput<M> };
+
+export function createApiService(manager: DeviceManager, options: { host: HostKind; version: string }): ApiService {
+  const handlers: Handlers = {
+    'app.info': () => ({ version: options.version, host: options.host }),
+    'devices.list': () => manager.list(),
+    'devices.connect': (input) => manager.connect(input.url, input.name ? { name: input.name } : {}),
+    'devices.disconnect': async (input) => {
+      await manager.disconnect(input.deviceId);
+      return { ok: true as const };
+    },
+    'device.observe': (input) => manager.observe(input.deviceId),
+  };
+
+  return {
+    async handle(method, params) {
+      if (!isApiMethod(method)) return { ok: false, error: { code: 'unknown_method', message: `unknown method ${method}` } };
+      const decoded = apiMethods[method].input.safeParse(params ?? {});
+      if (!decoded.success) {
+        const issue = decoded.error.issues[0];
+        const field = issue?.path.join('.') || 'params';
+        return { ok: false, error: { code: 'bad_request', message: `${method}: ${field}: ${issue?.message ?? 'invalid'}` } };
+      }
+      try {
+        const handler = handlers[method] as (input: unknown) => Promise<unknown> | unknown;
+        return { ok: true, result: await handler(decoded.data) };
+      } catch (error) {
+        return { ok: false, error: toApiError(error) };
+      }
+    },
+    subscribe(listener) {
+      const onDevices = (devices: ApiEventPayload<'devices.changed'>['devices']) =>
+        listener('devices.changed', apiEvents['devices.changed'].parse({ devices }));
+      const onFrame = (frame: ApiEventPayload<'device.frame'>) => listener('device.frame', frame);
+      manager.on('devicesChanged', onDevices);
+      manager.on('frame', onFrame);
+      return () => {
+        manager.off('devicesChanged', onDevices);
+        manager.off('frame', onFrame);
+      };
+    },
+  };
+}
+
+function toApiError(error: unknown): ApiError {
+  if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
+  if (error instanceof RunnerError) return { code: `runner_${error.code}`, message: error.message };
+  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,182 @@
+/**
+ * The web host: the built renderer and the one API, served on 127.0.0.1 for a browser.
+ *
+ * Every request must carry the per-start token: the first page load has it in `?token=`, which sets an
+ * HttpOnly, SameSite=Strict cookie so the page's own assets and API socket carry it too. A request with
+ * neither is refused (401). The token never appears in a log line: URLs are logged without the query.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { ApiCallEnvelopeSchema } from '../../src-shared/protocol/api';
+import type { ApiService } from './api';
+
+export const RENDERER_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+].join('; ');
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+const COOKIE = 'parallax_token';
+
+export interface WebHost {
+  /** The URL to open, with the token. Never log it. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface WebHostOptions {
+  api: ApiService;
+  rendererDir: string;
+  port?: number;
+  token?: string;
+}
+
+export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
+  const token = options.token ?? randomBytes(32).toString('hex');
+  const rendererDir = resolve(options.rendererDir);
+  const host = '127.0.0.1';
+
+  const server: Server = createServer((request, response) => {
+    void serveHttp(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500);
+      response.end();
+    });
+  });
+
+  async function serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', `http://${host}`);
+    const fromQuery = url.searchParams.get('token');
+    const authorized = tokenMatches(fromQuery, token) || tokenMatches(cookieToken(request), token);
+    if (!authorized) {
+      response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      response.end('Parallax: this URL needs the token printed when the host started.\n');
+      return;
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405).end();
+      return;
+    }
+    const relative = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    const file = normalize(join(rendererDir, relative));
+    if (!file.startsWith(rendererDir + sep)) {
+      response.writeHead(404).end();
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
+      return;
+    }
+    const headers: Record<string, string> = {
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    };
+    if (extname(file) === '.html') {
+      headers['content-security-policy'] = RENDERER_CSP;
+      headers['x-frame-options'] = 'DENY';
+    }
+    if (fromQuery) headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
+    response.writeHead(200, headers);
+    response.end(request.method === 'HEAD' ? undefined : body);
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  server.on('upgrade', (request, socket, head) => {
+    const url = new URL(request.url ?? '/', `http://${host}`);
+    const authorized = tokenMatches(url.searchParams.get('token'), token) || tokenMatches(cookieToken(request), token);
+    const origin = request.headers.origin;
+    const sameOrigin = origin === undefined || origin === `http://${host}:${port}` || origin === `http://localhost:${port}`;
+    if (url.pathname !== '/api' || !authorized || !sameOrigin) {
+      socket.write('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => serveApiSocket(ws, options.api));
+  });
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolvePromise());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  return {
+    url: `http://${host}:${port}/?token=${token}`,
+    port,
+    async close() {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((done) => wss.close(() => done()));
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    },
+  };
+}
+
+function serveApiSocket(ws: WebSocket, api: ApiService): void {
+  const send = (message: unknown) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+  };
+  const unsubscribe = api.subscribe((event, payload) => send({ event, payload }));
+  ws.on('close', unsubscribe);
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) return;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(data.toString());
+    } catch {
+      send({ id: -1, ok: false, error: { code: 'bad_request', message: 'a call must be one JSON object' } });
+      return;
+    }
+    const envelope = ApiCallEnvelopeSchema.safeParse(raw);
+    if (!envelope.success) {
+      const id = raw && typeof raw === 'object' && 'id' in raw && typeof raw.id === 'number' ? raw.id : -1;
+      send({ id, ok: false, error: { code: 'bad_request', message: 'a call is {id, method, params}' } });
+      return;
+    }
+    const { id, method, params } = envelope.data;
+    void api.handle(method, params).then((result) => send({ id, ...result }));
+  });
+}
+
+function cookieToken(request: IncomingMessage): string | null {
+  const header = request.headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === COOKIE) return rest.join('=');
+  }
+  return null;
+}
+
+function tokenMatches(candidate: string | null, token: string): boolean {
+  if (!candidate) return false;
+  const a = Buffer.from(candidate);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
