@@ -1,0 +1,222 @@
+/**
+ * The `parallax` command line. Every failure is one line on stderr and a non-zero exit code
+ * (1: the command failed, 2: the command line was wrong).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { UiNode } from '../src-shared/protocol/runner';
+import { RunnerClient } from './devices/runner-client';
+import { startReplayDevice } from './devices/replay-device';
+import { createApiService } from './host/api';
+import { startDefaultDevice, type DefaultDevice } from './host/default-device';
+import { startWebHost } from './host/web-host';
+import { appVersion, projectRoot, rendererDir } from './paths';
+import { DeviceManager } from './session/device-manager';
+
+class UsageError extends Error {}
+
+const USAGE = `Usage: parallax <command> [options]
+
+Commands:
+  start                               open Parallax (Electron when its binary is present, else the web host)
+  serve [--port N] [--device URL]...  web host on 127.0.0.1; prints the URL to open
+        [--replay FOLDER] [--no-default-device]
+  observe --device URL [--json]       print the device's current hierarchy
+  replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
+  demo-device [--port N] [--screen NAME] [--fault F]...
+                                      start the simulated iPhone; prints {runnerUrl, adminUrl}
+`;
+
+type Out = { log: (line: string) => void; error: (line: string) => void };
+const stdio: Out = { log: (line) => process.stdout.write(`${line}\n`), error: (line) => process.stderr.write(`${line}\n`) };
+
+export async function main(argv: string[], out: Out = stdio): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'start':
+        return await start(out);
+      case 'serve':
+        return await serve(rest, out);
+      case 'observe':
+        return await observe(rest, out);
+      case 'replay-device':
+        return await replayDevice(rest, out);
+      case 'demo-device':
+        return await demoDevice(rest, out);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        out.log(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}" (try: parallax help)`);
+    }
+  } catch (error) {
+    out.error(`parallax: ${oneLine(error)}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function portOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, not "${value}"`);
+  return port;
+}
+
+/** Resolves when the process is asked to stop (Ctrl-C, SIGTERM, or the parent closing stdin in tests). */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}
+
+async function serve(args: string[], out: Out): Promise<number> {
+  const { values } = parse(args, {
+    port: { type: 'string' },
+    device: { type: 'string', multiple: true },
+    replay: { type: 'string' },
+    'no-default-device': { type: 'boolean' },
+  });
+  if (!existsSync(join(rendererDir(), 'index.html'))) {
+    throw new Error('the renderer is not built; run `npm run build` first');
+  }
+  const manager = new DeviceManager();
+  const owned: Array<{ close(): Promise<void> }> = [];
+  if (values.replay) {
+    const replay = await startReplayDevice(values.replay);
+    owned.push(replay);
+    manager.connect(replay.url, { kind: 'replay', name: `Recorded: ${replay.recording.folder.split(/[\\/]/).pop()}` });
+  }
+  for (const url of values.device ?? []) manager.connect(url);
+  if (!values.replay && !values.device?.length && !values['no-default-device']) {
+    const device: DefaultDevice = await startDefaultDevice();
+    owned.push(device);
+    if (device.note) out.log(`Parallax: ${device.note}`);
+    manager.connect(device.url, { kind: device.kind, name: device.name });
+  }
+  const api = createApiService(manager, { host: 'web', version: appVersion() });
+  const host = await startWebHost({ api, rendererDir: rendererDir(), port: portOption(values.port) ?? 0 });
+  out.log(`Parallax web host: ${host.url}`);
+  await untilStopped();
+  await host.close();
+  await manager.closeAll();
+  await Promise.all(owned.map((device) => device.close()));
+  return 0;
+}
+
+async function start(out: Out): Promise<number> {
+  if (!existsSync(join(rendererDir(), 'index.html'))) {
+    const build = spawnSync(process.execPath, [join(projectRoot(), 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+      cwd: projectRoot(),
+      stdio: 'inherit',
+    });
+    if (build.status !== 0) throw new Error('the build failed (npm run build)');
+  }
+  const electron = findElectronBinary();
+  if (electron.path) {
+    const child = spawn(electron.path, [projectRoot()], { stdio: 'inherit' });
+    return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 0)));
+  }
+  out.log(`Parallax: no Electron window (${electron.reason}); starting the web host instead.`);
+  return serve([], out);
+}
+
+/**
+ * Asks the `electron` package for its binary in a child process: the package tries to download the
+ * binary when it is missing and throws when it cannot, and neither may hang or break this process.
+ */
+function findElectronBinary(): { path?: string; reason: string } {
+  const result = spawnSync(process.execPath, ['-e', 'process.stdout.write(require("electron"))'], {
+    cwd: projectRoot(),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const path = result.stdout?.trim();
+  if (result.status === 0 && path && existsSync(path)) return { path, reason: '' };
+  return { reason: 'the Electron binary is not installed and cannot be downloaded here' };
+}
+
+async function observe(args: string[], out: Out): Promise<number> {
+  const { values } = parse(args, { device: { type: 'string' }, json: { type: 'boolean' }, timeout: { type: 'string' } });
+  if (!values.device) throw new UsageError('observe needs --device ws://HOST:PORT/ws');
+  if (!/^wss?:\/\//.test(values.device)) throw new UsageError(`--device must be a ws:// URL, not "${values.device}"`);
+  const timeoutMs = values.timeout ? Number(values.timeout) : 10_000;
+  const client = new RunnerClient(values.device, { handshakeTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs });
+  client.start();
+  try {
+    await client.waitUntilConnected(timeoutMs);
+    const command = client.supports('request_hierarchy') ? 'request_hierarchy' : 'request_hierarchy_if_stale';
+    const reply = await client.request(command, {});
+    if (reply.type !== 'hierarchy_update' || !('data' in reply) || !reply.data) {
+      throw new Error(`${command} failed: ${'error' in reply && reply.error ? String(reply.error) : 'no hierarchy in the reply'}`);
+    }
+    const hierarchy = reply.data;
+    if (values.json) {
+      out.log(JSON.stringify(hierarchy, null, 2));
+    } else {
+      out.log(`${hierarchy.packageName ?? 'unknown app'} ${hierarchy.screenWidth ?? '?'}x${hierarchy.screenHeight ?? '?'} pt`);
+      if (hierarchy.hierarchy) printTree(hierarchy.hierarchy, 0, out);
+    }
+    return 0;
+  } finally {
+    await client.close();
+  }
+}
+
+function printTree(node: UiNode, depth: number, out: Out): void {
+  const b = node.bounds;
+  const name = node['resource-id'] ?? node['content-desc'] ?? node.text ?? '';
+  const box = b ? ` [${b.left},${b.top},${b.right},${b.bottom}]` : '';
+  out.log(`${'  '.repeat(depth)}${node.className ?? node.role ?? 'node'}${name ? ` "${name}"` : ''}${box}`);
+  for (const child of node.node ?? []) printTree(child, depth + 1, out);
+}
+
+async function replayDevice(args: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(args, { port: { type: 'string' } }, true);
+  const folder = positionals[0];
+  if (!folder || positionals.length > 1) throw new UsageError('replay-device needs exactly one recorded session FOLDER');
+  const device = await startReplayDevice(folder, { port: portOption(values.port) ?? 0 });
+  out.log(device.url);
+  await untilStopped();
+  await device.close();
+  return 0;
+}
+
+async function demoDevice(args: string[], out: Out): Promise<number> {
+  const { values } = parse(args, {
+    port: { type: 'string' },
+    screen: { type: 'string' },
+    fault: { type: 'string', multiple: true },
+    browser: { type: 'string' },
+  });
+  const { startDemoDevice } = await import('./demo-device/index');
+  const device = await startDemoDevice({
+    port: portOption(values.port) ?? 0,
+    ...(values.screen ? { screen: values.screen } : {}),
+    ...(values.fault ? { faults: values.fault } : {}),
+    ...(values.browser ? { browserPath: values.browser } : {}),
+  });
+  out.log(JSON.stringify({ runnerUrl: device.runnerUrl, adminUrl: device.adminUrl }));
+  await untilStopped();
+  await device.close();
+  return 0;
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}

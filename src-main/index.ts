@@ -1,0 +1,80 @@
+/**
+ * The Electron shell, kept thin: one window, the preload, IPC wiring and the security settings.
+ * Everything it calls is the same main-process code the web host runs.
+ */
+import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { createApiService } from './host/api';
+import { startDefaultDevice, type DefaultDevice } from './host/default-device';
+import { RENDERER_CSP } from './host/web-host';
+import { appVersion, projectRoot, rendererDir } from './paths';
+import { DeviceManager } from './session/device-manager';
+
+const CallSchema = z.object({ method: z.string().max(100), params: z.unknown() });
+
+const rendererIndex = join(rendererDir(), 'index.html');
+const rendererUrl = pathToFileURL(rendererIndex).href;
+
+function fromOurRenderer(event: IpcMainInvokeEvent): boolean {
+  return event.senderFrame?.url === rendererUrl;
+}
+
+async function createWindow(manager: DeviceManager): Promise<void> {
+  const api = createApiService(manager, { host: 'electron', version: appVersion() });
+  const window = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    title: 'Parallax',
+    webPreferences: {
+      preload: join(projectRoot(), 'out', 'preload', 'index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  });
+  window.webContents.on('will-navigate', (event) => event.preventDefault());
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    if (/^https:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+
+  ipcMain.handle('parallax:call', async (event, raw: unknown) => {
+    if (!fromOurRenderer(event)) return { ok: false, error: { code: 'forbidden', message: 'not the Parallax renderer' } };
+    const call = CallSchema.safeParse(raw);
+    if (!call.success) return { ok: false, error: { code: 'bad_request', message: 'a call is {method, params}' } };
+    return api.handle(call.data.method, call.data.params);
+  });
+  const unsubscribe = api.subscribe((name, payload) => {
+    if (!window.isDestroyed()) window.webContents.send('parallax:event', { event: name, payload });
+  });
+  window.on('closed', unsubscribe);
+  await window.loadFile(rendererIndex);
+}
+
+let defaultDevice: DefaultDevice | undefined;
+const manager = new DeviceManager();
+
+void app.whenReady().then(async () => {
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
+  });
+  session.defaultSession.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
+  defaultDevice = await startDefaultDevice();
+  manager.connect(defaultDevice.url, { kind: defaultDevice.kind, name: defaultDevice.name });
+  await createWindow(manager);
+});
+
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+});
+
+app.on('window-all-closed', () => {
+  void (async () => {
+    await manager.closeAll();
+    await defaultDevice?.close();
+    app.quit();
+  })();
+});

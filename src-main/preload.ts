@@ -1,0 +1,21 @@
+/**
+ * The preload: exposes the one API to the sandboxed renderer, and nothing else of Electron.
+ * `call` resolves with the same reply envelope the web host sends ({ok, result} or {ok: false, error}).
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+
+interface EventMessage {
+  event: string;
+  payload: unknown;
+}
+
+contextBridge.exposeInMainWorld('parallax', {
+  call: (method: string, params: unknown): Promise<unknown> => ipcRenderer.invoke('parallax:call', { method, params }),
+  on: (event: string, listener: (payload: unknown) => void): (() => void) => {
+    const handler = (_event: IpcRendererEvent, message: EventMessage) => {
+      if (message.event === event) listener(message.payload);
+    };
+    ipcRenderer.on('parallax:event', handler);
+    return () => ipcRenderer.removeListener('parallax:event', handler);
+  },
+});
