@@ -1,0 +1,67 @@
+/**
+ * Starts the real `parallax` command as child processes (web host, replay device), the way a user runs
+ * it, and reads the URLs they print.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const GOLDEN = join(ROOT, '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
+
+export interface Running {
+  process: ChildProcess;
+  /** The first line matching the pattern the command printed. */
+  line: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+export async function runParallax(args: string[], ready: RegExp, timeoutMs = 30_000): Promise<Running> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'parallax.mjs'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const line = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`parallax ${args.join(' ')} printed no ${ready} in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.split('\n').find((l) => ready.test(l));
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`parallax ${args.join(' ')} exited (${code}) before it was ready:\n${output}`));
+    });
+  });
+  return {
+    process: child,
+    line,
+    output: () => output,
+    stop: () => stopProcess(child),
+  };
+}
+
+export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
+
+export function urlIn(line: string): string {
+  const match = /(https?|wss?):\/\/\S+/.exec(line);
+  if (!match) throw new Error(`no URL in "${line}"`);
+  return match[0];
+}

@@ -1,0 +1,376 @@
+/**
+ * The renderer's end of the one API (src-shared/protocol/api.ts).
+ *
+ * In Electron the preload exposes `window.parallax` ({ call, on }) and calls travel over IPC. In a browser
+ * the web host serves this page and the same API over a WebSocket at `/api?token=…`, the token taken from
+ * the page's own `?token=` parameter. Either way every reply is decoded with its method's `output` schema
+ * and every event with its event schema before the UI sees it.
+ */
+import {
+  apiEvents,
+  apiMethods,
+  ApiReplyEnvelopeSchema,
+  ApiServerMessageSchema,
+  type ApiEvent,
+  type ApiEventPayload,
+  type ApiInput,
+  type ApiMethod,
+  type ApiOutput,
+  type ParallaxApi,
+} from '../../../src-shared/protocol/api';
+import { parseJsonLossless, stringifyJsonLossless } from '../../../src-shared/protocol/json';
+
+/** How the page is connected to its host. IPC is always `connected`. */
+export type HostState = 'connecting' | 'connected' | 'lost';
+
+export interface HostStatus {
+  state: HostState;
+  /** One line saying why, when the state is not `connected`. */
+  detail?: string;
+}
+
+export interface Transport extends ParallaxApi {
+  readonly kind: 'ipc' | 'websocket';
+  status(): HostStatus;
+  onStatus(listener: (status: HostStatus) => void): () => void;
+  close(): void;
+}
+
+/** A failed call, with the host's error code (or one of ours: bad_input, bad_reply, host_connection_lost, timeout). */
+export class ApiCallError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly method?: string,
+  ) {
+    super(message);
+    this.name = 'ApiCallError';
+  }
+}
+
+/** What the Electron preload exposes (`call` resolves with a reply envelope: {ok, result} or {ok: false, error}). */
+interface PreloadBridge {
+  call(method: string, params: unknown): Promise<unknown>;
+  on(event: string, listener: (payload: unknown) => void): () => void;
+}
+
+function isPreloadBridge(value: unknown): value is PreloadBridge {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return typeof v['call'] === 'function' && typeof v['on'] === 'function';
+}
+
+function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid';
+  const path = issue.path.map(String).join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+function checkInput<M extends ApiMethod>(method: M, input: ApiInput<M>): unknown {
+  const parsed = apiMethods[method].input.safeParse(input);
+  if (!parsed.success) throw new ApiCallError('bad_input', firstIssue(parsed.error), method);
+  return parsed.data;
+}
+
+function decodeOutput<M extends ApiMethod>(method: M, result: unknown): ApiOutput<M> {
+  const parsed = apiMethods[method].output.safeParse(result);
+  if (!parsed.success) {
+    throw new ApiCallError('bad_reply', `the host's reply to ${method} is malformed (${firstIssue(parsed.error)})`, method);
+  }
+  return parsed.data as ApiOutput<M>;
+}
+
+function decodeEvent<E extends ApiEvent>(event: E, payload: unknown): ApiEventPayload<E> | undefined {
+  const parsed = apiEvents[event].safeParse(payload);
+  if (!parsed.success) {
+    console.warn(`[parallax] dropped a malformed ${event} event: ${firstIssue(parsed.error)}`);
+    return undefined;
+  }
+  return parsed.data as ApiEventPayload<E>;
+}
+
+function isApiEvent(name: string): name is ApiEvent {
+  return Object.hasOwn(apiEvents, name);
+}
+
+/** A small listener set per key. */
+class Emitter<T> {
+  private readonly listeners = new Set<(value: T) => void>();
+  add(listener: (value: T) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  emit(value: T): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(value);
+      } catch (error) {
+        console.error('[parallax] listener failed', error);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Electron: IPC through the preload
+
+class IpcTransport implements Transport {
+  readonly kind = 'ipc' as const;
+  private readonly connected: HostStatus = { state: 'connected' };
+
+  constructor(private readonly bridge: PreloadBridge) {}
+
+  async call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
+    const params = checkInput(method, input);
+    let reply: unknown;
+    try {
+      reply = await this.bridge.call(method, params);
+    } catch (error) {
+      throw new ApiCallError('ipc_failed', error instanceof Error ? error.message : String(error), method);
+    }
+    // The preload resolves with the same reply envelope the web host sends, without the id.
+    const envelope = ApiReplyEnvelopeSchema.safeParse(
+      reply !== null && typeof reply === 'object' ? { ...reply, id: 0 } : reply,
+    );
+    if (!envelope.success) {
+      throw new ApiCallError('bad_reply', `the host's reply to ${method} is not an envelope (${firstIssue(envelope.error)})`, method);
+    }
+    if (!envelope.data.ok) throw new ApiCallError(envelope.data.error.code, envelope.data.error.message, method);
+    return decodeOutput(method, envelope.data.result);
+  }
+
+  on<E extends ApiEvent>(event: E, listener: (payload: ApiEventPayload<E>) => void): () => void {
+    return this.bridge.on(event, (payload) => {
+      const decoded = decodeEvent(event, payload);
+      if (decoded !== undefined) listener(decoded);
+    });
+  }
+
+  status(): HostStatus {
+    return this.connected;
+  }
+
+  onStatus(): () => void {
+    return () => undefined;
+  }
+
+  close(): void {}
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Browser: the web host's WebSocket
+
+interface PendingCall {
+  method: string;
+  resolve: (result: unknown) => void;
+  reject: (error: ApiCallError) => void;
+  timer: ReturnType<typeof setTimeout>;
+  /** The frame, until it has been written to a socket. */
+  unsent?: string;
+}
+
+export interface WebSocketTransportOptions {
+  url: string;
+  /** How long a call may wait for its reply (including waiting for the socket to open). */
+  callTimeoutMs?: number;
+  /** Reconnect delays grow from the first to the last value. */
+  reconnectDelaysMs?: readonly number[];
+  /** What to say while the connection is down, when we know better than "host connection lost". */
+  lostDetail?: string;
+}
+
+const LOST = 'host connection lost';
+
+export class WebSocketTransport implements Transport {
+  readonly kind = 'websocket' as const;
+  private socket: WebSocket | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, PendingCall>();
+  private readonly events = new Map<string, Emitter<unknown>>();
+  private readonly statusEmitter = new Emitter<HostStatus>();
+  private current: HostStatus = { state: 'connecting' };
+  private attempt = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private closed = false;
+  private readonly callTimeoutMs: number;
+  private readonly delays: readonly number[];
+
+  constructor(private readonly options: WebSocketTransportOptions) {
+    this.callTimeoutMs = options.callTimeoutMs ?? 30_000;
+    this.delays = options.reconnectDelaysMs ?? [250, 500, 1000, 2000, 4000];
+    this.open();
+  }
+
+  call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
+    let params: unknown;
+    try {
+      params = checkInput(method, input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const id = this.nextId++;
+    const text = stringifyJsonLossless({ id, method, params });
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ApiCallError('timeout', `${method} got no answer within ${this.callTimeoutMs / 1000} s`, method));
+      }, this.callTimeoutMs);
+      const call: PendingCall = { method, resolve, reject, timer, unsent: text };
+      this.pending.set(id, call);
+      this.flush();
+    }).then((result) => decodeOutput(method, result));
+  }
+
+  on<E extends ApiEvent>(event: E, listener: (payload: ApiEventPayload<E>) => void): () => void {
+    let emitter = this.events.get(event);
+    if (!emitter) this.events.set(event, (emitter = new Emitter<unknown>()));
+    return emitter.add((payload) => {
+      const decoded = decodeEvent(event, payload);
+      if (decoded !== undefined) listener(decoded);
+    });
+  }
+
+  status(): HostStatus {
+    return this.current;
+  }
+
+  onStatus(listener: (status: HostStatus) => void): () => void {
+    return this.statusEmitter.add(listener);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.socket?.close();
+    this.failAll('host_connection_lost', 'the page closed its connection');
+  }
+
+  private setStatus(status: HostStatus): void {
+    if (status.state === this.current.state && status.detail === this.current.detail) return;
+    this.current = status;
+    this.statusEmitter.emit(status);
+  }
+
+  private open(): void {
+    if (this.closed) return;
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(this.options.url);
+    } catch (error) {
+      this.setStatus({ state: 'lost', detail: `${LOST}: ${String(error)}` });
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      if (this.socket !== socket) return;
+      this.attempt = 0;
+      this.setStatus({ state: 'connected' });
+      this.flush();
+    };
+    socket.onmessage = (message) => {
+      if (this.socket === socket) this.receive(message.data);
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      // A call already written may have run: it fails, it is never sent again.
+      this.failSent('host_connection_lost', `${LOST} before the answer came`);
+      if (this.closed) return;
+      const detail = this.options.lostDetail ?? `${LOST}; reconnecting…`;
+      this.setStatus({ state: 'lost', detail });
+      this.scheduleReconnect();
+    };
+    socket.onerror = () => {
+      // `close` follows and does the work.
+    };
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.reconnectTimer) return;
+    const delay = this.delays[Math.min(this.attempt, this.delays.length - 1)] ?? 1000;
+    this.attempt++;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      this.open();
+    }, delay);
+  }
+
+  private flush(): void {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    for (const call of this.pending.values()) {
+      if (call.unsent === undefined) continue;
+      socket.send(call.unsent);
+      delete call.unsent;
+    }
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data !== 'string') return;
+    let raw: unknown;
+    try {
+      raw = parseJsonLossless(data);
+    } catch {
+      console.warn('[parallax] dropped a frame that is not JSON');
+      return;
+    }
+    const parsed = ApiServerMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      console.warn(`[parallax] dropped a malformed frame: ${firstIssue(parsed.error)}`);
+      return;
+    }
+    const message = parsed.data;
+    if ('event' in message) {
+      if (isApiEvent(message.event)) this.events.get(message.event)?.emit(message.payload);
+      return;
+    }
+    const call = this.pending.get(message.id);
+    if (!call) return; // an answer nobody waits for (timed out): noise
+    this.pending.delete(message.id);
+    clearTimeout(call.timer);
+    if (message.ok) call.resolve(message.result);
+    else call.reject(new ApiCallError(message.error.code, message.error.message, call.method));
+  }
+
+  private failSent(code: string, message: string): void {
+    for (const [id, call] of this.pending) {
+      if (call.unsent !== undefined) continue;
+      this.pending.delete(id);
+      clearTimeout(call.timer);
+      call.reject(new ApiCallError(code, message, call.method));
+    }
+  }
+
+  private failAll(code: string, message: string): void {
+    for (const [id, call] of this.pending) {
+      this.pending.delete(id);
+      clearTimeout(call.timer);
+      call.reject(new ApiCallError(code, message, call.method));
+    }
+  }
+}
+
+/** The WebSocket URL of the web host that served this page. */
+export function webSocketApiUrl(location: Pick<Location, 'protocol' | 'host' | 'search'>): {
+  url: string;
+  token: string | null;
+} {
+  const token = new URLSearchParams(location.search).get('token');
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  // Without a token in the page URL the host's cookie (set by the first, tokened load) may still let us in.
+  const query = token ? `?token=${encodeURIComponent(token)}` : '';
+  return { url: `${scheme}://${location.host}/api${query}`, token };
+}
+
+/** The preload's bridge when running in Electron, else a WebSocket to the host that served the page. */
+export function createTransport(): Transport {
+  const bridge: unknown = (globalThis as { parallax?: unknown }).parallax;
+  if (isPreloadBridge(bridge)) return new IpcTransport(bridge);
+  const { url, token } = webSocketApiUrl(window.location);
+  return new WebSocketTransport({
+    url,
+    ...(token ? {} : { lostDetail: `${LOST}: open the URL with the ?token= the host printed` }),
+  });
+}

@@ -1,0 +1,76 @@
+import type { DeviceSummary } from '../../../src-shared/protocol/api';
+import { useDevices, useDisconnectDevice } from '../api/queries';
+import { errorMessage } from '../state/format';
+import { useInspector } from '../state/store';
+
+const STATE_LABEL: Record<DeviceSummary['state'], string> = {
+  connecting: 'connecting…',
+  connected: 'connected',
+  disconnected: 'disconnected',
+};
+
+export function DeviceList() {
+  const devices = useDevices();
+  const selectedId = useInspector((s) => s.selectedDeviceId);
+  const selectDevice = useInspector((s) => s.selectDevice);
+  const disconnect = useDisconnectDevice();
+  const list = devices.data ?? [];
+
+  return (
+    <div className="device-section">
+      <div className="section-title">Devices</div>
+      {devices.isError && <div className="form-error">Cannot list devices: {errorMessage(devices.error)}</div>}
+      <ul className="device-list" data-testid="device-list" role="listbox" aria-label="Devices">
+        {list.map((d) => (
+          <li
+            key={d.id}
+            data-testid="device-item"
+            data-device-id={d.id}
+            data-state={d.state}
+            data-selected={String(d.id === selectedId)}
+            role="option"
+            aria-selected={d.id === selectedId}
+            className={`device-item${d.id === selectedId ? ' selected' : ''}`}
+            onClick={() => selectDevice(d.id)}
+          >
+            <div className="device-line">
+              <span className={`state-dot state-${d.state}`} aria-hidden />
+              <span className="device-name" title={d.name}>
+                {d.name}
+              </span>
+              <span className="device-kind">{d.kind}</span>
+            </div>
+            <div className="device-url" title={d.url}>
+              {d.url}
+            </div>
+            <div className="device-line">
+              <span className={`device-state state-text-${d.state}`}>{STATE_LABEL[d.state]}</span>
+              {d.bundleId && <span className="device-bundle">{d.bundleId}</span>}
+              <span className="spacer" />
+              {d.state !== 'disconnected' && (
+                <button
+                  type="button"
+                  className="link-button"
+                  data-testid="device-disconnect"
+                  disabled={disconnect.isPending && disconnect.variables === d.id}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    disconnect.mutate(d.id);
+                  }}
+                >
+                  disconnect
+                </button>
+              )}
+            </div>
+            {d.error && (
+              <div className="device-error" data-testid="device-error" title={d.error}>
+                {d.error}
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      {devices.isSuccess && list.length === 0 && <div className="empty-note">No devices yet.</div>}
+    </div>
+  );
+}

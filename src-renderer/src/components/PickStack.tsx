@@ -1,0 +1,41 @@
+/** Where the pick stands in the stack of boxes under the picked point: "2 of 5 at this point". */
+import { shortClassName, type FlatNode } from '../../../src-shared/inspect';
+import { useInspector } from '../state/store';
+
+export function PickStack({ stack }: { stack: readonly FlatNode[] }) {
+  const pick = useInspector((s) => s.pick);
+  const active = pick !== null && stack.length > 0;
+  const index = active ? Math.min(pick.index, stack.length - 1) : -1;
+  return (
+    <div
+      className="pick-stack"
+      data-testid="pick-stack"
+      data-index={index}
+      data-count={active ? stack.length : 0}
+      title="Click the same point again, press Tab or use the wheel over the screen to move through the stack"
+    >
+      {active ? (
+        <>
+          <span className="pick-count">
+            {index + 1} of {stack.length} at this point
+          </span>
+          <span className="pick-crumbs">
+            {stack.map((f, i) => (
+              <button
+                key={f.key}
+                type="button"
+                className={`crumb${i === index ? ' current' : ''}`}
+                title={f.key}
+                onClick={() => useInspector.getState().cyclePick(stack.map((s) => s.key), i - index)}
+              >
+                {shortClassName(f.node)}
+              </button>
+            ))}
+          </span>
+        </>
+      ) : (
+        <span className="muted">click a box to pick it; click again, Tab or wheel for the one below</span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,246 @@
+/**
+ * The device screen: the screenshot (or the screen's outline at its aspect ratio) with every node's box
+ * drawn over it. Boxes are placed from screen points to displayed pixels with one factor,
+ * scale = displayedWidth / screenWidth.
+ *
+ * Picking: a click selects the smallest box under the pointer; clicking the same point again, Tab
+ * (Shift+Tab back) or the wheel moves to the next larger box in the stack at that point.
+ */
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { Frame } from '../../../src-shared/protocol/api';
+import { boundsOf, childrenOf, nodesAtIn, type FlatNode, type NodeKey, type TreeIndex } from '../../../src-shared/inspect';
+import { useElementSize } from '../state/useElementSize';
+import { useInspector } from '../state/store';
+
+/** Room kept around the screen inside the canvas, in px. */
+const MARGIN = 20;
+/** Two clicks closer than this (displayed px) are "the same point". */
+const SAME_POINT_PX = 4;
+/** Wheel travel that moves one step through the stack. */
+const WHEEL_STEP = 60;
+
+export interface ScreenGeometry {
+  /** The screen's size in points (or, without a hierarchy, the screenshot's size in pixels). */
+  width: number;
+  height: number;
+}
+
+interface ScreenProps {
+  frame: Frame | undefined;
+  tree: TreeIndex;
+  matchKeys: ReadonlySet<NodeKey>;
+  pickStack: readonly FlatNode[];
+  /** The screenshot and the tree come from different frames: draw on the outline instead. */
+  mismatch: boolean;
+  placeholder: string | null;
+}
+
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+interface BoxProps {
+  nodeKey: NodeKey;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  selected: boolean;
+  hovered: boolean;
+  match: boolean;
+  /** Without a screenshot, a leaf's text is written into its box so the outline can be read. */
+  label?: string;
+}
+
+const Box = memo(function Box({ nodeKey, left, top, width, height, selected, hovered, match, label }: BoxProps) {
+  const cls = `box${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}`;
+  return (
+    <div
+      data-testid="box"
+      data-node-key={nodeKey}
+      data-selected={String(selected)}
+      data-hovered={String(hovered)}
+      data-match={String(match)}
+      className={cls}
+      style={{ left, top, width, height }}
+    >
+      {label && (
+        <span className="box-label" style={{ fontSize: Math.max(7, Math.min(11, height * 0.6)) }}>
+          {label}
+        </span>
+      )}
+    </div>
+  );
+});
+
+export function Screen({ frame, tree, matchKeys, pickStack, mismatch, placeholder }: ScreenProps) {
+  const viewportRef = useRef<HTMLDivElement>(null);
+  const screenRef = useRef<HTMLDivElement>(null);
+  const viewport = useElementSize(viewportRef);
+  const selectedKey = useInspector((s) => s.selectedKey);
+  const hoveredKey = useInspector((s) => s.hoveredKey);
+  const pick = useInspector((s) => s.pick);
+
+  const hierarchy = frame?.hierarchy ?? null;
+  const screenshot = frame?.screenshot ?? null;
+  const imageSrc = screenshot && !mismatch ? `data:image/png;base64,${screenshot.dataBase64}` : null;
+  const [natural, setNatural] = useState<{ src: string; width: number; height: number } | null>(null);
+
+  const geometry: ScreenGeometry | null = useMemo(() => {
+    const width = hierarchy?.screenWidth ?? 0;
+    const height = hierarchy?.screenHeight ?? 0;
+    if (width > 0 && height > 0) return { width, height };
+    if (imageSrc && natural && natural.src === imageSrc) return { width: natural.width, height: natural.height };
+    return null;
+  }, [hierarchy, imageSrc, natural]);
+
+  const availWidth = Math.max(0, viewport.width - 2 * MARGIN);
+  const availHeight = Math.max(0, viewport.height - 2 * MARGIN);
+  const displayedWidth = geometry ? Math.floor(Math.min(availWidth, (availHeight * geometry.width) / geometry.height)) : 0;
+  const scale = geometry && displayedWidth > 0 ? displayedWidth / geometry.width : 0;
+  const displayedHeight = geometry ? r2(geometry.height * scale) : 0;
+
+  const boxes = useMemo(() => {
+    if (!hierarchy || scale <= 0) return [];
+    const out: Omit<BoxProps, 'selected' | 'hovered' | 'match'>[] = [];
+    for (const flat of tree.nodes) {
+      const b = boundsOf(flat.node);
+      if (!b || b.right <= b.left || b.bottom <= b.top) continue;
+      const label = !imageSrc && childrenOf(flat.node).length === 0 ? (flat.node.text ?? flat.node['content-desc']) : undefined;
+      out.push({
+        nodeKey: flat.key,
+        left: r2(b.left * scale),
+        top: r2(b.top * scale),
+        width: r2((b.right - b.left) * scale),
+        height: r2((b.bottom - b.top) * scale),
+        ...(label ? { label } : {}),
+      });
+    }
+    return out;
+  }, [hierarchy, tree, scale, imageSrc]);
+
+  // The latest values for the native wheel listener.
+  const latest = useRef({ tree, scale, pickStack });
+  latest.current = { tree, scale, pickStack };
+
+  const pointFromClient = (clientX: number, clientY: number) => {
+    const rect = screenRef.current?.getBoundingClientRect();
+    const s = latest.current.scale;
+    if (!rect || s <= 0) return null;
+    return { x: (clientX - rect.left) / s, y: (clientY - rect.top) / s };
+  };
+
+  /** Pick at a point: a new point starts a stack, the same point moves `delta` through it. */
+  const pickOrCycle = (clientX: number, clientY: number, delta: number) => {
+    const p = pointFromClient(clientX, clientY);
+    if (!p) return;
+    const { pick: current, pickAt, cyclePick } = useInspector.getState();
+    const { tree: t, scale: s, pickStack: stack } = latest.current;
+    const same = current !== null && Math.hypot(current.x - p.x, current.y - p.y) * s <= SAME_POINT_PX;
+    if (same) cyclePick(stack.map((f) => f.key), delta);
+    else pickAt(p.x, p.y, nodesAtIn(t.nodes, p.x, p.y).map((f) => f.key));
+  };
+
+  useEffect(() => {
+    const element = screenRef.current;
+    if (!element) return;
+    let travel = 0;
+    const onWheel = (e: WheelEvent) => {
+      if (latest.current.scale <= 0 || !hierarchy) return;
+      e.preventDefault();
+      travel += e.deltaMode === 0 ? e.deltaY : e.deltaY * 40;
+      if (Math.abs(travel) < WHEEL_STEP) return;
+      const delta = travel > 0 ? 1 : -1;
+      travel = 0;
+      pickOrCycle(e.clientX, e.clientY, delta);
+    };
+    element.addEventListener('wheel', onWheel, { passive: false });
+    return () => element.removeEventListener('wheel', onWheel);
+    // pickOrCycle reads everything through refs and the store; re-attach only when the element changes.
+  }, [hierarchy, geometry !== null]);
+
+  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
+    const p = pointFromClient(e.clientX, e.clientY);
+    if (!p || !hierarchy) return;
+    useInspector.getState().hoverNode(nodesAtIn(tree.nodes, p.x, p.y)[0]?.key ?? null);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const { pick: current, cyclePick, clearPick, selectNode } = useInspector.getState();
+    if (e.key === 'Tab' && current && pickStack.length > 1) {
+      e.preventDefault();
+      cyclePick(
+        pickStack.map((f) => f.key),
+        e.shiftKey ? -1 : 1,
+      );
+    } else if (e.key === 'Escape') {
+      clearPick();
+      selectNode(null);
+    }
+  };
+
+  if (!geometry) {
+    return (
+      <div className="screen-viewport" ref={viewportRef}>
+        {imageSrc && (
+          // Measure the screenshot when there is no hierarchy to say how large the screen is.
+          <img
+            className="screen-probe"
+            src={imageSrc}
+            alt=""
+            onLoad={(e) =>
+              setNatural({ src: imageSrc, width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })
+            }
+          />
+        )}
+        <div className="screen-placeholder">{placeholder ?? 'No frame yet.'}</div>
+      </div>
+    );
+  }
+
+  const pickMarker = pick && scale > 0 ? { left: r2(pick.x * scale), top: r2(pick.y * scale) } : null;
+
+  return (
+    <div className="screen-viewport" ref={viewportRef}>
+      <div
+        ref={screenRef}
+        data-testid="screen"
+        data-scale={scale}
+        data-screen-width={geometry.width}
+        data-screen-height={geometry.height}
+        className="screen"
+        style={{ width: displayedWidth, height: displayedHeight }}
+        tabIndex={0}
+        aria-label="Device screen: click a box to select it; click again, Tab or the wheel for the box below"
+        onPointerMove={onPointerMove}
+        onPointerLeave={() => useInspector.getState().hoverNode(null)}
+        onClick={(e) => pickOrCycle(e.clientX, e.clientY, 1)}
+        onKeyDown={onKeyDown}
+      >
+        {imageSrc ? (
+          <img
+            data-testid="screen-image"
+            className="screen-image"
+            src={imageSrc}
+            alt="Device screenshot"
+            draggable={false}
+            width={displayedWidth}
+            height={displayedHeight}
+          />
+        ) : (
+          <div data-testid="screen-outline" className="screen-outline" />
+        )}
+        <div className="overlay">
+          {boxes.map((b) => (
+            <Box
+              key={b.nodeKey}
+              {...b}
+              selected={b.nodeKey === selectedKey}
+              hovered={b.nodeKey === hoveredKey}
+              match={matchKeys.has(b.nodeKey)}
+            />
+          ))}
+          {pickMarker && <div className="pick-marker" style={pickMarker} />}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * UI state (not device data): which device and node are selected, what the pointer hovers, the search
+ * query, the pick stack position and which tree rows are collapsed.
+ */
+import { create } from 'zustand';
+import { ancestorKeys, cycleIndex, type NodeKey } from '../../../src-shared/inspect';
+
+/** A click on the screen, in screen points, and which entry of the stack under it is selected. */
+export interface PickState {
+  x: number;
+  y: number;
+  index: number;
+}
+
+export interface InspectorState {
+  selectedDeviceId: string | null;
+  selectedKey: NodeKey | null;
+  hoveredKey: NodeKey | null;
+  searchQuery: string;
+  /** Which search match Enter selected last (-1: none yet). */
+  searchCursor: number;
+  pick: PickState | null;
+  collapsed: ReadonlySet<NodeKey>;
+
+  selectDevice(deviceId: string | null): void;
+  /** Select a node from the tree, the attributes or the search (clears the pick stack). */
+  selectNode(key: NodeKey | null): void;
+  hoverNode(key: NodeKey | null): void;
+  setSearchQuery(query: string): void;
+  /** Select the `delta`-th next search match among `matches`. */
+  stepSearch(matches: readonly NodeKey[], delta: number): void;
+  /** Start a pick at a new point: selects the smallest node of `stack`. */
+  pickAt(x: number, y: number, stack: readonly NodeKey[]): void;
+  /** Move through the stack under the current pick point (+1: next larger box). */
+  cyclePick(stack: readonly NodeKey[], delta: number): void;
+  clearPick(): void;
+  toggleCollapsed(key: NodeKey): void;
+  setCollapsed(key: NodeKey, collapsed: boolean): void;
+}
+
+function withAncestorsExpanded(collapsed: ReadonlySet<NodeKey>, key: NodeKey | null): ReadonlySet<NodeKey> {
+  if (key === null) return collapsed;
+  const ancestors = ancestorKeys(key).filter((k) => collapsed.has(k));
+  if (ancestors.length === 0) return collapsed;
+  const next = new Set(collapsed);
+  for (const k of ancestors) next.delete(k);
+  return next;
+}
+
+export const useInspector = create<InspectorState>()((set, get) => ({
+  selectedDeviceId: null,
+  selectedKey: null,
+  hoveredKey: null,
+  searchQuery: '',
+  searchCursor: -1,
+  pick: null,
+  collapsed: new Set(),
+
+  selectDevice: (deviceId) => {
+    if (get().selectedDeviceId === deviceId) return;
+    set({ selectedDeviceId: deviceId, selectedKey: null, hoveredKey: null, pick: null, collapsed: new Set(), searchCursor: -1 });
+  },
+
+  selectNode: (key) =>
+    set((s) => ({ selectedKey: key, pick: null, collapsed: withAncestorsExpanded(s.collapsed, key) })),
+
+  hoverNode: (key) => {
+    if (get().hoveredKey !== key) set({ hoveredKey: key });
+  },
+
+  setSearchQuery: (query) => set({ searchQuery: query, searchCursor: -1 }),
+
+  stepSearch: (matches, delta) => {
+    if (matches.length === 0) return;
+    const s = get();
+    const start = s.searchCursor < 0 ? (delta > 0 ? -1 : 0) : s.searchCursor;
+    const cursor = cycleIndex(start, delta, matches.length);
+    const key = matches[cursor] ?? null;
+    set({ searchCursor: cursor, selectedKey: key, pick: null, collapsed: withAncestorsExpanded(s.collapsed, key) });
+  },
+
+  pickAt: (x, y, stack) => {
+    const key = stack[0] ?? null;
+    set((s) => ({
+      pick: stack.length > 0 ? { x, y, index: 0 } : null,
+      selectedKey: key,
+      collapsed: withAncestorsExpanded(s.collapsed, key),
+    }));
+  },
+
+  cyclePick: (stack, delta) => {
+    const s = get();
+    if (!s.pick || stack.length === 0) return;
+    const index = cycleIndex(Math.min(s.pick.index, stack.length - 1), delta, stack.length);
+    const key = stack[index] ?? null;
+    set({ pick: { ...s.pick, index }, selectedKey: key, collapsed: withAncestorsExpanded(s.collapsed, key) });
+  },
+
+  clearPick: () => set({ pick: null }),
+
+  toggleCollapsed: (key) => get().setCollapsed(key, !get().collapsed.has(key)),
+
+  setCollapsed: (key, collapsed) =>
+    set((s) => {
+      if (s.collapsed.has(key) === collapsed) return {};
+      const next = new Set(s.collapsed);
+      if (collapsed) next.add(key);
+      else next.delete(key);
+      return { collapsed: next };
+    }),
+}));

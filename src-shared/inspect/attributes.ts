@@ -1,0 +1,106 @@
+/**
+ * What the attributes table shows for a node, and the one-line label the tree shows.
+ */
+import type { UiNode } from '../protocol/runner';
+import { boundsOf, childrenOf, rectHeight, rectWidth } from './tree';
+
+export interface NodeAttribute {
+  /** The wire name (kebab-case as the runner sends it; `extras.<key>` for an extra). */
+  name: string;
+  value: string;
+}
+
+/** Identity and text first, then the geometry, then the flags, in the order a reader scans them. */
+const LEADING = [
+  'className',
+  'role',
+  'text',
+  'value',
+  'content-desc',
+  'hint-text',
+  'resource-id',
+  'view-id',
+  'test-tag',
+] as const;
+
+/** The string booleans of a node. Absent means false, except `enabled`, which absent means true. */
+export const FLAG_NAMES = [
+  'clickable',
+  'enabled',
+  'focusable',
+  'focused',
+  'scrollable',
+  'password',
+  'checkable',
+  'checked',
+  'selected',
+  'long-clickable',
+] as const;
+
+const HANDLED = new Set<string>([...LEADING, ...FLAG_NAMES, 'bounds', 'actions', 'extras', 'node']);
+
+function display(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === null || value === undefined) return '';
+  return JSON.stringify(value);
+}
+
+/** A string boolean read with the protocol's defaults. */
+export function flagValue(node: UiNode, name: (typeof FLAG_NAMES)[number]): boolean {
+  const v: unknown = (node as Record<string, unknown>)[name];
+  if (v === undefined || v === null) return name === 'enabled';
+  return v === true || v === 'true';
+}
+
+export function formatBounds(node: UiNode): string | null {
+  const r = boundsOf(node);
+  if (!r) return null;
+  return `[${r.left},${r.top}][${r.right},${r.bottom}] ${rectWidth(r)}×${rectHeight(r)}`;
+}
+
+/** The rows of the attributes table for `node`. Empty fields are left out; flags are shown only when set on the node. */
+export function nodeAttributes(node: UiNode): NodeAttribute[] {
+  const raw = node as Record<string, unknown>;
+  const rows: NodeAttribute[] = [];
+  for (const name of LEADING) {
+    const v = raw[name];
+    if (v !== undefined && v !== null && v !== '') rows.push({ name, value: display(v) });
+  }
+  const bounds = formatBounds(node);
+  if (bounds !== null) rows.push({ name: 'bounds', value: bounds });
+  for (const name of FLAG_NAMES) {
+    if (raw[name] !== undefined && raw[name] !== null) rows.push({ name, value: String(flagValue(node, name)) });
+  }
+  const actions = raw['actions'];
+  if (Array.isArray(actions) && actions.length > 0) rows.push({ name: 'actions', value: actions.map(display).join(', ') });
+  const extras = raw['extras'];
+  if (extras !== null && typeof extras === 'object' && !Array.isArray(extras)) {
+    for (const [k, v] of Object.entries(extras as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b))) {
+      rows.push({ name: `extras.${k}`, value: display(v) });
+    }
+  }
+  for (const [k, v] of Object.entries(raw).sort(([a], [b]) => a.localeCompare(b))) {
+    if (!HANDLED.has(k) && v !== undefined && v !== null && v !== '') rows.push({ name: k, value: display(v) });
+  }
+  rows.push({ name: 'children', value: String(childrenOf(node).length) });
+  return rows;
+}
+
+/** The short name of the class: UIKit / SwiftUI prefixes stay, module paths go. */
+export function shortClassName(node: UiNode): string {
+  const c = display((node as Record<string, unknown>)['className']);
+  if (c === '') return 'Node';
+  const dot = c.lastIndexOf('.');
+  return dot >= 0 ? c.slice(dot + 1) : c;
+}
+
+/** What a person would call the node: its id, else its label, else its text. */
+export function nodeCaption(node: UiNode): string {
+  const raw = node as Record<string, unknown>;
+  for (const name of ['resource-id', 'test-tag', 'content-desc', 'text', 'value', 'hint-text'] as const) {
+    const v = raw[name];
+    if (typeof v === 'string' && v.trim() !== '') return v;
+  }
+  return '';
+}
