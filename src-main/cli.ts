@@ -91,31 +91,36 @@ async function serve(args: string[], out: Out): Promise<number> {
     replay: { type: 'string' },
     'no-default-device': { type: 'boolean' },
   });
+  const port = portOption(values.port) ?? 0;
   if (!existsSync(join(rendererDir(), 'index.html'))) {
     throw new Error('the renderer is not built; run `npm run build` first');
   }
   const manager = new DeviceManager();
   const owned: Array<{ close(): Promise<void> }> = [];
-  if (values.replay) {
-    const replay = await startReplayDevice(values.replay);
-    owned.push(replay);
-    manager.connect(replay.url, { kind: 'replay', name: `Recorded: ${replay.recording.folder.split(/[\\/]/).pop()}` });
+  try {
+    if (values.replay) {
+      const replay = await startReplayDevice(values.replay);
+      owned.push(replay);
+      manager.connect(replay.url, { kind: 'replay', name: `Recorded: ${replay.recording.folder.split(/[\\/]/).pop()}` });
+    }
+    for (const url of values.device ?? []) manager.connect(url);
+    if (!values.replay && !values.device?.length && !values['no-default-device']) {
+      const device: DefaultDevice = await startDefaultDevice();
+      owned.push(device);
+      if (device.note) out.log(`Parallax: ${device.note}`);
+      manager.connect(device.url, { kind: device.kind, name: device.name });
+    }
+    const api = createApiService(manager, { host: 'web', version: appVersion() });
+    const host = await startWebHost({ api, rendererDir: rendererDir(), port });
+    owned.push(host);
+    out.log(`Parallax web host: ${host.url}`);
+    await untilStopped();
+    return 0;
+  } finally {
+    // Whatever happened, nothing this command started outlives it.
+    await manager.closeAll();
+    for (const thing of owned.reverse()) await thing.close();
   }
-  for (const url of values.device ?? []) manager.connect(url);
-  if (!values.replay && !values.device?.length && !values['no-default-device']) {
-    const device: DefaultDevice = await startDefaultDevice();
-    owned.push(device);
-    if (device.note) out.log(`Parallax: ${device.note}`);
-    manager.connect(device.url, { kind: device.kind, name: device.name });
-  }
-  const api = createApiService(manager, { host: 'web', version: appVersion() });
-  const host = await startWebHost({ api, rendererDir: rendererDir(), port: portOption(values.port) ?? 0 });
-  out.log(`Parallax web host: ${host.url}`);
-  await untilStopped();
-  await host.close();
-  await manager.closeAll();
-  await Promise.all(owned.map((device) => device.close()));
-  return 0;
 }
 
 async function start(out: Out): Promise<number> {

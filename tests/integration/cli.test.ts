@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startReplayDevice, type ReplayDevice } from '../../src-main/devices/replay-device';
+
+const ROOT = join(__dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'parallax.mjs');
+const GOLDEN = join(ROOT, '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
+
+/** Runs the real command; async, so replay devices in this process keep answering meanwhile. */
+function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 30_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const devices: ReplayDevice[] = [];
+afterAll(async () => {
+  for (const device of devices) await device.close();
+});
+
+describe('parallax CLI', () => {
+  it('observe --json prints the recorded hierarchy as JSON', async () => {
+    const device = await startReplayDevice(GOLDEN);
+    devices.push(device);
+    const { code, stdout, stderr } = await parallax('observe', '--device', device.url, '--json');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const hierarchy = JSON.parse(stdout) as { packageName: string; screenWidth: number; hierarchy: { className: string } };
+    expect(hierarchy.packageName).toBe('com.apple.Preferences');
+    expect(hierarchy.screenWidth).toBe(402);
+    expect(hierarchy.hierarchy.className).toBe('XCUIApplication');
+  });
+
+  it('observe without --json prints a readable tree', async () => {
+    const device = await startReplayDevice(GOLDEN);
+    devices.push(device);
+    const { code, stdout } = await parallax('observe', '--device', device.url);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^com\.apple\.Preferences 402x874 pt/);
+    expect(stdout).toContain('UIButton "com.apple.settings.general" [16,380,386,432]');
+  });
+
+  it('replay-device prints its ws URL and serves the recording there', async () => {
+    const child = spawn(process.execPath, [BIN, 'replay-device', GOLDEN, '--port', '0'], { cwd: ROOT });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
+      const health = await fetch(url.replace('ws://', 'http://').replace('/ws', '/health'));
+      expect(health.status).toBe(200);
+      const { code, stdout } = await parallax('observe', '--device', url, '--json');
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).packageName).toBe('com.apple.Preferences');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it.each([
+    [['observe'], 2, /observe needs --device/],
+    [['observe', '--device', 'http://x'], 2, /must be a ws:\/\/ URL/],
+    [['observe', '--device', 'ws://127.0.0.1:1/ws', '--timeout', '500'], 1, /not connected.*ECONNREFUSED/],
+    [['replay-device', '/nonexistent/folder'], 1, /cannot read the folder/],
+    [['replay-device'], 2, /exactly one recorded session FOLDER/],
+    [['serve', '--port', 'x'], 2, /--port must be/],
+    [['frobnicate'], 2, /unknown command "frobnicate"/],
+    [['observe', '--bogus'], 2, /Unknown option '--bogus'/],
+  ])('parallax %j fails in one clear line (exit %i)', async (args, exitCode, message) => {
+    const { code, stderr, stdout } = await parallax(...(args as string[]));
+    expect(code).toBe(exitCode);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^parallax: /);
+    expect(stderr).toMatch(message);
+  });
+
+  it('a recording that is not a runner session is refused with the file named', async () => {
+    const { code, stderr } = await parallax('replay-device', join(ROOT, 'src-shared'));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/holds no recorded runner messages/);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * The Electron shell cannot run here (no Electron binary), so its security settings are checked with
+ * Electron mocked: what the shell asks Electron for is exactly what a user's window would get.
+ */
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+
+const captured = vi.hoisted(() => ({
+  windowOptions: undefined as undefined | { webPreferences: Record<string, unknown> },
+  webContentsHandlers: new Map<string, (...args: unknown[]) => void>(),
+  windowOpenHandler: undefined as undefined | ((details: { url: string }) => { action: string }),
+  ipcHandlers: new Map<string, (...args: unknown[]) => unknown>(),
+  headersHandler: undefined as undefined | ((details: unknown, callback: (r: unknown) => void) => void),
+  permissionHandler: undefined as undefined | ((wc: unknown, permission: string, callback: (ok: boolean) => void) => void),
+  ready: undefined as undefined | Promise<void>,
+  loaded: undefined as undefined | string,
+}));
+
+vi.mock('electron', () => {
+  class BrowserWindow {
+    webContents = {
+      on: (event: string, handler: (...args: unknown[]) => void) => captured.webContentsHandlers.set(event, handler),
+      setWindowOpenHandler: (handler: (details: { url: string }) => { action: string }) => (captured.windowOpenHandler = handler),
+      send: vi.fn(),
+    };
+    constructor(options: { webPreferences: Record<string, unknown> }) {
+      captured.windowOptions = options;
+    }
+    on() {}
+    isDestroyed() {
+      return false;
+    }
+    loadFile(file: string) {
+      captured.loaded = file;
+      return Promise.resolve();
+    }
+  }
+  let markReady!: () => void;
+  captured.ready = new Promise<void>((resolve) => (markReady = resolve));
+  return {
+    app: {
+      whenReady: () => Promise.resolve().then(() => markReady()),
+      on: vi.fn(),
+      quit: vi.fn(),
+    },
+    BrowserWindow,
+    ipcMain: { handle: (channel: string, handler: (...args: unknown[]) => unknown) => captured.ipcHandlers.set(channel, handler) },
+    shell: { openExternal: vi.fn() },
+    session: {
+      defaultSession: {
+        webRequest: { onHeadersReceived: (handler: typeof captured.headersHandler) => (captured.headersHandler = handler) },
+        setPermissionRequestHandler: (handler: typeof captured.permissionHandler) => (captured.permissionHandler = handler),
+      },
+    },
+  };
+});
+
+// The default device is not what this test is about; a device URL that is never reached is enough.
+vi.mock('../../src-main/host/default-device', () => ({
+  startDefaultDevice: async () => ({ kind: 'runner', name: 'test', url: 'ws://127.0.0.1:9/ws', close: async () => {} }),
+}));
+
+beforeAll(async () => {
+  await import('../../src-main/index');
+  await captured.ready;
+  await vi.waitFor(() => expect(captured.loaded).toBeTruthy());
+});
+
+describe('Electron shell security', () => {
+  it('opens the renderer with contextIsolation, sandbox, no nodeIntegration and the CJS preload', () => {
+    const prefs = captured.windowOptions?.webPreferences;
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true });
+    expect(String(prefs?.preload)).toMatch(/out[\\/]preload[\\/]index\.cjs$/);
+  });
+
+  it('blocks navigation and new windows', () => {
+    const preventDefault = vi.fn();
+    captured.webContentsHandlers.get('will-navigate')?.({ preventDefault }, 'https://example.com');
+    expect(preventDefault).toHaveBeenCalled();
+    expect(captured.windowOpenHandler?.({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    expect(captured.windowOpenHandler?.({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+  });
+
+  it('sends a strict CSP with every response and denies every permission', () => {
+    let headers: { responseHeaders: Record<string, string[]> } | undefined;
+    captured.headersHandler?.({ responseHeaders: {} }, (r) => (headers = r as typeof headers));
+    const csp = headers?.responseHeaders['Content-Security-Policy']?.[0] ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-eval');
+    const decisions: boolean[] = [];
+    captured.permissionHandler?.({}, 'media', (ok) => decisions.push(ok));
+    expect(decisions).toEqual([false]);
+  });
+
+  it('decodes every IPC call: foreign senders, malformed calls and bad params are refused', async () => {
+    const handle = captured.ipcHandlers.get('parallax:call');
+    expect(handle).toBeDefined();
+    const ours = { senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } };
+    const foreign = { senderFrame: { url: 'https://evil.example/' } };
+    expect(await handle?.(foreign, { method: 'devices.list', params: {} })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await handle?.(ours, 'devices.list')).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await handle?.(ours, { method: 'devices.connect', params: { url: 'javascript:alert(1)' } })).toMatchObject({
+      ok: false,
+      error: { code: 'bad_request' },
+    });
+    const listed = (await handle?.(ours, { method: 'devices.list', params: {} })) as { ok: boolean; result: unknown[] };
+    expect(listed.ok).toBe(true);
+    expect(listed.result).toHaveLength(1);
+    expect(captured.loaded).toMatch(/out[\\/]renderer[\\/]index\.html$/);
+  });
+});
