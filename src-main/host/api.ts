@@ -19,12 +19,6 @@ import { DeviceNotFoundError, type DeviceManager } from '../session/device-manag
 
 export type HostKind = 'electron' | 'web';
 
-export class ApiCallError extends Error {
-  constructor(readonly apiError: ApiError) {
-    super(apiError.message);
-  }
-}
-
 export type ApiResult = { ok: true; result: unknown } | { ok: false; error: ApiError };
 export type ApiEventListener = <E extends ApiEvent>(event: E, payload: ApiEventPayload<E>) => void;
 

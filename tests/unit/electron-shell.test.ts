@@ -3,7 +3,6 @@
  * Electron mocked: what the shell asks Electron for is exactly what a user's window would get.
  */
 import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 const captured = vi.hoisted(() => ({
