@@ -1,0 +1,123 @@
+/**
+ * The bridge and web identities a merged node carries (protocol.md §4), read once so routing never
+ * guesses from half an identity.
+ */
+import type { Point, TargetRecord } from '../protocol/action';
+import { UInt64Schema, type UInt64 } from '../protocol/json';
+import type { UiNode } from '../protocol/runner';
+import { boundsOf, flattenTree } from '../inspect/tree';
+
+export interface BridgeIdentity {
+  readonly elementId: string;
+  readonly captureIdentity: UInt64;
+}
+
+export interface WebIdentity {
+  readonly webViewId: string;
+  readonly snapshotId: string;
+  readonly elementId: string;
+  readonly documentId?: string | undefined;
+  readonly webRole?: string | undefined;
+}
+
+export type NodeIdentity =
+  | { readonly kind: 'bridge'; readonly bridge: BridgeIdentity }
+  | { readonly kind: 'web'; readonly web: WebIdentity }
+  /** A plain XCTest node. */
+  | { readonly kind: 'none' }
+  /**
+   * Marked as a bridge or DOM node but missing (or garbling) what an action must name. Tapping it through
+   * XCTest would be a fallback the seed does not allow, and no valid bridge action can be built.
+   */
+  | { readonly kind: 'incomplete' };
+
+const SOURCE = 'sdk.source';
+
+function present(value: string | undefined): value is string {
+  return value !== undefined && value !== '';
+}
+
+export function nodeIdentity(node: UiNode): NodeIdentity {
+  const source = node.extras?.[SOURCE];
+  const webViewId = node['web-view-id'];
+  const snapshotId = node['web-snapshot-id'];
+  const webElementId = node['web-element-id'];
+  const sdkElementId = node['sdk-element-id'];
+  const capture = node['sdk-capture-identity'];
+
+  const anyWeb = [webViewId, snapshotId, webElementId].some(present) || source === 'sdkWebBridge';
+  const anyBridge = [sdkElementId, capture].some(present) || source === 'sdkBridge';
+
+  // A DOM element is checked first: it sits under a WKWebView, never in the native bridge's tree.
+  if (anyWeb) {
+    if (!present(webViewId) || !present(snapshotId) || !present(webElementId)) return { kind: 'incomplete' };
+    return {
+      kind: 'web',
+      web: {
+        webViewId,
+        snapshotId,
+        elementId: webElementId,
+        documentId: present(node['web-document-id']) ? node['web-document-id'] : undefined,
+        webRole: present(node['web-role']) ? node['web-role'] : undefined,
+      },
+    };
+  }
+  if (anyBridge) {
+    const parsed = UInt64Schema.safeParse(capture);
+    if (!present(sdkElementId) || !parsed.success) return { kind: 'incomplete' };
+    return { kind: 'bridge', bridge: { elementId: sdkElementId, captureIdentity: parsed.data } };
+  }
+  return { kind: 'none' };
+}
+
+/** A native bridge node (not a DOM element). */
+export function isBridgeNode(node: UiNode): boolean {
+  return nodeIdentity(node).kind === 'bridge';
+}
+
+/**
+ * The bridge capture an observation was merged from: every bridge node of one observation carries the
+ * same one, so the first is the observation's.
+ */
+export function captureIdentityOf(root: UiNode | undefined): UInt64 | undefined {
+  if (!root) return undefined;
+  for (const { node } of flattenTree(root)) {
+    const id = nodeIdentity(node);
+    if (id.kind === 'bridge') return id.bridge.captureIdentity;
+  }
+  return undefined;
+}
+
+/** Where XCTest touches a node: the centre of its frame. */
+export function centerOf(node: UiNode): Point | undefined {
+  const b = boundsOf(node);
+  if (!b) return undefined;
+  return { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 };
+}
+
+/** How a resolved node is described in a result. */
+export function nodeTargetRecord(
+  node: UiNode,
+  resolvedBy: TargetRecord['resolvedBy'],
+  extra: Partial<TargetRecord> = {},
+): TargetRecord {
+  const id = nodeIdentity(node);
+  const point = centerOf(node);
+  const marked = node.extras?.[SOURCE];
+  const record: TargetRecord = {
+    resolvedBy,
+    source:
+      id.kind === 'bridge' || marked === 'sdkBridge' ? 'sdkBridge' : id.kind === 'web' || marked === 'sdkWebBridge' ? 'sdkWebBridge' : 'xctest',
+    ...(point ? { point } : {}),
+    ...(node.bounds ? { bounds: node.bounds } : {}),
+    ...extra,
+  };
+  if (id.kind === 'bridge') {
+    return { ...record, elementId: id.bridge.elementId, captureIdentity: id.bridge.captureIdentity };
+  }
+  if (id.kind === 'web') {
+    const { webViewId, elementId, snapshotId, documentId } = id.web;
+    return { ...record, webViewId, webElementId: elementId, snapshotId, ...(documentId ? { documentId } : {}) };
+  }
+  return record;
+}

@@ -1,0 +1,11 @@
+/** The action dispatcher's pure routing core: which backend, fallback or fail closed, and why. */
+export * from './budget';
+export * from './context';
+export * from './display-fence';
+export * from './identity';
+export * from './look-for';
+export * from './result';
+export * from './send-keys';
+export * from './swipe';
+export { routeTap, type TapGesture, type TapRoute, type TapTarget, type XctestTap } from './tap';
+export * from './verdict';

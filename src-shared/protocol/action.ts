@@ -1,0 +1,316 @@
+/**
+ * What a user or the CLI asks the action dispatcher to do, and the one result object every action
+ * reports (design principle 3: name the backend, the fallback reason and the failure reason).
+ *
+ * Capture identities in a result are UInt64 decimal strings (json.ts), never JS numbers.
+ */
+import { z } from 'zod';
+import { UInt64Schema } from './json';
+import { BoundsSchema, IME_ACTIONS, UiNodeSchema } from './runner';
+import { ACTION_REJECTION_REASONS, SDK_RELAY_FAILURES, WEB_ACTION_REJECTION_REASONS } from './sdk';
+
+// ---- Requests ---------------------------------------------------------------------------------------
+
+export const PointSchema = z.object({ x: z.number(), y: z.number() });
+export type Point = z.infer<typeof PointSchema>;
+
+/**
+ * Strict objects, so `{id, text}` is rejected instead of silently picking one: a selector that could
+ * mean two elements must not be guessed at.
+ */
+export const TargetSelectorSchema = z.union([
+  z.strictObject({ id: z.string().min(1) }),
+  z.strictObject({ text: z.string().min(1) }),
+  z.strictObject({ point: PointSchema }),
+  /** A node the user picked from an observation (already resolved, identities and all). */
+  z.strictObject({ node: UiNodeSchema }),
+]);
+export type TargetSelector = z.infer<typeof TargetSelectorSchema>;
+
+/** Seed 000 is silent on a default press length; one second is a press no UIKit recognizer mistakes for a tap. */
+export const DEFAULT_LONG_PRESS_MS = 1000;
+/** Seed 000 is silent on a default stroke length; 300 ms is a deliberate, non-flick swipe. */
+export const DEFAULT_SWIPE_DURATION_MS = 300;
+
+export const TapRequestSchema = z.object({ action: z.literal('tap'), target: TargetSelectorSchema });
+export const LongPressRequestSchema = z.object({
+  action: z.literal('longPress'),
+  target: TargetSelectorSchema,
+  durationMs: z.number().int().positive().default(DEFAULT_LONG_PRESS_MS),
+});
+export const DoubleTapRequestSchema = z.object({ action: z.literal('doubleTap'), target: TargetSelectorSchema });
+
+export const ImeActionSchema = z.enum(IME_ACTIONS);
+export type ImeAction = z.infer<typeof ImeActionSchema>;
+
+/** One keyboard step. `replace` is a clear followed by text entry, which is what lets a web field use setValue. */
+export const SendKeysStepSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('type'), text: z.string() }),
+  z.object({ kind: z.literal('clear') }),
+  z.object({ kind: z.literal('replace'), text: z.string() }),
+  z.object({ kind: z.literal('ime'), imeAction: ImeActionSchema }),
+  z.object({ kind: z.literal('tab') }),
+]);
+export type SendKeysStep = z.infer<typeof SendKeysStepSchema>;
+
+export const SendKeysRequestSchema = z.object({
+  action: z.literal('sendKeys'),
+  /** The field to focus first; without one, keys follow keyboard focus through XCTest (seed 000). */
+  target: TargetSelectorSchema.optional(),
+  /** Several steps form one command, so "a command that used both backends" has a meaning. */
+  steps: z.array(SendKeysStepSchema).min(1),
+});
+
+export const SCREEN_EDGES = ['left', 'right', 'top', 'bottom'] as const;
+export const ScreenEdgeSchema = z.enum(SCREEN_EDGES);
+export type ScreenEdge = z.infer<typeof ScreenEdgeSchema>;
+
+export const SwipeRequestSchema = z.object({
+  action: z.literal('swipe'),
+  /** Absent: a screen swipe. */
+  container: TargetSelectorSchema.optional(),
+  /** Let the dispatcher pick the scrollable container under the stroke. */
+  autoTarget: z.boolean().optional(),
+  start: PointSchema,
+  end: PointSchema,
+  durationMs: z.number().int().nonnegative().optional(),
+  /** A stroke that begins at this screen edge (system gestures: back, notification centre, home). */
+  edge: ScreenEdgeSchema.optional(),
+  /** Out and back in one gesture. */
+  boomerang: z.boolean().optional(),
+});
+
+export const SWIPE_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
+
+export const LookForSchema = z.union([
+  z.strictObject({ text: z.string().min(1), container: TargetSelectorSchema.optional() }),
+  z.strictObject({ elementId: z.string().min(1), container: TargetSelectorSchema.optional() }),
+]);
+export type LookFor = z.infer<typeof LookForSchema>;
+
+export const ScrollToRequestSchema = z.object({
+  action: z.literal('scrollTo'),
+  lookFor: LookForSchema,
+  container: TargetSelectorSchema.optional(),
+  /** A window layer the search is confined to. */
+  layer: z.string().optional(),
+  direction: z.enum(SWIPE_DIRECTIONS).default('up'),
+  maxSwipes: z.number().int().positive().default(10),
+});
+
+export const ActionRequestSchema = z.discriminatedUnion('action', [
+  TapRequestSchema,
+  LongPressRequestSchema,
+  DoubleTapRequestSchema,
+  SendKeysRequestSchema,
+  SwipeRequestSchema,
+  ScrollToRequestSchema,
+]);
+export type ActionRequest = z.infer<typeof ActionRequestSchema>;
+
+// ---- Result -----------------------------------------------------------------------------------------
+
+export const BACKENDS = ['sdk', 'xctest'] as const;
+export const BackendSchema = z.enum(BACKENDS);
+export type Backend = z.infer<typeof BackendSchema>;
+
+/** The only two reasons XCTest may stand in for the bridge (seed 000); anything else fails closed. */
+export const FALLBACK_REASONS = ['unavailable', 'unsupported'] as const;
+export const FallbackReasonSchema = z.enum(FALLBACK_REASONS);
+export type FallbackReason = z.infer<typeof FallbackReasonSchema>;
+
+type Without<T extends readonly string[], X extends string> = Exclude<T[number], X>;
+
+/** Bridge rejections except unsupported_action, which is a fallback, not a failure. */
+const BRIDGE_FAILURES = ACTION_REJECTION_REASONS.filter(
+  (r): r is Without<typeof ACTION_REJECTION_REASONS, 'unsupported_action'> => r !== 'unsupported_action',
+);
+/** Relay failures except bridge_unavailable, the one that means "nothing was sent" and so may fall back. */
+const RELAY_FAILURES = SDK_RELAY_FAILURES.filter(
+  (r): r is Without<typeof SDK_RELAY_FAILURES, 'bridge_unavailable'> => r !== 'bridge_unavailable',
+);
+
+/** Reasons the dispatcher itself, the runner or read-back produce. */
+export const DISPATCH_FAILURES = [
+  'timeout',
+  'runner_disconnected',
+  'stale_frame_context',
+  'runner_error',
+  'document_changed',
+  'display_changed',
+  'target_not_found',
+  'target_without_bounds',
+  'text_mismatch',
+] as const;
+
+export const FAILURE_REASONS = [
+  ...new Set([...BRIDGE_FAILURES, ...WEB_ACTION_REJECTION_REASONS, ...RELAY_FAILURES, ...DISPATCH_FAILURES]),
+] as [FailureReason, ...FailureReason[]];
+export type FailureReason =
+  | Without<typeof ACTION_REJECTION_REASONS, 'unsupported_action'>
+  | (typeof WEB_ACTION_REJECTION_REASONS)[number]
+  | Without<typeof SDK_RELAY_FAILURES, 'bridge_unavailable'>
+  | (typeof DISPATCH_FAILURES)[number];
+export const FailureReasonSchema = z.enum(FAILURE_REASONS);
+
+/** Where the acted-on node came from. */
+export const NODE_SOURCES = ['xctest', 'sdkBridge', 'sdkWebBridge'] as const;
+
+/** How the target was resolved, so a timeline entry can say what was acted on and from which capture. */
+export const TargetRecordSchema = z.object({
+  resolvedBy: z.enum(['id', 'text', 'point', 'node', 'keyboardFocus', 'screen', 'container', 'autoContainer', 'lookFor']),
+  source: z.enum(NODE_SOURCES).optional(),
+  /** The id or text the selector named. */
+  selector: z.string().optional(),
+  /** Where XCTest touched (or would have touched). */
+  point: PointSchema.optional(),
+  bounds: BoundsSchema.optional(),
+  /** Read from a cached hierarchy, which carries no bridge identity (seed 000). */
+  fromCache: z.boolean().optional(),
+  elementId: z.string().optional(),
+  captureIdentity: UInt64Schema.optional(),
+  webViewId: z.string().optional(),
+  webElementId: z.string().optional(),
+  snapshotId: z.string().optional(),
+  documentId: z.string().optional(),
+});
+export type TargetRecord = z.infer<typeof TargetRecordSchema>;
+
+export const ActionResultSchema = z
+  .object({
+    success: z.boolean(),
+    /** Absent only when the flag is off or the app has no bridge: plain XCTest carries neither field. */
+    backend: BackendSchema.optional(),
+    fallbackReason: FallbackReasonSchema.optional(),
+    failureReason: FailureReasonSchema.optional(),
+    /** On a failure: whether the action may already have happened, so nobody retries it blindly. */
+    mayHaveRun: z.boolean().optional(),
+    /** A bridge scroll has no timed stroke (seed 000 swipeOn). */
+    durationIgnored: z.boolean().optional(),
+    warnings: z.array(z.string()).default([]),
+    target: TargetRecordSchema,
+    /** Milliseconds per stage (resolve, freshRead, dispatch, verify, …). */
+    timings: z.record(z.string(), z.number().nonnegative()).default({}),
+    /** Runner requests this action sent, reads included. */
+    requestsSent: z.number().int().nonnegative(),
+  })
+  .refine((r) => r.success === (r.failureReason === undefined), {
+    path: ['failureReason'],
+    message: 'a failed action names its failure reason, and only a failed one does',
+  })
+  .refine((r) => r.fallbackReason === undefined || r.backend === 'xctest', {
+    path: ['fallbackReason'],
+    message: 'a fallback reason means XCTest stood in',
+  })
+  .refine((r) => r.mayHaveRun === undefined || !r.success, {
+    path: ['mayHaveRun'],
+    message: 'only a failure says whether it may have run',
+  });
+export type ActionResult = z.output<typeof ActionResultSchema>;
+
+// ---- Explanations -----------------------------------------------------------------------------------
+
+export interface FailureExplanation {
+  meaning: string;
+  whatToDo: string;
+}
+
+/** Plain language for QA: what happened, and what to do next. */
+export const FAILURE_EXPLANATIONS: Record<FailureReason, FailureExplanation> = {
+  stale_observation: {
+    meaning: 'The screen changed since Parallax read it, so the app refused an action aimed at an element that may have moved.',
+    whatToDo: 'Observe again, then retry.',
+  },
+  unknown_element: {
+    meaning: 'The app no longer has the element Parallax aimed at; it left the screen after it was read.',
+    whatToDo: 'Observe again and pick the element from the new screen.',
+  },
+  element_not_actionable: {
+    meaning: 'The element is there but cannot be used right now: it is disabled, hidden or covered.',
+    whatToDo: 'Check why the element is disabled or hidden, wait for it to become usable, then retry.',
+  },
+  action_in_flight: {
+    meaning: 'The app was still carrying out an earlier action and refused to start another one.',
+    whatToDo: 'Wait for the earlier action to finish, observe, then retry.',
+  },
+  action_queue_overloaded: {
+    meaning: "The app's action queue was full, so it refused this action without running it.",
+    whatToDo: 'Slow down, wait a moment, then retry.',
+  },
+  action_cancelled: {
+    meaning: 'The app accepted the action and then cancelled it; it may have started before the cancel.',
+    whatToDo: 'Observe to see what state the app is in before trying again.',
+  },
+  app_not_active: {
+    meaning: 'The app went to the background (or an alert took over) before it could serve the action, so nothing was done.',
+    whatToDo: 'Bring the app to the foreground, dismiss any system alert, observe, then retry.',
+  },
+  invalid_action: {
+    meaning: 'The action Parallax built was not one the app understands, or lacked the identity it needs; nothing was done.',
+    whatToDo: 'Observe again so the element carries fresh identities; if it keeps happening, report it as a Parallax bug.',
+  },
+  bad_reply: {
+    meaning: 'The app did not answer properly after the action was sent, so it may or may not have happened.',
+    whatToDo: 'Observe to see whether the action took effect before trying again.',
+  },
+  stale_snapshot: {
+    meaning: 'The web page changed since Parallax read it, so the web view refused an action aimed at an element that may have moved.',
+    whatToDo: 'Observe again, then retry.',
+  },
+  disallowed_origin: {
+    meaning: "The web page's origin is not on the list the app allows Parallax to act on.",
+    whatToDo: "Navigate to an allowed page, or add the origin to the app's web view bridge policy.",
+  },
+  web_process_unavailable: {
+    meaning: "The web view's content process has stopped (or the web view is gone), so the page could not act.",
+    whatToDo: 'Reload the page or reopen the screen, observe, then retry.',
+  },
+  javascript_error: {
+    meaning: "The page's script failed while carrying out the action, for example because the element had just been removed; part of it may have happened.",
+    whatToDo: 'Observe to see the page as it is now before trying again.',
+  },
+  message_too_large: {
+    meaning: 'The request or the page snapshot is larger than the app lets its web view bridge send.',
+    whatToDo: 'Use a smaller page or text, or raise the bridge maxMessageBytes in the app.',
+  },
+  no_snapshot: {
+    meaning: 'The page has not reported its content yet (it may still be loading after a navigation).',
+    whatToDo: 'Wait for the page to finish loading, observe, then retry.',
+  },
+  timeout: {
+    meaning: 'No answer arrived in time, and the action may already have run.',
+    whatToDo: 'Observe to see whether it took effect; do not simply repeat it.',
+  },
+  runner_disconnected: {
+    meaning: 'The connection to the device runner dropped; if the request had gone out, the action may have run.',
+    whatToDo: 'Reconnect to the device, observe, then decide whether to retry.',
+  },
+  stale_frame_context: {
+    meaning: 'The runner refused a gesture aimed at a screen that has since changed; nothing was done.',
+    whatToDo: 'Observe a fresh frame, then retry.',
+  },
+  runner_error: {
+    meaning: 'The device runner refused the command (it may be busy or not support it); nothing was done.',
+    whatToDo: 'Check the runner connection and version, then retry.',
+  },
+  document_changed: {
+    meaning: 'The web page navigated after the field was focused, so the field Parallax was typing into belongs to a page that is gone.',
+    whatToDo: 'Observe the new page and focus the field again.',
+  },
+  display_changed: {
+    meaning: 'The display changed (rotation or size) after the swipe was planned, so its coordinates no longer fit the screen.',
+    whatToDo: 'Observe again and redo the swipe on the current screen.',
+  },
+  target_not_found: {
+    meaning: 'Nothing on the screen matched the selector.',
+    whatToDo: 'Observe and check the id or text, or scroll the element into view first.',
+  },
+  target_without_bounds: {
+    meaning: 'The element has no position on screen, so there is nowhere to touch.',
+    whatToDo: 'Pick a visible element, or tap by point.',
+  },
+  text_mismatch: {
+    meaning: 'After typing, the field did not show the expected text (autocorrect, a length limit or input formatting may have changed it).',
+    whatToDo: 'Look at the field, adjust the text or the keyboard settings, then retry.',
+  },
+};
