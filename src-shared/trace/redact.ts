@@ -1,0 +1,205 @@
+/**
+ * Redaction for everything written to a trace (issue 6: "Tokens and redacted values never enter a trace").
+ *
+ * Traces get attached to bug reports and shared, so the writer passes every manifest field, event and
+ * observation through `redactForTrace` before a byte reaches disk. It removes
+ *  - secrets by key: token, authorization, appreveal_session_token, any *Token / *_token / *-token,
+ *    X-AppReveal-Session, cookies, API keys and secrets (key names are compared without case,
+ *    dashes or underscores; numbers and booleans under such names are kept, a token is text);
+ *  - secrets inside strings: `token=` / `appreveal_session_token=` style query and fragment
+ *    parameters, a password in a URL's user info, `Bearer <token>`, `"token": "..."` in logged JSON,
+ *    `Authorization: ...` in logged headers, and any string the caller names in `options.secrets`
+ *    (the web host's per-start token, an AppReveal session token);
+ *  - values the device itself hides: a node marked `value-redacted: "true"` (or a web element with
+ *    `valueRedacted: true`), a password field (`password: "true"`, `inputType: "password"`) and any
+ *    object the caller marks `sensitive: true` keep no text or value, and an action whose target is
+ *    such a field keeps no typed text.
+ */
+
+export interface RedactOptions {
+  /** Exact strings that must not survive anywhere (each occurrence becomes "[redacted]"). */
+  secrets?: readonly string[];
+}
+
+export const REDACTED = '[redacted]';
+
+function normalizeKey(key: string): string {
+  return key.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+const SECRET_KEYS = new Set([
+  'authorization',
+  'proxyauthorization',
+  'xapprevealsession',
+  'cookie',
+  'setcookie',
+  'apikey',
+  'xapikey',
+  'secret',
+  'clientsecret',
+  'privatekey',
+  'passphrase',
+]);
+
+/** Whether a key (object key, query parameter, header name) names a secret. */
+export function isSecretKey(key: string): boolean {
+  const k = normalizeKey(key);
+  return k.endsWith('token') || k.endsWith('tokens') || SECRET_KEYS.has(k) || k.endsWith('authorization');
+}
+
+// ---- Strings and URLs -------------------------------------------------------------------------------
+
+// A parameter inside a URL-ish string: separator, name, value. Values stop at the next separator,
+// whitespace or a quote, so a URL embedded in a log line is handled too.
+const PARAM = /([?&#;])([^=&#?;\s"'<>]+)=([^&#;\s"'<>]*)/g;
+const BEARER = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi;
+// "token": "abc" inside a string that holds JSON (a logged request body).
+const JSON_MEMBER = /"((?:[^"\\\n]|\\.)*)"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"/g;
+// "X-AppReveal-Session: abc" on a line of a logged header block.
+const HEADER_LINE = /^([ \t]*)([A-Za-z0-9-]+)([ \t]*:[ \t]*)(\S.*)$/gm;
+// scheme://user:password@host
+const USERINFO_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):[^\s/?#@]*@/gi;
+const MARK = '\uE000';
+const MARKED_LAST = new RegExp(`[?#]${MARK}(?=$|[#\\s"'<>])`, 'g');
+const MARKED_FIRST = new RegExp(`([?#])${MARK}[&;]`, 'g');
+const MARKED_LATER = new RegExp(`[&;]${MARK}`, 'g');
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** Drops secret query / fragment parameters from every URL inside `text`, keeping the rest of each URL. */
+export function stripSecretParams(text: string): string {
+  if (!text.includes('=')) return text;
+  let removed = false;
+  const marked = text.replace(PARAM, (match, sep: string, name: string) => {
+    if (!isSecretKey(decodeName(name))) return match;
+    removed = true;
+    return `${sep}${MARK}`;
+  });
+  if (!removed) return text;
+  let out = marked;
+  // Each round settles the separators around the removed parameters; adjacent ones need several rounds.
+  while (out.includes(MARK)) {
+    const next = out
+      // "?token=x" with nothing after it: the "?" goes too
+      .replace(MARKED_LAST, '')
+      // "?token=x&a=1" → "?a=1"
+      .replace(MARKED_FIRST, '$1')
+      // "?a=1&token=x" → "?a=1"
+      .replace(MARKED_LATER, '');
+    if (next === out) break;
+    out = next;
+  }
+  return out.replaceAll(MARK, '');
+}
+
+/** Why a URL may not be recorded as is, or undefined when it holds no secret. */
+export function urlSecretProblem(url: string): string | undefined {
+  for (const match of url.matchAll(PARAM)) {
+    const name = decodeName(match[2] ?? '');
+    if (isSecretKey(name)) return `the URL carries the parameter "${name}"`;
+  }
+  if (url.match(USERINFO_PASSWORD) !== null) return 'the URL carries a password';
+  return undefined;
+}
+
+/** A string with every secret this module knows how to spot removed. */
+export function redactString(text: string, options: RedactOptions = {}): string {
+  let out = text;
+  for (const secret of options.secrets ?? []) {
+    // Short strings would blank out ordinary words; real tokens are long.
+    if (secret.length >= 8 && out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+  }
+  out = stripSecretParams(out);
+  if (out.includes('@')) out = out.replace(USERINFO_PASSWORD, '$1@');
+  if (/bearer|basic/i.test(out)) out = out.replace(BEARER, `$1$2${REDACTED}`);
+  if (out.includes('":')) {
+    out = out.replace(JSON_MEMBER, (match, key: string, colon: string) =>
+      isSecretKey(key) ? `"${key}"${colon}"${REDACTED}"` : match,
+    );
+  }
+  if (out.includes(':')) {
+    out = out.replace(HEADER_LINE, (match, indent: string, name: string, colon: string) =>
+      isSecretKey(name) ? `${indent}${name}${colon}${REDACTED}` : match,
+    );
+  }
+  return out;
+}
+
+// ---- Deep values ------------------------------------------------------------------------------------
+
+/** A node, web element or action target whose own text is secret. */
+function hidesText(value: Record<string, unknown>): boolean {
+  const redacted = value['value-redacted'];
+  if (redacted === 'true' || redacted === true || value['valueRedacted'] === true) return true;
+  const password = value['password'];
+  if (password === 'true' || password === true) return true;
+  if (value['sensitive'] === true) return true;
+  const inputType = value['inputType'];
+  return typeof inputType === 'string' && inputType.toLowerCase() === 'password';
+}
+
+/** The target of an action (or its node copy) is a secret field, so what is typed into it is secret too. */
+function targetHidesText(target: unknown): boolean {
+  if (!isPlainRecord(target)) return false;
+  if (hidesText(target)) return true;
+  const node = target['node'];
+  return isPlainRecord(node) && hidesText(node);
+}
+
+const TEXT_KEYS = new Set(['text', 'value']);
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A deep copy of `value`, JSON-shaped, without secrets (see the module comment). Keys whose value is
+ * secret are removed rather than masked, so the result still fits schemas where they are optional.
+ * Binary data is dropped (it belongs in a resource), bigints become decimal strings and dates ISO strings.
+ */
+export function redactForTrace<T>(value: T, options: RedactOptions = {}): T {
+  const secrets = (options.secrets ?? []).filter((s) => typeof s === 'string' && s.length >= 8);
+  const opts: RedactOptions = { secrets };
+  const ancestors = new Set<object>();
+
+  const walk = (input: unknown, dropText: boolean): unknown => {
+    if (typeof input === 'string') return redactString(input, opts);
+    if (typeof input === 'bigint') return input.toString();
+    if (typeof input === 'number') return Number.isFinite(input) ? input : null;
+    if (input === null || typeof input === 'boolean') return input;
+    if (typeof input !== 'object') return undefined; // undefined, functions, symbols: not JSON
+    if (input instanceof Date) return Number.isNaN(input.getTime()) ? null : input.toISOString();
+    if (ArrayBuffer.isView(input) || input instanceof ArrayBuffer) return undefined;
+    if (ancestors.has(input)) return undefined; // a cycle cannot be written as JSON
+    ancestors.add(input);
+    try {
+      if (Array.isArray(input)) return input.map((item) => walk(item, false) ?? null);
+      if (input instanceof Map) return walk(Object.fromEntries(input), dropText);
+      if (input instanceof Set) return walk([...input], false);
+      const record = input as Record<string, unknown>;
+      const hide = dropText || hidesText(record);
+      const actionTextHidden = 'action' in record && targetHidesText(record['target']);
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(record)) {
+        // A token is a string (or holds strings); a number under such a name (maxTokens) is harmless.
+        if (isSecretKey(key) && !(typeof item === 'number' || typeof item === 'boolean' || item === null)) continue;
+        if (hide && TEXT_KEYS.has(key)) continue;
+        // `password` is a node flag ("true"/"false"); any other value under that name is a password.
+        if (key === 'password' && !(item === 'true' || item === 'false' || typeof item === 'boolean')) continue;
+        const next = walk(item, key === 'action' && actionTextHidden);
+        if (next !== undefined) out[key] = next;
+      }
+      return out;
+    } finally {
+      ancestors.delete(input);
+    }
+  };
+
+  return walk(value, false) as T;
+}

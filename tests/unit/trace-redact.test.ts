@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import type { UiNode } from '../../src-shared/protocol/runner';
+import { isSecretKey, redactForTrace, redactString, stripSecretParams, urlSecretProblem } from '../../src-shared/trace/redact';
+
+// The shape of an AppReveal per-start token (64 hex) and of the web host's token.
+const APPREVEAL = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
+const HOST = 'pk_9XrT2vLw8QyZb4NcHs6DfJm1';
+const OTHER = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJxYSJ9.c2lnbmF0dXJl';
+
+/** Everything a session might try to record, with secrets in every place they have been seen to hide. */
+function sessionRecord() {
+  return {
+    manifest: {
+      device: {
+        name: 'AppReveal-com.example.shop',
+        kind: 'appreveal',
+        url: `http://127.0.0.1:4723/mcp?appreveal_session_token=${APPREVEAL}&window=main`,
+      },
+    },
+    connection: {
+      headers: { Authorization: `Bearer ${APPREVEAL}`, 'X-AppReveal-Session': APPREVEAL, Accept: 'application/json' },
+      webHost: { url: `ws://127.0.0.1:5173/api?token=${HOST}`, hostToken: HOST },
+    },
+    events: [
+      {
+        type: 'action.after',
+        result: {
+          success: false,
+          failureReason: 'unauthorized',
+          log: [`POST /mcp?appreveal_session_token=${APPREVEAL} -> 401`, `Authorization: Bearer ${APPREVEAL}`],
+          body: JSON.stringify({ jsonrpc: '2.0', params: { session_token: APPREVEAL } }),
+          nested: { deeper: [{ config: { accessToken: OTHER, refresh_token: OTHER, id_token: OTHER, TOKEN: OTHER } }] },
+        },
+      },
+    ],
+    links: [`myapp://oauth/callback#access_token=${OTHER}&state=42`, `https://qa:${HOST}@staging.example.com/`],
+  };
+}
+
+describe('redactForTrace', () => {
+  it('lets no token survive anywhere in a deep object', () => {
+    const clean = redactForTrace(sessionRecord());
+    const text = JSON.stringify(clean);
+    for (const secret of [APPREVEAL, HOST, OTHER]) expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/token"\s*:/i);
+  });
+
+  it('keeps everything that is not a secret', () => {
+    const clean = redactForTrace(sessionRecord());
+    expect(clean.manifest.device).toEqual({
+      name: 'AppReveal-com.example.shop',
+      kind: 'appreveal',
+      url: 'http://127.0.0.1:4723/mcp?window=main',
+    });
+    expect(clean.connection.headers).toEqual({ Accept: 'application/json' });
+    expect(clean.connection.webHost).toEqual({ url: 'ws://127.0.0.1:5173/api' });
+    const result = clean.events[0]!.result;
+    expect(result.log).toEqual(['POST /mcp -> 401', 'Authorization: [redacted]']);
+    expect(JSON.parse(result.body)).toEqual({ jsonrpc: '2.0', params: { session_token: '[redacted]' } });
+    expect(result.nested).toEqual({ deeper: [{ config: {} }] });
+    expect(clean.links).toEqual(['myapp://oauth/callback#state=42', 'https://qa@staging.example.com/']);
+    expect(result.failureReason).toBe('unauthorized');
+  });
+
+  it('does not touch its input', () => {
+    const record = sessionRecord();
+    const before = JSON.stringify(record);
+    redactForTrace(record);
+    expect(JSON.stringify(record)).toBe(before);
+  });
+
+  it('removes secrets the caller names, wherever they appear', () => {
+    const clean = redactForTrace({ note: `runner at ws://10.0.0.7:8765/${HOST}/ws`, list: [HOST] }, { secrets: [HOST] });
+    expect(clean).toEqual({ note: 'runner at ws://10.0.0.7:8765/[redacted]/ws', list: ['[redacted]'] });
+  });
+
+  it('keeps content addresses and ordinary hex', () => {
+    const ref = `sha256:${APPREVEAL}`;
+    expect(redactForTrace({ observationRef: ref, 'view-id': '5feceb66-ffc8-6f38-d952-786c6d696c79' })).toEqual({
+      observationRef: ref,
+      'view-id': '5feceb66-ffc8-6f38-d952-786c6d696c79',
+    });
+  });
+
+  it('drops the text of redacted and password nodes, but keeps the flags and labels', () => {
+    const tree: UiNode = {
+      className: 'XCUIApplication',
+      node: [
+        { className: 'UITextField', 'resource-id': 'email', text: 'qa@example.com', role: 'textfield' },
+        { className: 'UISecureTextField', 'resource-id': 'password', 'hint-text': 'Password', text: 'hunter2hunter2', password: 'true' },
+        {
+          className: 'textfield',
+          'content-desc': 'Card number',
+          value: '4111 1111 1111 1111',
+          text: '4111 1111 1111 1111',
+          'value-redacted': 'true',
+          'web-element-id': '7',
+        },
+      ],
+    };
+    const clean = redactForTrace(tree);
+    expect(clean.node![0]).toEqual(tree.node![0]);
+    expect(clean.node![1]).toEqual({ className: 'UISecureTextField', 'resource-id': 'password', 'hint-text': 'Password', password: 'true' });
+    expect(clean.node![2]).toEqual({ className: 'textfield', 'content-desc': 'Card number', 'value-redacted': 'true', 'web-element-id': '7' });
+    expect(JSON.stringify(clean)).not.toMatch(/hunter2|4111/);
+  });
+
+  it('drops a web element value the snapshot redacted, and a password input value', () => {
+    const clean = redactForTrace({
+      elements: [
+        { id: 'pw', inputType: 'password', value: 'hunter2hunter2' },
+        { id: 'ssn', valueRedacted: true, value: '078-05-1120' },
+        { id: 'q', inputType: 'search', value: 'shoes' },
+      ],
+    });
+    expect(clean.elements).toEqual([{ id: 'pw', inputType: 'password' }, { id: 'ssn', valueRedacted: true }, { id: 'q', inputType: 'search', value: 'shoes' }]);
+  });
+
+  it('drops what was typed into a secret field', () => {
+    const event = {
+      type: 'action.before',
+      action: { kind: 'inputText', text: 'hunter2hunter2' },
+      target: { nodeKey: '0.1', node: { className: 'UISecureTextField', password: 'true' } },
+    };
+    expect(redactForTrace(event).action).toEqual({ kind: 'inputText' });
+    const plain = { ...event, target: { nodeKey: '0.0', node: { className: 'UITextField' } } };
+    expect(redactForTrace(plain).action).toEqual({ kind: 'inputText', text: 'hunter2hunter2' });
+  });
+
+  it('keeps numbers and flags under token-like names', () => {
+    expect(redactForTrace({ maxTokens: 4096, tokenExpired: true, token: null, sessionToken: { id: 'x' } })).toEqual({ maxTokens: 4096, tokenExpired: true, token: null });
+  });
+
+  it('treats a password key with a real value as a secret, and the node flag as a flag', () => {
+    expect(redactForTrace({ login: { user: 'qa', password: 'hunter2' }, flag: { password: 'false' } })).toEqual({
+      login: { user: 'qa' },
+      flag: { password: 'false' },
+    });
+  });
+
+  it('writes JSON-shaped values and survives cycles', () => {
+    const cyclic: Record<string, unknown> = { name: 'loop', id: 12345678901234567890n, at: new Date(0), bytes: new Uint8Array([1]) };
+    cyclic['self'] = cyclic;
+    expect(redactForTrace(cyclic)).toEqual({ name: 'loop', id: '12345678901234567890', at: '1970-01-01T00:00:00.000Z' });
+  });
+});
+
+describe('secrets in strings', () => {
+  it('removes secret parameters and keeps the rest of the URL', () => {
+    expect(stripSecretParams('http://h/p?token=abc&b=1')).toBe('http://h/p?b=1');
+    expect(stripSecretParams('http://h/p?b=1&token=abc')).toBe('http://h/p?b=1');
+    expect(stripSecretParams('http://h/p?token=abc')).toBe('http://h/p');
+    expect(stripSecretParams('http://h/p?token=a&token=b&c=3')).toBe('http://h/p?c=3');
+    expect(stripSecretParams('http://h/p?a=1&appreveal%5Fsession%5Ftoken=abc#x')).toBe('http://h/p?a=1#x');
+    expect(stripSecretParams('http://h/p?page=2&sort=asc')).toBe('http://h/p?page=2&sort=asc');
+    expect(stripSecretParams('open "http://h/?token=abc" now')).toBe('open "http://h/" now');
+  });
+
+  it('says why a URL may not be recorded', () => {
+    expect(urlSecretProblem('ws://127.0.0.1:8765/ws')).toBeUndefined();
+    expect(urlSecretProblem(`http://127.0.0.1/?appreveal_session_token=${APPREVEAL}`)).toBe('the URL carries the parameter "appreveal_session_token"');
+    expect(urlSecretProblem('https://u:p@example.com/')).toBe('the URL carries a password');
+  });
+
+  it('knows secret key names in their usual spellings', () => {
+    for (const key of ['token', 'Token', 'authToken', 'refresh_token', 'x-api-key', 'Authorization', 'appreveal_session_token', 'X-AppReveal-Session', 'Cookie']) {
+      expect(isSecretKey(key), key).toBe(true);
+    }
+    for (const key of ['text', 'tokenCount', 'password', 'frameContext', 'value-redacted', 'requestId']) {
+      expect(isSecretKey(key), key).toBe(false);
+    }
+  });
+
+  it('masks bearer credentials without eating ordinary words', () => {
+    expect(redactString(`curl -H "Authorization: Bearer ${OTHER}"`)).toBe('curl -H "Authorization: Bearer [redacted]"');
+    expect(redactString('Tap the Bearer of news')).toBe('Tap the Bearer of news');
+  });
+});
