@@ -1,0 +1,190 @@
+// The demo app's behaviour. Everything the app "knows" lives in the DOM, so what XCTest, the SDK
+// bridge and the screenshot report always agree with what the page shows.
+(() => {
+  'use strict';
+
+  const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges'];
+  const FEED_LENGTH = 60;
+  // The feed opens scrolled into the middle so there is content both above and below what is visible.
+  const FEED_INITIAL_ROW = 8;
+  const LONG_PRESS_MS = 500;
+
+  const $ = (id) => document.getElementById(id);
+  let current = 'login';
+  let beforeFullscreen = 'login';
+  const history = [];
+
+  function showScreen(name, { pushHistory = true } = {}) {
+    if (!SCREENS.includes(name)) throw new Error(`unknown screen ${name}`);
+    if (name === current) return current;
+    if (pushHistory) history.push(current);
+    const fullscreen = name === 'edges';
+    if (fullscreen && current !== 'edges') beforeFullscreen = current;
+    current = name;
+    for (const section of document.querySelectorAll('.screen')) section.classList.toggle('inactive', section.dataset.screen !== name);
+    document.body.classList.toggle('fullscreen-presented', fullscreen);
+    document.body.classList.toggle('dark-chrome', fullscreen);
+    for (const tab of document.querySelectorAll('.tab')) {
+      const selected = tab.dataset.tab === name;
+      tab.classList.toggle('selected', selected);
+      tab.dataset.axSelected = String(selected);
+    }
+    if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+    if (name === 'feed' && !feedPositioned) positionFeed();
+    return current;
+  }
+
+  function back() {
+    const previous = history.pop();
+    if (!previous) return false;
+    showScreen(previous, { pushHistory: false });
+    return true;
+  }
+
+  // Tab bar
+  for (const tab of document.querySelectorAll('.tab')) {
+    tab.addEventListener('click', () => showScreen(tab.dataset.tab));
+  }
+
+  // Login
+  $('login-submit').addEventListener('click', () => {
+    const user = $('login-username').value.trim();
+    const password = $('login-password').value;
+    const status = $('login-status');
+    status.hidden = false;
+    if (!user || !password) {
+      status.textContent = 'Enter a username and a password.';
+      status.classList.add('error');
+    } else {
+      status.textContent = `Signed in as ${user}`;
+      status.classList.remove('error');
+    }
+  });
+  for (const field of [$('login-username'), $('login-password')]) {
+    field.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      if (field.id === 'login-username') $('login-password').focus();
+      else $('login-submit').click();
+    });
+  }
+
+  // Feed
+  let feedPositioned = false;
+  const palette = ['#ff9f0a', '#30d158', '#64d2ff', '#bf5af2', '#ff375f', '#ffd60a', '#5e5ce6'];
+  const list = $('feed-list');
+  for (let i = 1; i <= FEED_LENGTH; i++) {
+    const cell = document.createElement('div');
+    cell.className = 'cell';
+    cell.dataset.axClass = 'UICollectionViewCell';
+    cell.dataset.axId = `feed.cell.${i}`;
+    cell.dataset.axRole = 'listitem';
+    cell.innerHTML = `
+      <div class="avatar" style="background:${palette[i % palette.length]}" data-ax-class="UIImageView" data-ax-role="image"></div>
+      <div class="texts">
+        <p class="cell-title" data-ax-class="UILabel" data-ax-role="text">Post ${i}</p>
+        <p class="cell-subtitle" data-ax-class="UILabel" data-ax-role="text">${i * 3} replies &middot; ${(i * 7) % 60} min ago</p>
+      </div>
+      <button class="like" data-ax-class="UIButton" data-ax-id="feed.like.${i}" data-ax-label="Like Post ${i}">&#9829;</button>`;
+    list.appendChild(cell);
+  }
+  list.addEventListener('click', (event) => {
+    const like = event.target.closest('.like');
+    if (!like) return;
+    like.classList.toggle('liked');
+    like.dataset.axSelected = String(like.classList.contains('liked'));
+    like.dataset.axValue = like.classList.contains('liked') ? 'liked' : '';
+  });
+  function positionFeed() {
+    feedPositioned = true;
+    const first = list.querySelector('.cell');
+    list.scrollTop = (first ? first.offsetHeight : 72) * FEED_INITIAL_ROW;
+  }
+
+  // Checkout web views: the promo one exists only when the app shows two web views.
+  const webviews = {
+    checkout: $('webview-checkout'),
+    promo: $('webview-promo'),
+  };
+  function loadWebView(id) {
+    const frame = webviews[id];
+    frame.src = frame.dataset.src;
+  }
+  function setWebViews({ twoWebViews, checkoutTerminated }) {
+    const promo = webviews.promo;
+    if (twoWebViews && promo.hidden) {
+      promo.hidden = false;
+      loadWebView('promo');
+    } else if (!twoWebViews && !promo.hidden) {
+      promo.hidden = true;
+      promo.removeAttribute('src');
+    }
+    const checkout = webviews.checkout;
+    // A terminated web content process leaves a blank web view until the app reloads it.
+    if (checkoutTerminated) checkout.src = 'about:blank';
+    else if (checkout.getAttribute('src') !== checkout.dataset.src) loadWebView('checkout');
+  }
+  loadWebView('checkout');
+
+  // Hostile
+  for (const chip of [$('hostile-like'), $('hostile-repost')]) {
+    chip.addEventListener('click', () => {
+      chip.classList.toggle('on');
+      chip.dataset.axSelected = String(chip.classList.contains('on'));
+    });
+  }
+  $('hostile-post').addEventListener('click', () => {
+    const text = $('hostile-reply').value.trim();
+    const status = $('hostile-status');
+    status.hidden = false;
+    status.textContent = text ? `Replied: ${text}` : 'Write something first.';
+    status.classList.toggle('error', !text);
+    if (text) $('hostile-reply').value = '';
+  });
+
+  // Edges: each button reports which edge it sits on when pressed; a long press marks it.
+  $('edges-close').addEventListener('click', () => showScreen(beforeFullscreen === 'edges' ? 'login' : beforeFullscreen));
+  for (const id of ['edges-island', 'edges-flag', 'edges-home']) {
+    $(id).addEventListener('click', () => {
+      $('edges-caption').textContent = `${$(id).textContent} pressed`;
+    });
+  }
+
+  // Long press anywhere: a press held for LONG_PRESS_MS toggles the pressed look of the control
+  // under it, so a long press is observable and different from a tap.
+  let pressTimer = 0;
+  document.addEventListener('pointerdown', (event) => {
+    const target = event.target.closest('button, .cell');
+    clearTimeout(pressTimer);
+    if (!target) return;
+    pressTimer = setTimeout(() => {
+      target.classList.toggle('pressed');
+      target.dataset.axValue = target.classList.contains('pressed') ? 'long-pressed' : '';
+    }, LONG_PRESS_MS);
+  });
+  for (const type of ['pointerup', 'pointercancel']) document.addEventListener(type, () => clearTimeout(pressTimer));
+
+  function reset() {
+    for (const input of document.querySelectorAll('#app input')) {
+      if (input.type === 'checkbox') input.checked = false;
+      else input.value = '';
+    }
+    for (const status of document.querySelectorAll('.status')) status.hidden = true;
+    for (const el of document.querySelectorAll('.liked, .on, .pressed')) el.classList.remove('liked', 'on', 'pressed');
+    feedPositioned = false;
+    history.length = 0;
+    showScreen('login', { pushHistory: false });
+  }
+
+  window.__demoApp = Object.freeze({
+    screens: SCREENS,
+    showScreen: (name) => showScreen(name),
+    currentScreen: () => current,
+    back,
+    setWebViews,
+    reset,
+  });
+  showScreen('login', { pushHistory: false });
+  document.querySelector('.tab[data-tab="login"]').classList.add('selected');
+  document.querySelector('.tab[data-tab="login"]').dataset.axSelected = 'true';
+})();

@@ -1,0 +1,31 @@
+// The shop's own page logic: ordinary web code that knows nothing about the bridge.
+(() => {
+  'use strict';
+  const form = document.getElementById('checkout-form');
+  const status = document.getElementById('order-status');
+  let orders = 0;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const name = document.getElementById('name').value.trim();
+    const terms = document.getElementById('terms').checked;
+    status.hidden = false;
+    if (!name || !terms) {
+      status.textContent = !name ? 'Enter your name.' : 'Accept the terms to continue.';
+      status.className = 'error';
+      return;
+    }
+    const shipping = document.getElementById('shipping');
+    status.textContent = `Order placed for ${name} (${shipping.options[shipping.selectedIndex].text}).`;
+    status.className = 'ok';
+    // Each order gets a fresh receipt element; the previous one leaves the document.
+    document.getElementById('receipt')?.remove();
+    const receipt = document.createElement('p');
+    receipt.id = 'receipt';
+    receipt.textContent = `Receipt #${++orders}`;
+    status.after(receipt);
+  });
+  document.getElementById('shipping').addEventListener('change', (event) => {
+    const express = event.target.value === 'express';
+    document.querySelector('#summary strong').textContent = express ? '$57.00' : '$48.00';
+  });
+})();

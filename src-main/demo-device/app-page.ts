@@ -1,0 +1,378 @@
+/**
+ * The rendered demo app: one Chromium page that plays the iPhone screen.
+ *
+ * Everything that touches the page goes through here: reading the screen, screenshots, and input.
+ * Input is real (CDP touch events, Playwright's keyboard), serialised so two gestures never interleave,
+ * which a real touch screen could not do either.
+ *
+ * Calls into the page never carry code built from a request: the evaluated scripts are fixed, and data
+ * goes in as JSON literals.
+ */
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
+import { APP_ORIGIN, DEVICE_GEOMETRY, newDeviceContext } from './browser';
+import {
+  NativeCaptureSchema,
+  WebCaptureSchema,
+  walkNative,
+  type NativeCapture,
+  type NativeNode,
+  type ScreenCapture,
+  type WebCapture,
+} from './capture-model';
+
+export const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges'] as const;
+export type ScreenName = (typeof SCREENS)[number];
+export const isScreenName = (name: string): name is ScreenName => (SCREENS as readonly string[]).includes(name);
+
+/** Hooks for the web view bridge's page script (bindings exist before any document loads). */
+export interface WebBridgeHooks {
+  hello(frame: Frame, documentId: unknown): unknown;
+  post(frame: Frame, message: unknown): void;
+}
+
+/** What is focused for text entry: a native field, a web field inside a web view, or nothing. */
+export type FocusedField =
+  | { kind: 'native'; multiline: boolean; axId?: string }
+  | { kind: 'web'; webViewId: string; multiline: boolean }
+  | null;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Key names a runner client sends, mapped to Playwright key names. */
+const KEY_NAMES: Record<string, string> = {
+  tab: 'Tab',
+  enter: 'Enter',
+  return: 'Enter',
+  backspace: 'Backspace',
+  delete: 'Backspace',
+  forwarddelete: 'Delete',
+  escape: 'Escape',
+  space: ' ',
+  up: 'ArrowUp',
+  down: 'ArrowDown',
+  left: 'ArrowLeft',
+  right: 'ArrowRight',
+  arrowup: 'ArrowUp',
+  arrowdown: 'ArrowDown',
+  arrowleft: 'ArrowLeft',
+  arrowright: 'ArrowRight',
+  home: 'Home',
+  end: 'End',
+  pageup: 'PageUp',
+  pagedown: 'PageDown',
+};
+
+export function playwrightKey(key: string): string | undefined {
+  const mapped = KEY_NAMES[key.toLowerCase()];
+  if (mapped) return mapped;
+  // A single printable character types itself.
+  return [...key].length === 1 && key >= ' ' ? key : undefined;
+}
+
+export class AppPage extends EventEmitter<{ changed: [] }> {
+  private inputChain: Promise<unknown> = Promise.resolve();
+  private webHooks: WebBridgeHooks | undefined;
+  private closed = false;
+
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    private readonly cdp: CDPSession,
+    private readonly introspectSource: string,
+  ) {
+    super();
+  }
+
+  /**
+   * Creates the page with its bindings and injected scripts, but loads nothing yet: the web bridge
+   * must be listening before the first web document posts its snapshot.
+   */
+  static async create(browser: Browser, appDir: string): Promise<AppPage> {
+    const context = await newDeviceContext(browser, appDir);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    // Screenshots are rendered at the scale of the session that asks for them: without the same device
+    // metrics Playwright applies on its own session, this one would capture 402 x 874 instead of 3x.
+    await cdp.send('Emulation.setDeviceMetricsOverride', {
+      width: DEVICE_GEOMETRY.width,
+      height: DEVICE_GEOMETRY.height,
+      deviceScaleFactor: DEVICE_GEOMETRY.scale,
+      mobile: true,
+      screenWidth: DEVICE_GEOMETRY.width,
+      screenHeight: DEVICE_GEOMETRY.height,
+    });
+    const app = new AppPage(context, page, cdp, readFileSync(join(appDir, 'introspect.js'), 'utf8').trim());
+    // Bindings first, then the scripts that use them (init scripts run in registration order).
+    await page.exposeBinding('__parallaxAxChanged', () => {
+      if (!app.closed) app.emit('changed');
+    });
+    await page.exposeBinding('__autoMobileWebBridgeHello', (source, documentId: unknown) =>
+      app.webHooks?.hello(source.frame, documentId),
+    );
+    await page.exposeBinding('__autoMobileWebBridgePost', (source, message: unknown) => {
+      app.webHooks?.post(source.frame, message);
+    });
+    await context.addInitScript({ path: join(appDir, 'ax-notifier.js') });
+    await context.addInitScript({ path: join(appDir, 'webview-bridge.js') });
+    return app;
+  }
+
+  setWebBridgeHooks(hooks: WebBridgeHooks): void {
+    this.webHooks = hooks;
+  }
+
+  async load(screen: ScreenName = 'login'): Promise<void> {
+    await this.page.goto(`${APP_ORIGIN}/`, { waitUntil: 'load' });
+    if (screen !== 'login') await this.showScreen(screen);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.context.close().catch(() => {});
+  }
+
+  // ---- Reading the screen ---------------------------------------------------------------------------
+
+  private async introspect(frame: Frame, mode: 'native' | 'web'): Promise<unknown> {
+    return frame.evaluate(`(${this.introspectSource})(${JSON.stringify({ mode })})`);
+  }
+
+  async captureNative(): Promise<NativeCapture> {
+    let raw: unknown;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        raw = await this.introspect(this.page.mainFrame(), 'native');
+        break;
+      } catch (error) {
+        // A relaunch replaces the document under a read; read the new one once it is there.
+        if (attempt >= 5 || this.closed || !/context was destroyed|navigat/i.test(String(error))) throw error;
+        await this.page.waitForLoadState('domcontentloaded').catch(() => {});
+        await sleep(20);
+      }
+    }
+    const parsed = NativeCaptureSchema.safeParse(raw);
+    if (!parsed.success) throw new Error(`the app page returned an unreadable screen: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    return parsed.data;
+  }
+
+  async captureWeb(webViewId: string): Promise<WebCapture | undefined> {
+    const frame = this.webViewFrame(webViewId);
+    if (!frame) return undefined;
+    try {
+      const parsed = WebCaptureSchema.safeParse(await this.introspect(frame, 'web'));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      // A document being replaced has no content to read yet.
+      return undefined;
+    }
+  }
+
+  /** The native views plus the content of every web view on screen. */
+  async capture(): Promise<ScreenCapture> {
+    const native = await this.captureNative();
+    const webViewIds: string[] = [];
+    if (native.root) {
+      walkNative(native.root, (node) => {
+        if (node.webViewId) webViewIds.push(node.webViewId);
+      });
+    }
+    const web: Record<string, WebCapture> = {};
+    await Promise.all(
+      webViewIds.map(async (id) => {
+        const content = await this.captureWeb(id);
+        if (content) web[id] = content;
+      }),
+    );
+    return { native, web, takenAt: Date.now() };
+  }
+
+  webViewFrame(webViewId: string): Frame | undefined {
+    return this.page.frames().find((frame) => frame.name() === `wkwebview:${webViewId}` && frame.parentFrame() === this.page.mainFrame());
+  }
+
+  /** The web view id a frame is the main frame of, if any. */
+  webViewIdOf(frame: Frame): string | undefined {
+    if (frame.parentFrame() !== this.page.mainFrame()) return undefined;
+    const name = frame.name();
+    return name.startsWith('wkwebview:') ? name.slice('wkwebview:'.length) : undefined;
+  }
+
+  async screenshot(): Promise<string> {
+    const shot = await this.cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
+    return shot.data;
+  }
+
+  async focusedField(): Promise<FocusedField> {
+    const native = (await this.page.evaluate(`(() => {
+      const a = document.activeElement;
+      if (!a || a === document.body) return null;
+      if (a.tagName === 'IFRAME') return { frame: a.name };
+      const text = a.matches('textarea, [contenteditable=""], [contenteditable="true"], input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])');
+      return text ? { multiline: a.tagName === 'TEXTAREA', axId: a.dataset.axId } : null;
+    })()`)) as { frame?: string; multiline?: boolean; axId?: string } | null;
+    if (!native) return null;
+    if (native.frame === undefined) {
+      const field: FocusedField = { kind: 'native', multiline: !!native.multiline };
+      if (native.axId) field.axId = native.axId;
+      return field;
+    }
+    const webViewId = native.frame.startsWith('wkwebview:') ? native.frame.slice('wkwebview:'.length) : undefined;
+    const frame = webViewId ? this.webViewFrame(webViewId) : undefined;
+    if (!frame || !webViewId) return null;
+    const web = (await frame
+      .evaluate(`(() => {
+        const a = document.activeElement;
+        if (!a || a === document.body) return null;
+        const text = a.isContentEditable || a.matches('textarea, input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])');
+        return text ? { multiline: a.tagName === 'TEXTAREA' || a.isContentEditable } : null;
+      })()`)
+      .catch(() => null)) as { multiline: boolean } | null;
+    return web ? { kind: 'web', webViewId, multiline: web.multiline } : null;
+  }
+
+  /** Centre of the native view with this accessibility identifier, if it is on screen. */
+  async centerOf(axId: string): Promise<{ x: number; y: number } | undefined> {
+    const native = await this.captureNative();
+    let found: NativeNode | undefined;
+    if (native.root) {
+      walkNative(native.root, (node) => {
+        if (!found && node.id === axId) found = node;
+        return !found;
+      });
+    }
+    if (!found) return undefined;
+    const [x, y, w, h] = found.rect;
+    return { x: x + w / 2, y: y + h / 2 };
+  }
+
+  // ---- App control (the app's own API, as a launch argument or deep link would drive it) -------------
+
+  async showScreen(screen: ScreenName): Promise<void> {
+    await this.page.evaluate(`window.__demoApp.showScreen(${JSON.stringify(screen)})`);
+  }
+
+  async currentScreen(): Promise<string> {
+    return String(await this.page.evaluate('window.__demoApp.currentScreen()'));
+  }
+
+  async back(): Promise<boolean> {
+    return Boolean(await this.page.evaluate('window.__demoApp.back()'));
+  }
+
+  async setWebViews(state: { twoWebViews: boolean; checkoutTerminated: boolean }): Promise<void> {
+    await this.page.evaluate(`window.__demoApp.setWebViews(${JSON.stringify(state)})`);
+  }
+
+  /** Programmatic scroll of a scrolling view, as UIScrollView.setContentOffset would do. */
+  async scrollViewBy(axId: string, dx: number, dy: number): Promise<boolean> {
+    return Boolean(
+      await this.page.evaluate(`(() => {
+        const el = document.querySelector('[data-ax-id=' + JSON.stringify(${JSON.stringify(axId)}) + ']');
+        if (!el) return false;
+        el.scrollBy({ left: ${Number(dx) || 0}, top: ${Number(dy) || 0}, behavior: 'instant' });
+        return true;
+      })()`),
+    );
+  }
+
+  /** A cold launch: the page reloads, every document (and its bridge state) starts over. */
+  async relaunch(screen: ScreenName = 'login'): Promise<void> {
+    await this.load(screen);
+  }
+
+  // ---- Input ----------------------------------------------------------------------------------------
+
+  /** Runs `fn` after every earlier input finished; input never interleaves. */
+  withInput<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.inputChain.then(fn, fn);
+    this.inputChain = run.catch(() => {});
+    return run;
+  }
+
+  private clampPoint(x: number, y: number): { x: number; y: number } {
+    return {
+      x: Math.min(Math.max(x, 0), DEVICE_GEOMETRY.width - 0.01),
+      y: Math.min(Math.max(y, 0), DEVICE_GEOMETRY.height - 0.01),
+    };
+  }
+
+  private touch(type: 'touchStart' | 'touchMove' | 'touchEnd', point?: { x: number; y: number }): Promise<unknown> {
+    return this.cdp.send('Input.dispatchTouchEvent', {
+      type,
+      touchPoints: point ? [{ x: point.x, y: point.y, radiusX: 1, radiusY: 1, force: 1, id: 1 }] : [],
+    });
+  }
+
+  /** A finger down and up at a screen point; held for `holdMs` when that is a long press. */
+  tap(x: number, y: number, holdMs = 0): Promise<void> {
+    return this.withInput(async () => {
+      const point = this.clampPoint(x, y);
+      await this.touch('touchStart', point);
+      if (holdMs > 0) await sleep(holdMs);
+      await this.touch('touchEnd');
+      await this.settle();
+    });
+  }
+
+  /** A finger stroke from one point to another over `durationMs`. */
+  swipe(x1: number, y1: number, x2: number, y2: number, durationMs: number): Promise<void> {
+    return this.withInput(async () => {
+      const start = this.clampPoint(x1, y1);
+      const end = this.clampPoint(x2, y2);
+      const duration = durationMs > 0 ? durationMs : 250;
+      // Each CDP touch event costs a frame or so; 4-20 moves give Chromium a real velocity to fling with.
+      const steps = Math.min(20, Math.max(4, Math.round(duration / 16)));
+      const began = Date.now();
+      await this.touch('touchStart', start);
+      for (let i = 1; i <= steps; i++) {
+        const t = i / steps;
+        await this.touch('touchMove', { x: start.x + (end.x - start.x) * t, y: start.y + (end.y - start.y) * t });
+        const due = began + duration * t - Date.now();
+        if (due > 0) await sleep(due);
+      }
+      await this.touch('touchEnd');
+      await this.settle();
+    });
+  }
+
+  typeText(text: string): Promise<void> {
+    return this.withInput(async () => {
+      await this.page.keyboard.insertText(text);
+      await this.settle();
+    });
+  }
+
+  /** Replaces the focused field's content: select all, then type (or delete when `text` is empty). */
+  replaceText(text: string): Promise<void> {
+    return this.withInput(async () => {
+      await this.page.keyboard.press('ControlOrMeta+A');
+      if (text === '') await this.page.keyboard.press('Backspace');
+      else await this.page.keyboard.insertText(text);
+      await this.settle();
+    });
+  }
+
+  /** Moves the caret to the end of the focused field, then types. */
+  appendText(text: string, multiline: boolean): Promise<void> {
+    return this.withInput(async () => {
+      await this.page.keyboard.press(multiline ? 'ControlOrMeta+End' : 'End');
+      await this.page.keyboard.insertText(text);
+      await this.settle();
+    });
+  }
+
+  pressKey(key: string): Promise<void> {
+    return this.withInput(async () => {
+      await this.page.keyboard.press(key);
+      await this.settle();
+    });
+  }
+
+  /** Waits for the frame after an input, so the next screenshot or read shows its effect. */
+  private async settle(): Promise<void> {
+    await this.page.evaluate('new Promise((r) => requestAnimationFrame(() => r(null)))').catch(() => {});
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Chromium for the demo device: one headless browser, one iPhone-shaped context.
+ *
+ * The app and its web content are served from memory through request interception under made-up
+ * https origins, so the checkout web view is a real cross-origin document (its own process, its own
+ * origin for the bridge's allowedOrigins) without any extra listening socket. Nothing else is reachable:
+ * every other request is aborted, so the page can never touch the network.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { extname, join, relative } from 'node:path';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+
+export const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** iPhone 17: 402 x 874 points at 3x, 1206 x 2622 pixels. */
+export const DEVICE_GEOMETRY = { width: 402, height: 874, scale: 3 } as const;
+
+export const APP_ORIGIN = 'https://app.parallax.test';
+/** Web content origins and the folder (under resources/demo-app) each one serves. */
+export const WEB_ORIGINS = {
+  'https://checkout.parallax.test': 'web',
+  'https://promo.parallax.test': 'web',
+  'https://pay.parallax.test': 'web',
+} as const;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+export async function launchBrowser(executablePath: string): Promise<Browser> {
+  return chromium.launch({ executablePath, headless: true, args: LAUNCH_ARGS });
+}
+
+/** Every file under `dir`, keyed by its path relative to `dir` with forward slashes. */
+function loadTree(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  const visit = (current: string): void => {
+    for (const name of readdirSync(current)) {
+      const full = join(current, name);
+      if (statSync(full).isDirectory()) visit(full);
+      else files.set(relative(dir, full).split('\\').join('/'), readFileSync(full));
+    }
+  };
+  visit(dir);
+  return files;
+}
+
+export async function newDeviceContext(browser: Browser, appDir: string): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: DEVICE_GEOMETRY.width, height: DEVICE_GEOMETRY.height },
+    deviceScaleFactor: DEVICE_GEOMETRY.scale,
+    isMobile: true,
+    hasTouch: true,
+    userAgent:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 26_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 ParallaxDemo/1',
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    reducedMotion: 'reduce',
+  });
+  const files = loadTree(appDir);
+  await context.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    const folder = url.origin === APP_ORIGIN ? '' : (WEB_ORIGINS as Record<string, string>)[url.origin];
+    if (folder === undefined) return route.abort('blockedbyclient');
+    const path = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    const body = files.get(folder ? `${folder}/${path}` : path);
+    if (!body || path.includes('..')) return route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' });
+    return route.fulfill({
+      status: 200,
+      contentType: CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
+      body,
+      headers: { 'cache-control': 'no-store' },
+    });
+  });
+  return context;
+}
