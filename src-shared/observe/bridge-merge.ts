@@ -1,0 +1,138 @@
+/**
+ * Seed 000 Observe: the native bridge snapshot merged in place under the XCUIApplication node, so
+ * system UI, alerts and the keyboard (which only XCTest sees) stay in the tree.
+ *
+ * Attribute mapping, one rule for both bridges: the backend's role is the node's `className`
+ * (seed: "role → class"); `role` keeps the runner's own vocabulary and is set only where the runner's
+ * meaning is certain (text entry → "textfield"), so field detection treats bridge and XCTest fields alike.
+ */
+import type { BackendFields } from './backend-fields';
+import type { ObservationNode, ObservationSnapshot, SdkRelayFailure } from '../protocol/sdk';
+import type { UiNode } from '../protocol/runner';
+import { RectIndex, truncateRect } from './geometry';
+import { childrenOf, isXctest, present, rectOf, SDK_SOURCE_KEY, withChildren } from './nodes';
+
+export const SDK_BRIDGE_SOURCE = 'sdkBridge';
+
+/** What the bridge read produced, as the main process hands it over. */
+export type BridgeRead =
+  | { kind: 'reply'; reply: { available?: boolean | undefined; failure?: SdkRelayFailure | undefined; snapshot?: ObservationSnapshot | undefined } }
+  | { kind: 'timeout' }
+  | { kind: 'error'; message: string };
+
+export interface BridgeMerge extends BackendFields {
+  root: UiNode;
+  merged: boolean;
+  /** `merged`, `coordinate_space_<space>`, `no_snapshot`, `timeout`, `error`, or the relay failure code. */
+  reason: string;
+  captureIdentity?: string;
+  /** Bridge nodes attached. */
+  nodes: number;
+  /** XCTest leaves removed as duplicates. */
+  duplicatesRemoved: number;
+}
+
+/** Native text-entry roles (compared lower-cased), reported as the runner's "textfield". */
+const TEXT_ENTRY_ROLES = new Set(['textfield', 'securetextfield', 'searchfield', 'textview', 'textarea']);
+
+/**
+ * The merge for a registered bridge. Whatever keeps the snapshot out (no answer — `read` undefined, a
+ * timeout, a failure — or a space other than screen) leaves the XCTest tree unchanged and reports backend
+ * xctest, fallback unavailable.
+ */
+export function mergeBridgeRead(root: UiNode, read: BridgeRead | undefined): BridgeMerge {
+  const fallback = (reason: string): BridgeMerge => ({
+    root,
+    merged: false,
+    reason,
+    backend: 'xctest',
+    fallbackReason: 'unavailable',
+    nodes: 0,
+    duplicatesRemoved: 0,
+  });
+  if (!read) return fallback('no_answer');
+  if (read.kind !== 'reply') return fallback(read.kind);
+  const { failure, snapshot } = read.reply;
+  if (failure !== undefined) return fallback(failure);
+  if (!snapshot) return fallback('no_snapshot');
+  // Window- or view-relative bounds would put a node at the wrong screen point for an XCTest tap.
+  if (snapshot.coordinateSpace !== 'screen') return fallback(`coordinate_space_${snapshot.coordinateSpace}`);
+  const result = mergeBridgeSnapshot(root, snapshot);
+  return { ...result, merged: true, reason: 'merged', backend: 'sdk', captureIdentity: snapshot.captureIdentity };
+}
+
+/** Merges a screen-space snapshot (the caller checked the space). */
+export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot): { root: UiNode; nodes: number; duplicatesRemoved: number } {
+  const identity = snapshot.captureIdentity;
+  // Bridge nodes by frame, for the duplicate check: one Map lookup per XCTest leaf.
+  const index = new RectIndex<ObservationNode>();
+  let count = 0;
+
+  const map = (node: ObservationNode): UiNode[] => {
+    const children: UiNode[] = [];
+    for (const child of node.children) children.push(...map(child));
+    // An invisible node is left out; a visible descendant (the SDK says so per node) moves up to it.
+    if (!node.visible) return children;
+    const mapped = bridgeNodeToUiNode(node, identity, children);
+    count++;
+    index.add(mapped.bounds!, node);
+    return [mapped];
+  };
+  const bridgeNodes = snapshot.root ? map(snapshot.root) : [];
+
+  let duplicatesRemoved = 0;
+  const isDuplicate = (leaf: UiNode): boolean => {
+    const bounds = rectOf(leaf);
+    const list = bounds ? index.get(bounds) : [];
+    if (list.length === 0) return false;
+    const id = leaf['resource-id'];
+    // The runner puts an element's accessibility label in `text` (see the golden hierarchies).
+    const desc = leaf['content-desc'];
+    const text = leaf.text;
+    return list.some(
+      (node) => (present(id) && node.id === id) || (present(node.label) && (node.label === desc || node.label === text)),
+    );
+  };
+  const prune = (node: UiNode): UiNode | null => {
+    const children = childrenOf(node);
+    if (children.length === 0) {
+      if (isXctest(node) && isDuplicate(node)) {
+        duplicatesRemoved++;
+        return null;
+      }
+      return node;
+    }
+    let kept: UiNode[] | null = null;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      const next = prune(child);
+      if (next !== child && kept === null) kept = children.slice(0, i);
+      if (kept !== null && next !== null) kept.push(next);
+    }
+    return kept === null ? node : withChildren(node, kept);
+  };
+
+  // The root itself is the anchor and never a duplicate; its children are pruned.
+  const rootChildren = index.size > 0 ? childrenOf(root).map(prune).filter((n): n is UiNode => n !== null) : [...childrenOf(root)];
+  // First under the root: XCTest lists later windows (alerts, the keyboard) after the app's own, and
+  // they are drawn above the app content the bridge describes.
+  return { root: withChildren(root, [...bridgeNodes, ...rootChildren]), nodes: count, duplicatesRemoved };
+}
+
+export function bridgeNodeToUiNode(node: ObservationNode, captureIdentity: string, children: readonly UiNode[]): UiNode {
+  const out: UiNode = { className: node.role };
+  if (TEXT_ENTRY_ROLES.has(node.role.toLowerCase())) out.role = 'textfield';
+  if (node.value !== undefined) out.text = node.value;
+  if (node.label !== undefined) out['content-desc'] = node.label;
+  out['resource-id'] = node.id;
+  out['test-tag'] = node.id;
+  out.bounds = truncateRect(node.bounds);
+  if (node.enabled) out.clickable = 'true';
+  else out.enabled = 'false';
+  if (node.focused) out.focused = 'true';
+  out['sdk-element-id'] = node.id;
+  out['sdk-capture-identity'] = captureIdentity;
+  out.extras = { [SDK_SOURCE_KEY]: SDK_BRIDGE_SOURCE };
+  if (children.length > 0) out.node = [...children];
+  return out;
+}

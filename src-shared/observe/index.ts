@@ -1,0 +1,15 @@
+/** The pure core of the observation pipeline (issue 4). The main process calls assembleObservation. */
+export * from './assemble';
+export * from './backend';
+export * from './backend-fields';
+export * from './bridge-merge';
+export * from './capability-cache';
+export * from './discovery';
+export * from './focus';
+export * from './geometry';
+export * from './layout';
+export * from './nodes';
+export * from './projection';
+export * from './quality';
+export * from './web-mapping';
+export * from './web-merge';

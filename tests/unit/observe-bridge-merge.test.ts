@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { UiNodeSchema, type UiNode } from '../../src-shared/protocol/runner';
+import { ObservationSnapshotSchema, type ObservationSnapshot } from '../../src-shared/protocol/sdk';
+import { decodeWith } from '../../src-shared/protocol/errors';
+import { flattenTree } from '../../src-shared/inspect/tree';
+import { mergeBridgeRead, mergeBridgeSnapshot, SDK_SOURCE_KEY, type BridgeRead } from '../../src-shared/observe';
+
+const BIG = '18446744073709551000'; // above 2^53: a JS number would round it
+const rect = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
+
+const xctest = (children: UiNode[]): UiNode => ({ className: 'XCUIApplication', bounds: rect(0, 0, 402, 874), node: children });
+const keyboard: UiNode = { className: 'UIKeyboard', 'resource-id': 'keyboard', bounds: rect(0, 600, 402, 874), node: [{ className: 'UIButton', text: 'return', clickable: 'true', bounds: rect(300, 800, 400, 850) }] };
+
+function snapshot(overrides: Partial<ObservationSnapshot> = {}, rootChildren: unknown[] = []): ObservationSnapshot {
+  return ObservationSnapshotSchema.parse({
+    captureIdentity: '41',
+    orientation: 'portrait',
+    coordinateSpace: 'screen',
+    bounds: rect(0, 0, 402, 874),
+    root: { id: 'root', role: 'window', bounds: rect(0, 0, 402, 874), children: rootChildren },
+    capabilities: [],
+    ...overrides,
+  });
+}
+const reply = (snap: ObservationSnapshot | undefined, failure?: string): BridgeRead => ({
+  kind: 'reply',
+  reply: { available: failure !== 'bridge_unavailable', ...(failure ? { failure: failure as never } : {}), ...(snap ? { snapshot: snap } : {}) },
+});
+const byId = (root: UiNode, id: string) => flattenTree(root).find((f) => f.node['sdk-element-id'] === id || f.node['resource-id'] === id)?.node;
+
+describe('seed 000 Observe: native bridge attribute mapping', () => {
+  const snap = snapshot({ captureIdentity: '41' }, [
+    { id: 'submit', role: 'button', label: 'Submit order', value: 'ready', bounds: { left: 20.7, top: 700.2, right: 380.9, bottom: 744.5 } },
+    { id: 'email', role: 'textField', label: 'Email', value: 'a@b.c', bounds: rect(20, 200, 380, 240), focused: true },
+    { id: 'disabled', role: 'button', label: 'Later', enabled: false, bounds: rect(20, 300, 380, 340) },
+    { id: 'ghost', role: 'button', label: 'Hidden', visible: false, bounds: rect(20, 400, 380, 440), children: [{ id: 'shown-child', role: 'text', label: 'inner', bounds: rect(30, 410, 90, 430) }] },
+  ]);
+  const merged = mergeBridgeSnapshot(xctest([keyboard]), snap).root;
+
+  it('seed 000 Observe: id → resource-id and test-tag, label → content-desc, value → text, role → class', () => {
+    expect(byId(merged, 'submit')).toMatchObject({
+      'resource-id': 'submit',
+      'test-tag': 'submit',
+      'content-desc': 'Submit order',
+      text: 'ready',
+      className: 'button',
+    });
+  });
+
+  it('seed 000 Observe: enabled nodes are clickable; a disabled one is not and says enabled false', () => {
+    expect(byId(merged, 'submit')).toMatchObject({ clickable: 'true' });
+    const disabled = byId(merged, 'disabled')!;
+    expect(disabled.clickable).toBeUndefined();
+    expect(disabled.enabled).toBe('false');
+  });
+
+  it('seed 000 Observe: bridge nodes carry sdk-element-id, sdk-capture-identity and extras sdk.source sdkBridge', () => {
+    expect(byId(merged, 'submit')).toMatchObject({ 'sdk-element-id': 'submit', 'sdk-capture-identity': '41', extras: { [SDK_SOURCE_KEY]: 'sdkBridge' } });
+  });
+
+  it('seed 000 Observe: bridge bounds are truncated to whole points, as the runner truncates XCTest frames', () => {
+    expect(byId(merged, 'submit')!.bounds).toEqual(rect(20, 700, 380, 744));
+  });
+
+  it('seed 000 Observe: only visible bridge nodes map; a visible child of an invisible node moves up to its nearest mapped ancestor', () => {
+    expect(byId(merged, 'ghost')).toBeUndefined();
+    const root = byId(merged, 'root')!;
+    expect(root.node!.map((n) => n['sdk-element-id'])).toEqual(['submit', 'email', 'disabled', 'shown-child']);
+  });
+
+  it('decision: a native text-entry role reports role textfield (field detection), its SDK role stays the class', () => {
+    expect(byId(merged, 'email')).toMatchObject({ className: 'textField', role: 'textfield', focused: 'true' });
+    expect(byId(merged, 'submit')!.role).toBeUndefined();
+  });
+
+  it('seed 000 Observe: merged in place under the XCUIApplication node, so system UI and the keyboard stay observable', () => {
+    expect(merged.className).toBe('XCUIApplication');
+    expect(merged.node!.map((n) => n['resource-id'])).toEqual(['root', 'keyboard']);
+    expect(byId(merged, 'keyboard')!.node).toHaveLength(1);
+  });
+
+  it('seed 000 Observe: a merged tree still decodes with the runner node schema', () => {
+    expect(UiNodeSchema.safeParse(merged).success).toBe(true);
+  });
+});
+
+describe('seed 000 Observe: XCTest duplicates of bridge nodes', () => {
+  const bridgeChildren = [
+    { id: 'save', role: 'button', label: 'Save', bounds: rect(20, 700, 380, 744) },
+    { id: 'title', role: 'text', label: 'Profile', bounds: rect(16, 100, 200, 140) },
+  ];
+  const table: { name: string; leaf: UiNode; removed: boolean }[] = [
+    { name: 'the same bounds and the same label (runner label in text)', leaf: { className: 'UIButton', text: 'Save', bounds: rect(20, 700, 380, 744) }, removed: true },
+    { name: 'the same bounds and the same label (content-desc)', leaf: { className: 'UILabel', 'content-desc': 'Profile', bounds: rect(16, 100, 200, 140) }, removed: true },
+    { name: 'the same bounds and the same id', leaf: { className: 'UIButton', 'resource-id': 'save', text: 'Store', bounds: rect(20, 700, 380, 744) }, removed: true },
+    { name: 'the same label but other bounds', leaf: { className: 'UIButton', text: 'Save', bounds: rect(20, 701, 380, 744) }, removed: false },
+    { name: 'the same bounds but another label and id', leaf: { className: 'UIButton', text: 'Cancel', bounds: rect(20, 700, 380, 744) }, removed: false },
+  ];
+  for (const row of table) {
+    it(`seed 000 Observe: an XCTest leaf with ${row.name} ${row.removed ? 'is removed as a duplicate' : 'stays'}`, () => {
+      const before = xctest([{ className: 'UIWindow', bounds: rect(0, 0, 402, 874), node: [row.leaf] }]);
+      const { root, duplicatesRemoved } = mergeBridgeSnapshot(before, snapshot({}, bridgeChildren));
+      const window = root.node!.find((n) => n.className === 'UIWindow')!;
+      expect(duplicatesRemoved).toBe(row.removed ? 1 : 0);
+      expect((window.node ?? []).length).toBe(row.removed ? 0 : 1);
+    });
+  }
+
+  it('seed 000 Observe: only leaves are duplicates — an XCTest container with the same bounds and label stays', () => {
+    const container: UiNode = { className: 'UIButton', text: 'Save', bounds: rect(20, 700, 380, 744), node: [{ className: 'UIImageView', bounds: rect(30, 710, 50, 730) }] };
+    const { root, duplicatesRemoved } = mergeBridgeSnapshot(xctest([container]), snapshot({}, bridgeChildren));
+    expect(duplicatesRemoved).toBe(0);
+    expect(root.node).toContain(container);
+  });
+
+  it('seed 000 Observe: the input XCTest tree is not modified by the merge', () => {
+    const before = xctest([{ className: 'UIButton', text: 'Save', bounds: rect(20, 700, 380, 744) }]);
+    const copy = JSON.stringify(before);
+    mergeBridgeSnapshot(before, snapshot({}, bridgeChildren));
+    expect(JSON.stringify(before)).toBe(copy);
+  });
+});
+
+describe('seed 000 Observe: when the bridge snapshot is merged', () => {
+  const base = xctest([keyboard]);
+
+  it('seed 000 Observe: a screen-space snapshot is merged and reports backend sdk', () => {
+    const out = mergeBridgeRead(base, reply(snapshot({}, [{ id: 'a', role: 'button', bounds: rect(0, 0, 10, 10) }])));
+    expect(out).toMatchObject({ merged: true, backend: 'sdk', reason: 'merged', captureIdentity: '41', nodes: 2 });
+    expect(out.fallbackReason).toBeUndefined();
+  });
+
+  const unmerged: { name: string; read: BridgeRead | undefined; reason: string }[] = [
+    { name: 'a coordinateSpace of window', read: reply(snapshot({ coordinateSpace: 'window' })), reason: 'coordinate_space_window' },
+    { name: 'a coordinateSpace of view', read: reply(snapshot({ coordinateSpace: 'view' })), reason: 'coordinate_space_view' },
+    { name: 'a timeout (the bridge did not answer)', read: { kind: 'timeout' }, reason: 'timeout' },
+    { name: 'no answer at all', read: undefined, reason: 'no_answer' },
+    { name: 'a bad_reply failure', read: reply(undefined, 'bad_reply'), reason: 'bad_reply' },
+    { name: 'a bridge_unavailable failure', read: reply(undefined, 'bridge_unavailable'), reason: 'bridge_unavailable' },
+    { name: 'a reply without a snapshot', read: reply(undefined), reason: 'no_snapshot' },
+  ];
+  for (const row of unmerged) {
+    it(`seed 000 Observe: ${row.name} is not merged: backend xctest, fallbackReason unavailable, XCTest tree unchanged`, () => {
+      const out = mergeBridgeRead(base, row.read);
+      expect(out).toMatchObject({ merged: false, backend: 'xctest', fallbackReason: 'unavailable', reason: row.reason });
+      expect(out.root).toBe(base);
+      expect(out.captureIdentity).toBeUndefined();
+    });
+  }
+
+  it('seed 000 Observe: a capture identity above 2^53 is carried digit for digit onto every bridge node', () => {
+    const decoded = decodeWith(
+      ObservationSnapshotSchema,
+      `{"captureIdentity":${BIG},"orientation":"portrait","coordinateSpace":"screen","bounds":{"left":0,"top":0,"right":402,"bottom":874},"root":{"id":"r","role":"window","bounds":{"left":0,"top":0,"right":402,"bottom":874},"children":[{"id":"b","role":"button","bounds":{"left":1,"top":2,"right":3,"bottom":4}}]},"capabilities":[]}`,
+    );
+    if (!decoded.ok) throw decoded.error;
+    const out = mergeBridgeRead(base, reply(decoded.value));
+    expect(out.captureIdentity).toBe(BIG);
+    expect(byId(out.root, 'b')!['sdk-capture-identity']).toBe(BIG);
+    expect(byId(out.root, 'r')!['sdk-capture-identity']).toBe(BIG);
+  });
+});
