@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UiNode } from '../src-shared/protocol/runner';
+import { StrategySchema } from '../src-shared/protocol/observation';
 import { RunnerClient } from './devices/runner-client';
+import { Observer } from './session/observer';
 import { startReplayDevice } from './devices/replay-device';
 import { createApiService } from './host/api';
 import { startDefaultDevice, type DefaultDevice } from './host/default-device';
@@ -23,7 +25,8 @@ Commands:
   start                               open Parallax (Electron when its binary is present, else the web host)
   serve [--port N] [--device URL]...  web host on 127.0.0.1; prints the URL to open
         [--replay FOLDER] [--no-default-device]
-  observe --device URL [--json]       print the device's current hierarchy
+  observe --device URL [--strategy visible|raw] [--xctest-only] [--json]
+                                      print the device's current observation
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
   demo-device [--port N] [--screen NAME] [--fault F]...
                                       start the simulated iPhone; prints {runnerUrl, adminUrl}
@@ -33,6 +36,11 @@ type Out = { log: (line: string) => void; error: (line: string) => void };
 const stdio: Out = { log: (line) => process.stdout.write(`${line}\n`), error: (line) => process.stderr.write(`${line}\n`) };
 
 export async function main(argv: string[], out: Out = stdio): Promise<number> {
+  // `parallax observe | head` closes the pipe early: that is the reader being done, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const [command, ...rest] = argv;
   try {
     switch (command) {
@@ -156,27 +164,43 @@ function findElectronBinary(): { path?: string; reason: string } {
 }
 
 async function observe(args: string[], out: Out): Promise<number> {
-  const { values } = parse(args, { device: { type: 'string' }, json: { type: 'boolean' }, timeout: { type: 'string' } });
+  const { values } = parse(args, {
+    device: { type: 'string' },
+    json: { type: 'boolean' },
+    strategy: { type: 'string' },
+    'xctest-only': { type: 'boolean' },
+    timeout: { type: 'string' },
+  });
   if (!values.device) throw new UsageError('observe needs --device ws://HOST:PORT/ws');
   if (!/^wss?:\/\//.test(values.device)) throw new UsageError(`--device must be a ws:// URL, not "${values.device}"`);
+  const strategy = StrategySchema.safeParse(values.strategy ?? 'visible');
+  if (!strategy.success) throw new UsageError(`--strategy is visible or raw, not "${values.strategy}"`);
   const timeoutMs = values.timeout ? Number(values.timeout) : 10_000;
   const client = new RunnerClient(values.device, { handshakeTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs });
   client.start();
   try {
     await client.waitUntilConnected(timeoutMs);
-    const command = client.supports('request_hierarchy') ? 'request_hierarchy' : 'request_hierarchy_if_stale';
-    const reply = await client.request(command, {});
-    if (reply.type !== 'hierarchy_update' || !('data' in reply) || !reply.data) {
-      throw new Error(`${command} failed: ${'error' in reply && reply.error ? String(reply.error) : 'no hierarchy in the reply'}`);
-    }
-    const hierarchy = reply.data;
+    const { observation } = await new Observer(client).observe({
+      strategy: strategy.data,
+      xctestOnly: values['xctest-only'] === true,
+      screenshot: false,
+    });
+    if (!observation) throw new Error('no observation');
+    const unreadable = observation.errors.find((error) => error.stage === 'xctest' && !observation.viewHierarchy);
     if (values.json) {
-      out.log(JSON.stringify(hierarchy, null, 2));
+      out.log(JSON.stringify(observation, null, 2));
     } else {
-      out.log(`${hierarchy.packageName ?? 'unknown app'} ${hierarchy.screenWidth ?? '?'}x${hierarchy.screenHeight ?? '?'} pt`);
-      if (hierarchy.hierarchy) printTree(hierarchy.hierarchy, 0, out);
+      const hierarchy = observation.viewHierarchy;
+      const backend = observation.backend ? ` backend=${observation.backend}${observation.fallbackReason ? ` (${observation.fallbackReason})` : ''}` : '';
+      out.log(
+        `${observation.activeWindow?.bundleId ?? 'unknown app'} ${observation.screenSize?.width ?? '?'}x${observation.screenSize?.height ?? '?'} pt` +
+          ` quality=${observation.quality.verdict} (${observation.quality.reason})${backend}`,
+      );
+      for (const error of observation.errors) out.log(`! ${error.stage}: ${error.code}: ${error.message}`);
+      if (hierarchy?.hierarchy) printTree(hierarchy.hierarchy, 0, out);
     }
-    return 0;
+    // An observation that holds no tree at all did not observe anything: say so in the exit code too.
+    return unreadable ? 1 : 0;
   } finally {
     await client.close();
   }

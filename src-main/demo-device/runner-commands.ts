@@ -43,10 +43,17 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** An XCTest read of a frame: the hierarchy, or the AX failure XCTest reports for it. */
 export type XctestRead = { ok: true; data: ViewHierarchy } | { ok: false; error: string };
 
-export function readAsXctest(device: DemoDevice, frame: FrameState): XctestRead {
+/**
+ * A hostile screen fails both ways seed 003 describes for Bluesky-class apps: the recursive (raw,
+ * unfiltered) capture fails with its AX error, and the regular capture degrades to the application root.
+ */
+export function readAsXctest(device: DemoDevice, frame: FrameState, options: { raw?: boolean } = {}): XctestRead {
   const hostile = frame.capture.native.hostile;
-  if (hostile || device.faults.has('xctest-ax-error')) return { ok: false, error: axErrorMessage(hostile ?? 'kAXErrorIllegalArgument') };
-  return { ok: true, data: projectHierarchy(frame.capture, { sparse: device.faults.has('xctest-sparse'), now: Date.now() }) };
+  if (device.faults.has('xctest-ax-error') || (hostile && options.raw)) {
+    return { ok: false, error: axErrorMessage(hostile ?? 'kAXErrorIllegalArgument') };
+  }
+  const sparse = device.faults.has('xctest-sparse') || hostile !== null;
+  return { ok: true, data: projectHierarchy(frame.capture, { sparse, now: Date.now() }) };
 }
 
 /** The hierarchy_update push for a frame. */
@@ -88,7 +95,7 @@ export class RunnerCommands {
     switch (request.type) {
       case 'request_hierarchy':
       case 'request_hierarchy_if_stale':
-        return this.hierarchy(request.type === 'request_hierarchy_if_stale', connection);
+        return this.hierarchy(request.type === 'request_hierarchy_if_stale', connection, request.disableAllFiltering === true);
       case 'request_screenshot': {
         const frame = device.monitor.dirty ? await device.monitor.refresh() : await device.monitor.current();
         const data = await device.app.screenshot();
@@ -133,19 +140,19 @@ export class RunnerCommands {
     }
   }
 
-  private async hierarchy(ifStale: boolean, connection: ConnectionState): Promise<Reply> {
+  private async hierarchy(ifStale: boolean, connection: ConnectionState, raw: boolean): Promise<Reply> {
     const { monitor, faults } = this.device;
     const cached = connection.lastServed;
     // Nothing has changed since this client's last read: serve it again without a capture.
-    if (ifStale && cached && !monitor.dirty && (await monitor.current()).generation === cached.generation) {
+    if (ifStale && !raw && cached && !monitor.dirty && (await monitor.current()).generation === cached.generation) {
       return { type: 'hierarchy_update', success: true, data: cached.data, frameContext: cached.frameContext, servedFromCache: true };
     }
     const slow = faults.number('xctest-slow') ?? 0;
     if (slow > 0) await sleep(slow);
     const frame = await monitor.refresh();
-    const read = readAsXctest(this.device, frame);
+    const read = readAsXctest(this.device, frame, { raw });
     if (!read.ok) return { type: 'hierarchy_update', success: false, error: read.error, frameContext: frame.token };
-    connection.lastServed = { generation: frame.generation, data: read.data, frameContext: frame.token };
+    if (!raw) connection.lastServed = { generation: frame.generation, data: read.data, frameContext: frame.token };
     return { type: 'hierarchy_update', success: true, data: read.data, frameContext: frame.token, servedFromCache: false };
   }
 

@@ -38,7 +38,7 @@ export function createApiService(manager: DeviceManager, options: { host: HostKi
       await manager.disconnect(input.deviceId);
       return { ok: true as const };
     },
-    'device.observe': (input) => manager.observe(input.deviceId),
+    'device.observe': ({ deviceId, ...options }) => manager.observe(deviceId, options),
   };
 
   return {

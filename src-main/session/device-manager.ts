@@ -7,7 +7,8 @@
 import { EventEmitter } from 'node:events';
 import type { DeviceSummary, Frame } from '../../src-shared/protocol/api';
 import type { HierarchyUpdate } from '../../src-shared/protocol/runner';
-import { RunnerClient, RunnerError, type RunnerClientOptions, type RunnerReply } from '../devices/runner-client';
+import { RunnerClient, type RunnerClientOptions } from '../devices/runner-client';
+import { Observer, type ObserveOptions } from './observer';
 
 export type DeviceKind = DeviceSummary['kind'];
 
@@ -16,6 +17,7 @@ interface ManagedDevice {
   kind: DeviceKind;
   name: string;
   client: RunnerClient;
+  observer: Observer;
   lastFrame: Frame | undefined;
   /** The newest hierarchy push not yet paired with a screenshot, and whether a pairing is running. */
   pendingPush: HierarchyUpdate | undefined;
@@ -52,7 +54,16 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     if (existing) return this.summary(existing);
     const id = `device-${this.nextId++}`;
     const client = new RunnerClient(url, this.clientOptions);
-    const device: ManagedDevice = { id, kind: options.kind ?? 'runner', name: options.name ?? url, client, lastFrame: undefined, pendingPush: undefined, pairing: false };
+    const device: ManagedDevice = {
+      id,
+      kind: options.kind ?? 'runner',
+      name: options.name ?? url,
+      client,
+      observer: new Observer(client),
+      lastFrame: undefined,
+      pendingPush: undefined,
+      pairing: false,
+    };
     this.devices.set(id, device);
     client.on('state', () => this.emitDevices());
     client.on('hierarchy', (update) => void this.onHierarchyPush(device, update));
@@ -71,35 +82,11 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     this.emitDevices();
   }
 
-  /** Reads a fresh hierarchy and screenshot together; one failing never loses the other. */
-  async observe(deviceId: string): Promise<Frame> {
+  /** One observe pass (see Observer): the merged observation and a screenshot of the same moment. */
+  async observe(deviceId: string, options: ObserveOptions = {}): Promise<Frame> {
     const device = this.get(deviceId);
-    const { client } = device;
-    await client.waitUntilConnected();
-    const hierarchyCommand = client.supports('request_hierarchy') ? 'request_hierarchy' : 'request_hierarchy_if_stale';
-    const [hierarchyReply, screenshotReply] = await Promise.allSettled([
-      client.request(hierarchyCommand, {}),
-      client.supports('request_screenshot')
-        ? client.request('request_screenshot', {})
-        : Promise.reject(new RunnerError('unsupported_command', 'this runner takes no screenshots')),
-    ]);
-    if (hierarchyReply.status === 'rejected' && screenshotReply.status === 'rejected') {
-      throw hierarchyReply.reason;
-    }
-    const frame: Frame = {
-      deviceId,
-      hierarchy: null,
-      screenshot: null,
-      receivedAt: Date.now(),
-    };
-    if (hierarchyReply.status === 'fulfilled' && hierarchyReply.value.type === 'hierarchy_update') {
-      const update = hierarchyReply.value as HierarchyUpdate;
-      frame.hierarchy = update.data ?? null;
-      if (update.frameContext) frame.hierarchyFrameContext = update.frameContext;
-    } else if (hierarchyReply.status === 'fulfilled') {
-      frame.hierarchy = device.lastFrame?.hierarchy ?? null;
-    }
-    Object.assign(frame, screenshotReply.status === 'fulfilled' ? screenshotFields(screenshotReply.value) : { screenshotError: (screenshotReply.reason as Error).message });
+    await device.client.waitUntilConnected();
+    const frame: Frame = { deviceId, ...(await device.observer.observe(options)) };
     device.lastFrame = frame;
     return frame;
   }
@@ -115,11 +102,10 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   }
 
   /**
-   * A pushed hierarchy is paired with a screenshot taken right after it, so the frame shows one moment.
-   * Pushes that arrive while a screenshot is in flight collapse into the newest one.
+   * A pushed hierarchy becomes a live frame: observed (bridge and web merged, screenshot of the same
+   * moment) without reading the hierarchy again. Pushes that arrive during a pass collapse into the newest.
    */
   private async onHierarchyPush(device: ManagedDevice, update: HierarchyUpdate): Promise<void> {
-    if (!update.data) return;
     device.pendingPush = update;
     if (device.pairing) return;
     device.pairing = true;
@@ -127,26 +113,13 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
       while (device.pendingPush) {
         const push = device.pendingPush;
         device.pendingPush = undefined;
-        const frame: Frame = {
-          deviceId: device.id,
-          hierarchy: push.data ?? null,
-          screenshot: null,
-          receivedAt: Date.now(),
-          ...(push.frameContext ? { hierarchyFrameContext: push.frameContext } : {}),
-        };
-        if (device.client.supports('request_screenshot')) {
-          try {
-            Object.assign(frame, screenshotFields(await device.client.request('request_screenshot', {}, { timeoutMs: 3_000 })));
-          } catch (error) {
-            frame.screenshotError = (error as Error).message;
-          }
-        } else {
-          frame.screenshotError = 'this runner takes no screenshots';
-        }
+        const frame: Frame = { deviceId: device.id, ...(await device.observer.observe({}, push)) };
         if (!this.devices.has(device.id)) return;
         device.lastFrame = frame;
         this.emit('frame', frame);
       }
+    } catch {
+      // A pass that failed outright (the runner went away) leaves the last frame standing.
     } finally {
       device.pairing = false;
     }
@@ -160,7 +133,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
 
   private summary(device: ManagedDevice): DeviceSummary {
     const info = device.client.connectedInfo;
-    const bundleId = device.lastFrame?.hierarchy?.packageName;
+    const bundleId = device.lastFrame?.observation?.activeWindow?.bundleId;
     return {
       id: device.id,
       kind: device.kind,
@@ -178,15 +151,3 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   }
 }
 
-function screenshotFields(reply: RunnerReply): Pick<Frame, 'screenshot' | 'screenshotError'> {
-  if (reply.type === 'screenshot' && 'data' in reply && typeof reply.data === 'string') {
-    return {
-      screenshot: {
-        format: 'png',
-        dataBase64: reply.data,
-        ...('frameContext' in reply && typeof reply.frameContext === 'string' ? { frameContext: reply.frameContext } : {}),
-      },
-    };
-  }
-  return { screenshot: null, screenshotError: 'error' in reply && typeof reply.error === 'string' ? reply.error : 'no screenshot' };
-}

@@ -6,7 +6,7 @@
  * before anything runs, whichever host delivered them.
  */
 import { z } from 'zod';
-import { ViewHierarchySchema } from './runner';
+import { ObservationSchema, StrategySchema } from './observation';
 
 export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo']);
 export const DeviceStateSchema = z.enum(['connecting', 'connected', 'disconnected']);
@@ -31,10 +31,13 @@ export const ScreenshotSchema = z.object({
 });
 export type Screenshot = z.infer<typeof ScreenshotSchema>;
 
-/** One screenshot with one hierarchy, each stamped with the frame context that produced it. */
+/**
+ * One screenshot with one observation (the merged tree and what produced it), each stamped with the
+ * frame context it came from, so the UI can tell when they come from different moments.
+ */
 export const FrameSchema = z.object({
   deviceId: z.string(),
-  hierarchy: ViewHierarchySchema.nullable(),
+  observation: ObservationSchema.nullable(),
   hierarchyFrameContext: z.string().optional(),
   screenshot: ScreenshotSchema.nullable(),
   /** Why there is no screenshot (for example a runner that recorded none), if there is none. */
@@ -66,7 +69,11 @@ export const apiMethods = {
     output: z.object({ ok: z.literal(true) }),
   },
   'device.observe': {
-    input: DeviceIdInput,
+    input: DeviceIdInput.extend({
+      strategy: StrategySchema.optional(),
+      /** Read with the SDK observation bridge flag off: what plain XCTest sees. */
+      xctestOnly: z.boolean().optional(),
+    }),
     output: FrameSchema,
   },
 } as const;

@@ -25,13 +25,14 @@ afterAll(async () => {
 });
 
 describe('parallax CLI', () => {
-  it('observe --json prints the recorded hierarchy as JSON', async () => {
+  it('observe --json prints the observation of the recorded screen', async () => {
     const device = await startReplayDevice(GOLDEN);
     devices.push(device);
     const { code, stdout, stderr } = await parallax('observe', '--device', device.url, '--json');
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    const hierarchy = JSON.parse(stdout) as { packageName: string; screenWidth: number; hierarchy: { className: string } };
+    const observation = JSON.parse(stdout) as { viewHierarchy: { packageName: string; screenWidth: number; hierarchy: { className: string } } };
+    const hierarchy = observation.viewHierarchy;
     expect(hierarchy.packageName).toBe('com.apple.Preferences');
     expect(hierarchy.screenWidth).toBe(402);
     expect(hierarchy.hierarchy.className).toBe('XCUIApplication');
@@ -42,7 +43,7 @@ describe('parallax CLI', () => {
     devices.push(device);
     const { code, stdout } = await parallax('observe', '--device', device.url);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^com\.apple\.Preferences 402x874 pt/);
+    expect(stdout).toMatch(/^com\.apple\.Preferences 402x874 pt quality=healthy/);
     expect(stdout).toContain('UIButton "com.apple.settings.general" [16,380,386,432]');
   });
 
@@ -58,7 +59,7 @@ describe('parallax CLI', () => {
       expect(health.status).toBe(200);
       const { code, stdout } = await parallax('observe', '--device', url, '--json');
       expect(code).toBe(0);
-      expect(JSON.parse(stdout).packageName).toBe('com.apple.Preferences');
+      expect(JSON.parse(stdout).viewHierarchy.packageName).toBe('com.apple.Preferences');
     } finally {
       child.kill('SIGTERM');
     }

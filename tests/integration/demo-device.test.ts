@@ -390,9 +390,13 @@ describe('XCTest view of the app', () => {
     expect(home && home.bottom > 874 - 34).toBe(true);
   });
 
-  it('Hostile: XCTest capture fails with kAXErrorIllegalArgument; the SDK bridge describes every control', async () => {
+  it('Hostile (seed 003, Bluesky-class): the regular read degrades to the application root, the raw read fails with kAXErrorIllegalArgument; the SDK bridge describes every control', async () => {
     await setScreen('hostile');
-    const reply = await client.request('request_hierarchy');
+    const visible = await client.request('request_hierarchy');
+    expect(visible).toMatchObject({ type: 'hierarchy_update', success: true });
+    expect(visible.data.hierarchy.className).toBe('XCUIApplication');
+    expect(visible.data.hierarchy.node ?? []).toHaveLength(0);
+    const reply = await client.request('request_hierarchy', { disableAllFiltering: true });
     expect(reply).toMatchObject({ type: 'hierarchy_update', success: false });
     expect(reply.error).toContain('kAXErrorIllegalArgument');
     expect(reply.data).toBeUndefined();

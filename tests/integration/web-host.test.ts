@@ -112,8 +112,15 @@ describe('web host: the API over its socket', () => {
       expect(devices[0]?.kind).toBe('replay');
       const observed = await call('device.observe', { deviceId: devices[0]?.id });
       expect(observed.ok).toBe(true);
-      const frame = observed.result as { hierarchy: { screenWidth: number }; screenshot: unknown; screenshotError: string };
-      expect(frame.hierarchy.screenWidth).toBe(402);
+      const frame = observed.result as {
+        observation: { viewHierarchy: { screenWidth: number }; backend?: string; quality: { verdict: string } };
+        screenshot: unknown;
+        screenshotError: string;
+      };
+      expect(frame.observation.viewHierarchy.screenWidth).toBe(402);
+      // The recorded runner predates the SDK relay commands: XCTest only, and it says nothing of a backend.
+      expect(frame.observation.backend).toBeUndefined();
+      expect(frame.observation.quality.verdict).toBe('healthy');
       expect(frame.screenshot).toBeNull();
       expect(frame.screenshotError).toMatch(/no screenshot/);
     } finally {

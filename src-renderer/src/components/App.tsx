@@ -23,7 +23,7 @@ function defaultDevice(devices: readonly DeviceSummary[]): DeviceSummary | undef
 function frameMismatch(frame: Frame | undefined): boolean {
   const shot = frame?.screenshot?.frameContext;
   const tree = frame?.hierarchyFrameContext;
-  return Boolean(frame?.hierarchy && shot && tree && shot !== tree);
+  return Boolean(frame?.observation?.viewHierarchy && shot && tree && shot !== tree);
 }
 
 export function App() {
@@ -44,7 +44,7 @@ export function App() {
   const device = devices.data?.find((d) => d.id === selectedDeviceId);
   const frameQuery = useFrame(device);
   const frame = frameQuery.data;
-  const hierarchy = frame?.hierarchy ?? null;
+  const hierarchy = frame?.observation?.viewHierarchy ?? null;
 
   const tree = useMemo(() => indexTree(hierarchy?.hierarchy), [hierarchy]);
   const matches = useMemo(() => searchNodesIn(tree.nodes, searchQuery), [tree, searchQuery]);
@@ -67,7 +67,7 @@ export function App() {
           : device.state === 'connecting'
             ? 'Waiting for the device to connect…'
             : 'The device is disconnected and has shown nothing yet.'
-        : !frame.hierarchy && !frame.screenshot
+        : !frame.observation?.viewHierarchy && !frame.screenshot
           ? `The frame has neither a tree nor a screenshot${frame.screenshotError ? ` (${frame.screenshotError})` : ''}.`
           : null;
 
@@ -112,7 +112,7 @@ export function App() {
             The screenshot and the tree come from different frames; the boxes are drawn on the outline.
           </div>
         )}
-        {frame && !frame.screenshot && frame.hierarchy && (
+        {frame && !frame.screenshot && frame.observation?.viewHierarchy && (
           <div className="banner info" data-testid="screenshot-error">
             No screenshot{frame.screenshotError ? `: ${frame.screenshotError}` : ''}. Showing the screen outline.
           </div>

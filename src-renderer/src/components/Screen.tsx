@@ -79,7 +79,7 @@ export function Screen({ frame, tree, matchKeys, pickStack, mismatch, placeholde
   const hoveredKey = useInspector((s) => s.hoveredKey);
   const pick = useInspector((s) => s.pick);
 
-  const hierarchy = frame?.hierarchy ?? null;
+  const hierarchy = frame?.observation?.viewHierarchy ?? null;
   const screenshot = frame?.screenshot ?? null;
   const imageSrc = screenshot && !mismatch ? `data:image/png;base64,${screenshot.dataBase64}` : null;
   const [natural, setNatural] = useState<{ src: string; width: number; height: number } | null>(null);

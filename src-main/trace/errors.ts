@@ -1,0 +1,46 @@
+/**
+ * The one error a trace reader throws (issue 6: "a damaged or foreign file gets a clear error naming
+ * what is wrong, never a blank screen"). `code` is for the UI to choose its wording and icon; `message`
+ * is already a sentence a user can act on.
+ */
+import type { TraceFormatError } from '../../src-shared/trace/reader';
+
+export type TraceOpenErrorCode =
+  | 'not_zip'
+  | 'not_parallax_trace'
+  | 'damaged'
+  | 'missing_resource'
+  | 'unsupported_version'
+  /** The file could not be read at all: missing, a permission problem, a disk error. */
+  | 'unreadable';
+
+export class TraceOpenError extends Error {
+  override readonly name = 'TraceOpenError';
+
+  constructor(
+    readonly code: TraceOpenErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** Sorts a manifest problem: from another tool, from a newer Parallax, or damaged. */
+  static fromManifest(error: TraceFormatError): TraceOpenError {
+    if (error.reason.startsWith('not a Parallax trace')) return new TraceOpenError('not_parallax_trace', error.reason);
+    if (error.field === 'version') return new TraceOpenError('unsupported_version', error.message);
+    return new TraceOpenError('damaged', error.message);
+  }
+
+  static fromIo(error: unknown, path: string): TraceOpenError {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file or folder'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : error instanceof Error
+            ? error.message
+            : String(error);
+    return new TraceOpenError('unreadable', `cannot read ${path}: ${why}`);
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * An opened trace → a Maestro flow (issue 6). The flow logic is pure (src-shared/trace/maestro.ts); this
+ * loads the observations it needs from the trace: the screen each exported action was aimed at, and,
+ * when the manifest names no app, the observations that may name it.
+ */
+import { exportMaestroFlow, type MaestroExport } from '../../src-shared/trace/maestro';
+import type { OpenedTrace } from './open';
+
+export interface MaestroExportResult extends MaestroExport {
+  /** Observations the flow needed but could not read (missing or damaged); their steps fall back to points or notes. */
+  unreadableObservations: { ref: string; problem: string }[];
+}
+
+/** Which observation references the export will look up, mirroring exportMaestroFlow's choice of screen. */
+function neededObservations(trace: Pick<OpenedTrace, 'manifest' | 'timeline'>): string[] {
+  const needed = new Set<string>();
+  const all: string[] = [];
+  let last: string | undefined;
+  for (const step of trace.timeline) {
+    const own = step.before?.observationRef;
+    if (step.kind === 'action' && step.status === 'succeeded' && step.before) {
+      const screen = own ?? last;
+      if (screen !== undefined) needed.add(screen);
+    }
+    for (const ref of [own, ...step.observations.map((o) => o.observationRef), step.after?.observationRef]) {
+      if (ref === undefined) continue;
+      last = ref;
+      all.push(ref);
+    }
+  }
+  // Without a bundle id in the manifest the export looks for the app's package name in any observation.
+  if (!trace.manifest.app?.bundleId) for (const ref of all) needed.add(ref);
+  return [...needed];
+}
+
+export async function exportMaestro(trace: OpenedTrace): Promise<MaestroExportResult> {
+  const observations = new Map<string, unknown>();
+  const unreadableObservations: MaestroExportResult['unreadableObservations'] = [];
+  for (const ref of neededObservations(trace)) {
+    try {
+      observations.set(ref, await trace.resourceJson(ref));
+    } catch (error) {
+      unreadableObservations.push({ ref, problem: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  const flow = exportMaestroFlow(trace.manifest, trace.timeline, observations);
+  return { ...flow, unreadableObservations };
+}

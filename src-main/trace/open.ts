@@ -1,0 +1,272 @@
+/**
+ * Opens a trace offline (issue 6): a `.parallax-trace` file, or a trace folder (one still recording, or
+ * left by a crash). Reads the manifest and the events up front and every resource on demand, so opening
+ * costs the events file, not the screenshots.
+ *
+ * Everything that goes wrong is a TraceOpenError whose message names the file and the problem.
+ */
+import { createHash } from 'node:crypto';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseJsonLossless } from '../../src-shared/protocol/json';
+import { buildTimeline, parseManifest, readTraceEvents, type TimelineStep } from '../../src-shared/trace/reader';
+import {
+  isResourceRef,
+  TRACE_FILES,
+  type ResourceRef,
+  type TraceEvent,
+  type TraceManifest,
+} from '../../src-shared/trace/schema';
+import { TraceOpenError } from './errors';
+import { IN_PROGRESS_MARKER, RESOURCE_FILE } from './files';
+import { referencedResources } from './pack';
+import { readZipDirectory, readZipEntry, ZipError, type ZipEntry } from './zip';
+
+export { TraceOpenError, type TraceOpenErrorCode } from './errors';
+
+export interface OpenedTrace {
+  /** Absolute path of the file or folder. */
+  path: string;
+  source: 'file' | 'folder';
+  /** A folder whose recording has not been stopped (still running, or left by a crash). */
+  inProgress: boolean;
+  manifest: TraceManifest;
+  events: TraceEvent[];
+  timeline: TimelineStep[];
+  /** The last events line was cut off mid-write (only a folder can have one) and was left out. */
+  truncatedTail: boolean;
+  /** References events make to resources the trace does not hold; `resource()` throws missing_resource for them. */
+  missingResources: ResourceRef[];
+  /** Whether the trace holds this resource. */
+  hasResource(ref: string): boolean;
+  /** A resource's bytes, checked against its content address. Throws TraceOpenError. */
+  resource(ref: string): Promise<Buffer>;
+  /** An observation or comparison resource, parsed (UInt64 identities kept exact). Throws TraceOpenError. */
+  resourceJson(ref: string): Promise<unknown>;
+}
+
+/** Larger than any manifest; a bigger one is damage or a zip bomb, not something to allocate. */
+const MAX_MANIFEST_BYTES = 1 << 20;
+const MAX_EVENTS_BYTES = 1 << 30;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeText(data: Uint8Array, file: string): string {
+  try {
+    return utf8.decode(data);
+  } catch {
+    throw new TraceOpenError('damaged', `${file} is not UTF-8 text (damaged, or not written by Parallax)`);
+  }
+}
+
+function hexOf(ref: string): string {
+  if (!isResourceRef(ref)) throw new TraceOpenError('missing_resource', `${JSON.stringify(String(ref).slice(0, 80))} is not a resource reference (sha256:<64 hex>)`);
+  return ref.slice('sha256:'.length);
+}
+
+function checkAddress(data: Buffer, hex: string, file: string): Buffer {
+  if (createHash('sha256').update(data).digest('hex') !== hex) {
+    throw new TraceOpenError('damaged', `${file} is damaged: its content does not match its address`);
+  }
+  return data;
+}
+
+function readManifest(text: string): TraceManifest {
+  const manifest = parseManifest(text);
+  if (!manifest.ok) throw TraceOpenError.fromManifest(manifest.error);
+  return manifest.manifest;
+}
+
+/** The events into the opened-trace fields; shared by files and folders. */
+function readParts(manifest: TraceManifest, eventsText: string): Pick<OpenedTrace, 'manifest' | 'events' | 'timeline' | 'truncatedTail'> {
+  const read = readTraceEvents(eventsText);
+  if (!read.ok) throw new TraceOpenError('damaged', read.error.message);
+  return { manifest, events: read.events, timeline: buildTimeline(read.events), truncatedTail: read.truncatedTail };
+}
+
+/** Opens a `.parallax-trace` file or a trace folder. Throws TraceOpenError. */
+export async function openTraceFile(path: string): Promise<OpenedTrace> {
+  const abs = resolve(path);
+  let info;
+  try {
+    info = await stat(abs);
+  } catch (error) {
+    throw TraceOpenError.fromIo(error, abs);
+  }
+  return info.isDirectory() ? openFolder(abs) : openZip(abs);
+}
+
+async function openZip(path: string): Promise<OpenedTrace> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    throw TraceOpenError.fromIo(error, path);
+  }
+  try {
+    const info = await handle.stat();
+    let entries: Map<string, ZipEntry>;
+    try {
+      entries = await readZipDirectory(handle, info.size);
+    } catch (error) {
+      if (error instanceof ZipError) throw new TraceOpenError(error.kind, error.message);
+      throw TraceOpenError.fromIo(error, path);
+    }
+
+    // A trace someone unpacked and zipped again has its files one folder down; accept that one level.
+    let prefix = '';
+    if (!entries.has(TRACE_FILES.manifest)) {
+      const nested = [...entries.keys()].filter((name) => /^[^/]+\/manifest\.json$/.test(name));
+      if (nested.length === 1) prefix = nested[0]!.slice(0, -TRACE_FILES.manifest.length);
+    }
+    const manifestEntry = entries.get(prefix + TRACE_FILES.manifest);
+    if (!manifestEntry) {
+      const names = [...entries.keys()];
+      const shown = names.slice(0, 3).join(', ') + (names.length > 3 ? `, … (${names.length} files)` : '');
+      throw new TraceOpenError(
+        'not_parallax_trace',
+        `not a Parallax trace: ${TRACE_FILES.manifest} missing (the zip holds ${names.length === 0 ? 'no files' : shown})`,
+      );
+    }
+    const readEntry = async (entry: ZipEntry): Promise<Buffer> => {
+      try {
+        return await readZipEntry(handle, entry);
+      } catch (error) {
+        if (error instanceof ZipError) throw new TraceOpenError(error.kind, error.message);
+        throw TraceOpenError.fromIo(error, path);
+      }
+    };
+    if (manifestEntry.size > MAX_MANIFEST_BYTES) {
+      throw new TraceOpenError('damaged', `${TRACE_FILES.manifest} is ${manifestEntry.size} bytes, far larger than a trace manifest`);
+    }
+    const manifestText = decodeText(await readEntry(manifestEntry), TRACE_FILES.manifest);
+    // The manifest first: a foreign or newer file says so before its events are judged.
+    const manifest = readManifest(manifestText);
+    const eventsEntry = entries.get(prefix + TRACE_FILES.events);
+    if (!eventsEntry) throw new TraceOpenError('damaged', `${TRACE_FILES.events} missing from the trace`);
+    if (eventsEntry.size > MAX_EVENTS_BYTES) throw new TraceOpenError('damaged', `${TRACE_FILES.events} is ${eventsEntry.size} bytes, too large to be a trace's events`);
+    const eventsText = decodeText(await readEntry(eventsEntry), TRACE_FILES.events);
+    const parts = readParts(manifest, eventsText);
+
+    const byHex = new Map<string, ZipEntry>();
+    const resourcePrefix = `${prefix}${TRACE_FILES.resources}/`;
+    for (const [name, entry] of entries) {
+      if (!name.startsWith(resourcePrefix)) continue;
+      const match = RESOURCE_FILE.exec(name.slice(resourcePrefix.length));
+      if (match) byHex.set(match[1]!, entry);
+    }
+    const { size, mtimeMs } = info;
+
+    const resource = async (ref: string): Promise<Buffer> => {
+      const hex = hexOf(ref);
+      const entry = byHex.get(hex);
+      if (!entry) throw missing(ref);
+      // Each read opens the file again, so an opened trace holds no file handle while it sits in the UI.
+      let reader;
+      try {
+        reader = await open(path, 'r');
+      } catch (error) {
+        throw TraceOpenError.fromIo(error, path);
+      }
+      try {
+        const now = await reader.stat();
+        if (now.size !== size || now.mtimeMs !== mtimeMs) {
+          throw new TraceOpenError('damaged', `${path} changed on disk after it was opened; open it again`);
+        }
+        let data: Buffer;
+        try {
+          data = await readZipEntry(reader, entry);
+        } catch (error) {
+          if (error instanceof ZipError) throw new TraceOpenError(error.kind, error.message);
+          throw TraceOpenError.fromIo(error, path);
+        }
+        return checkAddress(data, hex, entry.name);
+      } finally {
+        await reader.close();
+      }
+    };
+    return finish(path, 'file', false, parts, (hex) => byHex.has(hex), resource);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function openFolder(path: string): Promise<OpenedTrace> {
+  const read = async (name: string): Promise<string | undefined> => {
+    try {
+      return decodeText(await readFile(join(path, name)), name);
+    } catch (error) {
+      if (error instanceof TraceOpenError) throw error;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw TraceOpenError.fromIo(error, join(path, name));
+    }
+  };
+  const manifestText = await read(TRACE_FILES.manifest);
+  if (manifestText === undefined) throw new TraceOpenError('not_parallax_trace', `not a Parallax trace: ${TRACE_FILES.manifest} missing in ${path}`);
+  const manifest = readManifest(manifestText);
+  const eventsText = await read(TRACE_FILES.events);
+  if (eventsText === undefined) throw new TraceOpenError('damaged', `${TRACE_FILES.events} missing in ${path}`);
+  const parts = readParts(manifest, eventsText);
+  const inProgress = (await stat(join(path, IN_PROGRESS_MARKER)).catch(() => undefined)) !== undefined;
+
+  const resourcesDir = join(path, TRACE_FILES.resources);
+  const byHex = new Map<string, string>();
+  const index = async () => {
+    byHex.clear();
+    const names = await readdir(resourcesDir).catch(() => [] as string[]);
+    for (const name of names) {
+      const match = RESOURCE_FILE.exec(name);
+      if (match) byHex.set(match[1]!, name);
+    }
+  };
+  await index();
+  const resource = async (ref: string): Promise<Buffer> => {
+    const hex = hexOf(ref);
+    // A folder still recording gains resources after it was opened.
+    if (!byHex.has(hex) && inProgress) await index();
+    const name = byHex.get(hex);
+    if (name === undefined) throw missing(ref);
+    let data: Buffer;
+    try {
+      data = await readFile(join(resourcesDir, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw missing(ref);
+      throw TraceOpenError.fromIo(error, join(resourcesDir, name));
+    }
+    return checkAddress(data, hex, `${TRACE_FILES.resources}/${name}`);
+  };
+  return finish(path, 'folder', inProgress, parts, (hex) => byHex.has(hex), resource);
+}
+
+function missing(ref: string): TraceOpenError {
+  return new TraceOpenError('missing_resource', `the trace does not hold the resource ${ref} (${TRACE_FILES.resources}/${ref.slice('sha256:'.length)}.* missing)`);
+}
+
+function finish(
+  path: string,
+  source: OpenedTrace['source'],
+  inProgress: boolean,
+  parts: ReturnType<typeof readParts>,
+  has: (hex: string) => boolean,
+  resource: (ref: string) => Promise<Buffer>,
+): OpenedTrace {
+  const missingResources = [...referencedResources(parts.events)].filter((ref) => !has(ref.slice('sha256:'.length)));
+  return {
+    path,
+    source,
+    inProgress,
+    ...parts,
+    missingResources,
+    hasResource: (ref) => isResourceRef(ref) && has(ref.slice('sha256:'.length)),
+    resource,
+    resourceJson: async (ref) => {
+      const data = await resource(ref);
+      try {
+        return parseJsonLossless(decodeText(data, ref));
+      } catch (error) {
+        if (error instanceof TraceOpenError) throw error;
+        throw new TraceOpenError('damaged', `resource ${ref} is not JSON (${error instanceof Error ? error.message : String(error)})`);
+      }
+    },
+  };
+}
