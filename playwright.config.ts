@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { LAUNCH_ARGS } from './src-main/demo-device/browser';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -13,15 +14,8 @@ export default defineConfig({
     viewport: { width: 1400, height: 900 },
     launchOptions: {
       executablePath: process.env.PARALLAX_BROWSER ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      // The same flags the demo device uses: without them Chromium keeps dialling hosts it cannot reach.
+      args: LAUNCH_ARGS,
     },
   },
 });
