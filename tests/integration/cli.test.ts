@@ -65,6 +65,26 @@ describe('parallax CLI', () => {
     }
   });
 
+  it('serve without any usable browser says why in one line and still serves the recorded session', async () => {
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: { ...process.env, PARALLAX_BROWSER: '/nonexistent/chrome' } });
+    try {
+      let output = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /Parallax web host: (\S+)/.exec(output);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+      });
+      const lines = output.trim().split('\n');
+      expect(lines[0]).toMatch(/^Parallax: demo device unavailable \(.*PARALLAX_BROWSER.*\); showing the recorded Settings session instead$/);
+      expect((await fetch(url)).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
   it.each([
     [['observe'], 2, /observe needs --device/],
     [['observe', '--device', 'http://x'], 2, /must be a ws:\/\/ URL/],
