@@ -412,10 +412,11 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
       throw new AppRevealError('unknown_tool', `AppReveal at ${this.endpoint} does not offer ${tool}`, { tool });
     }
     let result: unknown;
+    const timeout = options.timeoutMs ?? this.#options.timeoutMs;
     try {
-      result = await mcp.callTool({ name: tool, arguments: args }, undefined, { timeout: options.timeoutMs ?? this.#options.timeoutMs });
+      result = await mcp.callTool({ name: tool, arguments: args }, undefined, { timeout });
     } catch (error) {
-      const mapped = this.mapError(error, tool);
+      const mapped = this.mapError(error, tool, timeout);
       if (mapped.code === 'unreachable' || mapped.code === 'unauthorized') this.setState('disconnected', mapped.message);
       throw mapped;
     }
@@ -474,7 +475,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     throw this.badReply('screenshot', 'the image is neither PNG nor JPEG');
   }
 
-  private mapError(error: unknown, what: string): AppRevealError {
+  private mapError(error: unknown, what: string, timeoutMs = this.#options.timeoutMs): AppRevealError {
     if (error instanceof AppRevealError) return error;
     const tool = what === 'connect' ? {} : { tool: what };
     if (error instanceof StreamableHTTPError) {
@@ -487,7 +488,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     if (error instanceof McpError) {
       switch (error.code) {
         case ErrorCode.RequestTimeout:
-          return new AppRevealError('timeout', `${what} got no answer from AppReveal at ${this.endpoint} within ${this.#options.timeoutMs} ms`, tool);
+          return new AppRevealError('timeout', `${what} got no answer from AppReveal at ${this.endpoint} within ${timeoutMs} ms`, tool);
         case ErrorCode.ConnectionClosed:
           return new AppRevealError('unreachable', `the connection to AppReveal at ${this.endpoint} closed during ${what}`, tool);
         case ErrorCode.MethodNotFound:

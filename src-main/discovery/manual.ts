@@ -41,15 +41,19 @@ export class ManualEntryError extends Error {
 
 export class ManualEntries {
   private entries: ManualEntry[] = [];
+  private loaded = false;
   private writes: Promise<void> = Promise.resolve();
   /** Why the file could not be read, if it could not (it is then rewritten on the next save). */
   loadError: string | undefined;
 
-  constructor(readonly settingsPath: string) {}
+  /** Without a path the entries live in memory only (nothing is ever written). */
+  constructor(readonly settingsPath?: string) {}
 
   /** Reads the file; a missing file is an empty list, a corrupt one too (with `loadError` set). */
   async load(): Promise<ManualEntry[]> {
+    this.loaded = true;
     this.loadError = undefined;
+    if (this.settingsPath === undefined) return this.list();
     let text: string;
     try {
       text = await readFile(this.settingsPath, 'utf8');
@@ -81,6 +85,8 @@ export class ManualEntries {
   /** Adds (or renames) an entry and saves. The token of an AppReveal session URL is dropped here. */
   async add(input: ManualEntryInput): Promise<ManualEntry> {
     const { kind, url } = normalizeManualUrl(input.url, input.kind);
+    // Saving before the file was read would drop the entries already in it.
+    if (!this.loaded) await this.load();
     const id = manualEntryId(kind, url);
     const existing = this.entries.find((entry) => entry.id === id);
     const name = input.name?.trim();
@@ -97,6 +103,7 @@ export class ManualEntries {
   }
 
   async remove(id: string): Promise<boolean> {
+    if (!this.loaded) await this.load();
     const before = this.entries.length;
     this.entries = this.entries.filter((entry) => entry.id !== id);
     if (this.entries.length === before) return false;
@@ -112,6 +119,7 @@ export class ManualEntries {
   }
 
   private async write(): Promise<void> {
+    if (this.settingsPath === undefined) return;
     let current: Record<string, unknown> = {};
     try {
       const parsed = SettingsFileSchema.safeParse(safeJson(await readFile(this.settingsPath, 'utf8')));
