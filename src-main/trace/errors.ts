@@ -4,6 +4,7 @@
  * is already a sentence a user can act on.
  */
 import type { TraceFormatError } from '../../src-shared/trace/reader';
+import { ZipError } from './zip';
 
 export type TraceOpenErrorCode =
   | 'not_zip'
@@ -29,6 +30,14 @@ export class TraceOpenError extends Error {
     if (error.reason.startsWith('not a Parallax trace')) return new TraceOpenError('not_parallax_trace', error.reason);
     if (error.field === 'version') return new TraceOpenError('unsupported_version', error.message);
     return new TraceOpenError('damaged', error.message);
+  }
+
+  /** Any failure while reading a trace: the zip's own verdict, an I/O error, or else damage. */
+  static from(error: unknown, path: string): TraceOpenError {
+    if (error instanceof TraceOpenError) return error;
+    if (error instanceof ZipError) return new TraceOpenError(error.kind, error.message);
+    if (typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string') return TraceOpenError.fromIo(error, path);
+    return new TraceOpenError('damaged', `${path} is damaged: ${error instanceof Error ? error.message : String(error)}`);
   }
 
   static fromIo(error: unknown, path: string): TraceOpenError {

@@ -36,13 +36,18 @@ function neededObservations(trace: Pick<OpenedTrace, 'manifest' | 'timeline'>): 
 export async function exportMaestro(trace: OpenedTrace): Promise<MaestroExportResult> {
   const observations = new Map<string, unknown>();
   const unreadableObservations: MaestroExportResult['unreadableObservations'] = [];
-  for (const ref of neededObservations(trace)) {
-    try {
-      observations.set(ref, await trace.resourceJson(ref));
-    } catch (error) {
-      unreadableObservations.push({ ref, problem: error instanceof Error ? error.message : String(error) });
+  const queue = neededObservations(trace);
+  // A few reads in flight overlap their I/O; more would only hold more observations in memory at once.
+  const worker = async () => {
+    for (let ref = queue.shift(); ref !== undefined; ref = queue.shift()) {
+      try {
+        observations.set(ref, await trace.resourceJson(ref));
+      } catch (error) {
+        unreadableObservations.push({ ref, problem: error instanceof Error ? error.message : String(error) });
+      }
     }
-  }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
   const flow = exportMaestroFlow(trace.manifest, trace.timeline, observations);
   return { ...flow, unreadableObservations };
 }

@@ -29,18 +29,20 @@ export const InProgressMarkerSchema = z.object({
 });
 export type InProgressMarker = z.infer<typeof InProgressMarkerSchema>;
 
-/** Folders this process is recording into right now; never offered for recovery. */
-export const activeFolders = new Set<string>();
+/**
+ * Trace ids this process is recording right now; never offered for recovery. Keyed by id rather than
+ * folder path, which a symlinked temp or home folder can spell two ways.
+ */
+export const activeTraceIds = new Set<string>();
 
 export function currentBootTime(): number {
   return Math.round((Date.now() - os.uptime() * 1000) / 1000) * 1000;
 }
 
 /** Whether the process that wrote the marker may still be recording. */
-export function markerOwnerAlive(marker: InProgressMarker, folder: string): boolean {
-  if (activeFolders.has(folder)) return true;
+export function markerOwnerAlive(marker: InProgressMarker): boolean {
   // Our own pid without an active recorder is a previous run that happened to get the same pid.
-  if (marker.pid === process.pid) return false;
+  if (marker.pid === process.pid) return activeTraceIds.has(marker.traceId);
   // uptime drifts a little against the wall clock; a different boot is minutes or days away.
   if (Math.abs(marker.bootTime - currentBootTime()) > 120_000) return false;
   try {

@@ -3,10 +3,11 @@
  * left by a crash). Reads the manifest and the events up front and every resource on demand, so opening
  * costs the events file, not the screenshots.
  *
- * Everything that goes wrong is a TraceOpenError whose message names the file and the problem.
+ * Everything that goes wrong is a TraceOpenError whose message names the part of the trace at fault
+ * (the zip, manifest.json, events.jsonl and its line, a resource) and what is wrong with it.
  */
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseJsonLossless } from '../../src-shared/protocol/json';
 import { buildTimeline, parseManifest, readTraceEvents, type TimelineStep } from '../../src-shared/trace/reader';
@@ -20,7 +21,7 @@ import {
 import { TraceOpenError } from './errors';
 import { IN_PROGRESS_MARKER, RESOURCE_FILE } from './files';
 import { referencedResources } from './pack';
-import { readZipDirectory, readZipEntry, ZipError, type ZipEntry } from './zip';
+import { readZipDirectory, readZipEntry, type ZipEntry } from './zip';
 
 export { TraceOpenError, type TraceOpenErrorCode } from './errors';
 
@@ -103,14 +104,14 @@ async function openZip(path: string): Promise<OpenedTrace> {
   } catch (error) {
     throw TraceOpenError.fromIo(error, path);
   }
+  let handedOver = false;
   try {
     const info = await handle.stat();
     let entries: Map<string, ZipEntry>;
     try {
       entries = await readZipDirectory(handle, info.size);
     } catch (error) {
-      if (error instanceof ZipError) throw new TraceOpenError(error.kind, error.message);
-      throw TraceOpenError.fromIo(error, path);
+      throw TraceOpenError.from(error, path);
     }
 
     // A trace someone unpacked and zipped again has its files one folder down; accept that one level.
@@ -132,8 +133,7 @@ async function openZip(path: string): Promise<OpenedTrace> {
       try {
         return await readZipEntry(handle, entry);
       } catch (error) {
-        if (error instanceof ZipError) throw new TraceOpenError(error.kind, error.message);
-        throw TraceOpenError.fromIo(error, path);
+        throw TraceOpenError.from(error, path);
       }
     };
     if (manifestEntry.size > MAX_MANIFEST_BYTES) {
@@ -155,39 +155,95 @@ async function openZip(path: string): Promise<OpenedTrace> {
       const match = RESOURCE_FILE.exec(name.slice(resourcePrefix.length));
       if (match) byHex.set(match[1]!, entry);
     }
-    const { size, mtimeMs } = info;
-
+    const reader = new IdleHandle(path, info.size, info.mtimeMs, handle);
+    handedOver = true;
     const resource = async (ref: string): Promise<Buffer> => {
       const hex = hexOf(ref);
       const entry = byHex.get(hex);
       if (!entry) throw missing(ref);
-      // Each read opens the file again, so an opened trace holds no file handle while it sits in the UI.
-      let reader;
-      try {
-        reader = await open(path, 'r');
-      } catch (error) {
-        throw TraceOpenError.fromIo(error, path);
-      }
-      try {
-        const now = await reader.stat();
-        if (now.size !== size || now.mtimeMs !== mtimeMs) {
-          throw new TraceOpenError('damaged', `${path} changed on disk after it was opened; open it again`);
-        }
-        let data: Buffer;
+      const data = await reader.use(async (h) => {
         try {
-          data = await readZipEntry(reader, entry);
+          return await readZipEntry(h, entry);
         } catch (error) {
-          if (error instanceof ZipError) throw new TraceOpenError(error.kind, error.message);
-          throw TraceOpenError.fromIo(error, path);
+          throw TraceOpenError.from(error, path);
         }
-        return checkAddress(data, hex, entry.name);
-      } finally {
-        await reader.close();
-      }
+      });
+      return checkAddress(data, hex, entry.name);
     };
     return finish(path, 'file', false, parts, (hex) => byHex.has(hex), resource);
+  } catch (error) {
+    throw TraceOpenError.from(error, path);
   } finally {
-    await handle.close();
+    if (!handedOver) await handle.close();
+  }
+}
+
+/** How long resource reads keep the file open after the last one. */
+const IDLE_CLOSE_MS = 2_000;
+
+/**
+ * The file handle resource reads share: kept open while screenshots are being browsed or exported and
+ * closed after a moment without reads, so an opened trace left in the UI holds no handle. Reopening
+ * checks the file is the one that was opened; while open, the handle keeps reading that file even if
+ * it is replaced, and every read is checked against its CRC and content address anyway.
+ */
+class IdleHandle {
+  private handle: Promise<FileHandle> | undefined;
+  private users = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly path: string,
+    private readonly size: number,
+    private readonly mtimeMs: number,
+    initial: FileHandle,
+  ) {
+    this.handle = Promise.resolve(initial);
+    this.scheduleClose();
+  }
+
+  async use<T>(read: (handle: FileHandle) => Promise<T>): Promise<T> {
+    this.users++;
+    clearTimeout(this.timer);
+    try {
+      if (!this.handle) {
+        const opening = this.reopen();
+        this.handle = opening;
+        opening.catch(() => {
+          if (this.handle === opening) this.handle = undefined;
+        });
+      }
+      return await read(await this.handle);
+    } finally {
+      if (--this.users === 0) this.scheduleClose();
+    }
+  }
+
+  private async reopen(): Promise<FileHandle> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.path, 'r');
+    } catch (error) {
+      throw TraceOpenError.fromIo(error, this.path);
+    }
+    const now = await handle.stat().catch(async (error: unknown) => {
+      await handle.close();
+      throw TraceOpenError.fromIo(error, this.path);
+    });
+    if (now.size !== this.size || now.mtimeMs !== this.mtimeMs) {
+      await handle.close();
+      throw new TraceOpenError('damaged', `${this.path} changed on disk after it was opened; open it again`);
+    }
+    return handle;
+  }
+
+  private scheduleClose(): void {
+    this.timer = setTimeout(() => {
+      const handle = this.handle;
+      this.handle = undefined;
+      void handle?.then((h) => h.close()).catch(() => undefined);
+    }, IDLE_CLOSE_MS);
+    this.timer.unref();
   }
 }
 

@@ -26,7 +26,7 @@ import {
   type TraceManifest,
 } from '../../src-shared/trace/schema';
 import {
-  activeFolders,
+  activeTraceIds,
   currentBootTime,
   IN_PROGRESS_MARKER,
   IN_PROGRESS_SUFFIX,
@@ -42,7 +42,8 @@ import { packTraceFolder, type PackReport } from './pack';
 import { writeFully } from './zip';
 
 /** The manifest as a caller gives it: format and version are the writer's, createdAt defaults to now. */
-export type TraceManifestInput = Omit<TraceManifest, 'format' | 'version' | 'createdAt'> & { createdAt?: string };
+export type TraceManifestInput = Omit<TraceManifest, 'format' | 'version' | 'createdAt'> &
+  Partial<Pick<TraceManifest, 'format' | 'version' | 'createdAt'>>;
 
 type WithOptionalStamp<T> = T extends unknown ? Omit<T, 'seq' | 'time'> & { seq?: number; time?: number } : never;
 /** An event as a caller gives it: seq defaults to the next one, time to now. */
@@ -52,7 +53,11 @@ export interface TraceRecorderOptions {
   /** Where in-progress folders and (by default) finished traces go. */
   dir: string;
   manifest: TraceManifestInput;
-  /** Strings that must never reach disk (the web host's token, an AppReveal session token). */
+  /**
+   * Strings that must never reach disk (the web host's token, an AppReveal session token). Redaction
+   * ignores strings shorter than 8 characters (they would blank out ordinary words), so a secret must be
+   * at least that long to be caught by value; tokens under a secret-looking key are dropped whatever their length.
+   */
   secrets?: readonly string[];
   /** Defaults to a new time-sortable id. */
   traceId?: string;
@@ -124,10 +129,17 @@ export class TraceRecorder {
       { ...options.manifest, createdAt: options.manifest.createdAt ?? new Date().toISOString() },
       { secrets },
     );
+    if (activeTraceIds.has(traceId)) throw new TraceRecorderError(`trace ${traceId} is already being recorded`);
+    activeTraceIds.add(traceId);
     const folder = join(dir, `${traceId}${IN_PROGRESS_SUFFIX}`);
-    await mkdir(dir, { recursive: true });
-    // Not recursive: an existing folder means another recording with this id, never to be shared.
-    await mkdir(folder);
+    try {
+      await mkdir(dir, { recursive: true });
+      // Not recursive: an existing folder means another recording with this id, never to be shared.
+      await mkdir(folder);
+    } catch (error) {
+      activeTraceIds.delete(traceId);
+      throw error;
+    }
     let events: FileHandle | undefined;
     try {
       await mkdir(join(folder, TRACE_FILES.resources));
@@ -140,11 +152,11 @@ export class TraceRecorder {
       await syncDir(folder);
       await syncDir(dir);
     } catch (error) {
+      activeTraceIds.delete(traceId);
       await events?.close().catch(() => undefined);
       await removeTraceFolder(folder).catch(() => undefined);
       throw error;
     }
-    activeFolders.add(folder);
     return new TraceRecorder(dir, traceId, folder, events, secrets);
   }
 
@@ -314,7 +326,7 @@ export class TraceRecorder {
         report = await packTraceFolder(this.folder, outFile);
       } finally {
         // Packed or not, this process is done with the folder; if packing failed it is offered for recovery.
-        activeFolders.delete(this.folder);
+        activeTraceIds.delete(this.traceId);
       }
       await removeTraceFolder(this.folder);
       return report;

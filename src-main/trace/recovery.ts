@@ -75,7 +75,7 @@ export async function findUnfinishedTraces(dir: string, options: { includeLive?:
     if (!(await stat(folder).catch(() => undefined))?.isDirectory()) continue;
     const marker = await readMarker(folder);
     if (marker === 'absent') continue;
-    const live = marker !== 'unreadable' && markerOwnerAlive(marker, folder);
+    const live = marker !== 'unreadable' && markerOwnerAlive(marker);
     if (live && !options.includeLive) continue;
     const entry: UnfinishedTrace = {
       folder,
@@ -116,7 +116,7 @@ export interface RecoveryReport extends PackReport {
 export async function recoverTrace(folder: string, outFile?: string, options: { force?: boolean } = {}): Promise<RecoveryReport> {
   const abs = resolve(folder);
   const marker = await readMarker(abs);
-  if (marker !== 'absent' && marker !== 'unreadable' && markerOwnerAlive(marker, abs) && !options.force) {
+  if (marker !== 'absent' && marker !== 'unreadable' && markerOwnerAlive(marker) && !options.force) {
     throw new Error(`the recording in ${abs} is still running (process ${marker.pid}); stop it there`);
   }
   const name = basename(abs);

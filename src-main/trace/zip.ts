@@ -3,14 +3,15 @@
  * only manifest.json and events.jsonl, and each screenshot is read when it is shown (issue 6: a 500-step
  * trace opens in under 2 s however large its screenshots are).
  *
- * fflate deflates and inflates; the archive structure is read and written here. Reading by the
- * directory rather than with `unzipSync`, because that needs the whole archive in memory, does not check
- * CRCs, and fails with one generic message, while a reader of traces sent in bug reports has to say
- * which part is damaged.
+ * The archive structure is read and written here, and node's zlib does the (de)compression. fflate's
+ * `unzipSync` needs the whole archive in memory, does not check CRCs and fails with one generic
+ * message, while a reader of traces sent in bug reports has to say which part is damaged; and on the
+ * write side fflate's JavaScript CRC and deflate made stopping a 500-step recording take about 2 s
+ * longer than node's (see bench/trace.bench.ts), with the event loop of the main process busy meanwhile.
+ * Any zip tool (fflate included, see tests/integration/trace-*.test.ts) reads what this writes.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { crc32 } from 'node:zlib';
-import { deflateSync, inflateSync } from 'fflate';
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 export class ZipError extends Error {
   override readonly name = 'ZipError';
@@ -24,6 +25,8 @@ export class ZipError extends Error {
 
 export interface ZipEntry {
   name: string;
+  /** Bytes of the name as stored, which is what the local header holds too. */
+  nameLength: number;
   method: number;
   flags: number;
   crc: number;
@@ -113,6 +116,7 @@ export async function readZipDirectory(handle: FileHandle, fileSize: number): Pr
       size: cd.readUInt32LE(p + 24),
       localHeaderOffset: cd.readUInt32LE(p + 42),
       name: cd.toString('utf8', p + 46, p + 46 + nameLength),
+      nameLength,
     };
     p += 46 + nameLength + extraLength + commentLength;
     if (p > cd.length) throw new ZipError('damaged', `the zip directory is damaged at entry ${n + 1} of ${count}`);
@@ -127,20 +131,26 @@ export async function readZipDirectory(handle: FileHandle, fileSize: number): Pr
 /** One entry's bytes, inflated and checked against its CRC. Throws ZipError. */
 export async function readZipEntry(handle: FileHandle, entry: ZipEntry): Promise<Buffer> {
   if (entry.flags & 1) throw new ZipError('damaged', `${entry.name} is encrypted; Parallax never encrypts a trace`);
-  const header = await readAt(handle, entry.localHeaderOffset, 30);
-  if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_SIGNATURE) {
+  // One read for header and data, guessing the header has no extra field (Parallax writes none); a
+  // second read only when the guess fell short. Halves the reads when the UI pages through screenshots.
+  const guess = 30 + entry.nameLength + entry.compressedSize;
+  const first = await readAt(handle, entry.localHeaderOffset, guess);
+  if (first.length < 30 || first.readUInt32LE(0) !== LOCAL_SIGNATURE) {
     throw new ZipError('damaged', `${entry.name}: its zip header is damaged`);
   }
-  const dataStart = entry.localHeaderOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
-  const raw = await readAt(handle, dataStart, entry.compressedSize);
+  const skip = 30 + first.readUInt16LE(26) + first.readUInt16LE(28);
+  const raw =
+    skip + entry.compressedSize <= first.length
+      ? first.subarray(skip, skip + entry.compressedSize)
+      : await readAt(handle, entry.localHeaderOffset + skip, entry.compressedSize);
   if (raw.length < entry.compressedSize) throw new ZipError('damaged', `${entry.name} is cut short`);
   let data: Buffer;
   if (entry.method === 0) {
     data = raw;
   } else if (entry.method === 8) {
     try {
-      const out = inflateSync(raw, { out: new Uint8Array(entry.size) });
-      data = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+      // Capped at the declared size: a damaged or hostile entry cannot make us allocate more.
+      data = entry.size === 0 ? Buffer.alloc(0) : inflateRawSync(raw, { maxOutputLength: entry.size });
     } catch (error) {
       throw new ZipError('damaged', `${entry.name} is damaged: it does not inflate (${error instanceof Error ? error.message : String(error)})`);
     }
@@ -187,16 +197,19 @@ function dosDateTime(date: Date): { time: number; date: number } {
   };
 }
 
+/** Entries are written in batches of about this size: one write per entry cost more in round trips than in bytes. */
+const WRITE_BATCH = 4 << 20;
+
 /**
- * Writes entries into an open file, one at a time, so packing a long session never holds the whole
- * archive in memory. Written here rather than with fflate's Zip stream because that one checksums in
- * JavaScript at about 3 ms per MiB, which made stopping a 500-step recording take seconds; node's
- * crc32 is ten times faster. Sizes go in the local headers (no data descriptors), which every unzip reads.
+ * Writes entries into an open file as they come, so packing a long session holds a few MiB at a time,
+ * never the whole archive. Sizes go in the local headers (no data descriptors), which every unzip reads.
  */
 export async function writeZip(handle: FileHandle, inputs: AsyncIterable<ZipInput> | Iterable<ZipInput>): Promise<number> {
   const { time, date } = dosDateTime(new Date());
   const central: Buffer[] = [];
   let offset = 0;
+  let batch: Uint8Array[] = [];
+  let batchBytes = 0;
   for await (const input of inputs) {
     if (central.length === MAX_ENTRIES) throw new Error(`a trace holds at most ${MAX_ENTRIES} files (zip64 is not written)`);
     const name = Buffer.from(input.name, 'utf8');
@@ -204,7 +217,8 @@ export async function writeZip(handle: FileHandle, inputs: AsyncIterable<ZipInpu
     let data = input.data;
     let method = 0;
     if (input.compress) {
-      const deflated = deflateSync(input.data, { level: 6 });
+      // Synchronous: a few hundred microseconds per observation, less than a thread-pool round trip.
+      const deflated = deflateRawSync(input.data, { level: 6 });
       if (deflated.length < input.data.length) {
         data = deflated;
         method = 8;
@@ -241,8 +255,14 @@ export async function writeZip(handle: FileHandle, inputs: AsyncIterable<ZipInpu
     name.copy(entry, 46);
     central.push(entry);
 
-    await writeFully(handle, local, data);
+    batch.push(local, data);
+    batchBytes += local.length + data.length;
     offset += local.length + data.length;
+    if (batchBytes >= WRITE_BATCH) {
+      await writeFully(handle, ...batch);
+      batch = [];
+      batchBytes = 0;
+    }
   }
   const directory = Buffer.concat(central);
   const end = Buffer.alloc(EOCD_SIZE);
@@ -251,6 +271,6 @@ export async function writeZip(handle: FileHandle, inputs: AsyncIterable<ZipInpu
   end.writeUInt16LE(central.length, 10);
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
-  await writeFully(handle, directory, end);
+  await writeFully(handle, ...batch, directory, end);
   return offset + directory.length + end.length;
 }
