@@ -3,11 +3,16 @@
  * it, and reads the URLs they print.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const GOLDEN = join(ROOT, '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
+
+/** The app under test keeps its settings and traces here, and sends no multicast on the real network. */
+const TEST_ENV = { ...process.env, PARALLAX_HOME: mkdtempSync(join(tmpdir(), 'parallax-e2e-home-')), PARALLAX_MDNS: 'off' };
 
 export interface Running {
   process: ChildProcess;
@@ -20,6 +25,7 @@ export interface Running {
 export async function runParallax(args: string[], ready: RegExp, timeoutMs = 30_000): Promise<Running> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'parallax.mjs'), ...args], {
     cwd: ROOT,
+    env: TEST_ENV,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

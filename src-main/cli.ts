@@ -8,14 +8,13 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UiNode } from '../src-shared/protocol/runner';
 import { StrategySchema } from '../src-shared/protocol/observation';
-import { RunnerClient } from './devices/runner-client';
-import { Observer } from './session/observer';
+import { connectionFor } from './session/device-manager';
 import { startReplayDevice } from './devices/replay-device';
-import { createApiService } from './host/api';
-import { startDefaultDevice, type DefaultDevice } from './host/default-device';
+import { discoverOnce } from './discovery/index';
+import { startAppServices } from './host/app-services';
+import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from './host/default-device';
 import { startWebHost } from './host/web-host';
-import { appVersion, projectRoot, rendererDir } from './paths';
-import { DeviceManager } from './session/device-manager';
+import { mdnsEnabled, projectRoot, rendererDir, settingsFile } from './paths';
 
 class UsageError extends Error {}
 
@@ -25,6 +24,7 @@ Commands:
   start                               open Parallax (Electron when its binary is present, else the web host)
   serve [--port N] [--device URL]...  web host on 127.0.0.1; prints the URL to open
         [--replay FOLDER] [--no-default-device]
+  devices [--json]                    list what discovery finds (Bonjour, runner ports, manual entries)
   observe --device URL [--strategy visible|raw] [--xctest-only] [--json]
                                       print the device's current observation
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
@@ -50,6 +50,8 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
         return await serve(rest, out);
       case 'observe':
         return await observe(rest, out);
+      case 'devices':
+        return await devices(rest, out);
       case 'replay-device':
         return await replayDevice(rest, out);
       case 'demo-device':
@@ -103,8 +105,9 @@ async function serve(args: string[], out: Out): Promise<number> {
   if (!existsSync(join(rendererDir(), 'index.html'))) {
     throw new Error('the renderer is not built; run `npm run build` first');
   }
-  const manager = new DeviceManager();
-  const owned: Array<{ close(): Promise<void> }> = [];
+  const services = await startAppServices('web');
+  const { manager } = services;
+  const owned: Array<{ close(): Promise<void> }> = [services];
   try {
     if (values.replay) {
       const replay = await startReplayDevice(values.replay);
@@ -116,19 +119,34 @@ async function serve(args: string[], out: Out): Promise<number> {
       const device: DefaultDevice = await startDefaultDevice();
       owned.push(device);
       if (device.note) out.log(`Parallax: ${device.note}`);
-      manager.connect(device.url, { kind: device.kind, name: device.name });
+      connectDefaultDevice(manager, device);
     }
-    const api = createApiService(manager, { host: 'web', version: appVersion() });
-    const host = await startWebHost({ api, rendererDir: rendererDir(), port });
+    const host = await startWebHost({ api: services.api, rendererDir: rendererDir(), port });
     owned.push(host);
     out.log(`Parallax web host: ${host.url}`);
     await untilStopped();
     return 0;
   } finally {
     // Whatever happened, nothing this command started outlives it.
-    await manager.closeAll();
     for (const thing of owned.reverse()) await thing.close();
   }
+}
+
+async function devices(args: string[], out: Out): Promise<number> {
+  const { values } = parse(args, { json: { type: 'boolean' }, wait: { type: 'string' } });
+  const settleMs = values.wait ? Number(values.wait) : 1_500;
+  const { devices: found, warnings } = await discoverOnce({ settingsPath: settingsFile(), bonjour: mdnsEnabled(), settleMs });
+  if (values.json) {
+    out.log(JSON.stringify(found, null, 2));
+    return 0;
+  }
+  if (found.length === 0) out.log('No devices found (runner ports 8765-8864, Bonjour _appreveal._tcp, manual entries).');
+  for (const device of found) {
+    const detail = [device.bundleId, device.state === 'unreachable' ? `unreachable: ${device.error ?? '?'}` : device.state].filter(Boolean).join(', ');
+    out.log(`${device.kind.padEnd(9)} ${device.name}  ${device.url}  (${detail})`);
+  }
+  for (const warning of warnings) out.error(`parallax: warning: ${warning}`);
+  return 0;
 }
 
 async function start(out: Out): Promise<number> {
@@ -171,16 +189,16 @@ async function observe(args: string[], out: Out): Promise<number> {
     'xctest-only': { type: 'boolean' },
     timeout: { type: 'string' },
   });
-  if (!values.device) throw new UsageError('observe needs --device ws://HOST:PORT/ws');
-  if (!/^wss?:\/\//.test(values.device)) throw new UsageError(`--device must be a ws:// URL, not "${values.device}"`);
+  if (!values.device) throw new UsageError('observe needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL');
+  if (!/^(wss?|https?):\/\//.test(values.device)) throw new UsageError('--device must be a ws:// runner URL or an http:// AppReveal session URL');
   const strategy = StrategySchema.safeParse(values.strategy ?? 'visible');
   if (!strategy.success) throw new UsageError(`--strategy is visible or raw, not "${values.strategy}"`);
   const timeoutMs = values.timeout ? Number(values.timeout) : 10_000;
-  const client = new RunnerClient(values.device, { handshakeTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs });
-  client.start();
+  const connection = connectionFor(values.device, { runner: { handshakeTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs } });
+  connection.start();
   try {
-    await client.waitUntilConnected(timeoutMs);
-    const { observation } = await new Observer(client).observe({
+    await connection.waitUntilConnected(timeoutMs);
+    const { observation } = await connection.observe({
       strategy: strategy.data,
       xctestOnly: values['xctest-only'] === true,
       screenshot: false,
@@ -202,7 +220,7 @@ async function observe(args: string[], out: Out): Promise<number> {
     // An observation that holds no tree at all did not observe anything: say so in the exit code too.
     return unreadable ? 1 : 0;
   } finally {
-    await client.close();
+    await connection.close();
   }
 }
 

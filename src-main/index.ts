@@ -6,11 +6,11 @@ import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { createApiService } from './host/api';
-import { startDefaultDevice, type DefaultDevice } from './host/default-device';
+import type { ApiService } from './host/api';
+import { startAppServices, type AppServices } from './host/app-services';
+import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from './host/default-device';
 import { RENDERER_CSP } from './host/web-host';
-import { appVersion, projectRoot, rendererDir } from './paths';
-import { DeviceManager } from './session/device-manager';
+import { projectRoot, rendererDir } from './paths';
 
 const CallSchema = z.object({ method: z.string().max(100), params: z.unknown() });
 
@@ -21,8 +21,7 @@ function fromOurRenderer(event: IpcMainInvokeEvent): boolean {
   return event.senderFrame?.url === rendererUrl;
 }
 
-async function createWindow(manager: DeviceManager): Promise<void> {
-  const api = createApiService(manager, { host: 'electron', version: appVersion() });
+async function createWindow(api: ApiService): Promise<void> {
   const window = new BrowserWindow({
     width: 1400,
     height: 900,
@@ -55,16 +54,17 @@ async function createWindow(manager: DeviceManager): Promise<void> {
 }
 
 let defaultDevice: DefaultDevice | undefined;
-const manager = new DeviceManager();
+let services: AppServices | undefined;
 
 void app.whenReady().then(async () => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
   });
   session.defaultSession.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
+  services = await startAppServices('electron');
   defaultDevice = await startDefaultDevice();
-  manager.connect(defaultDevice.url, { kind: defaultDevice.kind, name: defaultDevice.name });
-  await createWindow(manager);
+  connectDefaultDevice(services.manager, defaultDevice);
+  await createWindow(services.api);
 });
 
 app.on('web-contents-created', (_event, contents) => {
@@ -73,7 +73,7 @@ app.on('web-contents-created', (_event, contents) => {
 
 app.on('window-all-closed', () => {
   void (async () => {
-    await manager.closeAll();
+    await services?.close();
     await defaultDevice?.close();
     app.quit();
   })();

@@ -3,6 +3,7 @@
  * Electron bundle in out/main: walk up to the folder whose package.json names this app.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,4 +29,20 @@ export const bundledRecording = (): string => join(projectRoot(), 'resources', '
 
 export function appVersion(): string {
   return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Where Parallax keeps its settings and traces: $PARALLAX_HOME, else ~/.parallax. */
+export function dataDir(): string {
+  return process.env.PARALLAX_HOME ?? join(homedir(), '.parallax');
+}
+
+export const settingsFile = (): string => join(dataDir(), 'settings.json');
+export const tracesDir = (): string => join(dataDir(), 'traces');
+
+/**
+ * Bonjour browsing and advertising send multicast on the machine's network; PARALLAX_MDNS=off keeps
+ * Parallax to loopback (tests and CI set it; discovery then probes runner ports and manual entries only).
+ */
+export function mdnsEnabled(): boolean {
+  return process.env.PARALLAX_MDNS !== 'off';
 }

@@ -15,6 +15,7 @@ import {
   type ApiOutput,
 } from '../../src-shared/protocol/api';
 import { RunnerError } from '../devices/runner-client';
+import type { Discovery } from '../discovery/index';
 import { DeviceNotFoundError, type DeviceManager } from '../session/device-manager';
 
 export type HostKind = 'electron' | 'web';
@@ -29,7 +30,10 @@ export interface ApiService {
 
 type Handlers = { [M in ApiMethod]: (input: z.output<(typeof apiMethods)[M]['input']>) => Promise<ApiOutput<M>> | ApiOutput<M> };
 
-export function createApiService(manager: DeviceManager, options: { host: HostKind; version: string }): ApiService {
+export function createApiService(
+  { manager, discovery }: { manager: DeviceManager; discovery?: Discovery },
+  options: { host: HostKind; version: string },
+): ApiService {
   const handlers: Handlers = {
     'app.info': () => ({ version: options.version, host: options.host }),
     'devices.list': () => manager.list(),
@@ -39,6 +43,12 @@ export function createApiService(manager: DeviceManager, options: { host: HostKi
       return { ok: true as const };
     },
     'device.observe': ({ deviceId, ...options }) => manager.observe(deviceId, options),
+    'discovery.list': () => discovery?.list() ?? [],
+    'discovery.addManual': async ({ url, name }) => {
+      if (!discovery) return [];
+      await discovery.addManual({ url, ...(name ? { name } : {}) });
+      return discovery.list();
+    },
   };
 
   return {
@@ -61,11 +71,14 @@ export function createApiService(manager: DeviceManager, options: { host: HostKi
       const onDevices = (devices: ApiEventPayload<'devices.changed'>['devices']) =>
         listener('devices.changed', apiEvents['devices.changed'].parse({ devices }));
       const onFrame = (frame: ApiEventPayload<'device.frame'>) => listener('device.frame', frame);
+      const onDiscovered = (devices: ApiEventPayload<'discovery.changed'>['devices']) => listener('discovery.changed', { devices });
       manager.on('devicesChanged', onDevices);
       manager.on('frame', onFrame);
+      discovery?.on('changed', onDiscovered);
       return () => {
         manager.off('devicesChanged', onDevices);
         manager.off('frame', onFrame);
+        discovery?.off('changed', onDiscovered);
       };
     },
   };

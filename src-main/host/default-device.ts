@@ -4,12 +4,14 @@
  */
 import { bundledRecording } from '../paths';
 import { startReplayDevice } from '../devices/replay-device';
-import type { DeviceKind } from '../session/device-manager';
+import type { DeviceKind, DeviceManager } from '../session/device-manager';
 
 export interface DefaultDevice {
   kind: DeviceKind;
   name: string;
   url: string;
+  /** The demo app's AppReveal session URL (holds its token: connect with it, never print it). */
+  appRevealUrl?: string;
   /** Why the demo device is not the one running, if it is not. */
   note?: string;
   close(): Promise<void>;
@@ -20,10 +22,17 @@ export async function startDefaultDevice(): Promise<DefaultDevice> {
   try {
     const { startDemoDevice } = await import('../demo-device/index');
     const demo = await startDemoDevice({});
-    return { kind: 'demo', name: 'Demo iPhone 17', url: demo.runnerUrl, close: () => demo.close() };
+    const appRevealUrl = (demo as { appRevealUrl?: string }).appRevealUrl;
+    return { kind: 'demo', name: 'Demo iPhone 17', url: demo.runnerUrl, ...(appRevealUrl ? { appRevealUrl } : {}), close: () => demo.close() };
   } catch (error) {
     note = `demo device unavailable (${(error as Error).message.split('\n')[0]}); showing the recorded Settings session instead`;
   }
   const replay = await startReplayDevice(bundledRecording());
   return { kind: 'replay', name: 'Recorded: Settings, tap General', url: replay.url, note, close: () => replay.close() };
+}
+
+/** The demo shows both device kinds on one app: its runner, and AppReveal inside the same app. */
+export function connectDefaultDevice(manager: DeviceManager, device: DefaultDevice): void {
+  manager.connect(device.url, { kind: device.kind, name: device.name });
+  if (device.appRevealUrl) manager.connect(device.appRevealUrl, { name: `${device.name} (AppReveal)` });
 }

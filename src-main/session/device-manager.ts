@@ -1,27 +1,24 @@
 /**
- * Owns the device connections: one RunnerClient per device, its state, and its latest frame.
+ * Owns the device connections (runners and AppReveal apps), their state and their latest frame.
  *
  * A device that disconnects stays in the list as `disconnected` with its last error, keeps its last
  * frame, and reconnects by itself; nothing it does can throw out of here.
  */
 import { EventEmitter } from 'node:events';
 import type { DeviceSummary, Frame } from '../../src-shared/protocol/api';
-import type { HierarchyUpdate } from '../../src-shared/protocol/runner';
-import { RunnerClient, type RunnerClientOptions } from '../devices/runner-client';
-import { Observer, type ObserveOptions } from './observer';
+import type { RunnerClientOptions } from '../devices/runner-client';
+import { AppRevealConnection } from './appreveal-connection';
+import type { DeviceConnection, DeviceKind } from './connection';
+import type { ObserveOptions } from './observer';
+import { RunnerConnection } from './runner-connection';
 
-export type DeviceKind = DeviceSummary['kind'];
+export type { DeviceKind } from './connection';
 
 interface ManagedDevice {
   id: string;
-  kind: DeviceKind;
   name: string;
-  client: RunnerClient;
-  observer: Observer;
+  connection: DeviceConnection;
   lastFrame: Frame | undefined;
-  /** The newest hierarchy push not yet paired with a screenshot, and whether a pairing is running. */
-  pendingPush: HierarchyUpdate | undefined;
-  pairing: boolean;
 }
 
 interface DeviceManagerEvents {
@@ -48,29 +45,24 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     return [...this.devices.values()].map((device) => this.summary(device));
   }
 
-  /** Adds a runner by its WebSocket URL (the same URL twice is the same device) and starts connecting. */
+  /**
+   * Adds a device by its URL and starts connecting: `ws://` is a runner, `http(s)://` an AppReveal
+   * session URL (its token stays inside the connection). The same device twice is one device.
+   */
   connect(url: string, options: { name?: string; kind?: DeviceKind } = {}): DeviceSummary {
-    const existing = [...this.devices.values()].find((device) => device.client.url === url);
+    const connection = connectionFor(url, { ...options, runner: this.clientOptions });
+    const existing = [...this.devices.values()].find((device) => device.connection.url === connection.url);
     if (existing) return this.summary(existing);
     const id = `device-${this.nextId++}`;
-    const client = new RunnerClient(url, this.clientOptions);
-    const device: ManagedDevice = {
-      id,
-      kind: options.kind ?? 'runner',
-      name: options.name ?? url,
-      client,
-      observer: new Observer(client),
-      lastFrame: undefined,
-      pendingPush: undefined,
-      pairing: false,
-    };
+    const device: ManagedDevice = { id, name: options.name ?? connection.url, connection, lastFrame: undefined };
     this.devices.set(id, device);
-    client.on('state', () => this.emitDevices());
-    client.on('hierarchy', (update) => void this.onHierarchyPush(device, update));
-    client.on('protocolError', () => {
-      // Counted by the client; a garbage frame must not take the device down.
+    connection.on('state', () => this.emitDevices());
+    connection.on('frame', (observed) => {
+      if (!this.devices.has(id)) return;
+      device.lastFrame = { deviceId: id, ...observed };
+      this.emit('frame', device.lastFrame);
     });
-    client.start();
+    connection.start();
     this.emitDevices();
     return this.summary(device);
   }
@@ -78,17 +70,22 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   async disconnect(deviceId: string): Promise<void> {
     const device = this.get(deviceId);
     this.devices.delete(deviceId);
-    await device.client.close();
+    await device.connection.close();
     this.emitDevices();
   }
 
-  /** One observe pass (see Observer): the merged observation and a screenshot of the same moment. */
+  /** One observe pass: the merged observation and a screenshot of the same moment. */
   async observe(deviceId: string, options: ObserveOptions = {}): Promise<Frame> {
     const device = this.get(deviceId);
-    await device.client.waitUntilConnected();
-    const frame: Frame = { deviceId, ...(await device.observer.observe(options)) };
+    await device.connection.waitUntilConnected();
+    const frame: Frame = { deviceId, ...(await device.connection.observe(options)) };
     device.lastFrame = frame;
     return frame;
+  }
+
+  /** The connection behind a device, for the session parts that speak its protocol (actions). */
+  connectionOf(deviceId: string): DeviceConnection {
+    return this.get(deviceId).connection;
   }
 
   lastFrame(deviceId: string): Frame | undefined {
@@ -98,31 +95,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   async closeAll(): Promise<void> {
     const devices = [...this.devices.values()];
     this.devices.clear();
-    await Promise.all(devices.map((device) => device.client.close()));
-  }
-
-  /**
-   * A pushed hierarchy becomes a live frame: observed (bridge and web merged, screenshot of the same
-   * moment) without reading the hierarchy again. Pushes that arrive during a pass collapse into the newest.
-   */
-  private async onHierarchyPush(device: ManagedDevice, update: HierarchyUpdate): Promise<void> {
-    device.pendingPush = update;
-    if (device.pairing) return;
-    device.pairing = true;
-    try {
-      while (device.pendingPush) {
-        const push = device.pendingPush;
-        device.pendingPush = undefined;
-        const frame: Frame = { deviceId: device.id, ...(await device.observer.observe({}, push)) };
-        if (!this.devices.has(device.id)) return;
-        device.lastFrame = frame;
-        this.emit('frame', frame);
-      }
-    } catch {
-      // A pass that failed outright (the runner went away) leaves the last frame standing.
-    } finally {
-      device.pairing = false;
-    }
+    await Promise.all(devices.map((device) => device.connection.close()));
   }
 
   private get(deviceId: string): ManagedDevice {
@@ -132,17 +105,17 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   }
 
   private summary(device: ManagedDevice): DeviceSummary {
-    const info = device.client.connectedInfo;
+    const { connection } = device;
     const bundleId = device.lastFrame?.observation?.activeWindow?.bundleId;
     return {
       id: device.id,
-      kind: device.kind,
+      kind: connection.kind,
       name: device.name,
-      url: device.client.url,
-      state: device.client.state,
-      ...(device.client.error && device.client.state !== 'connected' ? { error: device.client.error } : {}),
+      url: connection.url,
+      state: connection.state,
+      ...(connection.error ? { error: connection.error } : {}),
       ...(bundleId ? { bundleId } : {}),
-      supportedCommands: info?.supportedCommands ?? [],
+      supportedCommands: [...connection.capabilities],
     };
   }
 
@@ -151,3 +124,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   }
 }
 
+/** `ws://` is a runner; anything else must be an AppReveal session URL (throws AppRevealUrlError if not). */
+export function connectionFor(url: string, options: { kind?: DeviceKind; runner?: RunnerClientOptions } = {}): DeviceConnection {
+  return /^wss?:\/\//.test(url) ? new RunnerConnection(options.kind ?? 'runner', url, options.runner) : new AppRevealConnection(url);
+}

@@ -5,7 +5,8 @@
  * hierarchy names the foreground app); discovery from the capability cache, or one probe when the
  * foreground app or the connection changed (seed 000: a reply for one app never answers for another);
  * then the bridge and web view reads together, each on the SDK budget. A push that already carries the
- * hierarchy skips the first read.
+ * hierarchy skips the first read. A bridge read that finds no bridge where the cache said there was one
+ * costs one more probe, so the observation never reports a stale discovery.
  */
 import type { Frame } from '../../src-shared/protocol/api';
 import type { Strategy } from '../../src-shared/protocol/observation';
@@ -21,6 +22,12 @@ import { RunnerError, type RunnerClient, type RunnerReply } from '../devices/run
 
 /** Seed 000: every SDK read has 2 s. */
 export const SDK_READ_BUDGET_MS = 2_000;
+/**
+ * How long a cached answer that the bridge (or every web view) is unavailable stands before it is asked
+ * again. A host may register its bridge after launch, and no read tells us: none is made while the
+ * answer is no. An available answer stands for the binding, since a read contradicts it when it goes.
+ */
+export const UNAVAILABLE_RECHECK_MS = 5_000;
 const HIERARCHY_TIMEOUT_MS = 10_000;
 const SCREENSHOT_TIMEOUT_MS = 5_000;
 
@@ -38,6 +45,8 @@ export class Observer {
   private readonly cache = new CapabilityCache();
   private binding: GenerationBinding | undefined;
   private generation = 0;
+  /** When the cached discovery was probed, on `clock`. */
+  private probedAt = 0;
 
   constructor(
     private readonly client: RunnerClient,
@@ -68,16 +77,25 @@ export class Observer {
 
     const flagEnabled = !options.xctestOnly;
     const bundleId = hierarchy.ok ? hierarchy.hierarchy.packageName : undefined;
-    const discovery = flagEnabled && bundleId ? await timed('discovery', () => this.discover(bundleId)) : undefined;
+    let discovery = flagEnabled && bundleId ? await timed('discovery', () => this.discover(bundleId)) : undefined;
 
     let bridge: BridgeRead | undefined;
     let web: WebRead | undefined;
     if (hierarchy.ok && hierarchy.hierarchy.hierarchy) {
-      const selection = selectBackendFor(flagEnabled, discovery, projectVisible(hierarchy.hierarchy).hierarchy);
+      const projected = projectVisible(hierarchy.hierarchy).hierarchy;
+      let selection = selectBackendFor(flagEnabled, discovery, projected);
       [bridge, web] = await Promise.all([
         selection.readBridge ? timed('bridge', () => this.readBridge()) : Promise.resolve(undefined),
         selection.readWebViews ? timed('web', () => this.readWebViews()) : Promise.resolve(undefined),
       ]);
+      // The relay found no bridge where the cached probe said there was one (the app went, or its host
+      // unregistered): the probe is stale, and this observe reports what a fresh one says.
+      if (bundleId && bridge?.kind === 'reply' && bridge.reply.failure === 'bridge_unavailable') {
+        discovery = await timed('rediscovery', () => this.discover(bundleId, { fresh: true }));
+        selection = selectBackendFor(flagEnabled, discovery, projected);
+        if (!selection.readBridge) bridge = undefined;
+        if (!selection.readWebViews) web = undefined;
+      }
     }
 
     const observation = assembleObservation({
@@ -110,19 +128,21 @@ export class Observer {
     }
   }
 
-  private async discover(bundleId: string): Promise<SdkDiscovery> {
+  private async discover(bundleId: string, options: { fresh?: boolean } = {}): Promise<SdkDiscovery> {
     if (this.binding?.bundleId !== bundleId) {
       this.generation++;
       this.binding = { bundleId, generation: this.generation };
       this.cache.advance(this.binding);
     }
     const binding = this.binding;
+    // A contradicted answer must not outlive a failed re-probe.
+    if (options.fresh) this.cache.clear();
     const cached = this.cache.get(binding);
-    if (cached) return cached;
+    if (cached && !(isIncomplete(cached) && this.clock() - this.probedAt >= UNAVAILABLE_RECHECK_MS)) return cached;
     const runnerCommands = this.client.connectedInfo?.supportedCommands ?? [];
     const probe = needsCapabilityProbe(runnerCommands) ? await this.probeCapabilities() : undefined;
     const discovery = discoverSdk({ foregroundBundleId: bundleId, runnerCommands, probe });
-    this.cache.set(binding, discovery);
+    if (this.cache.set(binding, discovery)) this.probedAt = this.clock();
     return discovery;
   }
 
@@ -169,6 +189,11 @@ export class Observer {
       reply: { webViews: [], ...(reply as object) } as Extract<WebRead, { kind: 'reply' }>['reply'],
     }));
   }
+}
+
+/** A discovery that rules a read out: an unavailable bridge, or a web view list known to be empty. */
+function isIncomplete(discovery: Extract<SdkDiscovery, { ok: true }>): boolean {
+  return !discovery.bridge.available || (discovery.webSnapshotRelay && discovery.webViews?.length === 0);
 }
 
 async function relayRead<R extends { kind: string }>(

@@ -6,9 +6,10 @@
  * before anything runs, whichever host delivered them.
  */
 import { z } from 'zod';
+import { AppRevealScreenInfoSchema, AppRevealSessionUrlSchema, AppRevealWindowSchema, DiscoveredDeviceSchema } from './appreveal';
 import { ObservationSchema, StrategySchema } from './observation';
 
-export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo']);
+export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo', 'appreveal']);
 export const DeviceStateSchema = z.enum(['connecting', 'connected', 'disconnected']);
 
 export const DeviceSummarySchema = z.object({
@@ -43,6 +44,14 @@ export const FrameSchema = z.object({
   /** Why there is no screenshot (for example a runner that recorded none), if there is none. */
   screenshotError: z.string().optional(),
   receivedAt: z.number(),
+  /** For an AppReveal device: its screen identity (frame header), the tools it registered, its windows. */
+  appReveal: z
+    .object({
+      screen: AppRevealScreenInfoSchema.nullable(),
+      tools: z.array(z.string()),
+      windows: z.array(AppRevealWindowSchema),
+    })
+    .optional(),
 });
 export type Frame = z.infer<typeof FrameSchema>;
 
@@ -59,7 +68,10 @@ export const apiMethods = {
   },
   'devices.connect': {
     input: z.object({
-      url: z.string().regex(/^wss?:\/\//, 'a runner URL starts with ws:// or wss://'),
+      /** A runner (`ws://HOST:PORT/ws`) or an AppReveal session URL (`http://HOST:PORT/?appreveal_session_token=…`). */
+      url: z.string().max(2048).refine((url) => /^wss?:\/\//.test(url) || AppRevealSessionUrlSchema.safeParse(url).success, {
+        message: 'a runner URL (ws://HOST:PORT/ws) or an AppReveal session URL (http://HOST:PORT/?appreveal_session_token=…)',
+      }),
       name: z.string().min(1).max(200).optional(),
     }),
     output: DeviceSummarySchema,
@@ -76,6 +88,16 @@ export const apiMethods = {
     }),
     output: FrameSchema,
   },
+  /** What discovery finds (Bonjour, the runner port probe, manual entries): devices one can connect to. */
+  'discovery.list': {
+    input: z.object({}),
+    output: z.array(DiscoveredDeviceSchema),
+  },
+  /** Remembers a device by URL between starts; an AppReveal token is stripped before it is saved. */
+  'discovery.addManual': {
+    input: z.object({ url: z.string().min(1).max(2048), name: z.string().min(1).max(200).optional() }),
+    output: z.array(DiscoveredDeviceSchema),
+  },
 } as const;
 
 export type ApiMethod = keyof typeof apiMethods;
@@ -86,6 +108,7 @@ export const apiEvents = {
   'devices.changed': z.object({ devices: z.array(DeviceSummarySchema) }),
   /** A frame the device pushed by itself (a `hierarchy_update` push). */
   'device.frame': FrameSchema,
+  'discovery.changed': z.object({ devices: z.array(DiscoveredDeviceSchema) }),
 } as const;
 
 export type ApiEvent = keyof typeof apiEvents;

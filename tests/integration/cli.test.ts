@@ -87,7 +87,8 @@ describe('parallax CLI', () => {
 
   it.each([
     [['observe'], 2, /observe needs --device/],
-    [['observe', '--device', 'http://x'], 2, /must be a ws:\/\/ URL/],
+    [['observe', '--device', 'ftp://x'], 2, /must be a ws:\/\/ runner URL or an http:\/\/ AppReveal session URL/],
+    [['observe', '--device', 'http://127.0.0.1:1/?appreveal_session_token=s3cr3tt0k3n', '--timeout', '500'], 1, /AppReveal at 127\.0\.0\.1:1 is not connected/],
     [['observe', '--device', 'ws://127.0.0.1:1/ws', '--timeout', '500'], 1, /not connected.*ECONNREFUSED/],
     [['replay-device', '/nonexistent/folder'], 1, /cannot read the folder/],
     [['replay-device'], 2, /exactly one recorded session FOLDER/],
@@ -101,6 +102,7 @@ describe('parallax CLI', () => {
     expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/^parallax: /);
     expect(stderr).toMatch(message);
+    expect(stderr).not.toContain('s3cr3tt0k3n');
   });
 
   it('a recording that is not a runner session is refused with the file named', async () => {

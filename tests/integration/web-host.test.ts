@@ -25,7 +25,7 @@ beforeAll(async () => {
   replay = await startReplayDevice(GOLDEN);
   manager = new DeviceManager();
   manager.connect(replay.url, { kind: 'replay', name: 'golden' });
-  host = await startWebHost({ api: createApiService(manager, { host: 'web', version: 'test' }), rendererDir });
+  host = await startWebHost({ api: createApiService({ manager }, { host: 'web', version: 'test' }), rendererDir });
   const url = new URL(host.url);
   origin = url.origin;
   token = url.searchParams.get('token') ?? '';

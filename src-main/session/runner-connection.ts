@@ -1,0 +1,81 @@
+/**
+ * A device behind an iOS runner: the WebSocket client, the observer, and live frames from its pushes.
+ */
+import { EventEmitter } from 'node:events';
+import type { HierarchyUpdate } from '../../src-shared/protocol/runner';
+import { RunnerClient, type RunnerClientOptions } from '../devices/runner-client';
+import type { ConnectionEvents, DeviceConnection, DeviceKind, ObservedFrame } from './connection';
+import { Observer, type ObserveOptions } from './observer';
+
+export class RunnerConnection extends EventEmitter<ConnectionEvents> implements DeviceConnection {
+  readonly client: RunnerClient;
+  readonly observer: Observer;
+  /** The newest hierarchy push not yet observed, and whether a pass is running. */
+  private pendingPush: HierarchyUpdate | undefined;
+  private observingPush = false;
+  private closed = false;
+
+  constructor(
+    readonly kind: DeviceKind,
+    url: string,
+    options: RunnerClientOptions = {},
+  ) {
+    super();
+    this.client = new RunnerClient(url, options);
+    this.observer = new Observer(this.client);
+    this.client.on('state', () => this.emit('state'));
+    this.client.on('hierarchy', (update) => void this.onHierarchyPush(update));
+  }
+
+  get url(): string {
+    return this.client.url;
+  }
+  get state() {
+    return this.client.state;
+  }
+  get error() {
+    return this.client.state === 'connected' ? undefined : this.client.error;
+  }
+  get capabilities(): readonly string[] {
+    return this.client.connectedInfo?.supportedCommands ?? [];
+  }
+
+  start(): void {
+    this.client.start();
+  }
+
+  async waitUntilConnected(timeoutMs?: number): Promise<void> {
+    await this.client.waitUntilConnected(timeoutMs);
+  }
+
+  observe(options: ObserveOptions): Promise<ObservedFrame> {
+    return this.observer.observe(options);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.client.close();
+  }
+
+  /**
+   * A pushed hierarchy becomes a live frame: observed (bridge and web merged, screenshot of the same
+   * moment) without reading the hierarchy again. Pushes that arrive during a pass collapse into the newest.
+   */
+  private async onHierarchyPush(update: HierarchyUpdate): Promise<void> {
+    this.pendingPush = update;
+    if (this.observingPush) return;
+    this.observingPush = true;
+    try {
+      while (this.pendingPush && !this.closed) {
+        const push = this.pendingPush;
+        this.pendingPush = undefined;
+        const frame = await this.observer.observe({}, push);
+        if (!this.closed) this.emit('frame', frame);
+      }
+    } catch {
+      // A pass that failed outright (the runner went away) leaves the last frame standing.
+    } finally {
+      this.observingPush = false;
+    }
+  }
+}
