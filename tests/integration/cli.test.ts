@@ -65,6 +65,21 @@ describe('parallax CLI', () => {
     }
   });
 
+  it('devices --json lists a runner listening in the probed port range 8765-8864', async () => {
+    let device: ReplayDevice | undefined;
+    for (let port = 8840 + Math.floor(Math.random() * 20); !device && port <= 8864; port++) {
+      device = await startReplayDevice(GOLDEN, { port }).catch(() => undefined);
+    }
+    if (!device) throw new Error('no free port in 8840-8864');
+    devices.push(device);
+    const port = new URL(device.url).port;
+    const { code, stdout } = await parallax('devices', '--json', '--wait', '0');
+    expect(code).toBe(0);
+    const found = JSON.parse(stdout) as Array<{ kind: string; url: string; state: string }>;
+    const mine = found.find((d) => d.url.includes(`:${port}`));
+    expect(mine).toMatchObject({ kind: 'runner', state: 'available' });
+  });
+
   it('serve without any usable browser says why in one line and still serves the recorded session', async () => {
     const child = spawn(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: { ...process.env, PARALLAX_BROWSER: '/nonexistent/chrome' } });
     try {
