@@ -256,8 +256,10 @@ async function demoDevice(args: string[], out: Out): Promise<number> {
     ...(values.screen ? { screen: values.screen } : {}),
     ...(values.fault ? { faults: values.fault } : {}),
     ...(values.browser ? { browserPath: values.browser } : {}),
+    advertise: mdnsEnabled(),
   });
-  out.log(JSON.stringify({ runnerUrl: device.runnerUrl, adminUrl: device.adminUrl }));
+  // Like a real AppReveal app, the demo prints its session URL: it is how a user connects to it.
+  out.log(JSON.stringify({ runnerUrl: device.runnerUrl, adminUrl: device.adminUrl, appRevealUrl: device.appRevealUrl }));
   await untilStopped();
   await device.close();
   return 0;

@@ -2,7 +2,7 @@
  * The device a new user sees on `npm start`: the demo device when it can start (it needs a Chromium),
  * otherwise the bundled recorded runner session, with the reason said in one line.
  */
-import { bundledRecording } from '../paths';
+import { bundledRecording, mdnsEnabled } from '../paths';
 import { startReplayDevice } from '../devices/replay-device';
 import type { DeviceKind, DeviceManager } from '../session/device-manager';
 
@@ -21,8 +21,8 @@ export async function startDefaultDevice(): Promise<DefaultDevice> {
   let note: string | undefined;
   try {
     const { startDemoDevice } = await import('../demo-device/index');
-    const demo = await startDemoDevice({});
-    const appRevealUrl = (demo as { appRevealUrl?: string }).appRevealUrl;
+    const demo = await startDemoDevice({ advertise: mdnsEnabled() });
+    const { appRevealUrl } = demo;
     return { kind: 'demo', name: 'Demo iPhone 17', url: demo.runnerUrl, ...(appRevealUrl ? { appRevealUrl } : {}), close: () => demo.close() };
   } catch (error) {
     note = `demo device unavailable (${(error as Error).message.split('\n')[0]}); showing the recorded Settings session instead`;
