@@ -378,12 +378,13 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
     payload: { actionJson: string; webViewId?: string },
     budgetMs: number,
   ): Promise<RelayOutcome> {
-    run.actionSent = true;
     const started = performance.now();
     try {
       const reply = await this.timed(run, 'dispatch', () => this.client.request(command, payload as never, { timeoutMs: budgetMs }));
+      run.actionSent = true;
       return { kind: 'reply', reply: reply as unknown as RelayReply };
     } catch (error) {
+      if (!neverSent(error)) run.actionSent = true;
       return this.relayErrorOutcome(error);
     } finally {
       run.sdkSpentMs += performance.now() - started;
@@ -410,11 +411,12 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
     payload: Record<string, unknown>,
     timeoutMs: number,
   ): Promise<{ outcome: RunnerOutcome; garbled: boolean }> {
-    run.actionSent = true;
     try {
       const reply: RunnerReply = await this.timed(run, stage, () => this.client.request(command, payload as never, { timeoutMs }));
+      run.actionSent = true;
       return { outcome: { kind: 'reply', reply: reply as { success?: boolean; error?: string | null } }, garbled: false };
     } catch (error) {
+      if (!neverSent(error)) run.actionSent = true;
       const code = error instanceof RunnerError ? error.code : undefined;
       if (code === 'timeout') {
         const evidence: CommandOutcome = { command, outcome: 'timeout' };
@@ -510,7 +512,7 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
     let outcome: Outcome;
     switch (route.via) {
       case 'failClosed':
-        return { served: SDK, ending: fail(route.failureReason, route.mayHaveRun), target: record, warnings };
+        return { served: servedBeforeSending(target), ending: fail(route.failureReason, route.mayHaveRun), target: record, warnings };
       case 'xctest': {
         const plain = route.fallbackReason === undefined && target.kind === 'node' && nodeIdentity(target.node).kind === 'none';
         outcome = await standIn(route.tap, route.fallbackReason ?? (plain ? this.readFellBack(run, read) : undefined));
@@ -579,7 +581,9 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
     const start = startSendKeys(focus, context);
     let session: SendKeysSession = start.session;
     const target: TargetRecord = pointTarget ?? start.target;
-    if (session.failed) return { served: SDK, ending: fail(session.failed.failureReason, session.failed.mayHaveRun), target, warnings: resolvedWarnings };
+    if (session.failed) {
+      return { served: servedBeforeSending(focus), ending: fail(session.failed.failureReason, session.failed.mayHaveRun), target, warnings: resolvedWarnings };
+    }
 
     // The focus tap stays on XCTest (seed 000), so an XCTest stand-in finds the field focused as usual.
     const focusTap: XctestTap | undefined = start.focusTap
@@ -590,7 +594,7 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
     if (focusTap) {
       const verdict = await this.xctestTap(run, focusTap, read?.frameContext, 'focusTap');
       if (verdict.kind === 'failClosed') {
-        await this.observeAfter(run);
+        if (run.actionSent) await this.observeAfter(run);
         return { served: PLAIN_XCTEST, ending: fail(verdict.failureReason, verdict.mayHaveRun), target, warnings: resolvedWarnings };
       }
     }
@@ -815,6 +819,15 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
     searchWarnings.push(`Not found after ${request.maxSwipes} swipes ${request.direction}.`);
     return { served, ending: fail('target_not_found', request.maxSwipes > 0), target: miss, warnings: searchWarnings };
   }
+}
+
+/**
+ * A failure decided before anything was sent names the SDK only for a node the bridge or a web view
+ * serves (or claims to): a plain XCTest node without bounds is not a bridge failure.
+ */
+function servedBeforeSending(target: TapTarget | SendKeysFocus | undefined): Served {
+  const node = target && 'node' in target ? target.node : undefined;
+  return node && nodeIdentity(node).kind !== 'none' ? SDK : PLAIN_XCTEST;
 }
 
 function nodeOf(resolution: Resolution): UiNode | undefined {

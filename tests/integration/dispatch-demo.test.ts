@@ -1,0 +1,464 @@
+/**
+ * The action dispatcher against the demo device over real sockets: routing, fallbacks, fail-closed
+ * reasons and request budgets, each named by its seed 000 rule. Request counts come from the device's
+ * own admin stats, so "nothing else was sent" is the device's word, not the dispatcher's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ActionResultSchema, type ActionResult } from '../../src-shared/protocol/action';
+import type { UiNode } from '../../src-shared/protocol/runner';
+import { flattenTree } from '../../src-shared/inspect/tree';
+import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
+import { RunnerClient } from '../../src-main/devices/runner-client';
+import { Observer } from '../../src-main/session/observer';
+import { Dispatcher } from '../../src-main/session/dispatcher';
+import { runActionCommand } from '../../src-main/cli-actions';
+
+let device: DemoDeviceHandle;
+let client: RunnerClient;
+let observer: Observer;
+let dispatcher: Dispatcher;
+const clientStates: string[] = [];
+const stallEvidence: unknown[] = [];
+
+type Counts = Record<string, number>;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function admin(path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${device.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`admin ${path}: ${JSON.stringify(json)}`);
+  return json;
+}
+/** A relaunched app on `screen` with exactly these faults; the device's request counts restart at zero. */
+const reset = (screen: string, faults: string[] = []) => admin('/reset', { screen, faults });
+const setFaults = (faults: string[]) => admin('/faults', { faults });
+const counts = async () => (await admin('/stats')).requests as Counts;
+
+/** Runs an action and returns its result with the requests the device saw meanwhile. */
+async function measured(action: () => Promise<ActionResult>): Promise<{ result: ActionResult; sent: Counts; total: number }> {
+  const before = await counts();
+  const result = await action();
+  const after = await counts();
+  const sent: Counts = {};
+  for (const [command, n] of Object.entries(after)) {
+    const delta = n - (before[command] ?? 0);
+    if (delta > 0) sent[command] = delta;
+  }
+  // Every result decodes with the shared schema (principle 1) and names what it cost.
+  expect(ActionResultSchema.safeParse(result).success).toBe(true);
+  const total = Object.values(sent).reduce((a, b) => a + b, 0);
+  expect(result.requestsSent).toBe(total);
+  return { result, sent, total };
+}
+
+const nodes = (root: UiNode | undefined) => (root ? flattenTree(root).map((f) => f.node) : []);
+const lastTree = () => dispatcher.lastFrame?.observation?.viewHierarchy?.hierarchy;
+const showsText = (root: UiNode | undefined, text: string) => nodes(root).some((n) => n.text === text || n['content-desc'] === text);
+async function pick(predicate: (node: UiNode) => boolean): Promise<UiNode> {
+  const frame = await observer.observe({ screenshot: false });
+  const node = nodes(frame.observation?.viewHierarchy?.hierarchy).find(predicate);
+  if (!node) throw new Error('node to pick is not on screen');
+  return node;
+}
+/** The checkout page as its web view bridge lists it, off-screen elements included (the merged tree drops them). */
+async function pageShows(text: string): Promise<boolean> {
+  const reply = (await client.request('request_sdk_web_snapshot', {}, { timeoutMs: 2000 })) as { snapshot?: { elements: { label?: string; value?: string }[] } };
+  return (reply.snapshot?.elements ?? []).some((e) => e.label === text || e.value === text);
+}
+const bridgeNode = (id: string) => (n: UiNode) => n['sdk-element-id'] === id;
+const webNode = (label: string) => (n: UiNode) => n['web-element-id'] !== undefined && n['content-desc'] === label;
+
+beforeAll(async () => {
+  device = await startDemoDevice({ port: 0 });
+  client = new RunnerClient(device.runnerUrl);
+  client.start();
+  await client.waitUntilConnected();
+  client.on('state', (state) => clientStates.push(state));
+  observer = new Observer(client);
+  dispatcher = new Dispatcher(client, observer);
+  dispatcher.on('stallEvidence', (e) => stallEvidence.push(e));
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await device?.close();
+});
+
+describe('seed 000 tapOn', () => {
+  it('a target with a bridge identity is tapped through the bridge (backend sdk), and the next screenshot and observation show the effect', async () => {
+    await reset('login');
+    const before = await observer.observe({ screenshot: true });
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { id: 'login.submit' } }));
+    expect(result).toMatchObject({ success: true, backend: 'sdk', target: { resolvedBy: 'id', source: 'sdkBridge', elementId: 'login.submit' } });
+    expect(result.fallbackReason).toBeUndefined();
+    expect(sent.request_sdk_action).toBe(1);
+    expect(sent.request_tap_coordinates).toBeUndefined();
+    // One fresh read before and one observation after: nothing more.
+    expect(sent.request_hierarchy).toBe(2);
+    expect(sent.request_sdk_observation).toBe(2);
+    expect(sent.request_screenshot).toBe(1);
+    expect(result.timings).toHaveProperty('freshRead');
+    expect(result.timings).toHaveProperty('dispatch');
+    expect(result.timings).toHaveProperty('observeAfter');
+    const after = dispatcher.lastFrame;
+    expect(showsText(after?.observation?.viewHierarchy?.hierarchy, 'Enter a username and a password.')).toBe(true);
+    expect(after?.screenshot?.dataBase64).toBeTruthy();
+    expect(after?.screenshot?.dataBase64).not.toBe(before.screenshot?.dataBase64);
+  });
+
+  it('an accepted bridge tap is never repeated through XCTest, even when the screen does not change', async () => {
+    await reset('login');
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { id: 'tab.login' } }));
+    expect(result).toMatchObject({ success: true, backend: 'sdk' });
+    expect(sent.request_sdk_action).toBe(1);
+    await sleep(300);
+    expect((await counts()).request_tap_coordinates ?? 0).toBe(0);
+  });
+
+  it('a double tap has no bridge form: XCTest runs it and reports fallbackReason unsupported', async () => {
+    await reset('login');
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'doubleTap', target: { id: 'login.submit' } }));
+    expect(result).toMatchObject({ success: true, backend: 'xctest', fallbackReason: 'unsupported' });
+    expect(sent.request_sdk_action).toBeUndefined();
+    expect(sent.request_tap_coordinates).toBe(2);
+  });
+
+  it('a long press goes through the bridge with its press duration', async () => {
+    await reset('login');
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'longPress', target: { id: 'login.submit' }, durationMs: 600 }));
+    expect(result).toMatchObject({ success: true, backend: 'sdk' });
+    expect(sent.request_sdk_action).toBe(1);
+    expect(sent.request_tap_coordinates).toBeUndefined();
+  });
+
+  it.each([
+    ['stale_observation', false],
+    ['unknown_element', false],
+    ['element_not_actionable', false],
+    ['action_in_flight', false],
+    ['action_queue_overloaded', false],
+    ['action_cancelled', true],
+  ] as const)('every other bridge result fails closed with its reason: %s (mayHaveRun %s), and XCTest never taps', async (reason, mayHaveRun) => {
+    await reset('login', [`bridge-reject=${reason}`]);
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { id: 'login.submit' } }));
+    expect(result).toMatchObject({ success: false, backend: 'sdk', failureReason: reason, mayHaveRun });
+    expect(result.fallbackReason).toBeUndefined();
+    expect(sent.request_sdk_action).toBe(1);
+    expect(sent.request_tap_coordinates).toBeUndefined();
+  });
+
+  it('app_not_active fails closed: the app resigned active before the SDK served the tap', async () => {
+    await reset('login');
+    const picked = await pick(bridgeNode('login.submit'));
+    await setFaults(['app-inactive']);
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { node: picked } }));
+    expect(result).toMatchObject({ success: false, backend: 'sdk', failureReason: 'app_not_active', mayHaveRun: false });
+    expect(sent.request_tap_coordinates).toBeUndefined();
+  });
+
+  it('XCTest stands in when the bridge is unavailable, reporting fallbackReason unavailable, at the element as the fresh read shows it', async () => {
+    await reset('login');
+    // Its own observer: discovery learns here that the bridge went, and must not carry that into other tests.
+    const own = new Dispatcher(client, new Observer(client));
+    const picked = await pick(bridgeNode('login.submit'));
+    await setFaults(['bridge-unregistered']);
+    const { result, sent } = await measured(() => own.tap({ action: 'tap', target: { node: picked } }));
+    expect(result).toMatchObject({ success: true, backend: 'xctest', fallbackReason: 'unavailable' });
+    // Either the bridge answered bridge_unavailable (nothing was sent) or discovery already knew.
+    expect(sent.request_sdk_action ?? 0).toBeLessThanOrEqual(1);
+    expect(sent.request_tap_coordinates).toBe(1);
+    expect(showsText(own.lastFrame?.observation?.viewHierarchy?.hierarchy, 'Enter a username and a password.')).toBe(true);
+  });
+
+  it('for an app with no registered bridge, actions are XCTest-only and carry neither backend field', async () => {
+    await reset('login', ['bridge-unregistered']);
+    const own = new Dispatcher(client, new Observer(client));
+    const { result, sent } = await measured(() => own.tap({ action: 'tap', target: { id: 'login.submit' } }));
+    expect(result).toMatchObject({ success: true, target: { source: 'xctest' } });
+    expect(result.backend).toBeUndefined();
+    expect(result.fallbackReason).toBeUndefined();
+    expect(sent.request_sdk_action).toBeUndefined();
+    expect(sent.request_tap_coordinates).toBe(1);
+  });
+
+  it('a registered bridge that did not answer the fresh read leaves the target without identity: XCTest stands in with fallbackReason unavailable', async () => {
+    await reset('login', ['bridge-slow=2500']);
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { id: 'login.submit' } }));
+    expect(result).toMatchObject({ success: true, backend: 'xctest', fallbackReason: 'unavailable' });
+    expect(sent.request_sdk_action).toBeUndefined();
+    expect(sent.request_tap_coordinates).toBe(1);
+    await setFaults([]);
+  }, 30_000);
+
+  it('a timeout after the action may have run fails closed (mayHaveRun): no XCTest tap, no retry, no reconnect, no stall evidence', async () => {
+    await reset('login', ['bridge-action-slow=3000']);
+    clientStates.length = 0;
+    stallEvidence.length = 0;
+    const started = Date.now();
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { id: 'login.submit' } }));
+    // The 2 s SDK budget, not the executor's 3 s, bounds the wait.
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(result.success).toBe(false);
+    expect(result.backend).toBe('sdk');
+    expect(['timeout', 'bad_reply']).toContain(result.failureReason);
+    expect(result.mayHaveRun).toBe(true);
+    expect(sent.request_sdk_action).toBe(1);
+    expect(sent.request_tap_coordinates).toBeUndefined();
+    // The executor still runs the tap: exactly why nothing may repeat it.
+    await sleep(1500);
+    expect((await counts()).request_tap_coordinates ?? 0).toBe(0);
+    expect((await counts()).request_sdk_action).toBe(1);
+    expect(clientStates).toEqual([]);
+    expect(stallEvidence).toEqual([]);
+    expect(client.state).toBe('connected');
+  });
+
+  it('a point resolves to the control there and keeps its identity; an empty point taps through plain XCTest', async () => {
+    await reset('login');
+    const onButton = await measured(() => dispatcher.tap({ action: 'tap', target: { point: { x: 100, y: 350 } } }));
+    expect(onButton.result).toMatchObject({ success: true, backend: 'sdk', target: { resolvedBy: 'point', elementId: 'login.submit' } });
+    const onNothing = await measured(() => dispatcher.tap({ action: 'tap', target: { point: { x: 200, y: 600 } } }));
+    expect(onNothing.result.success).toBe(true);
+    expect(onNothing.result.backend).toBeUndefined();
+    expect(onNothing.sent.request_tap_coordinates).toBe(1);
+  });
+
+  it('a selector that matches nothing fails closed as target_not_found, having sent only the read', async () => {
+    await reset('login');
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { id: 'no.such.thing' } }));
+    expect(result).toMatchObject({ success: false, failureReason: 'target_not_found', mayHaveRun: false });
+    expect(sent.request_hierarchy).toBe(1);
+    expect(sent.request_tap_coordinates).toBeUndefined();
+  });
+});
+
+describe('seed 000 tapOn on a DOM element', () => {
+  it('a target with a web identity is clicked through its web view (backend sdk)', async () => {
+    await reset('checkout');
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { text: 'Place order' } }));
+    expect(result).toMatchObject({ success: true, backend: 'sdk', target: { source: 'sdkWebBridge', webViewId: 'checkout' } });
+    expect(result.target.webElementId).toBeTruthy();
+    expect(sent.request_sdk_web_action).toBe(1);
+    expect(sent.request_tap_coordinates).toBeUndefined();
+    expect(sent.request_hierarchy).toBe(2);
+    expect(await pageShows('Enter your name.')).toBe(true);
+  });
+
+  it('element_not_actionable: the disabled button is rejected by the web view and fails closed', async () => {
+    await reset('checkout');
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { text: 'Pay later' } }));
+    expect(result).toMatchObject({ success: false, backend: 'sdk', failureReason: 'element_not_actionable', mayHaveRun: false });
+    expect(sent.request_sdk_web_action).toBe(1);
+    expect(sent.request_tap_coordinates).toBeUndefined();
+  });
+
+  it('stale_snapshot: an element picked before the web view navigated fails closed', async () => {
+    await reset('checkout');
+    const picked = await pick(webNode('Place order'));
+    // The content process dies and the page loads again: a new document, new snapshots.
+    await setFaults(['web-process-terminated']);
+    await setFaults([]);
+    await sleep(300);
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { node: picked } }));
+    expect(result).toMatchObject({ success: false, backend: 'sdk', failureReason: 'stale_snapshot', mayHaveRun: false });
+    expect(sent.request_tap_coordinates).toBeUndefined();
+  });
+
+  it('disallowed_origin: a page outside the bridge policy fails closed', async () => {
+    await reset('checkout');
+    const picked = await pick(webNode('Place order'));
+    await setFaults(['web-disallowed-origin']);
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { node: picked } }));
+    expect(result).toMatchObject({ success: false, backend: 'sdk', failureReason: 'disallowed_origin', mayHaveRun: false });
+    expect(sent.request_tap_coordinates).toBeUndefined();
+  });
+
+  it('web_process_unavailable: a terminated content process fails closed', async () => {
+    await reset('checkout');
+    const picked = await pick(webNode('Place order'));
+    await setFaults(['web-process-terminated']);
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { node: picked } }));
+    expect(result).toMatchObject({ success: false, backend: 'sdk', failureReason: 'web_process_unavailable', mayHaveRun: false });
+    expect(sent.request_tap_coordinates).toBeUndefined();
+  });
+
+  it('a long press has no web form: XCTest runs it and reports fallbackReason unsupported', async () => {
+    await reset('checkout');
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'longPress', target: { text: 'Place order' }, durationMs: 300 }));
+    expect(result).toMatchObject({ success: true, backend: 'xctest', fallbackReason: 'unsupported' });
+    expect(sent.request_sdk_web_action).toBeUndefined();
+    expect(sent.request_tap_coordinates).toBe(1);
+  });
+});
+
+describe('seed 000 sendKeys', () => {
+  const field = (root: UiNode | undefined, predicate: (n: UiNode) => boolean) => nodes(root).find(predicate);
+
+  it('text entry into a native bridge field goes through the bridge insertText, after an XCTest focus tap, and is verified by read-back', async () => {
+    await reset('login');
+    const { result, sent } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'type', text: 'alice' }] }));
+    expect(result).toMatchObject({ success: true, backend: 'sdk', target: { elementId: 'login.username' } });
+    expect(sent.request_tap_coordinates).toBe(1);
+    expect(sent.request_sdk_action).toBe(1);
+    expect(sent.request_append_text).toBeUndefined();
+    // Read, focus tap, the read since focus the first bridge action names, insertText, read-back.
+    expect(sent.request_hierarchy).toBe(3);
+    expect(result.timings).toHaveProperty('verify');
+    expect(field(lastTree(), bridgeNode('login.username'))?.text).toBe('alice');
+  });
+
+  it('a replace into a web <input> clears through the web view, then setValue, and is verified by read-back', async () => {
+    await reset('checkout');
+    const email = await pick((n) => n['web-role'] === 'input' && n['content-desc'] === 'Email');
+    const { result, sent } = await measured(() =>
+      dispatcher.sendKeys({ action: 'sendKeys', target: { text: 'Email' }, steps: [{ kind: 'replace', text: 'qa@parallax.test' }] }),
+    );
+    expect(result).toMatchObject({ success: true, backend: 'sdk', target: { source: 'sdkWebBridge', webElementId: email['web-element-id'] } });
+    expect(sent.request_sdk_web_action).toBe(2);
+    expect(sent.request_clear_text).toBeUndefined();
+    expect(sent.request_append_text).toBeUndefined();
+    expect(sent.request_set_text).toBeUndefined();
+    expect(field(lastTree(), (n) => n['web-element-id'] === email['web-element-id'])?.text).toBe('qa@parallax.test');
+  });
+
+  it('typing into contenteditable stays on XCTest (a DOM editor that ignores an assigned value)', async () => {
+    await reset('checkout');
+    const { result, sent } = await measured(() =>
+      dispatcher.sendKeys({ action: 'sendKeys', target: { text: 'Gift message' }, steps: [{ kind: 'type', text: 'Happy birthday' }] }),
+    );
+    expect(result.success).toBe(true);
+    // Plain XCTest: neither backend field.
+    expect(result.backend).toBeUndefined();
+    expect(result.fallbackReason).toBeUndefined();
+    expect(sent.request_append_text).toBe(1);
+    expect(sent.request_sdk_web_action).toBeUndefined();
+    expect(showsText(lastTree(), 'Happy birthday')).toBe(true);
+  });
+
+  it('IME done on a web field is submit (the field’s form)', async () => {
+    await reset('checkout');
+    const { result, sent } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', target: { text: 'Email' }, steps: [{ kind: 'ime', imeAction: 'done' }] }));
+    expect(result).toMatchObject({ success: true, backend: 'sdk' });
+    expect(sent.request_sdk_web_action).toBe(1);
+    expect(sent.request_ime_action).toBeUndefined();
+    expect(await pageShows('Enter your name.')).toBe(true);
+  });
+
+  it('typing that appends at the caret of a web field stays on XCTest with fallbackReason unsupported', async () => {
+    await reset('checkout');
+    const { result, sent } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', target: { text: 'Full name' }, steps: [{ kind: 'type', text: 'Jo' }] }));
+    expect(result).toMatchObject({ success: true, backend: 'xctest', fallbackReason: 'unsupported' });
+    expect(sent.request_append_text).toBe(1);
+    expect(sent.request_sdk_web_action).toBeUndefined();
+  });
+
+  it('IME actions have no native bridge form: XCTest runs them with fallbackReason unsupported', async () => {
+    await reset('login');
+    const { result, sent } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'ime', imeAction: 'next' }] }));
+    expect(result).toMatchObject({ success: true, backend: 'xctest', fallbackReason: 'unsupported' });
+    expect(sent.request_ime_action).toBe(1);
+    expect(sent.request_sdk_action).toBeUndefined();
+  });
+
+  it('a rejected bridge text entry fails closed after the focus tap, with no XCTest typing', async () => {
+    await reset('login', ['bridge-reject=element_not_actionable']);
+    const { result, sent } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'type', text: 'x' }] }));
+    expect(result).toMatchObject({ success: false, backend: 'sdk', failureReason: 'element_not_actionable' });
+    expect(sent.request_append_text).toBeUndefined();
+  });
+});
+
+describe('seed 000 swipeOn', () => {
+  const firstCell = (root: UiNode | undefined) =>
+    Math.min(...nodes(root).flatMap((n) => (/^feed\.cell\.(\d+)$/.exec(n['resource-id'] ?? '') ? [Number(RegExp.$1)] : [])));
+
+  it('a bridge container scrolls through the bridge scroll with the content-offset delta; the duration is ignored', async () => {
+    await reset('feed');
+    const before = firstCell((await observer.observe({ screenshot: false })).observation?.viewHierarchy?.hierarchy);
+    const { result, sent } = await measured(() =>
+      dispatcher.swipe({ action: 'swipe', container: { id: 'feed.list' }, start: { x: 200, y: 650 }, end: { x: 200, y: 250 }, durationMs: 400 }),
+    );
+    expect(result).toMatchObject({ success: true, backend: 'sdk', durationIgnored: true, target: { resolvedBy: 'container', elementId: 'feed.list' } });
+    expect(result.warnings.join(' ')).toMatch(/duration/i);
+    expect(sent.request_sdk_action).toBe(1);
+    expect(sent.request_swipe).toBeUndefined();
+    expect(firstCell(lastTree())).toBeGreaterThan(before);
+  });
+
+  it('an edge swipe stays on XCTest with no backend', async () => {
+    await reset('feed');
+    const { result, sent } = await measured(() => dispatcher.swipe({ action: 'swipe', edge: 'left', start: { x: 1, y: 400 }, end: { x: 250, y: 400 } }));
+    expect(result.success).toBe(true);
+    expect(result.backend).toBeUndefined();
+    expect(sent.request_swipe).toBe(1);
+  });
+
+  it('the display fence is checked before dispatch: a stroke planned for another display fails closed having sent nothing', async () => {
+    await reset('feed');
+    const { result, sent } = await measured(() =>
+      dispatcher.swipe({ action: 'swipe', container: { id: 'feed.list' }, start: { x: 200, y: 650 }, end: { x: 200, y: 250 } }, { plannedFor: { rotation: 1, screenWidth: 874, screenHeight: 402 } }),
+    );
+    expect(result).toMatchObject({ success: false, failureReason: 'display_changed', mayHaveRun: false });
+    expect(sent.request_sdk_action).toBeUndefined();
+    expect(sent.request_swipe).toBeUndefined();
+  });
+
+  it('a scroll search first scrolls the one page element into view (scrollIntoView), re-reads after 250 ms, and reports backend sdk with no swipe', async () => {
+    await reset('checkout');
+    const { result, sent } = await measured(() => dispatcher.scrollTo({ action: 'scrollTo', lookFor: { text: 'Contact support' } }));
+    expect(result).toMatchObject({ success: true, backend: 'sdk', target: { resolvedBy: 'lookFor', source: 'sdkWebBridge' } });
+    expect(sent.request_sdk_web_action).toBe(1);
+    expect(sent.request_swipe).toBeUndefined();
+    expect(result.timings.settle).toBeGreaterThanOrEqual(249);
+    expect(showsText(lastTree(), 'Contact support')).toBe(true);
+  });
+
+  it('a scroll search for a target already in view sends nothing but the read', async () => {
+    await reset('checkout');
+    const { result, sent } = await measured(() => dispatcher.scrollTo({ action: 'scrollTo', lookFor: { text: 'Place order' } }));
+    expect(result.success).toBe(true);
+    expect(result.backend).toBeUndefined();
+    expect(sent.request_sdk_web_action).toBeUndefined();
+    expect(sent.request_hierarchy).toBe(1);
+  });
+});
+
+describe('parallax tap | type | clear | swipe | scroll-to', () => {
+  const run = async (command: Parameters<typeof runActionCommand>[0], ...args: string[]) => {
+    const lines: string[] = [];
+    const errors: string[] = [];
+    const code = await runActionCommand(command, args, { log: (l) => lines.push(l), error: (l) => errors.push(l) });
+    return { code, stdout: lines.join('\n'), errors };
+  };
+
+  it('parallax tap --device URL --id login.submit --json exits 0 with backend sdk', async () => {
+    await reset('login');
+    const { code, stdout, errors } = await run('tap', '--device', device.runnerUrl, '--id', 'login.submit', '--json');
+    expect(errors).toEqual([]);
+    expect(code).toBe(0);
+    const result = ActionResultSchema.parse(JSON.parse(stdout));
+    expect(result).toMatchObject({ success: true, backend: 'sdk' });
+    expect(result.timings.total).toBeGreaterThan(0);
+  });
+
+  it('a failed action exits 1 and names its reason; a wrong command line exits 2 with one line', async () => {
+    await reset('login', ['bridge-reject=action_in_flight']);
+    const failed = await run('tap', '--device', device.runnerUrl, '--id', 'login.submit');
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/failed: action_in_flight .*backend=sdk/);
+    const usage = await run('tap', '--device', device.runnerUrl, '--id', 'a', '--text', 'b');
+    expect(usage.code).toBe(2);
+    expect(usage.errors).toHaveLength(1);
+    expect(usage.errors[0]).not.toContain('\n');
+  });
+
+  it('parallax type --replace and parallax scroll-to drive sendKeys and the scroll search', async () => {
+    await reset('checkout');
+    const typed = await run('type', '--device', device.runnerUrl, '--text', 'Email', '--text-to-type', 'cli@parallax.test', '--replace', '--json');
+    expect(typed.code).toBe(0);
+    expect(JSON.parse(typed.stdout)).toMatchObject({ success: true, backend: 'sdk' });
+    const scrolled = await run('scroll-to', '--device', device.runnerUrl, '--look-for', 'Contact support', '--json');
+    expect(scrolled.code).toBe(0);
+    expect(JSON.parse(scrolled.stdout)).toMatchObject({ success: true, backend: 'sdk' });
+  });
+});
