@@ -16,6 +16,7 @@ import {
   type TargetSelector,
 } from '../src-shared/protocol/action';
 import { RunnerClient } from './devices/runner-client';
+import { connectionFor } from './session/device-manager';
 import { Dispatcher } from './session/dispatcher';
 import { Observer } from './session/observer';
 
@@ -197,8 +198,8 @@ export async function runActionCommand(command: ActionCommand, args: string[], o
       out.log(ACTION_USAGE);
       return 0;
     }
-    if (!values.device) throw new UsageError(`${command} needs --device ws://HOST:PORT/ws`);
-    if (!/^wss?:\/\//.test(values.device)) throw new UsageError(`--device must be a ws:// URL, not "${values.device}"`);
+    if (!values.device) throw new UsageError(`${command} needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL`);
+    if (!/^(wss?|https?):\/\//.test(values.device)) throw new UsageError('--device must be a ws:// runner URL or an http:// AppReveal session URL');
     request = buildActionRequest(command, values);
   } catch (error) {
     out.error(`parallax ${command}: ${oneLine(error)}`);
@@ -210,13 +211,24 @@ export async function runActionCommand(command: ActionCommand, args: string[], o
     out.error(`parallax ${command}: --timeout takes milliseconds, not "${values.timeout}"`);
     return 2;
   }
-  const client = new RunnerClient(values.device, { handshakeTimeoutMs: timeoutMs });
-  client.start();
+  const xctestOnly = values['xctest-only'] === true;
+  let close: () => Promise<void> = async () => {};
   try {
-    await client.waitUntilConnected(timeoutMs);
-    // A command line run has no screen to refresh, so the observation after skips the screenshot.
-    const dispatcher = new Dispatcher(client, new Observer(client), { screenshotAfter: false, xctestOnly: values['xctest-only'] === true });
-    const result = await dispatcher.dispatch(request);
+    let result: ActionResult;
+    if (/^wss?:\/\//.test(values.device)) {
+      const client = new RunnerClient(values.device, { handshakeTimeoutMs: timeoutMs });
+      close = () => client.close();
+      client.start();
+      await client.waitUntilConnected(timeoutMs);
+      // A command line run has no screen to refresh, so the observation after skips the screenshot.
+      result = await new Dispatcher(client, new Observer(client), { screenshotAfter: false, xctestOnly }).dispatch(request);
+    } else {
+      const connection = connectionFor(values.device);
+      close = () => connection.close();
+      connection.start();
+      await connection.waitUntilConnected(timeoutMs);
+      result = (await connection.act(request)).result;
+    }
     if (values.json) {
       out.log(JSON.stringify(result, null, 2));
     } else {
@@ -232,6 +244,6 @@ export async function runActionCommand(command: ActionCommand, args: string[], o
     out.error(`parallax ${command}: ${oneLine(error)}`);
     return 1;
   } finally {
-    await client.close();
+    await close();
   }
 }

@@ -10,6 +10,7 @@ import type { UiNode } from '../src-shared/protocol/runner';
 import { StrategySchema } from '../src-shared/protocol/observation';
 import { connectionFor } from './session/device-manager';
 import { startReplayDevice } from './devices/replay-device';
+import { runActionCommand } from './cli-actions';
 import { discoverOnce } from './discovery/index';
 import { startAppServices } from './host/app-services';
 import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from './host/default-device';
@@ -27,6 +28,8 @@ Commands:
   devices [--json]                    list what discovery finds (Bonjour, runner ports, manual entries)
   observe --device URL [--strategy visible|raw] [--xctest-only] [--json]
                                       print the device's current observation
+  tap|type|clear|swipe|scroll-to --device URL (--id ID | --text TEXT | --point X,Y) ... [--json]
+                                      run one action; prints its result (parallax tap --help)
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
   demo-device [--port N] [--screen NAME] [--fault F]...
                                       start the simulated iPhone; prints {runnerUrl, adminUrl}
@@ -52,6 +55,12 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
         return await observe(rest, out);
       case 'devices':
         return await devices(rest, out);
+      case 'tap':
+      case 'type':
+      case 'clear':
+      case 'swipe':
+      case 'scroll-to':
+        return await runActionCommand(command, rest, out);
       case 'replay-device':
         return await replayDevice(rest, out);
       case 'demo-device':

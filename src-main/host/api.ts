@@ -43,6 +43,7 @@ export function createApiService(
       return { ok: true as const };
     },
     'device.observe': ({ deviceId, ...options }) => manager.observe(deviceId, options),
+    'device.act': ({ deviceId, action, xctestOnly }) => manager.act(deviceId, action, xctestOnly ? { xctestOnly } : {}),
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {
       if (!discovery) return [];
@@ -71,13 +72,16 @@ export function createApiService(
       const onDevices = (devices: ApiEventPayload<'devices.changed'>['devices']) =>
         listener('devices.changed', apiEvents['devices.changed'].parse({ devices }));
       const onFrame = (frame: ApiEventPayload<'device.frame'>) => listener('device.frame', frame);
+      const onAction = (step: ApiEventPayload<'device.action'>) => listener('device.action', step);
       const onDiscovered = (devices: ApiEventPayload<'discovery.changed'>['devices']) => listener('discovery.changed', { devices });
       manager.on('devicesChanged', onDevices);
       manager.on('frame', onFrame);
+      manager.on('action', onAction);
       discovery?.on('changed', onDiscovered);
       return () => {
         manager.off('devicesChanged', onDevices);
         manager.off('frame', onFrame);
+        manager.off('action', onAction);
         discovery?.off('changed', onDiscovered);
       };
     },

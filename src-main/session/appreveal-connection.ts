@@ -10,7 +10,8 @@ import { EventEmitter } from 'node:events';
 import { appRevealViewHierarchy, stripSessionToken } from '../../src-shared/protocol/appreveal';
 import { assembleObservation } from '../../src-shared/observe/assemble';
 import { AppRevealClient, type AppRevealScreenshot } from '../devices/appreveal-client';
-import type { ConnectionEvents, ConnectionState, DeviceConnection, ObservedFrame } from './connection';
+import { actThroughAppReveal } from './appreveal-actions';
+import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection, ObservedFrame } from './connection';
 import type { ObserveOptions } from './observer';
 
 const HEALTH_INTERVAL_MS = 3_000;
@@ -104,6 +105,13 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     if (screenshot && 'shot' in screenshot) frame.screenshot = { format: 'png', dataBase64: screenshot.shot.dataBase64 };
     else frame.screenshotError = screenshot?.error ?? 'this app did not register the screenshot tool';
     return frame;
+  }
+
+  async act(request: unknown): Promise<ActedStep> {
+    await this.waitUntilConnected();
+    const result = await actThroughAppReveal(this.client, request);
+    const after = await this.observe({}).catch(() => undefined);
+    return { result, after };
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { DeviceSummary, Frame } from '../../src-shared/protocol/api';
+import type { ActionResult } from '../../src-shared/protocol/action';
 import type { ObserveOptions } from './observer';
 
 export type DeviceKind = DeviceSummary['kind'];
@@ -28,5 +29,15 @@ export interface DeviceConnection extends EventEmitter<ConnectionEvents> {
   start(): void;
   waitUntilConnected(timeoutMs?: number): Promise<void>;
   observe(options: ObserveOptions): Promise<ObservedFrame>;
+  /**
+   * Runs one action (an ActionRequest, decoded here: it arrives from the API or the CLI) and returns
+   * its result with the observation taken after it.
+   */
+  act(request: unknown, options?: { xctestOnly?: boolean }): Promise<ActedStep>;
   close(): Promise<void>;
+}
+
+export interface ActedStep {
+  result: ActionResult;
+  after: ObservedFrame | undefined;
 }

@@ -5,7 +5,8 @@
  * frame, and reconnects by itself; nothing it does can throw out of here.
  */
 import { EventEmitter } from 'node:events';
-import type { DeviceSummary, Frame } from '../../src-shared/protocol/api';
+import type { ActionStep, DeviceSummary, Frame } from '../../src-shared/protocol/api';
+import type { ActionRequest } from '../../src-shared/protocol/action';
 import type { RunnerClientOptions } from '../devices/runner-client';
 import { AppRevealConnection } from './appreveal-connection';
 import type { DeviceConnection, DeviceKind } from './connection';
@@ -24,6 +25,7 @@ interface ManagedDevice {
 interface DeviceManagerEvents {
   devicesChanged: [devices: DeviceSummary[]];
   frame: [frame: Frame];
+  action: [step: ActionStep];
 }
 
 export class DeviceNotFoundError extends Error {
@@ -36,6 +38,7 @@ export class DeviceNotFoundError extends Error {
 export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   private readonly devices = new Map<string, ManagedDevice>();
   private nextId = 1;
+  private nextCall = 1;
 
   constructor(private readonly clientOptions: RunnerClientOptions = {}) {
     super();
@@ -81,6 +84,26 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     const frame: Frame = { deviceId, ...(await device.connection.observe(options)) };
     device.lastFrame = frame;
     return frame;
+  }
+
+  /**
+   * Runs one action and records it as a timeline step: the frame the user was looking at before, the
+   * result, and the observation after (which also becomes the device's current frame).
+   */
+  async act(deviceId: string, request: ActionRequest, options: { xctestOnly?: boolean } = {}): Promise<ActionStep> {
+    const device = this.get(deviceId);
+    const before = device.lastFrame ?? null;
+    const startedAt = Date.now();
+    const callId = `call-${this.nextCall++}`;
+    const { result, after } = await device.connection.act(request, options);
+    const afterFrame: Frame | null = after ? { deviceId, ...after } : null;
+    if (afterFrame && this.devices.has(deviceId)) {
+      device.lastFrame = afterFrame;
+      this.emit('frame', afterFrame);
+    }
+    const step: ActionStep = { callId, deviceId, request, result, startedAt, before, after: afterFrame };
+    this.emit('action', step);
+    return step;
   }
 
   /** The connection behind a device, for the session parts that speak its protocol (actions). */

@@ -4,12 +4,14 @@
 import { EventEmitter } from 'node:events';
 import type { HierarchyUpdate } from '../../src-shared/protocol/runner';
 import { RunnerClient, type RunnerClientOptions } from '../devices/runner-client';
-import type { ConnectionEvents, DeviceConnection, DeviceKind, ObservedFrame } from './connection';
+import type { ActedStep, ConnectionEvents, DeviceConnection, DeviceKind, ObservedFrame } from './connection';
+import { Dispatcher } from './dispatcher';
 import { Observer, type ObserveOptions } from './observer';
 
 export class RunnerConnection extends EventEmitter<ConnectionEvents> implements DeviceConnection {
   readonly client: RunnerClient;
   readonly observer: Observer;
+  readonly dispatcher: Dispatcher;
   /** The newest hierarchy push not yet observed, and whether a pass is running. */
   private pendingPush: HierarchyUpdate | undefined;
   private observingPush = false;
@@ -23,6 +25,7 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     super();
     this.client = new RunnerClient(url, options);
     this.observer = new Observer(this.client);
+    this.dispatcher = new Dispatcher(this.client, this.observer);
     this.client.on('state', () => this.emit('state'));
     this.client.on('hierarchy', (update) => void this.onHierarchyPush(update));
   }
@@ -50,6 +53,11 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
 
   observe(options: ObserveOptions): Promise<ObservedFrame> {
     return this.observer.observe(options);
+  }
+
+  async act(request: unknown, options: { xctestOnly?: boolean } = {}): Promise<ActedStep> {
+    const result = await this.dispatcher.dispatch(request, options.xctestOnly ? { xctestOnly: true } : {});
+    return { result, after: this.dispatcher.lastFrame };
   }
 
   async close(): Promise<void> {

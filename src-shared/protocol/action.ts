@@ -110,7 +110,8 @@ export type ActionRequest = z.infer<typeof ActionRequestSchema>;
 
 // ---- Result -----------------------------------------------------------------------------------------
 
-export const BACKENDS = ['sdk', 'xctest'] as const;
+/** `appreveal`: the action ran through the app's own AppReveal MCP server, not a runner. */
+export const BACKENDS = ['sdk', 'xctest', 'appreveal'] as const;
 export const BackendSchema = z.enum(BACKENDS);
 export type Backend = z.infer<typeof BackendSchema>;
 
@@ -141,6 +142,11 @@ export const DISPATCH_FAILURES = [
   'target_not_found',
   'target_without_bounds',
   'text_mismatch',
+  // AppReveal (seed 004): the app's MCP server answered, but not with a done action.
+  'appreveal_tool_error',
+  'appreveal_unknown_tool',
+  'appreveal_unauthorized',
+  'appreveal_unreachable',
 ] as const;
 
 export const FAILURE_REASONS = [
@@ -300,6 +306,22 @@ export const FAILURE_EXPLANATIONS: Record<FailureReason, FailureExplanation> = {
   display_changed: {
     meaning: 'The display changed (rotation or size) after the swipe was planned, so its coordinates no longer fit the screen.',
     whatToDo: 'Observe again and redo the swipe on the current screen.',
+  },
+  appreveal_tool_error: {
+    meaning: 'The app’s AppReveal server ran the tool and reported that it failed (for example, the element was not found or the text matched several elements).',
+    whatToDo: 'Read the error and its candidates, then pick a more specific id or text.',
+  },
+  appreveal_unknown_tool: {
+    meaning: 'This app did not register the AppReveal tool this action needs, so nothing was sent.',
+    whatToDo: 'Use an action the app offers, or drive the app through an iOS runner instead.',
+  },
+  appreveal_unauthorized: {
+    meaning: 'The app refused the request: the session token is missing, wrong, or from an earlier start of the app.',
+    whatToDo: 'Paste the session URL the app printed at this start (it changes every launch).',
+  },
+  appreveal_unreachable: {
+    meaning: 'The app’s AppReveal server did not answer; the action may or may not have reached it.',
+    whatToDo: 'Check the app is still running and observe before trying again.',
   },
   target_not_found: {
     meaning: 'Nothing on the screen matched the selector.',

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { AppRevealScreenInfoSchema, AppRevealSessionUrlSchema, AppRevealWindowSchema, DiscoveredDeviceSchema } from './appreveal';
+import { ActionRequestSchema, ActionResultSchema } from './action';
 import { ObservationSchema, StrategySchema } from './observation';
 
 export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo', 'appreveal']);
@@ -57,6 +58,21 @@ export type Frame = z.infer<typeof FrameSchema>;
 
 const DeviceIdInput = z.object({ deviceId: z.string().min(1) });
 
+/**
+ * One action on the timeline: what was asked, what happened (backend, fallback or fail-closed reason,
+ * timings), and the frames the user saw before it and the device showed after it.
+ */
+export const ActionStepSchema = z.object({
+  callId: z.string(),
+  deviceId: z.string(),
+  request: ActionRequestSchema,
+  result: ActionResultSchema,
+  startedAt: z.number(),
+  before: FrameSchema.nullable(),
+  after: FrameSchema.nullable(),
+});
+export type ActionStep = z.infer<typeof ActionStepSchema>;
+
 export const apiMethods = {
   'app.info': {
     input: z.object({}),
@@ -88,6 +104,11 @@ export const apiMethods = {
     }),
     output: FrameSchema,
   },
+  /** Runs one action on the device (through the bridge, the web view, XCTest or AppReveal: see the result). */
+  'device.act': {
+    input: DeviceIdInput.extend({ action: ActionRequestSchema, xctestOnly: z.boolean().optional() }),
+    output: ActionStepSchema,
+  },
   /** What discovery finds (Bonjour, the runner port probe, manual entries): devices one can connect to. */
   'discovery.list': {
     input: z.object({}),
@@ -108,6 +129,7 @@ export const apiEvents = {
   'devices.changed': z.object({ devices: z.array(DeviceSummarySchema) }),
   /** A frame the device pushed by itself (a `hierarchy_update` push). */
   'device.frame': FrameSchema,
+  'device.action': ActionStepSchema,
   'discovery.changed': z.object({ devices: z.array(DiscoveredDeviceSchema) }),
 } as const;
 

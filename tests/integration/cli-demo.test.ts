@@ -1,0 +1,74 @@
+/**
+ * The action commands against the demo device, through the real `parallax` command: one app, reached
+ * both through its runner and through its embedded AppReveal server (issues 5 and 7).
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoDevice } from '../../src-main/demo-device/index';
+
+const ROOT = join(__dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'parallax.mjs');
+
+let demo: Awaited<ReturnType<typeof startDemoDevice>>;
+beforeAll(async () => {
+  demo = await startDemoDevice({ port: 0 });
+}, 60_000);
+afterAll(async () => {
+  await demo?.close();
+});
+
+function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function resetToLogin() {
+  await fetch(`${demo.adminUrl}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"screen":"login"}' });
+}
+
+describe('parallax action commands on the demo device', () => {
+  it('tap --id through the runner goes through the SDK bridge and exits 0', async () => {
+    await resetToLogin();
+    const { code, stdout } = await parallax('tap', '--device', demo.runnerUrl, '--id', 'login.submit', '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ success: true, backend: 'sdk' });
+  });
+
+  it('tap --id with an AppReveal session URL goes through AppReveal (backend appreveal)', async () => {
+    await resetToLogin();
+    const { code, stdout, stderr } = await parallax('tap', '--device', demo.appRevealUrl ?? '', '--id', 'login.submit', '--json');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ success: true, backend: 'appreveal', requestsSent: 1 });
+  });
+
+  it('type with an AppReveal session URL types into the field, and the runner sees the text', async () => {
+    await resetToLogin();
+    const typed = await parallax('type', '--device', demo.appRevealUrl ?? '', '--id', 'login.username', '--text-to-type', 'qa@example.com', '--json');
+    expect(typed.code).toBe(0);
+    const observed = await parallax('observe', '--device', demo.runnerUrl, '--json', '--xctest-only');
+    expect(observed.stdout).toContain('qa@example.com');
+  });
+
+  it('an ambiguous tap_text fails closed with its candidates, and exit code 1', async () => {
+    await resetToLogin();
+    const { code, stdout } = await parallax('tap', '--device', demo.appRevealUrl ?? '', '--text', 'Sign In', '--json');
+    expect(code).toBe(1);
+    const result = JSON.parse(stdout) as { failureReason: string; mayHaveRun: boolean; warnings: string[] };
+    expect(result).toMatchObject({ failureReason: 'appreveal_tool_error', mayHaveRun: false });
+    expect(result.warnings.join(' ')).toContain('login.submit');
+  });
+
+  it('a long press has no AppReveal form: fails closed, nothing sent', async () => {
+    const { code, stdout } = await parallax('tap', '--device', demo.appRevealUrl ?? '', '--id', 'login.submit', '--long-press', '800', '--json');
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({ failureReason: 'appreveal_unknown_tool', requestsSent: 0 });
+  });
+});
