@@ -34,6 +34,13 @@ export interface BridgeMerge extends BackendFields {
 
 /** Native text-entry roles (compared lower-cased), reported as the runner's "textfield". */
 const TEXT_ENTRY_ROLES = new Set(['textfield', 'securetextfield', 'searchfield', 'textview', 'textarea']);
+/**
+ * Native scroll-container roles (compared lower-cased). The snapshot has no scrollable flag, and without
+ * one the layout audit would take a list's rows sliding under the status bar for fixed controls.
+ */
+const SCROLL_CONTAINER_ROLES = new Set(['scrollview', 'collectionview', 'tableview', 'table']);
+/** The role of a snapshot root that is the application itself, i.e. the XCUIApplication node it merges under. */
+const APPLICATION_ROLE = 'application';
 
 /**
  * The merge for a registered bridge. Whatever keeps the snapshot out (no answer — `read` undefined, a
@@ -66,19 +73,24 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
   const identity = snapshot.captureIdentity;
   // Bridge nodes by frame, for the duplicate check: one Map lookup per XCTest leaf.
   const index = new RectIndex<ObservationNode>();
+  const scrollableTwins = scrollableXctestFrames(root);
   let count = 0;
 
-  const map = (node: ObservationNode): UiNode[] => {
+  const map = (node: ObservationNode, isRoot: boolean): UiNode[] => {
     const children: UiNode[] = [];
-    for (const child of node.children) children.push(...map(child));
+    for (const child of node.children) children.push(...map(child, false));
     // An invisible node is left out; a visible descendant (the SDK says so per node) moves up to it.
     if (!node.visible) return children;
+    // The application is the XCUIApplication node the snapshot merges under; a second one would stand
+    // between it and the app's views, so its children take its place.
+    if (isRoot && node.role.toLowerCase() === APPLICATION_ROLE) return children;
     const mapped = bridgeNodeToUiNode(node, identity, children);
+    if (SCROLL_CONTAINER_ROLES.has(node.role.toLowerCase()) || isScrollableTwin(node, mapped, scrollableTwins)) mapped.scrollable = 'true';
     count++;
     index.add(mapped.bounds!, node);
     return [mapped];
   };
-  const bridgeNodes = snapshot.root ? map(snapshot.root) : [];
+  const bridgeNodes = snapshot.root ? map(snapshot.root, true) : [];
 
   let duplicatesRemoved = 0;
   const isDuplicate = (leaf: UiNode): boolean => {
@@ -117,6 +129,28 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
   // First under the root: XCTest lists later windows (alerts, the keyboard) after the app's own, and
   // they are drawn above the app content the bridge describes.
   return { root: withChildren(root, [...bridgeNodes, ...rootChildren]), nodes: count, duplicatesRemoved };
+}
+
+/** The XCTest tree's scroll containers by frame: few per screen, found in one walk. */
+function scrollableXctestFrames(root: UiNode): RectIndex<UiNode> {
+  const index = new RectIndex<UiNode>();
+  const stack: UiNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const bounds = rectOf(node);
+    if (bounds && node.scrollable === 'true' && isXctest(node)) index.add(bounds, node);
+    const children = childrenOf(node);
+    for (let i = 0; i < children.length; i++) stack.push(children[i]!);
+  }
+  return index;
+}
+
+/** The bridge node stands for a scrollable XCTest view: same frame, same id or label (the duplicate rule's match). */
+function isScrollableTwin(node: ObservationNode, mapped: UiNode, twins: RectIndex<UiNode>): boolean {
+  if (twins.size === 0) return false;
+  return twins
+    .get(mapped.bounds!)
+    .some((x) => (present(x['resource-id']) && x['resource-id'] === node.id) || (present(node.label) && (node.label === x['content-desc'] || node.label === x.text)));
 }
 
 export function bridgeNodeToUiNode(node: ObservationNode, captureIdentity: string, children: readonly UiNode[]): UiNode {

@@ -10,6 +10,8 @@ export const CAPABILITIES_COMMAND = 'get_sdk_capabilities';
 /** The native relay: observe needs the snapshot command, actions need the action command. */
 export const BRIDGE_RELAY_COMMANDS = ['request_sdk_observation', 'request_sdk_action'] as const;
 export const WEB_SNAPSHOT_COMMAND = 'request_sdk_web_snapshot';
+/** The SDK capability (in /health's `capabilities`) of an SDK that serves the observationBridge object. */
+export const OBSERVATION_BRIDGE_CAPABILITY = 'observationBridge';
 
 /** The decoded reply (runner envelope fields that matter here, plus the capability payload). */
 export type SdkCapabilitiesReply = SdkCapabilitiesPayload & { success?: boolean | undefined; error?: string | null | undefined };
@@ -113,8 +115,11 @@ export function discoverSdk(input: SdkDiscoveryInput): SdkDiscovery {
 
   const bridge = reply.observationBridge;
   if (bridge === undefined) {
-    // No bridge object from an SDK that answered: that SDK predates discovery.
-    return known(unavailable(sdkAnswered ? 'SDK_TOO_OLD' : 'SDK_UNAVAILABLE'), webViews);
+    if (!sdkAnswered) return known(unavailable('SDK_UNAVAILABLE'), webViews);
+    // The runner drops a malformed bridge object rather than fail the reply (seed 000), so a missing
+    // object from an SDK that declares the capability was malformed, not absent; without the
+    // declaration the SDK predates discovery.
+    return known(unavailable(reply.capabilities?.includes(OBSERVATION_BRIDGE_CAPABILITY) ? 'MALFORMED_RESPONSE' : 'SDK_TOO_OLD'), webViews);
   }
   if (bridge.available) {
     return known({ available: true, schemaVersion: bridge.schemaVersion, supportedActions: [...bridge.supportedActions].sort() }, webViews);

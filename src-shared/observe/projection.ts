@@ -11,6 +11,7 @@ import { nodeFlag } from '../protocol/runner';
 import { MAX_FRAME_BYTES } from '../protocol/errors';
 import { intersection, overlaps, screenRect, type Rect } from './geometry';
 import { childrenOf, rectOf, withChildren, withExtras } from './nodes';
+import { WEB_VIEW_CLASS } from './web-merge';
 
 export const HIDDEN_CONTENT_ABOVE = 'hiddenContentAbove';
 export const HIDDEN_CONTENT_BELOW = 'hiddenContentBelow';
@@ -37,8 +38,10 @@ interface ScrollScope {
 /**
  * The user-visible tree. A node is visible when its frame overlaps the viewport and, inside a scroll
  * container, the nearest visible scroll container too (the clip narrows at every scroll container, so a
- * nested container off screen hides its content). Every node is visited: there is no node budget, so a
- * tab bar after 5,000 rows is kept. A node without a frame cannot be shown to be hidden and is kept.
+ * nested container off screen hides its content). A WKWebView counts as one: its page scrolls inside
+ * its frame, and XCTest reports the elements below the fold at their page positions, under whatever
+ * the app draws there. Every node is visited: there is no node budget, so a tab bar after 5,000 rows is
+ * kept. A node without a frame cannot be shown to be hidden and is kept.
  */
 export function projectVisible(h: ViewHierarchy): ViewHierarchy {
   if (!hasTree(h)) return h;
@@ -61,7 +64,7 @@ function visit(node: UiNode, clip: Rect | null, scope: ScrollScope | null): UiNo
 
   let ownScope: ScrollScope | null = null;
   let childClip = clip;
-  if (nodeFlag(node, 'scrollable') && bounds !== null) {
+  if ((nodeFlag(node, 'scrollable') || node.className === WEB_VIEW_CLASS) && bounds !== null) {
     childClip = clip === null ? bounds : intersection(clip, bounds);
     ownScope = { clip: childClip, above: false, below: false };
   }

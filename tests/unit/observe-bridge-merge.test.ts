@@ -82,6 +82,53 @@ describe('seed 000 Observe: native bridge attribute mapping', () => {
   it('seed 000 Observe: a merged tree still decodes with the runner node schema', () => {
     expect(UiNodeSchema.safeParse(merged).success).toBe(true);
   });
+
+  it('seed 000 Observe: a snapshot whose root is the application itself merges its children in place — no second application node', () => {
+    const appRooted = ObservationSnapshotSchema.parse({
+      captureIdentity: '7',
+      orientation: 'portrait',
+      coordinateSpace: 'screen',
+      bounds: rect(0, 0, 402, 874),
+      root: {
+        id: 'XCUIApplication@0',
+        role: 'application',
+        label: 'Demo',
+        bounds: rect(0, 0, 402, 874),
+        children: [
+          { id: 'screen', role: 'other', bounds: rect(0, 0, 402, 874), children: [{ id: 'go', role: 'button', label: 'Go', bounds: rect(20, 300, 380, 340) }] },
+          { id: 'tabs', role: 'tabBar', bounds: rect(0, 791, 402, 874) },
+        ],
+      },
+      capabilities: [],
+    });
+    const result = mergeBridgeSnapshot(xctest([keyboard]), appRooted);
+    expect(result.root.className).toBe('XCUIApplication');
+    expect(result.root.node!.map((n) => n['resource-id'])).toEqual(['screen', 'tabs', 'keyboard']);
+    expect(flattenTree(result.root).filter((f) => /application/i.test(f.node.className ?? ''))).toHaveLength(1);
+    expect(byId(result.root, 'XCUIApplication@0')).toBeUndefined();
+    expect(result.nodes).toBe(3);
+  });
+
+  it('decision: a bridge scroll container (collectionView, scrollView, tableView) is scrollable, so what it holds stays scrollable content', () => {
+    const scrolling = mergeBridgeSnapshot(
+      xctest([]),
+      snapshot({}, [
+        { id: 'list', role: 'collectionView', bounds: rect(0, 116, 402, 874), children: [{ id: 'row', role: 'cell', bounds: rect(0, 44, 402, 116) }] },
+        { id: 'page', role: 'scrollView', bounds: rect(0, 116, 402, 874) },
+        { id: 'table', role: 'tableView', bounds: rect(0, 116, 402, 874) },
+        { id: 'plain', role: 'other', bounds: rect(0, 116, 402, 874) },
+      ]),
+    ).root;
+    expect(['list', 'page', 'table', 'plain', 'row'].map((id) => byId(scrolling, id)!.scrollable)).toEqual(['true', 'true', 'true', undefined, undefined]);
+  });
+
+  it('decision: a bridge node standing for a scrollable XCTest container (same bounds, same id) is scrollable whatever its role', () => {
+    const list: UiNode = { className: 'UICollectionView', 'resource-id': 'feed', scrollable: 'true', bounds: rect(0, 116, 402, 874), node: [{ className: 'UILabel', text: 'Row', bounds: rect(0, 120, 402, 160) }] };
+    const merged = mergeBridgeSnapshot(xctest([list]), snapshot({}, [{ id: 'feed', role: 'group', bounds: rect(0, 116, 402, 874) }, { id: 'other', role: 'group', bounds: rect(0, 116, 402, 874) }])).root;
+    const bridgeFeed = flattenTree(merged).find((f) => f.node['sdk-element-id'] === 'feed')!.node;
+    expect(bridgeFeed.scrollable).toBe('true');
+    expect(byId(merged, 'other')!.scrollable).toBeUndefined();
+  });
 });
 
 describe('seed 000 Observe: XCTest duplicates of bridge nodes', () => {

@@ -77,6 +77,11 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
       expected: 'MALFORMED_RESPONSE',
     },
     {
+      name: 'MALFORMED_RESPONSE: an SDK that declares the observationBridge capability but whose bridge object the runner dropped as malformed',
+      probe: reply({ success: true, available: true, bundleId: APP, capabilities: ['frameMetrics', 'observationBridge', 'webViewBridge'] }),
+      expected: 'MALFORMED_RESPONSE',
+    },
+    {
       name: 'UNKNOWN: a reason written by a newer SDK',
       probe: reply({ available: true, bundleId: APP, observationBridge: { schemaVersion: 1, available: false, reason: 'UNKNOWN', supportedActions: [] } }),
       expected: 'UNKNOWN',

@@ -139,6 +139,25 @@ describe('seed 003 visible strategy', () => {
     expect(flattenTree(onlyBelow).find((f) => f.node['resource-id'] === 'list')!.node.extras).toEqual({ [HIDDEN_CONTENT_BELOW]: 'true' });
   });
 
+  it('decision: a WKWebView clips its content like a scroll container — a page element below the web view is not visible, and says so on the web view', () => {
+    const projected = projectVisible(
+      app([
+        {
+          className: 'WKWebView',
+          'resource-id': 'web',
+          bounds: rect(0, 116, W, 791),
+          node: [
+            { className: 'UILabel', 'resource-id': 'shown', text: 'Your order', bounds: rect(16, 132, 386, 162) },
+            // On screen, under the tab bar: below the fold of the page, not on the screen a user sees.
+            { className: 'UILabel', 'resource-id': 'belowFold', text: 'Payment', bounds: rect(16, 807, 386, 832) },
+          ],
+        },
+      ]),
+    ).hierarchy!;
+    expect(ids(projected)).toEqual(['web', 'shown']);
+    expect(flattenTree(projected).find((f) => f.node['resource-id'] === 'web')!.node.extras).toEqual({ [HIDDEN_CONTENT_BELOW]: 'true' });
+  });
+
   it('seed 003: visible ancestors are kept — a wrapper without a frame of its own holds its visible child', () => {
     const projected = projectVisible(
       app([{ className: 'UIView', 'resource-id': 'zeroWrapper', bounds: rect(0, 0, 0, 0), node: [{ className: 'UIButton', 'resource-id': 'ok', clickable: 'true', bounds: rect(10, 10, 90, 50) }] }]),
