@@ -8,6 +8,8 @@ export interface NodeAttribute {
   /** The wire name (kebab-case as the runner sends it; `extras.<key>` for an extra). */
   name: string;
   value: string;
+  /** Set on the attributes the inspector's merge added (bridge and web identities, redaction). */
+  group?: 'merged';
 }
 
 /** Identity and text first, then the geometry, then the flags, in the order a reader scans them. */
@@ -37,7 +39,20 @@ export const FLAG_NAMES = [
   'long-clickable',
 ] as const;
 
-const HANDLED = new Set<string>([...LEADING, ...FLAG_NAMES, 'bounds', 'actions', 'extras', 'node']);
+/** What the inspector's merge adds to a node (protocol.md §4), in the order a reader wants them. */
+export const MERGED_ATTRIBUTES = [
+  'sdk-element-id',
+  'sdk-capture-identity',
+  'web-view-id',
+  'web-element-id',
+  'web-snapshot-id',
+  'web-document-id',
+  'web-origin',
+  'web-role',
+  'value-redacted',
+] as const;
+
+const HANDLED = new Set<string>([...LEADING, ...FLAG_NAMES, ...MERGED_ATTRIBUTES, 'bounds', 'actions', 'extras', 'node']);
 
 function display(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -84,6 +99,11 @@ export function nodeAttributes(node: UiNode): NodeAttribute[] {
     if (!HANDLED.has(k) && v !== undefined && v !== null && v !== '') rows.push({ name: k, value: display(v) });
   }
   rows.push({ name: 'children', value: String(childrenOf(node).length) });
+  // Strings as sent: `sdk-capture-identity` is a UInt64 and keeps every digit.
+  for (const name of MERGED_ATTRIBUTES) {
+    const v = raw[name];
+    if (v !== undefined && v !== null && v !== '') rows.push({ name, value: display(v), group: 'merged' });
+  }
   return rows;
 }
 

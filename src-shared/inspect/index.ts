@@ -1,5 +1,7 @@
-/** Pure helpers the inspector UI uses over a runner hierarchy: keys, picking, search, attributes. */
+/** Pure helpers the inspector UI uses over a runner hierarchy and its observation. */
 export * from './tree';
 export * from './pick';
 export * from './search';
 export * from './attributes';
+export * from './source';
+export * from './observation';

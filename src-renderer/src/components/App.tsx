@@ -1,29 +1,26 @@
 import { useEffect, useMemo } from 'react';
-import { indexTree, nodesAtIn, searchNodesIn } from '../../../src-shared/inspect';
-import type { DeviceSummary, Frame } from '../../../src-shared/protocol/api';
-import { useDevices, useFrame, useHostEvents } from '../api/queries';
+import { frameMismatch, indexTree, nodesAtIn, nodesShownIn, searchNodesIn, sourceCounts } from '../../../src-shared/inspect';
+import type { DeviceSummary } from '../../../src-shared/protocol/api';
+import { useLiveLoop } from '../api/live';
+import { useDevices, useFrame, useHostEvents, type FrameOptions } from '../api/queries';
 import { errorMessage, formatTime } from '../state/format';
 import { useInspector } from '../state/store';
 import { Attributes } from './Attributes';
 import { ConnectForm } from './ConnectForm';
 import { DeviceList } from './DeviceList';
 import { DeviceStatus } from './DeviceStatus';
+import { FrameFooter, FrameHeader, ObservationBanners } from './FrameHeader';
+import { LiveControls, ObserveOptionsControls } from './LiveControls';
 import { PickStack } from './PickStack';
 import { Screen } from './Screen';
 import { SearchBox } from './SearchBox';
+import { SourceLegend } from './SourceLegend';
 import { TopBar } from './TopBar';
 import { Tree } from './Tree';
 
 /** The device to show when the user has not chosen one: the first connected, else the first. */
 function defaultDevice(devices: readonly DeviceSummary[]): DeviceSummary | undefined {
   return devices.find((d) => d.state === 'connected') ?? devices[0];
-}
-
-/** Both halves of the frame are stamped and the stamps differ: the boxes would be from another moment. */
-function frameMismatch(frame: Frame | undefined): boolean {
-  const shot = frame?.screenshot?.frameContext;
-  const tree = frame?.hierarchyFrameContext;
-  return Boolean(frame?.observation?.viewHierarchy && shot && tree && shot !== tree);
 }
 
 export function App() {
@@ -34,6 +31,11 @@ export function App() {
   const searchQuery = useInspector((s) => s.searchQuery);
   const pickX = useInspector((s) => s.pick?.x);
   const pickY = useInspector((s) => s.pick?.y);
+  const live = useInspector((s) => s.live);
+  const strategy = useInspector((s) => s.strategy);
+  const xctestOnly = useInspector((s) => s.xctestOnly);
+  const hiddenSources = useInspector((s) => s.hiddenSources);
+  const options: FrameOptions = useMemo(() => ({ strategy, xctestOnly }), [strategy, xctestOnly]);
 
   useEffect(() => {
     if (selectedDeviceId !== null || !devices.data) return;
@@ -42,16 +44,20 @@ export function App() {
   }, [devices.data, selectedDeviceId, selectDevice]);
 
   const device = devices.data?.find((d) => d.id === selectedDeviceId);
-  const frameQuery = useFrame(device);
+  const frameQuery = useFrame(device, options, live);
   const frame = frameQuery.data;
+  const loop = useLiveLoop(device, options, live, frame !== undefined && frame.screenshot === null);
   const hierarchy = frame?.observation?.viewHierarchy ?? null;
+  const observeError: unknown = loop.error ?? (frameQuery.isError ? frameQuery.error : null);
 
   const tree = useMemo(() => indexTree(hierarchy?.hierarchy), [hierarchy]);
+  const shownNodes = useMemo(() => nodesShownIn(tree.nodes, hiddenSources), [tree, hiddenSources]);
+  const counts = useMemo(() => sourceCounts(tree.nodes), [tree]);
   const matches = useMemo(() => searchNodesIn(tree.nodes, searchQuery), [tree, searchQuery]);
   const matchKeys = useMemo(() => new Set(matches.map((m) => m.key)), [matches]);
   const pickStack = useMemo(
-    () => (pickX === undefined || pickY === undefined ? [] : nodesAtIn(tree.nodes, pickX, pickY)),
-    [tree, pickX, pickY],
+    () => (pickX === undefined || pickY === undefined ? [] : nodesAtIn(shownNodes, pickX, pickY)),
+    [shownNodes, pickX, pickY],
   );
   const mismatch = frameMismatch(frame);
 
@@ -59,8 +65,8 @@ export function App() {
     ? selectedDeviceId
       ? 'This device is gone from the host.'
       : 'No device. Connect one by its runner URL.'
-    : frameQuery.isError && !frame
-      ? `Observe failed: ${errorMessage(frameQuery.error)}`
+    : observeError != null && !frame
+      ? `Observe failed: ${errorMessage(observeError)}`
       : !frame
         ? device.state === 'connected'
           ? 'Observing…'
@@ -83,20 +89,17 @@ export function App() {
           <DeviceStatus device={device} frame={frame} />
           <span className="spacer" />
           {device && (
-            <button
-              type="button"
-              className="tool-button"
-              data-testid="refresh"
-              disabled={device.state !== 'connected' || frameQuery.isFetching}
-              onClick={() => void frameQuery.refetch()}
-            >
-              {frameQuery.isFetching ? 'Observing…' : 'Refresh'}
-            </button>
+            <LiveControls
+              connected={device.state === 'connected'}
+              refreshing={frameQuery.isFetching}
+              onRefresh={() => void frameQuery.refetch()}
+            />
           )}
         </div>
         <div className="canvas-bar secondary">
           <SearchBox matches={matches} />
           <PickStack stack={pickStack} />
+          {device && <ObserveOptionsControls />}
         </div>
         {device && device.state === 'disconnected' && frame && (
           <div className="banner warn" data-testid="disconnected-banner">
@@ -104,14 +107,19 @@ export function App() {
             {formatTime(frame.receivedAt)}.
           </div>
         )}
-        {frameQuery.isError && frame && (
-          <div className="banner warn">Observe failed: {errorMessage(frameQuery.error)}. Showing the last frame.</div>
+        <FrameHeader frame={frame} />
+        {observeError != null && frame && (
+          <div className="banner warn" data-testid="observe-error">
+            Observe failed: {errorMessage(observeError)}. Showing the last frame.
+          </div>
         )}
         {mismatch && (
           <div className="banner warn" data-testid="frame-mismatch">
-            The screenshot and the tree come from different frames; the boxes are drawn on the outline.
+            The screenshot and the tree come from different moments (screenshot {frame?.screenshot?.frameContext}, tree{' '}
+            {frame?.hierarchyFrameContext}); the boxes are drawn on the outline, not on the screenshot.
           </div>
         )}
+        <ObservationBanners frame={frame} />
         {frame && !frame.screenshot && frame.observation?.viewHierarchy && (
           <div className="banner info" data-testid="screenshot-error">
             No screenshot{frame.screenshotError ? `: ${frame.screenshotError}` : ''}. Showing the screen outline.
@@ -119,12 +127,14 @@ export function App() {
         )}
         <Screen
           frame={frame}
-          tree={tree}
+          nodes={shownNodes}
           matchKeys={matchKeys}
           pickStack={pickStack}
           mismatch={mismatch}
           placeholder={placeholder}
-        />
+        >
+          {hierarchy && <SourceLegend counts={counts} observation={frame?.observation ?? null} />}
+        </Screen>
         {hierarchy && (
           <div className="frame-info" data-testid="frame-info">
             <span>{hierarchy.packageName}</span>
@@ -133,11 +143,14 @@ export function App() {
             </span>
             <span>{tree.nodes.length} nodes</span>
             {frame && <span>received {formatTime(frame.receivedAt)}</span>}
+            {!live && <span className="paused-note">paused</span>}
+            <span className="spacer" />
+            <FrameFooter frame={frame} />
           </div>
         )}
       </main>
       <aside className="inspector">
-        <Tree tree={tree} matchKeys={matchKeys} />
+        <Tree tree={tree} matchKeys={matchKeys} frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext} />
         <Attributes tree={tree} />
       </aside>
     </div>

@@ -1,29 +1,58 @@
-/** The selected node's attributes, one row each. */
+/**
+ * The selected node's attributes, one row each: where it came from, what the runner reported, and then
+ * what the inspector's merge added (bridge and web identities, redaction), all shown exactly as sent.
+ */
 import { useMemo } from 'react';
-import { nodeAttributes, type TreeIndex } from '../../../src-shared/inspect';
+import { nodeAttributes, nodeSource, SOURCE_LABELS, type TreeIndex } from '../../../src-shared/inspect';
 import { useInspector } from '../state/store';
 
 export function Attributes({ tree }: { tree: TreeIndex }) {
   const selectedKey = useInspector((s) => s.selectedKey);
   const flat = selectedKey === null ? undefined : tree.byKey.get(selectedKey);
-  const rows = useMemo(
-    () => (flat ? [{ name: 'key', value: flat.key }, ...nodeAttributes(flat.node)] : []),
-    [flat],
-  );
+  const source = flat ? nodeSource(flat.node) : null;
+  const { own, merged } = useMemo(() => {
+    const rows = flat ? nodeAttributes(flat.node) : [];
+    return {
+      own: [{ name: 'key', value: flat?.key ?? '' }, ...rows.filter((r) => r.group !== 'merged')],
+      merged: rows.filter((r) => r.group === 'merged'),
+    };
+  }, [flat]);
   return (
     <section className="panel attributes-panel">
-      <div className="panel-title">Attributes</div>
+      <div className="panel-title">
+        Attributes
+        {source && (
+          <span className={`source-chip src-${source}`} data-testid="attr-source" data-source={source}>
+            {SOURCE_LABELS[source]}
+          </span>
+        )}
+      </div>
       <div className="attributes" data-testid="attributes" data-node-key={flat?.key ?? ''}>
         {flat ? (
           <table>
             <tbody>
-              {rows.map((row) => (
+              {own.map((row) => (
                 <tr key={row.name} data-testid="attr-row" data-name={row.name}>
                   <th scope="row">{row.name}</th>
                   <td>{row.value}</td>
                 </tr>
               ))}
             </tbody>
+            {merged.length > 0 && (
+              <tbody className="attr-group-merged" data-testid="attr-merged">
+                <tr className="attr-group-title">
+                  <th colSpan={2} scope="rowgroup">
+                    Merged by the inspector
+                  </th>
+                </tr>
+                {merged.map((row) => (
+                  <tr key={row.name} data-testid="attr-row" data-name={row.name} data-group="merged">
+                    <th scope="row">{row.name}</th>
+                    <td>{row.value}</td>
+                  </tr>
+                ))}
+              </tbody>
+            )}
           </table>
         ) : (
           <div className="empty-note">Select a node on the screen or in the tree.</div>

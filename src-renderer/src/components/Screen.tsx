@@ -6,9 +6,22 @@
  * Picking: a click selects the smallest box under the pointer; clicking the same point again, Tab
  * (Shift+Tab back) or the wheel moves to the next larger box in the stack at that point.
  */
-import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import type { Frame } from '../../../src-shared/protocol/api';
-import { boundsOf, childrenOf, nodesAtIn, type FlatNode, type NodeKey, type TreeIndex } from '../../../src-shared/inspect';
+import type { LayoutWarning, NodeSource } from '../../../src-shared/protocol/observation';
+import {
+  boundsOf,
+  childrenOf,
+  hiddenContentMarks,
+  insetsOf,
+  layoutWarningTitle,
+  nodeSource,
+  nodesAtIn,
+  safeAreaRegions,
+  type FlatNode,
+  type NodeKey,
+  type Rect,
+} from '../../../src-shared/inspect';
 import { useElementSize } from '../state/useElementSize';
 import { useInspector } from '../state/store';
 
@@ -27,18 +40,22 @@ export interface ScreenGeometry {
 
 interface ScreenProps {
   frame: Frame | undefined;
-  tree: TreeIndex;
+  /** The nodes whose boxes are drawn and can be picked (the source filter applied). */
+  nodes: readonly FlatNode[];
   matchKeys: ReadonlySet<NodeKey>;
   pickStack: readonly FlatNode[];
   /** The screenshot and the tree come from different frames: draw on the outline instead. */
   mismatch: boolean;
   placeholder: string | null;
+  /** Drawn over the viewport, beside the screen (the legend). */
+  children?: ReactNode;
 }
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
 interface BoxProps {
   nodeKey: NodeKey;
+  source: NodeSource;
   left: number;
   top: number;
   width: number;
@@ -50,12 +67,13 @@ interface BoxProps {
   label?: string;
 }
 
-const Box = memo(function Box({ nodeKey, left, top, width, height, selected, hovered, match, label }: BoxProps) {
-  const cls = `box${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}`;
+const Box = memo(function Box({ nodeKey, source, left, top, width, height, selected, hovered, match, label }: BoxProps) {
+  const cls = `box src-${source}${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}`;
   return (
     <div
       data-testid="box"
       data-node-key={nodeKey}
+      data-source={source}
       data-selected={String(selected)}
       data-hovered={String(hovered)}
       data-match={String(match)}
@@ -71,13 +89,89 @@ const Box = memo(function Box({ nodeKey, left, top, width, height, selected, hov
   );
 });
 
-export function Screen({ frame, tree, matchKeys, pickStack, mismatch, placeholder }: ScreenProps) {
+/** A rectangle in screen points placed in displayed pixels. */
+function place(r: Rect, scale: number) {
+  return {
+    left: r2(r.left * scale),
+    top: r2(r.top * scale),
+    width: r2((r.right - r.left) * scale),
+    height: r2((r.bottom - r.top) * scale),
+  };
+}
+
+const SIDE_GLYPH: Record<LayoutWarning['side'], string> = { top: '↑', bottom: '↓', left: '←', right: '→', cutout: '◒' };
+
+/** Layout warnings outlined where they are; one tag per element says by how much, and selects it. */
+const WarningLayer = memo(function WarningLayer({
+  warnings,
+  scale,
+  showAdvisories,
+}: {
+  warnings: readonly LayoutWarning[];
+  scale: number;
+  showAdvisories: boolean;
+}) {
+  const shown = warnings.filter((w) => showAdvisories || w.severity !== 'advisory');
+  // One tag per element and its bounds, listing every side it overflows.
+  const tags = new Map<string, { nodeKey: string; bounds: Rect; severity: LayoutWarning['severity']; parts: string[]; titles: string[]; bottomSide: boolean }>();
+  for (const w of shown) {
+    const id = `${w.nodeKey}|${w.bounds.left},${w.bounds.top},${w.bounds.right},${w.bounds.bottom}`;
+    const tag = tags.get(id) ?? { nodeKey: w.nodeKey, bounds: w.bounds, severity: w.severity, parts: [], titles: [], bottomSide: false };
+    if (w.severity === 'error' || (w.severity === 'warning' && tag.severity === 'advisory')) tag.severity = w.severity;
+    tag.parts.push(`${SIDE_GLYPH[w.side]}${Math.round(w.overflowPx)}`);
+    tag.titles.push(layoutWarningTitle(w));
+    tag.bottomSide ||= w.side === 'bottom';
+    tags.set(id, tag);
+  }
+  return (
+    <>
+      {shown.map((w, i) => (
+        <div
+          key={`${w.nodeKey}-${w.side}-${i}`}
+          data-testid="layout-warning"
+          data-node-key={w.nodeKey}
+          data-side={w.side}
+          data-severity={w.severity}
+          title={layoutWarningTitle(w)}
+          className={`layout-warning sev-${w.severity}`}
+          style={place(w.bounds, scale)}
+        />
+      ))}
+      {[...tags.values()].map((tag) => {
+        const p = place(tag.bounds, scale);
+        // Below the element, unless it overflows at the bottom: then above it, pointing away from the edge.
+        const style = tag.bottomSide ? { left: p.left, top: p.top, transform: 'translateY(-100%)' } : { left: p.left, top: p.top + p.height };
+        return (
+          <button
+            type="button"
+            key={`${tag.nodeKey}|${tag.bounds.left},${tag.bounds.top}`}
+            data-testid="layout-warning-tag"
+            data-node-key={tag.nodeKey}
+            className={`layout-warning-tag sev-${tag.severity}`}
+            style={style}
+            title={tag.titles.join('\n')}
+            onClick={(e) => {
+              e.stopPropagation();
+              useInspector.getState().selectNode(tag.nodeKey);
+            }}
+          >
+            {tag.parts.join(' ')}
+          </button>
+        );
+      })}
+    </>
+  );
+});
+
+export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placeholder, children }: ScreenProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
   const viewport = useElementSize(viewportRef);
   const selectedKey = useInspector((s) => s.selectedKey);
   const hoveredKey = useInspector((s) => s.hoveredKey);
   const pick = useInspector((s) => s.pick);
+  const layers = useInspector((s) => s.layers);
+  const observation = frame?.observation ?? null;
 
   const hierarchy = frame?.observation?.viewHierarchy ?? null;
   const screenshot = frame?.screenshot ?? null;
@@ -101,25 +195,25 @@ export function Screen({ frame, tree, matchKeys, pickStack, mismatch, placeholde
   const boxes = useMemo(() => {
     if (!hierarchy || scale <= 0) return [];
     const out: Omit<BoxProps, 'selected' | 'hovered' | 'match'>[] = [];
-    for (const flat of tree.nodes) {
+    for (const flat of nodes) {
       const b = boundsOf(flat.node);
       if (!b || b.right <= b.left || b.bottom <= b.top) continue;
       const label = !imageSrc && childrenOf(flat.node).length === 0 ? (flat.node.text ?? flat.node['content-desc']) : undefined;
-      out.push({
-        nodeKey: flat.key,
-        left: r2(b.left * scale),
-        top: r2(b.top * scale),
-        width: r2((b.right - b.left) * scale),
-        height: r2((b.bottom - b.top) * scale),
-        ...(label ? { label } : {}),
-      });
+      out.push({ nodeKey: flat.key, source: nodeSource(flat.node), ...place(b, scale), ...(label ? { label } : {}) });
     }
     return out;
-  }, [hierarchy, tree, scale, imageSrc]);
+  }, [hierarchy, nodes, scale, imageSrc]);
+
+  const safeAreas = useMemo(
+    () => (geometry && layers.safeAreas ? safeAreaRegions(insetsOf(observation), geometry.width, geometry.height) : []),
+    [observation, geometry, layers.safeAreas],
+  );
+  const arrows = useMemo(() => (hierarchy ? hiddenContentMarks(nodes) : []), [hierarchy, nodes]);
+  const warnings = layers.layoutWarnings && hierarchy ? (observation?.layoutWarnings.warnings ?? []) : [];
 
   // The latest values for the native wheel listener.
-  const latest = useRef({ tree, scale, pickStack });
-  latest.current = { tree, scale, pickStack };
+  const latest = useRef({ nodes, scale, pickStack });
+  latest.current = { nodes, scale, pickStack };
 
   const pointFromClient = (clientX: number, clientY: number) => {
     const rect = screenRef.current?.getBoundingClientRect();
@@ -133,10 +227,10 @@ export function Screen({ frame, tree, matchKeys, pickStack, mismatch, placeholde
     const p = pointFromClient(clientX, clientY);
     if (!p) return;
     const { pick: current, pickAt, cyclePick } = useInspector.getState();
-    const { tree: t, scale: s, pickStack: stack } = latest.current;
+    const { nodes: shown, scale: s, pickStack: stack } = latest.current;
     const same = current !== null && Math.hypot(current.x - p.x, current.y - p.y) * s <= SAME_POINT_PX;
     if (same) cyclePick(stack.map((f) => f.key), delta);
-    else pickAt(p.x, p.y, nodesAtIn(t.nodes, p.x, p.y).map((f) => f.key));
+    else pickAt(p.x, p.y, nodesAtIn(shown, p.x, p.y).map((f) => f.key));
   };
 
   useEffect(() => {
@@ -160,7 +254,7 @@ export function Screen({ frame, tree, matchKeys, pickStack, mismatch, placeholde
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const p = pointFromClient(e.clientX, e.clientY);
     if (!p || !hierarchy) return;
-    useInspector.getState().hoverNode(nodesAtIn(tree.nodes, p.x, p.y)[0]?.key ?? null);
+    useInspector.getState().hoverNode(nodesAtIn(nodes, p.x, p.y)[0]?.key ?? null);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -192,6 +286,7 @@ export function Screen({ frame, tree, matchKeys, pickStack, mismatch, placeholde
           />
         )}
         <div className="screen-placeholder">{placeholder ?? 'No frame yet.'}</div>
+        {children}
       </div>
     );
   }
@@ -218,6 +313,7 @@ export function Screen({ frame, tree, matchKeys, pickStack, mismatch, placeholde
         {imageSrc ? (
           <img
             data-testid="screen-image"
+            data-frame-context={screenshot?.frameContext ?? ''}
             className="screen-image"
             src={imageSrc}
             alt="Device screenshot"
@@ -229,6 +325,15 @@ export function Screen({ frame, tree, matchKeys, pickStack, mismatch, placeholde
           <div data-testid="screen-outline" className="screen-outline" />
         )}
         <div className="overlay">
+          {safeAreas.map((region, i) => (
+            <div
+              key={`${region.side}-${i}`}
+              data-testid="safe-area"
+              data-side={region.side}
+              className={`safe-area side-${region.side}`}
+              style={place(region.rect, scale)}
+            />
+          ))}
           {boxes.map((b) => (
             <Box
               key={b.nodeKey}
@@ -238,9 +343,33 @@ export function Screen({ frame, tree, matchKeys, pickStack, mismatch, placeholde
               match={matchKeys.has(b.nodeKey)}
             />
           ))}
+          {warnings.length > 0 && <WarningLayer warnings={warnings} scale={scale} showAdvisories={layers.advisories} />}
+          {arrows.map((mark) => {
+            const p = place(mark.bounds, scale);
+            const above = mark.direction === 'above';
+            return (
+              <button
+                type="button"
+                key={`${mark.nodeKey}-${mark.direction}`}
+                data-testid="hidden-arrow"
+                data-direction={mark.direction}
+                data-node-key={mark.nodeKey}
+                className={`hidden-arrow dir-${mark.direction}`}
+                style={{ left: p.left + p.width / 2, top: above ? p.top : p.top + p.height }}
+                title={`More content ${mark.direction} what this scroll container shows`}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  useInspector.getState().selectNode(mark.nodeKey);
+                }}
+              >
+                {above ? '▲' : '▼'}
+              </button>
+            );
+          })}
           {pickMarker && <div className="pick-marker" style={pickMarker} />}
         </div>
       </div>
+      {children}
     </div>
   );
 }

@@ -3,17 +3,31 @@ import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import {
   childrenOf,
   nodeCaption,
+  nodeSource,
+  SOURCE_LABELS,
   parentKeyOf,
   shortClassName,
+  shortContext,
   visibleRows,
-  type FlatNode,
   type NodeKey,
   type TreeIndex,
 } from '../../../src-shared/inspect';
+import type { NodeSource } from '../../../src-shared/protocol/observation';
 import { useInspector } from '../state/store';
 
+/**
+ * A row's props are plain values, so a live frame that leaves a row as it was (only capture identities
+ * or timings changed) does not render it again.
+ */
 interface RowProps {
-  flat: FlatNode;
+  nodeKey: NodeKey;
+  depth: number;
+  className: string;
+  role: string;
+  caption: string;
+  source: NodeSource;
+  /** The row's source is filtered off the screen: the row stays, dimmed. */
+  filtered: boolean;
   hasChildren: boolean;
   collapsed: boolean;
   selected: boolean;
@@ -21,25 +35,25 @@ interface RowProps {
   match: boolean;
 }
 
-const TreeRow = memo(function TreeRow({ flat, hasChildren, collapsed, selected, hovered, match }: RowProps) {
-  const role = (flat.node as Record<string, unknown>)['role'];
-  const caption = nodeCaption(flat.node);
-  const cls = `tree-row${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}`;
+const TreeRow = memo(function TreeRow(props: RowProps) {
+  const { nodeKey, depth, className, role, caption, source, filtered, hasChildren, collapsed, selected, hovered, match } = props;
+  const cls = `tree-row${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}${filtered ? ' is-filtered' : ''}`;
   return (
     <div
       data-testid="tree-node"
-      data-node-key={flat.key}
+      data-node-key={nodeKey}
+      data-source={source}
       data-selected={String(selected)}
       data-hovered={String(hovered)}
       data-match={String(match)}
       role="treeitem"
-      aria-level={flat.depth + 1}
+      aria-level={depth + 1}
       aria-selected={selected}
       aria-expanded={hasChildren ? !collapsed : undefined}
       className={cls}
-      style={{ paddingLeft: 4 + flat.depth * 12 }}
-      onClick={() => useInspector.getState().selectNode(flat.key)}
-      onMouseEnter={() => useInspector.getState().hoverNode(flat.key)}
+      style={{ paddingLeft: 4 + depth * 12 }}
+      onClick={() => useInspector.getState().selectNode(nodeKey)}
+      onMouseEnter={() => useInspector.getState().hoverNode(nodeKey)}
       onMouseLeave={() => useInspector.getState().hoverNode(null)}
     >
       <span
@@ -47,22 +61,33 @@ const TreeRow = memo(function TreeRow({ flat, hasChildren, collapsed, selected, 
         onClick={(e) => {
           if (!hasChildren) return;
           e.stopPropagation();
-          useInspector.getState().toggleCollapsed(flat.key);
+          useInspector.getState().toggleCollapsed(nodeKey);
         }}
       >
         {hasChildren ? (collapsed ? '▸' : '▾') : ''}
       </span>
-      <span className="tree-class">{shortClassName(flat.node)}</span>
-      {typeof role === 'string' && role !== '' && <span className="tree-role">{role}</span>}
+      <span className={`source-mark src-${source}`} title={SOURCE_LABELS[source]} aria-label={SOURCE_LABELS[source]} />
+      <span className="tree-class">{className}</span>
+      {role !== '' && <span className="tree-role">{role}</span>}
       {caption !== '' && <span className="tree-caption">{caption}</span>}
     </div>
   );
 });
 
-export function Tree({ tree, matchKeys }: { tree: TreeIndex; matchKeys: ReadonlySet<NodeKey> }) {
+export function Tree({
+  tree,
+  matchKeys,
+  frameContext,
+}: {
+  tree: TreeIndex;
+  matchKeys: ReadonlySet<NodeKey>;
+  /** The frame context the tree was captured in. */
+  frameContext?: string | undefined;
+}) {
   const selectedKey = useInspector((s) => s.selectedKey);
   const hoveredKey = useInspector((s) => s.hoveredKey);
   const collapsed = useInspector((s) => s.collapsed);
+  const hiddenSources = useInspector((s) => s.hiddenSources);
   const containerRef = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => visibleRows(tree.nodes, collapsed), [tree, collapsed]);
 
@@ -100,6 +125,11 @@ export function Tree({ tree, matchKeys }: { tree: TreeIndex; matchKeys: Readonly
     <section className="panel tree-panel">
       <div className="panel-title">
         Tree <span className="muted">{tree.nodes.length > 0 ? `${tree.nodes.length} nodes` : ''}</span>
+        {frameContext && (
+          <span className="panel-stamp" data-testid="tree-stamp" data-frame-context={frameContext} title={`captured in frame ${frameContext}`}>
+            frame {shortContext(frameContext)}
+          </span>
+        )}
       </div>
       <div
         className="tree"
@@ -113,7 +143,13 @@ export function Tree({ tree, matchKeys }: { tree: TreeIndex; matchKeys: Readonly
         {rows.map((flat) => (
           <TreeRow
             key={flat.key}
-            flat={flat}
+            nodeKey={flat.key}
+            depth={flat.depth}
+            className={shortClassName(flat.node)}
+            role={typeof flat.node.role === 'string' ? flat.node.role : ''}
+            caption={nodeCaption(flat.node)}
+            source={nodeSource(flat.node)}
+            filtered={hiddenSources.size > 0 && hiddenSources.has(nodeSource(flat.node))}
             hasChildren={childrenOf(flat.node).length > 0}
             collapsed={collapsed.has(flat.key)}
             selected={flat.key === selectedKey}

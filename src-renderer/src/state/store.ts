@@ -1,9 +1,20 @@
 /**
  * UI state (not device data): which device and node are selected, what the pointer hovers, the search
- * query, the pick stack position and which tree rows are collapsed.
+ * query, the pick stack position, which tree rows are collapsed, how to observe (strategy, XCTest only,
+ * live or paused) and what the overlay draws (sources, layers).
  */
 import { create } from 'zustand';
 import { ancestorKeys, cycleIndex, type NodeKey } from '../../../src-shared/inspect';
+import type { NodeSource, Strategy } from '../../../src-shared/protocol/observation';
+
+/** The overlay's layers besides the boxes. */
+export interface OverlayLayers {
+  safeAreas: boolean;
+  layoutWarnings: boolean;
+  /** Advisory layout findings (edge-to-edge backgrounds, scrollable content): never failures, off by default. */
+  advisories: boolean;
+}
+export type OverlayLayer = keyof OverlayLayers;
 
 /** A click on the screen, in screen points, and which entry of the stack under it is selected. */
 export interface PickState {
@@ -21,6 +32,14 @@ export interface InspectorState {
   searchCursor: number;
   pick: PickState | null;
   collapsed: ReadonlySet<NodeKey>;
+  /** Live mode: pushed frames replace the shown one and a screenshot loop keeps observing. */
+  live: boolean;
+  strategy: Strategy;
+  /** Observe with the SDK observation bridge flag off: what plain XCTest sees. */
+  xctestOnly: boolean;
+  /** Sources whose boxes the overlay leaves out. */
+  hiddenSources: ReadonlySet<NodeSource>;
+  layers: OverlayLayers;
 
   selectDevice(deviceId: string | null): void;
   /** Select a node from the tree, the attributes or the search (clears the pick stack). */
@@ -36,6 +55,11 @@ export interface InspectorState {
   clearPick(): void;
   toggleCollapsed(key: NodeKey): void;
   setCollapsed(key: NodeKey, collapsed: boolean): void;
+  setLive(live: boolean): void;
+  setStrategy(strategy: Strategy): void;
+  setXctestOnly(xctestOnly: boolean): void;
+  setSourceShown(source: NodeSource, shown: boolean): void;
+  setLayer(layer: OverlayLayer, on: boolean): void;
 }
 
 function withAncestorsExpanded(collapsed: ReadonlySet<NodeKey>, key: NodeKey | null): ReadonlySet<NodeKey> {
@@ -55,6 +79,11 @@ export const useInspector = create<InspectorState>()((set, get) => ({
   searchCursor: -1,
   pick: null,
   collapsed: new Set(),
+  live: true,
+  strategy: 'visible',
+  xctestOnly: false,
+  hiddenSources: new Set(),
+  layers: { safeAreas: true, layoutWarnings: true, advisories: false },
 
   selectDevice: (deviceId) => {
     if (get().selectedDeviceId === deviceId) return;
@@ -108,4 +137,21 @@ export const useInspector = create<InspectorState>()((set, get) => ({
       else next.delete(key);
       return { collapsed: next };
     }),
+
+  setLive: (live) => set({ live }),
+
+  setStrategy: (strategy) => set({ strategy }),
+
+  setXctestOnly: (xctestOnly) => set({ xctestOnly }),
+
+  setSourceShown: (source, shown) =>
+    set((s) => {
+      if (s.hiddenSources.has(source) === !shown) return {};
+      const next = new Set(s.hiddenSources);
+      if (shown) next.delete(source);
+      else next.add(source);
+      return { hiddenSources: next };
+    }),
+
+  setLayer: (layer, on) => set((s) => (s.layers[layer] === on ? {} : { layers: { ...s.layers, [layer]: on } })),
 }));

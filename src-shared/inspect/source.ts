@@ -1,0 +1,36 @@
+/**
+ * Where each node of a merged tree came from (XCTest, the SDK bridge, a web view's DOM), read from
+ * `extras["sdk.source"]` (absent: XCTest), and the per-source counts and filters the UI shows.
+ */
+import type { NodeSource } from '../protocol/observation';
+import type { UiNode } from '../protocol/runner';
+import type { FlatNode } from './tree';
+
+/** Legend order: what XCTest sees first, then what the app itself reports. */
+export const NODE_SOURCES: readonly NodeSource[] = ['xctest', 'sdkBridge', 'sdkWebBridge'];
+
+export const SOURCE_LABELS: Readonly<Record<NodeSource, string>> = {
+  xctest: 'XCTest',
+  sdkBridge: 'SDK bridge',
+  sdkWebBridge: 'Web DOM',
+};
+
+/** The node's source; anything but the two SDK values counts as XCTest. */
+export function nodeSource(node: UiNode): NodeSource {
+  const extras: unknown = (node as { extras?: unknown }).extras;
+  if (extras === null || typeof extras !== 'object') return 'xctest';
+  const source = (extras as Record<string, unknown>)['sdk.source'];
+  return source === 'sdkBridge' || source === 'sdkWebBridge' ? source : 'xctest';
+}
+
+export function sourceCounts(nodes: readonly FlatNode[]): Record<NodeSource, number> {
+  const counts: Record<NodeSource, number> = { xctest: 0, sdkBridge: 0, sdkWebBridge: 0 };
+  for (const flat of nodes) counts[nodeSource(flat.node)]++;
+  return counts;
+}
+
+/** The nodes whose source is not hidden (document order kept; the same array when nothing is hidden). */
+export function nodesShownIn(nodes: readonly FlatNode[], hidden: ReadonlySet<NodeSource>): readonly FlatNode[] {
+  if (hidden.size === 0) return nodes;
+  return nodes.filter((flat) => !hidden.has(nodeSource(flat.node)));
+}
