@@ -7,7 +7,7 @@
  * (the zip, manifest.json, events.jsonl and its line, a resource) and what is wrong with it.
  */
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseJsonLossless } from '../../src-shared/protocol/json';
 import { buildTimeline, parseManifest, readTraceEvents, type TimelineStep } from '../../src-shared/trace/reader';
@@ -21,7 +21,7 @@ import {
 import { TraceOpenError } from './errors';
 import { IN_PROGRESS_MARKER, RESOURCE_FILE } from './files';
 import { referencedResources } from './pack';
-import { readZipDirectory, readZipEntry, type ZipEntry } from './zip';
+import { openZip, readZipDirectory, readZipEntry, ZipError, type ZipArchive, type ZipEntry } from './zip';
 
 export { TraceOpenError, type TraceOpenErrorCode } from './errors';
 
@@ -94,22 +94,21 @@ export async function openTraceFile(path: string): Promise<OpenedTrace> {
   } catch (error) {
     throw TraceOpenError.fromIo(error, abs);
   }
-  return info.isDirectory() ? openFolder(abs) : openZip(abs);
+  return info.isDirectory() ? openFolder(abs) : openZipTrace(abs, info.mtimeMs);
 }
 
-async function openZip(path: string): Promise<OpenedTrace> {
-  let handle;
+async function openZipTrace(path: string, mtimeMs: number): Promise<OpenedTrace> {
+  let archive: ZipArchive;
   try {
-    handle = await open(path, 'r');
+    archive = await openZip(path);
   } catch (error) {
-    throw TraceOpenError.fromIo(error, path);
+    throw TraceOpenError.from(error, path);
   }
   let handedOver = false;
   try {
-    const info = await handle.stat();
     let entries: Map<string, ZipEntry>;
     try {
-      entries = await readZipDirectory(handle, info.size);
+      entries = await readZipDirectory(archive);
     } catch (error) {
       throw TraceOpenError.from(error, path);
     }
@@ -131,20 +130,22 @@ async function openZip(path: string): Promise<OpenedTrace> {
     }
     const readEntry = async (entry: ZipEntry): Promise<Buffer> => {
       try {
-        return await readZipEntry(handle, entry);
+        return await readZipEntry(archive, entry);
       } catch (error) {
         throw TraceOpenError.from(error, path);
       }
     };
-    if (manifestEntry.size > MAX_MANIFEST_BYTES) {
-      throw new TraceOpenError('damaged', `${TRACE_FILES.manifest} is ${manifestEntry.size} bytes, far larger than a trace manifest`);
+    if (manifestEntry.uncompressedSize > MAX_MANIFEST_BYTES) {
+      throw new TraceOpenError('damaged', `${TRACE_FILES.manifest} is ${manifestEntry.uncompressedSize} bytes, far larger than a trace manifest`);
     }
     const manifestText = decodeText(await readEntry(manifestEntry), TRACE_FILES.manifest);
     // The manifest first: a foreign or newer file says so before its events are judged.
     const manifest = readManifest(manifestText);
     const eventsEntry = entries.get(prefix + TRACE_FILES.events);
     if (!eventsEntry) throw new TraceOpenError('damaged', `${TRACE_FILES.events} missing from the trace`);
-    if (eventsEntry.size > MAX_EVENTS_BYTES) throw new TraceOpenError('damaged', `${TRACE_FILES.events} is ${eventsEntry.size} bytes, too large to be a trace's events`);
+    if (eventsEntry.uncompressedSize > MAX_EVENTS_BYTES) {
+      throw new TraceOpenError('damaged', `${TRACE_FILES.events} is ${eventsEntry.uncompressedSize} bytes, too large to be a trace's events`);
+    }
     const eventsText = decodeText(await readEntry(eventsEntry), TRACE_FILES.events);
     const parts = readParts(manifest, eventsText);
 
@@ -155,26 +156,26 @@ async function openZip(path: string): Promise<OpenedTrace> {
       const match = RESOURCE_FILE.exec(name.slice(resourcePrefix.length));
       if (match) byHex.set(match[1]!, entry);
     }
-    const reader = new IdleHandle(path, info.size, info.mtimeMs, handle);
+    const reader = new IdleArchive(path, archive.fileSize, mtimeMs, archive);
     handedOver = true;
     const resource = async (ref: string): Promise<Buffer> => {
       const hex = hexOf(ref);
       const entry = byHex.get(hex);
       if (!entry) throw missing(ref);
-      const data = await reader.use(async (h) => {
+      const data = await reader.use(async (open) => {
         try {
-          return await readZipEntry(h, entry);
+          return await readZipEntry(open, entry);
         } catch (error) {
           throw TraceOpenError.from(error, path);
         }
       });
-      return checkAddress(data, hex, entry.name);
+      return checkAddress(data, hex, entry.fileName);
     };
     return finish(path, 'file', false, parts, (hex) => byHex.has(hex), resource);
   } catch (error) {
     throw TraceOpenError.from(error, path);
   } finally {
-    if (!handedOver) await handle.close();
+    if (!handedOver) archive.close();
   }
 }
 
@@ -182,13 +183,14 @@ async function openZip(path: string): Promise<OpenedTrace> {
 const IDLE_CLOSE_MS = 2_000;
 
 /**
- * The file handle resource reads share: kept open while screenshots are being browsed or exported and
- * closed after a moment without reads, so an opened trace left in the UI holds no handle. Reopening
- * checks the file is the one that was opened; while open, the handle keeps reading that file even if
- * it is replaced, and every read is checked against its CRC and content address anyway.
+ * The open archive resource reads share: kept open while screenshots are being browsed or exported and
+ * closed after a moment without reads, so an opened trace left in the UI holds no file open. Reopening
+ * reads only the end of the archive (the entries found at open are reused) and checks the file is the
+ * one that was opened; while open, it keeps reading that file even if it is replaced, and every read is
+ * checked against its CRC and content address anyway.
  */
-class IdleHandle {
-  private handle: Promise<FileHandle> | undefined;
+class IdleArchive {
+  private archive: Promise<ZipArchive> | undefined;
   private users = 0;
   private timer: NodeJS.Timeout | undefined;
 
@@ -196,52 +198,55 @@ class IdleHandle {
     private readonly path: string,
     private readonly size: number,
     private readonly mtimeMs: number,
-    initial: FileHandle,
+    initial: ZipArchive,
   ) {
-    this.handle = Promise.resolve(initial);
+    this.archive = Promise.resolve(initial);
     this.scheduleClose();
   }
 
-  async use<T>(read: (handle: FileHandle) => Promise<T>): Promise<T> {
+  async use<T>(read: (archive: ZipArchive) => Promise<T>): Promise<T> {
     this.users++;
     clearTimeout(this.timer);
     try {
-      if (!this.handle) {
+      if (!this.archive) {
         const opening = this.reopen();
-        this.handle = opening;
+        this.archive = opening;
         opening.catch(() => {
-          if (this.handle === opening) this.handle = undefined;
+          if (this.archive === opening) this.archive = undefined;
         });
       }
-      return await read(await this.handle);
+      return await read(await this.archive);
     } finally {
       if (--this.users === 0) this.scheduleClose();
     }
   }
 
-  private async reopen(): Promise<FileHandle> {
-    let handle: FileHandle;
+  private async reopen(): Promise<ZipArchive> {
+    const changed = () => new TraceOpenError('damaged', `${this.path} changed on disk after it was opened; open it again`);
+    let archive: ZipArchive;
     try {
-      handle = await open(this.path, 'r');
+      archive = await openZip(this.path);
     } catch (error) {
-      throw TraceOpenError.fromIo(error, this.path);
+      if (error instanceof ZipError) throw changed();
+      throw TraceOpenError.from(error, this.path);
     }
-    const now = await handle.stat().catch(async (error: unknown) => {
-      await handle.close();
+    // Checked after opening: a file replaced in between shows here, and is refused.
+    const now = await stat(this.path).catch((error: unknown) => {
+      archive.close();
       throw TraceOpenError.fromIo(error, this.path);
     });
-    if (now.size !== this.size || now.mtimeMs !== this.mtimeMs) {
-      await handle.close();
-      throw new TraceOpenError('damaged', `${this.path} changed on disk after it was opened; open it again`);
+    if (archive.fileSize !== this.size || now.size !== this.size || now.mtimeMs !== this.mtimeMs) {
+      archive.close();
+      throw changed();
     }
-    return handle;
+    return archive;
   }
 
   private scheduleClose(): void {
     this.timer = setTimeout(() => {
-      const handle = this.handle;
-      this.handle = undefined;
-      void handle?.then((h) => h.close()).catch(() => undefined);
+      const archive = this.archive;
+      this.archive = undefined;
+      void archive?.then((a) => a.close()).catch(() => undefined);
     }, IDLE_CLOSE_MS);
     this.timer.unref();
   }

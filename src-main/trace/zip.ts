@@ -1,17 +1,18 @@
 /**
- * The zip container of a `.parallax-trace`, read by its central directory so opening a trace touches
- * only manifest.json and events.jsonl, and each screenshot is read when it is shown (issue 6: a 500-step
- * trace opens in under 2 s however large its screenshots are).
+ * The zip container of a `.parallax-trace`: yazl writes it, yauzl reads it. What is here is the part
+ * that is Parallax's own: entries go in as they come so packing holds a few MiB at a time, opening reads
+ * the central directory and then only the entries asked for (issue 6: a 500-step trace opens in under
+ * 2 s however large its screenshots are), and every failure becomes a ZipError naming the part of the
+ * archive at fault, since a reader of traces sent in bug reports has to say which part is damaged.
  *
- * The archive structure is read and written here, and node's zlib does the (de)compression. fflate's
- * `unzipSync` needs the whole archive in memory, does not check CRCs and fails with one generic
- * message, while a reader of traces sent in bug reports has to say which part is damaged; and on the
- * write side fflate's JavaScript CRC and deflate made stopping a 500-step recording take about 2 s
- * longer than node's (see bench/trace.bench.ts), with the event loop of the main process busy meanwhile.
- * Any zip tool (fflate included, see tests/integration/trace-*.test.ts) reads what this writes.
+ * yauzl does not check CRCs ("No CRC-32 Checking" in its README), so readZipEntry does, while the entry
+ * streams. Any zip tool (fflate included, see tests/integration/trace-*.test.ts) reads what this writes.
  */
-import type { FileHandle } from 'node:fs/promises';
-import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { open as openFile, type FileHandle } from 'node:fs/promises';
+import { Readable, Writable } from 'node:stream';
+import { crc32 } from 'node:zlib';
+import * as yauzl from 'yauzl';
+import * as yazl from 'yazl';
 
 export class ZipError extends Error {
   override readonly name = 'ZipError';
@@ -23,33 +24,19 @@ export class ZipError extends Error {
   }
 }
 
-export interface ZipEntry {
-  name: string;
-  /** Bytes of the name as stored, which is what the local header holds too. */
-  nameLength: number;
-  method: number;
-  flags: number;
-  crc: number;
-  compressedSize: number;
-  size: number;
-  localHeaderOffset: number;
+export type ZipEntry = yauzl.Entry;
+export type ZipArchive = yauzl.ZipFile;
+
+const LOCAL_SIGNATURE = 0x04034b50;
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
-const EOCD_SIGNATURE = 0x06054b50;
-const CENTRAL_SIGNATURE = 0x02014b50;
-const LOCAL_SIGNATURE = 0x04034b50;
-const EOCD_SIZE = 22;
-const MAX_COMMENT = 0xffff;
-
-async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const { bytesRead } = await handle.read(buffer, done, length - done, position + done);
-    if (bytesRead === 0) break;
-    done += bytesRead;
-  }
-  return done === length ? buffer : buffer.subarray(0, done);
+/** An operating-system error (ENOENT, EACCES, EIO...): the caller reports it as unreadable, not as damage. */
+function isIoError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && !code.startsWith('Z_') && !code.startsWith('ERR_');
 }
 
 /** What the first bytes of a non-zip file look like, so "not a zip file" can say what it is instead. */
@@ -66,104 +53,125 @@ function sniff(head: Buffer): string {
   return `it starts with bytes ${[...head.subarray(0, 4)].map((b) => b.toString(16).padStart(2, '0')).join(' ')}`;
 }
 
-/** The archive's entries by name. Throws ZipError. */
-export async function readZipDirectory(handle: FileHandle, fileSize: number): Promise<Map<string, ZipEntry>> {
-  const tailLength = Math.min(fileSize, EOCD_SIZE + MAX_COMMENT);
-  const tailStart = fileSize - tailLength;
-  const tail = await readAt(handle, tailStart, tailLength);
-  let eocd = -1;
-  for (let i = tail.length - EOCD_SIZE; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === EOCD_SIGNATURE) {
-      eocd = i;
-      break;
-    }
+async function readHead(path: string): Promise<Buffer> {
+  const handle = await openFile(path, 'r');
+  try {
+    const buffer = Buffer.alloc(64);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
-  if (eocd < 0) {
-    const head = await readAt(handle, 0, Math.min(fileSize, 64));
+}
+
+/** yauzl's verdict on the end of the archive, as a ZipError; I/O errors pass through. */
+async function openFailure(error: unknown, path: string): Promise<unknown> {
+  if (isIoError(error)) return error;
+  const message = messageOf(error);
+  if (/end of central directory record signature not found/i.test(message)) {
+    const head = await readHead(path).catch(() => Buffer.alloc(0));
     if (head.length >= 4 && head.readUInt32LE(0) === LOCAL_SIGNATURE) {
-      throw new ZipError('damaged', 'the file is cut short: it starts like a zip archive but its directory at the end is missing');
+      return new ZipError('damaged', 'the file is cut short: it starts like a zip archive but its directory at the end is missing');
     }
-    throw new ZipError('not_zip', `not a zip archive (${sniff(head)}); a .parallax-trace file is a zip`);
+    return new ZipError('not_zip', `not a zip archive (${sniff(head)}); a .parallax-trace file is a zip`);
   }
-  const disk = tail.readUInt16LE(eocd + 4);
-  const cdDisk = tail.readUInt16LE(eocd + 6);
-  const count = tail.readUInt16LE(eocd + 10);
-  const cdSize = tail.readUInt32LE(eocd + 12);
-  const cdOffset = tail.readUInt32LE(eocd + 16);
-  if (disk !== 0 || cdDisk !== 0) throw new ZipError('damaged', 'a multi-part zip archive; a trace is always one file');
-  if (count === 0xffff || cdOffset === 0xffffffff || cdSize === 0xffffffff) {
-    throw new ZipError('damaged', 'a zip64 archive; Parallax never writes one, so this is not a trace it recorded');
+  if (/comment length/i.test(message)) {
+    return new ZipError('damaged', "the zip archive's end record is not at the end of the file: bytes were added after it, or the record is damaged");
   }
-  const eocdAbsolute = tailStart + eocd;
-  if (cdOffset + cdSize > eocdAbsolute) {
-    throw new ZipError('damaged', 'the zip directory points past the end of the file (the file is cut short or overwritten)');
+  if (/multi-disk/i.test(message)) return new ZipError('damaged', 'a multi-part zip archive; a trace is always one file');
+  if (/unexpected EOF/i.test(message)) {
+    return new ZipError('damaged', 'the zip directory points past the end of the file (the file is cut short or overwritten)');
   }
-  const cd = await readAt(handle, cdOffset, cdSize);
+  return new ZipError('damaged', `the end of the zip archive is damaged (${message})`);
+}
+
+/**
+ * Opens an archive without reading its directory: one read of its end. The caller closes it; reads in
+ * flight finish first. Throws ZipError, or the I/O error.
+ */
+export async function openZip(path: string): Promise<ZipArchive> {
+  let archive: ZipArchive;
+  try {
+    archive = await new Promise<ZipArchive>((resolve, reject) => {
+      yauzl.open(path, { lazyEntries: true, autoClose: false }, (error, zip) => (error ? reject(error) : resolve(zip)));
+    });
+  } catch (error) {
+    throw await openFailure(error, path);
+  }
+  // An error closing the file would otherwise be an unhandled 'error' event; reads report their own.
+  archive.on('error', () => undefined);
+  return archive;
+}
+
+/** The archive's file entries by name, read from its central directory. Throws ZipError, or the I/O error. */
+export async function readZipDirectory(archive: ZipArchive): Promise<Map<string, ZipEntry>> {
   const entries = new Map<string, ZipEntry>();
-  let p = 0;
-  for (let n = 0; n < count; n++) {
-    if (p + 46 > cd.length || cd.readUInt32LE(p) !== CENTRAL_SIGNATURE) {
-      throw new ZipError('damaged', `the zip directory is damaged at entry ${n + 1} of ${count}`);
+  try {
+    for await (const entry of archive.eachEntry()) {
+      if (!entry.fileName.endsWith('/')) entries.set(entry.fileName, entry);
     }
-    const nameLength = cd.readUInt16LE(p + 28);
-    const extraLength = cd.readUInt16LE(p + 30);
-    const commentLength = cd.readUInt16LE(p + 32);
-    const entry: ZipEntry = {
-      flags: cd.readUInt16LE(p + 8),
-      method: cd.readUInt16LE(p + 10),
-      crc: cd.readUInt32LE(p + 16),
-      compressedSize: cd.readUInt32LE(p + 20),
-      size: cd.readUInt32LE(p + 24),
-      localHeaderOffset: cd.readUInt32LE(p + 42),
-      name: cd.toString('utf8', p + 46, p + 46 + nameLength),
-      nameLength,
-    };
-    p += 46 + nameLength + extraLength + commentLength;
-    if (p > cd.length) throw new ZipError('damaged', `the zip directory is damaged at entry ${n + 1} of ${count}`);
-    if (entry.localHeaderOffset + 30 + entry.compressedSize > cdOffset) {
-      throw new ZipError('damaged', `${entry.name}: its data lies outside the archive`);
+  } catch (error) {
+    if (isIoError(error)) throw error;
+    const at = `entry ${archive.entriesRead + 1} of ${archive.entryCount}`;
+    const message = messageOf(error);
+    if (/unexpected EOF/i.test(message)) {
+      throw new ZipError('damaged', `the zip directory is cut short at ${at} (the file is cut short or overwritten)`);
     }
-    if (!entry.name.endsWith('/')) entries.set(entry.name, entry);
+    if (/central directory file header signature/i.test(message)) throw new ZipError('damaged', `the zip directory is damaged at ${at}`);
+    throw new ZipError('damaged', `the zip directory is damaged at ${at}: ${message}`);
   }
   return entries;
 }
 
-/** One entry's bytes, inflated and checked against its CRC. Throws ZipError. */
-export async function readZipEntry(handle: FileHandle, entry: ZipEntry): Promise<Buffer> {
-  if (entry.flags & 1) throw new ZipError('damaged', `${entry.name} is encrypted; Parallax never encrypts a trace`);
-  // One read for header and data, guessing the header has no extra field (Parallax writes none); a
-  // second read only when the guess fell short. Halves the reads when the UI pages through screenshots.
-  const guess = 30 + entry.nameLength + entry.compressedSize;
-  const first = await readAt(handle, entry.localHeaderOffset, guess);
-  if (first.length < 30 || first.readUInt32LE(0) !== LOCAL_SIGNATURE) {
-    throw new ZipError('damaged', `${entry.name}: its zip header is damaged`);
+/** A failure while streaming an entry, as a ZipError naming the entry; I/O errors pass through. */
+function entryFailure(error: unknown, name: string): unknown {
+  if (error instanceof ZipError || isIoError(error)) return error;
+  const message = messageOf(error);
+  if (/local file header signature/i.test(message)) return new ZipError('damaged', `${name}: its zip header is damaged`);
+  if (/overflows file bounds|unexpected EOF/i.test(message)) {
+    return new ZipError('damaged', `${name} is cut short: its data runs past the end of the file`);
   }
-  const skip = 30 + first.readUInt16LE(26) + first.readUInt16LE(28);
-  const raw =
-    skip + entry.compressedSize <= first.length
-      ? first.subarray(skip, skip + entry.compressedSize)
-      : await readAt(handle, entry.localHeaderOffset + skip, entry.compressedSize);
-  if (raw.length < entry.compressedSize) throw new ZipError('damaged', `${entry.name} is cut short`);
-  let data: Buffer;
-  if (entry.method === 0) {
-    data = raw;
-  } else if (entry.method === 8) {
-    try {
-      // Capped at the declared size: a damaged or hostile entry cannot make us allocate more.
-      data = entry.size === 0 ? Buffer.alloc(0) : inflateRawSync(raw, { maxOutputLength: entry.size });
-    } catch (error) {
-      throw new ZipError('damaged', `${entry.name} is damaged: it does not inflate (${error instanceof Error ? error.message : String(error)})`);
-    }
-  } else {
-    throw new ZipError('damaged', `${entry.name} uses zip compression method ${entry.method}, which Parallax never writes`);
+  if (/bytes in the stream/i.test(message)) {
+    return new ZipError('damaged', `${name} is damaged: its size does not match the zip directory (${message})`);
   }
-  if (data.length !== entry.size || crc32(data) !== entry.crc) {
-    throw new ZipError('damaged', `${entry.name} is damaged: its checksum does not match`);
+  if ((error as NodeJS.ErrnoException | undefined)?.code?.startsWith('Z_')) {
+    // zlib: Z_DATA_ERROR, Z_BUF_ERROR ("unexpected end of file")...
+    return new ZipError('damaged', `${name} is damaged: it does not inflate (${message})`);
   }
-  return data;
+  return new ZipError('damaged', `${name} is damaged: ${message}`);
 }
 
-/** FileHandle.write may write less than asked; a short write here would leave a gap in the archive. */
+/** One entry's bytes, inflated and checked against its size and CRC. Throws ZipError, or the I/O error. */
+export async function readZipEntry(archive: ZipArchive, entry: ZipEntry): Promise<Buffer> {
+  const name = entry.fileName;
+  if (entry.isEncrypted()) throw new ZipError('damaged', `${name} is encrypted; Parallax never encrypts a trace`);
+  if (!entry.canDecodeFileData()) {
+    throw new ZipError('damaged', `${name} uses zip compression method ${entry.compressionMethod}, which Parallax never writes`);
+  }
+  const chunks: Buffer[] = [];
+  let crc = 0;
+  let length = 0;
+  try {
+    // yauzl stops an inflating entry at its declared size (validateEntrySizes), so a damaged or hostile
+    // one cannot make us hold more; a stored one is read as a byte range of that size.
+    const stream = await archive.openReadStreamPromise(entry);
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      crc = crc32(chunk, crc);
+      length += chunk.length;
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw entryFailure(error, name);
+  }
+  // A stored entry's stream ends quietly where the file does.
+  if (length !== entry.uncompressedSize) {
+    throw new ZipError('damaged', `${name} is cut short: ${length} of its ${entry.uncompressedSize} bytes are in the file`);
+  }
+  if (crc !== entry.crc32) throw new ZipError('damaged', `${name} is damaged: its checksum does not match`);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** FileHandle.write may write less than asked; a short write would leave a gap. (Used by the recorder.) */
 export async function writeFully(handle: FileHandle, ...parts: Uint8Array[]): Promise<void> {
   let pending = parts.filter((part) => part.length > 0);
   while (pending.length > 0) {
@@ -182,95 +190,72 @@ export async function writeFully(handle: FileHandle, ...parts: Uint8Array[]): Pr
 
 export interface ZipInput {
   name: string;
-  data: Uint8Array;
+  data: Buffer;
   /** Already-compressed data (PNG) is stored: deflating it again costs time and saves nothing. */
   compress: boolean;
 }
 
-const MAX_ENTRIES = 0xffff;
-const MAX_OFFSET = 0xffffffff;
-
-function dosDateTime(date: Date): { time: number; date: number } {
-  return {
-    time: (date.getHours() << 11) | (date.getMinutes() << 5) | (date.getSeconds() >> 1),
-    date: ((Math.max(date.getFullYear(), 1980) - 1980) << 9) | ((date.getMonth() + 1) << 5) | date.getDate(),
-  };
-}
-
-/** Entries are written in batches of about this size: one write per entry cost more in round trips than in bytes. */
-const WRITE_BATCH = 4 << 20;
+/** Entries not yet written may hold about this much between them; the next input is taken when there is room. */
+const WRITE_WINDOW = 8 << 20;
 
 /**
- * Writes entries into an open file as they come, so packing a long session holds a few MiB at a time,
- * never the whole archive. Sizes go in the local headers (no data descriptors), which every unzip reads.
+ * Writes the inputs as a zip into a new, open file as they come, so packing a long session holds a few
+ * MiB at a time, never the whole archive. The file is neither flushed nor closed. Returns its size.
  */
 export async function writeZip(handle: FileHandle, inputs: AsyncIterable<ZipInput> | Iterable<ZipInput>): Promise<number> {
-  const { time, date } = dosDateTime(new Date());
-  const central: Buffer[] = [];
-  let offset = 0;
-  let batch: Uint8Array[] = [];
-  let batchBytes = 0;
-  for await (const input of inputs) {
-    if (central.length === MAX_ENTRIES) throw new Error(`a trace holds at most ${MAX_ENTRIES} files (zip64 is not written)`);
-    const name = Buffer.from(input.name, 'utf8');
-    const crc = crc32(input.data);
-    let data = input.data;
-    let method = 0;
-    if (input.compress) {
-      // Synchronous: a few hundred microseconds per observation, less than a thread-pool round trip.
-      const deflated = deflateRawSync(input.data, { level: 6 });
-      if (deflated.length < input.data.length) {
-        data = deflated;
-        method = 8;
+  const zip = new yazl.ZipFile();
+  // Not handle.createWriteStream: that stream takes the handle over (ending it closes the file), and the
+  // caller still has to flush it before the rename.
+  let bytes = 0;
+  const out = new Writable({
+    highWaterMark: 1 << 20,
+    writev(chunks, callback) {
+      const parts = chunks.map(({ chunk }) => chunk as Buffer);
+      writeFully(handle, ...parts).then(() => {
+        for (const part of parts) bytes += part.length;
+        callback();
+      }, callback);
+    },
+  });
+  let fail!: (error: unknown) => void;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  failed.catch(() => undefined);
+  zip.on('error', fail);
+  zip.outputStream.on('error', fail);
+  out.on('error', fail);
+  const written = new Promise<void>((resolve) => out.on('finish', resolve));
+  zip.outputStream.pipe(out);
+
+  // yazl asks for an entry's data when its turn comes, once the entries before it have gone into the
+  // output, which passes on the file's backpressure; so a turn coming lets go of the data before it.
+  const mtime = new Date();
+  const pending: { bytes: number; turn: Promise<void> }[] = [];
+  let held = 0;
+  try {
+    for await (const input of inputs) {
+      let started!: () => void;
+      const turn = new Promise<void>((resolve) => (started = resolve));
+      // yazl keeps this function as long as the archive: it must not keep the data too.
+      let data: Buffer | undefined = input.data;
+      zip.addReadStreamLazy(input.name, { compress: input.compress, size: data.length, mtime, mode: 0o100644 }, (callback) => {
+        const bytes = data ?? Buffer.alloc(0);
+        data = undefined;
+        started();
+        callback(null, Readable.from([bytes], { objectMode: false }));
+      });
+      pending.push({ bytes: input.data.length, turn });
+      held += input.data.length;
+      while (held > WRITE_WINDOW && pending.length > 1) {
+        await Promise.race([pending[1]!.turn, failed]);
+        held -= pending.shift()!.bytes;
       }
     }
-    const local = Buffer.alloc(30 + name.length);
-    local.writeUInt32LE(LOCAL_SIGNATURE, 0);
-    local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    local.writeUInt16LE(0x0800, 6); // names are UTF-8
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(input.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    name.copy(local, 30);
-    if (offset + local.length + data.length > MAX_OFFSET) throw new Error('a trace file is at most 4 GiB (zip64 is not written)');
-
-    const entry = Buffer.alloc(46 + name.length);
-    entry.writeUInt32LE(CENTRAL_SIGNATURE, 0);
-    entry.writeUInt16LE((3 << 8) | 20, 4); // made by: Unix, 2.0, so unzip applies the permissions below
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt16LE(0x0800, 8);
-    entry.writeUInt16LE(method, 10);
-    entry.writeUInt16LE(time, 12);
-    entry.writeUInt16LE(date, 14);
-    entry.writeUInt32LE(crc, 16);
-    entry.writeUInt32LE(data.length, 20);
-    entry.writeUInt32LE(input.data.length, 24);
-    entry.writeUInt16LE(name.length, 28);
-    entry.writeUInt32LE((0o100644 << 16) >>> 0, 38);
-    entry.writeUInt32LE(offset, 42);
-    name.copy(entry, 46);
-    central.push(entry);
-
-    batch.push(local, data);
-    batchBytes += local.length + data.length;
-    offset += local.length + data.length;
-    if (batchBytes >= WRITE_BATCH) {
-      await writeFully(handle, ...batch);
-      batch = [];
-      batchBytes = 0;
-    }
+    zip.end();
+    await Promise.race([written, failed]);
+  } catch (error) {
+    zip.outputStream.unpipe(out);
+    out.destroy();
+    throw error;
   }
-  const directory = Buffer.concat(central);
-  const end = Buffer.alloc(EOCD_SIZE);
-  end.writeUInt32LE(EOCD_SIGNATURE, 0);
-  end.writeUInt16LE(central.length, 8);
-  end.writeUInt16LE(central.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  await writeFully(handle, ...batch, directory, end);
-  return offset + directory.length + end.length;
+  return bytes;
 }

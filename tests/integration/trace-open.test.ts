@@ -3,7 +3,7 @@
  * message names what is wrong, never a blank result.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
@@ -187,6 +187,22 @@ describe('resources of an opened trace', () => {
     const trace = await openTraceFile(await file(zipOf(nested)));
     expect(trace.events).toHaveLength(1);
     expect(await trace.resource(shotRef)).toEqual(shot);
+  });
+
+  it('names a resource cut off by the file shrinking after opening', async () => {
+    const bytes = await readFile(good);
+    const path = await file(bytes);
+    const trace = await openTraceFile(path);
+    await truncate(path, bytes.indexOf(shot.subarray(0, 16)) + 10);
+    await expect(trace.resource(shotRef)).rejects.toMatchObject({
+      code: 'damaged',
+      message: expect.stringMatching(new RegExp(`^resources/[0-9a-f]{64}\\.png is cut short: 10 of its ${shot.length} bytes are in the file$`)),
+    });
+  });
+
+  it('names bytes added after the end of the archive', async () => {
+    const bytes = await readFile(good);
+    await expectOpenError(Buffer.concat([bytes, Buffer.from('trailing')]), 'damaged', /end record is not at the end of the file/);
   });
 
   it('never returns wrong bytes when the file is overwritten after opening', async () => {
