@@ -182,9 +182,14 @@ test('live mode: the screenshot loop keeps frames coming, the capture stamp keep
   test.info().annotations.push({ type: 'live fps', description: `${fps.toFixed(1)} (observe round trip ${roundTrip} ms: ${stages})` });
   console.log(`live mode: ${fps.toFixed(1)} frames/s reached the renderer over 5 s; one observe ${roundTrip} ms (${stages})`);
   expect(fps).toBeGreaterThan(1);
+  // The tree is re-read too (once a second): every bridge capture moves the identity, digit for digit.
   const later = await stamp.getAttribute('data-capture-identity');
   expect(later).not.toBe(first);
   expect(BigInt(later ?? '0')).toBeGreaterThan(base);
+
+  // The screen changes on the device: the new tree arrives unasked.
+  await admin(demo, 'screen', { screen: 'hostile' });
+  await expect(page.getByTestId('tree')).toContainText('hostile.like');
 
   // Paused, nothing changes: not the loop, not the device's own pushes (the screen changes underneath).
   await live.click();

@@ -43,6 +43,7 @@ export function createApiService(
       return { ok: true as const };
     },
     'device.observe': ({ deviceId, ...options }) => manager.observe(deviceId, options),
+    'device.screenshot': ({ deviceId }) => manager.screenshot(deviceId),
     'device.act': ({ deviceId, action, xctestOnly }) => manager.act(deviceId, action, xctestOnly ? { xctestOnly } : {}),
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {

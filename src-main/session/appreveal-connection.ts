@@ -107,6 +107,15 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     return frame;
   }
 
+  async screenshot(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>> {
+    if (!this.client.has('screenshot')) return { screenshot: null, screenshotError: 'this app did not register the screenshot tool' };
+    try {
+      return { screenshot: { format: 'png', dataBase64: (await this.client.screenshot()).dataBase64 } };
+    } catch (error) {
+      return { screenshot: null, screenshotError: (error as Error).message };
+    }
+  }
+
   async act(request: unknown): Promise<ActedStep> {
     await this.waitUntilConnected();
     const result = await actThroughAppReveal(this.client, request);

@@ -29,6 +29,8 @@ export interface DeviceConnection extends EventEmitter<ConnectionEvents> {
   start(): void;
   waitUntilConnected(timeoutMs?: number): Promise<void>;
   observe(options: ObserveOptions): Promise<ObservedFrame>;
+  /** A screenshot alone, for live mode (cheaper than an observe: no tree, no SDK reads). */
+  screenshot(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>>;
   /**
    * Runs one action (an ActionRequest, decoded here: it arrives from the API or the CLI) and returns
    * its result with the observation taken after it.

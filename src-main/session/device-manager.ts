@@ -5,7 +5,7 @@
  * frame, and reconnects by itself; nothing it does can throw out of here.
  */
 import { EventEmitter } from 'node:events';
-import type { ActionStep, DeviceSummary, Frame } from '../../src-shared/protocol/api';
+import type { ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '../../src-shared/protocol/api';
 import type { ActionRequest } from '../../src-shared/protocol/action';
 import type { RunnerClientOptions } from '../devices/runner-client';
 import { AppRevealConnection } from './appreveal-connection';
@@ -25,7 +25,11 @@ interface ManagedDevice {
 interface DeviceManagerEvents {
   devicesChanged: [devices: DeviceSummary[]];
   frame: [frame: Frame];
+  /** An action about to be sent, with the frame it was aimed from (a recording writes it down first). */
+  actionStarted: [step: Pick<ActionStep, 'callId' | 'deviceId' | 'request' | 'startedAt' | 'before'>];
   action: [step: ActionStep];
+  /** A frame read on request (not a live push): what a recording keeps as an observation. */
+  observed: [frame: Frame];
 }
 
 export class DeviceNotFoundError extends Error {
@@ -42,6 +46,11 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
 
   constructor(private readonly clientOptions: RunnerClientOptions = {}) {
     super();
+  }
+
+  /** The summary of one device (for a trace's manifest). */
+  summaryOf(deviceId: string): DeviceSummary {
+    return this.summary(this.get(deviceId));
   }
 
   list(): DeviceSummary[] {
@@ -83,7 +92,16 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     await device.connection.waitUntilConnected();
     const frame: Frame = { deviceId, ...(await device.connection.observe(options)) };
     device.lastFrame = frame;
+    this.emit('observed', frame);
     return frame;
+  }
+
+  /** A fresh screenshot alone; it also becomes the current frame's picture (live mode). */
+  async screenshot(deviceId: string): Promise<ScreenshotFrame> {
+    const device = this.get(deviceId);
+    const shot = await device.connection.screenshot();
+    if (device.lastFrame && shot.screenshot) device.lastFrame = { ...device.lastFrame, screenshot: shot.screenshot };
+    return { deviceId, receivedAt: Date.now(), ...shot };
   }
 
   /**
@@ -95,6 +113,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     const before = device.lastFrame ?? null;
     const startedAt = Date.now();
     const callId = `call-${this.nextCall++}`;
+    this.emit('actionStarted', { callId, deviceId, request, startedAt, before });
     const { result, after } = await device.connection.act(request, options);
     const afterFrame: Frame | null = after ? { deviceId, ...after } : null;
     if (afterFrame && this.devices.has(deviceId)) {

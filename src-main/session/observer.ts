@@ -166,7 +166,8 @@ export class Observer {
     }
   }
 
-  private async readScreenshot(): Promise<Pick<Frame, 'screenshot' | 'screenshotError'>> {
+  /** A screenshot alone: live mode's loop, which leaves the tree to the device's pushes. */
+  async readScreenshot(): Promise<Pick<Frame, 'screenshot' | 'screenshotError'>> {
     if (!this.client.supports('request_screenshot')) return { screenshot: null, screenshotError: 'this runner takes no screenshots' };
     try {
       return screenshotFields(await this.client.request('request_screenshot', {}, { timeoutMs: SCREENSHOT_TIMEOUT_MS }));

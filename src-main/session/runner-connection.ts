@@ -55,6 +55,10 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     return this.observer.observe(options);
   }
 
+  screenshot() {
+    return this.observer.readScreenshot();
+  }
+
   async act(request: unknown, options: { xctestOnly?: boolean } = {}): Promise<ActedStep> {
     const result = await this.dispatcher.dispatch(request, options.xctestOnly ? { xctestOnly: true } : {});
     return { result, after: this.dispatcher.lastFrame };

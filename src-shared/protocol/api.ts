@@ -58,6 +58,10 @@ export type Frame = z.infer<typeof FrameSchema>;
 
 const DeviceIdInput = z.object({ deviceId: z.string().min(1) });
 
+/** A screenshot on its own (live mode), stamped with the frame context it shows. */
+export const ScreenshotFrameSchema = FrameSchema.pick({ deviceId: true, screenshot: true, screenshotError: true, receivedAt: true });
+export type ScreenshotFrame = z.infer<typeof ScreenshotFrameSchema>;
+
 /**
  * One action on the timeline: what was asked, what happened (backend, fallback or fail-closed reason,
  * timings), and the frames the user saw before it and the device showed after it.
@@ -103,6 +107,10 @@ export const apiMethods = {
       xctestOnly: z.boolean().optional(),
     }),
     output: FrameSchema,
+  },
+  'device.screenshot': {
+    input: DeviceIdInput,
+    output: ScreenshotFrameSchema,
   },
   /** Runs one action on the device (through the bridge, the web view, XCTest or AppReveal: see the result). */
   'device.act': {

@@ -1,0 +1,139 @@
+/**
+ * Recording a session into a trace: every action (before it is sent, and after with its result) and
+ * every requested observation of one device, with screenshots and observations stored once each.
+ *
+ * The `before` event is appended and flushed before the action's result comes back, so a crash while
+ * an action is in flight still leaves a trace that says what was being done.
+ */
+import type { ActionStep, Frame } from '../../src-shared/protocol/api';
+import type { ResourceRef } from '../../src-shared/trace/schema';
+import { TraceRecorder } from '../trace/index';
+import type { DeviceManager } from './device-manager';
+
+export interface RecordingStatus {
+  recording: boolean;
+  deviceId?: string;
+  traceId?: string;
+  steps: number;
+  /** The last finished trace file. */
+  lastTrace?: string;
+}
+
+export class SessionRecording {
+  private recorder: TraceRecorder | undefined;
+  private deviceId: string | undefined;
+  private steps = 0;
+  private lastTrace: string | undefined;
+  /** Appends in the order the events happened, whatever order their resources finish writing in. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly manager: DeviceManager,
+    private readonly options: { dir: string; version: string; secrets?: () => string[] },
+  ) {
+    const onStarted = (step: Parameters<typeof this.onActionStarted>[0]) => this.onActionStarted(step);
+    const onAction = (step: ActionStep) => this.onAction(step);
+    const onObserved = (frame: Frame) => this.onObserved(frame);
+    manager.on('actionStarted', onStarted);
+    manager.on('action', onAction);
+    manager.on('observed', onObserved);
+    this.unsubscribe = () => {
+      manager.off('actionStarted', onStarted);
+      manager.off('action', onAction);
+      manager.off('observed', onObserved);
+    };
+  }
+
+  status(): RecordingStatus {
+    return {
+      recording: this.recorder !== undefined,
+      ...(this.deviceId ? { deviceId: this.deviceId } : {}),
+      ...(this.recorder ? { traceId: this.recorder.traceId } : {}),
+      steps: this.steps,
+      ...(this.lastTrace ? { lastTrace: this.lastTrace } : {}),
+    };
+  }
+
+  async start(deviceId: string): Promise<RecordingStatus> {
+    if (this.recorder) throw new Error('a recording is already running; stop it first');
+    const device = this.manager.summaryOf(deviceId);
+    this.recorder = await TraceRecorder.start({
+      dir: this.options.dir,
+      manifest: {
+        format: 'parallax-trace',
+        version: 1,
+        device: { name: device.name, kind: device.kind, url: device.url },
+        ...(device.bundleId ? { app: { bundleId: device.bundleId } } : {}),
+        generator: { name: 'parallax', version: this.options.version },
+      },
+      secrets: this.options.secrets?.() ?? [],
+    });
+    this.deviceId = deviceId;
+    this.steps = 0;
+    const current = this.manager.lastFrame(deviceId);
+    if (current) this.onObserved(current);
+    return this.status();
+  }
+
+  /** Packs the trace into one `.parallax-trace` file and returns its path. */
+  async stop(): Promise<RecordingStatus> {
+    const recorder = this.recorder;
+    if (!recorder) throw new Error('nothing is being recorded');
+    this.recorder = undefined;
+    await this.queue;
+    this.lastTrace = await recorder.stop();
+    this.deviceId = undefined;
+    return this.status();
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe();
+    // An app that quits while recording keeps the folder: the next start offers to recover it.
+    await this.queue;
+  }
+
+  private onActionStarted(step: { callId: string; deviceId: string; request: ActionStep['request']; before: Frame | null }): void {
+    const recorder = this.recorder;
+    if (!recorder || step.deviceId !== this.deviceId) return;
+    this.enqueue(async () => {
+      const refs = await this.store(recorder, step.before);
+      const target = 'target' in step.request && step.request.target ? { selector: step.request.target as Record<string, unknown> } : undefined;
+      await recorder.append({ type: 'action.before', callId: step.callId, action: { kind: step.request.action, ...step.request }, ...(target ? { target } : {}), ...refs });
+    });
+  }
+
+  private onAction(step: ActionStep): void {
+    const recorder = this.recorder;
+    if (!recorder || step.deviceId !== this.deviceId) return;
+    this.steps++;
+    this.enqueue(async () => {
+      const refs = await this.store(recorder, step.after);
+      await recorder.append({ type: 'action.after', callId: step.callId, result: step.result, ...refs });
+    });
+  }
+
+  private onObserved(frame: Frame): void {
+    const recorder = this.recorder;
+    if (!recorder || frame.deviceId !== this.deviceId) return;
+    this.enqueue(async () => {
+      const refs = await this.store(recorder, frame);
+      if (!refs.observationRef) return;
+      await recorder.append({ type: 'observation', callId: `observe-${frame.receivedAt}`, observationRef: refs.observationRef, ...(refs.screenshotRef ? { screenshotRef: refs.screenshotRef } : {}) });
+    });
+  }
+
+  private async store(recorder: TraceRecorder, frame: Frame | null): Promise<{ observationRef?: ResourceRef; screenshotRef?: ResourceRef }> {
+    if (!frame) return {};
+    const [observationRef, screenshotRef] = await Promise.all([
+      frame.observation ? recorder.addResource('observation', frame.observation) : undefined,
+      frame.screenshot ? recorder.addResource('screenshot', Buffer.from(frame.screenshot.dataBase64, 'base64')) : undefined,
+    ]);
+    return { ...(observationRef ? { observationRef } : {}), ...(screenshotRef ? { screenshotRef } : {}) };
+  }
+
+  private enqueue(run: () => Promise<void>): void {
+    // A failed write must not stop the session; it is dropped from the trace, never retried out of order.
+    this.queue = this.queue.then(run).catch(() => {});
+  }
+}
