@@ -114,7 +114,9 @@ async function serve(args: string[], out: Out): Promise<number> {
   if (!existsSync(join(rendererDir(), 'index.html'))) {
     throw new Error('the renderer is not built; run `npm run build` first');
   }
-  const services = await startAppServices('web');
+  // The host's token is a secret no trace may hold; it exists once the host has started.
+  let hostToken: string | undefined;
+  const services = await startAppServices('web', () => (hostToken ? [hostToken] : []));
   const { manager } = services;
   const owned: Array<{ close(): Promise<void> }> = [services];
   try {
@@ -132,6 +134,7 @@ async function serve(args: string[], out: Out): Promise<number> {
     }
     const host = await startWebHost({ api: services.api, rendererDir: rendererDir(), port });
     owned.push(host);
+    hostToken = new URL(host.url).searchParams.get('token') ?? undefined;
     out.log(`Parallax web host: ${host.url}`);
     await untilStopped();
     return 0;

@@ -17,6 +17,8 @@ import {
 import { RunnerError } from '../devices/runner-client';
 import type { Discovery } from '../discovery/index';
 import { DeviceNotFoundError, type DeviceManager } from '../session/device-manager';
+import type { SessionRecording } from '../session/recording';
+import { findUnfinishedTraces, recoverTrace } from '../trace/index';
 
 export type HostKind = 'electron' | 'web';
 
@@ -31,7 +33,7 @@ export interface ApiService {
 type Handlers = { [M in ApiMethod]: (input: z.output<(typeof apiMethods)[M]['input']>) => Promise<ApiOutput<M>> | ApiOutput<M> };
 
 export function createApiService(
-  { manager, discovery }: { manager: DeviceManager; discovery?: Discovery },
+  { manager, discovery, recording }: { manager: DeviceManager; discovery?: Discovery; recording?: SessionRecording },
   options: { host: HostKind; version: string },
 ): ApiService {
   const handlers: Handlers = {
@@ -45,6 +47,20 @@ export function createApiService(
     'device.observe': ({ deviceId, ...options }) => manager.observe(deviceId, options),
     'device.screenshot': ({ deviceId }) => manager.screenshot(deviceId),
     'device.act': ({ deviceId, action, xctestOnly }) => manager.act(deviceId, action, xctestOnly ? { xctestOnly } : {}),
+    'recording.start': async ({ deviceId }) => notifyRecording(await requireRecording().start(deviceId)),
+    'recording.stop': async () => notifyRecording(await requireRecording().stop()),
+    'recording.status': () => requireRecording().status(),
+    'recording.unfinished': async () =>
+      (await findUnfinishedTraces(requireRecording().dir)).map((trace) => ({
+        folder: trace.folder,
+        steps: trace.steps,
+        ...(trace.lastEventTime !== undefined ? { lastEventTime: trace.lastEventTime } : {}),
+        ...(trace.manifest ? { deviceName: trace.manifest.device.name } : {}),
+      })),
+    'recording.recover': async ({ folder }) => {
+      const report = await recoverTrace(folder);
+      return { path: report.outFile, droppedLines: report.droppedLines };
+    },
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {
       if (!discovery) return [];
@@ -52,6 +68,16 @@ export function createApiService(
       return discovery.list();
     },
   };
+
+  const listeners = new Set<ApiEventListener>();
+  function requireRecording(): SessionRecording {
+    if (!recording) throw new Error('recording is not available in this host');
+    return recording;
+  }
+  function notifyRecording<T extends ApiEventPayload<'recording.changed'>>(status: T): T {
+    for (const listener of listeners) listener('recording.changed', status);
+    return status;
+  }
 
   return {
     async handle(method, params) {
@@ -70,6 +96,7 @@ export function createApiService(
       }
     },
     subscribe(listener) {
+      listeners.add(listener);
       const onDevices = (devices: ApiEventPayload<'devices.changed'>['devices']) =>
         listener('devices.changed', apiEvents['devices.changed'].parse({ devices }));
       const onFrame = (frame: ApiEventPayload<'device.frame'>) => listener('device.frame', frame);
@@ -80,6 +107,7 @@ export function createApiService(
       manager.on('action', onAction);
       discovery?.on('changed', onDiscovered);
       return () => {
+        listeners.delete(listener);
         manager.off('devicesChanged', onDevices);
         manager.off('frame', onFrame);
         manager.off('action', onAction);

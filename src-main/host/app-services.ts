@@ -3,29 +3,35 @@
  * host: the device manager, discovery, and the API service over both.
  */
 import { Discovery } from '../discovery/index';
-import { appVersion, mdnsEnabled, settingsFile } from '../paths';
+import { appVersion, mdnsEnabled, settingsFile, tracesDir } from '../paths';
 import { DeviceManager } from '../session/device-manager';
+import { SessionRecording } from '../session/recording';
 import { createApiService, type ApiService, type HostKind } from './api';
 
 export interface AppServices {
   manager: DeviceManager;
   discovery: Discovery;
+  recording: SessionRecording;
   api: ApiService;
   close(): Promise<void>;
 }
 
-export async function startAppServices(host: HostKind): Promise<AppServices> {
+/** `secrets`: strings that must never reach a trace (the web host's token, once it exists). */
+export async function startAppServices(host: HostKind, secrets: () => string[] = () => []): Promise<AppServices> {
   const manager = new DeviceManager();
   const discovery = new Discovery({ settingsPath: settingsFile(), bonjour: mdnsEnabled() });
-  const api = createApiService({ manager, discovery }, { host, version: appVersion() });
+  const recording = new SessionRecording(manager, { dir: tracesDir(), version: appVersion(), secrets });
+  const api = createApiService({ manager, discovery, recording }, { host, version: appVersion() });
   // Discovery failing to start (a port, a socket) must not keep the app from opening.
   discovery.on('warning', () => {});
   await discovery.start().catch(() => {});
   return {
     manager,
     discovery,
+    recording,
     api,
     async close() {
+      await recording.close();
       await discovery.stop();
       await manager.closeAll();
     },

@@ -20,6 +20,8 @@ export interface RecordingStatus {
 }
 
 export class SessionRecording {
+  /** Where traces (finished and in progress) are kept. */
+  readonly dir: string;
   private recorder: TraceRecorder | undefined;
   private deviceId: string | undefined;
   private steps = 0;
@@ -32,6 +34,7 @@ export class SessionRecording {
     private readonly manager: DeviceManager,
     private readonly options: { dir: string; version: string; secrets?: () => string[] },
   ) {
+    this.dir = options.dir;
     const onStarted = (step: Parameters<typeof this.onActionStarted>[0]) => this.onActionStarted(step);
     const onAction = (step: ActionStep) => this.onAction(step);
     const onObserved = (frame: Frame) => this.onObserved(frame);

@@ -117,6 +117,14 @@ export const apiMethods = {
     input: DeviceIdInput.extend({ action: ActionRequestSchema, xctestOnly: z.boolean().optional() }),
     output: ActionStepSchema,
   },
+  /** Recording: every action and requested observation of one device goes into a trace as it happens. */
+  'recording.start': { input: DeviceIdInput, output: z.lazy(() => RecordingStatusSchema) },
+  /** Stops and packs the trace into one `.parallax-trace` file (its path is in `lastTrace`). */
+  'recording.stop': { input: z.object({}), output: z.lazy(() => RecordingStatusSchema) },
+  'recording.status': { input: z.object({}), output: z.lazy(() => RecordingStatusSchema) },
+  /** Traces a crash or a kill left unfinished, which the user may recover. */
+  'recording.unfinished': { input: z.object({}), output: z.array(z.lazy(() => UnfinishedTraceSchema)) },
+  'recording.recover': { input: z.object({ folder: z.string().min(1) }), output: z.object({ path: z.string(), droppedLines: z.number() }) },
   /** What discovery finds (Bonjour, the runner port probe, manual entries): devices one can connect to. */
   'discovery.list': {
     input: z.object({}),
@@ -130,6 +138,22 @@ export const apiMethods = {
 } as const;
 
 export type ApiMethod = keyof typeof apiMethods;
+
+export const RecordingStatusSchema = z.object({
+  recording: z.boolean(),
+  deviceId: z.string().optional(),
+  traceId: z.string().optional(),
+  steps: z.number().int().nonnegative(),
+  lastTrace: z.string().optional(),
+});
+export type RecordingStatus = z.infer<typeof RecordingStatusSchema>;
+
+export const UnfinishedTraceSchema = z.object({
+  folder: z.string(),
+  steps: z.number().int().nonnegative(),
+  lastEventTime: z.number().optional(),
+  deviceName: z.string().optional(),
+});
 export type ApiInput<M extends ApiMethod> = z.input<(typeof apiMethods)[M]['input']>;
 export type ApiOutput<M extends ApiMethod> = z.output<(typeof apiMethods)[M]['output']>;
 
@@ -138,6 +162,7 @@ export const apiEvents = {
   /** A frame the device pushed by itself (a `hierarchy_update` push). */
   'device.frame': FrameSchema,
   'device.action': ActionStepSchema,
+  'recording.changed': z.lazy(() => RecordingStatusSchema),
   'discovery.changed': z.object({ devices: z.array(DiscoveredDeviceSchema) }),
 } as const;
 

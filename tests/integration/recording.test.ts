@@ -1,0 +1,79 @@
+/**
+ * Recording through the API (issue 6), against the demo device over its real sockets: the actions and
+ * observations of a session land in one .parallax-trace file, and no secret does.
+ */
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoDevice } from '../../src-main/demo-device/index';
+import { startAppServices, type AppServices } from '../../src-main/host/app-services';
+import { openTraceFile } from '../../src-main/trace/index';
+
+const HOST_TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeedf00dfeedf00dfeed';
+let demo: Awaited<ReturnType<typeof startDemoDevice>>;
+let services: AppServices;
+
+beforeAll(async () => {
+  demo = await startDemoDevice({ port: 0 });
+  services = await startAppServices('web', () => [HOST_TOKEN]);
+}, 60_000);
+afterAll(async () => {
+  await services?.close();
+  await demo?.close();
+});
+
+async function call(method: string, params: unknown) {
+  const reply = await services.api.handle(method, params);
+  if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
+  return reply.result as Record<string, unknown>;
+}
+
+describe('recording a session', () => {
+  it('records every action and observation, then packs one trace file that reopens offline', async () => {
+    const runner = services.manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' });
+    const appReveal = services.manager.connect(demo.appRevealUrl ?? '', { name: 'Demo (AppReveal)' });
+    await services.manager.connectionOf(runner.id).waitUntilConnected(10_000);
+    await call('device.observe', { deviceId: runner.id });
+
+    const started = await call('recording.start', { deviceId: runner.id });
+    expect(started).toMatchObject({ recording: true, steps: 0 });
+    await call('device.observe', { deviceId: runner.id });
+    await call('device.act', { deviceId: runner.id, action: { action: 'tap', target: { id: 'login.submit' } } });
+    await call('device.act', { deviceId: runner.id, action: { action: 'doubleTap', target: { id: 'login.submit' } } });
+    await call('device.act', {
+      deviceId: runner.id,
+      action: { action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'replace', text: `token ${HOST_TOKEN}` }] },
+    });
+    const stopped = await call('recording.stop', {});
+    expect(stopped).toMatchObject({ recording: false, steps: 3 });
+    const file = stopped.lastTrace as string;
+    expect(file).toMatch(/\.parallax-trace$/);
+
+    const opened = await openTraceFile(file);
+    expect(opened.manifest.device).toMatchObject({ name: 'Demo', kind: 'demo' });
+    const steps = opened.timeline.filter((step) => step.after);
+    expect(steps).toHaveLength(3);
+    const results = steps.map((step) => step.after?.result);
+    expect(results[0]).toMatchObject({ success: true, backend: 'sdk' });
+    expect(results[1]).toMatchObject({ backend: 'xctest', fallbackReason: 'unsupported' });
+    // Each step kept its before and after pictures, stored once each by content address.
+    const before = steps[0]?.before;
+    expect(before?.screenshotRef).toMatch(/^sha256:/);
+    expect((await opened.resource(before?.screenshotRef as string)).subarray(1, 4).toString()).toBe('PNG');
+
+    // Neither the host's token nor the AppReveal session token is anywhere in the file.
+    const bytes = await readFile(file);
+    expect(bytes.includes(Buffer.from(HOST_TOKEN))).toBe(false);
+    const sessionToken = new URL(demo.appRevealUrl ?? '').searchParams.get('appreveal_session_token') ?? '';
+    expect(sessionToken.length).toBeGreaterThan(8);
+    expect(bytes.includes(Buffer.from(sessionToken))).toBe(false);
+    expect(appReveal.url).not.toContain(sessionToken);
+  });
+
+  it('refuses a second start and a stop with nothing recorded', async () => {
+    const [device] = services.manager.list();
+    await call('recording.start', { deviceId: device?.id });
+    await expect(call('recording.start', { deviceId: device?.id })).rejects.toThrow(/already running/);
+    await call('recording.stop', {});
+    await expect(call('recording.stop', {})).rejects.toThrow(/nothing is being recorded/);
+  });
+});
