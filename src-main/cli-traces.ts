@@ -10,7 +10,9 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DIFF_CLASS_LABELS, DIFF_CLASSES } from '../src-shared/compare/diff';
+import { nodeAtKey } from '../src-shared/inspect/tree';
 import { StrategySchema } from '../src-shared/protocol/observation';
+import type { UiNode } from '../src-shared/protocol/runner';
 import type { TimelineStep } from '../src-shared/trace/reader';
 import { exportMaestro, openTraceFile, TraceOpenError, type OpenedTrace } from './trace/index';
 import { compareNow } from './session/compare';
@@ -145,10 +147,36 @@ function stepKindText(step: TimelineStep): string {
   return step.kind === 'action' ? (step.before?.action.kind ?? 'action') : step.kind;
 }
 
+function pointText(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { x, y } = value as { x?: unknown; y?: unknown };
+  return typeof x === 'number' && typeof y === 'number' ? `${x},${y}` : undefined;
+}
+
+/** What an action aimed at, in a few words: its selector, a swipe's stroke, a scroll's search. */
+function subjectOf(step: TimelineStep | undefined): string {
+  const before = step?.before;
+  if (!before) return '';
+  const target = recordedSelectorText(before.target);
+  const action = before.action;
+  if (action.kind === 'swipe') {
+    const stroke = [pointText(action['start']), pointText(action['end'])];
+    const path = stroke[0] && stroke[1] ? `${stroke[0]} → ${stroke[1]}` : '';
+    return [path, target ? `in ${target}` : ''].filter(Boolean).join(' ');
+  }
+  if (action.kind === 'scrollTo') {
+    const look = (action['lookFor'] ?? {}) as { text?: unknown; elementId?: unknown };
+    const what = typeof look.text === 'string' ? `text ${JSON.stringify(look.text)}` : typeof look.elementId === 'string' ? `id ${JSON.stringify(look.elementId)}` : '';
+    return [what ? `to ${what}` : '', target ? `in ${target}` : ''].filter(Boolean).join(' ');
+  }
+  if (action.kind === 'sendKeys' && !target) return 'keyboard focus';
+  return target ?? '';
+}
+
 /** One line: number, kind, target, result (backend, fallback or failure reason), duration. */
 function stepLine(step: TimelineStep, width: number): string {
   const n = String(step.index + 1).padStart(width);
-  const target = step.kind === 'action' ? (recordedSelectorText(step.before?.target) ?? '') : '';
+  const target = step.kind === 'action' ? subjectOf(step) : '';
   const what =
     step.kind === 'comparison' && step.comparisons[0]
       ? `${step.statusText}: ${DIFF_CLASSES.filter((c) => (step.comparisons[0]!.summary[c] ?? 0) > 0)
@@ -270,12 +298,14 @@ async function withDevice<T>(url: string, timeoutMs: number, run: (connection: D
   }
 }
 
-function replayLine(step: ReplayStep, width: number): string {
+function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width: number): string {
   const n = String(step.index + 1).padStart(width);
-  const target = step.recorded.selector ? `${pad(step.recorded.selector, 28)} ` : '';
+  const subject = subjectOf(recorded);
+  const target = subject ? `${pad(subject, 28)} ` : '';
   const replayed = step.replayed.outcome;
   const how = replayed ? `${replayed.success ? 'succeeded' : `failed: ${replayed.failureReason ?? '?'}`}${replayed.backend ? ` via ${replayed.backend}` : ''}` : '';
-  const detail = step.differences.length > 0 ? ` — ${step.differences.join('; ')}` : how ? ` — ${how}` : '';
+  const retried = step.replayed.retriedAfter ? ` (sent again after ${step.replayed.retriedAfter})` : '';
+  const detail = (step.differences.length > 0 ? ` — ${step.differences.join('; ')}` : how ? ` — ${how}` : '') + retried;
   return `${n}  ${pad(step.verdict, 8)} ${pad(step.kind, 10)} ${target}${detail.trimEnd()}`;
 }
 
@@ -288,7 +318,7 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
     if (!values.json) out.log(`Replaying ${actions} action(s) from ${trace.path} on ${connection.url}`);
     const report = await replayTrace(trace, connection, {
       stopOnDivergence: values['stop-on-divergence'] === true,
-      ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, width)) }),
+      ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, trace.timeline[step.index], width)) }),
     });
     if (values.json) {
       out.log(JSON.stringify({ trace: trace.path, device: connection.url, ...report }, null, 2));
@@ -300,12 +330,25 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
   });
 }
 
+function attributesOf(node: UiNode): Omit<UiNode, 'node'> {
+  const { node: _children, ...attributes } = node;
+  return attributes;
+}
+
 async function compareCommand(values: Values, timeoutMs: number, out: Out): Promise<number> {
   const strategy = values.strategy === undefined ? 'visible' : StrategySchema.parse(values.strategy);
   return await withDevice(values.device!, timeoutMs, async (connection) => {
-    const { diff, stamps, sameScreen, sdk } = await compareNow(connection, { strategy, screenshot: false });
+    const { diff, stamps, sameScreen, sdk, xctest } = await compareNow(connection, { strategy, screenshot: false });
     if (values.json) {
-      out.log(JSON.stringify({ ...diff, captures: { ...stamps, sameScreen: sameScreen ?? null } }, null, 2));
+      // Node keys alone mean nothing once the screen is gone, so each difference carries its nodes' attributes.
+      const xRoot = xctest.observation?.viewHierarchy?.hierarchy;
+      const sRoot = sdk.observation?.viewHierarchy?.hierarchy;
+      const differences = diff.differences.map((d) => {
+        const xNode = d.xctestKey !== undefined && xRoot ? nodeAtKey(xRoot, d.xctestKey) : undefined;
+        const sNode = d.sdkKey !== undefined && sRoot ? nodeAtKey(sRoot, d.sdkKey) : undefined;
+        return { ...d, ...(xNode ? { xctestNode: attributesOf(xNode) } : {}), ...(sNode ? { sdkNode: attributesOf(sNode) } : {}) };
+      });
+      out.log(JSON.stringify({ ...diff, differences, captures: { ...stamps, sameScreen: sameScreen ?? null } }, null, 2));
       return 0;
     }
     const o = sdk.observation;

@@ -11,6 +11,7 @@ import { StrategySchema } from '../src-shared/protocol/observation';
 import { connectionFor } from './session/device-manager';
 import { startReplayDevice } from './devices/replay-device';
 import { runActionCommand } from './cli-actions';
+import { runTraceCommand } from './cli-traces';
 import { discoverOnce } from './discovery/index';
 import { startAppServices } from './host/app-services';
 import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from './host/default-device';
@@ -30,6 +31,12 @@ Commands:
                                       print the device's current observation
   tap|type|clear|swipe|scroll-to --device URL (--id ID | --text TEXT | --point X,Y) ... [--json]
                                       run one action; prints its result (parallax tap --help)
+  open FILE [--json]                  print a recorded trace, without a device
+  replay FILE --device URL [--json] [--stop-on-divergence]
+                                      re-run a trace; exit 0 only when every step matched
+  export FILE [--maestro] [--out PATH]
+                                      export a trace as a Maestro flow
+  compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
   demo-device [--port N] [--screen NAME] [--fault F]...
                                       start the simulated iPhone; prints {runnerUrl, adminUrl}
@@ -61,6 +68,11 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
       case 'swipe':
       case 'scroll-to':
         return await runActionCommand(command, rest, out);
+      case 'open':
+      case 'replay':
+      case 'export':
+      case 'compare':
+        return await runTraceCommand(command, rest, out);
       case 'replay-device':
         return await replayDevice(rest, out);
       case 'demo-device':

@@ -9,6 +9,7 @@ import type { ActionStep, Frame } from '../../src-shared/protocol/api';
 import type { ResourceRef } from '../../src-shared/trace/schema';
 import { TraceRecorder } from '../trace/index';
 import type { DeviceManager } from './device-manager';
+import { recordActionAfter, recordActionBefore } from './replay';
 
 export interface RecordingStatus {
   recording: boolean;
@@ -99,21 +100,16 @@ export class SessionRecording {
   private onActionStarted(step: { callId: string; deviceId: string; request: ActionStep['request']; before: Frame | null }): void {
     const recorder = this.recorder;
     if (!recorder || step.deviceId !== this.deviceId) return;
-    this.enqueue(async () => {
-      const refs = await this.store(recorder, step.before);
-      const target = 'target' in step.request && step.request.target ? { selector: step.request.target as Record<string, unknown> } : undefined;
-      await recorder.append({ type: 'action.before', callId: step.callId, action: { kind: step.request.action, ...step.request }, ...(target ? { target } : {}), ...refs });
-    });
+    // One writer for the action events (replay.ts), so what replay and the Maestro export read back is
+    // what was written, and a secret field's text never is.
+    this.enqueue(() => recordActionBefore(recorder, { callId: step.callId, request: step.request, before: step.before }));
   }
 
   private onAction(step: ActionStep): void {
     const recorder = this.recorder;
     if (!recorder || step.deviceId !== this.deviceId) return;
     this.steps++;
-    this.enqueue(async () => {
-      const refs = await this.store(recorder, step.after);
-      await recorder.append({ type: 'action.after', callId: step.callId, result: step.result, ...refs });
-    });
+    this.enqueue(() => recordActionAfter(recorder, { callId: step.callId, result: step.result, after: step.after }));
   }
 
   private onObserved(frame: Frame): void {

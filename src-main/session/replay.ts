@@ -69,6 +69,7 @@ function hidesText(node: Record<string, unknown> | undefined): boolean {
 
 function centreOf(node: UiNode): Point | undefined {
   const b = node.bounds;
+  if (!b || ![b.left, b.top, b.right, b.bottom].every((v) => typeof v === 'number' && Number.isFinite(v))) return undefined;
   return b ? { x: Math.round((b.left + b.right) / 2), y: Math.round((b.top + b.bottom) / 2) } : undefined;
 }
 
@@ -108,7 +109,8 @@ export function traceActionFor(
   }
 
   if (request.action === 'sendKeys') {
-    const secret = hidesText(target?.node);
+    // A field the trace cannot see (no before-screen, keyboard focus) may be a password: fail closed.
+    const secret = target?.node ? hidesText(target.node) : true;
     const steps = request.steps.map((step) => (secret && 'text' in step ? { kind: step.kind } : step));
     action['steps'] = steps;
     const texts = request.steps.filter((s) => s.kind === 'type' || s.kind === 'replace');
@@ -177,7 +179,11 @@ export async function recordActionStep(
   recorder: TraceRecorder,
   step: RecordActionBeforeInput & { result: ActionResult; after?: ObservedFrame | null; endTime?: number },
 ): Promise<void> {
-  await recordActionBefore(recorder, step);
+  // Written after the fact, both events would carry the same moment; without a start time, the
+  // result's own total puts the before where the action began, so the timeline shows its duration.
+  const total = step.result.timings['total'];
+  const time = step.time ?? (total !== undefined ? Math.round((step.endTime ?? Date.now()) - total) : undefined);
+  await recordActionBefore(recorder, { ...step, ...(time !== undefined ? { time } : {}) });
   await recordActionAfter(recorder, { callId: step.callId, result: step.result, after: step.after, ...(step.endTime !== undefined ? { time: step.endTime } : {}) });
 }
 
@@ -310,6 +316,20 @@ function readPoint(value: unknown): Point | undefined {
   return typeof x === 'number' && typeof y === 'number' && Number.isFinite(x) && Number.isFinite(y) ? { x, y } : undefined;
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The element's attributes as recorded: the target's node copy, else a picked node kept as the
+ * selector itself (a writer that stores the request's selector as is).
+ */
+function recordedNode(target: TraceTarget | undefined): Record<string, unknown> | undefined {
+  if (target?.node) return target.node;
+  const picked = target?.selector?.['node'];
+  return isRecord(picked) ? picked : undefined;
+}
+
 /** The user's own selector as one line for the report. */
 export function recordedSelectorText(target: TraceTarget | undefined): string | undefined {
   const selector = target?.selector;
@@ -321,7 +341,7 @@ export function recordedSelectorText(target: TraceTarget | undefined): string | 
     const point = readPoint(selector['point']);
     if (point) return `point ${point.x},${point.y}`;
   }
-  const node = target?.node;
+  const node = recordedNode(target);
   if (node) {
     const name = str(node['resource-id']) ?? str(node['content-desc']) ?? str(node['text']);
     return `node ${name !== undefined ? JSON.stringify(name) : (str(node['className']) ?? 'picked')}`;
@@ -338,7 +358,7 @@ export function recordedSelectorText(target: TraceTarget | undefined): string | 
  */
 function candidatesFor(target: TraceTarget | undefined): PlainSelector[] {
   const selector = target?.selector ?? {};
-  const node = target?.node ?? {};
+  const node = recordedNode(target) ?? {};
   const id = str(selector['id']);
   const text = str(selector['text']);
   const point = readPoint(selector['point']);
@@ -354,7 +374,8 @@ function candidatesFor(target: TraceTarget | undefined): PlainSelector[] {
     const nodeText = str(node['content-desc']) ?? str(node['text']);
     if (nodeId !== undefined) add({ id: nodeId });
     if (nodeText !== undefined) add({ text: nodeText });
-    const at = target?.point;
+    const bounds = node['bounds'];
+    const at = target?.point ?? (isRecord(bounds) ? centreOf({ bounds } as UiNode) : undefined);
     if (list.length === 0 && at) add({ point: at });
   }
   return list;
@@ -406,7 +427,12 @@ function oneLine(error: unknown): string {
   return message.split('\n')[0] ?? message;
 }
 
-async function replayStep(step: TimelineStep, connection: DeviceConnection, settleMs: number): Promise<ReplayStep> {
+async function replayStep(
+  step: TimelineStep,
+  connection: DeviceConnection,
+  options: { settleMs: number; sendFallbacks: boolean },
+): Promise<ReplayStep> {
+  const { settleMs } = options;
   const before = step.before;
   const kind = before?.action.kind ?? 'unknown';
   const recordedOutcome = step.after ? outcomeOf(step.after.result) : undefined;
@@ -449,6 +475,14 @@ async function replayStep(step: TimelineStep, connection: DeviceConnection, sett
         }
         missed.push(candidate);
       }
+    }
+    if (chosen && missed.length > 0 && !options.sendFallbacks) {
+      // A fallback is a divergence known before anything is sent; a replay that stops at the first
+      // divergence stops before acting on an element the recording may not have meant.
+      report.differences.push(`target found by ${show(chosen)}, not by ${missed.map(show).join(' or ')}; not sent, as the replay stops at the first divergence`);
+      report.verdict = 'diverged';
+      report.replayed.durationMs = Math.round(performance.now() - started);
+      return report;
     }
     // When nothing resolves, the recorded selector still goes to the device: it finds nothing and so
     // runs nothing, and its own answer becomes the replayed result.
@@ -510,7 +544,7 @@ export async function replayTrace(
       break;
     }
     await settle(connection, settleMs);
-    const done = await replayStep(step, connection, settleMs);
+    const done = await replayStep(step, connection, { settleMs, sendFallbacks: !options.stopOnDivergence });
     report.steps.push(done);
     report[done.verdict]++;
     options.onStep?.(done);

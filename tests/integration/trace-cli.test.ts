@@ -1,0 +1,437 @@
+/**
+ * `parallax open | replay | export | compare` (issue 6) on traces recorded from real actions on the demo
+ * device, run in-process through runTraceCommand. One demo device for the file; every test that needs a
+ * screen sets it through the admin reset first.
+ */
+import { copyFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { zipSync, strToU8 } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionRequest, ActionResult } from '../../src-shared/protocol/action';
+import type { UiNode } from '../../src-shared/protocol/runner';
+import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
+import { connectionFor } from '../../src-main/session/device-manager';
+import type { DeviceConnection, ObservedFrame } from '../../src-main/session/connection';
+import { compareNow, recordComparison } from '../../src-main/session/compare';
+import { recordActionStep, type ReplayReport } from '../../src-main/session/replay';
+import { openTraceFile, TraceRecorder } from '../../src-main/trace/index';
+import { startAppServices } from '../../src-main/host/app-services';
+import { flattenTree } from '../../src-shared/inspect/tree';
+import { runTraceCommand, type TraceCommand } from '../../src-main/cli-traces';
+
+let device: DemoDeviceHandle;
+let connection: DeviceConnection;
+let dir: string;
+/** Through the SDK bridge: tap Sign In, tap the disabled passkey button (refused), tap the Checkout tab. */
+let loginTrace: string;
+const recorded: ActionResult[] = [];
+/** The same taps with the bridge flag off: XCTest alone. */
+let xctestTrace: string;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A relaunched app on `screen`, given time to push its first frames, as a person would wait for it. */
+async function reset(screen: string): Promise<void> {
+  const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen, faults: [] }) });
+  expect(res.status).toBe(200);
+  await sleep(600);
+}
+
+async function run(command: TraceCommand, ...args: string[]): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await runTraceCommand(command, args, { log: (line) => stdout.push(line), error: (line) => stderr.push(line) });
+  return { code, stdout, stderr };
+}
+
+/** Records `requests` on the login screen, the way the app's record button does: each step with the frames around it. */
+async function record(name: string, requests: ActionRequest[], options: { xctestOnly?: boolean } = {}): Promise<{ file: string; results: ActionResult[] }> {
+  const xctestOnly = options.xctestOnly === true;
+  await reset('login');
+  let before: ObservedFrame | undefined = await connection.observe({ xctestOnly });
+  const recorder = await TraceRecorder.start({
+    dir,
+    manifest: {
+      device: { name: 'Demo iPhone', kind: 'demo', url: device.runnerUrl },
+      app: { bundleId: before.observation?.activeWindow?.bundleId ?? 'com.parallax.demo' },
+    },
+  });
+  const results: ActionResult[] = [];
+  for (const [i, request] of requests.entries()) {
+    // A person's pace: the pushed frame of the last step is observed before the next one is sent.
+    await sleep(400);
+    const { result, after } = await connection.act(request, { xctestOnly });
+    results.push(result);
+    await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after, xctestOnly });
+    before = after;
+  }
+  await recorder.append({ type: 'note', callId: 'note-1', text: 'recorded by the trace CLI test' });
+  return { file: await recorder.stop({ outFile: join(dir, name) }), results };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'parallax-trace-cli-'));
+  device = await startDemoDevice({ port: 0 });
+  connection = connectionFor(device.runnerUrl);
+  connection.start();
+  await connection.waitUntilConnected();
+  // Taps only: on the demo device a sendKeys races the connection's own observe of the frame the focus
+  // tap pushes (its screenshot), which makes the typed text fail its read-back now and then.
+  const login = await record('login.parallax-trace', [
+    { action: 'tap', target: { id: 'login.submit' } },
+    { action: 'tap', target: { id: 'login.passkey' } },
+    { action: 'tap', target: { id: 'tab.checkout' } },
+  ]);
+  loginTrace = login.file;
+  recorded.push(...login.results);
+  xctestTrace = (
+    await record(
+      'xctest.parallax-trace',
+      [
+        { action: 'tap', target: { id: 'login.submit' } },
+        { action: 'tap', target: { id: 'tab.checkout' } },
+      ],
+      { xctestOnly: true },
+    )
+  ).file;
+}, 90_000);
+
+afterAll(async () => {
+  await connection?.close();
+  await device?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the recorded trace', () => {
+  it('holds real actions with their results (a refusal included) and the frames around them', async () => {
+    expect(recorded.map((r) => [r.success, r.backend, r.failureReason])).toEqual([
+      [true, 'sdk', undefined],
+      [false, 'sdk', 'element_not_actionable'],
+      [true, 'sdk', undefined],
+    ]);
+    const trace = await openTraceFile(loginTrace);
+    const first = trace.timeline[0]!;
+    expect(first.before?.action).toEqual({ kind: 'tap' });
+    expect(first.before?.target).toMatchObject({ selector: { id: 'login.submit' }, nodeKey: expect.any(String), node: { 'resource-id': 'login.submit', 'content-desc': 'Sign In' } });
+    expect(first.before?.observationRef).toBeDefined();
+    expect(first.before?.screenshotRef).toBeDefined();
+    expect(first.after?.screenshotRef).toBeDefined();
+    expect(first.after?.result).toMatchObject({ success: true, backend: 'sdk', target: { resolvedBy: 'id', elementId: 'login.submit' } });
+    expect(trace.missingResources).toEqual([]);
+    // The screenshot is the device's PNG, byte for byte.
+    const png = await trace.resource(first.before!.screenshotRef!);
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+  });
+});
+
+describe('parallax open', () => {
+  it('prints the manifest and one line per step with its result, backend and failure reason', async () => {
+    const { code, stdout, stderr } = await run('open', loginTrace);
+    expect(stderr).toEqual([]);
+    expect(code).toBe(0);
+    const text = stdout.join('\n');
+    expect(text).toContain(`Trace ${loginTrace}`);
+    expect(text).toContain('on Demo iPhone (demo, ');
+    expect(text).toContain('4 steps (3 actions)');
+    const steps = stdout.filter((line) => /^\d+ {2}/.test(line));
+    expect(steps).toHaveLength(4);
+    expect(steps[0]).toMatch(/^1 {2}tap +id "login\.submit" +succeeded via sdk +\d+ ms$/);
+    expect(steps[1]).toMatch(/^2 {2}tap +id "login\.passkey" +failed: element_not_actionable via sdk +\d+ ms$/);
+    expect(steps[2]).toMatch(/^3 {2}tap +id "tab\.checkout" +succeeded via sdk/);
+    expect(steps[3]).toMatch(/^4 {2}note +recorded by the trace CLI test$/);
+  });
+
+  it('--json gives the manifest and the steps with backend and reasons', async () => {
+    const { code, stdout } = await run('open', loginTrace, '--json');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout.join('\n'));
+    expect(json.manifest).toMatchObject({ format: 'parallax-trace', version: 1, device: { name: 'Demo iPhone', kind: 'demo' } });
+    expect(json.steps).toHaveLength(4);
+    expect(json.steps[1]).toMatchObject({
+      kind: 'action',
+      status: 'failed',
+      success: false,
+      backend: 'sdk',
+      failureReason: 'element_not_actionable',
+      action: { kind: 'tap' },
+      target: { selector: { id: 'login.passkey' } },
+    });
+  });
+
+  it('a damaged trace (cut short) is one clear line and exit code 1', async () => {
+    const cut = join(dir, 'cut.parallax-trace');
+    await copyFile(loginTrace, cut);
+    const { size } = await stat(cut);
+    await truncate(cut, Math.floor(size / 2));
+    const { code, stdout, stderr } = await run('open', cut);
+    expect(code).toBe(1);
+    expect(stdout).toEqual([]);
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]).toMatch(/^parallax open: .*cut\.parallax-trace.*cut short/);
+  });
+
+  it('a file that is not a zip at all says so in one line', async () => {
+    const junk = join(dir, 'junk.parallax-trace');
+    await writeFile(junk, 'hello, this is a text file\n');
+    const { code, stderr } = await run('open', junk);
+    expect(code).toBe(1);
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]).toMatch(/^parallax open: .*junk\.parallax-trace: not a zip archive/);
+  });
+
+  it('a foreign zip is named as not a Parallax trace, in one line', async () => {
+    const foreign = join(dir, 'photos.zip');
+    await writeFile(foreign, zipSync({ 'holiday.txt': strToU8('sunny'), 'notes/readme.md': strToU8('# hi') }));
+    const { code, stdout, stderr } = await run('open', foreign);
+    expect(code).toBe(1);
+    expect(stdout).toEqual([]);
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]).toMatch(/^parallax open: .*photos\.zip: not a Parallax trace: manifest\.json missing/);
+  });
+
+  it('a missing file and a wrong command line are told apart by exit code', async () => {
+    const missing = await run('open', join(dir, 'nope.parallax-trace'));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toEqual([expect.stringMatching(/^parallax open: cannot read .*nope\.parallax-trace: no such file or folder$/)]);
+    expect((await run('open')).code).toBe(2);
+    expect((await run('open', loginTrace, '--device', 'ws://x')).code).toBe(2);
+  });
+});
+
+describe('parallax replay', () => {
+  it('on a fresh device every step matches, the recorded refusal included, and the exit code is 0', async () => {
+    await reset('login');
+    const { code, stdout, stderr } = await run('replay', loginTrace, '--device', device.runnerUrl, '--json');
+    expect(stderr).toEqual([]);
+    const report = JSON.parse(stdout.join('\n')) as ReplayReport;
+    expect(report.steps.map((s) => [s.callId, s.verdict, s.differences])).toEqual([
+      ['call-1', 'matched', []],
+      ['call-2', 'matched', []],
+      ['call-3', 'matched', []],
+    ]);
+    expect(report).toMatchObject({ matched: 3, diverged: 0, failed: 0, total: 3, notRun: 0 });
+    expect(report.steps[0]!.replayed).toMatchObject({ selector: { id: 'login.submit' }, outcome: { success: true, backend: 'sdk' } });
+    expect(report.steps[1]!.replayed.outcome).toEqual({ success: false, backend: 'sdk', failureReason: 'element_not_actionable' });
+    expect(code).toBe(0);
+  });
+
+  it('prints one line per step as it goes, and a summary', async () => {
+    await reset('login');
+    const { code, stdout } = await run('replay', loginTrace, '--device', device.runnerUrl);
+    expect(stdout[0]).toMatch(/^Replaying 3 action\(s\) from .*login\.parallax-trace on ws:\/\//);
+    expect(stdout[2]).toMatch(/^2 {2}matched +tap +id "login\.passkey" +— failed: element_not_actionable via sdk$/);
+    expect(stdout.filter((l) => /^\d+ {2}matched/.test(l))).toHaveLength(3);
+    expect(stdout.at(-1)).toBe('3 of 3 replayed: 3 matched, 0 diverged, 0 failed');
+    expect(code).toBe(0);
+  });
+
+  it('a trace recorded with the bridge off replays with the bridge off', async () => {
+    await reset('login');
+    const { code, stdout } = await run('replay', xctestTrace, '--device', device.runnerUrl, '--json');
+    const report = JSON.parse(stdout.join('\n')) as ReplayReport;
+    expect(report.steps.map((s) => s.verdict)).toEqual(['matched', 'matched']);
+    expect(report.steps[0]!.replayed.outcome).toEqual({ success: true });
+    expect(code).toBe(0);
+  });
+
+  it('on another screen the login steps diverge (target not found) and the run continues; exit code 1', async () => {
+    await reset('feed');
+    const { code, stdout } = await run('replay', loginTrace, '--device', device.runnerUrl, '--json');
+    const report = JSON.parse(stdout.join('\n')) as ReplayReport;
+    expect(report.steps).toHaveLength(3);
+    expect(report.steps[0]).toMatchObject({ verdict: 'diverged', replayed: { outcome: { success: false, failureReason: 'target_not_found' } } });
+    // The id first, then the text the trace knows the element by; never a blind point.
+    expect(report.steps[0]!.differences).toEqual(['target not found: no element with id "login.submit" or text "Sign In"']);
+    expect(report.steps[1]!.differences).toEqual(['target not found: no element with id "login.passkey" or text "Sign in with Passkey"']);
+    // The tab bar is on every screen.
+    expect(report.steps[2]!.verdict).toBe('matched');
+    expect(report).toMatchObject({ matched: 1, diverged: 2, failed: 0, notRun: 0 });
+    expect(code).toBe(1);
+  });
+
+  it('--stop-on-divergence stops at the first step that diverged', async () => {
+    await reset('feed');
+    const { code, stdout } = await run('replay', loginTrace, '--device', device.runnerUrl, '--stop-on-divergence');
+    expect(code).toBe(1);
+    expect(stdout.filter((l) => /^\d+ {2}(matched|diverged|failed)/.test(l))).toEqual([
+      expect.stringMatching(/^1 {2}diverged +tap +id "login\.submit" +— target not found: no element with id "login\.submit"/),
+    ]);
+    expect(stdout.at(-1)).toBe('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run');
+  });
+
+  it('a target found only through a fallback diverges; a replay that stops at divergence does not send it', async () => {
+    // "Sign In" first names the navigation bar's title, whose bridge id is only its place in the tree.
+    const { file } = await record('text.parallax-trace', [{ action: 'tap', target: { text: 'Sign In' } }]);
+    const trace = await openTraceFile(file);
+    expect(trace.timeline[0]!.before?.target).toMatchObject({ selector: { text: 'Sign In' }, node: { 'resource-id': 'UILabel@0.0.0.0' } });
+
+    await reset('feed');
+    const stopping = JSON.parse((await run('replay', file, '--device', device.runnerUrl, '--json', '--stop-on-divergence')).stdout.join('\n')) as ReplayReport;
+    expect(stopping.steps[0]).toMatchObject({ verdict: 'diverged' });
+    expect(stopping.steps[0]!.differences).toEqual([
+      'target found by id "UILabel@0.0.0.0", not by text "Sign In"; not sent, as the replay stops at the first divergence',
+    ]);
+    expect(stopping.steps[0]!.replayed.result).toBeUndefined();
+
+    await reset('feed');
+    const going = JSON.parse((await run('replay', file, '--device', device.runnerUrl, '--json')).stdout.join('\n')) as ReplayReport;
+    expect(going.steps[0]!.differences).toEqual(['target found by id "UILabel@0.0.0.0", not by text "Sign In"']);
+    expect(going.steps[0]!.replayed).toMatchObject({ selector: { id: 'UILabel@0.0.0.0' }, outcome: { success: true, backend: 'sdk' } });
+  });
+
+  it("a trace the app itself records (through its API) replays too, a picked node included", async () => {
+    const services = await startAppServices('web');
+    try {
+      await reset('login');
+      const runner = services.manager.connect(device.runnerUrl, { kind: 'demo', name: 'Demo' });
+      await services.manager.connectionOf(runner.id).waitUntilConnected(10_000);
+      const call = async (method: string, params: unknown) => {
+        const reply = await services.api.handle(method, params);
+        if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
+        return reply.result as Record<string, unknown>;
+      };
+      const frame = await services.manager.observe(runner.id);
+      const picked = flattenTree(frame.observation!.viewHierarchy!.hierarchy!).find((f) => f.node['sdk-element-id'] === 'login.submit')!.node;
+      await call('recording.start', { deviceId: runner.id });
+      await call('device.act', { deviceId: runner.id, action: { action: 'tap', target: { node: picked } } });
+      await sleep(400);
+      await call('device.act', { deviceId: runner.id, action: { action: 'tap', target: { id: 'tab.checkout' } } });
+      const { lastTrace } = await call('recording.stop', {});
+
+      await reset('login');
+      const { code, stdout } = await run('replay', lastTrace as string, '--device', device.runnerUrl, '--json');
+      const report = JSON.parse(stdout.join('\n')) as ReplayReport;
+      expect(report.steps.map((s) => [s.recorded.selector, s.verdict, s.differences])).toEqual([
+        ['node "login.submit"', 'matched', []],
+        ['id "tab.checkout"', 'matched', []],
+      ]);
+      // The picked node's bridge identity is long gone; its id names it again.
+      expect(report.steps[0]!.replayed.selector).toEqual({ id: 'login.submit' });
+      expect(code).toBe(0);
+    } finally {
+      await services.close();
+    }
+  });
+
+  it('a trace that cannot be read touches no device, and a missing --device is a usage error', async () => {
+    const junk = join(dir, 'junk2.parallax-trace');
+    await writeFile(junk, 'nothing');
+    const unreadable = await run('replay', junk, '--device', 'ws://127.0.0.1:9/ws');
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.stderr).toHaveLength(1);
+    expect(unreadable.stderr[0]).toMatch(/^parallax replay: .*not a zip archive/);
+    const usage = await run('replay', loginTrace);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toEqual(['parallax replay: replay needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL']);
+  });
+
+  it('typing into a secure field records no text, so its replay fails before sending anything and says why', async () => {
+    const secret = 'correct-horse-battery';
+    const { file } = await record('password.parallax-trace', [
+      { action: 'sendKeys', target: { id: 'login.password' }, steps: [{ kind: 'type', text: secret }] },
+    ]);
+    const trace = await openTraceFile(file);
+    expect(trace.timeline[0]!.before?.action).toEqual({ kind: 'sendKeys', steps: [{ kind: 'type' }] });
+    expect(JSON.stringify(trace.events)).not.toContain(secret);
+    await reset('login');
+    const { code, stdout } = await run('replay', file, '--device', device.runnerUrl, '--json');
+    const report = JSON.parse(stdout.join('\n')) as ReplayReport;
+    expect(report.steps[0]).toMatchObject({ verdict: 'failed', replayed: { error: expect.stringMatching(/typed text is not in the trace/) } });
+    expect(report.steps[0]!.replayed.result).toBeUndefined();
+    expect(code).toBe(1);
+  });
+});
+
+describe('parallax export', () => {
+  it('prints a Maestro flow with the steps by id when XCTest sees the ids', async () => {
+    const { code, stdout, stderr } = await run('export', xctestTrace, '--maestro');
+    expect(code).toBe(0);
+    expect(stderr).toEqual([]);
+    const yaml = stdout.join('\n');
+    expect(yaml).toMatch(/^appId: '.+'$/m);
+    expect(yaml).toContain("- tapOn:\n    id: 'login\\.submit'\n- tapOn:\n    id: 'tab\\.checkout'");
+    expect(yaml).toContain('# recorded by the trace CLI test');
+  });
+
+  it('bridge-merged steps fall back to text or point, a refused step becomes a note, and the notes go to stderr', async () => {
+    const { code, stdout, stderr } = await run('export', loginTrace);
+    expect(code).toBe(0);
+    const yaml = stdout.join('\n');
+    expect(yaml).toContain("- tapOn:\n    text: 'Checkout'");
+    expect(yaml).toContain('# Parallax: step 2 (tap): not exported: the action failed: element_not_actionable via sdk');
+    expect(stderr).toEqual(['note: step 2 (call-2): not exported: the action failed: element_not_actionable via sdk']);
+  });
+
+  it('--out writes the file and lists the notes', async () => {
+    const out = join(dir, 'flow.yaml');
+    const { code, stdout } = await run('export', loginTrace, '--out', out);
+    expect(code).toBe(0);
+    expect(stdout).toEqual([`Wrote the Maestro flow to ${out} (1 note(s))`, 'note: step 2 (call-2): not exported: the action failed: element_not_actionable via sdk']);
+    expect(await readFile(out, 'utf8')).toContain("- tapOn:\n    text: 'Checkout'");
+  });
+});
+describe('parallax compare', () => {
+  it('--json on Checkout: web DOM nodes are only in the SDK-backed tree or gain their web identity, and the summary counts them', async () => {
+    await reset('checkout');
+    const { code, stdout, stderr } = await run('compare', '--device', device.runnerUrl, '--json');
+    expect(stderr).toEqual([]);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout.join('\n')) as {
+      summary: Record<string, number>;
+      nodes: { xctest: number; sdk: number };
+      pairs: unknown[];
+      differences: { class: string; detail: string; sdkNode?: UiNode }[];
+      captures: { xctest: { frameContext?: string }; sdk: { frameContext?: string }; sameScreen: boolean | null };
+    };
+    const counts: Record<string, number> = {};
+    for (const d of json.differences) counts[d.class] = (counts[d.class] ?? 0) + 1;
+    for (const [cls, n] of Object.entries(json.summary)) expect(counts[cls] ?? 0).toBe(n);
+
+    const web = json.differences.filter((d) => d.sdkNode?.['web-element-id'] !== undefined);
+    expect(web.length).toBeGreaterThan(0);
+    for (const d of web) expect(['only_sdk', 'identity_added', 'value_changed', 'text_changed', 'geometry_changed']).toContain(d.class);
+    const webIdentities = web.filter((d) => d.class === 'identity_added');
+    expect(webIdentities.length).toBeGreaterThan(0);
+    expect(webIdentities[0]!.detail).toMatch(/^web identity: web-view-id="checkout"/);
+    expect(json.summary.identity_added).toBeGreaterThanOrEqual(webIdentities.length);
+    expect(json.differences.filter((d) => d.class === 'only_sdk').length).toBe(json.summary.only_sdk);
+    expect(json.nodes.sdk).toBeGreaterThan(json.nodes.xctest);
+    // Both reads saw the same screen, and say so.
+    expect(json.captures.sameScreen).toBe(true);
+    expect(json.captures.xctest.frameContext).toBe(json.captures.sdk.frameContext);
+  });
+
+  it('prints the summary and one line per difference', async () => {
+    await reset('checkout');
+    const { code, stdout } = await run('compare', '--device', device.runnerUrl);
+    expect(code).toBe(0);
+    expect(stdout[0]).toMatch(/XCTest-only \d+ nodes, SDK-backed \d+ nodes \(backend sdk\)$/);
+    expect(stdout[1]).toMatch(/^Only in XCTest: \d+ · Only in SDK-backed: \d+ · .* · Identity added: \d+$/);
+    expect(stdout.some((l) => /^identity_added +.*sdk 0\.[\d.]+ +web identity:/.test(l))).toBe(true);
+  });
+
+  it('a comparison recorded into a trace opens as a step with its summary', async () => {
+    await reset('checkout');
+    const comparison = await compareNow(connection);
+    expect(comparison.sameScreen).toBe(true);
+    expect(comparison.stamps.sdk.captureIdentity).toBeDefined();
+    const recorder = await TraceRecorder.start({ dir, manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: device.runnerUrl } } });
+    await recordComparison(recorder, comparison, 'compare-1');
+    const file = await recorder.stop({ outFile: join(dir, 'compare.parallax-trace') });
+    const trace = await openTraceFile(file);
+    const event = trace.timeline[0]!.comparisons[0]!;
+    expect(event.summary).toEqual(comparison.diff.summary);
+    expect(await trace.resourceJson(event.diffRef!)).toMatchObject({ summary: comparison.diff.summary, sameScreen: true });
+    const { code, stdout } = await run('open', file);
+    expect(code).toBe(0);
+    expect(stdout.at(-1)).toMatch(new RegExp(`^1 {2}comparison +comparison recorded: .*${comparison.diff.summary.identity_added} identity added$`));
+  });
+
+  it('an unreachable device is one line and exit code 1', async () => {
+    const { code, stderr } = await run('compare', '--device', 'ws://127.0.0.1:9/ws', '--timeout', '500');
+    expect(code).toBe(1);
+    expect(stderr).toHaveLength(1);
+    expect(stderr[0]).toMatch(/^parallax compare: /);
+  });
+});
