@@ -5,3 +5,4 @@ export * from './search';
 export * from './attributes';
 export * from './source';
 export * from './observation';
+export * from './actions';

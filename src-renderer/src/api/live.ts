@@ -11,6 +11,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DeviceSummary, Frame } from '../../../src-shared/protocol/api';
 import { frameMeter } from '../state/frame-meter';
+import { gatedScreenshot, inFlight, untilNoAction } from './device-gate';
 import { observeInput, queryKeys, showFrame, useApi, type FrameOptions } from './queries';
 
 export const MAX_FPS = 30;
@@ -24,9 +25,6 @@ const NO_SCREENSHOT_INTERVAL_MS = 1_000;
 const TREE_REFRESH_MS = 1_000;
 /** Screenshot requests in flight per device (measured on the demo: 11/s with one, ~15/s with two). */
 const SCREENSHOT_DEPTH = 2;
-
-/** The observe currently in flight per device, loop or not. */
-const inFlight = new Map<string, Promise<unknown>>();
 
 export function useLiveLoop(
   device: DeviceSummary | undefined,
@@ -60,6 +58,7 @@ export function useLiveLoop(
       try {
         const previous = inFlight.get(deviceId);
         if (previous) await previous.catch(() => undefined);
+        await untilNoAction(deviceId);
         if (stopped) return;
         const sent = performance.now();
         const request = api.call('device.observe', observeInput(deviceId, frameOptions));
@@ -93,7 +92,7 @@ export function useLiveLoop(
       while (!stopped) {
         const started = performance.now();
         try {
-          const shot = await api.call('device.screenshot', { deviceId });
+          const shot = await gatedScreenshot(deviceId, () => api.call('device.screenshot', { deviceId }));
           if (stopped) return;
           frameMeter.recordRoundTrip(performance.now() - started);
           const { screenshot } = shot;

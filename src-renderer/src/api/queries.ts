@@ -3,12 +3,17 @@
  * kept fresh by the host's events (`devices.changed`, `device.frame`) and, in live mode, by the
  * screenshot loop (live.ts).
  */
-import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
+import { createContext, useCallback, useContext, useEffect, useSyncExternalStore } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ApiInput, DeviceSummary, Frame } from '../../../src-shared/protocol/api';
+import type { ActionRequest } from '../../../src-shared/protocol/action';
+import type { ActionStep, ApiInput, DeviceSummary, Frame, RecordingStatus } from '../../../src-shared/protocol/api';
+import type { DiscoveredDevice } from '../../../src-shared/protocol/appreveal';
 import type { Strategy } from '../../../src-shared/protocol/observation';
 import { useInspector } from '../state/store';
 import { frameMeter } from '../state/frame-meter';
+import { errorMessage } from '../state/format';
+import { useTimeline } from '../state/timeline';
+import { runExclusiveAction } from './device-gate';
 import type { HostStatus, Transport } from './transport';
 
 /** How a frame is observed; each combination is its own cached frame. */
@@ -40,6 +45,9 @@ export const queryKeys = {
   appInfo: ['app.info'] as const,
   devices: ['devices'] as const,
   frame: (deviceId: string, options: FrameOptions) => ['frame', deviceId, options.strategy, options.xctestOnly] as const,
+  discovered: ['discovery'] as const,
+  recording: ['recording'] as const,
+  unfinished: ['recording', 'unfinished'] as const,
 };
 
 export function useHostStatus(): HostStatus {
@@ -101,6 +109,88 @@ export function useDisconnectDevice() {
   });
 }
 
+/** What discovery finds (Bonjour, the runner port probe, manual entries), kept live by `discovery.changed`. */
+export function useDiscovered() {
+  const api = useApi();
+  return useQuery({ queryKey: queryKeys.discovered, queryFn: () => api.call('discovery.list', {}) });
+}
+
+export function useRememberDevice() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ApiInput<'discovery.addManual'>) => api.call('discovery.addManual', input),
+    onSuccess: (list) => client.setQueryData<DiscoveredDevice[]>(queryKeys.discovered, list),
+  });
+}
+
+export function useRecordingStatus() {
+  const api = useApi();
+  return useQuery({ queryKey: queryKeys.recording, queryFn: () => api.call('recording.status', {}), retry: false });
+}
+
+export function useRecordingToggle() {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { start: true; deviceId: string } | { start: false }) =>
+      input.start ? api.call('recording.start', { deviceId: input.deviceId }) : api.call('recording.stop', {}),
+    onSuccess: (status) => client.setQueryData<RecordingStatus>(queryKeys.recording, status),
+  });
+}
+
+/** Traces a crash or a kill left unfinished (asked once, at startup). */
+export function useUnfinishedTraces() {
+  const api = useApi();
+  return useQuery({ queryKey: queryKeys.unfinished, queryFn: () => api.call('recording.unfinished', {}), staleTime: Infinity, retry: false });
+}
+
+export function useRecoverTrace() {
+  const api = useApi();
+  return useMutation({ mutationFn: (folder: string) => api.call('recording.recover', { folder }) });
+}
+
+/**
+ * Sends one action to a device. The step goes on the timeline (also from the `device.action` event, once)
+ * and its after frame onto the screen, paused or live: the user asked for it.
+ */
+export function useAct(device: DeviceSummary | undefined, options: FrameOptions) {
+  const api = useApi();
+  const client = useQueryClient();
+  const deviceId = device?.id;
+  const { xctestOnly } = options;
+  return useCallback(
+    async (action: ActionRequest): Promise<ActionStep | undefined> => {
+      if (!deviceId) return undefined;
+      const timeline = useTimeline.getState();
+      const pending = timeline.begin(deviceId, action);
+      try {
+        const step = await runExclusiveAction(deviceId, () => api.call('device.act', { deviceId, action, ...(xctestOnly ? { xctestOnly: true } : {}) }));
+        useTimeline.getState().add(step);
+        useTimeline.getState().end(pending);
+        showStepResult(client, step, options);
+        return step;
+      } catch (error) {
+        useTimeline.getState().end(pending, errorMessage(error));
+        return undefined;
+      }
+    },
+    // options is memoized by the caller; xctestOnly is read from it.
+    [api, client, deviceId, xctestOnly, options],
+  );
+}
+
+/** The device's frame after an action, shown whatever the live state (observed with the push options). */
+function showStepResult(client: QueryClient, step: ActionStep, options: FrameOptions): void {
+  if (step.after) {
+    if (showFrame(client, queryKeys.frame(step.deviceId, PUSH_OPTIONS), step.after) && isPushOptions(options)) frameMeter.record();
+  }
+  // Other observe options: observe again with them (live mode does it by itself).
+  if (!isPushOptions(options) && !useInspector.getState().live) {
+    void client.invalidateQueries({ queryKey: queryKeys.frame(step.deviceId, options) });
+  }
+}
+
 function upsertDevice(list: DeviceSummary[] | undefined, device: DeviceSummary): DeviceSummary[] {
   const rest = (list ?? []).filter((d) => d.id !== device.id);
   return [...rest, device];
@@ -142,6 +232,17 @@ export function subscribeHostEvents(api: Transport, client: QueryClient): () => 
       if (showFrame(client, queryKeys.frame(frame.deviceId, PUSH_OPTIONS), frame) && ui.selectedDeviceId === frame.deviceId && isPushOptions(ui)) {
         frameMeter.record();
       }
+    }),
+    api.on('device.action', (step) => {
+      useTimeline.getState().add(step);
+      // The step count of a running recording moves with every action; the host sends no event for it.
+      if (client.getQueryData<RecordingStatus>(queryKeys.recording)?.recording) void client.invalidateQueries({ queryKey: queryKeys.recording, exact: true });
+    }),
+    api.on('discovery.changed', ({ devices }) => {
+      client.setQueryData(queryKeys.discovered, devices);
+    }),
+    api.on('recording.changed', (status) => {
+      client.setQueryData(queryKeys.recording, status);
     }),
     api.onStatus(({ state }) => {
       if (state === 'connected' && lastState !== 'connected') void client.invalidateQueries();

@@ -1,14 +1,33 @@
-import { useEffect, useMemo } from 'react';
-import { frameMismatch, indexTree, nodesAtIn, nodesShownIn, searchNodesIn, sourceCounts } from '../../../src-shared/inspect';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import {
+  boundsOf,
+  frameMismatch,
+  gestureRequest,
+  indexTree,
+  isEditableNode,
+  isOcrNode,
+  nodesAtIn,
+  nodesShownIn,
+  offeredActions,
+  searchNodesIn,
+  sourceCounts,
+  type ScreenGesture,
+} from '../../../src-shared/inspect';
 import type { DeviceSummary } from '../../../src-shared/protocol/api';
 import { useLiveLoop } from '../api/live';
-import { useDevices, useFrame, useHostEvents, type FrameOptions } from '../api/queries';
+import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '../api/queries';
 import { errorMessage, formatTime } from '../state/format';
 import { useInspector } from '../state/store';
 import { Attributes } from './Attributes';
 import { ConnectForm } from './ConnectForm';
 import { DeviceList } from './DeviceList';
 import { DeviceStatus } from './DeviceStatus';
+import { DiscoveredList } from './DiscoveredList';
+import { InteractBar } from './InteractBar';
+import { ModeToggle } from './ModeToggle';
+import { RecordControls, RecoverOffer } from './Recording';
+import { StepDetail, useOpenStep } from './StepDetail';
+import { Timeline } from './Timeline';
 import { FrameFooter, FrameHeader, ObservationBanners } from './FrameHeader';
 import { LiveControls, ObserveOptionsControls } from './LiveControls';
 import { PickStack } from './PickStack';
@@ -23,8 +42,25 @@ function defaultDevice(devices: readonly DeviceSummary[]): DeviceSummary | undef
   return devices.find((d) => d.state === 'connected') ?? devices[0];
 }
 
+/** Key I switches between inspect and interact, unless the key is typed into a field. */
+function useModeKey(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'i' && e.key !== 'I') return;
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const target = e.target as HTMLElement | null;
+      if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      e.preventDefault();
+      useInspector.getState().toggleMode();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
 export function App() {
   useHostEvents();
+  useModeKey();
   const devices = useDevices();
   const selectedDeviceId = useInspector((s) => s.selectedDeviceId);
   const selectDevice = useInspector((s) => s.selectDevice);
@@ -35,6 +71,9 @@ export function App() {
   const strategy = useInspector((s) => s.strategy);
   const xctestOnly = useInspector((s) => s.xctestOnly);
   const hiddenSources = useInspector((s) => s.hiddenSources);
+  const mode = useInspector((s) => s.mode);
+  const windowId = useInspector((s) => s.windowId);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const options: FrameOptions = useMemo(() => ({ strategy, xctestOnly }), [strategy, xctestOnly]);
 
   useEffect(() => {
@@ -60,11 +99,40 @@ export function App() {
     [shownNodes, pickX, pickY],
   );
   const mismatch = frameMismatch(frame);
+  const appReveal = device?.kind === 'appreveal';
+  const offered = useMemo(() => offeredActions(device), [device]);
+  const act = useAct(device, options);
+  const openEntry = useOpenStep(device?.id);
+  const ocrCount = useMemo(() => (appReveal ? tree.nodes.filter((f) => isOcrNode(f.node)).length : 0), [appReveal, tree]);
+  const windowOutline = useMemo(() => {
+    const w = windowId ? frame?.appReveal?.windows.find((x) => x.id === windowId) : undefined;
+    return w?.frame ? boundsOf({ bounds: { left: w.frame.x, top: w.frame.y, right: w.frame.x + w.frame.width, bottom: w.frame.y + w.frame.height } }) : null;
+  }, [windowId, frame]);
+
+  const onGesture = useCallback(
+    (gesture: ScreenGesture) => {
+      if (!device) return;
+      const built = gestureRequest(gesture, offered, device.kind === 'appreveal');
+      if ('refused' in built) {
+        setRefusal(built.refused);
+        return;
+      }
+      setRefusal(null);
+      // AppReveal types by element id: a tapped field is where the type box types next.
+      if ((gesture.kind === 'tap' || gesture.kind === 'doubleTap') && gesture.target && isEditableNode(gesture.target.node)) {
+        useInspector.getState().setTypeField(device.id, gesture.target.node);
+      }
+      void act(built.request);
+    },
+    [device, offered, act],
+  );
+  const interactOptions = useMemo(() => (device && device.state === 'connected' ? { offered, onGesture } : undefined), [device, offered, onGesture]);
+  const interacting = mode === 'interact' && device !== undefined;
 
   const placeholder = !device
     ? selectedDeviceId
       ? 'This device is gone from the host.'
-      : 'No device. Connect one by its runner URL.'
+      : 'No device. Connect one by its URL, or from the Discovered list.'
     : observeError != null && !frame
       ? `Observe failed: ${errorMessage(observeError)}`
       : !frame
@@ -83,11 +151,14 @@ export function App() {
       <aside className="sidebar">
         <ConnectForm />
         <DeviceList />
+        <DiscoveredList />
       </aside>
       <main className="canvas">
+        <RecoverOffer />
         <div className="canvas-bar">
           <DeviceStatus device={device} frame={frame} />
           <span className="spacer" />
+          <RecordControls device={device} />
           {device && (
             <LiveControls
               connected={device.state === 'connected'}
@@ -97,10 +168,20 @@ export function App() {
           )}
         </div>
         <div className="canvas-bar secondary">
+          <ModeToggle disabled={!device} />
           <SearchBox matches={matches} />
-          <PickStack stack={pickStack} />
-          {device && <ObserveOptionsControls />}
+          <span className="spacer" />
+          {device && <ObserveOptionsControls appReveal={appReveal} />}
         </div>
+        {/* One row, the same height in both modes, so switching never moves the screen. */}
+        {interacting && device ? (
+          <InteractBar device={device} frame={frame} offered={offered} act={act} />
+        ) : (
+          <div className="canvas-bar mode-row">
+            <PickStack stack={pickStack} />
+          </div>
+        )}
+
         {device && device.state === 'disconnected' && frame && (
           <div className="banner warn" data-testid="disconnected-banner">
             {device.name} disconnected{device.error ? `: ${device.error}` : ''}. Showing the last frame, from{' '}
@@ -125,21 +206,33 @@ export function App() {
             No screenshot{frame.screenshotError ? `: ${frame.screenshotError}` : ''}. Showing the screen outline.
           </div>
         )}
-        <Screen
-          frame={frame}
-          nodes={shownNodes}
-          matchKeys={matchKeys}
-          pickStack={pickStack}
-          mismatch={mismatch}
-          placeholder={placeholder}
-        >
-          {hierarchy && <SourceLegend counts={counts} observation={frame?.observation ?? null} />}
-        </Screen>
+        <div className="stage">
+          <Screen
+            frame={frame}
+            nodes={shownNodes}
+            matchKeys={matchKeys}
+            pickStack={pickStack}
+            mismatch={mismatch}
+            placeholder={placeholder}
+            interact={interactOptions}
+            windowOutline={windowOutline}
+          >
+            {hierarchy && (
+              <SourceLegend counts={counts} observation={frame?.observation ?? null} appReveal={appReveal ? { ocr: ocrCount } : undefined} />
+            )}
+          </Screen>
+          {interacting && refusal && (
+            <div className="stage-toast" data-testid="gesture-refused" role="status" onClick={() => setRefusal(null)}>
+              Not sent: {refusal}.
+            </div>
+          )}
+          {openEntry && <StepDetail entry={openEntry} />}
+        </div>
         {hierarchy && (
           <div className="frame-info" data-testid="frame-info">
             <span>{hierarchy.packageName}</span>
             <span>
-              {hierarchy.screenWidth}×{hierarchy.screenHeight} pt @{hierarchy.screenScale}x
+              {hierarchy.screenWidth}×{hierarchy.screenHeight} pt{hierarchy.screenScale ? ` @${hierarchy.screenScale}x` : ''}
             </span>
             <span>{tree.nodes.length} nodes</span>
             {frame && <span>received {formatTime(frame.receivedAt)}</span>}
@@ -151,8 +244,9 @@ export function App() {
       </main>
       <aside className="inspector">
         <Tree tree={tree} matchKeys={matchKeys} frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext} />
-        <Attributes tree={tree} />
+        <Attributes tree={tree} appReveal={appReveal} />
       </aside>
+      <Timeline device={device} />
     </div>
   );
 }

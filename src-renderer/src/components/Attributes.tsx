@@ -3,13 +3,15 @@
  * what the inspector's merge added (bridge and web identities, redaction), all shown exactly as sent.
  */
 import { useMemo } from 'react';
-import { nodeAttributes, nodeSource, SOURCE_LABELS, type TreeIndex } from '../../../src-shared/inspect';
+import { appRevealIdSource, isOcrNode, nodeAttributes, nodeSource, SOURCE_LABELS, type TreeIndex } from '../../../src-shared/inspect';
 import { useInspector } from '../state/store';
 
-export function Attributes({ tree }: { tree: TreeIndex }) {
+export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appReveal?: boolean }) {
   const selectedKey = useInspector((s) => s.selectedKey);
   const flat = selectedKey === null ? undefined : tree.byKey.get(selectedKey);
   const source = flat ? nodeSource(flat.node) : null;
+  const idSource = flat ? appRevealIdSource(flat.node) : undefined;
+  const ocr = flat ? isOcrNode(flat.node) : false;
   const { own, merged } = useMemo(() => {
     const rows = flat ? nodeAttributes(flat.node) : [];
     return {
@@ -21,7 +23,22 @@ export function Attributes({ tree }: { tree: TreeIndex }) {
     <section className="panel attributes-panel">
       <div className="panel-title">
         Attributes
-        {source && (
+        {idSource !== undefined && (
+          <span className="id-source-chip" data-testid="attr-id-source" data-id-source={idSource} title="How AppReveal derived this element's id">
+            id: {idSource}
+          </span>
+        )}
+        {ocr && (
+          <span className="ocr-chip" data-testid="attr-ocr" title="Recognized by OCR: visible text kept out of the accessibility tree, not a real view">
+            OCR
+          </span>
+        )}
+        {source && appReveal && (
+          <span className="source-chip src-appreveal" data-testid="attr-source" data-source="appreveal">
+            AppReveal
+          </span>
+        )}
+        {source && !appReveal && (
           <span className={`source-chip src-${source}`} data-testid="attr-source" data-source={source}>
             {SOURCE_LABELS[source]}
           </span>

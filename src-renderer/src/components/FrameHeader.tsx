@@ -7,6 +7,7 @@ import type { Frame } from '../../../src-shared/protocol/api';
 import {
   backendLine,
   captureStamp,
+  confidenceText,
   layoutWarningSummary,
   observationErrorLine,
   qualityBanner,
@@ -15,6 +16,78 @@ import {
   timingsLine,
 } from '../../../src-shared/inspect';
 import { formatTime, plural } from '../state/format';
+import { useInspector } from '../state/store';
+
+type AppRevealFrame = NonNullable<Frame['appReveal']>;
+
+/**
+ * What an AppReveal app says about its screen (get_screen: key, title, confidence, source), the tools it
+ * registered, and a window picker when it lists more than one window.
+ */
+export function AppRevealHeader({ appReveal }: { appReveal: AppRevealFrame }) {
+  const screen = appReveal.screen;
+  const windowId = useInspector((s) => s.windowId);
+  const setWindowId = useInspector((s) => s.setWindowId);
+  const windows = appReveal.windows;
+  const keyWindow = windows.find((w) => w.isKey) ?? windows[0];
+  const tools = appReveal.tools;
+  return (
+    <>
+      <span
+        className="appreveal-screen"
+        data-testid="appreveal-screen"
+        data-screen-key={screen?.screenKey ?? ''}
+        data-confidence={screen?.confidence ?? ''}
+        data-source={screen?.source ?? ''}
+        title={
+          screen
+            ? [
+                `screen key: ${screen.screenKey}`,
+                `title: ${screen.screenTitle ?? '—'}`,
+                `confidence: ${confidenceText(screen.confidence)}`,
+                `source: ${screen.source ?? '—'}${screen.source === 'explicit' ? ' (the app names this screen)' : screen.source === 'derived' ? ' (derived from the controller hierarchy)' : ''}`,
+                ...(screen.frameworkType ? [`framework: ${screen.frameworkType}`] : []),
+                ...(screen.controllerChain.length ? [`controllers: ${screen.controllerChain.join(' › ')}`] : []),
+                ...(screen.activeTab ? [`active tab: ${screen.activeTab}`] : []),
+                ...(screen.presentedModals.length ? [`modals: ${screen.presentedModals.join(', ')}`] : []),
+              ].join('\n')
+            : tools.includes('get_screen')
+              ? 'get_screen did not answer for this frame'
+              : 'this app did not register get_screen'
+        }
+      >
+        <span className="ar-label">screen</span>
+        {screen ? (
+          <>
+            <span className="ar-key mono">{screen.screenKey}</span>
+            {screen.screenTitle && <span className="ar-title">“{screen.screenTitle}”</span>}
+            <span className={`ar-confidence${screen.confidence !== undefined && screen.confidence < 0.6 ? ' low' : ''}`}>{confidenceText(screen.confidence)}</span>
+            {screen.source && <span className={`ar-source src-${screen.source}`}>{screen.source}</span>}
+          </>
+        ) : (
+          <span className="muted">unknown</span>
+        )}
+      </span>
+      <span className="chip plain" data-testid="appreveal-tools" data-tools={tools.join(' ')} title={`Tools this app registered:\n${tools.join('\n')}`}>
+        {plural(tools.length, 'tool')}
+      </span>
+      {windows.length > 1 && (
+        <label className="control window-control" title="AppReveal lists more than one window: outline one on the screen">
+          <span className="control-label">Window</span>
+          <select data-testid="window-picker" value={windowId ?? keyWindow?.id ?? ''} onChange={(e) => setWindowId(e.target.value === keyWindow?.id ? null : e.target.value)}>
+            {windows.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.title ?? w.id}
+                {w.isKey ? ' (key)' : ''}
+                {w.frame ? ` · ${Math.round(w.frame.width)}×${Math.round(w.frame.height)}` : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+    </>
+  );
+}
 
 export function FrameHeader({ frame }: { frame: Frame | undefined }) {
   const observation = frame?.observation ?? null;
@@ -23,7 +96,14 @@ export function FrameHeader({ frame }: { frame: Frame | undefined }) {
   const backendKind = !observation?.backend ? 'none' : observation.fallbackReason ? 'fallback' : observation.backend;
   return (
     <div className="frame-header" data-testid="frame-header" data-strategy={observation?.strategy ?? ''}>
-      {observation ? (
+      {frame.appReveal ? (
+        <>
+          <span className="chip backend-appreveal" data-testid="frame-backend" data-backend="appreveal" data-fallback="">
+            backend: appreveal
+          </span>
+          <AppRevealHeader appReveal={frame.appReveal} />
+        </>
+      ) : observation ? (
         <>
           <span className={`chip backend-${backendKind}`} data-testid="frame-backend" data-backend={observation.backend ?? ''} data-fallback={observation.fallbackReason ?? ''}>
             {backendLine(observation)}

@@ -28,7 +28,7 @@ function FrameRate() {
 }
 
 /** The observe options: each change re-observes with them. */
-export function ObserveOptionsControls() {
+export function ObserveOptionsControls({ appReveal = false }: { appReveal?: boolean }) {
   const strategy = useInspector((s) => s.strategy);
   const xctestOnly = useInspector((s) => s.xctestOnly);
   const { setStrategy, setXctestOnly } = useInspector.getState();
@@ -48,15 +48,18 @@ export function ObserveOptionsControls() {
           ))}
         </select>
       </label>
-      <label className="control toggle" title="Observe with the SDK observation bridge flag off: what plain XCTest sees">
-        <input
-          type="checkbox"
-          data-testid="xctest-only-toggle"
-          checked={xctestOnly}
-          onChange={(e) => setXctestOnly(e.target.checked)}
-        />
-        XCTest only
-      </label>
+      {/* AppReveal reads the app itself: there is no XCTest read to compare with. */}
+      {!appReveal && (
+        <label className="control toggle" title="Observe and act with the SDK observation bridge flag off: what plain XCTest sees and does">
+          <input
+            type="checkbox"
+            data-testid="xctest-only-toggle"
+            checked={xctestOnly}
+            onChange={(e) => setXctestOnly(e.target.checked)}
+          />
+          XCTest only
+        </label>
+      )}
     </div>
   );
 }

@@ -3,15 +3,30 @@
  * drawn over it. Boxes are placed from screen points to displayed pixels with one factor,
  * scale = displayedWidth / screenWidth.
  *
- * Picking: a click selects the smallest box under the pointer; clicking the same point again, Tab
- * (Shift+Tab back) or the wheel moves to the next larger box in the stack at that point.
+ * Inspect mode (picking): a click selects the smallest box under the pointer; clicking the same point
+ * again, Tab (Shift+Tab back) or the wheel moves to the next larger box in the stack at that point.
+ *
+ * Interact mode: the pointer acts on the device. A click taps the topmost actionable box (or the point on
+ * empty space), a double click double-taps, press-and-hold long-presses, a drag swipes. The box a click
+ * would tap is the one highlighted under the pointer; each touch leaves a short mark where it landed.
  */
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import type { Point } from '../../../src-shared/protocol/action';
 import type { Frame } from '../../../src-shared/protocol/api';
 import type { LayoutWarning, NodeSource } from '../../../src-shared/protocol/observation';
 import {
+  actionTargetAt,
+  appRevealIdSource,
   boundsOf,
   childrenOf,
+  classifyStroke,
+  isOcrNode,
+  isSecondClick,
+  scrollContainerAt,
+  DOUBLE_TAP_WINDOW_MS,
+  type OfferedActions,
+  type ScreenGesture,
+  type PointerSample,
   hiddenContentMarks,
   insetsOf,
   layoutWarningTitle,
@@ -49,7 +64,28 @@ interface ScreenProps {
   placeholder: string | null;
   /** Drawn over the viewport, beside the screen (the legend). */
   children?: ReactNode;
+  /** Interact mode: what the device offers, and where each gesture goes. Absent: inspect only. */
+  interact?: InteractOptions | undefined;
+  /** A window frame to outline (AppReveal's window picker), in screen points. */
+  windowOutline?: Rect | null | undefined;
 }
+
+export interface InteractOptions {
+  offered: OfferedActions;
+  onGesture(gesture: ScreenGesture): void;
+}
+
+interface TouchMark {
+  id: number;
+  kind: ScreenGesture['kind'];
+  x: number;
+  y: number;
+  endX?: number;
+  endY?: number;
+}
+
+const TOUCH_MARK_MS = 700;
+let nextTouch = 1;
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -65,15 +101,22 @@ interface BoxProps {
   match: boolean;
   /** Without a screenshot, a leaf's text is written into its box so the outline can be read. */
   label?: string;
+  /** AppReveal: how the element's id was derived. */
+  idSource?: string;
+  /** AppReveal: recognized by OCR, not a real view. */
+  ocr?: boolean;
 }
 
-const Box = memo(function Box({ nodeKey, source, left, top, width, height, selected, hovered, match, label }: BoxProps) {
-  const cls = `box src-${source}${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}`;
+const Box = memo(function Box({ nodeKey, source, left, top, width, height, selected, hovered, match, label, idSource, ocr }: BoxProps) {
+  const cls = `box src-${source}${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}${ocr ? ' is-ocr' : ''}`;
   return (
     <div
       data-testid="box"
       data-node-key={nodeKey}
       data-source={source}
+      {...(idSource ? { 'data-id-source': idSource } : {})}
+      {...(ocr ? { 'data-ocr': 'true' } : {})}
+      title={idSource ? `id from ${idSource}${ocr ? ' (recognized by OCR: visible text, not a real view)' : ''}` : undefined}
       data-selected={String(selected)}
       data-hovered={String(hovered)}
       data-match={String(match)}
@@ -85,6 +128,7 @@ const Box = memo(function Box({ nodeKey, source, left, top, width, height, selec
           {label}
         </span>
       )}
+      {ocr && <span className="box-ocr-tag">OCR</span>}
     </div>
   );
 });
@@ -163,7 +207,7 @@ const WarningLayer = memo(function WarningLayer({
   );
 });
 
-export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placeholder, children }: ScreenProps) {
+export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placeholder, children, interact, windowOutline }: ScreenProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
   const viewport = useElementSize(viewportRef);
@@ -171,6 +215,9 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
   const hoveredKey = useInspector((s) => s.hoveredKey);
   const pick = useInspector((s) => s.pick);
   const layers = useInspector((s) => s.layers);
+  const mode = useInspector((s) => s.mode);
+  const interacting = mode === 'interact' && interact !== undefined;
+  const [touches, setTouches] = useState<TouchMark[]>([]);
   const observation = frame?.observation ?? null;
 
   const hierarchy = frame?.observation?.viewHierarchy ?? null;
@@ -199,7 +246,15 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
       const b = boundsOf(flat.node);
       if (!b || b.right <= b.left || b.bottom <= b.top) continue;
       const label = !imageSrc && childrenOf(flat.node).length === 0 ? (flat.node.text ?? flat.node['content-desc']) : undefined;
-      out.push({ nodeKey: flat.key, source: nodeSource(flat.node), ...place(b, scale), ...(label ? { label } : {}) });
+      const idSource = appRevealIdSource(flat.node);
+      out.push({
+        nodeKey: flat.key,
+        source: nodeSource(flat.node),
+        ...place(b, scale),
+        ...(label ? { label } : {}),
+        ...(idSource ? { idSource } : {}),
+        ...(isOcrNode(flat.node) ? { ocr: true } : {}),
+      });
     }
     return out;
   }, [hierarchy, nodes, scale, imageSrc]);
@@ -211,9 +266,19 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
   const arrows = useMemo(() => (hierarchy ? hiddenContentMarks(nodes) : []), [hierarchy, nodes]);
   const warnings = layers.layoutWarnings && hierarchy ? (observation?.layoutWarnings.warnings ?? []) : [];
 
-  // The latest values for the native wheel listener.
-  const latest = useRef({ nodes, scale, pickStack });
-  latest.current = { nodes, scale, pickStack };
+  // The latest values for the native wheel listener and the gesture timers.
+  const latest = useRef({ nodes, scale, pickStack, interact });
+  latest.current = { nodes, scale, pickStack, interact };
+  /** The stroke in progress (interact mode). */
+  const stroke = useRef<{ pointerId: number; down: PointerSample } | null>(null);
+  /** A press waiting to see whether a second one makes it a double tap. */
+  const pendingPress = useRef<{ sample: PointerSample; timer: ReturnType<typeof setTimeout> } | null>(null);
+  useEffect(
+    () => () => {
+      if (pendingPress.current) clearTimeout(pendingPress.current.timer);
+    },
+    [],
+  );
 
   const pointFromClient = (clientX: number, clientY: number) => {
     const rect = screenRef.current?.getBoundingClientRect();
@@ -238,7 +303,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
     if (!element) return;
     let travel = 0;
     const onWheel = (e: WheelEvent) => {
-      if (latest.current.scale <= 0 || !hierarchy) return;
+      if (latest.current.scale <= 0 || !hierarchy || useInspector.getState().mode === 'interact') return;
       e.preventDefault();
       travel += e.deltaMode === 0 ? e.deltaY : e.deltaY * 40;
       if (Math.abs(travel) < WHEEL_STEP) return;
@@ -254,11 +319,90 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const p = pointFromClient(e.clientX, e.clientY);
     if (!p || !hierarchy) return;
-    useInspector.getState().hoverNode(nodesAtIn(nodes, p.x, p.y)[0]?.key ?? null);
+    // Interact mode highlights the box a click would tap; inspect mode the smallest box (the pick).
+    const hovered = interacting ? actionTargetAt(nodes, p.x, p.y)?.key : nodesAtIn(nodes, p.x, p.y)[0]?.key;
+    useInspector.getState().hoverNode(hovered ?? null);
   };
+
+  const sampleOf = (e: PointerEvent<HTMLDivElement>): PointerSample | null => {
+    const p = pointFromClient(e.clientX, e.clientY);
+    return p ? { ...p, t: performance.now() } : null;
+  };
+
+  const mark = (touch: Omit<TouchMark, 'id'>) => {
+    const id = nextTouch++;
+    setTouches((list) => [...list.slice(-7), { ...touch, id }]);
+    setTimeout(() => setTouches((list) => list.filter((t) => t.id !== id)), TOUCH_MARK_MS);
+  };
+
+  const emit = (gesture: ScreenGesture) => {
+    const at = gesture.kind === 'swipe' ? gesture.start : gesture.at;
+    mark({ kind: gesture.kind, x: at.x, y: at.y, ...(gesture.kind === 'swipe' ? { endX: gesture.end.x, endY: gesture.end.y } : {}) });
+    latest.current.interact?.onGesture(gesture);
+  };
+
+  const targetAt = (p: Point) => actionTargetAt(latest.current.nodes, p.x, p.y);
+
+  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    if (!interacting || e.button !== 0) return;
+    const down = sampleOf(e);
+    if (!down) return;
+    e.currentTarget.setPointerCapture(e.pointerId);
+    stroke.current = { pointerId: e.pointerId, down };
+  };
+
+  const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
+    const started = stroke.current;
+    stroke.current = null;
+    if (!interacting || !started || started.pointerId !== e.pointerId) return;
+    const up = sampleOf(e);
+    if (!up) return;
+    const offered = interact.offered;
+    const gesture = classifyStroke(started.down, up, latest.current.scale);
+    if (gesture.kind === 'drag') {
+      if (!offered.swipe) return;
+      const container = scrollContainerAt(latest.current.nodes, gesture.start.x, gesture.start.y);
+      emit({ kind: 'swipe', start: gesture.start, end: gesture.end, durationMs: gesture.durationMs, container });
+      return;
+    }
+    if (gesture.kind === 'longPress' && offered.longPress) {
+      emit({ kind: 'longPress', at: gesture.at, durationMs: gesture.durationMs, target: targetAt(gesture.at) });
+      return;
+    }
+    const at = gesture.at;
+    if (!offered.doubleTap) {
+      emit({ kind: 'tap', at, target: targetAt(at) });
+      return;
+    }
+    // A tap waits a moment for a second click, which makes it a double tap instead.
+    const waiting = pendingPress.current;
+    if (waiting && isSecondClick(waiting.sample, up, latest.current.scale)) {
+      clearTimeout(waiting.timer);
+      pendingPress.current = null;
+      const first = { x: waiting.sample.x, y: waiting.sample.y };
+      emit({ kind: 'doubleTap', at: first, target: targetAt(first) });
+      return;
+    }
+    if (waiting) {
+      clearTimeout(waiting.timer);
+      const first = { x: waiting.sample.x, y: waiting.sample.y };
+      emit({ kind: 'tap', at: first, target: targetAt(first) });
+    }
+    const target = targetAt(at);
+    pendingPress.current = {
+      sample: { ...at, t: up.t },
+      timer: setTimeout(() => {
+        pendingPress.current = null;
+        emit({ kind: 'tap', at, target });
+      }, DOUBLE_TAP_WINDOW_MS),
+    };
+  };
+
+
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const { pick: current, cyclePick, clearPick, selectNode } = useInspector.getState();
+    if (interacting && e.key === 'Tab') return;
     if (e.key === 'Tab' && current && pickStack.length > 1) {
       e.preventDefault();
       cyclePick(
@@ -301,13 +445,23 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
         data-scale={scale}
         data-screen-width={geometry.width}
         data-screen-height={geometry.height}
-        className="screen"
+        data-mode={interacting ? 'interact' : 'inspect'}
+        className={`screen${interacting ? ' mode-interact' : ''}`}
         style={{ width: displayedWidth, height: displayedHeight }}
         tabIndex={0}
-        aria-label="Device screen: click a box to select it; click again, Tab or the wheel for the box below"
+        aria-label={
+          interacting
+            ? 'Device screen (interact): click taps, double click double-taps, hold long-presses, drag swipes'
+            : 'Device screen: click a box to select it; click again, Tab or the wheel for the box below'
+        }
         onPointerMove={onPointerMove}
         onPointerLeave={() => useInspector.getState().hoverNode(null)}
-        onClick={(e) => pickOrCycle(e.clientX, e.clientY, 1)}
+        onPointerDown={onPointerDown}
+        onPointerUp={onPointerUp}
+        onPointerCancel={() => (stroke.current = null)}
+        onClick={(e) => {
+          if (!interacting) pickOrCycle(e.clientX, e.clientY, 1);
+        }}
         onKeyDown={onKeyDown}
       >
         {imageSrc ? (
@@ -366,7 +520,20 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
               </button>
             );
           })}
-          {pickMarker && <div className="pick-marker" style={pickMarker} />}
+          {pickMarker && !interacting && <div className="pick-marker" style={pickMarker} />}
+          {windowOutline && (
+            <div data-testid="window-outline" className="window-outline" style={place(windowOutline, scale)} />
+          )}
+          {touches.map((t) =>
+            t.endX !== undefined && t.endY !== undefined ? (
+              <svg key={t.id} className="touch-stroke" width={displayedWidth} height={displayedHeight} aria-hidden>
+                <line x1={t.x * scale} y1={t.y * scale} x2={t.endX * scale} y2={t.endY * scale} />
+                <circle cx={t.endX * scale} cy={t.endY * scale} r={5} />
+              </svg>
+            ) : (
+              <div key={t.id} className={`touch-mark touch-${t.kind}`} style={{ left: r2(t.x * scale), top: r2(t.y * scale) }} />
+            ),
+          )}
         </div>
       </div>
       {children}

@@ -39,15 +39,24 @@ function layerDetail(observation: Observation | null, layer: OverlayLayer): stri
   return String(layer === 'advisories' ? summary.advisory : summary.error + summary.warning);
 }
 
-export function SourceLegend({ counts, observation }: { counts: Record<NodeSource, number>; observation: Observation | null }) {
+export function SourceLegend({
+  counts,
+  observation,
+  appReveal,
+}: {
+  counts: Record<NodeSource, number>;
+  observation: Observation | null;
+  /** An AppReveal frame: its elements, how many came from OCR. */
+  appReveal?: { ocr: number } | undefined;
+}) {
   const hidden = useInspector((s) => s.hiddenSources);
   const layers = useInspector((s) => s.layers);
   const { setSourceShown, setLayer } = useInspector.getState();
   return (
     <div className="legend" data-testid="source-legend">
       <div className="legend-title">Sources</div>
-      {NODE_SOURCES.map((source) => {
-        const outcome = outcomeOf(observation, source);
+      {(appReveal ? NODE_SOURCES.filter((s) => s === 'xctest') : NODE_SOURCES).map((source) => {
+        const outcome = appReveal ? `get_elements${appReveal.ocr > 0 ? ` · ${appReveal.ocr} by OCR` : ''}` : outcomeOf(observation, source);
         return (
           <label key={source} className={`legend-row${hidden.has(source) ? ' is-off' : ''}`} title={outcome ?? undefined}>
             <input
@@ -58,7 +67,7 @@ export function SourceLegend({ counts, observation }: { counts: Record<NodeSourc
               onChange={(e) => setSourceShown(source, e.target.checked)}
             />
             <span className={`swatch src-${source}`} aria-hidden />
-            <span className="legend-name">{SOURCE_LABELS[source]}</span>
+            <span className="legend-name">{appReveal ? 'AppReveal' : SOURCE_LABELS[source]}</span>
             <span className="legend-count" data-testid="source-count" data-source={source}>
               {counts[source]}
             </span>

@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import { ancestorKeys, cycleIndex, type NodeKey } from '../../../src-shared/inspect';
 import type { NodeSource, Strategy } from '../../../src-shared/protocol/observation';
+import type { UiNode } from '../../../src-shared/protocol/runner';
 
 /** The overlay's layers besides the boxes. */
 export interface OverlayLayers {
@@ -23,8 +24,21 @@ export interface PickState {
   index: number;
 }
 
+/** What a click on the screen does: pick boxes (inspect) or act on the device (interact). */
+export type ScreenMode = 'inspect' | 'interact';
+
 export interface InspectorState {
   selectedDeviceId: string | null;
+  mode: ScreenMode;
+  /** The timeline step whose before / after frames are open (its call id). */
+  openStep: string | null;
+  /** AppReveal: the window the picker outlines (null: the key window). */
+  windowId: string | null;
+  /**
+   * AppReveal has no keyboard focus to read: the editable node the user last tapped in interact mode is
+   * the field the type box types into (its element id). Per device.
+   */
+  typeField: Readonly<Record<string, UiNode>>;
   selectedKey: NodeKey | null;
   hoveredKey: NodeKey | null;
   searchQuery: string;
@@ -42,6 +56,11 @@ export interface InspectorState {
   layers: OverlayLayers;
 
   selectDevice(deviceId: string | null): void;
+  setMode(mode: ScreenMode): void;
+  toggleMode(): void;
+  openStepDetail(callId: string | null): void;
+  setWindowId(windowId: string | null): void;
+  setTypeField(deviceId: string, node: UiNode | null): void;
   /** Select a node from the tree, the attributes or the search (clears the pick stack). */
   selectNode(key: NodeKey | null): void;
   hoverNode(key: NodeKey | null): void;
@@ -73,6 +92,10 @@ function withAncestorsExpanded(collapsed: ReadonlySet<NodeKey>, key: NodeKey | n
 
 export const useInspector = create<InspectorState>()((set, get) => ({
   selectedDeviceId: null,
+  mode: 'inspect',
+  openStep: null,
+  windowId: null,
+  typeField: {},
   selectedKey: null,
   hoveredKey: null,
   searchQuery: '',
@@ -87,8 +110,24 @@ export const useInspector = create<InspectorState>()((set, get) => ({
 
   selectDevice: (deviceId) => {
     if (get().selectedDeviceId === deviceId) return;
-    set({ selectedDeviceId: deviceId, selectedKey: null, hoveredKey: null, pick: null, collapsed: new Set(), searchCursor: -1 });
+    set({ selectedDeviceId: deviceId, selectedKey: null, hoveredKey: null, pick: null, collapsed: new Set(), searchCursor: -1, openStep: null, windowId: null });
   },
+
+  setMode: (mode) => set(mode === 'interact' ? { mode, pick: null } : { mode }),
+
+  toggleMode: () => get().setMode(get().mode === 'inspect' ? 'interact' : 'inspect'),
+
+  openStepDetail: (callId) => set({ openStep: callId }),
+
+  setWindowId: (windowId) => set({ windowId }),
+
+  setTypeField: (deviceId, node) =>
+    set((s) => {
+      const next = { ...s.typeField };
+      if (node) next[deviceId] = node;
+      else delete next[deviceId];
+      return { typeField: next };
+    }),
 
   selectNode: (key) =>
     set((s) => ({ selectedKey: key, pick: null, collapsed: withAncestorsExpanded(s.collapsed, key) })),

@@ -1,0 +1,178 @@
+/**
+ * Acting from the UI (issue 5) and recording (issue 6), end to end against the demo iPhone that
+ * `parallax serve` starts: Interact mode turns clicks into taps and double taps, the type box types into
+ * the focused field, and every action lands on the timeline with its backend, fallback or fail-closed
+ * reason (in plain language), time per stage and before / after frames. Record → actions → Stop writes
+ * a .parallax-trace file.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { FAILURE_EXPLANATIONS } from '../src-shared/protocol/action';
+import { runParallax, stopProcess, urlIn, type Running } from './harness';
+
+const running: Running[] = [];
+test.afterEach(async () => {
+  for (const process of running.splice(0).reverse()) await process.stop();
+});
+
+interface Demo {
+  runnerUrl: string;
+  adminUrl: string;
+}
+
+async function admin(demo: Demo, path: 'screen' | 'faults', body: unknown): Promise<void> {
+  const response = await fetch(`${demo.adminUrl}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, await response.text()).toBe(200);
+}
+
+/** Clicks the centre of the box of the node with this resource-id (found through the search box). */
+async function boxOf(page: Page, id: string) {
+  await page.getByTestId('search-input').fill(id);
+  const box = page.locator('[data-testid="box"][data-match="true"]').first();
+  await expect(box).toBeVisible();
+  const rect = await box.boundingBox();
+  await page.getByTestId('search-input').fill('');
+  await page.getByTestId('search-input').blur();
+  if (!rect) throw new Error(`no box for ${id}`);
+  return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+}
+
+/** The current tree holds a node showing `text` (found through the search box, which reads text and values). */
+async function expectShown(page: Page, text: string): Promise<void> {
+  await page.getByTestId('search-input').fill(text);
+  await expect(page.locator('[data-testid="tree-node"][data-match="true"]').first()).toBeVisible();
+  await page.getByTestId('search-input').fill('');
+  await page.getByTestId('search-input').blur();
+}
+
+test('interact: tap, double tap, type and a fail-closed tap on the timeline; record two actions into a trace', async ({ page }) => {
+  test.setTimeout(90_000);
+  const demo = await runParallax(["demo-device", "--screen", "login"], /runnerUrl/, 60_000);
+  running.push(demo);
+  const urls = JSON.parse(demo.line) as Demo;
+  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+
+  // Inspect mode picks, as before; key I switches to interact mode (and back), so does the toggle.
+  const toggle = page.getByTestId('mode-toggle');
+  await expect(toggle).toHaveAttribute('data-mode', 'inspect');
+  await page.getByTestId('search-input').blur();
+  await page.keyboard.press('i');
+  await expect(toggle).toHaveAttribute('data-mode', 'interact');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('data-mode', 'inspect');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('data-mode', 'interact');
+  const signIn = await boxOf(page, 'login.submit');
+  const username = await boxOf(page, 'login.username');
+
+  // A click on Sign In taps it through the SDK bridge; the screen shows what the app did.
+  const steps = page.getByTestId('timeline-step');
+  await page.mouse.click(signIn.x, signIn.y);
+  await expect(steps).toHaveCount(1);
+  const tap = steps.first();
+  await expect(tap).toHaveAttribute('data-success', 'true');
+  await expect(tap).toHaveAttribute('data-backend', 'sdk');
+  await expect(tap).toHaveAttribute('data-action', 'tap');
+  await expect(tap.getByTestId('step-thumb-after')).toBeVisible();
+  await expect(tap.getByTestId('step-thumb-before')).toBeVisible();
+  await expect(tap.getByTestId('step-target')).toContainText('picked node');
+  await expectShown(page, 'Enter a username and a password.');
+
+  // A double click double-taps: the bridge has no double tap, so XCTest stands in and says why.
+  await page.mouse.dblclick(signIn.x, signIn.y);
+  await expect(steps).toHaveCount(2);
+  const doubleTap = steps.first();
+  await expect(doubleTap).toHaveAttribute('data-action', 'doubleTap');
+  await expect(doubleTap).toHaveAttribute('data-backend', 'xctest');
+  await expect(doubleTap).toHaveAttribute('data-fallback', 'unsupported');
+  await expect(doubleTap).toHaveAttribute('data-success', 'true');
+
+  // Tap the username field, then type into it through the type box.
+  await page.mouse.click(username.x, username.y);
+  await expect(steps).toHaveCount(3);
+  await page.getByTestId('type-input').fill('qa.tester');
+  await page.getByTestId('type-submit').click();
+  await expect(steps).toHaveCount(4);
+  const typed = steps.first();
+  await expect(typed).toHaveAttribute('data-action', 'sendKeys');
+  await expect(typed).toHaveAttribute('data-success', 'true');
+  await expectShown(page, 'qa.tester');
+  for (const key of ['key-clear', 'key-replace', 'key-ime-done', 'key-tab']) await expect(page.getByTestId(key)).toBeVisible();
+
+  // The bridge refuses a stale observation: the step fails closed, stands out, and says what to do.
+  await admin(urls, 'faults', { faults: ['bridge-reject=stale_observation'] });
+  await page.mouse.click(signIn.x, signIn.y);
+  await expect(steps).toHaveCount(5);
+  const failed = steps.first();
+  await expect(failed).toHaveAttribute('data-success', 'false');
+  await expect(failed).toHaveAttribute('data-failure', 'stale_observation');
+  await expect(failed).toHaveClass(/is-failed/);
+  await expect(failed.getByTestId('step-explanation')).toContainText(FAILURE_EXPLANATIONS.stale_observation.meaning);
+  await expect(failed.getByTestId('step-explanation')).toContainText(FAILURE_EXPLANATIONS.stale_observation.whatToDo);
+  const background = await failed.evaluate((el) => getComputedStyle(el).backgroundColor);
+  const okBackground = await steps.nth(1).evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(background).not.toBe(okBackground);
+  await admin(urls, 'faults', { faults: [] });
+
+  // Clicking a step opens its before and after frames; Escape closes them.
+  await failed.click();
+  const detail = page.getByTestId('step-detail');
+  await expect(detail).toBeVisible();
+  await expect(detail.getByTestId('step-frame-before')).toHaveAttribute('data-has-screenshot', 'true');
+  await expect(detail.getByTestId('step-frame-after')).toHaveAttribute('data-has-screenshot', 'true');
+  await expect(detail.getByTestId('step-detail-explanation')).toContainText('What to do');
+  await page.screenshot({ path: '/tmp/actions-ui-detail.png' });
+  await page.keyboard.press('Escape');
+  await expect(detail).toHaveCount(0);
+  await page.screenshot({ path: '/tmp/actions-ui.png' });
+
+  // Record → two actions → Stop: the status counts the steps, then names the trace file.
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+  await page.mouse.click(signIn.x, signIn.y);
+  await expect(steps).toHaveCount(6);
+  await page.mouse.click(username.x, username.y);
+  await expect(steps).toHaveCount(7);
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '2');
+  await expect(page.getByTestId('record-status')).toContainText('2 steps');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'false');
+  await expect(page.getByTestId('record-status')).toContainText('.parallax-trace');
+});
+
+test('a recording cut short by a kill is offered for recovery at the next start, and recovers into a trace file', async ({ page }) => {
+  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
+  running.push(demo);
+  const urls = JSON.parse(demo.line) as Demo;
+  const first = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
+  running.push(first);
+  await page.goto(urlIn(first.line));
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  await page.getByTestId('record-button').click();
+  await expect(page.getByTestId('record-button')).toHaveAttribute('data-recording', 'true');
+  await page.getByTestId('mode-toggle').click();
+  const signIn = await boxOf(page, 'login.submit');
+  await page.mouse.click(signIn.x, signIn.y);
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1');
+
+  // The host dies mid-recording; the next start offers the trace it left.
+  await stopProcess(first.process, 'SIGKILL');
+  const second = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
+  running.push(second);
+  await page.goto(urlIn(second.line));
+  const offer = page.getByTestId('recover-offer');
+  await expect(offer).toHaveCount(1);
+  await expect(offer).toContainText(urls.runnerUrl);
+  await offer.getByTestId('recover-button').click();
+  await expect(offer.getByTestId('recover-result')).toContainText('.parallax-trace');
+  await expect(offer).toHaveAttribute('data-recovered', 'true');
+});

@@ -1,0 +1,133 @@
+/**
+ * AppReveal in the UI (issue 7), end to end against the demo app's embedded AppReveal server: the device
+ * list's Discovered section finds the demo's runner by the port probe, a pasted session URL connects the
+ * app (and the token never shows again), the frame header says which screen the app is on, and a tap
+ * from Interact mode runs through AppReveal and lands on the timeline with backend appreveal. Only the
+ * tools the app registered are offered.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { runParallax, urlIn, type Running } from './harness';
+
+const running: Running[] = [];
+test.afterEach(async () => {
+  for (const process of running.splice(0).reverse()) await process.stop();
+});
+
+interface Demo {
+  runnerUrl: string;
+  adminUrl: string;
+  appRevealUrl: string;
+}
+
+/** The centre of the box of the node with this id (found through the search box). */
+async function boxOf(page: Page, id: string) {
+  await page.getByTestId('search-input').fill(id);
+  const box = page.locator('[data-testid="box"][data-match="true"]').first();
+  await expect(box).toBeVisible();
+  const rect = await box.boundingBox();
+  await page.getByTestId('search-input').fill('');
+  await page.getByTestId('search-input').blur();
+  if (!rect) throw new Error(`no box for ${id}`);
+  return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+}
+
+test('a pasted session URL connects the demo app through AppReveal; its screen, its tools and a tap on the timeline', async ({ page }) => {
+  test.setTimeout(90_000);
+  // A runner port inside the probed range (8765–8864), away from its start so a default runner is not hit.
+  const port = 8800 + Math.floor(Math.random() * 60);
+  const demo = await runParallax(['demo-device', '--port', String(port), '--screen', 'login'], /runnerUrl/, 60_000);
+  running.push(demo);
+  const urls = JSON.parse(demo.line) as Demo;
+  const token = new URL(urls.appRevealUrl).searchParams.get('appreveal_session_token');
+  expect(token).toBeTruthy();
+  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+
+  // Discovery's port probe lists the demo's runner, live, with its kind and state.
+  const discovered = page.locator(`[data-testid="discovered-item"][data-url*=":${port}/"]`);
+  await expect(discovered).toHaveAttribute('data-kind', 'runner');
+  await expect(discovered).toHaveAttribute('data-state', 'available');
+  await expect(page.getByTestId('discovered-list')).toBeVisible();
+
+  // Paste the session URL: masked as soon as it holds the token, emptied on submit.
+  const input = page.getByTestId('connect-url');
+  await page.getByTestId('connect-remember').check();
+  await input.fill(urls.appRevealUrl);
+  await expect(input).toHaveAttribute('type', 'password');
+  await page.getByTestId('connect-submit').click();
+  await expect(input).toHaveValue('');
+  const appReveal = page.locator('[data-testid="device-item"]').filter({ hasText: `127.0.0.1:${new URL(urls.appRevealUrl).port}` });
+  await expect(appReveal).toHaveAttribute('data-state', 'connected');
+  await expect(appReveal).toHaveAttribute('data-selected', 'true');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+
+  // get_screen in the header; get_elements as boxes that say where their ids came from.
+  const screen = page.getByTestId('appreveal-screen');
+  await expect(screen).toHaveAttribute('data-screen-key', 'login');
+  await expect(screen).toContainText('login');
+  await expect(page.getByTestId('frame-backend')).toHaveAttribute('data-backend', 'appreveal');
+  await expect(page.locator('[data-testid="box"][data-id-source]').first()).toBeVisible();
+
+  // Interact: only what the app's tools can do. No IME or Tab tool, so no such keys; type_text is there.
+  await page.getByTestId('mode-toggle').click();
+  await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
+  await expect(page.getByTestId('type-input')).toBeEnabled();
+  await expect(page.getByTestId('key-ime-done')).toHaveCount(0);
+  await expect(page.getByTestId('key-tab')).toHaveCount(0);
+  const signIn = await boxOf(page, 'login.submit');
+  await page.mouse.click(signIn.x, signIn.y);
+  const step = page.getByTestId('timeline-step').first();
+  await expect(step).toHaveAttribute('data-backend', 'appreveal');
+  await expect(step).toHaveAttribute('data-success', 'true');
+  await expect(step.getByTestId('step-thumb-after')).toBeVisible();
+
+  // AppReveal types by element id: a tapped field is where the type box types.
+  const username = await boxOf(page, 'login.username');
+  await page.mouse.click(username.x, username.y);
+  await expect(page.getByTestId('timeline-step')).toHaveCount(2);
+  await expect(page.getByTestId('type-field')).toContainText('login.username');
+  await page.getByTestId('type-input').fill('qa.reveal');
+  await page.getByTestId('type-submit').click();
+  await expect(page.getByTestId('timeline-step')).toHaveCount(3);
+  const typed = page.getByTestId('timeline-step').first();
+  await expect(typed).toHaveAttribute('data-action', 'sendKeys');
+  await expect(typed).toHaveAttribute('data-backend', 'appreveal');
+  await expect(typed).toHaveAttribute('data-success', 'true');
+  await page.getByTestId('search-input').fill('qa.reveal');
+  await expect(page.locator('[data-testid="tree-node"][data-match="true"]').first()).toBeVisible();
+  await page.getByTestId('search-input').fill('');
+  await page.screenshot({ path: '/tmp/appreveal-ui.png' });
+
+  // Remembered (without its token), it is in the Discovered list; connecting it from there asks for the token.
+  const appRevealPort = new URL(urls.appRevealUrl).port;
+  const remembered = page.locator(`[data-testid="discovered-item"][data-kind="appreveal"][data-url*=":${appRevealPort}/"]`);
+  await expect(remembered).toHaveAttribute('data-state', 'available');
+  expect(await remembered.getAttribute('data-url')).not.toContain('token');
+  await appReveal.getByTestId('device-disconnect').click();
+  await expect(appReveal).toHaveCount(0);
+  await remembered.getByTestId('discovered-connect').click();
+  const tokenInput = remembered.getByTestId('discovered-token');
+  await expect(tokenInput).toHaveAttribute('type', 'password');
+  await tokenInput.fill(token as string);
+  await tokenInput.press('Enter');
+  await expect(appReveal).toHaveAttribute('data-state', 'connected');
+  await expect(tokenInput).toHaveCount(0);
+
+  // Host, port and token typed separately connect the same app (after a disconnect); the token field is masked.
+  await appReveal.getByTestId('device-disconnect').click();
+  await expect(appReveal).toHaveCount(0);
+  await page.getByTestId('connect-form-parts').click();
+  await page.getByTestId('connect-host').fill('127.0.0.1');
+  await page.getByTestId('connect-port').fill(appRevealPort);
+  await expect(page.getByTestId('connect-token')).toHaveAttribute('type', 'password');
+  await page.getByTestId('connect-token').fill(token as string);
+  await page.getByTestId('connect-submit').click();
+  await expect(page.getByTestId('connect-token')).toHaveValue('');
+  await expect(appReveal).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('appreveal-screen')).toHaveAttribute('data-screen-key', 'login');
+
+  // The token is nowhere on the page: not in the device list, the form, the timeline or the header.
+  expect(await page.content()).not.toContain(token as string);
+  expect(await page.evaluate(() => document.body.innerText)).not.toContain(token as string);
+});

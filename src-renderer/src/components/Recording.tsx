@@ -1,0 +1,141 @@
+/**
+ * Recording (issue 6): a Record button for the selected device that shows the step count while it
+ * records and the trace file when it stops, and, at startup, an offer to recover each trace a crash or
+ * a kill left unfinished.
+ */
+import { useState } from 'react';
+import type { DeviceSummary, RecordingStatus } from '../../../src-shared/protocol/api';
+import { useDevices, useRecordingStatus, useRecordingToggle, useRecoverTrace, useUnfinishedTraces } from '../api/queries';
+import { errorMessage, formatTime, plural } from '../state/format';
+
+function fileName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+export function RecordControls({ device }: { device: DeviceSummary | undefined }) {
+  const status = useRecordingStatus();
+  const toggle = useRecordingToggle();
+  const devices = useDevices();
+  const current: RecordingStatus | undefined = status.data;
+  const recording = current?.recording ?? false;
+  const recordedDevice = recording ? devices.data?.find((d) => d.id === current?.deviceId) : undefined;
+  const unavailable = status.isError ? errorMessage(status.error) : null;
+  const canStart = !recording && device !== undefined && device.state === 'connected' && !unavailable;
+
+  const onClick = () => {
+    if (recording) toggle.mutate({ start: false });
+    else if (device) toggle.mutate({ start: true, deviceId: device.id });
+  };
+
+  return (
+    <div className="record-controls">
+      <button
+        type="button"
+        className={`record-button${recording ? ' is-recording' : ''}`}
+        data-testid="record-button"
+        data-recording={String(recording)}
+        aria-pressed={recording}
+        disabled={toggle.isPending || (!recording && !canStart)}
+        title={
+          unavailable
+            ? `Recording is not available: ${unavailable}`
+            : recording
+              ? 'Stop and write the .parallax-trace file'
+              : 'Record every action and observation of this device into a trace'
+        }
+        onClick={onClick}
+      >
+        <span className="record-dot" aria-hidden />
+        {recording ? 'Stop' : 'Record'}
+      </button>
+      <span className="record-status" data-testid="record-status" data-steps={current?.steps ?? 0} data-trace={current?.lastTrace ?? ''}>
+        {toggle.isPending ? (
+          recording ? (
+            'writing the trace…'
+          ) : (
+            'starting…'
+          )
+        ) : toggle.error ? (
+          <span className="record-error">{errorMessage(toggle.error)}</span>
+        ) : recording ? (
+          <>
+            <strong>{plural(current?.steps ?? 0, 'step')}</strong>
+            {recordedDevice && recordedDevice.id !== device?.id ? ` · ${recordedDevice.name}` : ''}
+          </>
+        ) : current?.lastTrace ? (
+          <span className="record-path" title={current.lastTrace}>
+            saved <span className="mono">{current.lastTrace}</span>
+          </span>
+        ) : null}
+      </span>
+    </div>
+  );
+}
+
+interface Recovered {
+  path?: string;
+  droppedLines?: number;
+  error?: string;
+}
+
+export function RecoverOffer() {
+  const unfinished = useUnfinishedTraces();
+  const recover = useRecoverTrace();
+  const [results, setResults] = useState<Record<string, Recovered>>({});
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
+  const [busy, setBusy] = useState<string | null>(null);
+  const list = (unfinished.data ?? []).filter((t) => !dismissed.has(t.folder));
+  if (list.length === 0) return null;
+
+  const run = (folder: string) => {
+    setBusy(folder);
+    recover.mutate(folder, {
+      onSuccess: (report) => setResults((r) => ({ ...r, [folder]: { path: report.path, droppedLines: report.droppedLines } })),
+      onError: (error) => setResults((r) => ({ ...r, [folder]: { error: errorMessage(error) } })),
+      onSettled: () => setBusy(null),
+    });
+  };
+
+  return (
+    <div className="recover-banner">
+      <div className="recover-title">
+        {list.length === 1 ? 'A recording was left unfinished' : `${list.length} recordings were left unfinished`} (the app stopped while recording).
+      </div>
+      <ul>
+        {list.map((trace) => {
+          const result = results[trace.folder];
+          return (
+            <li key={trace.folder} className="recover-offer" data-testid="recover-offer" data-folder={trace.folder} data-recovered={String(Boolean(result?.path))}>
+              <span className="recover-what">
+                <strong>{trace.deviceName ?? 'unknown device'}</strong> · {plural(trace.steps, 'step')}
+                {trace.lastEventTime !== undefined ? ` · last at ${formatTime(trace.lastEventTime)}` : ''}
+              </span>
+              <span className="recover-folder mono" title={trace.folder}>
+                {fileName(trace.folder)}
+              </span>
+              <span className="spacer" />
+              {result?.path ? (
+                <span className="recover-result" data-testid="recover-result">
+                  recovered to <span className="mono" title={result.path}>{result.path}</span>
+                  {result.droppedLines ? ` (${plural(result.droppedLines, 'damaged line')} dropped)` : ''}
+                </span>
+              ) : result?.error ? (
+                <span className="recover-result error" data-testid="recover-result">
+                  could not recover: {result.error}
+                </span>
+              ) : null}
+              {!result?.path && (
+                <button type="button" className="mini-button primary" data-testid="recover-button" disabled={busy !== null} onClick={() => run(trace.folder)}>
+                  {busy === trace.folder ? 'Recovering…' : 'Recover'}
+                </button>
+              )}
+              <button type="button" className="mini-button" onClick={() => setDismissed((d) => new Set([...d, trace.folder]))}>
+                {result?.path ? 'Done' : 'Dismiss'}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,278 @@
+/**
+ * The action timeline of the selected device, newest first (issue 5): per step the action, how its
+ * target was resolved, the backend and fallback reason, the outcome or fail-closed reason with what it
+ * means and what to do, the time per stage, and before / after thumbnails. A failed step stands out.
+ * Clicking a step opens its before and after frames (StepDetail).
+ */
+import { memo, useMemo, useState, type KeyboardEvent } from 'react';
+import {
+  backendText,
+  describeRequest,
+  describeSelector,
+  describeTarget,
+  formatMs,
+  stageTimings,
+  stepOutcome,
+} from '../../../src-shared/inspect';
+import type { TargetSelector } from '../../../src-shared/protocol/action';
+import type { ActionStep, DeviceSummary } from '../../../src-shared/protocol/api';
+import { formatTime } from '../state/format';
+import { useInspector } from '../state/store';
+import { useTimeline, type PendingAction, type TimelineEntry } from '../state/timeline';
+
+const EMPTY: readonly TimelineEntry[] = [];
+
+/** One colour per stage position, so the bars of consecutive steps line up by stage. */
+const STAGE_COLOURS = ['#60a5fa', '#a78bfa', '#34d399', '#fbbf24', '#f472b6', '#94a3b8', '#22d3ee', '#fb923c'];
+
+export function StageBar({ timings }: { timings: Readonly<Record<string, number>> }) {
+  const { total, stages } = stageTimings(timings);
+  return (
+    <div className="stage-bar" title={stages.map((s) => `${s.stage} ${formatMs(s.ms)}`).join('\n') + `\ntotal ${formatMs(total)}`}>
+      <div className="stage-track">
+        {stages.map((s, i) => (
+          <span
+            key={s.stage}
+            className="stage-seg"
+            data-stage={s.stage}
+            style={{ width: `${Math.max(1.5, s.share * 100)}%`, background: STAGE_COLOURS[i % STAGE_COLOURS.length] }}
+          />
+        ))}
+      </div>
+      <div className="stage-text">
+        <span className="stage-total">{formatMs(total)}</span>
+        <span className="stage-list">{stages.map((s) => `${s.stage} ${formatMs(s.ms)}`).join(' · ')}</span>
+      </div>
+    </div>
+  );
+}
+
+/** What the request named, in a few words ("picked login.submit", "keyboard focus", "whole screen"). */
+export function selectorText(request: ActionStep['request'], selector: TargetSelector | undefined): string {
+  if (request.action === 'swipe' && !selector) return 'whole screen';
+  if (request.action === 'scrollTo') return selector ? describeSelector(selector) : 'screen';
+  return describeSelector(selector);
+}
+
+const StepRow = memo(function StepRow({ entry, open }: { entry: TimelineEntry; open: boolean }) {
+  const { step, thumbs } = entry;
+  const { result, request } = step;
+  const outcome = stepOutcome(result);
+  const selector = 'target' in request ? request.target : request.action === 'swipe' ? request.container : undefined;
+  const cls = `timeline-step${outcome.ok ? ' is-ok' : ' is-failed'}${open ? ' is-open' : ''}`;
+  return (
+    <li
+      className={cls}
+      data-testid="timeline-step"
+      data-call-id={step.callId}
+      data-success={String(result.success)}
+      data-backend={result.backend ?? ''}
+      data-fallback={result.fallbackReason ?? ''}
+      data-failure={result.failureReason ?? ''}
+      data-action={request.action}
+      aria-selected={open}
+      role="option"
+      onClick={() => useInspector.getState().openStepDetail(open ? null : step.callId)}
+    >
+      <div className="step-status">
+        <span className={`step-icon ${outcome.ok ? 'ok' : 'bad'}`} aria-label={outcome.ok ? 'succeeded' : 'failed'}>
+          {outcome.ok ? '✓' : '✕'}
+        </span>
+        <span className="step-time">{formatTime(step.startedAt)}</span>
+        <span className="step-call">{step.callId}</span>
+      </div>
+      <div className="step-action">
+        <span className="step-verb">{describeRequest(request)}</span>
+        <span className="step-selector" title="what the request named">
+          {selectorText(request, selector)}
+        </span>
+      </div>
+      <div className="step-target" data-testid="step-target" data-resolved-by={result.target.resolvedBy} title={describeTarget(result.target)}>
+        <span className="step-label">target</span>
+        {describeTarget(result.target)}
+      </div>
+      <div className="step-backend">
+        <span className={`chip backend-${result.backend ?? 'none'}`} data-testid="step-backend">
+          {backendText(result)}
+        </span>
+        {result.fallbackReason && (
+          <span className="chip backend-fallback" data-testid="step-fallback" title="XCTest stood in for the bridge">
+            fallback: {result.fallbackReason}
+          </span>
+        )}
+      </div>
+      <div className="step-outcome">
+        <span className={`chip outcome-${outcome.ok ? 'ok' : 'bad'}`} data-testid="step-outcome">
+          {outcome.ok ? 'done' : outcome.label}
+        </span>
+        {outcome.mayHaveRun && (
+          <span className="chip may-have-run" title="It may already have happened: observe before repeating it">
+            may have run
+          </span>
+        )}
+        {result.durationIgnored && <span className="chip plain">duration ignored</span>}
+      </div>
+      <StageBar timings={result.timings} />
+      <div className="step-thumbs">
+        <Thumb src={thumbs.before} label="before" testid="step-thumb-before" present={step.before?.screenshot != null || thumbs.before !== undefined} />
+        <span className="thumb-arrow">→</span>
+        <Thumb src={thumbs.after} label="after" testid="step-thumb-after" present={step.after?.screenshot != null || thumbs.after !== undefined} />
+      </div>
+      {(!outcome.ok || result.warnings.length > 0) && (
+        <div className="step-notes">
+          {outcome.explanation && (
+            <div className="step-explanation" data-testid="step-explanation" data-reason={outcome.failureReason}>
+              <span className="explain-meaning">{outcome.explanation.meaning}</span>{' '}
+              <span className="explain-todo">
+                <strong>What to do:</strong> {outcome.explanation.whatToDo}
+              </span>
+            </div>
+          )}
+          {result.warnings.length > 0 && (
+            <div className="step-warnings" title={result.warnings.join('\n')}>
+              ⚠ {result.warnings.join(' · ')}
+            </div>
+          )}
+        </div>
+      )}
+    </li>
+  );
+});
+
+function Thumb({ src, label, testid, present }: { src: string | undefined; label: string; testid: string; present: boolean }) {
+  if (src) return <img className="step-thumb" data-testid={testid} src={src} alt={`${label} the action`} title={label} />;
+  return (
+    <span className="step-thumb empty" data-testid={`${testid}-missing`} title={present ? `${label}: rendering…` : `no ${label} screenshot`}>
+      {present ? '…' : '∅'}
+    </span>
+  );
+}
+
+function PendingRow({ pending }: { pending: PendingAction }) {
+  const failed = pending.error !== undefined;
+  return (
+    <li className={`timeline-step pending${failed ? ' is-failed call-failed' : ''}`} data-testid="timeline-pending" data-error={pending.error ?? ''}>
+      <div className="step-status">
+        <span className={`step-icon ${failed ? 'bad' : 'busy'}`}>{failed ? '✕' : '◌'}</span>
+        <span className="step-time">{formatTime(pending.startedAt)}</span>
+      </div>
+      <div className="step-action">
+        <span className="step-verb">{describeRequest(pending.request)}</span>
+        <span className="step-selector">{selectorText(pending.request, 'target' in pending.request ? pending.request.target : pending.request.action === 'swipe' ? pending.request.container : undefined)}</span>
+      </div>
+      <div className="step-pending-text">
+        {failed ? (
+          <>
+            The host refused the call: {pending.error}{' '}
+            <button type="button" className="link-button dark" onClick={() => useTimeline.getState().dismiss(pending.id)}>
+              dismiss
+            </button>
+          </>
+        ) : (
+          'sending…'
+        )}
+      </div>
+    </li>
+  );
+}
+
+export function Timeline({ device }: { device: DeviceSummary | undefined }) {
+  const entries = useTimeline((s) => (device ? s.byDevice[device.id] : undefined)) ?? EMPTY;
+  const allPending = useTimeline((s) => s.pending);
+  const pending = useMemo(() => allPending.filter((p) => p.deviceId === device?.id), [allPending, device?.id]);
+  const openStep = useInspector((s) => s.openStep);
+  const [collapsed, setCollapsed] = useState(false);
+  const [height, setHeight] = useState<number | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const failed = entries.filter((e) => !e.step.result.success).length;
+
+  const onKeyDown = (e: KeyboardEvent<HTMLOListElement>) => {
+    const at = entries.findIndex((entry) => entry.callId === openStep);
+    const { openStepDetail } = useInspector.getState();
+    if (e.key === 'ArrowDown') openStepDetail(entries[Math.min(entries.length - 1, at + 1)]?.callId ?? null);
+    else if (e.key === 'ArrowUp') openStepDetail(entries[Math.max(0, at - 1)]?.callId ?? null);
+    else if (e.key === 'Escape') openStepDetail(null);
+    else return;
+    e.preventDefault();
+  };
+
+  return (
+    <section
+      className={`timeline-panel${collapsed ? ' collapsed' : ''}`}
+      data-testid="timeline"
+      data-count={entries.length}
+      aria-label="Action timeline"
+      style={!collapsed && height !== null ? { height } : undefined}
+    >
+      {!collapsed && (
+        <div
+          className={`timeline-resize${dragging ? ' dragging' : ''}`}
+          role="separator"
+          aria-orientation="horizontal"
+          aria-label="Resize the timeline"
+          onPointerDown={(e) => {
+            const panel = e.currentTarget.parentElement;
+            if (!panel) return;
+            e.currentTarget.setPointerCapture(e.pointerId);
+            const startY = e.clientY;
+            const startHeight = panel.getBoundingClientRect().height;
+            setDragging(true);
+            const move = (ev: PointerEvent) => setHeight(Math.round(Math.max(90, Math.min(window.innerHeight * 0.7, startHeight + startY - ev.clientY))));
+            const up = () => {
+              setDragging(false);
+              window.removeEventListener('pointermove', move);
+              window.removeEventListener('pointerup', up);
+            };
+            window.addEventListener('pointermove', move);
+            window.addEventListener('pointerup', up);
+          }}
+        />
+      )}
+      <header className="timeline-head">
+        <button type="button" className="timeline-collapse" onClick={() => setCollapsed(!collapsed)} aria-expanded={!collapsed}>
+          {collapsed ? '▸' : '▾'}
+        </button>
+        <span className="timeline-title">Timeline</span>
+        <span className="timeline-counts">
+          {entries.length === 0 ? 'no actions yet' : `${entries.length} ${entries.length === 1 ? 'step' : 'steps'}`}
+          {failed > 0 && <span className="timeline-failed"> · {failed} failed</span>}
+        </span>
+        {device && <span className="timeline-device">{device.name}</span>}
+        <span className="spacer" />
+        {!collapsed && entries.length > 0 && <span className="muted">click a step for its before / after frames</span>}
+        {device && entries.length > 0 && (
+          <button type="button" className="tool-button small" onClick={() => useTimeline.getState().clear(device.id)}>
+            Clear
+          </button>
+        )}
+      </header>
+      {!collapsed && (
+        <>
+          <div className="timeline-columns" aria-hidden>
+            <span>Status</span>
+            <span>Action</span>
+            <span>Target (how it was resolved)</span>
+            <span>Backend</span>
+            <span>Outcome</span>
+            <span>Time per stage</span>
+            <span>Before → after</span>
+          </div>
+          <ol className="timeline-list" role="listbox" tabIndex={0} onKeyDown={onKeyDown} aria-label="Steps, newest first">
+            {pending.map((p) => (
+              <PendingRow key={p.id} pending={p} />
+            ))}
+            {entries.map((entry) => (
+              <StepRow key={entry.callId} entry={entry} open={entry.callId === openStep} />
+            ))}
+            {entries.length === 0 && pending.length === 0 && (
+              <li className="timeline-empty">
+                Switch the screen to <strong>Interact</strong> (key <kbd>I</kbd>) and click, hold or drag on it: every action lands here with
+                its backend, its fallback or fail-closed reason and its before / after frames.
+              </li>
+            )}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,463 @@
+/**
+ * What the UI needs to act on a device and to show what happened (issue 5): which box a click aims at,
+ * which gesture a pointer stroke was, which actions a device offers, and the words and numbers of one
+ * timeline step. Pure: plain data in, plain data out.
+ */
+import {
+  FAILURE_EXPLANATIONS,
+  type ActionRequest,
+  type ActionResult,
+  type FailureExplanation,
+  type FailureReason,
+  type Point,
+  type SendKeysStep,
+  type TargetRecord,
+  type TargetSelector,
+} from '../protocol/action';
+import type { ActionStep, DeviceSummary } from '../protocol/api';
+import { APPREVEAL_EXTRAS } from '../protocol/appreveal';
+import type { UiNode } from '../protocol/runner';
+import { nodesAtIn } from './pick';
+import { nodeSource, SOURCE_LABELS } from './source';
+import { boundsOf, childrenOf, type FlatNode, type Rect } from './tree';
+
+// ---- Targets ----------------------------------------------------------------------------------------
+
+const WEB_TEXT_ROLES = new Set(['input', 'textarea', 'textbox', 'searchbox', 'combobox']);
+
+function flag(node: UiNode, name: string): boolean {
+  const v: unknown = (node as Record<string, unknown>)[name];
+  return v === true || v === 'true';
+}
+
+/** A field that takes text: a text field or view, a web input, or a node that says it can set text. */
+export function isEditableNode(node: UiNode): boolean {
+  const raw = node as Record<string, unknown>;
+  if (raw['role'] === 'textfield') return true;
+  const webRole = raw['web-role'];
+  if (typeof webRole === 'string' && WEB_TEXT_ROLES.has(webRole.toLowerCase())) return true;
+  const actions = raw['actions'];
+  if (Array.isArray(actions) && (actions.includes('set_text') || actions.includes('type'))) return true;
+  const className = raw['className'];
+  return typeof className === 'string' && /text(field|view)/i.test(className);
+}
+
+/** Something a finger can use: clickable, editable, checkable or long-clickable. */
+export function isActionableNode(node: UiNode): boolean {
+  return flag(node, 'clickable') || flag(node, 'long-clickable') || flag(node, 'checkable') || isEditableNode(node);
+}
+
+/** The node carries the identity of an SDK bridge or web view capture (what an action can name). */
+export function hasActionIdentity(node: UiNode): boolean {
+  const raw = node as Record<string, unknown>;
+  return typeof raw['sdk-element-id'] === 'string' || typeof raw['web-element-id'] === 'string';
+}
+
+function sameRect(a: Rect | null, b: Rect | null): boolean {
+  return a !== null && b !== null && a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
+}
+
+/** An actionable node that holds no other actionable node: a control, not a screen or a container. */
+export function isControlNode(node: UiNode): boolean {
+  if (!isActionableNode(node)) return false;
+  const stack = [...childrenOf(node)];
+  while (stack.length > 0) {
+    const child = stack.pop()!;
+    if (isActionableNode(child)) return false;
+    stack.push(...childrenOf(child));
+  }
+  return true;
+}
+
+/**
+ * The box a click at (x, y) acts on: the smallest control under the point (the topmost one drawn; a
+ * clickable screen or container holding controls is not one), as its bridge or web twin when one was
+ * merged over it (same frame), so the action names the identity the observation captured. The root (the
+ * whole screen) is never a target. `null`: empty space.
+ */
+export function actionTargetAt(nodes: readonly FlatNode[], x: number, y: number): FlatNode | null {
+  const stack = nodesAtIn(nodes, x, y).filter((flat) => flat.depth > 0);
+  const hit = stack.find((flat) => isControlNode(flat.node));
+  if (!hit) return null;
+  if (hasActionIdentity(hit.node)) return hit;
+  const bounds = boundsOf(hit.node);
+  return stack.find((flat) => hasActionIdentity(flat.node) && sameRect(boundsOf(flat.node), bounds)) ?? hit;
+}
+
+/** The innermost scrollable box under a point (the container a drag scrolls), if any. */
+export function scrollContainerAt(nodes: readonly FlatNode[], x: number, y: number): FlatNode | null {
+  return nodesAtIn(nodes, x, y).find((flat) => flat.depth > 0 && flag(flat.node, 'scrollable')) ?? null;
+}
+
+/** A node as a selector carries it: its own attributes and identities, without its subtree. */
+export function nodeWithoutChildren(node: UiNode): UiNode {
+  const { node: _children, ...rest } = node as UiNode & { node?: unknown };
+  return rest as UiNode;
+}
+
+/** Screen points rounded to a tenth, so a request reads cleanly in the timeline and the trace. */
+export function roundPoint(p: Point): Point {
+  return { x: Math.round(p.x * 10) / 10, y: Math.round(p.y * 10) / 10 };
+}
+
+// ---- What a device offers --------------------------------------------------------------------------
+
+export interface OfferedActions {
+  /** A tap on a picked box ({node}). */
+  tapNode: boolean;
+  /** A tap at a point on empty space ({point}). */
+  tapPoint: boolean;
+  doubleTap: boolean;
+  longPress: boolean;
+  swipe: boolean;
+  /** The type box (type steps). */
+  type: boolean;
+  clear: boolean;
+  replace: boolean;
+  imeDone: boolean;
+  tab: boolean;
+  /** Why some actions are missing, one line each (for a tooltip). */
+  missing: string[];
+}
+
+/**
+ * What the UI offers on a device. A runner (or the demo, or a replay) offers every gesture; an AppReveal
+ * app only what its registered tools can do (seed 004): a tool it did not register is not offered.
+ */
+export function offeredActions(device: Pick<DeviceSummary, 'kind' | 'supportedCommands'> | undefined): OfferedActions {
+  if (!device) {
+    return { tapNode: false, tapPoint: false, doubleTap: false, longPress: false, swipe: false, type: false, clear: false, replace: false, imeDone: false, tab: false, missing: [] };
+  }
+  if (device.kind !== 'appreveal') {
+    return { tapNode: true, tapPoint: true, doubleTap: true, longPress: true, swipe: true, type: true, clear: true, replace: true, imeDone: true, tab: true, missing: [] };
+  }
+  const tools = new Set(device.supportedCommands);
+  const has = (tool: string) => tools.has(tool);
+  const offered: OfferedActions = {
+    tapNode: has('tap_element') || has('tap_point'),
+    tapPoint: has('tap_point'),
+    doubleTap: false,
+    longPress: false,
+    swipe: has('scroll'),
+    type: has('type_text'),
+    clear: has('clear_text'),
+    replace: has('clear_text') && has('type_text'),
+    imeDone: false,
+    tab: false,
+    missing: ['AppReveal has no double tap, long press, IME action or Tab tool'],
+  };
+  if (!offered.tapNode) offered.missing.push('no tap_element or tap_point: no taps');
+  else if (!offered.tapPoint) offered.missing.push('no tap_point: taps on empty space are not offered');
+  if (!offered.swipe) offered.missing.push('no scroll: no drags');
+  if (!offered.type) offered.missing.push('no type_text: no type box');
+  if (!offered.clear) offered.missing.push('no clear_text: no Clear or Replace');
+  return offered;
+}
+
+// ---- Gestures ---------------------------------------------------------------------------------------
+
+/** A stroke that moves less than this (displayed px) is a press, not a drag. */
+export const DRAG_THRESHOLD_PX = 8;
+/** A press held at least this long is a long press. */
+export const LONG_PRESS_THRESHOLD_MS = 500;
+/** A second click within this time and distance makes a double tap. */
+export const DOUBLE_TAP_WINDOW_MS = 280;
+export const DOUBLE_TAP_DISTANCE_PX = 10;
+
+export interface PointerSample {
+  /** Screen points. */
+  x: number;
+  y: number;
+  /** Milliseconds (any monotonic clock). */
+  t: number;
+}
+
+export type Gesture =
+  | { kind: 'press'; at: Point }
+  | { kind: 'longPress'; at: Point; durationMs: number }
+  | { kind: 'drag'; start: Point; end: Point; durationMs: number };
+
+/**
+ * What one pointer stroke was: a drag when it moved at least DRAG_THRESHOLD_PX on screen (`scale`:
+ * displayed px per screen point), else a long press when held LONG_PRESS_THRESHOLD_MS, else a press.
+ */
+export function classifyStroke(down: PointerSample, up: PointerSample, scale: number): Gesture {
+  const movedPx = Math.hypot(up.x - down.x, up.y - down.y) * (scale > 0 ? scale : 1);
+  const durationMs = Math.max(0, Math.round(up.t - down.t));
+  if (movedPx >= DRAG_THRESHOLD_PX) return { kind: 'drag', start: roundPoint(down), end: roundPoint(up), durationMs };
+  if (durationMs >= LONG_PRESS_THRESHOLD_MS) return { kind: 'longPress', at: roundPoint(down), durationMs };
+  return { kind: 'press', at: roundPoint(down) };
+}
+
+/** Whether a press follows an earlier one closely enough to make a double tap. */
+export function isSecondClick(first: PointerSample, second: PointerSample, scale: number): boolean {
+  const px = Math.hypot(second.x - first.x, second.y - first.y) * (scale > 0 ? scale : 1);
+  return second.t - first.t <= DOUBLE_TAP_WINDOW_MS && px <= DOUBLE_TAP_DISTANCE_PX;
+}
+
+/** The selector a press aims with: the picked box as {node} (or {id} when only AppReveal's tap_element can take it), else the point. */
+export function selectorFor(target: FlatNode | null, at: Point, offered: Pick<OfferedActions, 'tapPoint'>, appReveal: boolean): TargetSelector | null {
+  if (target) {
+    const node = nodeWithoutChildren(target.node);
+    if (appReveal && !offered.tapPoint && !node['resource-id']) return null;
+    return { node };
+  }
+  return offered.tapPoint ? { point: roundPoint(at) } : null;
+}
+
+/** The selector a type box step aims with: AppReveal types by element id, a runner into the focused field. */
+export function keyTargetFor(field: UiNode | null | undefined, appReveal: boolean): TargetSelector | undefined {
+  if (!field) return undefined;
+  if (appReveal) {
+    const id = field['resource-id'];
+    return id ? { id } : undefined;
+  }
+  return { node: nodeWithoutChildren(field) };
+}
+
+/** One gesture on the screen, with the box it aims at (null: empty space). */
+export type ScreenGesture =
+  | { kind: 'tap'; at: Point; target: FlatNode | null }
+  | { kind: 'doubleTap'; at: Point; target: FlatNode | null }
+  | { kind: 'longPress'; at: Point; durationMs: number; target: FlatNode | null }
+  | { kind: 'swipe'; start: Point; end: Point; durationMs: number; container: FlatNode | null };
+
+/**
+ * The request a gesture sends, or why none is sent. A tap on a box names the box ({node}, so the
+ * identities the observation captured are used); on empty space the point. An AppReveal container is
+ * named by id (its scroll tool takes one).
+ */
+export function gestureRequest(gesture: ScreenGesture, offered: OfferedActions, appReveal: boolean): { request: ActionRequest } | { refused: string } {
+  if (gesture.kind === 'swipe') {
+    if (!offered.swipe) return { refused: 'this device offers no swipe' };
+    const request: ActionRequest = { action: 'swipe', start: roundPoint(gesture.start), end: roundPoint(gesture.end), durationMs: gesture.durationMs };
+    const container = gesture.container?.node;
+    if (container) {
+      if (!appReveal) request.container = { node: nodeWithoutChildren(container) };
+      else if (container['resource-id']) request.container = { id: container['resource-id'] };
+    }
+    return { request };
+  }
+  if (gesture.kind === 'doubleTap' && !offered.doubleTap) return { refused: 'this device offers no double tap' };
+  if (gesture.kind === 'longPress' && !offered.longPress) return { refused: 'this device offers no long press' };
+  if (!offered.tapNode) return { refused: 'this device offers no tap' };
+  const target = selectorFor(gesture.target, gesture.at, offered, appReveal);
+  if (!target) return { refused: gesture.target ? 'the box has no id to tap it by, and this app has no tap_point' : 'this app has no tap_point: tap a box' };
+  if (gesture.kind === 'tap') return { request: { action: 'tap', target } };
+  if (gesture.kind === 'doubleTap') return { request: { action: 'doubleTap', target } };
+  return { request: { action: 'longPress', target, durationMs: Math.max(LONG_PRESS_THRESHOLD_MS, gesture.durationMs) } };
+}
+
+// ---- One timeline step -----------------------------------------------------------------------------
+
+const quote = (text: string) => `“${text.length > 40 ? `${text.slice(0, 39)}…` : text}”`;
+
+export function keyStepText(step: SendKeysStep): string {
+  switch (step.kind) {
+    case 'type':
+      return `type ${quote(step.text)}`;
+    case 'clear':
+      return 'clear';
+    case 'replace':
+      return `replace with ${quote(step.text)}`;
+    case 'ime':
+      return `IME ${step.imeAction}`;
+    case 'tab':
+      return 'Tab';
+  }
+}
+
+function direction(start: Point, end: Point): string {
+  const dx = end.x - start.x;
+  const dy = end.y - start.y;
+  if (Math.abs(dy) >= Math.abs(dx)) return dy < 0 ? '↑' : '↓';
+  return dx < 0 ? '←' : '→';
+}
+
+/** The action in a few words: "tap", "double tap", "long press 800 ms", "type “qa”", "swipe ↑ 240 pt". */
+export function describeRequest(request: ActionRequest): string {
+  switch (request.action) {
+    case 'tap':
+      return 'tap';
+    case 'doubleTap':
+      return 'double tap';
+    case 'longPress':
+      return `long press ${request.durationMs} ms`;
+    case 'sendKeys':
+      return request.steps.map(keyStepText).join(', ');
+    case 'swipe': {
+      const length = Math.round(Math.hypot(request.end.x - request.start.x, request.end.y - request.start.y));
+      const duration = request.durationMs !== undefined ? ` · ${request.durationMs} ms` : '';
+      return `swipe ${direction(request.start, request.end)} ${length} pt${duration}`;
+    }
+    case 'scrollTo':
+      return `scroll to ${'text' in request.lookFor ? quote(request.lookFor.text) : request.lookFor.elementId}`;
+  }
+}
+
+/** What the request named, before the device resolved it. */
+export function describeSelector(selector: TargetSelector | undefined): string {
+  if (!selector) return 'keyboard focus';
+  if ('id' in selector) return `id ${selector.id}`;
+  if ('text' in selector) return `text ${quote(selector.text)}`;
+  if ('point' in selector) return `point ${Math.round(selector.point.x)}, ${Math.round(selector.point.y)}`;
+  const n = selector.node;
+  return `picked ${n['resource-id'] ?? n['sdk-element-id'] ?? n['web-element-id'] ?? n['content-desc'] ?? n.text ?? n.className ?? 'node'}`;
+}
+
+export const RESOLVED_BY_TEXT: Readonly<Record<TargetRecord['resolvedBy'], string>> = {
+  id: 'by id',
+  text: 'by text',
+  point: 'by point',
+  node: 'picked node',
+  keyboardFocus: 'keyboard focus',
+  screen: 'whole screen',
+  container: 'container',
+  autoContainer: 'container under the stroke',
+  lookFor: 'scroll search',
+};
+
+/** How the target was resolved, in one line: "picked node · SDK bridge · login.submit · capture 12". */
+export function describeTarget(target: TargetRecord): string {
+  const parts: string[] = [RESOLVED_BY_TEXT[target.resolvedBy] ?? target.resolvedBy];
+  if (target.source) parts.push(SOURCE_LABELS[target.source]);
+  const name = target.elementId ?? target.webElementId ?? target.selector;
+  if (name) parts.push(name);
+  if (target.point) parts.push(`at ${Math.round(target.point.x)}, ${Math.round(target.point.y)}`);
+  if (target.captureIdentity !== undefined) parts.push(`capture ${target.captureIdentity}`);
+  if (target.snapshotId) parts.push(`snapshot ${target.snapshotId}`);
+  if (target.fromCache) parts.push('from cache');
+  return parts.join(' · ');
+}
+
+/** The backend chip: "sdk", "xctest", "appreveal", or "XCTest only" when the result names none. */
+export function backendText(result: Pick<ActionResult, 'backend'>): string {
+  return result.backend ?? 'XCTest only';
+}
+
+export interface StepOutcome {
+  ok: boolean;
+  /** "done" or the failure reason. */
+  label: string;
+  failureReason?: FailureReason;
+  explanation?: FailureExplanation;
+  /** On a failure: the action may already have happened (do not repeat it blindly). */
+  mayHaveRun?: boolean;
+}
+
+export function stepOutcome(result: ActionResult): StepOutcome {
+  if (result.success) return { ok: true, label: 'done' };
+  const reason = result.failureReason;
+  const outcome: StepOutcome = { ok: false, label: reason ?? 'failed' };
+  if (reason) {
+    outcome.failureReason = reason;
+    outcome.explanation = FAILURE_EXPLANATIONS[reason] ?? { meaning: `The action failed (${reason}).`, whatToDo: 'Observe again before retrying.' };
+  }
+  if (result.mayHaveRun !== undefined) outcome.mayHaveRun = result.mayHaveRun;
+  return outcome;
+}
+
+export interface StageTiming {
+  stage: string;
+  ms: number;
+  /** Share of the total, 0…1. */
+  share: number;
+}
+
+/** The stages in the order they ran, with the total (the reported one, else their sum). */
+export function stageTimings(timings: Readonly<Record<string, number>>): { total: number; stages: StageTiming[] } {
+  const entries = Object.entries(timings).filter(([stage, ms]) => stage !== 'total' && Number.isFinite(ms) && ms >= 0);
+  const sum = entries.reduce((acc, [, ms]) => acc + ms, 0);
+  const total = timings['total'] !== undefined && Number.isFinite(timings['total']) ? timings['total'] : sum;
+  const base = Math.max(total, sum) || 1;
+  return { total, stages: entries.map(([stage, ms]) => ({ stage, ms, share: ms / base })) };
+}
+
+export function formatMs(ms: number): string {
+  if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms >= 1) return `${Math.round(ms)} ms`;
+  return `${ms.toFixed(1)} ms`;
+}
+
+// ---- The timeline -----------------------------------------------------------------------------------
+
+/**
+ * A device's steps with `step` added, newest first (by start time, then call id), one per call id (the
+ * act reply and the `device.action` event carry the same step), at most `cap` of them.
+ */
+export function insertStep<T extends Pick<ActionStep, 'callId' | 'startedAt'>>(steps: readonly T[], step: T, cap: number): T[] {
+  const rest = steps.filter((s) => s.callId !== step.callId);
+  const at = rest.findIndex((s) => s.startedAt < step.startedAt || (s.startedAt === step.startedAt && callOrder(s.callId) < callOrder(step.callId)));
+  const next = at < 0 ? [...rest, step] : [...rest.slice(0, at), step, ...rest.slice(at)];
+  return next.slice(0, Math.max(0, cap));
+}
+
+function callOrder(callId: string): number {
+  const match = /(\d+)$/.exec(callId);
+  return match ? Number(match[1]) : 0;
+}
+
+// ---- Where a step touched, on its before frame --------------------------------------------------------
+
+export interface TargetMark {
+  /** The resolved element's frame, if the result names one. */
+  bounds?: Rect;
+  /** Where XCTest touched, or the requested point. */
+  point?: Point;
+  /** A swipe's stroke. */
+  stroke?: { start: Point; end: Point };
+}
+
+export function targetMark(step: Pick<ActionStep, 'request' | 'result'>): TargetMark {
+  const mark: TargetMark = {};
+  const target = step.result.target;
+  if (target.bounds) mark.bounds = target.bounds;
+  if (target.point) mark.point = target.point;
+  const request = step.request;
+  if (!mark.point && 'target' in request && request.target && 'point' in request.target) mark.point = request.target.point;
+  if (!mark.bounds && 'target' in request && request.target && 'node' in request.target) {
+    const b = boundsOf(request.target.node);
+    if (b) mark.bounds = b;
+  }
+  if (request.action === 'swipe') mark.stroke = { start: request.start, end: request.end };
+  return mark;
+}
+
+// ---- AppReveal ---------------------------------------------------------------------------------------
+
+function extraOf(node: UiNode, key: string): string | undefined {
+  const extras: unknown = (node as { extras?: unknown }).extras;
+  if (extras === null || typeof extras !== 'object') return undefined;
+  const v = (extras as Record<string, unknown>)[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** How an AppReveal element's id was derived (explicit, ocr, text, …), if the node came from AppReveal. */
+export function appRevealIdSource(node: UiNode): string | undefined {
+  return extraOf(node, APPREVEAL_EXTRAS.idSource);
+}
+
+/** Recognized by OCR: visible text kept out of the accessibility tree, not a real view. */
+export function isOcrNode(node: UiNode): boolean {
+  return extraOf(node, APPREVEAL_EXTRAS.ocr) === 'true';
+}
+
+/** The screen's confidence as a percentage ("87 %"), or "—". */
+export function confidenceText(confidence: number | undefined): string {
+  if (confidence === undefined || !Number.isFinite(confidence)) return '—';
+  return `${Math.round(Math.max(0, Math.min(1, confidence)) * 100)} %`;
+}
+
+/** The field the type box types into, as a person would name it. */
+export function fieldCaption(node: UiNode | null | undefined): string | null {
+  if (!node) return null;
+  for (const v of [node['resource-id'], node['content-desc'], node['hint-text'], node.text, node.className]) {
+    if (typeof v === 'string' && v.trim() !== '') return v;
+  }
+  return childrenOf(node).length > 0 ? 'container' : 'field';
+}
+
+/** For a tooltip: the source label of a node ("SDK bridge"). */
+export function sourceLabelOf(node: UiNode): string {
+  return SOURCE_LABELS[nodeSource(node)];
+}
