@@ -40,6 +40,10 @@ export type FocusedField =
   | null;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** The longest an input waits for the frame after it. */
+const SETTLE_LIMIT_MS = 250;
+/** The longest a screenshot holds the input chain. */
+const SCREENSHOT_LIMIT_MS = 4_000;
 
 /** Key names a runner client sends, mapped to Playwright key names. */
 const KEY_NAMES: Record<string, string> = {
@@ -200,9 +204,34 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     return name.startsWith('wkwebview:') ? name.slice('wkwebview:'.length) : undefined;
   }
 
-  async screenshot(): Promise<string> {
-    const shot = await this.cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
-    return shot.data;
+  /**
+   * A screenshot takes its turn with input. While Page.captureScreenshot is in flight on this session,
+   * Chromium maps touch points at 1/deviceScaleFactor of where they were sent, and two captures in flight
+   * together leave that mapping behind for every later touch. A concurrent observer's screenshot (live
+   * mode, another client) would then make a tap land elsewhere: a sendKeys focus tap that blurs the
+   * field, and typing that goes nowhere. Serialised with input, a screenshot also shows settled input.
+   */
+  screenshot(): Promise<string> {
+    return this.withInput(async () => {
+      const data = await this.captureScreenshot();
+      // The mapping comes back with the next frame, not with the reply: the next touch waits for it.
+      await this.settle();
+      return data;
+    });
+  }
+
+  private async captureScreenshot(): Promise<string> {
+    // Bounded, so one capture that never answers cannot hold every later input behind it.
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('the screenshot got no answer')), SCREENSHOT_LIMIT_MS);
+    });
+    try {
+      const shot = await Promise.race([this.cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true }), limit]);
+      return shot.data;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async focusedField(): Promise<FocusedField> {
@@ -279,8 +308,9 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   }
 
   /** A cold launch: the page reloads, every document (and its bridge state) starts over. */
-  async relaunch(screen: ScreenName = 'login'): Promise<void> {
-    await this.load(screen);
+  relaunch(screen: ScreenName = 'login'): Promise<void> {
+    // In turn with input and screenshots: a capture in flight across the navigation never answers.
+    return this.withInput(() => this.load(screen));
   }
 
   // ---- Input ----------------------------------------------------------------------------------------
@@ -373,6 +403,8 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
 
   /** Waits for the frame after an input, so the next screenshot or read shows its effect. */
   private async settle(): Promise<void> {
-    await this.page.evaluate('new Promise((r) => requestAnimationFrame(() => r(null)))').catch(() => {});
+    // Bounded: a document being replaced (a relaunch) may never answer, and the input chain must not
+    // wait on it forever.
+    await Promise.race([this.page.evaluate('new Promise((r) => requestAnimationFrame(() => r(null)))').catch(() => {}), sleep(SETTLE_LIMIT_MS)]);
   }
 }

@@ -226,6 +226,7 @@ export class ObservationBridge {
       if (rejection) return { success: false, reason: rejection as ActionRejection };
 
       const ran = await this.execute(kind, payload, target);
+      if (ran === 'cancelled') return { success: false, reason: 'action_cancelled' };
       if (!ran) return { success: false, reason: 'element_not_actionable' };
       const next = await this.snapshot();
       return { success: true, durationMs: Date.now() - began, nextObservationIdentity: next.captureIdentity };
@@ -249,7 +250,16 @@ export class ObservationBridge {
     return { x: x + w / 2, y: y + h / 2 };
   }
 
-  private async execute(kind: ActionKind, payload: Record<string, unknown>, target: Indexed | undefined): Promise<boolean> {
+  /** Whether the target field is the focused text field now (by its identifier when it has one). */
+  private async holdsFocus(target: Indexed, tapped = false): Promise<boolean> {
+    const focused = await this.app.focusedField();
+    if (!focused || focused.kind !== 'native') return false;
+    // A view without an identifier cannot be told apart: before the tap the capture says whether it was
+    // the focused one, after it the tap on it is what focused a field.
+    return target.source.id !== undefined ? focused.axId === target.source.id : !tapped ? target.source.focused : true;
+  }
+
+  private async execute(kind: ActionKind, payload: Record<string, unknown>, target: Indexed | undefined): Promise<boolean | 'cancelled'> {
     const point = (value: unknown) => {
       const p = value as { x: number; y: number };
       return { x: p.x, y: p.y + this.lastSpaceOffset };
@@ -281,8 +291,10 @@ export class ObservationBridge {
         if (kind === 'tap') await this.app.tap(center.x, center.y);
         else if (kind === 'longPress') await this.app.tap(center.x, center.y, Math.max(Number(payload.durationMs) || 0, 1));
         else if (kind === 'insertText' || kind === 'clearText') {
-          const focused = await this.app.focusedField();
-          if (!target.source.focused || !focused) await this.app.tap(center.x, center.y);
+          if (!(await this.holdsFocus(target))) await this.app.tap(center.x, center.y);
+          // The text goes to the first responder: when the tap did not make the field one, nothing would
+          // take it. The tap ran, so this is the executor cancelling the action, never a success.
+          if (!(await this.holdsFocus(target, true))) return 'cancelled';
           if (kind === 'insertText') await this.app.appendText(String(payload.text ?? ''), target.source.cls === 'UITextView');
           else await this.app.replaceText('');
         } else return false;
