@@ -11,6 +11,7 @@ import { appRevealViewHierarchy, stripSessionToken } from '../../src-shared/prot
 import { assembleObservation } from '../../src-shared/observe/assemble';
 import { AppRevealClient, type AppRevealScreenshot } from '../devices/appreveal-client';
 import { actThroughAppReveal } from './appreveal-actions';
+import { DeviceGate } from './device-gate';
 import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection, ObservedFrame } from './connection';
 import type { ObserveOptions } from './observer';
 
@@ -28,6 +29,7 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   private backoffMs = 250;
   private closed = false;
   private waiters: Array<() => void> = [];
+  private readonly gate = new DeviceGate();
 
   constructor(sessionUrl: string) {
     super();
@@ -65,7 +67,11 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     });
   }
 
-  async observe(options: ObserveOptions): Promise<ObservedFrame> {
+  observe(options: ObserveOptions): Promise<ObservedFrame> {
+    return this.gate.read(() => this.observeNow(options));
+  }
+
+  private async observeNow(options: ObserveOptions): Promise<ObservedFrame> {
     await this.waitUntilConnected();
     const started = performance.now();
     const wantScreenshot = options.screenshot !== false && this.client.has('screenshot');
@@ -107,7 +113,11 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     return frame;
   }
 
-  async screenshot(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>> {
+  screenshot(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>> {
+    return this.gate.read(() => this.screenshotNow());
+  }
+
+  private async screenshotNow(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>> {
     if (!this.client.has('screenshot')) return { screenshot: null, screenshotError: 'this app did not register the screenshot tool' };
     try {
       return { screenshot: { format: 'png', dataBase64: (await this.client.screenshot()).dataBase64 } };
@@ -118,9 +128,11 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
 
   async act(request: unknown): Promise<ActedStep> {
     await this.waitUntilConnected();
-    const result = await actThroughAppReveal(this.client, request);
-    const after = await this.observe({}).catch(() => undefined);
-    return { result, after };
+    return this.gate.exclusive(async () => {
+      const result = await actThroughAppReveal(this.client, request);
+      const after = await this.observeNow({}).catch(() => undefined);
+      return { result, after };
+    });
   }
 
   async close(): Promise<void> {

@@ -5,6 +5,7 @@ import { EventEmitter } from 'node:events';
 import type { HierarchyUpdate } from '../../src-shared/protocol/runner';
 import { RunnerClient, type RunnerClientOptions } from '../devices/runner-client';
 import type { ActedStep, ConnectionEvents, DeviceConnection, DeviceKind, ObservedFrame } from './connection';
+import { DeviceGate } from './device-gate';
 import { Dispatcher } from './dispatcher';
 import { Observer, type ObserveOptions } from './observer';
 
@@ -16,6 +17,7 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
   private pendingPush: HierarchyUpdate | undefined;
   private observingPush = false;
   private closed = false;
+  private readonly gate = new DeviceGate();
 
   constructor(
     readonly kind: DeviceKind,
@@ -52,15 +54,16 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
   }
 
   observe(options: ObserveOptions): Promise<ObservedFrame> {
-    return this.observer.observe(options);
+    return this.gate.read(() => this.observer.observe(options));
   }
 
   screenshot() {
-    return this.observer.readScreenshot();
+    return this.gate.read(() => this.observer.readScreenshot());
   }
 
   async act(request: unknown, options: { xctestOnly?: boolean } = {}): Promise<ActedStep> {
-    const result = await this.dispatcher.dispatch(request, options.xctestOnly ? { xctestOnly: true } : {});
+    // The dispatcher's own reads (before and after the action) run inside its turn.
+    const result = await this.gate.exclusive(() => this.dispatcher.dispatch(request, options.xctestOnly ? { xctestOnly: true } : {}));
     return { result, after: this.dispatcher.lastFrame };
   }
 
@@ -81,7 +84,7 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
       while (this.pendingPush && !this.closed) {
         const push = this.pendingPush;
         this.pendingPush = undefined;
-        const frame = await this.observer.observe({}, push);
+        const frame = await this.gate.read(() => this.observer.observe({}, push));
         if (!this.closed) this.emit('frame', frame);
       }
     } catch {
