@@ -1,7 +1,7 @@
 /**
  * What the attributes table shows for a node, and the one-line label the tree shows.
  */
-import type { UiNode } from '../protocol/runner';
+import { NODE_FLAGS, type UiNode } from '../protocol/runner';
 import { boundsOf, childrenOf, rectHeight, rectWidth } from './tree';
 
 export interface NodeAttribute {
@@ -25,19 +25,8 @@ const LEADING = [
   'test-tag',
 ] as const;
 
-/** The string booleans of a node. Absent means false, except `enabled`, which absent means true. */
-export const FLAG_NAMES = [
-  'clickable',
-  'enabled',
-  'focusable',
-  'focused',
-  'scrollable',
-  'password',
-  'checkable',
-  'checked',
-  'selected',
-  'long-clickable',
-] as const;
+/** The string booleans of a node (absent means false, except `enabled`): the wire's own list. */
+export const FLAG_NAMES = NODE_FLAGS;
 
 /** What the inspector's merge adds to a node (protocol.md §4), in the order a reader wants them. */
 export const MERGED_ATTRIBUTES = [

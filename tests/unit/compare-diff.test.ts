@@ -1,26 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DIFF_CLASSES, diffTrees, filterDifferences, intersectionOverUnion } from '../../src-shared/compare/diff';
-import { ViewHierarchySchema, type UiNode } from '../../src-shared/protocol/runner';
+import type { UiNode } from '../../src-shared/protocol/runner';
+import { goldenRoot } from '../support/golden';
 
-const GOLDEN_CANDIDATES = [
-  process.env['PARALLAX_GOLDEN_DIR'],
-  resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/ctrlproxy-golden/settings-tap-general'),
-  '/work/shared/fixtures/ctrlproxy-golden/settings-tap-general',
-].filter((p): p is string => typeof p === 'string' && p !== '');
-const GOLDEN_DIR = GOLDEN_CANDIDATES.find((p) => existsSync(join(p, '0008-request_hierarchy_if_stale.json')));
-
-function loadGolden(): UiNode {
-  if (!GOLDEN_DIR) throw new Error(`golden fixture not found in ${GOLDEN_CANDIDATES.join(', ')}`);
-  const recorded = JSON.parse(readFileSync(join(GOLDEN_DIR, '0008-request_hierarchy_if_stale.json'), 'utf8')) as {
-    response: { data: unknown };
-  };
-  const hierarchy = ViewHierarchySchema.parse(recorded.response.data).hierarchy;
-  if (!hierarchy) throw new Error('golden hierarchy has no tree');
-  return hierarchy;
-}
+const loadGolden = () => goldenRoot();
 
 const golden = loadGolden();
 

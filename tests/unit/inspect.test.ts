@@ -1,8 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ViewHierarchySchema, type UiNode } from '../../src-shared/protocol/runner';
+import type { UiNode } from '../../src-shared/protocol/runner';
+import { goldenRoot } from '../support/golden';
 import {
   ancestorKeys,
   cycleIndex,
@@ -19,21 +17,7 @@ import {
   visibleRows,
 } from '../../src-shared/inspect';
 
-// The recorded runner session: in the repo when it has been copied there, else the shared fixtures.
-const GOLDEN_CANDIDATES = [
-  process.env['PARALLAX_GOLDEN_DIR'],
-  resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/ctrlproxy-golden/settings-tap-general'),
-  '/work/shared/fixtures/ctrlproxy-golden/settings-tap-general',
-].filter((p): p is string => typeof p === 'string' && p !== '');
-const GOLDEN_DIR = GOLDEN_CANDIDATES.find((p) => existsSync(join(p, '0008-request_hierarchy_if_stale.json')));
-
-function loadRoot(file: string): UiNode {
-  if (!GOLDEN_DIR) throw new Error(`golden fixture not found in ${GOLDEN_CANDIDATES.join(', ')}`);
-  const recorded = JSON.parse(readFileSync(join(GOLDEN_DIR, file), 'utf8')) as { response: { data: unknown } };
-  const hierarchy = ViewHierarchySchema.parse(recorded.response.data);
-  if (!hierarchy.hierarchy) throw new Error(`${file} has no tree`);
-  return hierarchy.hierarchy;
-}
+const loadRoot = (file: string): UiNode => goldenRoot(file);
 
 const root = loadRoot('0008-request_hierarchy_if_stale.json');
 

@@ -1,27 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ViewHierarchySchema, type UiNode, type ViewHierarchy } from '../../src-shared/protocol/runner';
+import type { UiNode, ViewHierarchy } from '../../src-shared/protocol/runner';
+import { goldenHierarchy } from '../support/golden';
 import { encodeTraceEvent } from '../../src-shared/trace/encode';
 import { escapeRegex, exportMaestroFlow, yamlString } from '../../src-shared/trace/maestro';
 import { buildTimeline, readTraceEvents } from '../../src-shared/trace/reader';
 import { resourceRef, type TraceEvent, type TraceManifest } from '../../src-shared/trace/schema';
 
-const GOLDEN_CANDIDATES = [
-  process.env['PARALLAX_GOLDEN_DIR'],
-  resolve(dirname(fileURLToPath(import.meta.url)), '../fixtures/ctrlproxy-golden/settings-tap-general'),
-  '/work/shared/fixtures/ctrlproxy-golden/settings-tap-general',
-].filter((p): p is string => typeof p === 'string' && p !== '');
-const GOLDEN_DIR = GOLDEN_CANDIDATES.find((p) => existsSync(join(p, '0008-request_hierarchy_if_stale.json')));
-
-function loadGolden(): ViewHierarchy {
-  if (!GOLDEN_DIR) throw new Error(`golden fixture not found in ${GOLDEN_CANDIDATES.join(', ')}`);
-  const recorded = JSON.parse(readFileSync(join(GOLDEN_DIR, '0008-request_hierarchy_if_stale.json'), 'utf8')) as {
-    response: { data: unknown };
-  };
-  return ViewHierarchySchema.parse(recorded.response.data);
-}
+const loadGolden = (): ViewHierarchy => goldenHierarchy();
 
 function at(root: UiNode, key: string): UiNode {
   let node = root;
