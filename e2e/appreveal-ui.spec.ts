@@ -131,3 +131,45 @@ test('a pasted session URL connects the demo app through AppReveal; its screen, 
   expect(await page.content()).not.toContain(token as string);
   expect(await page.evaluate(() => document.body.innerText)).not.toContain(token as string);
 });
+
+test('Back (navigate_back) and the web view tools run through AppReveal as recorded steps', async ({ page }) => {
+  test.setTimeout(90_000);
+  const port = 9100 + Math.floor(Math.random() * 200);
+  const demo = await runParallax(['demo-device', '--port', String(port), '--screen', 'login'], /runnerUrl/, 60_000);
+  running.push(demo);
+  const urls = JSON.parse(demo.line) as Demo;
+  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  await page.getByTestId('connect-url').fill(urls.appRevealUrl);
+  await page.getByTestId('connect-submit').click();
+  const screen = page.getByTestId('appreveal-screen');
+  await expect(screen).toHaveAttribute('data-screen-key', 'login');
+
+  // Back is offered because the app lists navigate_back; it returns to the screen before the tab switch.
+  await page.getByTestId('mode-toggle').click();
+  const checkoutTab = await boxOf(page, 'tab.checkout');
+  await page.mouse.click(checkoutTab.x, checkoutTab.y);
+  await expect(screen).toHaveAttribute('data-screen-key', 'checkout');
+  await page.getByTestId('key-back').click();
+  await expect(screen).toHaveAttribute('data-screen-key', 'login');
+  const back = page.getByTestId('timeline-step').first();
+  await expect(back).toHaveAttribute('data-action', 'back');
+  await expect(back).toHaveAttribute('data-backend', 'appreveal');
+  await expect(back).toHaveAttribute('data-success', 'true');
+
+  // The web view panel lists Checkout's form; Click on its submit is a recorded web_click.
+  const again = await boxOf(page, 'tab.checkout');
+  await page.mouse.click(again.x, again.y);
+  await expect(screen).toHaveAttribute('data-screen-key', 'checkout');
+  const submit = page.locator('[data-testid="web-control"][data-selector="#place-order"]');
+  await expect(submit).toBeVisible();
+  await expect(page.locator('[data-testid="web-control"][data-selector="#password"]')).toContainText('password');
+  await submit.getByTestId('web-click').click();
+  await expect(page.getByTestId('timeline-step')).toHaveCount(4);
+  const click = page.getByTestId('timeline-step').first();
+  await expect(click).toHaveAttribute('data-action', 'webTool');
+  await expect(click).toHaveAttribute('data-backend', 'appreveal');
+  await expect(click).toHaveAttribute('data-success', 'true');
+  await page.screenshot({ path: '/tmp/appreveal-web.png' });
+});

@@ -14,8 +14,10 @@ import {
   type ApiMethod,
   type ApiOutput,
 } from '../../src-shared/protocol/api';
+import { AppRevealError } from '../devices/appreveal-client';
 import { RunnerError } from '../devices/runner-client';
 import type { Discovery } from '../discovery/index';
+import { AppRevealConnection } from '../session/appreveal-connection';
 import { DeviceNotFoundError, type DeviceManager } from '../session/device-manager';
 import type { SessionRecording } from '../session/recording';
 import { findUnfinishedTraces, recoverTrace } from '../trace/index';
@@ -47,6 +49,20 @@ export function createApiService(
     'device.observe': ({ deviceId, ...options }) => manager.observe(deviceId, options),
     'device.screenshot': ({ deviceId }) => manager.screenshot(deviceId),
     'device.act': ({ deviceId, action, xctestOnly }) => manager.act(deviceId, action, xctestOnly ? { xctestOnly } : {}),
+    'device.navigateBack': ({ deviceId }) => {
+      appRevealOf(deviceId, 'a back action');
+      // Without navigate_back the action fails closed (appreveal_unknown_tool) with nothing sent.
+      return manager.act(deviceId, { action: 'back' });
+    },
+    'device.webControls': ({ deviceId }) => {
+      const connection = appRevealOf(deviceId, 'web view tools');
+      if (!connection.client.has('get_dom_interactive')) throw new NotOfferedError('this app did not register get_dom_interactive');
+      return connection.webControls();
+    },
+    'device.webAct': ({ deviceId, tool, selector, text }) => {
+      appRevealOf(deviceId, 'web view tools');
+      return manager.act(deviceId, { action: 'webTool', tool, selector, ...(text !== undefined ? { text } : {}) });
+    },
     'recording.start': async ({ deviceId }) => notifyRecording(await requireRecording().start(deviceId)),
     'recording.stop': async () => notifyRecording(await requireRecording().stop()),
     'recording.status': () => requireRecording().status(),
@@ -68,6 +84,12 @@ export function createApiService(
       return discovery.list();
     },
   };
+
+  function appRevealOf(deviceId: string, what: string): AppRevealConnection {
+    const connection = manager.connectionOf(deviceId);
+    if (!(connection instanceof AppRevealConnection)) throw new NotOfferedError(`${what}: only an AppReveal device offers them, and ${deviceId} is a ${connection.kind} device`);
+    return connection;
+  }
 
   const listeners = new Set<ApiEventListener>();
   function requireRecording(): SessionRecording {
@@ -117,8 +139,18 @@ export function createApiService(
   };
 }
 
+/** A method this device does not offer (a runner asked for an AppReveal tool). */
+export class NotOfferedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotOfferedError';
+  }
+}
+
 function toApiError(error: unknown): ApiError {
+  if (error instanceof NotOfferedError) return { code: 'not_offered', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
+  if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };
   if (error instanceof RunnerError) return { code: `runner_${error.code}`, message: error.message };
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

@@ -65,6 +65,20 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
       await call(() => client.scroll(direction, container));
       return { ok: true, warnings: ['AppReveal scrolls by direction: the stroke’s length and duration are not used'] };
     }
+    case 'back':
+      if (!client.has('navigate_back')) return noForm('this app did not register navigate_back');
+      await call(() => client.navigateBack());
+      return { ok: true };
+    case 'webTool': {
+      if (!client.has(request.tool)) return noForm(`this app did not register ${request.tool}`);
+      if (request.tool === 'web_click') await call(() => client.webClick(request.selector));
+      else {
+        if (request.text === undefined) return noForm('web_type needs the text to type');
+        const text = request.text;
+        await call(() => client.webType(request.selector, text));
+      }
+      return { ok: true };
+    }
     case 'scrollTo':
       if (!('elementId' in request.lookFor)) return noForm('scroll_to_element takes an element id, not text');
       await call(() => client.scrollToElement((request.lookFor as { elementId: string }).elementId));
@@ -107,6 +121,7 @@ function failureOf(error: unknown): Outcome {
 }
 
 function targetRecord(request: ActionRequest): ActionResult['target'] {
+  if (request.action === 'webTool') return { resolvedBy: 'screen', selector: request.selector };
   const target = 'target' in request ? request.target : undefined;
   if (!target) return { resolvedBy: request.action === 'scrollTo' ? 'lookFor' : 'screen' };
   if ('id' in target) return { resolvedBy: 'id', selector: target.id };

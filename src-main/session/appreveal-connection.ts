@@ -14,6 +14,11 @@ import { actThroughAppReveal } from './appreveal-actions';
 import { DeviceGate } from './device-gate';
 import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection, ObservedFrame } from './connection';
 import type { ObserveOptions } from './observer';
+import type { WebControl, WebControls } from '../../src-shared/protocol/api';
+import { WEB_TOOLS } from '../../src-shared/protocol/action';
+
+const MAX_WEB_CONTROLS = 200;
+const MAX_WEB_TEXT = 100;
 
 const HEALTH_INTERVAL_MS = 3_000;
 
@@ -75,16 +80,17 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     await this.waitUntilConnected();
     const started = performance.now();
     const wantScreenshot = options.screenshot !== false && this.client.has('screenshot');
+    const windowId = options.windowId;
     const [screen, elements, windows, screenshot] = await Promise.all([
       this.client.has('get_screen') ? this.client.getScreen().catch(() => undefined) : Promise.resolve(undefined),
-      this.client.getElements(),
+      this.client.getElements(windowId),
       this.client.has('list_windows') ? this.client.listWindows().catch(() => []) : Promise.resolve([]),
-      wantScreenshot ? this.client.screenshot().then(
+      wantScreenshot ? this.client.screenshot(windowId).then(
         (shot): { shot: AppRevealScreenshot } => ({ shot }),
         (error: Error) => ({ error: error.message }),
       ) : Promise.resolve(undefined),
     ]);
-    const keyWindow = windows.find((window) => window.isKey) ?? windows[0];
+    const keyWindow = (windowId !== undefined ? windows.find((window) => window.id === windowId) : undefined) ?? windows.find((window) => window.isKey) ?? windows[0];
     const geometry = keyWindow?.frame ? { width: keyWindow.frame.width, height: keyWindow.frame.height } : undefined;
     const bundleId = typeof this.client.health?.bundleId === 'string' ? this.client.health.bundleId : undefined;
     const hierarchy = appRevealViewHierarchy({
@@ -124,6 +130,21 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     } catch (error) {
       return { screenshot: null, screenshotError: (error as Error).message };
     }
+  }
+
+  /** The web view's interactive elements (get_dom_interactive), decoded and bounded: never a value. */
+  webControls(): Promise<WebControls> {
+    return this.gate.read(async () => {
+      await this.waitUntilConnected();
+      const raw = await this.client.getDomInteractive();
+      const list = isRecord(raw) && Array.isArray(raw.elements) ? raw.elements : Array.isArray(raw) ? raw : [];
+      const controls = list.map(webControlOf).filter((c): c is WebControl => c !== undefined);
+      return {
+        controls: controls.slice(0, MAX_WEB_CONTROLS),
+        truncated: controls.length > MAX_WEB_CONTROLS,
+        tools: WEB_TOOLS.filter((tool) => this.client.has(tool)),
+      };
+    });
   }
 
   async act(request: unknown): Promise<ActedStep> {
@@ -189,3 +210,34 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   }
 }
 
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function short(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.replace(/\s+/g, ' ').trim();
+  return text === '' ? undefined : text.slice(0, MAX_WEB_TEXT);
+}
+
+/** Only the fields a picker needs; values (a password's above all) are never carried. */
+function webControlOf(raw: unknown): WebControl | undefined {
+  if (!isRecord(raw)) return undefined;
+  const selector = typeof raw.selector === 'string' ? raw.selector.slice(0, 500) : undefined;
+  const tag = short(raw.tag)?.toLowerCase();
+  if (!selector || !tag) return undefined;
+  const type = short(raw.type);
+  const label = short(raw.label) ?? short(raw.ariaLabel) ?? short(raw.placeholder) ?? short(raw.name);
+  const text = short(raw.text);
+  const editable = tag === 'textarea' || (tag === 'input' && !['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'image', 'hidden'].includes(type ?? 'text'));
+  return {
+    selector,
+    tag,
+    ...(type ? { type } : {}),
+    ...(label ? { label } : {}),
+    ...(text ? { text } : {}),
+    ...(raw.disabled === true ? { disabled: true } : {}),
+    editable,
+  };
+}

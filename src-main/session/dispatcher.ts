@@ -258,6 +258,27 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
         return this.swipe(request, options);
       case 'scrollTo':
         return this.scrollTo(request, options);
+      case 'webTool':
+        return {
+          success: false,
+          failureReason: 'appreveal_unknown_tool',
+          mayHaveRun: false,
+          warnings: [`${request.tool} is an AppReveal web view tool: this device has none`],
+          target: { resolvedBy: 'screen', selector: request.selector },
+          timings: {},
+          requestsSent: 0,
+        };
+      case 'back':
+        // A runner has no back navigation of its own: fail closed, nothing sent.
+        return {
+          success: false,
+          failureReason: 'no_back_form',
+          mayHaveRun: false,
+          warnings: ['this device has no back action: only an AppReveal app that registered navigate_back offers one'],
+          target: { resolvedBy: 'screen' },
+          timings: {},
+          requestsSent: 0,
+        };
     }
   }
 

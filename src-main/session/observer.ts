@@ -37,6 +37,8 @@ export interface ObserveOptions {
   xctestOnly?: boolean;
   /** Skip the screenshot (the CLI's observe does not need one). */
   screenshot?: boolean;
+  /** An AppReveal window to read (get_elements / screenshot); runner devices ignore it. */
+  windowId?: string;
 }
 
 export type ObservedFrame = Omit<Frame, 'deviceId'>;

@@ -43,6 +43,8 @@ const SLOT: Record<ActionKind, 'target' | 'container'> = {
   sendKeys: 'target',
   swipe: 'container',
   scrollTo: 'container',
+  back: 'target',
+  webTool: 'target',
 };
 
 function isActionKind(kind: string): kind is ActionKind {

@@ -292,6 +292,10 @@ export function describeRequest(request: ActionRequest): string {
     }
     case 'scrollTo':
       return `scroll to ${'text' in request.lookFor ? quote(request.lookFor.text) : request.lookFor.elementId}`;
+    case 'back':
+      return 'back';
+    case 'webTool':
+      return request.tool === 'web_click' ? `web click ${request.selector}` : `web type ${quote(request.text ?? '')} into ${request.selector}`;
   }
 }
 

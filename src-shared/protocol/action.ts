@@ -98,6 +98,20 @@ export const ScrollToRequestSchema = z.object({
   maxSwipes: z.number().int().positive().default(10),
 });
 
+/** The app's own back navigation (AppReveal navigate_back); a runner device has no form for it. */
+export const BackRequestSchema = z.object({ action: z.literal('back') });
+
+/** The bounded AppReveal web view tools Parallax sends (never arbitrary JavaScript). */
+export const WEB_TOOLS = ['web_click', 'web_type'] as const;
+/** A click or text entry in an AppReveal app's web view, by the CSS selector get_dom_interactive gave. */
+export const WebToolRequestSchema = z.object({
+  action: z.literal('webTool'),
+  tool: z.enum(WEB_TOOLS),
+  selector: z.string().min(1).max(500),
+  /** web_type's text (required for it). */
+  text: z.string().max(10_000).optional(),
+});
+
 export const ActionRequestSchema = z.discriminatedUnion('action', [
   TapRequestSchema,
   LongPressRequestSchema,
@@ -105,6 +119,8 @@ export const ActionRequestSchema = z.discriminatedUnion('action', [
   SendKeysRequestSchema,
   SwipeRequestSchema,
   ScrollToRequestSchema,
+  BackRequestSchema,
+  WebToolRequestSchema,
 ]);
 export type ActionRequest = z.infer<typeof ActionRequestSchema>;
 
@@ -142,6 +158,8 @@ export const DISPATCH_FAILURES = [
   'target_not_found',
   'target_without_bounds',
   'text_mismatch',
+  // A back action on a device with no back navigation Parallax can send (a runner); nothing was sent.
+  'no_back_form',
   // AppReveal (seed 004): the app's MCP server answered, but not with a done action.
   'appreveal_tool_error',
   'appreveal_unknown_tool',
@@ -330,6 +348,10 @@ export const FAILURE_EXPLANATIONS: Record<FailureReason, FailureExplanation> = {
   target_without_bounds: {
     meaning: 'The element has no position on screen, so there is nowhere to touch.',
     whatToDo: 'Pick a visible element, or tap by point.',
+  },
+  no_back_form: {
+    meaning: 'This device has no back action Parallax can send (only an AppReveal app that registered its back tool has one), so nothing was sent.',
+    whatToDo: "Tap the app's own back button, or swipe from the left edge.",
   },
   text_mismatch: {
     meaning: 'After typing, the field did not show the expected text (autocorrect, a length limit or input formatting may have changed it).',

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { AppRevealScreenInfoSchema, AppRevealSessionUrlSchema, AppRevealWindowSchema, DiscoveredDeviceSchema } from './appreveal';
-import { ActionRequestSchema, ActionResultSchema } from './action';
+import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from './action';
 import { ObservationSchema, StrategySchema } from './observation';
 
 export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo', 'appreveal']);
@@ -77,6 +77,27 @@ export const ActionStepSchema = z.object({
 });
 export type ActionStep = z.infer<typeof ActionStepSchema>;
 
+/** One interactive element of an AppReveal app's web view (get_dom_interactive), decoded and bounded; no password value. */
+export const WebControlSchema = z.object({
+  selector: z.string(),
+  tag: z.string(),
+  type: z.string().optional(),
+  label: z.string().optional(),
+  text: z.string().optional(),
+  disabled: z.boolean().optional(),
+  /** Takes text (web_type): an input or a text area. */
+  editable: z.boolean(),
+});
+export type WebControl = z.infer<typeof WebControlSchema>;
+export const WebControlsSchema = z.object({
+  controls: z.array(WebControlSchema),
+  /** More elements than shown. */
+  truncated: z.boolean(),
+  /** The web tools the app registered (web_click, web_type). */
+  tools: z.array(z.enum(WEB_TOOLS)),
+});
+export type WebControls = z.infer<typeof WebControlsSchema>;
+
 export const apiMethods = {
   'app.info': {
     input: z.object({}),
@@ -105,6 +126,8 @@ export const apiMethods = {
       strategy: StrategySchema.optional(),
       /** Read with the SDK observation bridge flag off: what plain XCTest sees. */
       xctestOnly: z.boolean().optional(),
+      /** An AppReveal window (from list_windows) to read instead of the key window; runner devices ignore it. */
+      windowId: z.string().min(1).max(200).optional(),
     }),
     output: FrameSchema,
   },
@@ -115,6 +138,25 @@ export const apiMethods = {
   /** Runs one action on the device (through the bridge, the web view, XCTest or AppReveal: see the result). */
   'device.act': {
     input: DeviceIdInput.extend({ action: ActionRequestSchema, xctestOnly: z.boolean().optional() }),
+    output: ActionStepSchema,
+  },
+  /** An AppReveal app's own back navigation (navigate_back), recorded like device.act; a runner has none (not_offered). */
+  'device.navigateBack': {
+    input: DeviceIdInput,
+    output: ActionStepSchema,
+  },
+  /** The interactive elements of an AppReveal app's web view (get_dom_interactive); not_offered without the tool. */
+  'device.webControls': {
+    input: DeviceIdInput,
+    output: WebControlsSchema,
+  },
+  /** web_click / web_type on a web view element by selector, recorded like device.act (only these bounded tools). */
+  'device.webAct': {
+    input: DeviceIdInput.extend({
+      tool: z.enum(WEB_TOOLS),
+      selector: z.string().min(1).max(500),
+      text: z.string().max(10_000).optional(),
+    }).refine((input) => input.tool !== 'web_type' || input.text !== undefined, { path: ['text'], message: 'web_type needs text' }),
     output: ActionStepSchema,
   },
   /** Recording: every action and requested observation of one device goes into a trace as it happens. */

@@ -41,11 +41,11 @@ export function useLiveLoop(
   // A runner's request_screenshot, or an AppReveal app's screenshot tool.
   const screenshots =
     !screenshotless && (device?.supportedCommands.some((command) => command === 'request_screenshot' || command === 'screenshot') ?? false);
-  const { strategy, xctestOnly } = options;
+  const { strategy, xctestOnly, windowId } = options;
 
   useEffect(() => {
     if (!live || !deviceId || !connected) return;
-    const frameOptions: FrameOptions = { strategy, xctestOnly };
+    const frameOptions: FrameOptions = { strategy, xctestOnly, ...(windowId !== undefined ? { windowId } : {}) };
     const interval = screenshots ? TREE_REFRESH_MS : NO_SCREENSHOT_INTERVAL_MS;
     let picturesRunning = false;
     const key = queryKeys.frame(deviceId, frameOptions);
@@ -122,7 +122,7 @@ export function useLiveLoop(
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [api, client, deviceId, connected, screenshots, live, strategy, xctestOnly]);
+  }, [api, client, deviceId, connected, screenshots, live, strategy, xctestOnly, windowId]);
 
   return { error: live && connected ? error : null };
 }

@@ -20,17 +20,24 @@ import type { HostStatus, Transport } from './transport';
 export interface FrameOptions {
   strategy: Strategy;
   xctestOnly: boolean;
+  /** An AppReveal window picked in the header (absent: the key window). */
+  windowId?: string;
 }
 
 /** What the device's own pushes are observed with (the host observes a push with no options). */
 export const PUSH_OPTIONS: FrameOptions = { strategy: 'visible', xctestOnly: false };
 
-export function isPushOptions(options: FrameOptions): boolean {
-  return options.strategy === PUSH_OPTIONS.strategy && options.xctestOnly === PUSH_OPTIONS.xctestOnly;
+export function isPushOptions(options: Pick<FrameOptions, 'strategy' | 'xctestOnly'> & { windowId?: string | null | undefined }): boolean {
+  return options.strategy === PUSH_OPTIONS.strategy && options.xctestOnly === PUSH_OPTIONS.xctestOnly && !options.windowId;
 }
 
 export function observeInput(deviceId: string, options: FrameOptions): ApiInput<'device.observe'> {
-  return { deviceId, strategy: options.strategy, ...(options.xctestOnly ? { xctestOnly: true } : {}) };
+  return {
+    deviceId,
+    strategy: options.strategy,
+    ...(options.xctestOnly ? { xctestOnly: true } : {}),
+    ...(options.windowId !== undefined ? { windowId: options.windowId } : {}),
+  };
 }
 
 export const ApiContext = createContext<Transport | null>(null);
@@ -44,7 +51,7 @@ export function useApi(): Transport {
 export const queryKeys = {
   appInfo: ['app.info'] as const,
   devices: ['devices'] as const,
-  frame: (deviceId: string, options: FrameOptions) => ['frame', deviceId, options.strategy, options.xctestOnly] as const,
+  frame: (deviceId: string, options: FrameOptions) => ['frame', deviceId, options.strategy, options.xctestOnly, options.windowId ?? null] as const,
   discovered: ['discovery'] as const,
   recording: ['recording'] as const,
   unfinished: ['recording', 'unfinished'] as const,

@@ -24,6 +24,7 @@ import { DeviceList } from './DeviceList';
 import { DeviceStatus } from './DeviceStatus';
 import { DiscoveredList } from './DiscoveredList';
 import { InteractBar } from './InteractBar';
+import { WebViewPanel } from './WebViewPanel';
 import { ModeToggle } from './ModeToggle';
 import { RecordControls, RecoverOffer } from './Recording';
 import { StepDetail, useOpenStep } from './StepDetail';
@@ -74,7 +75,10 @@ export function App() {
   const mode = useInspector((s) => s.mode);
   const windowId = useInspector((s) => s.windowId);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const options: FrameOptions = useMemo(() => ({ strategy, xctestOnly }), [strategy, xctestOnly]);
+  const options: FrameOptions = useMemo(
+    () => ({ strategy, xctestOnly, ...(windowId !== null ? { windowId } : {}) }),
+    [strategy, xctestOnly, windowId],
+  );
 
   useEffect(() => {
     if (selectedDeviceId !== null || !devices.data) return;
@@ -245,6 +249,7 @@ export function App() {
       <aside className="inspector">
         <Tree tree={tree} matchKeys={matchKeys} frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext} />
         <Attributes tree={tree} appReveal={appReveal} />
+        {device && appReveal && device.supportedCommands.includes('get_dom_interactive') && <WebViewPanel device={device} frame={frame} act={act} />}
       </aside>
       <Timeline device={device} />
     </div>

@@ -72,7 +72,7 @@ export function AppRevealHeader({ appReveal }: { appReveal: AppRevealFrame }) {
         {plural(tools.length, 'tool')}
       </span>
       {windows.length > 1 && (
-        <label className="control window-control" title="AppReveal lists more than one window: outline one on the screen">
+        <label className="control window-control" title="AppReveal lists more than one window: read one (its elements and screenshot) and outline it">
           <span className="control-label">Window</span>
           <select data-testid="window-picker" value={windowId ?? keyWindow?.id ?? ''} onChange={(e) => setWindowId(e.target.value === keyWindow?.id ? null : e.target.value)}>
             {windows.map((w) => (

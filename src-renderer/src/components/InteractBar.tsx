@@ -30,6 +30,8 @@ export function InteractBar({
   const field = appReveal ? tappedField : focused;
   const caption = fieldCaption(field);
   const connected = device.state === 'connected';
+  // The app's own back navigation: only an AppReveal app that registered navigate_back has one.
+  const canGoBack = appReveal && device.supportedCommands.includes('navigate_back');
 
   const send = async (steps: SendKeysStep[], clearAfter = false) => {
     const target = appReveal ? keyTargetFor(tappedField, true) : undefined;
@@ -131,6 +133,21 @@ export function InteractBar({
         >
           Tab ⇥
         </button>
+      )}
+      {canGoBack && (
+        <>
+          <span className="control-sep" />
+          <button
+            type="button"
+            className="key-button"
+            data-testid="key-back"
+            disabled={!connected}
+            title="Go back (the app's navigate_back)"
+            onClick={() => void act({ action: 'back' })}
+          >
+            ‹ Back
+          </button>
+        </>
       )}
       <span className="spacer" />
       {busy && <span className="busy-note">sending…</span>}
