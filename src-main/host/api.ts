@@ -20,7 +20,8 @@ import type { Discovery } from '../discovery/index';
 import { AppRevealConnection } from '../session/appreveal-connection';
 import { DeviceNotFoundError, type DeviceManager } from '../session/device-manager';
 import type { SessionRecording } from '../session/recording';
-import { findUnfinishedTraces, recoverTrace } from '../trace/index';
+import { findUnfinishedTraces, recoverTrace, TraceOpenError } from '../trace/index';
+import { openTraceBytes, openTraceView, traceResource } from '../session/trace-view';
 
 export type HostKind = 'electron' | 'web';
 
@@ -77,6 +78,9 @@ export function createApiService(
       const report = await recoverTrace(folder);
       return { path: report.outFile, droppedLines: report.droppedLines };
     },
+    'trace.open': ({ path }) => openTraceView(path),
+    'trace.resource': ({ path, ref }) => traceResource(path, ref),
+    'trace.openBytes': (input) => openTraceBytes(input),
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {
       if (!discovery) return [];
@@ -151,6 +155,7 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof NotOfferedError) return { code: 'not_offered', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };
+  if (error instanceof TraceOpenError) return { code: `trace_${error.code}`, message: error.message };
   if (error instanceof RunnerError) return { code: `runner_${error.code}`, message: error.message };
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }

@@ -98,6 +98,55 @@ export const WebControlsSchema = z.object({
 });
 export type WebControls = z.infer<typeof WebControlsSchema>;
 
+/** Where a trace step's frame is kept in the trace: its observation (a ViewHierarchy) and its screenshot. */
+export const TraceFrameRefsSchema = z.object({ observationRef: z.string().optional(), screenshotRef: z.string().optional() });
+
+/** One action step of a trace opened offline (issue 6). */
+export const TraceViewStepSchema = z.object({
+  callId: z.string(),
+  kind: z.string(),
+  /** The target in one line (#id, "text", at x,y); '' when the action has none. */
+  target: z.string(),
+  status: z.string(),
+  statusText: z.string(),
+  startTime: z.number(),
+  durationMs: z.number().optional(),
+  /** null while the step was still in flight when the trace stopped. */
+  result: z
+    .object({
+      success: z.boolean(),
+      backend: z.string().optional(),
+      fallbackReason: z.string().optional(),
+      failureReason: z.string().optional(),
+    })
+    .nullable(),
+  before: TraceFrameRefsSchema.optional(),
+  after: TraceFrameRefsSchema.optional(),
+});
+export type TraceViewStep = z.infer<typeof TraceViewStepSchema>;
+
+export const TraceOpenedSchema = z.object({
+  path: z.string(),
+  manifest: z.object({
+    createdAt: z.string(),
+    device: z.object({ name: z.string(), kind: z.string(), url: z.string() }),
+    app: z.object({ bundleId: z.string(), name: z.string().optional(), version: z.string().optional() }).optional(),
+  }),
+  steps: z.array(TraceViewStepSchema),
+  /** Oddities that did not stop the trace from opening (a cut-off last line, missing resources). */
+  warnings: z.array(z.string()),
+});
+export type TraceOpened = z.infer<typeof TraceOpenedSchema>;
+
+export const TraceResourceSchema = z.union([
+  z.object({ kind: z.literal('png'), dataBase64: z.string() }),
+  z.object({ kind: z.literal('json'), json: z.unknown() }),
+]);
+export type TraceResource = z.infer<typeof TraceResourceSchema>;
+
+/** Drag and drop hands over at most this much (512 MiB), as base64. */
+export const MAX_TRACE_BASE64 = Math.ceil((512 * 1024 * 1024) / 3) * 4;
+
 export const apiMethods = {
   'app.info': {
     input: z.object({}),
@@ -176,6 +225,29 @@ export const apiMethods = {
   'discovery.addManual': {
     input: z.object({ url: z.string().min(1).max(2048), name: z.string().min(1).max(200).optional() }),
     output: z.array(DiscoveredDeviceSchema),
+  },
+  /** Opens a trace file or folder offline (no device): its manifest and its action steps. */
+  'trace.open': {
+    input: z.object({ path: z.string().min(1).max(4096) }),
+    output: TraceOpenedSchema,
+  },
+  /** One resource of an opened trace: a screenshot (png) or an observation (json). */
+  'trace.resource': {
+    input: z.object({ path: z.string().min(1).max(4096), ref: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex>') }),
+    output: TraceResourceSchema,
+  },
+  /**
+   * Drag and drop: a file's bytes, written under PARALLAX_HOME and opened. A large file comes in parts
+   * (done: false returns an uploadId for the next part); the part with done (default true) opens it.
+   */
+  'trace.openBytes': {
+    input: z.object({
+      name: z.string().min(1).max(1024),
+      dataBase64: z.string().max(MAX_TRACE_BASE64).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64'),
+      uploadId: z.uuid().optional(),
+      done: z.boolean().optional(),
+    }),
+    output: z.union([TraceOpenedSchema, z.object({ uploadId: z.string(), received: z.number() })]),
   },
 } as const;
 

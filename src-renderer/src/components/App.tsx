@@ -37,6 +37,7 @@ import { SearchBox } from './SearchBox';
 import { SourceLegend } from './SourceLegend';
 import { TopBar } from './TopBar';
 import { Tree } from './Tree';
+import { TraceView, useTraceDrop, useTraceView } from './TraceView';
 
 /** The device to show when the user has not chosen one: the first connected, else the first. */
 function defaultDevice(devices: readonly DeviceSummary[]): DeviceSummary | undefined {
@@ -60,6 +61,20 @@ function useModeKey(): void {
 }
 
 export function App() {
+  useTraceDrop();
+  const traceOpen = useTraceView((s) => s.opening !== null || s.trace !== null || s.error !== null);
+  if (traceOpen) {
+    return (
+      <div className="app trace-mode">
+        <TopBar />
+        <TraceView />
+      </div>
+    );
+  }
+  return <LiveApp />;
+}
+
+function LiveApp() {
   useHostEvents();
   useModeKey();
   const devices = useDevices();

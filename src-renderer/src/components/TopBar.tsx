@@ -1,4 +1,5 @@
 import { useAppInfo, useHostStatus } from '../api/queries';
+import { OpenTraceButton } from './TraceView';
 
 export function TopBar() {
   const host = useHostStatus();
@@ -12,6 +13,7 @@ export function TopBar() {
         </span>
       )}
       <span className="spacer" />
+      <OpenTraceButton />
       <span
         data-testid="host-status"
         data-state={host.state}

@@ -1,0 +1,97 @@
+/**
+ * Reopening a trace offline (issue 6): record two taps on the demo iPhone, stop, then open the trace
+ * file through "Open trace…": the filmstrip, before / after screenshots with boxes, attributes of a
+ * picked box, the step's result. A foreign file names what is wrong with it.
+ */
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { ROOT, runParallax, urlIn, type Running } from './harness';
+
+const running: Running[] = [];
+test.afterEach(async () => {
+  for (const process of running.splice(0).reverse()) await process.stop();
+});
+
+async function boxOf(page: Page, id: string) {
+  await page.getByTestId('search-input').fill(id);
+  const box = page.locator('[data-testid="box"][data-match="true"]').first();
+  await expect(box).toBeVisible();
+  const rect = await box.boundingBox();
+  await page.getByTestId('search-input').fill('');
+  await page.getByTestId('search-input').blur();
+  if (!rect) throw new Error(`no box for ${id}`);
+  return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+}
+
+test('a recorded trace reopens offline: filmstrip, before/after with boxes, attributes, result; a foreign file is named', async ({ page }) => {
+  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
+  running.push(demo);
+  const urls = JSON.parse(demo.line) as { runnerUrl: string };
+  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+  await page.getByTestId('mode-toggle').click();
+  await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
+  const signIn = await boxOf(page, 'login.submit');
+  const username = await boxOf(page, 'login.username');
+  await page.mouse.click(signIn.x, signIn.y);
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1');
+  await page.mouse.click(username.x, username.y);
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '2');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'false');
+  const status = page.getByTestId('record-status');
+  await expect(status).toHaveAttribute('data-trace', /\.parallax-trace$/);
+  const tracePath = (await status.getAttribute('data-trace')) as string;
+
+  // Open the file as a user would: the "Open trace…" input.
+  await page.getByTestId('open-trace').setInputFiles(tracePath);
+  const view = page.getByTestId('trace-view');
+  await expect(view).toBeVisible();
+  await expect(page.getByTestId('trace-manifest')).toContainText('2 steps');
+  const steps = page.getByTestId('trace-filmstrip').getByTestId('trace-step');
+  await expect(steps).toHaveCount(2);
+  await expect(steps.first()).toHaveAttribute('data-success', /true|false/);
+  await expect(steps.first().locator('img')).toBeVisible();
+  await expect(page.getByTestId('trace-result')).toContainText('tap');
+
+  await steps.nth(1).click();
+  await expect(steps.nth(1)).toHaveAttribute('data-selected', 'true');
+  const before = page.getByTestId('trace-before');
+  const after = page.getByTestId('trace-after');
+  await expect(before.getByTestId('screen-image')).toBeVisible();
+  await expect(after.getByTestId('screen-image')).toBeVisible();
+  await expect(before.getByTestId('box').first()).toBeAttached();
+  await expect(after.getByTestId('box').first()).toBeAttached();
+  expect(await before.getByTestId('box').count()).toBeGreaterThan(2);
+
+  // Picking a box on the before screen shows its attributes and its node in the tree.
+  const field = before.getByTestId('box').last();
+  const rect = await field.boundingBox();
+  if (!rect) throw new Error('no box');
+  await page.mouse.click(rect.x + rect.width / 2, rect.y + rect.height / 2);
+  await expect(before).toHaveAttribute('data-active', 'true');
+  await expect(before.locator('[data-testid="box"][data-selected="true"]')).toHaveCount(1);
+  await expect(page.getByTestId('attr-row').first()).toBeVisible();
+  await page.screenshot({ path: '/tmp/trace-view.png' });
+
+  // Close goes back to the live view.
+  await page.getByTestId('trace-close').click();
+  await expect(view).toHaveCount(0);
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+
+  // A foreign file: an error naming the problem, never a blank screen.
+  await page.getByTestId('open-trace').setInputFiles(join(ROOT, 'package.json'));
+  const error = page.getByTestId('trace-error');
+  await expect(error).toBeVisible();
+  await expect(error).toContainText('package.json');
+  await expect(error).toContainText(/not a (zip|Parallax trace)/i);
+  await page.getByTestId('trace-close').click();
+  await expect(view).toHaveCount(0);
+});

@@ -1,0 +1,334 @@
+/**
+ * A trace reopened offline (issue 6): its manifest, a filmstrip of its steps, the selected step's before
+ * and after screenshots with their boxes, the tree and attributes of either frame, and the step's result.
+ * A damaged or foreign file shows what is wrong with it instead.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { create } from 'zustand';
+import { indexTree, nodesAtIn } from '../../../src-shared/inspect';
+import { FAILURE_EXPLANATIONS, type FailureReason } from '../../../src-shared/protocol/action';
+import type { Frame, TraceOpened, TraceViewStep } from '../../../src-shared/protocol/api';
+import type { Observation } from '../../../src-shared/protocol/observation';
+import type { ViewHierarchy } from '../../../src-shared/protocol/runner';
+import { useApi } from '../api/queries';
+import type { Transport } from '../api/transport';
+import { errorMessage, formatTime } from '../state/format';
+import { useInspector } from '../state/store';
+import { Attributes } from './Attributes';
+import { Screen } from './Screen';
+import { Tree } from './Tree';
+
+interface TraceViewState {
+  /** The file being opened, while it is. */
+  opening: string | null;
+  trace: TraceOpened | null;
+  /** Why the last file could not be opened, naming it. */
+  error: string | null;
+  close(): void;
+}
+
+export const useTraceView = create<TraceViewState>((set) => ({
+  opening: null,
+  trace: null,
+  error: null,
+  close: () => set({ opening: null, trace: null, error: null }),
+}));
+
+/** Base64 per call: under the web host's message limit, and a multiple of 4 so parts concatenate. */
+const PART_BYTES = 600 * 1024;
+const MAX_BYTES = 512 * 1024 * 1024;
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** Opens a file the user picked or dropped: its bytes go to the host, which writes and opens them. */
+export async function openTraceFromFile(api: Transport, file: File): Promise<void> {
+  useInspector.getState().selectNode(null);
+  useTraceView.setState({ opening: file.name, trace: null, error: null });
+  try {
+    if (file.size > MAX_BYTES) throw new Error(`${file.name} is ${Math.round(file.size / (1024 * 1024))} MiB, larger than a trace may be (512 MiB)`);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let uploadId: string | undefined;
+    let offset = 0;
+    for (;;) {
+      const part = bytes.subarray(offset, offset + PART_BYTES);
+      offset += part.length;
+      const done = offset >= bytes.length;
+      const reply = await api.call('trace.openBytes', { name: file.name, dataBase64: toBase64(part), ...(uploadId ? { uploadId } : {}), done });
+      if ('steps' in reply) {
+        useTraceView.setState({ opening: null, trace: reply, error: null });
+        return;
+      }
+      uploadId = reply.uploadId;
+    }
+  } catch (error) {
+    useTraceView.setState({ opening: null, trace: null, error: `Cannot open ${file.name}: ${errorMessage(error)}` });
+  }
+}
+
+/** The "Open trace…" button: a file input under a label. */
+export function OpenTraceButton() {
+  const api = useApi();
+  return (
+    <label className="mini-button open-trace" title="Open a .parallax-trace file (or drop one anywhere)">
+      Open trace…
+      <input
+        type="file"
+        data-testid="open-trace"
+        accept=".parallax-trace,application/zip"
+        hidden
+        onChange={(e) => {
+          const file = e.currentTarget.files?.[0];
+          e.currentTarget.value = '';
+          if (file) void openTraceFromFile(api, file);
+        }}
+      />
+    </label>
+  );
+}
+
+/** A file dropped anywhere in the window is opened as a trace. */
+export function useTraceDrop(): void {
+  const api = useApi();
+  useEffect(() => {
+    const over = (e: DragEvent) => {
+      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      const file = e.dataTransfer?.files[0];
+      if (!file) return;
+      e.preventDefault();
+      void openTraceFromFile(api, file);
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('drop', drop);
+    };
+  }, [api]);
+}
+
+function useResource(path: string, ref: string | undefined) {
+  const api = useApi();
+  return useQuery({
+    queryKey: ['trace-resource', path, ref],
+    queryFn: () => api.call('trace.resource', { path, ref: ref as string }),
+    enabled: ref !== undefined,
+    staleTime: Infinity,
+    retry: false,
+  });
+}
+
+/** A recorded frame as the Screen draws one: the ViewHierarchy wrapped in a minimal observation. */
+function useTraceFrame(path: string, refs: TraceViewStep['before'], time: number) {
+  const observation = useResource(path, refs?.observationRef);
+  const screenshot = useResource(path, refs?.screenshotRef);
+  const frame = useMemo((): Frame | undefined => {
+    if (!refs) return undefined;
+    const json = observation.data?.kind === 'json' ? (observation.data.json as ViewHierarchy | null) : null;
+    // An observation resource is a ViewHierarchy; an older one may be a whole Observation.
+    const hierarchy = json && typeof json === 'object' && 'viewHierarchy' in json ? ((json as { viewHierarchy?: ViewHierarchy }).viewHierarchy ?? null) : json;
+    const png = screenshot.data?.kind === 'png' ? screenshot.data.dataBase64 : null;
+    if (!hierarchy && !png) return undefined;
+    const obs = {
+      updatedAt: time,
+      updatedAtSource: 'server',
+      ...(hierarchy ? { viewHierarchy: hierarchy } : {}),
+      layoutWarnings: { scope: 'full', warnings: [] },
+      errors: [],
+      quality: { verdict: 'complete', reason: 'recorded' },
+      strategy: 'visible',
+      timings: {},
+    } as unknown as Observation;
+    return {
+      deviceId: 'trace',
+      observation: hierarchy ? obs : null,
+      screenshot: png ? { format: 'png', dataBase64: png } : null,
+      receivedAt: time,
+    };
+  }, [refs, observation.data, screenshot.data, time]);
+  const error = observation.error ?? screenshot.error;
+  const loading = observation.isLoading || screenshot.isLoading;
+  return { frame, error, loading };
+}
+
+type Side = 'before' | 'after';
+
+function TraceFrame({ label, testId, frame, loading, error, active, onActivate }: {
+  label: string;
+  testId: string;
+  frame: Frame | undefined;
+  loading: boolean;
+  error: unknown;
+  active: boolean;
+  onActivate(): void;
+}) {
+  const tree = useMemo(() => indexTree(frame?.observation?.viewHierarchy?.hierarchy), [frame]);
+  const pickX = useInspector((s) => (active ? s.pick?.x : undefined));
+  const pickY = useInspector((s) => (active ? s.pick?.y : undefined));
+  const pickStack = useMemo(() => (pickX === undefined || pickY === undefined ? [] : nodesAtIn(tree.nodes, pickX, pickY)), [tree, pickX, pickY]);
+  const placeholder = error ? `Cannot read this frame: ${errorMessage(error)}` : loading ? 'Loading…' : !frame ? 'Not recorded.' : null;
+  return (
+    <section
+      className={`trace-frame${active ? ' active' : ''}`}
+      data-testid={testId}
+      data-active={String(active)}
+      data-has-screenshot={String(Boolean(frame?.screenshot))}
+      onPointerDownCapture={onActivate}
+    >
+      <div className="trace-frame-label">{label}</div>
+      <div className="trace-frame-stage">
+        <Screen frame={frame} nodes={tree.nodes} matchKeys={EMPTY} pickStack={pickStack} mismatch={false} placeholder={placeholder} />
+      </div>
+    </section>
+  );
+}
+const EMPTY: ReadonlySet<string> = new Set();
+
+function explanationOf(reason: string | undefined) {
+  if (!reason) return undefined;
+  return Object.hasOwn(FAILURE_EXPLANATIONS, reason) ? FAILURE_EXPLANATIONS[reason as FailureReason] : undefined;
+}
+
+function StepResult({ step }: { step: TraceViewStep }) {
+  const result = step.result;
+  const explanation = explanationOf(result?.failureReason);
+  return (
+    <div className="trace-result" data-testid="trace-result" data-success={String(result?.success ?? false)}>
+      <strong>
+        {step.kind}
+        {step.target ? ` ${step.target}` : ''}
+      </strong>
+      <span className={result?.success ? 'ok' : 'bad'}>
+        {result === null ? 'in flight when the trace stopped' : result.success ? 'succeeded' : 'failed'}
+        {result?.backend ? ` via ${result.backend}` : ''}
+        {result?.fallbackReason ? ` (fallback: ${result.fallbackReason})` : ''}
+        {result?.failureReason ? `: ${result.failureReason}` : ''}
+        {step.durationMs !== undefined ? ` · ${Math.round(step.durationMs)} ms` : ''}
+      </span>
+      {explanation && (
+        <span className="trace-explanation" data-testid="trace-explanation">
+          {explanation.meaning} What to do: {explanation.whatToDo}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function Thumb({ path, step, index, selected, onSelect }: { path: string; step: TraceViewStep; index: number; selected: boolean; onSelect(): void }) {
+  const shot = useResource(path, step.after?.screenshotRef ?? step.before?.screenshotRef);
+  const success = step.result?.success ?? false;
+  return (
+    <button
+      type="button"
+      className={`trace-step${selected ? ' selected' : ''}${success ? '' : ' failed'}`}
+      data-testid="trace-step"
+      data-success={String(success)}
+      data-selected={String(selected)}
+      title={`${step.kind}${step.target ? ` ${step.target}` : ''}: ${step.statusText}`}
+      onClick={onSelect}
+    >
+      {shot.data?.kind === 'png' ? <img alt="" src={`data:image/png;base64,${shot.data.dataBase64}`} /> : <span className="trace-thumb-empty">no screenshot</span>}
+      <span className="trace-step-caption">
+        {index + 1}. {step.kind}
+        {success ? '' : ' ✕'}
+      </span>
+    </button>
+  );
+}
+
+function Shell({ children, title }: { children: ReactNode; title: ReactNode }) {
+  const close = useTraceView((s) => s.close);
+  return (
+    <div className="trace-view" data-testid="trace-view">
+      <div className="trace-header">
+        {title}
+        <span className="spacer" />
+        <button type="button" className="mini-button" data-testid="trace-close" onClick={() => {
+          useInspector.getState().selectNode(null);
+          close();
+        }}>
+          Close
+        </button>
+      </div>
+      {children}
+    </div>
+  );
+}
+
+export function TraceView() {
+  const { opening, trace, error } = useTraceView();
+  if (opening) return <Shell title={<span>Opening {opening}…</span>}>{null}</Shell>;
+  if (error || !trace) {
+    return (
+      <Shell title={<span>Trace</span>}>
+        <div className="banner error trace-error" data-testid="trace-error" role="alert">
+          {error ?? 'No trace is open.'}
+        </div>
+      </Shell>
+    );
+  }
+  return <OpenTrace key={trace.path} trace={trace} />;
+}
+
+function OpenTrace({ trace }: { trace: TraceOpened }) {
+  const [index, setIndex] = useState(0);
+  const [side, setSide] = useState<Side>('after');
+  const step = trace.steps[index];
+  const before = useTraceFrame(trace.path, step?.before, step?.startTime ?? 0);
+  const after = useTraceFrame(trace.path, step?.after, (step?.startTime ?? 0) + (step?.durationMs ?? 0));
+  const shown = side === 'before' ? before.frame : after.frame;
+  const tree = useMemo(() => indexTree(shown?.observation?.viewHierarchy?.hierarchy), [shown]);
+  const { manifest } = trace;
+  const activate = (next: Side) => {
+    if (next === side) return;
+    useInspector.getState().selectNode(null);
+    setSide(next);
+  };
+
+  return (
+    <Shell
+      title={
+        <span className="trace-manifest" data-testid="trace-manifest">
+          <strong>{manifest.device.name}</strong> ({manifest.device.kind})
+          {manifest.app ? ` · ${manifest.app.name ?? manifest.app.bundleId}${manifest.app.version ? ` ${manifest.app.version}` : ''}` : ''} · recorded{' '}
+          {new Date(manifest.createdAt).toLocaleString()} · {trace.steps.length} step{trace.steps.length === 1 ? '' : 's'}
+          <span className="mono trace-path" title={trace.path}> {trace.path}</span>
+        </span>
+      }
+    >
+      {trace.warnings.map((w) => (
+        <div key={w} className="banner warn">{w}</div>
+      ))}
+      <div className="trace-filmstrip" data-testid="trace-filmstrip">
+        {trace.steps.length === 0 && <span className="muted">This trace holds no actions.</span>}
+        {trace.steps.map((s, i) => (
+          <Thumb key={s.callId} path={trace.path} step={s} index={i} selected={i === index} onSelect={() => {
+            useInspector.getState().selectNode(null);
+            setIndex(i);
+          }} />
+        ))}
+      </div>
+      {step && (
+        <div className="trace-body">
+          <div className="trace-main">
+            <StepResult step={step} />
+            <div className="trace-frames">
+              <TraceFrame label={`Before · ${formatTime(step.startTime)}`} testId="trace-before" {...before} active={side === 'before'} onActivate={() => activate('before')} />
+              <TraceFrame label="After" testId="trace-after" {...after} active={side === 'after'} onActivate={() => activate('after')} />
+            </div>
+          </div>
+          <aside className="inspector trace-inspector">
+            <Tree tree={tree} matchKeys={EMPTY} frameContext={undefined} />
+            <Attributes tree={tree} />
+          </aside>
+        </div>
+      )}
+    </Shell>
+  );
+}
