@@ -7,38 +7,13 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { FAILURE_EXPLANATIONS } from '../src-shared/protocol/action';
-import { runParallax, stopProcess, urlIn, type Running } from './harness';
+import { runParallax, stopProcess, urlIn, type Running, boxCentre, postAdmin, stopAfterEach, type DemoUrls } from './harness';
 
-const running: Running[] = [];
-test.afterEach(async () => {
-  for (const process of running.splice(0).reverse()) await process.stop();
-});
+const running = stopAfterEach();
 
-interface Demo {
-  runnerUrl: string;
-  adminUrl: string;
-}
+type Demo = DemoUrls;
 
-async function admin(demo: Demo, path: 'screen' | 'faults', body: unknown): Promise<void> {
-  const response = await fetch(`${demo.adminUrl}/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, await response.text()).toBe(200);
-}
 
-/** Clicks the centre of the box of the node with this resource-id (found through the search box). */
-async function boxOf(page: Page, id: string) {
-  await page.getByTestId('search-input').fill(id);
-  const box = page.locator('[data-testid="box"][data-match="true"]').first();
-  await expect(box).toBeVisible();
-  const rect = await box.boundingBox();
-  await page.getByTestId('search-input').fill('');
-  await page.getByTestId('search-input').blur();
-  if (!rect) throw new Error(`no box for ${id}`);
-  return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
-}
 
 /** The current tree holds a node showing `text` (found through the search box, which reads text and values). */
 async function expectShown(page: Page, text: string): Promise<void> {
@@ -69,8 +44,8 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   await expect(toggle).toHaveAttribute('data-mode', 'inspect');
   await toggle.click();
   await expect(toggle).toHaveAttribute('data-mode', 'interact');
-  const signIn = await boxOf(page, 'login.submit');
-  const username = await boxOf(page, 'login.username');
+  const signIn = await boxCentre(page, 'login.submit');
+  const username = await boxCentre(page, 'login.username');
 
   // A click on Sign In taps it through the SDK bridge; the screen shows what the app did.
   const steps = page.getByTestId('timeline-step');
@@ -107,7 +82,7 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   for (const key of ['key-clear', 'key-replace', 'key-ime-done', 'key-tab']) await expect(page.getByTestId(key)).toBeVisible();
 
   // The bridge refuses a stale observation: the step fails closed, stands out, and says what to do.
-  await admin(urls, 'faults', { faults: ['bridge-reject=stale_observation'] });
+  await postAdmin(urls, 'faults', { faults: ['bridge-reject=stale_observation'] });
   await page.mouse.click(signIn.x, signIn.y);
   await expect(steps).toHaveCount(5);
   const failed = steps.first();
@@ -119,7 +94,7 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   const background = await failed.evaluate((el) => getComputedStyle(el).backgroundColor);
   const okBackground = await steps.nth(1).evaluate((el) => getComputedStyle(el).backgroundColor);
   expect(background).not.toBe(okBackground);
-  await admin(urls, 'faults', { faults: [] });
+  await postAdmin(urls, 'faults', { faults: [] });
 
   // Clicking a step opens its before and after frames; Escape closes them.
   await failed.click();
@@ -160,7 +135,7 @@ test('a recording cut short by a kill is offered for recovery at the next start,
   await page.getByTestId('record-button').click();
   await expect(page.getByTestId('record-button')).toHaveAttribute('data-recording', 'true');
   await page.getByTestId('mode-toggle').click();
-  const signIn = await boxOf(page, 'login.submit');
+  const signIn = await boxCentre(page, 'login.submit');
   await page.mouse.click(signIn.x, signIn.y);
   await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1');
 

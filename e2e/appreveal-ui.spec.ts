@@ -6,30 +6,12 @@
  * tools the app registered are offered.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { runParallax, urlIn, type Running } from './harness';
+import { runParallax, urlIn, type Running, boxCentre, stopAfterEach, type DemoUrls } from './harness';
 
-const running: Running[] = [];
-test.afterEach(async () => {
-  for (const process of running.splice(0).reverse()) await process.stop();
-});
+const running = stopAfterEach();
 
-interface Demo {
-  runnerUrl: string;
-  adminUrl: string;
-  appRevealUrl: string;
-}
+type Demo = DemoUrls;
 
-/** The centre of the box of the node with this id (found through the search box). */
-async function boxOf(page: Page, id: string) {
-  await page.getByTestId('search-input').fill(id);
-  const box = page.locator('[data-testid="box"][data-match="true"]').first();
-  await expect(box).toBeVisible();
-  const rect = await box.boundingBox();
-  await page.getByTestId('search-input').fill('');
-  await page.getByTestId('search-input').blur();
-  if (!rect) throw new Error(`no box for ${id}`);
-  return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
-}
 
 test('a pasted session URL connects the demo app through AppReveal; its screen, its tools and a tap on the timeline', async ({ page }) => {
   test.setTimeout(90_000);
@@ -75,7 +57,7 @@ test('a pasted session URL connects the demo app through AppReveal; its screen, 
   await expect(page.getByTestId('type-input')).toBeEnabled();
   await expect(page.getByTestId('key-ime-done')).toHaveCount(0);
   await expect(page.getByTestId('key-tab')).toHaveCount(0);
-  const signIn = await boxOf(page, 'login.submit');
+  const signIn = await boxCentre(page, 'login.submit');
   await page.mouse.click(signIn.x, signIn.y);
   const step = page.getByTestId('timeline-step').first();
   await expect(step).toHaveAttribute('data-backend', 'appreveal');
@@ -83,7 +65,7 @@ test('a pasted session URL connects the demo app through AppReveal; its screen, 
   await expect(step.getByTestId('step-thumb-after')).toBeVisible();
 
   // AppReveal types by element id: a tapped field is where the type box types.
-  const username = await boxOf(page, 'login.username');
+  const username = await boxCentre(page, 'login.username');
   await page.mouse.click(username.x, username.y);
   await expect(page.getByTestId('timeline-step')).toHaveCount(2);
   await expect(page.getByTestId('type-field')).toContainText('login.username');
@@ -148,7 +130,7 @@ test('Back (navigate_back) and the web view tools run through AppReveal as recor
 
   // Back is offered because the app lists navigate_back; it returns to the screen before the tab switch.
   await page.getByTestId('mode-toggle').click();
-  const checkoutTab = await boxOf(page, 'tab.checkout');
+  const checkoutTab = await boxCentre(page, 'tab.checkout');
   await page.mouse.click(checkoutTab.x, checkoutTab.y);
   await expect(screen).toHaveAttribute('data-screen-key', 'checkout');
   await page.getByTestId('key-back').click();
@@ -159,7 +141,7 @@ test('Back (navigate_back) and the web view tools run through AppReveal as recor
   await expect(back).toHaveAttribute('data-success', 'true');
 
   // The web view panel lists Checkout's form; Click on its submit is a recorded web_click.
-  const again = await boxOf(page, 'tab.checkout');
+  const again = await boxCentre(page, 'tab.checkout');
   await page.mouse.click(again.x, again.y);
   await expect(screen).toHaveAttribute('data-screen-key', 'checkout');
   const submit = page.locator('[data-testid="web-control"][data-selector="#place-order"]');

@@ -2,6 +2,7 @@
  * Starts the real `parallax` command as child processes (web host, replay device), the way a user runs
  * it, and reads the URLs they print.
  */
+import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,4 +71,44 @@ export function urlIn(line: string): string {
   const match = /(https?|wss?):\/\/\S+/.exec(line);
   if (!match) throw new Error(`no URL in "${line}"`);
   return match[0];
+}
+
+// ---- What the specs share --------------------------------------------------------------------------
+
+/** What `parallax demo-device` prints when it is ready. */
+export interface DemoUrls {
+  runnerUrl: string;
+  adminUrl: string;
+  appRevealUrl: string;
+}
+
+/** The processes a test started, stopped after it (newest first) whatever its outcome. */
+export function stopAfterEach(): Running[] {
+  const running: Running[] = [];
+  test.afterEach(async () => {
+    for (const process of running.splice(0).reverse()) await process.stop();
+  });
+  return running;
+}
+
+/** Switches the demo device's screen or faults through its admin endpoint. */
+export async function postAdmin(demo: Pick<DemoUrls, 'adminUrl'>, path: 'screen' | 'faults', body: unknown): Promise<void> {
+  const response = await fetch(`${demo.adminUrl}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, await response.text()).toBe(200);
+}
+
+/** The page point at the centre of the box of the node with this id (found through the search box). */
+export async function boxCentre(page: Page, id: string): Promise<{ x: number; y: number }> {
+  await page.getByTestId('search-input').fill(id);
+  const box = page.locator('[data-testid="box"][data-match="true"]').first();
+  await expect(box).toBeVisible();
+  const rect = await box.boundingBox();
+  await page.getByTestId('search-input').fill('');
+  await page.getByTestId('search-input').blur();
+  if (!rect) throw new Error(`no box for ${id}`);
+  return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
 }

@@ -8,17 +8,11 @@
  * screens and faults through the device's admin endpoint, as a tester at a device rack would.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { runParallax, urlIn, type Running } from './harness';
+import { runParallax, urlIn, type Running, postAdmin, stopAfterEach, type DemoUrls } from './harness';
 
-const running: Running[] = [];
-test.afterEach(async () => {
-  for (const process of running.splice(0).reverse()) await process.stop();
-});
+const running = stopAfterEach();
 
-interface Demo {
-  runnerUrl: string;
-  adminUrl: string;
-}
+type Demo = DemoUrls;
 
 async function startDemo(args: string[]): Promise<Demo> {
   const demo = await runParallax(['demo-device', ...args], /runnerUrl/, 60_000);
@@ -32,14 +26,6 @@ async function serve(runnerUrl: string): Promise<string> {
   return urlIn(host.line);
 }
 
-async function admin(demo: Demo, path: 'screen' | 'faults', body: unknown): Promise<void> {
-  const response = await fetch(`${demo.adminUrl}/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status, await response.text()).toBe(200);
-}
 
 /** Opens the inspector on the demo device and waits for its first frame. */
 async function open(page: Page, demo: Demo): Promise<void> {
@@ -101,12 +87,12 @@ test('Checkout: boxes by source with a legend filter, merged attributes, backend
   await expect(page.getByTestId('frame-header')).toHaveAttribute('data-strategy', 'visible');
 
   // A bridge that reports window coordinates is not merged: XCTest stands in, and the header says why.
-  await admin(demo, 'faults', { faults: ['bridge-coordinate-space=window'] });
+  await postAdmin(demo, 'faults', { faults: ['bridge-coordinate-space=window'] });
   await expect(header).toHaveText('backend: xctest · fallback: unavailable');
   await expect(boxes(page, 'sdkBridge')).toHaveCount(0);
 
   // A partial failure is listed, one line per error, and the rest of the frame stays.
-  await admin(demo, 'faults', { faults: ['app-inactive'] });
+  await postAdmin(demo, 'faults', { faults: ['app-inactive'] });
   const errors = page.getByTestId('observation-errors');
   await expect(errors).toContainText('web · web_failure');
   await expect(errors).toContainText('app_not_active');
@@ -121,7 +107,7 @@ test('Hostile shows the recovered banner, Feed its hidden-content arrows and tab
   await expect(banner).toHaveAttribute('data-verdict', 'recovered');
   await expect(banner).toContainText('SDK bridge supplied the controls');
 
-  await admin(demo, 'screen', { screen: 'feed' });
+  await postAdmin(demo, 'screen', { screen: 'feed' });
   const above = page.locator('[data-testid="hidden-arrow"][data-direction="above"]');
   const below = page.locator('[data-testid="hidden-arrow"][data-direction="below"]');
   await expect(above).toHaveCount(1);
@@ -142,7 +128,7 @@ test('Hostile shows the recovered banner, Feed its hidden-content arrows and tab
   }
   await page.getByTestId('search-input').fill('');
 
-  await admin(demo, 'screen', { screen: 'edges' });
+  await postAdmin(demo, 'screen', { screen: 'edges' });
   for (const side of ['top', 'cutout', 'bottom']) {
     await expect(page.locator(`[data-testid="layout-warning"][data-side="${side}"][data-severity="error"]`).first()).toBeVisible();
   }
@@ -153,7 +139,7 @@ test('Hostile shows the recovered banner, Feed its hidden-content arrows and tab
   await expect(page.locator('[data-testid="safe-area"][data-side="cutout"]')).toBeVisible();
 
   // An accessibility failure leaves a sparse frame: the banner and the error line say so.
-  await admin(demo, 'faults', { faults: ['xctest-ax-error'] });
+  await postAdmin(demo, 'faults', { faults: ['xctest-ax-error'] });
   await expect(banner).toHaveAttribute('data-verdict', 'sparse');
   await expect(page.getByTestId('observation-errors')).toContainText('xctest · ax_failure');
 });
@@ -188,7 +174,7 @@ test('live mode: the screenshot loop keeps frames coming, the capture stamp keep
   expect(BigInt(later ?? '0')).toBeGreaterThan(base);
 
   // The screen changes on the device: the new tree arrives unasked.
-  await admin(demo, 'screen', { screen: 'hostile' });
+  await postAdmin(demo, 'screen', { screen: 'hostile' });
   await expect(page.getByTestId('tree')).toContainText('hostile.like');
 
   // Paused, nothing changes: not the loop, not the device's own pushes (the screen changes underneath).
@@ -197,7 +183,7 @@ test('live mode: the screenshot loop keeps frames coming, the capture stamp keep
   await page.waitForTimeout(300);
   const frozen = await stamp.getAttribute('data-capture-identity');
   const frozenTree = await page.getByTestId('tree').innerText();
-  await admin(demo, 'screen', { screen: 'feed' });
+  await postAdmin(demo, 'screen', { screen: 'feed' });
   await page.waitForTimeout(2_000);
   expect(await stamp.getAttribute('data-capture-identity')).toBe(frozen);
   expect(await page.getByTestId('tree').innerText()).toBe(frozenTree);

@@ -3,12 +3,9 @@
  * recorded Settings session (iPhone 17 simulator, iOS 26.5) played back over a real WebSocket.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { GOLDEN, runParallax, stopProcess, urlIn, type Running } from './harness';
+import { GOLDEN, runParallax, stopAfterEach, stopProcess, urlIn } from './harness';
 
-const running: Running[] = [];
-test.afterEach(async () => {
-  for (const process of running.splice(0).reverse()) await process.stop();
-});
+const running = stopAfterEach();
 
 async function serve(args: string[]): Promise<string> {
   const host = await runParallax(['serve', ...args], /^Parallax web host: /);

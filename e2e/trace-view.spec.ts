@@ -5,23 +5,10 @@
  */
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT, runParallax, urlIn, type Running } from './harness';
+import { ROOT, runParallax, urlIn, type Running, boxCentre, stopAfterEach } from './harness';
 
-const running: Running[] = [];
-test.afterEach(async () => {
-  for (const process of running.splice(0).reverse()) await process.stop();
-});
+const running = stopAfterEach();
 
-async function boxOf(page: Page, id: string) {
-  await page.getByTestId('search-input').fill(id);
-  const box = page.locator('[data-testid="box"][data-match="true"]').first();
-  await expect(box).toBeVisible();
-  const rect = await box.boundingBox();
-  await page.getByTestId('search-input').fill('');
-  await page.getByTestId('search-input').blur();
-  if (!rect) throw new Error(`no box for ${id}`);
-  return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
-}
 
 test('a recorded trace reopens offline: filmstrip, before/after with boxes, attributes, result; a foreign file is named', async ({ page }) => {
   const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
@@ -38,8 +25,8 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   await expect(record).toHaveAttribute('data-recording', 'true');
   await page.getByTestId('mode-toggle').click();
   await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
-  const signIn = await boxOf(page, 'login.submit');
-  const username = await boxOf(page, 'login.username');
+  const signIn = await boxCentre(page, 'login.submit');
+  const username = await boxCentre(page, 'login.username');
   await page.mouse.click(signIn.x, signIn.y);
   await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1');
   await page.mouse.click(username.x, username.y);
