@@ -19,7 +19,10 @@ import { RunnerError } from '../devices/runner-client';
 import type { Discovery } from '../discovery/index';
 import { AppRevealConnection } from '../session/appreveal-connection';
 import { DeviceNotFoundError, type DeviceManager } from '../session/device-manager';
+import { CompareError } from '../session/compare';
+import { Comparisons, UnknownComparisonError } from '../session/comparisons';
 import type { SessionRecording } from '../session/recording';
+import { ReplayBusyError, ReplayRunner } from '../session/replay-runner';
 import { findUnfinishedTraces, recoverTrace, TraceOpenError } from '../trace/index';
 import { openTraceBytes, openTraceView, traceResource } from '../session/trace-view';
 
@@ -31,14 +34,24 @@ export type ApiEventListener = <E extends ApiEvent>(event: E, payload: ApiEventP
 export interface ApiService {
   handle(method: string, params: unknown): Promise<ApiResult>;
   subscribe(listener: ApiEventListener): () => void;
+  /** Tells every renderer of something the host did by itself (the Electron menu opened a trace). */
+  emit<E extends ApiEvent>(event: E, payload: ApiEventPayload<E>): void;
 }
 
 type Handlers = { [M in ApiMethod]: (input: z.output<(typeof apiMethods)[M]['input']>) => Promise<ApiOutput<M>> | ApiOutput<M> };
 
 export function createApiService(
   { manager, discovery, recording }: { manager: DeviceManager; discovery?: Discovery; recording?: SessionRecording },
-  options: { host: HostKind; version: string },
+  options: { host: HostKind; version: string; replay?: { settleMs?: number } },
 ): ApiService {
+  const replayOptions = options.replay ?? {};
+  const listeners = new Set<ApiEventListener>();
+  const emit = <E extends ApiEvent>(event: E, payload: ApiEventPayload<E>) => {
+    for (const listener of listeners) listener(event, payload);
+  };
+  const comparisons = new Comparisons(manager);
+  const replays = new ReplayRunner(manager, (progress) => emit('trace.replayStep', progress), replayOptions);
+
   const handlers: Handlers = {
     'app.info': () => ({ version: options.version, host: options.host }),
     'devices.list': () => manager.list(),
@@ -64,6 +77,11 @@ export function createApiService(
       appRevealOf(deviceId, 'web view tools');
       return manager.act(deviceId, { action: 'webTool', tool, selector, ...(text !== undefined ? { text } : {}) });
     },
+    'device.compare': ({ deviceId, strategy }) => comparisons.compare(deviceId, strategy ? { strategy } : {}),
+    'recording.saveComparison': async ({ comparisonId }) => {
+      const { deviceId, comparison } = comparisons.get(comparisonId);
+      return notifyRecording(await requireRecording().saveComparison(deviceId, comparison));
+    },
     'recording.start': async ({ deviceId }) => notifyRecording(await requireRecording().start(deviceId)),
     'recording.stop': async () => notifyRecording(await requireRecording().stop()),
     'recording.status': () => requireRecording().status(),
@@ -81,6 +99,8 @@ export function createApiService(
     'trace.open': ({ path }) => openTraceView(path),
     'trace.resource': ({ path, ref }) => traceResource(path, ref),
     'trace.openBytes': (input) => openTraceBytes(input),
+    'trace.replay': ({ path, deviceId, stopOnDivergence }) => replays.run(path, deviceId, stopOnDivergence),
+    'trace.stopReplay': () => ({ stopping: replays.stop() }),
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {
       if (!discovery) return [];
@@ -95,17 +115,17 @@ export function createApiService(
     return connection;
   }
 
-  const listeners = new Set<ApiEventListener>();
   function requireRecording(): SessionRecording {
     if (!recording) throw new Error('recording is not available in this host');
     return recording;
   }
   function notifyRecording<T extends ApiEventPayload<'recording.changed'>>(status: T): T {
-    for (const listener of listeners) listener('recording.changed', status);
+    emit('recording.changed', status);
     return status;
   }
 
   return {
+    emit,
     async handle(method, params) {
       if (!isApiMethod(method)) return { ok: false, error: { code: 'unknown_method', message: `unknown method ${method}` } };
       const decoded = apiMethods[method].input.safeParse(params ?? {});
@@ -153,6 +173,9 @@ export class NotOfferedError extends Error {
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof NotOfferedError) return { code: 'not_offered', message: error.message };
+  if (error instanceof CompareError) return { code: 'compare_failed', message: error.message };
+  if (error instanceof UnknownComparisonError) return { code: 'not_found', message: error.message };
+  if (error instanceof ReplayBusyError) return { code: 'busy', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };
   if (error instanceof TraceOpenError) return { code: `trace_${error.code}`, message: error.message };

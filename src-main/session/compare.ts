@@ -3,25 +3,11 @@
  * a tree diff, plus the capture stamps that say whether both reads saw the same screen.
  */
 import { diffTrees, type TreeDiff } from '../../src-shared/compare/diff';
+import type { CaptureStamp } from '../../src-shared/protocol/api';
 import type { Strategy } from '../../src-shared/protocol/observation';
 import type { ResourceRef } from '../../src-shared/trace/schema';
 import type { TraceRecorder } from '../trace/recorder';
 import type { DeviceConnection, ObservedFrame } from './connection';
-
-/** What identifies the moment a frame was read. */
-export interface CaptureStamp {
-  /** The XCTest hierarchy's frame context token; it moves only when what is on screen changes. */
-  frameContext?: string;
-  /** The hierarchy's own timestamp (device clock when `updatedAtSource` is device). */
-  updatedAt?: number;
-  updatedAtSource?: 'device' | 'server';
-  /** Inspector clock, epoch ms, when the observe returned. */
-  receivedAt: number;
-  /** The merged bridge snapshot's capture (SDK-backed frame only). */
-  captureIdentity?: string;
-  /** The merged web snapshot (SDK-backed frame only). */
-  webSnapshotId?: string;
-}
 
 export interface Comparison {
   xctest: ObservedFrame;

@@ -8,6 +8,7 @@
 import type { ActionStep, Frame } from '../../src-shared/protocol/api';
 import type { ResourceRef } from '../../src-shared/trace/schema';
 import { TraceRecorder } from '../trace/index';
+import { recordComparison, type Comparison } from './compare';
 import type { DeviceManager } from './device-manager';
 import { recordActionAfter, recordActionBefore } from './replay';
 
@@ -26,6 +27,7 @@ export class SessionRecording {
   private recorder: TraceRecorder | undefined;
   private deviceId: string | undefined;
   private steps = 0;
+  private nextComparison = 1;
   private lastTrace: string | undefined;
   /** Appends in the order the events happened, whatever order their resources finish writing in. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -88,6 +90,24 @@ export class SessionRecording {
     await this.queue;
     this.lastTrace = await recorder.stop();
     this.deviceId = undefined;
+    return this.status();
+  }
+
+  /**
+   * Writes a comparison into the running trace, as one step. Only a comparison of the recorded device
+   * belongs in its trace.
+   */
+  async saveComparison(deviceId: string, comparison: Comparison): Promise<RecordingStatus> {
+    const recorder = this.recorder;
+    if (!recorder) throw new Error('nothing is being recorded: start a recording to save a comparison into it');
+    if (deviceId !== this.deviceId) throw new Error(`the recording is of ${this.deviceId}, not of ${deviceId}, where this comparison was taken`);
+    const callId = `compare-${this.nextComparison++}-${comparison.sdk.receivedAt}`;
+    // In order with the actions around it; unlike a dropped observation, the user asked for this one
+    // by name, so a failed write is reported rather than swallowed.
+    const written = this.queue.then(() => recordComparison(recorder, comparison, callId));
+    this.queue = written.catch(() => {});
+    await written;
+    this.steps++;
     return this.status();
   }
 

@@ -22,6 +22,7 @@ import {
   type Point,
   type TargetSelector,
 } from '../../src-shared/protocol/action';
+import type { Outcome, PlainSelector, ReplayReport, ReplayStep } from '../../src-shared/protocol/replay';
 import type { UiNode } from '../../src-shared/protocol/runner';
 import { flattenTree } from '../../src-shared/inspect/tree';
 import type { StepStatus, TimelineStep } from '../../src-shared/trace/reader';
@@ -191,57 +192,7 @@ export async function recordActionStep(
 
 // ---- Replay -----------------------------------------------------------------------------------------
 
-export type ReplayVerdict = 'matched' | 'diverged' | 'failed';
-
-/** The parts of a result a replay compares. */
-export interface Outcome {
-  success: boolean;
-  backend?: string;
-  fallbackReason?: string;
-  failureReason?: string;
-}
-
-type PlainSelector = Extract<TargetSelector, { id: string } | { text: string } | { point: Point }>;
-
-export interface ReplayStep {
-  /** Position in the trace's timeline (0-based). */
-  index: number;
-  callId: string;
-  /** The action's kind as recorded (tap, sendKeys, ...). */
-  kind: string;
-  verdict: ReplayVerdict;
-  /** Each one line: "target not found: …", "other backend: …", "other outcome: …", … Empty when matched. */
-  differences: string[];
-  recorded: {
-    status: StepStatus;
-    /** The selector the user gave: id, text, point, or node for a picked element. */
-    selector?: string;
-    outcome?: Outcome;
-  };
-  replayed: {
-    /** The selector the replay resolved the target with. */
-    selector?: PlainSelector;
-    outcome?: Outcome;
-    result?: ActionResult;
-    /** Why the step could not be run at all. */
-    error?: string;
-    /** A refusal that ran nothing and came from the replay's own pace (see RACE_FAILURES); the action was sent once more. */
-    retriedAfter?: string;
-    durationMs?: number;
-  };
-}
-
-export interface ReplayReport {
-  steps: ReplayStep[];
-  matched: number;
-  diverged: number;
-  failed: number;
-  /** Actions in the trace. */
-  total: number;
-  /** Actions not run because the replay stopped first. */
-  notRun: number;
-  stopped?: { reason: 'divergence' | 'aborted'; afterCallId?: string };
-}
+export type { Outcome, ReplayReport, ReplayStep, ReplayVerdict } from '../../src-shared/protocol/replay';
 
 export interface ReplayOptions {
   /** Each step as soon as it is judged, for progress. */

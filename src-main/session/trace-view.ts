@@ -17,7 +17,8 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 const cache = new Map<string, Promise<OpenedTrace>>();
 const CACHE_SIZE = 4;
 
-function opened(path: string, fresh = false): Promise<OpenedTrace> {
+/** A trace file or folder, parsed, from a small cache of the last few opened. Throws TraceOpenError. */
+export function openedTrace(path: string, fresh = false): Promise<OpenedTrace> {
   const abs = resolve(path);
   let trace = fresh ? undefined : cache.get(abs);
   if (!trace) {
@@ -50,7 +51,7 @@ function refsOf(event: { observationRef?: string | undefined; screenshotRef?: st
 
 /** Opens a trace file or folder and lists its action steps. Throws TraceOpenError. */
 export async function openTraceView(path: string): Promise<TraceOpened> {
-  const trace = await opened(path, true);
+  const trace = await openedTrace(path, true);
   const steps: TraceViewStep[] = [];
   for (const step of trace.timeline) {
     if (step.kind !== 'action' || !step.before) continue;
@@ -85,6 +86,17 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
       ...(trace.manifest.app ? { app: { ...trace.manifest.app } } : {}),
     },
     steps,
+    comparisons: trace.timeline.flatMap((step) =>
+      step.comparisons.map((c) => ({
+        callId: c.callId,
+        time: c.time,
+        summary: c.summary,
+        xctestObservationRef: c.xctestObservationRef,
+        sdkObservationRef: c.sdkObservationRef,
+        ...(c.diffRef ? { diffRef: c.diffRef } : {}),
+        ...(c.screenshotRef ? { screenshotRef: c.screenshotRef } : {}),
+      })),
+    ),
     warnings: [
       ...(trace.truncatedTail ? ['The last line of the events was cut off mid-write and was left out.'] : []),
       ...(trace.missingResources.length > 0 ? [`${trace.missingResources.length} resource(s) the events name are missing from the trace.`] : []),
@@ -94,7 +106,7 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
 
 /** One resource of an opened trace: a screenshot as PNG, anything else as JSON. Throws TraceOpenError. */
 export async function traceResource(path: string, ref: string): Promise<TraceResource> {
-  const trace = await opened(path);
+  const trace = await openedTrace(path);
   const data = await trace.resource(ref);
   if (data.subarray(0, 8).equals(PNG_SIGNATURE)) return { kind: 'png', dataBase64: data.toString('base64') };
   return { kind: 'json', json: await trace.resourceJson(ref) };

@@ -7,6 +7,7 @@
  * Nodes are named by index path ("0" is the root, "0.3.1" its fourth child's second child), the same
  * keys the inspector's tree uses, so a difference can be selected on either side.
  */
+import { z } from 'zod';
 import type { UiNode } from '../protocol/runner';
 
 export const DIFF_CLASSES = [
@@ -17,7 +18,8 @@ export const DIFF_CLASSES = [
   'geometry_changed',
   'identity_added',
 ] as const;
-export type DiffClass = (typeof DIFF_CLASSES)[number];
+export const DiffClassSchema = z.enum(DIFF_CLASSES);
+export type DiffClass = z.infer<typeof DiffClassSchema>;
 
 /** Human names for the summary and the filter. */
 export const DIFF_CLASS_LABELS: Record<DiffClass, string> = {
@@ -30,29 +32,32 @@ export const DIFF_CLASS_LABELS: Record<DiffClass, string> = {
 };
 
 export type NodeKey = string;
-/** `root`: the two roots are the same application element, whatever their attributes say. */
-export type PairedBy = 'root' | 'identity' | 'label' | 'overlap';
 
-export interface NodePair {
-  xctestKey: NodeKey;
-  sdkKey: NodeKey;
-  by: PairedBy;
-}
+export const NodePairSchema = z.object({
+  xctestKey: z.string(),
+  sdkKey: z.string(),
+  /** `root`: the two roots are the same application element, whatever their attributes say. */
+  by: z.enum(['root', 'identity', 'label', 'overlap']),
+});
+export type NodePair = z.infer<typeof NodePairSchema>;
+export type PairedBy = NodePair['by'];
 
-export interface Difference {
-  class: DiffClass;
-  xctestKey?: NodeKey;
-  sdkKey?: NodeKey;
-  detail: string;
-}
+export const DifferenceSchema = z.object({
+  class: DiffClassSchema,
+  xctestKey: z.string().optional(),
+  sdkKey: z.string().optional(),
+  detail: z.string(),
+});
+export type Difference = z.infer<typeof DifferenceSchema>;
 
-export interface TreeDiff {
-  pairs: NodePair[];
-  differences: Difference[];
-  summary: Record<DiffClass, number>;
+export const TreeDiffSchema = z.object({
+  pairs: z.array(NodePairSchema),
+  differences: z.array(DifferenceSchema),
+  summary: z.record(DiffClassSchema, z.number().int().nonnegative()),
   /** Node counts per side, so "12 of 5,000 differ" can be said without walking the trees again. */
-  nodes: { xctest: number; sdk: number };
-}
+  nodes: z.object({ xctest: z.number().int().nonnegative(), sdk: z.number().int().nonnegative() }),
+});
+export type TreeDiff = z.infer<typeof TreeDiffSchema>;
 
 export function emptySummary(): Record<DiffClass, number> {
   return {

@@ -8,7 +8,9 @@
 import { z } from 'zod';
 import { AppRevealScreenInfoSchema, AppRevealSessionUrlSchema, AppRevealWindowSchema, DiscoveredDeviceSchema } from './appreveal';
 import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from './action';
+import { DiffClassSchema, TreeDiffSchema } from '../compare/diff';
 import { ObservationSchema, StrategySchema } from './observation';
+import { ReplayReportSchema, ReplayStepSchema } from './replay';
 
 export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo', 'appreveal']);
 export const DeviceStateSchema = z.enum(['connecting', 'connected', 'disconnected']);
@@ -133,10 +135,67 @@ export const TraceOpenedSchema = z.object({
     app: z.object({ bundleId: z.string(), name: z.string().optional(), version: z.string().optional() }).optional(),
   }),
   steps: z.array(TraceViewStepSchema),
+  /** Comparisons saved into the trace, in the order they were taken. */
+  comparisons: z.array(z.lazy(() => TraceComparisonSchema)),
   /** Oddities that did not stop the trace from opening (a cut-off last line, missing resources). */
   warnings: z.array(z.string()),
 });
 export type TraceOpened = z.infer<typeof TraceOpenedSchema>;
+
+/** What identifies the moment a frame was read, so two frames can be said to show the same screen. */
+export const CaptureStampSchema = z.object({
+  /** The XCTest hierarchy's frame context token; it moves only when what is on screen changes. */
+  frameContext: z.string().optional(),
+  /** The hierarchy's own timestamp (device clock when `updatedAtSource` is device). */
+  updatedAt: z.number().optional(),
+  updatedAtSource: z.enum(['device', 'server']).optional(),
+  /** Inspector clock, epoch ms, when the observe returned. */
+  receivedAt: z.number(),
+  /** The merged bridge snapshot's capture (SDK-backed frame only). */
+  captureIdentity: z.string().optional(),
+  /** The merged web snapshot (SDK-backed frame only). */
+  webSnapshotId: z.string().optional(),
+});
+export type CaptureStamp = z.infer<typeof CaptureStampSchema>;
+
+/**
+ * The current screen as plain XCTest sees it beside the SDK-backed view of the same moment, with the
+ * tree diff between them (issue 6). Node keys in the diff are index paths into each frame's tree.
+ */
+export const ComparisonViewSchema = z.object({
+  /** Names this comparison for `recording.saveComparison`. */
+  comparisonId: z.string(),
+  deviceId: z.string(),
+  xctest: FrameSchema,
+  sdk: FrameSchema,
+  diff: TreeDiffSchema,
+  stamps: z.object({ xctest: CaptureStampSchema, sdk: CaptureStampSchema }),
+  /** Both reads carried the same frame context (true), a different one (false: compare again), or none (null). */
+  sameScreen: z.boolean().nullable(),
+});
+export type ComparisonView = z.infer<typeof ComparisonViewSchema>;
+
+/** A comparison saved into a trace: its summary inline, everything else as resources of the trace. */
+export const TraceComparisonSchema = z.object({
+  callId: z.string(),
+  time: z.number(),
+  summary: z.record(DiffClassSchema, z.number().int().nonnegative()),
+  xctestObservationRef: z.string(),
+  sdkObservationRef: z.string(),
+  diffRef: z.string().optional(),
+  screenshotRef: z.string().optional(),
+});
+export type TraceComparison = z.infer<typeof TraceComparisonSchema>;
+
+/** One step of a replay running in the host, as soon as it is judged. */
+export const ReplayProgressSchema = z.object({
+  path: z.string(),
+  deviceId: z.string(),
+  /** Actions in the trace. */
+  total: z.number().int().nonnegative(),
+  step: ReplayStepSchema,
+});
+export type ReplayProgress = z.infer<typeof ReplayProgressSchema>;
 
 export const TraceResourceSchema = z.union([
   z.object({ kind: z.literal('png'), dataBase64: z.string() }),
@@ -208,6 +267,14 @@ export const apiMethods = {
     }).refine((input) => input.tool !== 'web_type' || input.text !== undefined, { path: ['text'], message: 'web_type needs text' }),
     output: ActionStepSchema,
   },
+  /**
+   * An XCTest-only observation and an SDK-backed one of the current screen, back to back, and their tree
+   * diff. The host keeps the last few by comparisonId so one can be saved into a recording.
+   */
+  'device.compare': {
+    input: DeviceIdInput.extend({ strategy: StrategySchema.optional() }),
+    output: ComparisonViewSchema,
+  },
   /** Recording: every action and requested observation of one device goes into a trace as it happens. */
   'recording.start': { input: DeviceIdInput, output: z.lazy(() => RecordingStatusSchema) },
   /** Stops and packs the trace into one `.parallax-trace` file (its path is in `lastTrace`). */
@@ -215,6 +282,8 @@ export const apiMethods = {
   'recording.status': { input: z.object({}), output: z.lazy(() => RecordingStatusSchema) },
   /** Traces a crash or a kill left unfinished, which the user may recover. */
   'recording.unfinished': { input: z.object({}), output: z.array(z.lazy(() => UnfinishedTraceSchema)) },
+  /** Writes a comparison taken with device.compare into the running recording. */
+  'recording.saveComparison': { input: z.object({ comparisonId: z.string().min(1).max(100) }), output: z.lazy(() => RecordingStatusSchema) },
   'recording.recover': { input: z.object({ folder: z.string().min(1) }), output: z.object({ path: z.string(), droppedLines: z.number() }) },
   /** What discovery finds (Bonjour, the runner port probe, manual entries): devices one can connect to. */
   'discovery.list': {
@@ -236,6 +305,17 @@ export const apiMethods = {
     input: z.object({ path: z.string().min(1).max(4096), ref: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex>') }),
     output: TraceResourceSchema,
   },
+  /**
+   * Re-runs an opened trace's actions on a device, each target resolved again by its recorded selector,
+   * and reports every step (matched, diverged, failed) as a `trace.replayStep` event and in the report.
+   * One replay at a time.
+   */
+  'trace.replay': {
+    input: DeviceIdInput.extend({ path: z.string().min(1).max(4096), stopOnDivergence: z.boolean() }),
+    output: ReplayReportSchema,
+  },
+  /** Stops the running replay between steps (the step in flight finishes); false when none runs. */
+  'trace.stopReplay': { input: z.object({}), output: z.object({ stopping: z.boolean() }) },
   /**
    * Drag and drop: a file's bytes, written under PARALLAX_HOME and opened. A large file comes in parts
    * (done: false returns an uploadId for the next part); the part with done (default true) opens it.
@@ -278,6 +358,9 @@ export const apiEvents = {
   'device.action': ActionStepSchema,
   'recording.changed': z.lazy(() => RecordingStatusSchema),
   'discovery.changed': z.object({ devices: z.array(DiscoveredDeviceSchema) }),
+  'trace.replayStep': ReplayProgressSchema,
+  /** A trace the host opened by itself (the Electron menu's Open Trace…), for the renderer to show. */
+  'trace.opened': TraceOpenedSchema,
 } as const;
 
 export type ApiEvent = keyof typeof apiEvents;

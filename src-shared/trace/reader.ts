@@ -5,7 +5,7 @@
  * expected is a crash mid-write: the writer appends and flushes a line per step, so only the last line
  * can be partial, and it is dropped and reported instead of failing the whole trace.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { parseJsonLossless } from '../protocol/json';
 import {
   TRACE_EVENT_TYPES,
@@ -171,7 +171,8 @@ export function readTraceEvents(jsonlText: string): TraceReadResult {
 // ---- Timeline ---------------------------------------------------------------------------------------
 
 export type StepKind = 'action' | 'observation' | 'comparison' | 'note';
-export type StepStatus = 'succeeded' | 'failed' | 'in_flight' | 'recorded';
+export const StepStatusSchema = z.enum(['succeeded', 'failed', 'in_flight', 'recorded']);
+export type StepStatus = z.infer<typeof StepStatusSchema>;
 
 export const IN_FLIGHT_TEXT = 'in flight when the trace stopped';
 
