@@ -2,7 +2,7 @@
  * The Electron shell, kept thin: one window, the preload, IPC wiring and the security settings.
  * Everything it calls is the same main-process code the web host runs.
  */
-import { app, BrowserWindow, ipcMain, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -50,7 +50,41 @@ async function createWindow(api: ApiService): Promise<void> {
     if (!window.isDestroyed()) window.webContents.send('parallax:event', { event: name, payload });
   });
   window.on('closed', unsubscribe);
+  Menu.setApplicationMenu(applicationMenu(window, api));
   await window.loadFile(rendererIndex);
+}
+
+/**
+ * File > Open Trace… picks a file with the system dialog and hands its path to the renderer, which opens
+ * it exactly as it opens a dropped file, so a bad file gets the same clear error either way.
+ */
+function applicationMenu(window: BrowserWindow, api: ApiService): Menu {
+  const openTrace = async () => {
+    const picked = await dialog.showOpenDialog(window, {
+      title: 'Open trace',
+      properties: ['openFile'],
+      filters: [
+        { name: 'Parallax trace', extensions: ['parallax-trace'] },
+        { name: 'All files', extensions: ['*'] },
+      ],
+    });
+    const path = picked.canceled ? undefined : picked.filePaths[0];
+    if (path) api.emit('trace.openRequested', { path });
+  };
+  const template: MenuItemConstructorOptions[] = [
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+    {
+      label: 'File',
+      submenu: [
+        { label: 'Open Trace…', accelerator: 'CmdOrCtrl+O', click: () => void openTrace() },
+        { type: 'separator' },
+        process.platform === 'darwin' ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
+    { role: 'editMenu' },
+    { role: 'windowMenu' },
+  ];
+  return Menu.buildFromTemplate(template);
 }
 
 let defaultDevice: DefaultDevice | undefined;

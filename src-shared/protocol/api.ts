@@ -359,8 +359,8 @@ export const apiEvents = {
   'recording.changed': z.lazy(() => RecordingStatusSchema),
   'discovery.changed': z.object({ devices: z.array(DiscoveredDeviceSchema) }),
   'trace.replayStep': ReplayProgressSchema,
-  /** A trace the host opened by itself (the Electron menu's Open Trace…), for the renderer to show. */
-  'trace.opened': TraceOpenedSchema,
+  /** The user picked a trace file outside the page (the Electron menu's Open Trace…): the renderer opens it. */
+  'trace.openRequested': z.object({ path: z.string().min(1) }),
 } as const;
 
 export type ApiEvent = keyof typeof apiEvents;

@@ -14,14 +14,25 @@ const captured = vi.hoisted(() => ({
   permissionHandler: undefined as undefined | ((wc: unknown, permission: string, callback: (ok: boolean) => void) => void),
   ready: undefined as undefined | Promise<void>,
   loaded: undefined as undefined | string,
+  menu: undefined as undefined | MenuItem[],
+  sent: [] as Array<{ channel: string; message: unknown }>,
+  dialogAnswer: { canceled: true, filePaths: [] as string[] },
 }));
+
+interface MenuItem {
+  label?: string;
+  role?: string;
+  accelerator?: string;
+  click?: () => void;
+  submenu?: MenuItem[];
+}
 
 vi.mock('electron', () => {
   class BrowserWindow {
     webContents = {
       on: (event: string, handler: (...args: unknown[]) => void) => captured.webContentsHandlers.set(event, handler),
       setWindowOpenHandler: (handler: (details: { url: string }) => { action: string }) => (captured.windowOpenHandler = handler),
-      send: vi.fn(),
+      send: (channel: string, message: unknown) => captured.sent.push({ channel, message }),
     };
     constructor(options: { webPreferences: Record<string, unknown> }) {
       captured.windowOptions = options;
@@ -44,6 +55,11 @@ vi.mock('electron', () => {
       quit: vi.fn(),
     },
     BrowserWindow,
+    Menu: {
+      buildFromTemplate: (template: MenuItem[]) => template,
+      setApplicationMenu: (menu: MenuItem[]) => (captured.menu = menu),
+    },
+    dialog: { showOpenDialog: async () => captured.dialogAnswer },
     ipcMain: { handle: (channel: string, handler: (...args: unknown[]) => unknown) => captured.ipcHandlers.set(channel, handler) },
     shell: { openExternal: vi.fn() },
     session: {
@@ -109,5 +125,31 @@ describe('Electron shell security', () => {
     expect(listed.ok).toBe(true);
     expect(listed.result).toHaveLength(1);
     expect(captured.loaded).toMatch(/out[\\/]renderer[\\/]index\.html$/);
+  });
+});
+
+describe('Electron menu', () => {
+  const openRequests = () => captured.sent.filter((s) => (s.message as { event?: string }).event === 'trace.openRequested');
+  const openTraceItem = () => captured.menu?.find((m) => m.label === 'File')?.submenu?.find((m) => m.label === 'Open Trace…');
+
+  it('File > Open Trace… hands the picked file to the renderer, which opens it as it opens a dropped one', async () => {
+    const item = openTraceItem();
+    expect(item?.accelerator).toBe('CmdOrCtrl+O');
+    captured.sent.length = 0;
+    captured.dialogAnswer = { canceled: false, filePaths: ['/home/qa/login.parallax-trace'] };
+    item?.click?.();
+    await vi.waitFor(() => expect(openRequests()).toHaveLength(1));
+    expect(openRequests()[0]).toEqual({
+      channel: 'parallax:event',
+      message: { event: 'trace.openRequested', payload: { path: '/home/qa/login.parallax-trace' } },
+    });
+  });
+
+  it('a cancelled dialog sends nothing', async () => {
+    captured.sent.length = 0;
+    captured.dialogAnswer = { canceled: true, filePaths: [] };
+    openTraceItem()?.click?.();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(openRequests()).toEqual([]);
   });
 });

@@ -38,6 +38,7 @@ import { SourceLegend } from './SourceLegend';
 import { TopBar } from './TopBar';
 import { Tree } from './Tree';
 import { TraceView, useTraceDrop, useTraceView } from './TraceView';
+import { useTraceOpenRequests } from './TraceOpenRequests';
 
 /** The device to show when the user has not chosen one: the first connected, else the first. */
 function defaultDevice(devices: readonly DeviceSummary[]): DeviceSummary | undefined {
@@ -62,6 +63,7 @@ function useModeKey(): void {
 
 export function App() {
   useTraceDrop();
+  useTraceOpenRequests();
   const traceOpen = useTraceView((s) => s.opening !== null || s.trace !== null || s.error !== null);
   if (traceOpen) {
     return (
