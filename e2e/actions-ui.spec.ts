@@ -147,7 +147,17 @@ test('a recording cut short by a kill is offered for recovery at the next start,
   const offer = page.getByTestId('recover-offer');
   await expect(offer).toHaveCount(1);
   await expect(offer).toContainText(urls.runnerUrl);
+  // The one tap, not the observations recorded around it.
+  await expect(offer.locator('.recover-what')).toContainText('· 1 action');
   await offer.getByTestId('recover-button').click();
   await expect(offer.getByTestId('recover-result')).toContainText('.parallax-trace');
   await expect(offer).toHaveAttribute('data-recovered', 'true');
+
+  // The recovered file opens with the tap in it, its result intact.
+  const recovered = await offer.getByTestId('recover-result').locator('.mono').getAttribute('title');
+  expect(recovered).toMatch(/\.parallax-trace$/);
+  await page.getByTestId('open-trace').setInputFiles(recovered!);
+  await expect(page.getByTestId('trace-step')).toHaveCount(1);
+  await expect(page.getByTestId('trace-step')).toHaveAttribute('data-success', 'true');
+  await expect(page.getByTestId('trace-result')).toContainText('tap');
 });

@@ -88,7 +88,7 @@ export function createApiService(
     'recording.unfinished': async () =>
       (await findUnfinishedTraces(requireRecording().dir)).map((trace) => ({
         folder: trace.folder,
-        steps: trace.steps,
+        actions: trace.actions,
         ...(trace.lastEventTime !== undefined ? { lastEventTime: trace.lastEventTime } : {}),
         ...(trace.manifest ? { deviceName: trace.manifest.device.name } : {}),
       })),

@@ -27,6 +27,8 @@ export interface UnfinishedTrace {
   manifest?: TraceManifest;
   /** Timeline steps (calls) recorded whole or in part. */
   steps: number;
+  /** Of those, the actions: what a user counts as what they did (observations are not). */
+  actions: number;
   events: number;
   /** Epoch ms of the last event that reads back; undefined when none does. */
   lastEventTime?: number;
@@ -81,6 +83,7 @@ export async function findUnfinishedTraces(dir: string, options: { includeLive?:
       folder,
       traceId: marker === 'unreadable' ? name.slice(0, -IN_PROGRESS_SUFFIX.length) : marker.traceId,
       steps: 0,
+      actions: 0,
       events: 0,
       truncatedTail: false,
       live,
@@ -90,7 +93,9 @@ export async function findUnfinishedTraces(dir: string, options: { includeLive?:
       const contents = await readTraceFolder(folder);
       entry.manifest = contents.manifest;
       entry.events = contents.events.length;
-      entry.steps = buildTimeline(contents.events).length;
+      const timeline = buildTimeline(contents.events);
+      entry.steps = timeline.length;
+      entry.actions = timeline.filter((step) => step.kind === 'action').length;
       entry.truncatedTail = contents.truncatedTail;
       const last = contents.events.at(-1);
       if (last) entry.lastEventTime = last.time;

@@ -344,7 +344,8 @@ export type RecordingStatus = z.infer<typeof RecordingStatusSchema>;
 
 export const UnfinishedTraceSchema = z.object({
   folder: z.string(),
-  steps: z.number().int().nonnegative(),
+  /** The actions it holds, whole or in flight (observations are not counted). */
+  actions: z.number().int().nonnegative(),
   lastEventTime: z.number().optional(),
   deviceName: z.string().optional(),
 });

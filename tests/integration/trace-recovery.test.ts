@@ -88,6 +88,9 @@ describe('a recording killed mid-session', () => {
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ folder, traceId: 'killed', live: false, manifest: { device: { name: 'Demo iPhone' } } });
     expect(found[0]!.steps).toBeGreaterThanOrEqual(N);
+    // Observations are steps too, but the offer counts what the user did: the taps, the last maybe in flight.
+    expect(found[0]!.actions).toBeGreaterThanOrEqual(N);
+    expect(found[0]!.actions).toBe(live.timeline.filter((step) => step.kind === 'action').length);
     expect(found[0]!.lastEventTime).toBe(live.events.at(-1)!.time);
 
     const report = await recoverTrace(folder);

@@ -107,7 +107,7 @@ export function RecoverOffer() {
           return (
             <li key={trace.folder} className="recover-offer" data-testid="recover-offer" data-folder={trace.folder} data-recovered={String(Boolean(result?.path))}>
               <span className="recover-what">
-                <strong>{trace.deviceName ?? 'unknown device'}</strong> · {plural(trace.steps, 'step')}
+                <strong>{trace.deviceName ?? 'unknown device'}</strong> · {plural(trace.actions, 'action')}
                 {trace.lastEventTime !== undefined ? ` · last at ${formatTime(trace.lastEventTime)}` : ''}
               </span>
               <span className="recover-folder mono" title={trace.folder}>
