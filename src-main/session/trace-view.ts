@@ -3,7 +3,7 @@
  * (screenshots, observations) on demand. No device is involved.
  */
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { TraceOpened, TraceResource, TraceViewStep } from '../../src-shared/protocol/api';
 import type { TraceTarget } from '../../src-shared/trace/schema';
@@ -114,6 +114,25 @@ export async function traceResource(path: string, ref: string): Promise<TraceRes
 
 const uploads = new Map<string, { file: string; received: number }>();
 
+/**
+ * Dropped files are copies: the newest few stay (the trace on screen reads its resources and replays
+ * from its copy), older ones go when the next drop starts, so copies never pile up under PARALLAX_HOME.
+ */
+export const OPENED_COPIES_KEPT = 4;
+
+async function pruneOpenedCopies(keep: number): Promise<void> {
+  const dir = uploadDir();
+  const inUse = new Set([...uploads.values()].map((u) => u.file));
+  const copies = await Promise.all(
+    (await readdir(dir).catch(() => [] as string[])).map(async (name) => {
+      const file = join(dir, name);
+      return { file, mtimeMs: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 };
+    }),
+  );
+  const old = copies.filter((c) => !inUse.has(c.file)).sort((a, b) => b.mtimeMs - a.mtimeMs).slice(keep);
+  await Promise.all(old.map((c) => rm(c.file, { force: true })));
+}
+
 function uploadDir(): string {
   return join(dataDir(), 'opened-traces');
 }
@@ -134,12 +153,15 @@ export async function openTraceBytes(input: { name: string; dataBase64: string; 
   const id = input.uploadId ?? randomUUID();
   if (!upload) {
     await mkdir(uploadDir(), { recursive: true });
+    // Room for this one among the kept copies.
+    await pruneOpenedCopies(OPENED_COPIES_KEPT - 1);
     upload = { file: join(uploadDir(), `${id}-${safeName(input.name)}`), received: 0 };
     await writeFile(upload.file, new Uint8Array(0));
     uploads.set(id, upload);
   }
   if (upload.received + bytes.length > MAX_TRACE_BYTES) {
     uploads.delete(id);
+    await rm(upload.file, { force: true });
     throw new TraceOpenError('unreadable', `${input.name} is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB, more than a trace may be`);
   }
   await appendFile(upload.file, new Uint8Array(bytes));
