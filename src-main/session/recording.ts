@@ -111,6 +111,11 @@ export class SessionRecording {
     return this.status();
   }
 
+  /** Resolves once every event so far is written and flushed (for a caller that must know it is durable). */
+  async idle(): Promise<void> {
+    await this.queue;
+  }
+
   async close(): Promise<void> {
     this.unsubscribe();
     // An app that quits while recording keeps the folder: the next start offers to recover it.
