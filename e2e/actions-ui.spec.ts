@@ -96,6 +96,17 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   expect(background).not.toBe(okBackground);
   await postAdmin(urls, 'faults', { faults: [] });
 
+  // A reload keeps the timeline: the host holds the session's steps, the failed one still says why.
+  await page.reload();
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+  await expect(steps).toHaveCount(5);
+  await expect(failed).toHaveAttribute('data-failure', 'stale_observation');
+  await expect(steps.last()).toHaveAttribute('data-action', 'tap');
+  await expect(steps.last()).toHaveAttribute('data-backend', 'sdk');
+  await expect(toggle).toHaveAttribute('data-mode', 'inspect');
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('data-mode', 'interact');
+
   // Clicking a step opens its before and after frames; Escape closes them.
   await failed.click();
   const detail = page.getByTestId('step-detail');

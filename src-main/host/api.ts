@@ -63,6 +63,7 @@ export function createApiService(
     'device.observe': ({ deviceId, ...options }) => manager.observe(deviceId, options),
     'device.screenshot': ({ deviceId }) => manager.screenshot(deviceId),
     'device.act': ({ deviceId, action, xctestOnly }) => manager.act(deviceId, action, xctestOnly ? { xctestOnly } : {}),
+    'device.history': ({ deviceId }) => manager.history(deviceId),
     'device.navigateBack': ({ deviceId }) => {
       appRevealOf(deviceId, 'a back action');
       // Without navigate_back the action fails closed (appreveal_unknown_tool) with nothing sent.

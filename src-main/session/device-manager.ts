@@ -20,6 +20,21 @@ interface ManagedDevice {
   name: string;
   connection: DeviceConnection;
   lastFrame: Frame | undefined;
+  /** The device's action steps, oldest first (see HISTORY_STEPS). */
+  history: ActionStep[];
+}
+
+/**
+ * Steps kept per device, so a window opened (or reloaded) mid-session shows the timeline so far; the
+ * newest HISTORY_FRAMES keep their before / after frames, older ones only their results. The
+ * renderer's own timeline keeps the same number of steps.
+ */
+export const HISTORY_STEPS = 200;
+export const HISTORY_FRAMES = 10;
+
+function withoutFrames(step: ActionStep): ActionStep {
+  const strip = (frame: Frame | null) => (frame ? { ...frame, screenshot: null, observation: null } : null);
+  return { ...step, before: strip(step.before), after: strip(step.after) };
 }
 
 interface DeviceManagerEvents {
@@ -66,7 +81,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     const existing = [...this.devices.values()].find((device) => device.connection.url === connection.url);
     if (existing) return this.summary(existing);
     const id = `device-${this.nextId++}`;
-    const device: ManagedDevice = { id, name: options.name ?? connection.url, connection, lastFrame: undefined };
+    const device: ManagedDevice = { id, name: options.name ?? connection.url, connection, lastFrame: undefined, history: [] };
     this.devices.set(id, device);
     connection.on('state', () => this.emitDevices());
     connection.on('frame', (observed) => {
@@ -121,8 +136,22 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
       this.emit('frame', afterFrame);
     }
     const step: ActionStep = { callId, deviceId, request, result, startedAt, before, after: afterFrame };
+    this.remember(device, step);
     this.emit('action', step);
     return step;
+  }
+
+  /** The device's action steps so far, oldest first; only the newest HISTORY_FRAMES carry their frames. */
+  history(deviceId: string): ActionStep[] {
+    return [...this.get(deviceId).history];
+  }
+
+  private remember(device: ManagedDevice, step: ActionStep): void {
+    const history = device.history;
+    history.push(step);
+    if (history.length > HISTORY_STEPS) history.splice(0, history.length - HISTORY_STEPS);
+    const framed = history.length - 1 - HISTORY_FRAMES;
+    if (framed >= 0) history[framed] = withoutFrames(history[framed]!);
   }
 
   /** The connection behind a device, for the session parts that speak its protocol (actions). */

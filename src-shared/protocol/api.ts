@@ -248,6 +248,14 @@ export const apiMethods = {
     input: DeviceIdInput.extend({ action: ActionRequestSchema, xctestOnly: z.boolean().optional() }),
     output: ActionStepSchema,
   },
+  /**
+   * The device's action steps so far, oldest first, for a window opened mid-session: the newest few with
+   * their before / after frames, older ones with their results only.
+   */
+  'device.history': {
+    input: DeviceIdInput,
+    output: z.array(ActionStepSchema),
+  },
   /** An AppReveal app's own back navigation (navigate_back), recorded like device.act; a runner has none (not_offered). */
   'device.navigateBack': {
     input: DeviceIdInput,

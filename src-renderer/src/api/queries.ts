@@ -226,8 +226,26 @@ export function useHostEvents(): void {
   useEffect(() => subscribeHostEvents(api, client), [api, client]);
 }
 
+/**
+ * The steps the host already holds: a window opened or reloaded mid-session shows the timeline so far
+ * (steps it already has are not added twice).
+ */
+async function loadTimelineHistory(api: Transport): Promise<void> {
+  try {
+    const devices = await api.call('devices.list', {});
+    await Promise.all(
+      devices.map(async (device) => {
+        for (const step of await api.call('device.history', { deviceId: device.id })) useTimeline.getState().add(step);
+      }),
+    );
+  } catch {
+    // The host went away again; the next connection loads it.
+  }
+}
+
 export function subscribeHostEvents(api: Transport, client: QueryClient): () => void {
   let lastState = api.status().state;
+  if (lastState === 'connected') void loadTimelineHistory(api);
   const offs = [
     api.on('devices.changed', ({ devices }) => {
       client.setQueryData(queryKeys.devices, devices);
@@ -252,7 +270,10 @@ export function subscribeHostEvents(api: Transport, client: QueryClient): () => 
       client.setQueryData(queryKeys.recording, status);
     }),
     api.onStatus(({ state }) => {
-      if (state === 'connected' && lastState !== 'connected') void client.invalidateQueries();
+      if (state === 'connected' && lastState !== 'connected') {
+        void client.invalidateQueries();
+        void loadTimelineHistory(api);
+      }
       lastState = state;
     }),
   ];

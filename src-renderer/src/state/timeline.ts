@@ -57,7 +57,8 @@ export const useTimeline = create<TimelineState>()((set, get) => ({
     const current = get().byDevice[step.deviceId] ?? [];
     const known = current.find((e) => e.callId === step.callId);
     if (known) return;
-    const entry: TimelineEntry = { callId: step.callId, startedAt: step.startedAt, step, thumbs: {}, framesDropped: false };
+    // A step from the host's history may come with its frames already let go.
+    const entry: TimelineEntry = { callId: step.callId, startedAt: step.startedAt, step, thumbs: {}, framesDropped: framesLetGo(step) };
     const next = insertStep(current, entry, MAX_STEPS).map((e, i) => (i >= FULL_FRAMES && !e.framesDropped ? dropFrames(e) : e));
     set((s) => ({ byDevice: { ...s.byDevice, [step.deviceId]: next } }));
     void thumbnails(step).then((thumbs) => {
@@ -89,6 +90,11 @@ export const useTimeline = create<TimelineState>()((set, get) => ({
       return { byDevice, pending: s.pending.filter((p) => p.deviceId !== deviceId || p.error === undefined) };
     }),
 }));
+
+function framesLetGo(step: ActionStep): boolean {
+  const frames = [step.before, step.after].filter((f) => f !== null);
+  return frames.length > 0 && frames.every((f) => f.screenshot === null && f.observation === null);
+}
 
 function dropFrames(entry: TimelineEntry): TimelineEntry {
   const strip = (frame: ActionStep['before']) => (frame ? { ...frame, screenshot: null, observation: null } : null);
