@@ -3,12 +3,12 @@
  * timeline so far: over the demo device's real sockets, through the API both hosts serve.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice, type DemoDevice } from '../../src-main/demo-device/index';
+import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
 import { createApiService, type ApiService } from '../../src-main/host/api';
 import { DeviceManager, HISTORY_FRAMES } from '../../src-main/session/device-manager';
 import type { ActionStep } from '../../src-shared/protocol/api';
 
-let device: DemoDevice;
+let device: DemoDeviceHandle;
 let manager: DeviceManager;
 let api: ApiService;
 let deviceId: string;
