@@ -4,10 +4,10 @@
  */
 import { useMemo } from 'react';
 import { appRevealIdSource, isOcrNode, nodeAttributes, nodeSource, SOURCE_LABELS, type TreeIndex } from '../../../src-shared/inspect';
-import { useInspector } from '../state/store';
+import { useScopedInspector } from '../state/inspector-scope';
 
 export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appReveal?: boolean }) {
-  const selectedKey = useInspector((s) => s.selectedKey);
+  const selectedKey = useScopedInspector((s) => s.selectedKey);
   const flat = selectedKey === null ? undefined : tree.byKey.get(selectedKey);
   const source = flat ? nodeSource(flat.node) : null;
   const idSource = flat ? appRevealIdSource(flat.node) : undefined;

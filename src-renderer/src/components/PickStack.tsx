@@ -1,9 +1,10 @@
 /** Where the pick stands in the stack of boxes under the picked point: "2 of 5 at this point". */
 import { shortClassName, type FlatNode } from '../../../src-shared/inspect';
-import { useInspector } from '../state/store';
+import { useInspectorStore, useScopedInspector } from '../state/inspector-scope';
 
 export function PickStack({ stack }: { stack: readonly FlatNode[] }) {
-  const pick = useInspector((s) => s.pick);
+  const store = useInspectorStore();
+  const pick = useScopedInspector((s) => s.pick);
   const active = pick !== null && stack.length > 0;
   const index = active ? Math.min(pick.index, stack.length - 1) : -1;
   return (
@@ -26,7 +27,7 @@ export function PickStack({ stack }: { stack: readonly FlatNode[] }) {
                 type="button"
                 className={`crumb${i === index ? ' current' : ''}`}
                 title={f.key}
-                onClick={() => useInspector.getState().cyclePick(stack.map((s) => s.key), i - index)}
+                onClick={() => store.getState().cyclePick(stack.map((s) => s.key), i - index)}
               >
                 {shortClassName(f.node)}
               </button>

@@ -38,7 +38,7 @@ import {
   type Rect,
 } from '../../../src-shared/inspect';
 import { useElementSize } from '../state/useElementSize';
-import { useInspector } from '../state/store';
+import { useInspectorStore, useScopedInspector } from '../state/inspector-scope';
 
 /** Room kept around the screen inside the canvas, in px. */
 const MARGIN = 20;
@@ -155,6 +155,7 @@ const WarningLayer = memo(function WarningLayer({
   scale: number;
   showAdvisories: boolean;
 }) {
+  const store = useInspectorStore();
   const shown = warnings.filter((w) => showAdvisories || w.severity !== 'advisory');
   // One tag per element and its bounds, listing every side it overflows.
   const tags = new Map<string, { nodeKey: string; bounds: Rect; severity: LayoutWarning['severity']; parts: string[]; titles: string[]; bottomSide: boolean }>();
@@ -196,7 +197,7 @@ const WarningLayer = memo(function WarningLayer({
             title={tag.titles.join('\n')}
             onClick={(e) => {
               e.stopPropagation();
-              useInspector.getState().selectNode(tag.nodeKey);
+              store.getState().selectNode(tag.nodeKey);
             }}
           >
             {tag.parts.join(' ')}
@@ -211,11 +212,12 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
   const viewportRef = useRef<HTMLDivElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
   const viewport = useElementSize(viewportRef);
-  const selectedKey = useInspector((s) => s.selectedKey);
-  const hoveredKey = useInspector((s) => s.hoveredKey);
-  const pick = useInspector((s) => s.pick);
-  const layers = useInspector((s) => s.layers);
-  const mode = useInspector((s) => s.mode);
+  const store = useInspectorStore();
+  const selectedKey = useScopedInspector((s) => s.selectedKey);
+  const hoveredKey = useScopedInspector((s) => s.hoveredKey);
+  const pick = useScopedInspector((s) => s.pick);
+  const layers = useScopedInspector((s) => s.layers);
+  const mode = useScopedInspector((s) => s.mode);
   const interacting = mode === 'interact' && interact !== undefined;
   const [touches, setTouches] = useState<TouchMark[]>([]);
   const observation = frame?.observation ?? null;
@@ -291,7 +293,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
   const pickOrCycle = (clientX: number, clientY: number, delta: number) => {
     const p = pointFromClient(clientX, clientY);
     if (!p) return;
-    const { pick: current, pickAt, cyclePick } = useInspector.getState();
+    const { pick: current, pickAt, cyclePick } = store.getState();
     const { nodes: shown, scale: s, pickStack: stack } = latest.current;
     const same = current !== null && Math.hypot(current.x - p.x, current.y - p.y) * s <= SAME_POINT_PX;
     if (same) cyclePick(stack.map((f) => f.key), delta);
@@ -303,7 +305,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
     if (!element) return;
     let travel = 0;
     const onWheel = (e: WheelEvent) => {
-      if (latest.current.scale <= 0 || !hierarchy || useInspector.getState().mode === 'interact') return;
+      if (latest.current.scale <= 0 || !hierarchy || store.getState().mode === 'interact') return;
       e.preventDefault();
       travel += e.deltaMode === 0 ? e.deltaY : e.deltaY * 40;
       if (Math.abs(travel) < WHEEL_STEP) return;
@@ -314,14 +316,14 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
     element.addEventListener('wheel', onWheel, { passive: false });
     return () => element.removeEventListener('wheel', onWheel);
     // pickOrCycle reads everything through refs and the store; re-attach only when the element changes.
-  }, [hierarchy, geometry !== null]);
+  }, [hierarchy, geometry !== null, store]);
 
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const p = pointFromClient(e.clientX, e.clientY);
     if (!p || !hierarchy) return;
     // Interact mode highlights the box a click would tap; inspect mode the smallest box (the pick).
     const hovered = interacting ? actionTargetAt(nodes, p.x, p.y)?.key : nodesAtIn(nodes, p.x, p.y)[0]?.key;
-    useInspector.getState().hoverNode(hovered ?? null);
+    store.getState().hoverNode(hovered ?? null);
   };
 
   const sampleOf = (e: PointerEvent<HTMLDivElement>): PointerSample | null => {
@@ -401,7 +403,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
 
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const { pick: current, cyclePick, clearPick, selectNode } = useInspector.getState();
+    const { pick: current, cyclePick, clearPick, selectNode } = store.getState();
     if (interacting && e.key === 'Tab') return;
     if (e.key === 'Tab' && current && pickStack.length > 1) {
       e.preventDefault();
@@ -455,7 +457,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
             : 'Device screen: click a box to select it; click again, Tab or the wheel for the box below'
         }
         onPointerMove={onPointerMove}
-        onPointerLeave={() => useInspector.getState().hoverNode(null)}
+        onPointerLeave={() => store.getState().hoverNode(null)}
         onPointerDown={onPointerDown}
         onPointerUp={onPointerUp}
         onPointerCancel={() => (stroke.current = null)}
@@ -513,7 +515,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
                 title={`More content ${mark.direction} what this scroll container shows`}
                 onClick={(e) => {
                   e.stopPropagation();
-                  useInspector.getState().selectNode(mark.nodeKey);
+                  store.getState().selectNode(mark.nodeKey);
                 }}
               >
                 {above ? '▲' : '▼'}

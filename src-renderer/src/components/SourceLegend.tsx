@@ -5,7 +5,8 @@
 import type { Observation } from '../../../src-shared/protocol/observation';
 import { insetsOf, layoutWarningSummary, NODE_SOURCES, SOURCE_LABELS, sourceOutcomeText } from '../../../src-shared/inspect';
 import type { NodeSource } from '../../../src-shared/protocol/observation';
-import { useInspector, type OverlayLayer } from '../state/store';
+import { useInspectorStore, useScopedInspector } from '../state/inspector-scope';
+import type { OverlayLayer } from '../state/store';
 
 const LAYERS: { layer: OverlayLayer; label: string; title: string }[] = [
   { layer: 'safeAreas', label: 'Safe areas', title: 'Shade the unsafe insets and the display cutout' },
@@ -49,9 +50,9 @@ export function SourceLegend({
   /** An AppReveal frame: its elements, how many came from OCR. */
   appReveal?: { ocr: number } | undefined;
 }) {
-  const hidden = useInspector((s) => s.hiddenSources);
-  const layers = useInspector((s) => s.layers);
-  const { setSourceShown, setLayer } = useInspector.getState();
+  const hidden = useScopedInspector((s) => s.hiddenSources);
+  const layers = useScopedInspector((s) => s.layers);
+  const { setSourceShown, setLayer } = useInspectorStore().getState();
   return (
     <div className="legend" data-testid="source-legend">
       <div className="legend-title">Sources</div>

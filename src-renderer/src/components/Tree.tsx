@@ -13,7 +13,7 @@ import {
   type TreeIndex,
 } from '../../../src-shared/inspect';
 import type { NodeSource } from '../../../src-shared/protocol/observation';
-import { useInspector } from '../state/store';
+import { useInspectorStore, useScopedInspector } from '../state/inspector-scope';
 
 /**
  * A row's props are plain values, so a live frame that leaves a row as it was (only capture identities
@@ -37,6 +37,7 @@ interface RowProps {
 
 const TreeRow = memo(function TreeRow(props: RowProps) {
   const { nodeKey, depth, className, role, caption, source, filtered, hasChildren, collapsed, selected, hovered, match } = props;
+  const store = useInspectorStore();
   const cls = `tree-row${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}${filtered ? ' is-filtered' : ''}`;
   return (
     <div
@@ -52,16 +53,16 @@ const TreeRow = memo(function TreeRow(props: RowProps) {
       aria-expanded={hasChildren ? !collapsed : undefined}
       className={cls}
       style={{ paddingLeft: 4 + depth * 12 }}
-      onClick={() => useInspector.getState().selectNode(nodeKey)}
-      onMouseEnter={() => useInspector.getState().hoverNode(nodeKey)}
-      onMouseLeave={() => useInspector.getState().hoverNode(null)}
+      onClick={() => store.getState().selectNode(nodeKey)}
+      onMouseEnter={() => store.getState().hoverNode(nodeKey)}
+      onMouseLeave={() => store.getState().hoverNode(null)}
     >
       <span
         className="twisty"
         onClick={(e) => {
           if (!hasChildren) return;
           e.stopPropagation();
-          useInspector.getState().toggleCollapsed(nodeKey);
+          store.getState().toggleCollapsed(nodeKey);
         }}
       >
         {hasChildren ? (collapsed ? '▸' : '▾') : ''}
@@ -84,10 +85,11 @@ export function Tree({
   /** The frame context the tree was captured in. */
   frameContext?: string | undefined;
 }) {
-  const selectedKey = useInspector((s) => s.selectedKey);
-  const hoveredKey = useInspector((s) => s.hoveredKey);
-  const collapsed = useInspector((s) => s.collapsed);
-  const hiddenSources = useInspector((s) => s.hiddenSources);
+  const store = useInspectorStore();
+  const selectedKey = useScopedInspector((s) => s.selectedKey);
+  const hoveredKey = useScopedInspector((s) => s.hoveredKey);
+  const collapsed = useScopedInspector((s) => s.collapsed);
+  const hiddenSources = useScopedInspector((s) => s.hiddenSources);
   const containerRef = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => visibleRows(tree.nodes, collapsed), [tree, collapsed]);
 
@@ -104,7 +106,7 @@ export function Tree({
   }, [selectedKey, rows]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const { selectNode, setCollapsed } = useInspector.getState();
+    const { selectNode, setCollapsed } = store.getState();
     const at = rows.findIndex((r) => r.key === selectedKey);
     const current = rows[at];
     const open = current && childrenOf(current.node).length > 0 && !collapsed.has(current.key);

@@ -3,7 +3,7 @@
  * query, the pick stack position, which tree rows are collapsed, how to observe (strategy, XCTest only,
  * live or paused) and what the overlay draws (sources, layers).
  */
-import { create } from 'zustand';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import { ancestorKeys, cycleIndex, type NodeKey } from '../../../src-shared/inspect';
 import type { NodeSource, Strategy } from '../../../src-shared/protocol/observation';
 import type { UiNode } from '../../../src-shared/protocol/runner';
@@ -90,107 +90,118 @@ function withAncestorsExpanded(collapsed: ReadonlySet<NodeKey>, key: NodeKey | n
   return next;
 }
 
-export const useInspector = create<InspectorState>()((set, get) => ({
-  selectedDeviceId: null,
-  mode: 'inspect',
-  openStep: null,
-  windowId: null,
-  typeField: {},
-  selectedKey: null,
-  hoveredKey: null,
-  searchQuery: '',
-  searchCursor: -1,
-  pick: null,
-  collapsed: new Set(),
-  live: true,
-  strategy: 'visible',
-  xctestOnly: false,
-  hiddenSources: new Set(),
-  layers: { safeAreas: true, layoutWarnings: true, advisories: false },
+export type InspectorStore = UseBoundStore<StoreApi<InspectorState>>;
 
-  selectDevice: (deviceId) => {
-    if (get().selectedDeviceId === deviceId) return;
-    set({ selectedDeviceId: deviceId, selectedKey: null, hoveredKey: null, pick: null, collapsed: new Set(), searchCursor: -1, openStep: null, windowId: null });
-  },
+/**
+ * A fresh inspector: its own selection, hover, pick, collapsed rows and overlay filters. The app has
+ * one (`useInspector`); a view that shows two trees side by side makes one per side (inspector-scope.ts).
+ */
+export function createInspectorStore(): InspectorStore {
+  return create<InspectorState>()((set, get) => ({
+    selectedDeviceId: null,
+    mode: 'inspect',
+    openStep: null,
+    windowId: null,
+    typeField: {},
+    selectedKey: null,
+    hoveredKey: null,
+    searchQuery: '',
+    searchCursor: -1,
+    pick: null,
+    collapsed: new Set(),
+    live: true,
+    strategy: 'visible',
+    xctestOnly: false,
+    hiddenSources: new Set(),
+    layers: { safeAreas: true, layoutWarnings: true, advisories: false },
 
-  setMode: (mode) => set(mode === 'interact' ? { mode, pick: null } : { mode }),
+    selectDevice: (deviceId) => {
+      if (get().selectedDeviceId === deviceId) return;
+      set({ selectedDeviceId: deviceId, selectedKey: null, hoveredKey: null, pick: null, collapsed: new Set(), searchCursor: -1, openStep: null, windowId: null });
+    },
 
-  toggleMode: () => get().setMode(get().mode === 'inspect' ? 'interact' : 'inspect'),
+    setMode: (mode) => set(mode === 'interact' ? { mode, pick: null } : { mode }),
 
-  openStepDetail: (callId) => set({ openStep: callId }),
+    toggleMode: () => get().setMode(get().mode === 'inspect' ? 'interact' : 'inspect'),
 
-  setWindowId: (windowId) => set({ windowId }),
+    openStepDetail: (callId) => set({ openStep: callId }),
 
-  setTypeField: (deviceId, node) =>
-    set((s) => {
-      const next = { ...s.typeField };
-      if (node) next[deviceId] = node;
-      else delete next[deviceId];
-      return { typeField: next };
-    }),
+    setWindowId: (windowId) => set({ windowId }),
 
-  selectNode: (key) =>
-    set((s) => ({ selectedKey: key, pick: null, collapsed: withAncestorsExpanded(s.collapsed, key) })),
+    setTypeField: (deviceId, node) =>
+      set((s) => {
+        const next = { ...s.typeField };
+        if (node) next[deviceId] = node;
+        else delete next[deviceId];
+        return { typeField: next };
+      }),
 
-  hoverNode: (key) => {
-    if (get().hoveredKey !== key) set({ hoveredKey: key });
-  },
+    selectNode: (key) =>
+      set((s) => ({ selectedKey: key, pick: null, collapsed: withAncestorsExpanded(s.collapsed, key) })),
 
-  setSearchQuery: (query) => set({ searchQuery: query, searchCursor: -1 }),
+    hoverNode: (key) => {
+      if (get().hoveredKey !== key) set({ hoveredKey: key });
+    },
 
-  stepSearch: (matches, delta) => {
-    if (matches.length === 0) return;
-    const s = get();
-    const start = s.searchCursor < 0 ? (delta > 0 ? -1 : 0) : s.searchCursor;
-    const cursor = cycleIndex(start, delta, matches.length);
-    const key = matches[cursor] ?? null;
-    set({ searchCursor: cursor, selectedKey: key, pick: null, collapsed: withAncestorsExpanded(s.collapsed, key) });
-  },
+    setSearchQuery: (query) => set({ searchQuery: query, searchCursor: -1 }),
 
-  pickAt: (x, y, stack) => {
-    const key = stack[0] ?? null;
-    set((s) => ({
-      pick: stack.length > 0 ? { x, y, index: 0 } : null,
-      selectedKey: key,
-      collapsed: withAncestorsExpanded(s.collapsed, key),
-    }));
-  },
+    stepSearch: (matches, delta) => {
+      if (matches.length === 0) return;
+      const s = get();
+      const start = s.searchCursor < 0 ? (delta > 0 ? -1 : 0) : s.searchCursor;
+      const cursor = cycleIndex(start, delta, matches.length);
+      const key = matches[cursor] ?? null;
+      set({ searchCursor: cursor, selectedKey: key, pick: null, collapsed: withAncestorsExpanded(s.collapsed, key) });
+    },
 
-  cyclePick: (stack, delta) => {
-    const s = get();
-    if (!s.pick || stack.length === 0) return;
-    const index = cycleIndex(Math.min(s.pick.index, stack.length - 1), delta, stack.length);
-    const key = stack[index] ?? null;
-    set({ pick: { ...s.pick, index }, selectedKey: key, collapsed: withAncestorsExpanded(s.collapsed, key) });
-  },
+    pickAt: (x, y, stack) => {
+      const key = stack[0] ?? null;
+      set((s) => ({
+        pick: stack.length > 0 ? { x, y, index: 0 } : null,
+        selectedKey: key,
+        collapsed: withAncestorsExpanded(s.collapsed, key),
+      }));
+    },
 
-  clearPick: () => set({ pick: null }),
+    cyclePick: (stack, delta) => {
+      const s = get();
+      if (!s.pick || stack.length === 0) return;
+      const index = cycleIndex(Math.min(s.pick.index, stack.length - 1), delta, stack.length);
+      const key = stack[index] ?? null;
+      set({ pick: { ...s.pick, index }, selectedKey: key, collapsed: withAncestorsExpanded(s.collapsed, key) });
+    },
 
-  toggleCollapsed: (key) => get().setCollapsed(key, !get().collapsed.has(key)),
+    clearPick: () => set({ pick: null }),
 
-  setCollapsed: (key, collapsed) =>
-    set((s) => {
-      if (s.collapsed.has(key) === collapsed) return {};
-      const next = new Set(s.collapsed);
-      if (collapsed) next.add(key);
-      else next.delete(key);
-      return { collapsed: next };
-    }),
+    toggleCollapsed: (key) => get().setCollapsed(key, !get().collapsed.has(key)),
 
-  setLive: (live) => set({ live }),
+    setCollapsed: (key, collapsed) =>
+      set((s) => {
+        if (s.collapsed.has(key) === collapsed) return {};
+        const next = new Set(s.collapsed);
+        if (collapsed) next.add(key);
+        else next.delete(key);
+        return { collapsed: next };
+      }),
 
-  setStrategy: (strategy) => set({ strategy }),
+    setLive: (live) => set({ live }),
 
-  setXctestOnly: (xctestOnly) => set({ xctestOnly }),
+    setStrategy: (strategy) => set({ strategy }),
 
-  setSourceShown: (source, shown) =>
-    set((s) => {
-      if (s.hiddenSources.has(source) === !shown) return {};
-      const next = new Set(s.hiddenSources);
-      if (shown) next.delete(source);
-      else next.add(source);
-      return { hiddenSources: next };
-    }),
+    setXctestOnly: (xctestOnly) => set({ xctestOnly }),
 
-  setLayer: (layer, on) => set((s) => (s.layers[layer] === on ? {} : { layers: { ...s.layers, [layer]: on } })),
-}));
+    setSourceShown: (source, shown) =>
+      set((s) => {
+        if (s.hiddenSources.has(source) === !shown) return {};
+        const next = new Set(s.hiddenSources);
+        if (shown) next.delete(source);
+        else next.add(source);
+        return { hiddenSources: next };
+      }),
+
+    setLayer: (layer, on) => set((s) => (s.layers[layer] === on ? {} : { layers: { ...s.layers, [layer]: on } })),
+  }));
+}
+
+/** The app's inspector: the live view's and the trace view's. */
+export const useInspector = createInspectorStore();
