@@ -3,7 +3,7 @@
  * a tree diff, plus the capture stamps that say whether both reads saw the same screen.
  */
 import { diffTrees, type TreeDiff } from '../../src-shared/compare/diff';
-import type { CaptureStamp } from '../../src-shared/protocol/api';
+import type { CaptureStamp, SavedComparison } from '../../src-shared/protocol/api';
 import type { Strategy } from '../../src-shared/protocol/observation';
 import type { ResourceRef } from '../../src-shared/trace/schema';
 import type { TraceRecorder } from '../trace/recorder';
@@ -87,7 +87,7 @@ export async function recordComparison(recorder: TraceRecorder, comparison: Comp
   const [xctestObservationRef, sdkObservationRef, diffRef, screenshotRef] = await Promise.all([
     recorder.addResource('observation', hierarchy(comparison.xctest, 'XCTest-only')),
     recorder.addResource('observation', hierarchy(comparison.sdk, 'SDK-backed')),
-    recorder.addResource('comparison', { ...comparison.diff, stamps: comparison.stamps, sameScreen: comparison.sameScreen ?? null }),
+    recorder.addResource('comparison', { ...comparison.diff, stamps: comparison.stamps, sameScreen: comparison.sameScreen ?? null } satisfies SavedComparison),
     shot ? recorder.addResource('screenshot', Buffer.from(shot.dataBase64, 'base64')) : Promise.resolve<ResourceRef | undefined>(undefined),
   ]);
   await recorder.append({

@@ -187,6 +187,13 @@ export const TraceComparisonSchema = z.object({
 });
 export type TraceComparison = z.infer<typeof TraceComparisonSchema>;
 
+/** The resource a saved comparison's `diffRef` names: the whole diff with the stamps of both reads. */
+export const SavedComparisonSchema = TreeDiffSchema.extend({
+  stamps: ComparisonViewSchema.shape.stamps,
+  sameScreen: ComparisonViewSchema.shape.sameScreen,
+});
+export type SavedComparison = z.infer<typeof SavedComparisonSchema>;
+
 /** One step of a replay running in the host, as soon as it is judged. */
 export const ReplayProgressSchema = z.object({
   path: z.string(),

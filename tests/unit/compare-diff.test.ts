@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIFF_CLASSES, diffTrees, filterDifferences, intersectionOverUnion } from '../../src-shared/compare/diff';
+import { differencesAt, keysOn, pairIndex, partnerOf, summaryText } from '../../src-shared/compare/sides';
 import type { UiNode } from '../../src-shared/protocol/runner';
 import { goldenRoot } from '../support/golden';
 
@@ -235,5 +236,60 @@ describe('diffTrees at scale', () => {
     expect(diff.summary.text_changed).toBe(13);
     // Generous: the benchmark holds the real target; this only catches an accidental quadratic pass.
     expect(elapsed).toBeLessThan(1000);
+  });
+});
+
+describe('reading a diff from one side (the Compare view)', () => {
+  // The SDK-backed copy with its children reversed: a pair's keys differ, so a lookup that returned the
+  // key it was given (or the wrong direction's map) would be caught.
+  function reversedCopy(): UiNode {
+    const sdk = sdkBackedCopy();
+    sdk.node!.reverse();
+    return sdk;
+  }
+
+  it('maps a selected node to its partner in both directions, and an unpaired one to null', () => {
+    const sdk = reversedCopy();
+    const diff = diffTrees(golden, sdk);
+    const index = pairIndex(diff.pairs);
+    const moved = diff.pairs.filter((p) => p.xctestKey !== p.sdkKey);
+    expect(moved.length).toBeGreaterThan(10);
+    for (const pair of diff.pairs) {
+      expect(partnerOf(index, 'xctest', pair.xctestKey)).toBe(pair.sdkKey);
+      expect(partnerOf(index, 'sdk', pair.sdkKey)).toBe(pair.xctestKey);
+    }
+    // The Camera button is the same element on both sides, wherever the reversal put it.
+    const camera = partnerOf(index, 'xctest', CAMERA_BUTTON)!;
+    expect(camera).not.toBe(CAMERA_BUTTON);
+    expect(at(sdk, camera).text).toBe('Camera');
+    const onlyXctest = filterDifferences(diff, 'only_xctest')[0]!.xctestKey!;
+    const onlySdk = filterDifferences(diff, 'only_sdk')[0]!.sdkKey!;
+    expect(partnerOf(index, 'xctest', onlyXctest)).toBeNull();
+    expect(partnerOf(index, 'sdk', onlySdk)).toBeNull();
+    expect(partnerOf(index, 'xctest', '0.999')).toBeNull();
+  });
+
+  it('names the nodes of one class on each side, and the differences of one node', () => {
+    const diff = diffTrees(golden, reversedCopy());
+    const onlySdk = filterDifferences(diff, 'only_sdk');
+    expect(keysOn(onlySdk, 'sdk')).toEqual(new Set([onlySdk[0]!.sdkKey]));
+    expect(keysOn(onlySdk, 'xctest').size).toBe(0);
+    const geometry = filterDifferences(diff, 'geometry_changed');
+    expect(keysOn(geometry, 'xctest')).toEqual(new Set([CAMERA_BUTTON]));
+
+    // The Apple Account label gained a bridge identity and nothing else; the camera only moved.
+    const index = pairIndex(diff.pairs);
+    expect(differencesAt(diff, 'xctest', APPLE_ACCOUNT_LABEL).map((d) => d.class)).toEqual(['identity_added']);
+    const cameraOnSdk = partnerOf(index, 'xctest', CAMERA_BUTTON)!;
+    expect(differencesAt(diff, 'sdk', cameraOnSdk).map((d) => d.class)).toEqual(['geometry_changed']);
+    // An XCTest key is not looked up among SDK-backed keys.
+    expect(differencesAt(diff, 'sdk', CAMERA_BUTTON)).toEqual([]);
+  });
+
+  it('sums a summary up in words, only the classes that occur, in class order', () => {
+    expect(summaryText({ only_xctest: 0, only_sdk: 12, text_changed: 0, value_changed: 0, geometry_changed: 2, identity_added: 24 })).toBe(
+      '12 only in SDK-backed, 2 position or size changed, 24 identity added',
+    );
+    expect(summaryText({ only_xctest: 0, only_sdk: 0 })).toBe('no differences');
   });
 });

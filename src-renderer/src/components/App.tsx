@@ -24,6 +24,7 @@ import { DeviceList } from './DeviceList';
 import { DeviceStatus } from './DeviceStatus';
 import { DiscoveredList } from './DiscoveredList';
 import { InteractBar } from './InteractBar';
+import { CompareButton, LiveCompareView, useLiveComparison } from './LiveCompare';
 import { WebViewPanel } from './WebViewPanel';
 import { ModeToggle } from './ModeToggle';
 import { RecordControls, RecoverOffer } from './Recording';
@@ -65,11 +66,20 @@ export function App() {
   useTraceDrop();
   useTraceOpenRequests();
   const traceOpen = useTraceView((s) => s.opening !== null || s.trace !== null || s.error !== null);
+  const comparing = useLiveComparison((s) => s.view !== null);
   if (traceOpen) {
     return (
       <div className="app trace-mode">
         <TopBar />
         <TraceView />
+      </div>
+    );
+  }
+  if (comparing) {
+    return (
+      <div className="app compare-mode">
+        <TopBar />
+        <LiveCompareView />
       </div>
     );
   }
@@ -179,6 +189,7 @@ function LiveApp() {
         <div className="canvas-bar">
           <DeviceStatus device={device} frame={frame} />
           <span className="spacer" />
+          <CompareButton device={device} />
           <RecordControls device={device} />
           {device && (
             <LiveControls

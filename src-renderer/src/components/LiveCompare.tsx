@@ -1,0 +1,143 @@
+/**
+ * Compare on a live device (issue 6): the Compare button of the canvas bar takes an XCTest-only and an
+ * SDK-backed read of the current screen through the host, and the comparison replaces the live view
+ * until it is closed. While this device is being recorded, the comparison can be saved into the trace.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { create } from 'zustand';
+import type { ComparisonView, DeviceSummary, RecordingStatus } from '../../../src-shared/protocol/api';
+import { queryKeys, useApi, useHostEvents, useRecordingStatus } from '../api/queries';
+import type { Transport } from '../api/transport';
+import { errorMessage, formatTime, plural } from '../state/format';
+import { CompareView } from './CompareView';
+
+interface LiveComparisonState {
+  /** The comparison on screen; null: the live view is. */
+  view: ComparisonView | null;
+  /** A comparison is being taken. */
+  pending: boolean;
+  /** Why the last comparison could not be taken. */
+  error: string | null;
+}
+
+export const useLiveComparison = create<LiveComparisonState>(() => ({ view: null, pending: false, error: null }));
+
+async function compareDevice(api: Transport, deviceId: string): Promise<void> {
+  useLiveComparison.setState({ pending: true, error: null });
+  try {
+    const view = await api.call('device.compare', { deviceId });
+    useLiveComparison.setState({ view, pending: false });
+  } catch (error) {
+    useLiveComparison.setState({ pending: false, error: `Compare failed: ${errorMessage(error)}` });
+  }
+}
+
+function closeComparison(): void {
+  useLiveComparison.setState({ view: null, error: null });
+}
+
+/** The canvas bar's button; it also says why the last comparison failed. */
+export function CompareButton({ device }: { device: DeviceSummary | undefined }) {
+  const api = useApi();
+  const pending = useLiveComparison((s) => s.pending);
+  const error = useLiveComparison((s) => s.error);
+  const connected = device?.state === 'connected';
+  return (
+    <div className="compare-controls">
+      <button
+        type="button"
+        className="mini-button"
+        data-testid="compare-button"
+        disabled={!connected || pending}
+        title={connected ? 'What plain XCTest sees beside the SDK-backed view of this screen, diffed' : 'Connect a device to compare'}
+        onClick={() => device && void compareDevice(api, device.id)}
+      >
+        {pending ? 'Comparing…' : 'Compare'}
+      </button>
+      {error && (
+        <span className="compare-error" data-testid="compare-error" title={error}>
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** The open comparison, in place of the live view (App renders it while one is open). */
+export function LiveCompareView() {
+  useHostEvents();
+  const view = useLiveComparison((s) => s.view);
+  if (!view) return null;
+  // A new comparison starts with nothing selected and nothing saved.
+  return <LiveComparison key={view.comparisonId} view={view} />;
+}
+
+function LiveComparison({ view }: { view: ComparisonView }) {
+  const api = useApi();
+  const client = useQueryClient();
+  const pending = useLiveComparison((s) => s.pending);
+  const error = useLiveComparison((s) => s.error);
+  const recording = useRecordingStatus().data;
+  const save = useMutation({
+    mutationFn: () => api.call('recording.saveComparison', { comparisonId: view.comparisonId }),
+    onSuccess: (status) => client.setQueryData<RecordingStatus>(queryKeys.recording, status),
+  });
+  const recordingThis = recording?.recording === true && recording.deviceId === view.deviceId;
+  const saved = save.isSuccess;
+
+  return (
+    <CompareView
+      comparison={view}
+      title={
+        <span className="compare-title">
+          <strong>Compare</strong> · taken {formatTime(view.sdk.receivedAt)}
+        </span>
+      }
+      actions={
+        <>
+          <button
+            type="button"
+            className="mini-button"
+            data-testid="compare-again"
+            disabled={pending}
+            onClick={() => void compareDevice(api, view.deviceId)}
+          >
+            {pending ? 'Comparing…' : 'Compare again'}
+          </button>
+          <button
+            type="button"
+            className="mini-button primary"
+            data-testid="compare-save"
+            disabled={!recordingThis || save.isPending || saved}
+            title={recordingThis ? 'Write this comparison into the running recording' : 'Record this device to save a comparison into its trace'}
+            onClick={() => save.mutate()}
+          >
+            {save.isPending ? 'Saving…' : saved ? 'Saved' : 'Save to trace'}
+          </button>
+          <button type="button" className="mini-button" data-testid="compare-close" onClick={closeComparison}>
+            Close
+          </button>
+        </>
+      }
+      notice={
+        <>
+          {error && (
+            <div className="banner warn" data-testid="compare-error" role="alert">
+              {error}
+            </div>
+          )}
+          {save.isError && (
+            <div className="banner warn" data-testid="compare-save-error" role="alert">
+              Not saved: {errorMessage(save.error)}
+            </div>
+          )}
+          {saved && save.data && (
+            <div className="banner info" data-testid="compare-saved" role="status">
+              Saved into the recording ({plural(save.data.steps, 'step')} so far).
+            </div>
+          )}
+        </>
+      }
+    />
+  );
+}
