@@ -112,3 +112,13 @@ export async function boxCentre(page: Page, id: string): Promise<{ x: number; y:
   if (!rect) throw new Error(`no box for ${id}`);
   return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
 }
+
+/** Stops the running recording with the Record button and returns the path of the trace file it wrote. */
+export async function stopRecording(page: Page): Promise<string> {
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'false');
+  const status = page.getByTestId('record-status');
+  await expect(status).toHaveAttribute('data-trace', /\.parallax-trace$/);
+  return (await status.getAttribute('data-trace')) as string;
+}

@@ -3,9 +3,10 @@
  * file through "Open trace…": the filmstrip, before / after screenshots with boxes, attributes of a
  * picked box, the step's result. A foreign file names what is wrong with it.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { ROOT, runParallax, urlIn, type Running, boxCentre, stopAfterEach } from './harness';
+import { ROOT, runParallax, urlIn, type Running, boxCentre, stopAfterEach, stopRecording } from './harness';
 
 const running = stopAfterEach();
 
@@ -31,11 +32,7 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1');
   await page.mouse.click(username.x, username.y);
   await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '2');
-  await record.click();
-  await expect(record).toHaveAttribute('data-recording', 'false');
-  const status = page.getByTestId('record-status');
-  await expect(status).toHaveAttribute('data-trace', /\.parallax-trace$/);
-  const tracePath = (await status.getAttribute('data-trace')) as string;
+  const tracePath = await stopRecording(page);
 
   // Open the file as a user would: the "Open trace…" input.
   await page.getByTestId('open-trace').setInputFiles(tracePath);
@@ -67,6 +64,20 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   await expect(before.locator('[data-testid="box"][data-selected="true"]')).toHaveCount(1);
   await expect(page.getByTestId('attr-row').first()).toBeVisible();
   await page.screenshot({ path: '/tmp/trace-view.png' });
+
+  // Export: a Maestro flow file, saved as a download, with one tapOn per recorded tap. The picked
+  // username field is named by its label, unique on its screen; Sign In, a bridge node whose label
+  // the screen repeats, falls back to its point.
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-maestro').click();
+  const flow = await download;
+  expect(flow.suggestedFilename()).toMatch(/\.maestro\.yaml$/);
+  const yaml = await readFile((await flow.path())!, 'utf8');
+  expect(yaml).toMatch(/^appId: 'dev\.parallax\.demo'$/m);
+  expect(yaml.match(/^- tapOn:$/gm)).toHaveLength(2);
+  expect(yaml).toMatch(/^ {4}point: '\d+%, \d+%'$/m);
+  expect(yaml).toMatch(/^ {4}text: 'Username'$/m);
+  await expect(page.getByTestId('export-notes')).toBeAttached();
 
   // Close goes back to the live view.
   await page.getByTestId('trace-close').click();

@@ -10,11 +10,13 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DIFF_CLASS_LABELS, DIFF_CLASSES } from '../src-shared/compare/diff';
+import { summaryText } from '../src-shared/compare/sides';
 import { nodeAtKey } from '../src-shared/inspect/tree';
 import { StrategySchema } from '../src-shared/protocol/observation';
+import { replaySummary } from '../src-shared/protocol/replay';
 import type { UiNode } from '../src-shared/protocol/runner';
 import type { TimelineStep } from '../src-shared/trace/reader';
-import { exportMaestro, openTraceFile, TraceOpenError, type OpenedTrace } from './trace/index';
+import { exportMaestro, exportNotes, openTraceFile, TraceOpenError, type OpenedTrace } from './trace/index';
 import { compareNow } from './session/compare';
 import type { DeviceConnection } from './session/connection';
 import { connectionFor } from './session/device-manager';
@@ -179,9 +181,7 @@ function stepLine(step: TimelineStep, width: number): string {
   const target = step.kind === 'action' ? subjectOf(step) : '';
   const what =
     step.kind === 'comparison' && step.comparisons[0]
-      ? `${step.statusText}: ${DIFF_CLASSES.filter((c) => (step.comparisons[0]!.summary[c] ?? 0) > 0)
-          .map((c) => `${step.comparisons[0]!.summary[c]} ${DIFF_CLASS_LABELS[c].toLowerCase()}`)
-          .join(', ') || 'no differences'}`
+      ? `${step.statusText}: ${summaryText(step.comparisons[0].summary)}`
       : step.statusText;
   const ms = step.durationMs !== undefined && step.kind === 'action' ? `  ${Math.round(step.durationMs)} ms` : '';
   return `${n}  ${pad(stepKindText(step), 11)} ${target ? `${pad(target, 28)} ` : ''}${what}${ms}`;
@@ -263,11 +263,7 @@ async function openCommand(file: string, values: Values, out: Out): Promise<numb
 async function exportCommand(file: string, values: Values, out: Out): Promise<number> {
   const trace = await openTraceFile(file);
   const flow = await exportMaestro(trace);
-  const notes = [
-    ...flow.warnings.map((w) => `note: ${w}`),
-    ...flow.notes.map((n) => `note: step ${n.step + 1} (${n.callId}): ${n.note}`),
-    ...flow.unreadableObservations.map((u) => `note: observation ${u.ref} could not be read (${u.problem}); its steps use points or notes`),
-  ];
+  const notes = exportNotes(flow);
   if (values.out !== undefined) {
     const target = resolve(values.out);
     try {
@@ -323,8 +319,7 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
     if (values.json) {
       out.log(JSON.stringify({ trace: trace.path, device: connection.url, ...report }, null, 2));
     } else {
-      const stopped = report.stopped?.reason === 'divergence' ? `; stopped at the first divergence, ${report.notRun} not run` : '';
-      out.log(`${report.steps.length} of ${report.total} replayed: ${report.matched} matched, ${report.diverged} diverged, ${report.failed} failed${stopped}`);
+      out.log(replaySummary(report));
     }
     return report.matched === report.total ? 0 : 1;
   });

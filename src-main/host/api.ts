@@ -23,8 +23,8 @@ import { CompareError } from '../session/compare';
 import { Comparisons, UnknownComparisonError } from '../session/comparisons';
 import type { SessionRecording } from '../session/recording';
 import { ReplayBusyError, ReplayRunner } from '../session/replay-runner';
-import { findUnfinishedTraces, recoverTrace, TraceOpenError } from '../trace/index';
-import { openTraceBytes, openTraceView, traceResource } from '../session/trace-view';
+import { exportMaestro, exportNotes, findUnfinishedTraces, recoverTrace, TraceOpenError } from '../trace/index';
+import { openedTrace, openTraceBytes, openTraceView, traceResource } from '../session/trace-view';
 
 export type HostKind = 'electron' | 'web';
 
@@ -50,7 +50,11 @@ export function createApiService(
     for (const listener of listeners) listener(event, payload);
   };
   const comparisons = new Comparisons(manager);
-  const replays = new ReplayRunner(manager, (progress) => emit('trace.replayStep', progress), replayOptions);
+  const replays = new ReplayRunner(
+    manager,
+    { onStep: (progress) => emit('trace.replayStep', progress), onEnded: (ended) => emit('trace.replayEnded', ended) },
+    replayOptions,
+  );
 
   const handlers: Handlers = {
     'app.info': () => ({ version: options.version, host: options.host }),
@@ -100,6 +104,10 @@ export function createApiService(
     'trace.open': ({ path }) => openTraceView(path),
     'trace.resource': ({ path, ref }) => traceResource(path, ref),
     'trace.openBytes': (input) => openTraceBytes(input),
+    'trace.exportMaestro': async ({ path }) => {
+      const flow = await exportMaestro(await openedTrace(path));
+      return { yaml: flow.yaml, notes: exportNotes(flow) };
+    },
     'trace.replay': ({ path, deviceId, stopOnDivergence }) => replays.run(path, deviceId, stopOnDivergence),
     'trace.stopReplay': () => ({ stopping: replays.stop() }),
     'discovery.list': () => discovery?.list() ?? [],

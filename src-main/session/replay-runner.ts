@@ -3,7 +3,7 @@
  * the host already holds, each step announced as soon as it is judged, and a stop that takes effect
  * between steps (the step in flight is never cut off, so nothing is left half sent or sent twice).
  */
-import type { ReplayProgress } from '../../src-shared/protocol/api';
+import type { ReplayEnded, ReplayProgress } from '../../src-shared/protocol/api';
 import type { ReplayReport } from '../../src-shared/protocol/replay';
 import type { DeviceManager } from './device-manager';
 import { replayTrace } from './replay';
@@ -18,7 +18,7 @@ export class ReplayRunner {
 
   constructor(
     private readonly manager: DeviceManager,
-    private readonly onStep: (progress: ReplayProgress) => void,
+    private readonly events: { onStep(progress: ReplayProgress): void; onEnded(ended: ReplayEnded): void },
     private readonly options: { settleMs?: number } = {},
   ) {}
 
@@ -31,15 +31,24 @@ export class ReplayRunner {
       const connection = this.manager.connectionOf(deviceId);
       await connection.waitUntilConnected();
       const total = trace.timeline.filter((step) => step.kind === 'action').length;
-      return await replayTrace(trace, connection, {
+      const report = await replayTrace(trace, connection, {
         stopOnDivergence,
         signal: abort.signal,
-        onStep: (step) => this.onStep({ path, deviceId, total, step }),
+        onStep: (step) => this.events.onStep({ path, deviceId, total, step }),
         ...(this.options.settleMs !== undefined ? { settleMs: this.options.settleMs } : {}),
       });
+      // Free before anyone hears of the end, so a replay started on hearing it is not refused as busy.
+      this.release(abort);
+      this.events.onEnded({ path, deviceId, report });
+      return report;
     } finally {
-      this.running = undefined;
+      this.release(abort);
     }
+  }
+
+  /** Frees the slot if it is still this run's (one started on hearing of its end may hold it already). */
+  private release(abort: AbortController): void {
+    if (this.running?.abort === abort) this.running = undefined;
   }
 
   /** Asks the running replay to stop before its next step; false when none runs. */

@@ -22,7 +22,7 @@ import {
   type Point,
   type TargetSelector,
 } from '../../src-shared/protocol/action';
-import type { Outcome, PlainSelector, ReplayReport, ReplayStep } from '../../src-shared/protocol/replay';
+import { selectorText, type Outcome, type PlainSelector, type ReplayReport, type ReplayStep } from '../../src-shared/protocol/replay';
 import type { UiNode } from '../../src-shared/protocol/runner';
 import { flattenTree } from '../../src-shared/inspect/tree';
 import type { StepStatus, TimelineStep } from '../../src-shared/trace/reader';
@@ -221,13 +221,14 @@ const RACE_FAILURES = new Set<string>(['stale_observation', 'stale_snapshot', 's
  * identity), and an action sent into that read is refused as stale. A recording made at a person's
  * pace never met that, so the replay waits for the same calm.
  */
-function settle(connection: DeviceConnection, quietMs: number): Promise<void> {
-  if (quietMs <= 0) return Promise.resolve();
+function settle(connection: DeviceConnection, quietMs: number, signal?: AbortSignal): Promise<void> {
+  if (quietMs <= 0 || signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(quiet);
       clearTimeout(cap);
       connection.off('frame', onFrame);
+      signal?.removeEventListener('abort', done);
       resolve();
     };
     let quiet = setTimeout(done, quietMs);
@@ -237,6 +238,8 @@ function settle(connection: DeviceConnection, quietMs: number): Promise<void> {
       quiet = setTimeout(done, quietMs);
     };
     connection.on('frame', onFrame);
+    // Nothing is sent during the wait, so a stop need not sit it out.
+    signal?.addEventListener('abort', done);
   });
 }
 
@@ -251,12 +254,6 @@ function outcomeOf(result: TraceActionResult | ActionResult): Outcome {
 
 function describeOutcome(o: Outcome): string {
   return o.success ? 'succeeded' : `failed (${o.failureReason ?? 'no reason given'})`;
-}
-
-function show(selector: PlainSelector): string {
-  if ('id' in selector) return `id ${JSON.stringify(selector.id)}`;
-  if ('text' in selector) return `text ${JSON.stringify(selector.text)}`;
-  return `point ${selector.point.x},${selector.point.y}`;
 }
 
 function str(value: unknown): string | undefined {
@@ -288,11 +285,11 @@ export function recordedSelectorText(target: TraceTarget | undefined): string | 
   const selector = target?.selector;
   if (selector) {
     const id = str(selector['id']);
-    if (id !== undefined) return `id ${JSON.stringify(id)}`;
+    if (id !== undefined) return selectorText({ id });
     const text = str(selector['text']);
-    if (text !== undefined) return `text ${JSON.stringify(text)}`;
+    if (text !== undefined) return selectorText({ text });
     const point = readPoint(selector['point']);
-    if (point) return `point ${point.x},${point.y}`;
+    if (point) return selectorText({ point });
   }
   const node = recordedNode(target);
   if (node) {
@@ -300,7 +297,7 @@ export function recordedSelectorText(target: TraceTarget | undefined): string | 
     return `node ${name !== undefined ? JSON.stringify(name) : (str(node['className']) ?? 'picked')}`;
   }
   const point = target?.point;
-  return point ? `point ${point.x},${point.y}` : undefined;
+  return point ? selectorText({ point }) : undefined;
 }
 
 /**
@@ -389,14 +386,14 @@ async function replayStep(
   const before = step.before;
   const kind = before?.action.kind ?? 'unknown';
   const recordedOutcome = step.after ? outcomeOf(step.after.result) : undefined;
-  const selectorText = recordedSelectorText(before?.target);
+  const recordedSelector = recordedSelectorText(before?.target);
   const report: ReplayStep = {
     index: step.index,
     callId: step.callId,
     kind,
     verdict: 'failed',
     differences: [],
-    recorded: { status: step.status, ...(selectorText ? { selector: selectorText } : {}), ...(recordedOutcome ? { outcome: recordedOutcome } : {}) },
+    recorded: { status: step.status, ...(recordedSelector ? { selector: recordedSelector } : {}), ...(recordedOutcome ? { outcome: recordedOutcome } : {}) },
     replayed: {},
   };
   const fail = (why: string): ReplayStep => {
@@ -432,7 +429,7 @@ async function replayStep(
     if (chosen && missed.length > 0 && !options.sendFallbacks) {
       // A fallback is a divergence known before anything is sent; a replay that stops at the first
       // divergence stops before acting on an element the recording may not have meant.
-      report.differences.push(`target found by ${show(chosen)}, not by ${missed.map(show).join(' or ')}; not sent, as the replay stops at the first divergence`);
+      report.differences.push(`target found by ${selectorText(chosen)}, not by ${missed.map(selectorText).join(' or ')}; not sent, as the replay stops at the first divergence`);
       report.verdict = 'diverged';
       report.replayed.durationMs = Math.round(performance.now() - started);
       return report;
@@ -463,9 +460,9 @@ async function replayStep(
     const notFound = list.length > 0 && (chosen === undefined || result.failureReason === 'target_not_found');
     if (notFound && recordedOutcome?.failureReason !== 'target_not_found') {
       // The outcome differs too, but only as a consequence; the one line says why.
-      report.differences.push(`target not found: no element with ${(missed.length > 0 ? missed : list).map(show).join(' or ')}`);
+      report.differences.push(`target not found: no element with ${(missed.length > 0 ? missed : list).map(selectorText).join(' or ')}`);
     } else {
-      if (chosen && missed.length > 0) report.differences.push(`target found by ${show(chosen)}, not by ${missed.map(show).join(' or ')}`);
+      if (chosen && missed.length > 0) report.differences.push(`target found by ${selectorText(chosen)}, not by ${missed.map(selectorText).join(' or ')}`);
       if (recordedOutcome) report.differences.push(...compareOutcomes(recordedOutcome, report.replayed.outcome));
       else report.differences.push(`no recorded outcome to compare: the action was ${step.statusText || 'in flight when the trace stopped'}`);
     }
@@ -491,12 +488,13 @@ export async function replayTrace(
   const report: ReplayReport = { steps: [], matched: 0, diverged: 0, failed: 0, total: actions.length, notRun: 0 };
   const settleMs = options.settleMs ?? 300;
   for (const [i, step] of actions.entries()) {
+    // Checked after the wait for a still screen: a stop pressed during it is a stop between steps.
+    await settle(connection, settleMs, options.signal);
     if (options.signal?.aborted) {
       report.stopped = { reason: 'aborted', ...(report.steps.length > 0 ? { afterCallId: report.steps.at(-1)!.callId } : {}) };
       report.notRun = actions.length - i;
       break;
     }
-    await settle(connection, settleMs);
     const done = await replayStep(step, connection, { settleMs, sendFallbacks: !options.stopOnDivergence });
     report.steps.push(done);
     report[done.verdict]++;

@@ -51,3 +51,12 @@ export async function exportMaestro(trace: OpenedTrace): Promise<MaestroExportRe
   const flow = exportMaestroFlow(trace.manifest, trace.timeline, observations);
   return { ...flow, unreadableObservations };
 }
+
+/** What a user should know about an export, one line each: steps without a Maestro form, unreadable screens. */
+export function exportNotes(flow: MaestroExportResult): string[] {
+  return [
+    ...flow.warnings.map((w) => `note: ${w}`),
+    ...flow.notes.map((n) => `note: step ${n.step + 1} (${n.callId}): ${n.note}`),
+    ...flow.unreadableObservations.map((u) => `note: observation ${u.ref} could not be read (${u.problem}); its steps use points or notes`),
+  ];
+}

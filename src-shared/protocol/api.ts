@@ -204,6 +204,17 @@ export const ReplayProgressSchema = z.object({
 });
 export type ReplayProgress = z.infer<typeof ReplayProgressSchema>;
 
+/**
+ * A replay's report when it has run to its end, also sent as an event: a long replay outlives a
+ * caller's wait for the reply (the web transport gives up after 30 s), and the report must still arrive.
+ */
+export const ReplayEndedSchema = z.object({
+  path: z.string(),
+  deviceId: z.string(),
+  report: ReplayReportSchema,
+});
+export type ReplayEnded = z.infer<typeof ReplayEndedSchema>;
+
 export const TraceResourceSchema = z.union([
   z.object({ kind: z.literal('png'), dataBase64: z.string() }),
   z.object({ kind: z.literal('json'), json: z.unknown() }),
@@ -329,6 +340,14 @@ export const apiMethods = {
     input: DeviceIdInput.extend({ path: z.string().min(1).max(4096), stopOnDivergence: z.boolean() }),
     output: ReplayReportSchema,
   },
+  /**
+   * The trace as a Maestro flow (YAML), with a note for each step that has no Maestro form and for each
+   * screen the export could not read.
+   */
+  'trace.exportMaestro': {
+    input: z.object({ path: z.string().min(1).max(4096) }),
+    output: z.object({ yaml: z.string(), notes: z.array(z.string()) }),
+  },
   /** Stops the running replay between steps (the step in flight finishes); false when none runs. */
   'trace.stopReplay': { input: z.object({}), output: z.object({ stopping: z.boolean() }) },
   /**
@@ -375,6 +394,7 @@ export const apiEvents = {
   'recording.changed': z.lazy(() => RecordingStatusSchema),
   'discovery.changed': z.object({ devices: z.array(DiscoveredDeviceSchema) }),
   'trace.replayStep': ReplayProgressSchema,
+  'trace.replayEnded': ReplayEndedSchema,
   /** The user picked a trace file outside the page (the Electron menu's Open Trace…): the renderer opens it. */
   'trace.openRequested': z.object({ path: z.string().min(1) }),
 } as const;

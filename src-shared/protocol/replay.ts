@@ -26,6 +26,13 @@ export const PlainSelectorSchema = z.union([
 ]);
 export type PlainSelector = z.infer<typeof PlainSelectorSchema>;
 
+/** A selector as the report's lines name it: `id "login.submit"`, `text "Sign In"`, `point 12,40`. */
+export function selectorText(selector: PlainSelector): string {
+  if ('id' in selector) return `id ${JSON.stringify(selector.id)}`;
+  if ('text' in selector) return `text ${JSON.stringify(selector.text)}`;
+  return `point ${selector.point.x},${selector.point.y}`;
+}
+
 export const ReplayStepSchema = z.object({
   /** Position in the trace's timeline (0-based). */
   index: z.number().int().nonnegative(),
@@ -67,3 +74,14 @@ export const ReplayReportSchema = z.object({
   stopped: z.object({ reason: z.enum(['divergence', 'aborted']), afterCallId: z.string().optional() }).optional(),
 });
 export type ReplayReport = z.infer<typeof ReplayReportSchema>;
+
+/**
+ * The report in one line, as the CLI ends a replay and the UI sums one up:
+ * "3 of 7 replayed: 2 matched, 1 diverged, 0 failed; stopped at the first divergence, 4 not run".
+ */
+export function replaySummary(report: ReplayReport): string {
+  const counts = `${report.steps.length} of ${report.total} replayed: ${report.matched} matched, ${report.diverged} diverged, ${report.failed} failed`;
+  const reason = report.stopped?.reason;
+  if (!reason) return counts;
+  return `${counts}; ${reason === 'divergence' ? 'stopped at the first divergence' : 'stopped by you'}, ${report.notRun} not run`;
+}

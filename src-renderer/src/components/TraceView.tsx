@@ -3,20 +3,21 @@
  * and after screenshots with their boxes, the tree and attributes of either frame, and the step's result.
  * A damaged or foreign file shows what is wrong with it instead.
  */
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { create } from 'zustand';
 import { indexTree, nodesAtIn } from '../../../src-shared/inspect';
 import { FAILURE_EXPLANATIONS, type FailureReason } from '../../../src-shared/protocol/action';
 import type { Frame, TraceOpened, TraceViewStep } from '../../../src-shared/protocol/api';
-import type { Observation } from '../../../src-shared/protocol/observation';
-import type { ViewHierarchy } from '../../../src-shared/protocol/runner';
 import { useApi } from '../api/queries';
 import type { Transport } from '../api/transport';
 import { errorMessage, formatTime } from '../state/format';
 import { useInspector } from '../state/store';
 import { Attributes } from './Attributes';
+import { ReplayBadge, ReplayPanel, ReplayStepResult } from './ReplayPanel';
 import { Screen } from './Screen';
+import { ExportMaestroButton } from './ExportMaestro';
+import { TraceComparisons } from './TraceComparisons';
+import { useTraceFrame, useTraceResource } from './trace-resources';
 import { Tree } from './Tree';
 
 interface TraceViewState {
@@ -113,50 +114,6 @@ export function useTraceDrop(): void {
   }, [api]);
 }
 
-function useResource(path: string, ref: string | undefined) {
-  const api = useApi();
-  return useQuery({
-    queryKey: ['trace-resource', path, ref],
-    queryFn: () => api.call('trace.resource', { path, ref: ref as string }),
-    enabled: ref !== undefined,
-    staleTime: Infinity,
-    retry: false,
-  });
-}
-
-/** A recorded frame as the Screen draws one: the ViewHierarchy wrapped in a minimal observation. */
-function useTraceFrame(path: string, refs: TraceViewStep['before'], time: number) {
-  const observation = useResource(path, refs?.observationRef);
-  const screenshot = useResource(path, refs?.screenshotRef);
-  const frame = useMemo((): Frame | undefined => {
-    if (!refs) return undefined;
-    const json = observation.data?.kind === 'json' ? (observation.data.json as ViewHierarchy | null) : null;
-    // An observation resource is a ViewHierarchy; an older one may be a whole Observation.
-    const hierarchy = json && typeof json === 'object' && 'viewHierarchy' in json ? ((json as { viewHierarchy?: ViewHierarchy }).viewHierarchy ?? null) : json;
-    const png = screenshot.data?.kind === 'png' ? screenshot.data.dataBase64 : null;
-    if (!hierarchy && !png) return undefined;
-    const obs = {
-      updatedAt: time,
-      updatedAtSource: 'server',
-      ...(hierarchy ? { viewHierarchy: hierarchy } : {}),
-      layoutWarnings: { scope: 'full', warnings: [] },
-      errors: [],
-      quality: { verdict: 'complete', reason: 'recorded' },
-      strategy: 'visible',
-      timings: {},
-    } as unknown as Observation;
-    return {
-      deviceId: 'trace',
-      observation: hierarchy ? obs : null,
-      screenshot: png ? { format: 'png', dataBase64: png } : null,
-      receivedAt: time,
-    };
-  }, [refs, observation.data, screenshot.data, time]);
-  const error = observation.error ?? screenshot.error;
-  const loading = observation.isLoading || screenshot.isLoading;
-  return { frame, error, loading };
-}
-
 type Side = 'before' | 'after';
 
 function TraceFrame({ label, testId, frame, loading, error, active, onActivate }: {
@@ -221,7 +178,7 @@ function StepResult({ step }: { step: TraceViewStep }) {
 }
 
 function Thumb({ path, step, index, selected, onSelect }: { path: string; step: TraceViewStep; index: number; selected: boolean; onSelect(): void }) {
-  const shot = useResource(path, step.after?.screenshotRef ?? step.before?.screenshotRef);
+  const shot = useTraceResource(path, step.after?.screenshotRef ?? step.before?.screenshotRef);
   const success = step.result?.success ?? false;
   return (
     <button
@@ -238,17 +195,19 @@ function Thumb({ path, step, index, selected, onSelect }: { path: string; step: 
         {index + 1}. {step.kind}
         {success ? '' : ' ✕'}
       </span>
+      <ReplayBadge path={path} callId={step.callId} />
     </button>
   );
 }
 
-function Shell({ children, title }: { children: ReactNode; title: ReactNode }) {
+function Shell({ children, title, actions }: { children: ReactNode; title: ReactNode; actions?: ReactNode }) {
   const close = useTraceView((s) => s.close);
   return (
     <div className="trace-view" data-testid="trace-view">
       <div className="trace-header">
         {title}
         <span className="spacer" />
+        {actions}
         <button type="button" className="mini-button" data-testid="trace-close" onClick={() => {
           useInspector.getState().selectNode(null);
           close();
@@ -293,6 +252,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
 
   return (
     <Shell
+      actions={<ExportMaestroButton path={trace.path} />}
       title={
         <span className="trace-manifest" data-testid="trace-manifest">
           <strong>{manifest.device.name}</strong> ({manifest.device.kind})
@@ -305,6 +265,8 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
       {trace.warnings.map((w) => (
         <div key={w} className="banner warn">{w}</div>
       ))}
+      <ReplayPanel trace={trace} />
+      <TraceComparisons trace={trace} />
       <div className="trace-filmstrip" data-testid="trace-filmstrip">
         {trace.steps.length === 0 && <span className="muted">This trace holds no actions.</span>}
         {trace.steps.map((s, i) => (
@@ -318,6 +280,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
         <div className="trace-body">
           <div className="trace-main">
             <StepResult step={step} />
+            <ReplayStepResult path={trace.path} callId={step.callId} />
             <div className="trace-frames">
               <TraceFrame label={`Before · ${formatTime(step.startTime)}`} testId="trace-before" {...before} active={side === 'before'} onActivate={() => activate('before')} />
               <TraceFrame label="After" testId="trace-after" {...after} active={side === 'after'} onActivate={() => activate('after')} />

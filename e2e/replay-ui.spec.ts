@@ -1,0 +1,137 @@
+/**
+ * Replay from the trace view (issue 6), in Chromium against the web host: three taps recorded on one
+ * demo iPhone, which then goes away; the trace reopened with no device running, a fresh demo iPhone
+ * connected from the replay panel, and the trace replayed on it: every step matched; on another screen
+ * the first step diverges (its target is not found) and, stopping there, the rest are not run; told to
+ * continue, every step gets a verdict; Stop stops between steps.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { boxCentre, postAdmin, runParallax, stopAfterEach, urlIn, type DemoUrls } from './harness';
+
+const running = stopAfterEach();
+
+/** Records taps on these ids through Interact mode and returns the trace file's path. */
+async function recordTaps(page: Page, ids: string[]): Promise<string> {
+  await page.getByTestId('mode-toggle').click();
+  await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
+  // Every box is found before the first tap: the last one moves the app to another screen.
+  const points = [];
+  for (const id of ids) points.push(await boxCentre(page, id));
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+  const status = page.getByTestId('record-status');
+  for (const [i, point] of points.entries()) {
+    await page.mouse.click(point.x, point.y);
+    await expect(status).toHaveAttribute('data-steps', String(i + 1));
+  }
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'false');
+  await expect(status).toHaveAttribute('data-trace', /\.parallax-trace$/);
+  return (await status.getAttribute('data-trace')) as string;
+}
+
+async function replay(page: Page, onDivergence: 'stop' | 'continue'): Promise<void> {
+  await page.getByTestId('replay-on-divergence').selectOption(onDivergence);
+  await page.getByTestId('replay-start').click();
+}
+
+/** Actions the demo app's SDK bridge has been asked to perform since it started. */
+async function bridgeActionsSent(demo: DemoUrls): Promise<number> {
+  const stats = (await (await fetch(`${demo.adminUrl}/stats`)).json()) as { sdkRequests: Record<string, number> };
+  return stats.sdkRequests['POST /observation/action'] ?? 0;
+}
+
+function badges(page: Page): Locator {
+  return page.getByTestId('trace-filmstrip').getByTestId('trace-step').getByTestId('replay-badge');
+}
+
+test('a trace reopened with no device replays on a fresh demo iPhone: all matched, then a divergence on another screen', async ({ page }) => {
+  test.setTimeout(150_000);
+  const recordedOn = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
+  running.push(recordedOn);
+  const host = await runParallax(['serve', '--device', (JSON.parse(recordedOn.line) as DemoUrls).runnerUrl], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  const tracePath = await recordTaps(page, ['login.submit', 'login.username', 'tab.checkout']);
+
+  // The device it was recorded on is gone: the trace opens without it, and the panel says how to connect one.
+  await recordedOn.stop();
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'disconnected');
+  await page.getByTestId('open-trace').setInputFiles(tracePath);
+  const steps = page.getByTestId('trace-filmstrip').getByTestId('trace-step');
+  await expect(steps).toHaveCount(3);
+  const panel = page.getByTestId('replay-panel');
+  await expect(panel.getByTestId('replay-no-device')).toContainText('No device is connected');
+  await expect(panel.getByTestId('replay-start')).toBeDisabled();
+  await expect(badges(page)).toHaveCount(0);
+
+  // A fresh demo iPhone, connected from the panel itself.
+  const fresh = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
+  running.push(fresh);
+  const urls = JSON.parse(fresh.line) as DemoUrls;
+  await panel.getByTestId('connect-url').fill(urls.runnerUrl);
+  await panel.getByTestId('connect-submit').click();
+  const device = panel.getByTestId('replay-device');
+  await expect(device).toBeVisible();
+  await expect(device.locator('option')).toHaveCount(1);
+
+  // On the screen it was recorded on, every step matches.
+  await replay(page, 'stop');
+  const summary = page.getByTestId('replay-summary');
+  await expect(summary).toHaveText('3 of 3 replayed: 3 matched, 0 diverged, 0 failed', { timeout: 30_000 });
+  await expect(summary).toHaveAttribute('data-all-matched', 'true');
+  await expect(badges(page)).toHaveCount(3);
+  for (const badge of await badges(page).all()) await expect(badge).toHaveAttribute('data-verdict', 'matched');
+  // The selected step shows its replay under what was recorded, with the backend that served it.
+  await steps.nth(0).click();
+  const verdict = page.getByTestId('replay-verdict');
+  await expect(verdict).toHaveAttribute('data-verdict', 'matched');
+  await expect(verdict).toContainText('succeeded via sdk');
+  await expect(verdict.getByTestId('replay-differences')).toHaveCount(0);
+
+  // On another screen, stopping at the first divergence: Sign In is not there.
+  await postAdmin(urls, 'screen', { screen: 'feed' });
+  await replay(page, 'stop');
+  await expect(summary).toHaveText('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run', { timeout: 30_000 });
+  await expect(badges(page).nth(0)).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
+  await expect(badges(page).nth(1)).toHaveAttribute('data-verdict', 'notRun');
+  await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'notRun');
+  await expect(verdict).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
+  await expect(verdict.getByTestId('replay-differences')).toContainText('not found');
+  await expect(verdict.getByTestId('replay-differences')).toContainText('login.submit');
+  await steps.nth(2).click();
+  await expect(verdict).toHaveAttribute('data-verdict', 'notRun');
+
+  // Continuing instead: every step is judged; the tab bar is on every screen, so the last one matches.
+  await replay(page, 'continue');
+  await expect(summary).toHaveText(/^3 of 3 replayed: /, { timeout: 30_000 });
+  for (const badge of await badges(page).all()) await expect(badge).toHaveAttribute('data-verdict', /^(matched|diverged|failed)$/);
+  await expect(badges(page).nth(1)).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
+  await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'matched');
+  await page.screenshot({ path: '/tmp/replay-ui.png' });
+
+  // Stop, pressed once the first step is judged, stops before the last one.
+  await postAdmin(urls, 'screen', { screen: 'login' });
+  await replay(page, 'continue');
+  await expect(page.getByTestId('replay-progress')).toBeVisible();
+  await expect(badges(page).nth(0)).toHaveAttribute('data-verdict', 'matched');
+  await page.getByTestId('replay-stop').click();
+  await expect(summary).toContainText(/stopped by you, [12] not run$/, { timeout: 30_000 });
+  await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'notRun');
+  await expect(page.getByTestId('replay-start')).toBeEnabled();
+
+  // Closing the trace while it replays stops the replay: the steps left are never sent.
+  await postAdmin(urls, 'screen', { screen: 'login' });
+  const sentBefore = await bridgeActionsSent(urls);
+  await replay(page, 'continue');
+  await page.getByTestId('trace-close').click();
+  await page.getByTestId('open-trace').setInputFiles(tracePath);
+  await expect(steps).toHaveCount(3);
+  // The next Replay waits until the stopped one has ended in the host.
+  await expect(page.getByTestId('replay-start')).toBeEnabled({ timeout: 30_000 });
+  expect(await bridgeActionsSent(urls)).toBeLessThan(sentBefore + 3);
+  await expect(badges(page)).toHaveCount(0);
+});

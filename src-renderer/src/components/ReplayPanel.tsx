@@ -1,0 +1,215 @@
+/**
+ * Replay in the trace view (issue 6): the trace's actions run again on a device the host holds, each
+ * step's verdict shown on the filmstrip as it arrives, the selected step's replay under its recorded
+ * result, and the report summed up in one line.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { DeviceSummary, TraceOpened } from '../../../src-shared/protocol/api';
+import { replaySummary, selectorText, type ReplayStep } from '../../../src-shared/protocol/replay';
+import { queryKeys, useApi, useDevices } from '../api/queries';
+import { errorMessage } from '../state/format';
+import { forgetReplay, startReplay, stepReplayState, stopReplay, useReplay, type ReplayRun, type StepReplayState } from '../state/replay';
+import { ConnectForm } from './ConnectForm';
+
+/**
+ * The host's devices, kept fresh by `devices.changed`: the trace view is shown without the live view,
+ * which otherwise listens for it.
+ */
+function useDevicesFollowed() {
+  const api = useApi();
+  const client = useQueryClient();
+  useEffect(() => api.on('devices.changed', ({ devices }) => client.setQueryData(queryKeys.devices, devices)), [api, client]);
+  return useDevices();
+}
+
+/** The device to replay on: the one last chosen while it is connected, else the first connected. */
+function chosenDevice(connected: readonly DeviceSummary[], chosenId: string | null): DeviceSummary | undefined {
+  return connected.find((d) => d.id === chosenId) ?? connected[0];
+}
+
+function RunStatus({ run, devices }: { run: ReplayRun; devices: readonly DeviceSummary[] }) {
+  const judged = Object.keys(run.steps).length;
+  const device = devices.find((d) => d.id === run.deviceId);
+  if (run.running) {
+    return (
+      <span className="replay-progress" data-testid="replay-progress" data-judged={judged} data-total={run.total}>
+        {run.stopping ? 'Stopping after the step in flight…' : `Replaying on ${device?.name ?? run.deviceId}…`} {judged} of {run.total}
+      </span>
+    );
+  }
+  if (!run.report) return null;
+  const allMatched = run.report.matched === run.report.total;
+  return (
+    <span className={`replay-summary${allMatched ? ' all-matched' : ''}`} data-testid="replay-summary" data-all-matched={String(allMatched)}>
+      {replaySummary(run.report)}
+    </span>
+  );
+}
+
+/** Device, what to do on a divergence, Replay / Stop, and the run's progress or summary. */
+export function ReplayPanel({ trace }: { trace: TraceOpened }) {
+  const api = useApi();
+  const devices = useDevicesFollowed();
+  const list = devices.data ?? [];
+  const connected = list.filter((d) => d.state === 'connected');
+  const choice = useReplay((s) => s.choice);
+  const choose = useReplay((s) => s.choose);
+  const run = useReplay((s) => s.run);
+  const device = chosenDevice(connected, choice.deviceId);
+  const ours = run?.path === trace.path ? run : null;
+  // One replay at a time in the host: one of another trace (closed while it ran) is still ending.
+  const otherRunning = run?.running === true && run.path !== trace.path;
+  const path = trace.path;
+
+  // Closing this trace or opening another stops its replay: its steps would land on a screen nobody watches.
+  useEffect(
+    () => () => {
+      const current = useReplay.getState().run;
+      if (current?.path === path && current.running) void stopReplay(api);
+      else forgetReplay(path);
+    },
+    [api, path],
+  );
+
+  const lostDevice = ours?.running && !connected.some((d) => d.id === ours.deviceId);
+  return (
+    <div className="replay-panel" data-testid="replay-panel" data-running={String(ours?.running ?? false)}>
+      <div className="replay-bar">
+        <strong>Replay</strong>
+        {connected.length > 0 ? (
+          <label>
+            on{' '}
+            <select
+              data-testid="replay-device"
+              value={device?.id ?? ''}
+              disabled={ours?.running}
+              onChange={(e) => choose({ deviceId: e.target.value })}
+            >
+              {connected.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.name} ({d.kind})
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span className="replay-no-device" data-testid="replay-no-device">
+            {devices.isError ? `Cannot list the host's devices: ${errorMessage(devices.error)}` : 'No device is connected to replay on.'}
+          </span>
+        )}
+        <label>
+          On divergence{' '}
+          <select
+            data-testid="replay-on-divergence"
+            value={choice.stopOnDivergence ? 'stop' : 'continue'}
+            disabled={ours?.running}
+            onChange={(e) => choose({ stopOnDivergence: e.target.value === 'stop' })}
+          >
+            <option value="stop">stop</option>
+            <option value="continue">continue</option>
+          </select>
+        </label>
+        {ours?.running ? (
+          <button type="button" className="mini-button" data-testid="replay-stop" disabled={ours.stopping} onClick={() => void stopReplay(api)}>
+            Stop
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="mini-button primary"
+            data-testid="replay-start"
+            disabled={!device || otherRunning || trace.steps.length === 0}
+            title={trace.steps.length === 0 ? 'This trace holds no actions' : undefined}
+            onClick={() => {
+              if (device) void startReplay(api, { path, deviceId: device.id, stopOnDivergence: choice.stopOnDivergence, total: trace.steps.length });
+            }}
+          >
+            Replay
+          </button>
+        )}
+        {ours && <RunStatus run={ours} devices={list} />}
+        {otherRunning && <span className="muted">The replay of the trace closed before is still ending…</span>}
+      </div>
+      {connected.length === 0 && (
+        <div className="replay-connect">
+          <p>
+            Connect the device to replay on: paste its runner URL (<span className="mono">ws://HOST:PORT/ws</span>, the demo iPhone
+            prints one with <span className="mono">npx parallax demo-device</span>) or an AppReveal session URL.
+          </p>
+          <ConnectForm />
+        </div>
+      )}
+      {ours?.error && (
+        <div className="banner error replay-error" data-testid="replay-error" role="alert">
+          {ours.error}
+        </div>
+      )}
+      {lostDevice && (
+        <div className="banner warn" data-testid="replay-device-lost" role="alert">
+          The device left or disconnected during the replay: the steps still to run will fail.
+        </div>
+      )}
+    </div>
+  );
+}
+
+const VERDICT_TEXT: Record<StepReplayState['verdict'], string> = {
+  matched: 'matched',
+  diverged: 'diverged',
+  failed: 'failed',
+  notRun: 'not run',
+  pending: '…',
+};
+
+/** A filmstrip step's verdict in this trace's replay, if one ran. */
+export function ReplayBadge({ path, callId }: { path: string; callId: string }) {
+  const state = stepReplayState(useReplay((s) => s.run), path, callId);
+  if (!state) return null;
+  return (
+    <span className={`replay-badge verdict-${state.verdict}`} data-testid="replay-badge" data-verdict={state.verdict}>
+      {VERDICT_TEXT[state.verdict]}
+    </span>
+  );
+}
+
+/** What the device did this time, as the recorded result is shown above it. */
+function replayedText(step: ReplayStep): string {
+  const outcome = step.replayed.outcome;
+  if (!outcome) return 'not sent';
+  const how = outcome.success ? 'succeeded' : `failed: ${outcome.failureReason ?? 'no reason given'}`;
+  return `${how}${outcome.backend ? ` via ${outcome.backend}` : ''}${outcome.fallbackReason ? ` (fallback: ${outcome.fallbackReason})` : ''}`;
+}
+
+/** The selected step as replayed: its verdict, what differed, and what the device did this time. */
+export function ReplayStepResult({ path, callId }: { path: string; callId: string }) {
+  const state = stepReplayState(useReplay((s) => s.run), path, callId);
+  if (!state) return null;
+  if (!('step' in state)) {
+    return (
+      <div className="replay-step-result" data-testid="replay-verdict" data-verdict={state.verdict}>
+        <strong>Replay:</strong> {state.verdict === 'pending' ? 'not replayed yet' : 'not run: the replay stopped before this step'}
+      </div>
+    );
+  }
+  const { step } = state;
+  const selector = step.replayed.selector ? selectorText(step.replayed.selector) : undefined;
+  return (
+    <div className={`replay-step-result verdict-${step.verdict}`} data-testid="replay-verdict" data-verdict={step.verdict}>
+      <strong>Replay: {step.verdict}</strong>
+      <span>
+        replayed: {replayedText(step)}
+        {selector ? ` · target by ${selector}` : ''}
+        {step.replayed.retriedAfter ? ` · sent again after ${step.replayed.retriedAfter}` : ''}
+        {step.replayed.durationMs !== undefined ? ` · ${step.replayed.durationMs} ms` : ''}
+      </span>
+      {step.differences.length > 0 && (
+        <ul className="replay-differences" data-testid="replay-differences">
+          {step.differences.map((d) => (
+            <li key={d}>{d}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,245 @@
+/**
+ * The UI's Replay button through the real API service (issue 6), against the demo device over its real
+ * sockets: a session recorded through the API, replayed on the same device, with each step announced
+ * as an event, the choice to stop at a divergence or continue, a stop mid-run, and one replay at a time.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiEvent, ApiEventPayload, ReplayEnded, ReplayProgress } from '../../src-shared/protocol/api';
+import type { ReplayReport } from '../../src-shared/protocol/replay';
+import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
+import { createApiService, type ApiService } from '../../src-main/host/api';
+import { DeviceManager } from '../../src-main/session/device-manager';
+import { SessionRecording } from '../../src-main/session/recording';
+
+let demo: DemoDeviceHandle;
+let manager: DeviceManager;
+let recording: SessionRecording;
+let api: ApiService;
+let dir: string;
+let deviceId: string;
+/** Tap Sign In, tap the disabled passkey button (refused), tap the Checkout tab: recorded on the login screen. */
+let tracePath: string;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The bridge route every SDK-backed action of the demo goes through. */
+const BRIDGE_ACTION = 'POST /observation/action';
+
+async function admin(path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${demo.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`admin ${path}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A relaunched app on `screen` (request counts from zero), given time to push its first frames. */
+async function reset(screen: string): Promise<void> {
+  await admin('/reset', { screen, faults: [] });
+  await sleep(600);
+}
+
+async function bridgeActionsSent(): Promise<number> {
+  const stats = await admin('/stats');
+  return (stats.sdkRequests as Record<string, number>)[BRIDGE_ACTION] ?? 0;
+}
+
+async function call(method: string, params: unknown): Promise<Record<string, unknown>> {
+  const reply = await api.handle(method, params);
+  if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
+  return reply.result as Record<string, unknown>;
+}
+
+/** The events of one kind the service emits while `run` runs (`run` sees them as they come). */
+async function collecting<E extends ApiEvent, T>(event: E, run: (events: ApiEventPayload<E>[]) => Promise<T>): Promise<{ result: T; events: ApiEventPayload<E>[] }> {
+  const events: ApiEventPayload<E>[] = [];
+  const off = api.subscribe((name: ApiEvent, payload: unknown) => {
+    if (name === event) events.push(payload as ApiEventPayload<E>);
+  });
+  try {
+    return { result: await run(events), events };
+  } finally {
+    off();
+  }
+}
+
+async function replay(stopOnDivergence: boolean): Promise<ReplayReport> {
+  return (await call('trace.replay', { path: tracePath, deviceId, stopOnDivergence })) as unknown as ReplayReport;
+}
+
+/** A replay that continues on divergence, with trace.stopReplay called `delayMs` after its first step is judged. */
+async function replayStoppedAfterFirstStep(delayMs: number) {
+  let stopAnswer: Promise<Record<string, unknown>> | undefined;
+  const { result: report, events } = await collecting('trace.replayStep', async (seen) => {
+    const off = api.subscribe((name) => {
+      if (name !== 'trace.replayStep' || seen.length !== 1 || stopAnswer) return;
+      const stop = () => call('trace.stopReplay', {});
+      stopAnswer = delayMs === 0 ? stop() : sleep(delayMs).then(stop);
+    });
+    try {
+      return await replay(false);
+    } finally {
+      off();
+    }
+  });
+  return { report, events, stopAnswer: await stopAnswer };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'parallax-replay-api-'));
+  demo = await startDemoDevice({ port: 0 });
+  manager = new DeviceManager();
+  recording = new SessionRecording(manager, { dir, version: 'test' });
+  // A shorter calm between steps than a person needs; the engine still sends again after a race.
+  api = createApiService({ manager, recording }, { host: 'web', version: 'test', replay: { settleMs: 150 } });
+  deviceId = manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
+  await manager.connectionOf(deviceId).waitUntilConnected(10_000);
+
+  await reset('login');
+  await call('device.observe', { deviceId });
+  await call('recording.start', { deviceId });
+  for (const id of ['login.submit', 'login.passkey', 'tab.checkout']) {
+    // A person's pace: the pushed frame of one step is observed before the next is sent.
+    await sleep(400);
+    await call('device.act', { deviceId, action: { action: 'tap', target: { id } } });
+  }
+  const stopped = await call('recording.stop', {});
+  expect(stopped).toMatchObject({ recording: false, steps: 3 });
+  tracePath = stopped.lastTrace as string;
+}, 90_000);
+
+afterAll(async () => {
+  await recording?.close();
+  await manager?.closeAll();
+  await demo?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('trace.replay through the API', () => {
+  it('on the screen it was recorded on every step matches, each announced as an event in order, then the end', async () => {
+    await reset('login');
+    const ended: ReplayEnded[] = [];
+    const { result: report, events } = await collecting('trace.replayStep', async () => {
+      const off = api.subscribe((name, payload) => {
+        if (name === 'trace.replayEnded') ended.push(payload as ReplayEnded);
+      });
+      try {
+        return await replay(true);
+      } finally {
+        off();
+      }
+    });
+    expect(report.steps.map((s) => [s.kind, s.verdict, s.differences])).toEqual([
+      ['tap', 'matched', []],
+      ['tap', 'matched', []],
+      ['tap', 'matched', []],
+    ]);
+    expect(report).toMatchObject({ matched: 3, diverged: 0, failed: 0, total: 3, notRun: 0 });
+    expect(report.stopped).toBeUndefined();
+    // The refusal the recording met is met again, through the same backend.
+    expect(report.steps[1]!.replayed.outcome).toEqual({ success: false, backend: 'sdk', failureReason: 'element_not_actionable' });
+
+    // The trace view names its steps by callId: the events do too, one per step, in the trace's order.
+    const opened = (await call('trace.open', { path: tracePath })) as { steps: { callId: string }[] };
+    expect(events.map((e: ReplayProgress) => [e.path, e.deviceId, e.total, e.step.callId])).toEqual(
+      opened.steps.map((s) => [tracePath, deviceId, 3, s.callId]),
+    );
+    expect(events.map((e) => e.step)).toEqual(report.steps);
+    expect(ended).toEqual([{ path: tracePath, deviceId, report }]);
+  });
+
+  it('on another screen, stopping at the first divergence: the first step names its missing target, the rest are not run', async () => {
+    await reset('feed');
+    const { result: report, events } = await collecting('trace.replayStep', () => replay(true));
+    expect(report.steps).toHaveLength(1);
+    expect(report.steps[0]!.verdict).not.toBe('matched');
+    expect(report.steps[0]!.differences).toEqual([expect.stringMatching(/^target not found: no element with id "login\.submit"/)]);
+    expect(report).toMatchObject({ total: 3, notRun: 2, stopped: { reason: 'divergence', afterCallId: report.steps[0]!.callId } });
+    expect(events).toHaveLength(1);
+    // Nothing the bridge was asked to do: the element is not there, so the dispatcher never sent it.
+    expect(await bridgeActionsSent()).toBe(0);
+  });
+
+  it('on another screen, continuing: every step is judged, the tab bar on every screen still matches', async () => {
+    await reset('feed');
+    const { result: report, events } = await collecting('trace.replayStep', () => replay(false));
+    expect(report.steps.map((s) => s.verdict)).toEqual(['diverged', 'diverged', 'matched']);
+    expect(report.steps[1]!.differences).toEqual([expect.stringMatching(/^target not found: no element with id "login\.passkey"/)]);
+    expect(report).toMatchObject({ matched: 1, diverged: 2, failed: 0, total: 3, notRun: 0 });
+    expect(report.stopped).toBeUndefined();
+    expect(events.map((e) => e.step.verdict)).toEqual(['diverged', 'diverged', 'matched']);
+  });
+
+  it('trace.stopReplay mid-run stops before the next step, and no action is sent twice', async () => {
+    await reset('login');
+    // Stop the instant the first step is judged, before the replay waits for the next.
+    const { report, events, stopAnswer } = await replayStoppedAfterFirstStep(0);
+    expect(stopAnswer).toEqual({ stopping: true });
+    expect(report.steps).toHaveLength(1);
+    expect(report.steps[0]!.verdict).toBe('matched');
+    expect(report).toMatchObject({ total: 3, notRun: 2, stopped: { reason: 'aborted', afterCallId: report.steps[0]!.callId } });
+    expect(events).toHaveLength(1);
+    // The one step run reached the bridge once (twice only if the engine said it sent it again after a race).
+    const sent = report.steps.reduce((n, s) => n + (s.replayed.result ? 1 : 0) + (s.replayed.retriedAfter ? 1 : 0), 0);
+    expect(sent).toBeGreaterThanOrEqual(1);
+    expect(await bridgeActionsSent()).toBe(sent);
+    // Nothing runs any more: a second stop has nothing to stop.
+    expect(await call('trace.stopReplay', {})).toEqual({ stopping: false });
+  });
+
+  it('a stop pressed while the replay waits for the screen to settle stops before the next step is sent', async () => {
+    await reset('login');
+    // After the first step the replay waits at least settleMs (150) for a still screen: a person's
+    // click lands in that wait, not in the instant between the step and the wait.
+    const { report, stopAnswer } = await replayStoppedAfterFirstStep(30);
+    expect(stopAnswer).toEqual({ stopping: true });
+    expect(report.steps.map((s) => s.verdict)).toEqual(['matched']);
+    expect(report).toMatchObject({ notRun: 2, stopped: { reason: 'aborted' } });
+    expect(await bridgeActionsSent()).toBe(report.steps[0]!.replayed.retriedAfter ? 2 : 1);
+  });
+
+  it('a second replay while one runs is refused as busy; the first one runs on undisturbed', async () => {
+    await reset('login');
+    const first = replay(false);
+    const second = await api.handle('trace.replay', { path: tracePath, deviceId, stopOnDivergence: false });
+    expect(second).toMatchObject({ ok: false, error: { code: 'busy', message: expect.stringContaining(tracePath) } });
+    const report = await first;
+    expect(report).toMatchObject({ matched: 3, total: 3, notRun: 0 });
+    // Once it is over, another may start.
+    await reset('login');
+    expect((await replay(true)).matched).toBe(3);
+  });
+
+  it('a replay started on hearing that the last one ended may start, and holds the host until it ends', async () => {
+    await reset('feed');
+    let next: Promise<ReplayReport> | undefined;
+    const off = api.subscribe((name) => {
+      if (name === 'trace.replayEnded' && !next) next = replay(true);
+    });
+    try {
+      await replay(true);
+      expect(next).toBeDefined();
+      const third = await api.handle('trace.replay', { path: tracePath, deviceId, stopOnDivergence: true });
+      expect(third).toMatchObject({ ok: false, error: { code: 'busy' } });
+      expect(await next).toMatchObject({ total: 3, notRun: 2, stopped: { reason: 'divergence' } });
+    } finally {
+      off();
+    }
+  });
+
+  it('an unknown device is not_found and a damaged trace a trace_* error; neither leaves the host busy', async () => {
+    await reset('login');
+    const unknown = await api.handle('trace.replay', { path: tracePath, deviceId: 'no-such-device', stopOnDivergence: true });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'not_found' } });
+
+    const damaged = join(dir, 'damaged.parallax-trace');
+    await writeFile(damaged, 'not a zip at all');
+    const broken = await api.handle('trace.replay', { path: damaged, deviceId, stopOnDivergence: true });
+    expect(broken.ok).toBe(false);
+    if (!broken.ok) expect(broken.error.code).toMatch(/^trace_/);
+    expect(await bridgeActionsSent()).toBe(0);
+
+    expect((await replay(true)).matched).toBe(3);
+  });
+});
