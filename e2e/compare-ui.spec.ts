@@ -57,7 +57,7 @@ async function clearFilter(page: Page): Promise<void> {
   await expect(page.getByTestId('compare-summary')).toHaveAttribute('data-filter', '');
 }
 
-test('Hostile and Checkout: only in SDK-backed is exactly what the bridge adds; selection follows the pairs', async ({ page }) => {
+test('Hostile and Checkout: only in SDK-backed is exactly what the bridge or the web view adds; selection follows the pairs', async ({ page }) => {
   const demo = await startDemo('hostile');
   await open(page, demo);
 
@@ -117,10 +117,15 @@ test('Hostile and Checkout: only in SDK-backed is exactly what the bridge adds; 
   expect(identities.sdkKeys).toContain(await placeOrder.getAttribute('data-sdk-key'));
   await clearFilter(page);
 
-  // What the bridge adds that XCTest cannot match is only in the SDK-backed tree: its own views of
-  // the screen, the web view and the tab bar.
+  // What the bridge or the web view adds that XCTest cannot match is only in the SDK-backed tree: the
+  // bridge's own views of the screen, the web view and the tab bar, and the page's chat launcher,
+  // which hides itself from accessibility and so from XCTest.
   const checkoutOnly = await filterTo(page, 'only_sdk');
   expect(checkoutOnly.sdkKeys.length).toBeGreaterThan(0);
+  const chat = differences(page).filter({ hasText: 'Chat' });
+  await expect(chat).toHaveCount(1);
+  await expect(chat).toHaveAttribute('data-xctest-key', /^$/);
+  expect(checkoutOnly.sdkKeys).toContain(await chat.getAttribute('data-sdk-key'));
   for (const id of ['screen.checkout', 'Tab Bar']) {
     const rows = treeRow(sdkPanel, id);
     const keys = await keysOf(rows, 'data-node-key');

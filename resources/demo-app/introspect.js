@@ -131,7 +131,8 @@
   function web() {
     const leaves = [];
     for (const el of document.querySelectorAll(WEB_SELECTOR)) {
-      if (!rendered(el)) continue;
+      // Accessibility leaves out an aria-hidden subtree, and XCTest reads web content through it.
+      if (!rendered(el) || el.closest('[aria-hidden="true"]')) continue;
       const rect = rectOf(el);
       if (rect[2] <= 0 || rect[3] <= 0) continue;
       // A label wrapping its control is read through the control.

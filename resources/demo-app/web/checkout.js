@@ -24,6 +24,11 @@
     receipt.textContent = `Receipt #${++orders}`;
     status.after(receipt);
   });
+  document.getElementById('chat-launcher').addEventListener('click', () => {
+    status.hidden = false;
+    status.textContent = 'Support will answer in the chat shortly.';
+    status.className = 'ok';
+  });
   document.getElementById('shipping').addEventListener('change', (event) => {
     const express = event.target.value === 'express';
     document.querySelector('#summary strong').textContent = express ? '$57.00' : '$48.00';
