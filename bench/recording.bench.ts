@@ -2,8 +2,10 @@
  * `npx tsx bench/recording.bench.ts`: what recording adds to an action, measured in pairs (issue 6).
  *
  * The app's own path: a DeviceManager holding the demo device over its real sockets and the
- * SessionRecording the hosts run. The same bridge tap runs with the recording off and on, alternating
- * run by run so drift in the machine's load falls on both arms alike. Two figures per arm:
+ * SessionRecording the hosts run. The same bridge tap runs with the recording off and on, in
+ * alternating blocks (off, on, off, on, …) so drift in the machine's load falls on both arms alike, and
+ * so a start or a stop of the recording (which writes and packs) never sits next to a measured tap. Two
+ * figures per arm:
  *   act      what the user waits for: manager.act, from the click to the step on the timeline;
  *   durable  until the step is in the trace and flushed (the recording writes behind the action).
  */
@@ -14,7 +16,8 @@ import { startDemoDevice } from '../src-main/demo-device/index';
 import { DeviceManager } from '../src-main/session/device-manager';
 import { SessionRecording } from '../src-main/session/recording';
 
-const PAIRS = 25;
+const BLOCKS = 8;
+const PER_BLOCK = 10;
 const WARMUP = 3;
 
 const median = (xs: number[]) => {
@@ -46,24 +49,24 @@ try {
   for (let i = 0; i < WARMUP; i++) await tap();
   const off = { act: [] as number[], durable: [] as number[] };
   const on = { act: [] as number[], durable: [] as number[] };
-  await recording.start(id);
-  for (let i = 0; i < PAIRS; i++) {
-    // Alternate which arm goes first, so neither always follows the other's writes.
-    for (const arm of i % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
-      if (arm === 'off') await recording.stop();
+  for (let block = 0; block < BLOCKS; block++) {
+    const recorded = block % 2 === 1;
+    if (recorded) await recording.start(id);
+    await tap(); // the first tap after a switch settles what the switch wrote; it is not counted
+    for (let i = 0; i < PER_BLOCK; i++) {
       const run = await tap();
-      (arm === 'on' ? on : off).act.push(run.act);
-      (arm === 'on' ? on : off).durable.push(run.durable);
-      if (arm === 'off') await recording.start(id);
+      (recorded ? on : off).act.push(run.act);
+      (recorded ? on : off).durable.push(run.durable);
     }
+    if (recorded) await recording.stop();
   }
-  await recording.stop();
 
-  console.log(`recording.bench: bridge tap on the demo device through the app's DeviceManager, ${PAIRS} pairs (recording off / on, alternating)`);
+  const runs = (BLOCKS / 2) * PER_BLOCK;
+  console.log(`recording.bench: bridge tap on the demo device through the app's DeviceManager, ${runs} taps per arm in ${BLOCKS} alternating blocks`);
   console.log(`without recording   act median ${ms(median(off.act))}  p95 ${ms(p95(off.act))}`);
   console.log(`with recording      act median ${ms(median(on.act))}  p95 ${ms(p95(on.act))}   durable median ${ms(median(on.durable))}  p95 ${ms(p95(on.durable))}`);
-  const paired = (xs: number[]) => median(xs.map((x, i) => x - off.act[i]!));
-  console.log(`overhead per action, median of the paired differences: act ${ms(paired(on.act))}, until durable ${ms(paired(on.durable))}`);
+  console.log(`overhead per action (median with − median without): act ${ms(median(on.act) - median(off.act))}, until durable ${ms(median(on.durable) - median(off.act))}`);
+  console.log(`writing behind the action (durable − act, per tap): median ${ms(median(on.durable.map((d, i) => d - on.act[i]!)))}`);
 } finally {
   await recording.close();
   await manager.closeAll();
