@@ -3,7 +3,7 @@
  * file through "Open trace…": the filmstrip, before / after screenshots with boxes, attributes of a
  * picked box, the step's result. A foreign file names what is wrong with it.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ROOT, runParallax, urlIn, type Running, boxCentre, stopAfterEach, stopRecording } from './harness';
@@ -90,6 +90,18 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   await expect(error).toBeVisible();
   await expect(error).toContainText('package.json');
   await expect(error).toContainText(/not a (zip|Parallax trace)/i);
+  await page.getByTestId('trace-close').click();
+  await expect(view).toHaveCount(0);
+
+  // A corrupt trace (the recorded file, cut short as by an interrupted copy): named, and why.
+  const whole = await readFile(tracePath);
+  const cut = join(test.info().outputDir, 'cut-short.parallax-trace');
+  await mkdir(test.info().outputDir, { recursive: true });
+  await writeFile(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+  await page.getByTestId('open-trace').setInputFiles(cut);
+  await expect(error).toBeVisible();
+  await expect(error).toContainText('cut-short.parallax-trace');
+  await expect(error).toContainText(/cut short/);
   await page.getByTestId('trace-close').click();
   await expect(view).toHaveCount(0);
 });
