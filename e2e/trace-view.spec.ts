@@ -84,6 +84,20 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   await expect(view).toHaveCount(0);
   await expect(page.getByTestId('screen-image')).toBeVisible();
 
+  // The same trace opens in place, with no bytes sent: from Recent, and from the saved recording's Open.
+  await page.getByTestId('recent-traces').click();
+  const recent = page.getByTestId('recent-trace');
+  await expect(recent.first()).toHaveAttribute('title', tracePath);
+  await recent.first().click();
+  await expect(page.getByTestId('trace-manifest')).toContainText('2 steps');
+  await expect(page.getByTestId('trace-manifest').locator('.trace-path')).toHaveAttribute('title', tracePath);
+  await page.getByTestId('trace-close').click();
+  await page.getByTestId('open-last-trace').click();
+  await expect(page.getByTestId('trace-manifest').locator('.trace-path')).toHaveAttribute('title', tracePath);
+  await expect(steps).toHaveCount(2);
+  await page.getByTestId('trace-close').click();
+  await expect(view).toHaveCount(0);
+
   // A foreign file: an error naming the problem, never a blank screen.
   await page.getByTestId('open-trace').setInputFiles(join(ROOT, 'package.json'));
   const error = page.getByTestId('trace-error');

@@ -2,7 +2,7 @@
  * The preload: exposes the one API to the sandboxed renderer, and nothing else of Electron.
  * `call` resolves with the same reply envelope the web host sends ({ok, result} or {ok: false, error}).
  */
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 
 interface EventMessage {
   event: string;
@@ -18,4 +18,6 @@ contextBridge.exposeInMainWorld('parallax', {
     ipcRenderer.on('parallax:event', handler);
     return () => ipcRenderer.removeListener('parallax:event', handler);
   },
+  // A picked or dropped file's path on disk ('' for one that has none), so a trace opens in place.
+  pathForFile: (file: File): string => webUtils.getPathForFile(file),
 });

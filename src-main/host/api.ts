@@ -24,7 +24,7 @@ import { Comparisons, UnknownComparisonError } from '../session/comparisons';
 import type { SessionRecording } from '../session/recording';
 import { ReplayBusyError, ReplayRunner } from '../session/replay-runner';
 import { exportMaestro, exportNotes, findUnfinishedTraces, recoverTrace, TraceOpenError } from '../trace/index';
-import { openedTrace, openTraceBytes, openTraceView, traceResource } from '../session/trace-view';
+import { openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '../session/trace-view';
 
 export type HostKind = 'electron' | 'web';
 
@@ -36,6 +36,8 @@ export interface ApiService {
   subscribe(listener: ApiEventListener): () => void;
   /** Tells every renderer of something the host did by itself (the Electron menu opened a trace). */
   emit<E extends ApiEvent>(event: E, payload: ApiEventPayload<E>): void;
+  /** A trace file's bytes from a browser (the web host's upload), answered as `trace.open` would be. */
+  receiveTrace(name: string, body: AsyncIterable<Uint8Array>): Promise<ApiResult>;
 }
 
 type Handlers = { [M in ApiMethod]: (input: z.output<(typeof apiMethods)[M]['input']>) => Promise<ApiOutput<M>> | ApiOutput<M> };
@@ -103,7 +105,7 @@ export function createApiService(
     },
     'trace.open': ({ path }) => openTraceView(path),
     'trace.resource': ({ path, ref }) => traceResource(path, ref),
-    'trace.openBytes': (input) => openTraceBytes(input),
+    'trace.recent': () => recentTraces(requireRecording().dir),
     'trace.exportMaestro': async ({ path }) => {
       const flow = await exportMaestro(await openedTrace(path));
       return { yaml: flow.yaml, notes: exportNotes(flow) };
@@ -135,6 +137,13 @@ export function createApiService(
 
   return {
     emit,
+    async receiveTrace(name, body) {
+      try {
+        return { ok: true, result: await receiveTrace(name, body) };
+      } catch (error) {
+        return { ok: false, error: toApiError(error) };
+      }
+    },
     async handle(method, params) {
       if (!isApiMethod(method)) return { ok: false, error: { code: 'unknown_method', message: `unknown method ${method}` } };
       const decoded = apiMethods[method].input.safeParse(params ?? {});

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ApiCallEnvelopeSchema } from '../../src-shared/protocol/api';
+import { ApiCallEnvelopeSchema, MAX_TRACE_BYTES, TRACE_UPLOAD_PATH } from '../../src-shared/protocol/api';
 import type { ApiService } from './api';
 
 export const RENDERER_CSP = [
@@ -73,6 +73,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       response.end('Parallax: this URL needs the token printed when the host started.\n');
       return;
     }
+    if (url.pathname === TRACE_UPLOAD_PATH) {
+      await receiveTraceUpload(request, response, url);
+      return;
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405).end();
       return;
@@ -105,13 +109,47 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     response.end(request.method === 'HEAD' ? undefined : body);
   }
 
+  /** Whether a request comes from this host's own page (or from no page at all, like a test's client). */
+  function sameOrigin(request: IncomingMessage): boolean {
+    const origin = request.headers.origin;
+    return origin === undefined || origin === `http://${host}:${port}` || origin === `http://localhost:${port}`;
+  }
+
+  /** A browser's trace file, streamed to the host; the reply is `trace.open`'s envelope. */
+  async function receiveTraceUpload(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+    const reply = (status: number, body: unknown) => {
+      response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      response.end(JSON.stringify(body));
+    };
+    if (request.method !== 'POST') {
+      response.writeHead(405, { allow: 'POST' }).end();
+      return;
+    }
+    // The page's token guards the route; a page of another origin may not post to it with the cookie.
+    if (!sameOrigin(request)) {
+      reply(403, { ok: false, error: { code: 'forbidden', message: 'not the Parallax page' } });
+      return;
+    }
+    const name = url.searchParams.get('name') ?? '';
+    if (name === '' || name.length > 1024) {
+      reply(400, { ok: false, error: { code: 'bad_request', message: `${TRACE_UPLOAD_PATH} needs ?name=<the file's name> (at most 1024 characters)` } });
+      return;
+    }
+    const declared = Number(request.headers['content-length'] ?? NaN);
+    if (declared > MAX_TRACE_BYTES) {
+      reply(413, { ok: false, error: { code: 'trace_unreadable', message: `${name} is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB, more than a trace may be` } });
+      request.resume();
+      return;
+    }
+    const result = await options.api.receiveTrace(name, request);
+    reply(result.ok ? 200 : 400, result);
+  }
+
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', `http://${host}`);
     const authorized = tokenMatches(url.searchParams.get('token'), token) || tokenMatches(cookieToken(request), token);
-    const origin = request.headers.origin;
-    const sameOrigin = origin === undefined || origin === `http://${host}:${port}` || origin === `http://localhost:${port}`;
-    if (url.pathname !== '/api' || !authorized || !sameOrigin) {
+    if (url.pathname !== '/api' || !authorized || !sameOrigin(request)) {
       socket.write('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       socket.destroy();
       return;

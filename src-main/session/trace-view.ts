@@ -3,15 +3,16 @@
  * (screenshots, observations) on demand. No device is involved.
  */
 import { randomUUID } from 'node:crypto';
-import { appendFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { basename, join, resolve } from 'node:path';
-import type { TraceOpened, TraceResource, TraceViewStep } from '../../src-shared/protocol/api';
+import { MAX_TRACE_BYTES, type TraceOpened, type TraceResource, type TraceViewStep } from '../../src-shared/protocol/api';
 import type { TraceTarget } from '../../src-shared/trace/schema';
 import { dataDir } from '../paths';
 import { openTraceFile, TraceOpenError, type OpenedTrace } from '../trace/index';
 
-/** The largest file drag and drop may hand over. */
-export const MAX_TRACE_BYTES = 512 * 1024 * 1024;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 const cache = new Map<string, Promise<OpenedTrace>>();
@@ -112,17 +113,18 @@ export async function traceResource(path: string, ref: string): Promise<TraceRes
   return { kind: 'json', json: await trace.resourceJson(ref) };
 }
 
-const uploads = new Map<string, { file: string; received: number }>();
-
 /**
  * Dropped files are copies: the newest few stay (the trace on screen reads its resources and replays
  * from its copy), older ones go when the next drop starts, so copies never pile up under PARALLAX_HOME.
  */
 export const OPENED_COPIES_KEPT = 4;
 
+/** Copies still being written: never pruned from under their upload. */
+const receiving = new Set<string>();
+
 async function pruneOpenedCopies(keep: number): Promise<void> {
   const dir = uploadDir();
-  const inUse = new Set([...uploads.values()].map((u) => u.file));
+  const inUse = receiving;
   const copies = await Promise.all(
     (await readdir(dir).catch(() => [] as string[])).map(async (name) => {
       const file = join(dir, name);
@@ -143,32 +145,52 @@ function safeName(name: string): string {
 }
 
 /**
- * Drag and drop: the renderer has the bytes but no path. They go to a file under PARALLAX_HOME, in one
- * part or several (a host's message size limit), and the last part opens it.
+ * A file the user picked or dropped in a browser: the page has its bytes but no path, so they arrive as
+ * a stream (the web host's upload), are written to a copy under PARALLAX_HOME, and the copy is opened.
+ * Throws TraceOpenError; a stream over the limit is cut off and leaves no copy behind.
  */
-export async function openTraceBytes(input: { name: string; dataBase64: string; uploadId?: string | undefined; done?: boolean | undefined }): Promise<TraceOpened | { uploadId: string; received: number }> {
-  const bytes = Buffer.from(input.dataBase64, 'base64');
-  let upload = input.uploadId ? uploads.get(input.uploadId) : undefined;
-  if (input.uploadId && !upload) throw new TraceOpenError('unreadable', `upload ${input.uploadId} is unknown (it was finished, or the host restarted)`);
-  const id = input.uploadId ?? randomUUID();
-  if (!upload) {
-    await mkdir(uploadDir(), { recursive: true });
-    // Room for this one among the kept copies.
-    await pruneOpenedCopies(OPENED_COPIES_KEPT - 1);
-    upload = { file: join(uploadDir(), `${id}-${safeName(input.name)}`), received: 0 };
-    await writeFile(upload.file, new Uint8Array(0));
-    uploads.set(id, upload);
+export async function receiveTrace(name: string, body: AsyncIterable<Uint8Array>): Promise<TraceOpened> {
+  await mkdir(uploadDir(), { recursive: true });
+  // Room for this one among the kept copies.
+  await pruneOpenedCopies(OPENED_COPIES_KEPT - 1);
+  const file = join(uploadDir(), `${randomUUID()}-${safeName(name)}`);
+  receiving.add(file);
+  try {
+    let received = 0;
+    const limited = async function* () {
+      for await (const chunk of body) {
+        received += chunk.length;
+        if (received > MAX_TRACE_BYTES) throw new TraceOpenError('unreadable', `${name} is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB, more than a trace may be`);
+        yield chunk;
+      }
+    };
+    await pipeline(Readable.from(limited()), createWriteStream(file));
+  } catch (error) {
+    await rm(file, { force: true });
+    throw error instanceof TraceOpenError ? error : new TraceOpenError('unreadable', `${name} did not arrive whole: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    receiving.delete(file);
   }
-  if (upload.received + bytes.length > MAX_TRACE_BYTES) {
-    uploads.delete(id);
-    await rm(upload.file, { force: true });
-    throw new TraceOpenError('unreadable', `${input.name} is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB, more than a trace may be`);
-  }
-  await appendFile(upload.file, new Uint8Array(bytes));
-  upload.received += bytes.length;
-  if (input.done === false) return { uploadId: id, received: upload.received };
-  uploads.delete(id);
-  await stat(upload.file);
-  return openTraceView(upload.file);
+  return openTraceView(file);
 }
 
+/** How many recent traces the list offers. */
+export const RECENT_TRACES = 20;
+
+/** The `.parallax-trace` files in `dir` (where recordings are packed), newest first. */
+export async function recentTraces(dir: string): Promise<{ path: string; name: string; bytes: number; modifiedAt: number }[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const found = await Promise.all(
+    names
+      .filter((name) => name.endsWith('.parallax-trace'))
+      .map(async (name) => {
+        const path = join(dir, name);
+        const info = await stat(path).catch(() => undefined);
+        return info?.isFile() ? { path, name, bytes: info.size, modifiedAt: info.mtimeMs } : undefined;
+      }),
+  );
+  return found
+    .filter((entry) => entry !== undefined)
+    .sort((a, b) => b.modifiedAt - a.modifiedAt)
+    .slice(0, RECENT_TRACES);
+}

@@ -221,8 +221,15 @@ export const TraceResourceSchema = z.union([
 ]);
 export type TraceResource = z.infer<typeof TraceResourceSchema>;
 
-/** Drag and drop hands over at most this much (512 MiB), as base64. */
-export const MAX_TRACE_BASE64 = Math.ceil((512 * 1024 * 1024) / 3) * 4;
+/** The largest trace file a browser may hand the host (512 MiB). */
+export const MAX_TRACE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A browser has a picked or dropped file's bytes but not its path: the web host takes them as the body
+ * of `POST TRACE_UPLOAD_PATH?token=…&name=<file name>` and answers with the reply envelope of
+ * `trace.open`. (Electron's renderer knows the file's path and calls `trace.open` with it.)
+ */
+export const TRACE_UPLOAD_PATH = '/trace-upload';
 
 export const apiMethods = {
   'app.info': {
@@ -326,6 +333,11 @@ export const apiMethods = {
     input: z.object({ path: z.string().min(1).max(4096) }),
     output: TraceOpenedSchema,
   },
+  /** The trace files this host recorded, newest first: what a browser, which knows no paths, can open in place. */
+  'trace.recent': {
+    input: z.object({}),
+    output: z.array(z.object({ path: z.string(), name: z.string(), bytes: z.number().int().nonnegative(), modifiedAt: z.number() })),
+  },
   /** One resource of an opened trace: a screenshot (png) or an observation (json). */
   'trace.resource': {
     input: z.object({ path: z.string().min(1).max(4096), ref: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex>') }),
@@ -350,19 +362,6 @@ export const apiMethods = {
   },
   /** Stops the running replay between steps (the step in flight finishes); false when none runs. */
   'trace.stopReplay': { input: z.object({}), output: z.object({ stopping: z.boolean() }) },
-  /**
-   * Drag and drop: a file's bytes, written under PARALLAX_HOME and opened. A large file comes in parts
-   * (done: false returns an uploadId for the next part); the part with done (default true) opens it.
-   */
-  'trace.openBytes': {
-    input: z.object({
-      name: z.string().min(1).max(1024),
-      dataBase64: z.string().max(MAX_TRACE_BASE64).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected base64'),
-      uploadId: z.uuid().optional(),
-      done: z.boolean().optional(),
-    }),
-    output: z.union([TraceOpenedSchema, z.object({ uploadId: z.string(), received: z.number() })]),
-  },
 } as const;
 
 export type ApiMethod = keyof typeof apiMethods;

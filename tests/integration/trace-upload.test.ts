@@ -1,22 +1,31 @@
 /**
- * Drag and drop hands a trace's bytes to the host, which keeps a copy under PARALLAX_HOME to open it.
- * Those copies must not pile up: the newest few stay (the one on screen still reads its screenshots),
- * the rest go.
+ * A browser hands the web host a trace's bytes (it has no path): they stream over HTTP to a copy under
+ * PARALLAX_HOME, which opens as `trace.open` would. Behind the page's token, from the page's origin only;
+ * copies never pile up, and one over the limit leaves nothing behind.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiService } from '../../src-main/host/api';
+import { startWebHost, type WebHost } from '../../src-main/host/web-host';
 import { dataDir } from '../../src-main/paths';
-import { MAX_TRACE_BYTES, OPENED_COPIES_KEPT, openTraceBytes, traceResource } from '../../src-main/session/trace-view';
+import { DeviceManager } from '../../src-main/session/device-manager';
+import { OPENED_COPIES_KEPT, receiveTrace, recentTraces, traceResource } from '../../src-main/session/trace-view';
 import { TraceOpenError } from '../../src-main/trace/index';
 import { TraceRecorder } from '../../src-main/trace/recorder';
+import { MAX_TRACE_BYTES, TRACE_UPLOAD_PATH, TraceOpenedSchema } from '../../src-shared/protocol/api';
 
 let dir: string;
 let trace: Buffer;
 let shotRef: string;
-const copies = () => readdir(join(dataDir(), 'opened-traces')).catch(() => [] as string[]);
+let host: WebHost;
+let origin: string;
+let token: string;
+const copiesDir = () => join(dataDir(), 'opened-traces');
+const copies = () => readdir(copiesDir()).catch(() => [] as string[]);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parallax-trace-upload-'));
@@ -27,53 +36,129 @@ beforeAll(async () => {
   await recorder.append({ type: 'action.before', callId: 'a', action: { kind: 'tap' }, target: { point: { x: 1, y: 2 } }, screenshotRef: shotRef });
   await recorder.append({ type: 'action.after', callId: 'a', result: { success: true, backend: 'xctest' } });
   trace = await readFile(await recorder.stop({ outFile: join(dir, 'login.parallax-trace') }));
-  await rm(join(dataDir(), 'opened-traces'), { recursive: true, force: true });
+
+  const rendererDir = join(dir, 'renderer');
+  await mkdir(rendererDir);
+  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Parallax</title>');
+  host = await startWebHost({ api: createApiService({ manager: new DeviceManager() }, { host: 'web', version: 'test' }), rendererDir });
+  const url = new URL(host.url);
+  origin = url.origin;
+  token = url.searchParams.get('token') ?? '';
+  await rm(copiesDir(), { recursive: true, force: true });
 });
 afterAll(async () => {
+  await host?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('copies of dropped traces', () => {
-  it(`keeps only the newest ${OPENED_COPIES_KEPT}, and the newest still reads its screenshots`, async () => {
-    let last: string | undefined;
-    for (let i = 0; i < OPENED_COPIES_KEPT + 3; i++) {
-      const opened = await openTraceBytes({ name: `drop-${i}.parallax-trace`, dataBase64: trace.toString('base64') });
-      expect('steps' in opened && opened.steps).toHaveLength(1);
-      last = 'path' in opened ? opened.path : undefined;
-    }
-    const kept = (await copies()).sort();
-    expect(kept).toHaveLength(OPENED_COPIES_KEPT);
-    const numbers = kept.map((name) => Number(/drop-(\d+)/.exec(name)?.[1])).sort((a, b) => a - b);
-    expect(numbers).toEqual([3, 4, 5, 6]);
-    const shot = await traceResource(last!, shotRef);
-    expect(shot.kind).toBe('png');
+function upload(body: BodyInit, options: { name?: string; token?: string | null; origin?: string; method?: string } = {}) {
+  const url = new URL(TRACE_UPLOAD_PATH, origin);
+  if (options.token !== null) url.searchParams.set('token', options.token ?? token);
+  if (options.name !== '') url.searchParams.set('name', options.name ?? 'login.parallax-trace');
+  return fetch(url, { method: options.method ?? 'POST', body: options.method === 'GET' ? null : body, headers: options.origin ? { origin: options.origin } : {} });
+}
+
+async function* chunks(buffer: Buffer, size: number): AsyncIterable<Uint8Array> {
+  for (let i = 0; i < buffer.length; i += size) yield buffer.subarray(i, i + size);
+}
+
+describe(`POST ${TRACE_UPLOAD_PATH}`, () => {
+  it('opens the uploaded trace as trace.open would; its copy reads its screenshots', async () => {
+    const response = await upload(new Uint8Array(trace));
+    expect(response.status).toBe(200);
+    const reply = (await response.json()) as { ok: true; result: unknown };
+    expect(reply.ok).toBe(true);
+    const opened = TraceOpenedSchema.parse(reply.result);
+    expect(opened.steps).toHaveLength(1);
+    expect(opened.path).toMatch(/login\.parallax-trace$/);
+    expect((await traceResource(opened.path, shotRef)).kind).toBe('png');
   });
 
-  it('a file in parts keeps its copy while it arrives, and a file over the limit leaves none', async () => {
-    await rm(join(dataDir(), 'opened-traces'), { recursive: true, force: true });
-    const half = Math.floor(trace.length / 3) * 3;
-    const first = await openTraceBytes({ name: 'parts.parallax-trace', dataBase64: trace.subarray(0, half).toString('base64'), done: false });
-    expect('uploadId' in first).toBe(true);
-    const uploadId = (first as { uploadId: string }).uploadId;
-    // Other drops meanwhile must not delete the part already received.
-    for (let i = 0; i < OPENED_COPIES_KEPT + 1; i++) await openTraceBytes({ name: `other-${i}.parallax-trace`, dataBase64: trace.toString('base64') });
-    const whole = await openTraceBytes({ name: 'parts.parallax-trace', dataBase64: trace.subarray(half).toString('base64'), uploadId, done: true });
-    expect('steps' in whole && whole.steps).toHaveLength(1);
+  it('a foreign file is refused with what it is; no token, another origin, no name or another method are refused', async () => {
+    const foreign = await upload(new TextEncoder().encode('{"name":"parallax"}'), { name: 'package.json' });
+    expect(foreign.status).toBe(400);
+    expect(await foreign.json()).toMatchObject({ ok: false, error: { code: 'trace_not_zip', message: expect.stringMatching(/not a zip archive \(it looks like JSON text\)/) } });
+    expect((await upload(new Uint8Array(trace), { token: null })).status).toBe(401);
+    expect((await upload(new Uint8Array(trace), { token: 'f'.repeat(64) })).status).toBe(401);
+    expect((await upload(new Uint8Array(trace), { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await upload(new Uint8Array(trace), { name: '' })).status).toBe(400);
+    expect((await upload(new Uint8Array(trace), { method: 'GET' })).status).toBe(405);
+  });
 
-    await rm(join(dataDir(), 'opened-traces'), { recursive: true, force: true });
-    const big = Buffer.alloc(24 * 1024 * 1024).toString('base64');
-    let id: string | undefined;
-    let failure: unknown;
-    try {
-      for (let sent = 0; sent <= MAX_TRACE_BYTES; sent += 24 * 1024 * 1024) {
-        const reply = await openTraceBytes({ name: 'huge.parallax-trace', dataBase64: big, ...(id ? { uploadId: id } : {}), done: false });
-        id = (reply as { uploadId: string }).uploadId;
-      }
-    } catch (error) {
-      failure = error;
+  it('a declared size over the limit is refused before any byte is written', async () => {
+    await rm(copiesDir(), { recursive: true, force: true });
+    const url = new URL(TRACE_UPLOAD_PATH, origin);
+    url.searchParams.set('token', token);
+    url.searchParams.set('name', 'huge.parallax-trace');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(url, { method: 'POST', headers: { 'content-length': String(MAX_TRACE_BYTES + 1) } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(); // the body never comes: the host must answer from the header alone
+    });
+    expect(status).toBe(413);
+    expect(await copies()).toEqual([]);
+  });
+});
+
+describe('copies of uploaded traces', () => {
+  it(`keeps only the newest ${OPENED_COPIES_KEPT}, and the newest still reads its screenshots`, async () => {
+    await rm(copiesDir(), { recursive: true, force: true });
+    let last: string | undefined;
+    for (let i = 0; i < OPENED_COPIES_KEPT + 3; i++) {
+      const opened = await receiveTrace(`drop-${i}.parallax-trace`, chunks(trace, 4096));
+      expect(opened.steps).toHaveLength(1);
+      last = opened.path;
     }
+    const numbers = (await copies()).map((name) => Number(/drop-(\d+)/.exec(name)?.[1])).sort((a, b) => a - b);
+    expect(numbers).toEqual([3, 4, 5, 6]);
+    expect((await traceResource(last!, shotRef)).kind).toBe('png');
+  });
+
+  it('a copy still arriving is never pruned by other uploads, and one over the limit leaves nothing behind', async () => {
+    await rm(copiesDir(), { recursive: true, force: true });
+    // A slow upload: half now, the rest after other uploads have come and gone.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const half = Math.floor(trace.length / 2);
+    const slow = receiveTrace('slow.parallax-trace', (async function* () {
+      yield trace.subarray(0, half);
+      await gate;
+      yield trace.subarray(half);
+    })());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < OPENED_COPIES_KEPT + 1; i++) await receiveTrace(`other-${i}.parallax-trace`, chunks(trace, 65536));
+    release();
+    expect((await slow).steps).toHaveLength(1);
+
+    await rm(copiesDir(), { recursive: true, force: true });
+    const block = Buffer.alloc(8 * 1024 * 1024);
+    const huge = (async function* () {
+      for (let sent = 0; sent <= MAX_TRACE_BYTES; sent += block.length) yield block;
+    })();
+    const failure = await receiveTrace('huge.parallax-trace', huge).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TraceOpenError);
-    expect(String((failure as Error).message)).toMatch(/larger than 512 MiB/);
+    expect((failure as Error).message).toMatch(/huge\.parallax-trace is larger than 512 MiB/);
     expect(await copies()).toEqual([]);
   }, 60_000);
+});
+
+describe('recent traces', () => {
+  it('lists the trace files of a folder newest first, and nothing else', async () => {
+    const folder = join(dir, 'traces');
+    await mkdir(folder);
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 29, 12, minutes));
+    for (const [name, minutes] of [['old.parallax-trace', 1], ['new.parallax-trace', 3], ['mid.parallax-trace', 2]] as const) {
+      await writeFile(join(folder, name), trace);
+      await utimes(join(folder, name), at(minutes), at(minutes));
+    }
+    await writeFile(join(folder, 'notes.txt'), 'not a trace');
+    await mkdir(join(folder, 'live.parallax-trace.d'));
+    const listed = await recentTraces(folder);
+    expect(listed.map((t) => t.name)).toEqual(['new.parallax-trace', 'mid.parallax-trace', 'old.parallax-trace']);
+    expect(listed[0]).toMatchObject({ path: join(folder, 'new.parallax-trace'), bytes: trace.length, modifiedAt: at(3).getTime() });
+    expect(await recentTraces(join(dir, 'missing'))).toEqual([]);
+  });
 });

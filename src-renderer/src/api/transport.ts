@@ -17,6 +17,8 @@ import {
   type ApiMethod,
   type ApiOutput,
   type ParallaxApi,
+  type TraceOpened,
+  TRACE_UPLOAD_PATH,
 } from '../../../src-shared/protocol/api';
 import { parseJsonLossless, stringifyJsonLossless } from '../../../src-shared/protocol/json';
 
@@ -31,6 +33,11 @@ export interface HostStatus {
 
 export interface Transport extends ParallaxApi {
   readonly kind: 'ipc' | 'websocket';
+  /**
+   * Opens a trace file the user picked or dropped: Electron by its path on disk, the browser by sending
+   * its bytes to the web host (it has no path). Either way the answer is `trace.open`'s.
+   */
+  openTraceFile(file: File): Promise<TraceOpened>;
   status(): HostStatus;
   onStatus(listener: (status: HostStatus) => void): () => void;
   close(): void;
@@ -52,12 +59,13 @@ export class ApiCallError extends Error {
 interface PreloadBridge {
   call(method: string, params: unknown): Promise<unknown>;
   on(event: string, listener: (payload: unknown) => void): () => void;
+  pathForFile(file: File): string;
 }
 
 function isPreloadBridge(value: unknown): value is PreloadBridge {
   if (value === null || typeof value !== 'object') return false;
   const v = value as Record<string, unknown>;
-  return typeof v['call'] === 'function' && typeof v['on'] === 'function';
+  return typeof v['call'] === 'function' && typeof v['on'] === 'function' && typeof v['pathForFile'] === 'function';
 }
 
 function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
@@ -71,6 +79,16 @@ function checkInput<M extends ApiMethod>(method: M, input: ApiInput<M>): unknown
   const parsed = apiMethods[method].input.safeParse(input);
   if (!parsed.success) throw new ApiCallError('bad_input', firstIssue(parsed.error), method);
   return parsed.data;
+}
+
+/** A reply envelope without its id ({ok, result} or {ok: false, error}), as IPC and the upload route answer. */
+function decodeReply<M extends ApiMethod>(method: M, reply: unknown): ApiOutput<M> {
+  const envelope = ApiReplyEnvelopeSchema.safeParse(reply !== null && typeof reply === 'object' ? { ...reply, id: 0 } : reply);
+  if (!envelope.success) {
+    throw new ApiCallError('bad_reply', `the host's reply to ${method} is not an envelope (${firstIssue(envelope.error)})`, method);
+  }
+  if (!envelope.data.ok) throw new ApiCallError(envelope.data.error.code, envelope.data.error.message, method);
+  return decodeOutput(method, envelope.data.result);
 }
 
 function decodeOutput<M extends ApiMethod>(method: M, result: unknown): ApiOutput<M> {
@@ -130,14 +148,7 @@ class IpcTransport implements Transport {
       throw new ApiCallError('ipc_failed', error instanceof Error ? error.message : String(error), method);
     }
     // The preload resolves with the same reply envelope the web host sends, without the id.
-    const envelope = ApiReplyEnvelopeSchema.safeParse(
-      reply !== null && typeof reply === 'object' ? { ...reply, id: 0 } : reply,
-    );
-    if (!envelope.success) {
-      throw new ApiCallError('bad_reply', `the host's reply to ${method} is not an envelope (${firstIssue(envelope.error)})`, method);
-    }
-    if (!envelope.data.ok) throw new ApiCallError(envelope.data.error.code, envelope.data.error.message, method);
-    return decodeOutput(method, envelope.data.result);
+    return decodeReply(method, reply);
   }
 
   on<E extends ApiEvent>(event: E, listener: (payload: ApiEventPayload<E>) => void): () => void {
@@ -145,6 +156,12 @@ class IpcTransport implements Transport {
       const decoded = decodeEvent(event, payload);
       if (decoded !== undefined) listener(decoded);
     });
+  }
+
+  openTraceFile(file: File): Promise<TraceOpened> {
+    const path = this.bridge.pathForFile(file);
+    if (!path) return Promise.reject(new ApiCallError('bad_input', `${file.name} is not a file on disk`, 'trace.open'));
+    return this.call('trace.open', { path });
   }
 
   status(): HostStatus {
@@ -229,6 +246,27 @@ export class WebSocketTransport implements Transport {
       const decoded = decodeEvent(event, payload);
       if (decoded !== undefined) listener(decoded);
     });
+  }
+
+  async openTraceFile(file: File): Promise<TraceOpened> {
+    // The upload route lives beside the API socket, behind the same token.
+    const url = new URL(this.options.url);
+    url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';
+    url.pathname = TRACE_UPLOAD_PATH;
+    url.searchParams.set('name', file.name);
+    let response: Response;
+    try {
+      response = await fetch(url, { method: 'POST', body: file, credentials: 'same-origin', headers: { 'content-type': 'application/octet-stream' } });
+    } catch (error) {
+      throw new ApiCallError('host_connection_lost', `${file.name} could not be sent to the host: ${error instanceof Error ? error.message : String(error)}`, 'trace.open');
+    }
+    let reply: unknown;
+    try {
+      reply = await response.json();
+    } catch {
+      throw new ApiCallError('bad_reply', `the host answered the upload of ${file.name} with HTTP ${response.status} and no reply`, 'trace.open');
+    }
+    return decodeReply('trace.open', reply);
   }
 
   status(): HostStatus {

@@ -5,7 +5,8 @@
  */
 import { useState } from 'react';
 import type { DeviceSummary, RecordingStatus } from '../../../src-shared/protocol/api';
-import { useDevices, useRecordingStatus, useRecordingToggle, useRecoverTrace, useUnfinishedTraces } from '../api/queries';
+import { useApi, useDevices, useRecordingStatus, useRecordingToggle, useRecoverTrace, useUnfinishedTraces } from '../api/queries';
+import { openTraceFromPath } from './TraceOpenRequests';
 import { errorMessage, formatTime, plural } from '../state/format';
 
 function fileName(path: string): string {
@@ -13,6 +14,7 @@ function fileName(path: string): string {
 }
 
 export function RecordControls({ device }: { device: DeviceSummary | undefined }) {
+  const api = useApi();
   const status = useRecordingStatus();
   const toggle = useRecordingToggle();
   const devices = useDevices();
@@ -68,6 +70,11 @@ export function RecordControls({ device }: { device: DeviceSummary | undefined }
           </span>
         ) : null}
       </span>
+      {!recording && !toggle.isPending && current?.lastTrace && (
+        <button type="button" className="mini-button" data-testid="open-last-trace" title={`Open ${current.lastTrace}`} onClick={() => void openTraceFromPath(api, current.lastTrace!)}>
+          Open
+        </button>
+      )}
     </div>
   );
 }

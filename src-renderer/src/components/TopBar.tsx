@@ -1,4 +1,5 @@
 import { useAppInfo, useHostStatus } from '../api/queries';
+import { RecentTraces } from './RecentTraces';
 import { OpenTraceButton } from './TraceView';
 
 export function TopBar() {
@@ -14,6 +15,7 @@ export function TopBar() {
       )}
       <span className="spacer" />
       <OpenTraceButton />
+      <RecentTraces />
       <span
         data-testid="host-status"
         data-state={host.state}

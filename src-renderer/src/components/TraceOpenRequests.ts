@@ -5,20 +5,10 @@
 import { useEffect } from 'react';
 import type { Transport } from '../api/transport';
 import { useApi } from '../api/queries';
-import { errorMessage } from '../state/format';
-import { useInspector } from '../state/store';
-import { useTraceView } from './TraceView';
+import { openTraceInView } from './TraceView';
 
-export async function openTraceFromPath(api: Transport, path: string): Promise<void> {
-  const name = path.split(/[\\/]/).pop() || path;
-  useInspector.getState().selectNode(null);
-  useTraceView.setState({ opening: name, trace: null, error: null });
-  try {
-    const trace = await api.call('trace.open', { path });
-    useTraceView.setState({ opening: null, trace, error: null });
-  } catch (error) {
-    useTraceView.setState({ opening: null, trace: null, error: `Cannot open ${name}: ${errorMessage(error)}` });
-  }
+export function openTraceFromPath(api: Transport, path: string): Promise<void> {
+  return openTraceInView(path.split(/[\\/]/).pop() || path, () => api.call('trace.open', { path }));
 }
 
 export function useTraceOpenRequests(): void {

@@ -3,15 +3,16 @@
  * and after screenshots with their boxes, the tree and attributes of either frame, and the step's result.
  * A damaged or foreign file shows what is wrong with it instead.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { create } from 'zustand';
 import { indexTree, nodesAtIn } from '../../../src-shared/inspect';
 import { FAILURE_EXPLANATIONS, type FailureReason } from '../../../src-shared/protocol/action';
-import type { Frame, TraceOpened, TraceViewStep } from '../../../src-shared/protocol/api';
+import { MAX_TRACE_BYTES, type Frame, type TraceOpened, type TraceViewStep } from '../../../src-shared/protocol/api';
 import { useApi } from '../api/queries';
 import type { Transport } from '../api/transport';
 import { errorMessage, formatTime } from '../state/format';
 import { useInspector } from '../state/store';
+import { useSeen } from '../state/useSeen';
 import { Attributes } from './Attributes';
 import { ReplayBadge, ReplayPanel, ReplayStepResult } from './ReplayPanel';
 import { Screen } from './Screen';
@@ -36,39 +37,24 @@ export const useTraceView = create<TraceViewState>((set) => ({
   close: () => set({ opening: null, trace: null, error: null }),
 }));
 
-/** Base64 per call: under the web host's message limit, and a multiple of 4 so parts concatenate. */
-const PART_BYTES = 600 * 1024;
-const MAX_BYTES = 512 * 1024 * 1024;
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
+/** Shows `name` opening, then the trace, or why it cannot be opened (naming it): never a blank view. */
+export async function openTraceInView(name: string, open: () => Promise<TraceOpened>): Promise<void> {
+  useInspector.getState().selectNode(null);
+  useTraceView.setState({ opening: name, trace: null, error: null });
+  try {
+    const trace = await open();
+    useTraceView.setState({ opening: null, trace, error: null });
+  } catch (error) {
+    useTraceView.setState({ opening: null, trace: null, error: `Cannot open ${name}: ${errorMessage(error)}` });
+  }
 }
 
-/** Opens a file the user picked or dropped: its bytes go to the host, which writes and opens them. */
-export async function openTraceFromFile(api: Transport, file: File): Promise<void> {
-  useInspector.getState().selectNode(null);
-  useTraceView.setState({ opening: file.name, trace: null, error: null });
-  try {
-    if (file.size > MAX_BYTES) throw new Error(`${file.name} is ${Math.round(file.size / (1024 * 1024))} MiB, larger than a trace may be (512 MiB)`);
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    let uploadId: string | undefined;
-    let offset = 0;
-    for (;;) {
-      const part = bytes.subarray(offset, offset + PART_BYTES);
-      offset += part.length;
-      const done = offset >= bytes.length;
-      const reply = await api.call('trace.openBytes', { name: file.name, dataBase64: toBase64(part), ...(uploadId ? { uploadId } : {}), done });
-      if ('steps' in reply) {
-        useTraceView.setState({ opening: null, trace: reply, error: null });
-        return;
-      }
-      uploadId = reply.uploadId;
-    }
-  } catch (error) {
-    useTraceView.setState({ opening: null, trace: null, error: `Cannot open ${file.name}: ${errorMessage(error)}` });
-  }
+/** A file the user picked or dropped (Electron opens it in place; a browser sends its bytes to the host). */
+export function openTraceFromFile(api: Transport, file: File): Promise<void> {
+  return openTraceInView(file.name, async () => {
+    if (file.size > MAX_TRACE_BYTES) throw new Error(`it is ${Math.round(file.size / (1024 * 1024))} MiB, larger than a trace may be (${MAX_TRACE_BYTES / (1024 * 1024)} MiB)`);
+    return api.openTraceFile(file);
+  });
 }
 
 /** The "Open trace…" button: a file input under a label. */
@@ -178,10 +164,14 @@ function StepResult({ step }: { step: TraceViewStep }) {
 }
 
 function Thumb({ path, step, index, selected, onSelect }: { path: string; step: TraceViewStep; index: number; selected: boolean; onSelect(): void }) {
-  const shot = useTraceResource(path, step.after?.screenshotRef ?? step.before?.screenshotRef);
+  const button = useRef<HTMLButtonElement>(null);
+  const shotRef = step.after?.screenshotRef ?? step.before?.screenshotRef;
+  const hasShot = shotRef !== undefined;
+  const shot = useTraceResource(path, shotRef, useSeen(button));
   const success = step.result?.success ?? false;
   return (
     <button
+      ref={button}
       type="button"
       className={`trace-step${selected ? ' selected' : ''}${success ? '' : ' failed'}`}
       data-testid="trace-step"
@@ -190,7 +180,11 @@ function Thumb({ path, step, index, selected, onSelect }: { path: string; step: 
       title={`${step.kind}${step.target ? ` ${step.target}` : ''}: ${step.statusText}`}
       onClick={onSelect}
     >
-      {shot.data?.kind === 'png' ? <img alt="" src={`data:image/png;base64,${shot.data.dataBase64}`} /> : <span className="trace-thumb-empty">no screenshot</span>}
+      {shot.data?.kind === 'png' ? (
+        <img alt="" src={`data:image/png;base64,${shot.data.dataBase64}`} />
+      ) : (
+        <span className="trace-thumb-empty">{!hasShot ? 'no screenshot' : shot.isError ? 'unreadable' : '…'}</span>
+      )}
       <span className="trace-step-caption">
         {index + 1}. {step.kind}
         {success ? '' : ' ✕'}

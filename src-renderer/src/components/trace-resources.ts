@@ -10,12 +10,13 @@ import type { Observation } from '../../../src-shared/protocol/observation';
 import type { ViewHierarchy } from '../../../src-shared/protocol/runner';
 import { useApi } from '../api/queries';
 
-export function useTraceResource(path: string, ref: string | undefined) {
+/** `wanted: false` holds the read back (a thumbnail not scrolled to yet). */
+export function useTraceResource(path: string, ref: string | undefined, wanted = true) {
   const api = useApi();
   return useQuery({
     queryKey: ['trace-resource', path, ref],
     queryFn: () => api.call('trace.resource', { path, ref: ref as string }),
-    enabled: ref !== undefined,
+    enabled: ref !== undefined && wanted,
     staleTime: Infinity,
     retry: false,
   });
