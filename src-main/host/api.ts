@@ -21,7 +21,7 @@ import { AppRevealConnection } from '../session/appreveal-connection';
 import { DeviceNotFoundError, type DeviceManager } from '../session/device-manager';
 import { CompareError } from '../session/compare';
 import { Comparisons, UnknownComparisonError } from '../session/comparisons';
-import type { SessionRecording } from '../session/recording';
+import { RecordingStateError, type SessionRecording } from '../session/recording';
 import { ReplayBusyError, ReplayRunner } from '../session/replay-runner';
 import { exportMaestro, exportNotes, findUnfinishedTraces, recoverTrace, TraceOpenError } from '../trace/index';
 import { openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '../session/trace-view';
@@ -194,6 +194,7 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof CompareError) return { code: 'compare_failed', message: error.message };
   if (error instanceof UnknownComparisonError) return { code: 'not_found', message: error.message };
   if (error instanceof ReplayBusyError) return { code: 'busy', message: error.message };
+  if (error instanceof RecordingStateError) return { code: 'recording_state', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };
   if (error instanceof TraceOpenError) return { code: `trace_${error.code}`, message: error.message };

@@ -21,6 +21,11 @@ export interface RecordingStatus {
   lastTrace?: string;
 }
 
+/** Asked for what the recording's state does not allow (a second start, a stop with nothing recorded). */
+export class RecordingStateError extends Error {
+  override readonly name = 'RecordingStateError';
+}
+
 export class SessionRecording {
   /** Where traces (finished and in progress) are kept. */
   readonly dir: string;
@@ -62,7 +67,7 @@ export class SessionRecording {
   }
 
   async start(deviceId: string): Promise<RecordingStatus> {
-    if (this.recorder) throw new Error('a recording is already running; stop it first');
+    if (this.recorder) throw new RecordingStateError('a recording is already running; stop it first');
     const device = this.manager.summaryOf(deviceId);
     this.recorder = await TraceRecorder.start({
       dir: this.options.dir,
@@ -85,7 +90,7 @@ export class SessionRecording {
   /** Packs the trace into one `.parallax-trace` file and returns its path. */
   async stop(): Promise<RecordingStatus> {
     const recorder = this.recorder;
-    if (!recorder) throw new Error('nothing is being recorded');
+    if (!recorder) throw new RecordingStateError('nothing is being recorded');
     this.recorder = undefined;
     await this.queue;
     this.lastTrace = await recorder.stop();
@@ -99,8 +104,8 @@ export class SessionRecording {
    */
   async saveComparison(deviceId: string, comparison: Comparison): Promise<RecordingStatus> {
     const recorder = this.recorder;
-    if (!recorder) throw new Error('nothing is being recorded: start a recording to save a comparison into it');
-    if (deviceId !== this.deviceId) throw new Error(`the recording is of ${this.deviceId}, not of ${deviceId}, where this comparison was taken`);
+    if (!recorder) throw new RecordingStateError('nothing is being recorded: start a recording to save a comparison into it');
+    if (deviceId !== this.deviceId) throw new RecordingStateError(`the recording is of ${this.deviceId}, not of ${deviceId}, where this comparison was taken`);
     const callId = `compare-${this.nextComparison++}-${comparison.sdk.receivedAt}`;
     // In order with the actions around it; unlike a dropped observation, the user asked for this one
     // by name, so a failed write is reported rather than swallowed.

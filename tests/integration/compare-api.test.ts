@@ -221,7 +221,7 @@ describe('recording.saveComparison', () => {
 
     const refused = await handle('recording.saveComparison', { comparisonId: view.comparisonId });
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.error.message).toMatch(/nothing is being recorded: start a recording/);
+    if (!refused.ok) expect(refused.error).toMatchObject({ code: 'recording_state', message: expect.stringMatching(/nothing is being recorded: start a recording/) });
 
     const events: ApiEvent[] = [];
     const unsubscribe = services.api.subscribe((event) => events.push(event));
@@ -270,7 +270,7 @@ describe('recording.saveComparison', () => {
     try {
       const refused = await handle('recording.saveComparison', { comparisonId: view.comparisonId });
       expect(refused.ok).toBe(false);
-      if (!refused.ok) expect(refused.error.message).toContain(`not of ${other}`);
+      if (!refused.ok) expect(refused.error).toMatchObject({ code: 'recording_state', message: expect.stringContaining(`not of ${other}`) });
       expect(RecordingStatusSchema.parse(await call('recording.status', {})).steps).toBe(0);
     } finally {
       await call('recording.stop', {}).catch(() => undefined);
