@@ -50,6 +50,9 @@ test('a pasted session URL connects the demo app through AppReveal; its screen, 
   await expect(screen).toContainText('login');
   await expect(page.getByTestId('frame-backend')).toHaveAttribute('data-backend', 'appreveal');
   await expect(page.locator('[data-testid="box"][data-id-source]').first()).toBeVisible();
+  // The app has only its own view of its screen: nothing to compare it with, so Compare is off.
+  await expect(page.getByTestId('compare-button')).toBeDisabled();
+  await expect(page.getByTestId('compare-button')).toHaveAttribute('title', /Compare needs a runner/);
 
   // Interact: only what the app's tools can do. No IME or Tab tool, so no such keys; type_text is there.
   await page.getByTestId('mode-toggle').click();

@@ -61,6 +61,10 @@ export async function compareNow(
   connection: DeviceConnection,
   options: { strategy?: Strategy; screenshot?: boolean } = {},
 ): Promise<Comparison> {
+  if (connection.kind === 'appreveal') {
+    // The app serves one view of its screen, its own; there is no plain XCTest read to set beside it.
+    throw new CompareError('an AppReveal app has only its own view of the screen: compare needs a runner, where plain XCTest and the SDK bridge are read apart');
+  }
   const strategy = options.strategy ?? 'visible';
   const xctest = await connection.observe({ strategy, xctestOnly: true, screenshot: false });
   // One screenshot is enough for both trees; it rides on the SDK-backed read, where it runs alongside

@@ -207,6 +207,18 @@ describe('device.compare', () => {
     expect(unseen.map((flat) => flat.node.className)).toContain('webView');
   });
 
+  it('an AppReveal app is refused: it has only its own view of the screen, nothing to set beside it', async () => {
+    expect(demo.appRevealUrl).toBeDefined();
+    const app = services.manager.connect(demo.appRevealUrl!, { name: 'Demo app' }).id;
+    try {
+      await services.manager.connectionOf(app).waitUntilConnected(10_000);
+      const reply = await handle('device.compare', { deviceId: app });
+      expect(reply).toMatchObject({ ok: false, error: { code: 'compare_failed', message: expect.stringMatching(/AppReveal app has only its own view/) } });
+    } finally {
+      await services.manager.disconnect(app);
+    }
+  });
+
   it('an unknown device is not_found', async () => {
     const reply = await handle('device.compare', { deviceId: 'device-none' });
     expect(reply.ok).toBe(false);

@@ -42,14 +42,22 @@ export function CompareButton({ device }: { device: DeviceSummary | undefined })
   const pending = useLiveComparison((s) => s.pending);
   const error = useLiveComparison((s) => s.error);
   const connected = device?.state === 'connected';
+  // An AppReveal app has one view of its screen; only a runner reads plain XCTest and the bridge apart.
+  const comparable = device?.kind !== 'appreveal';
   return (
     <div className="compare-controls">
       <button
         type="button"
         className="mini-button"
         data-testid="compare-button"
-        disabled={!connected || pending}
-        title={connected ? 'What plain XCTest sees beside the SDK-backed view of this screen, diffed' : 'Connect a device to compare'}
+        disabled={!connected || !comparable || pending}
+        title={
+          !comparable
+            ? 'An AppReveal app has only its own view of the screen: Compare needs a runner'
+            : connected
+              ? 'What plain XCTest sees beside the SDK-backed view of this screen, diffed'
+              : 'Connect a device to compare'
+        }
         onClick={() => device && void compareDevice(api, device.id)}
       >
         {pending ? 'Comparing…' : 'Compare'}
