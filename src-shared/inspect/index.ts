@@ -6,3 +6,4 @@ export * from './attributes';
 export * from './source';
 export * from './observation';
 export * from './actions';
+export * from './live';

@@ -10,6 +10,7 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DeviceSummary, Frame } from '../../../src-shared/protocol/api';
+import { treeReadDelay } from '../../../src-shared/inspect';
 import { frameMeter } from '../state/frame-meter';
 import { gatedScreenshot, inFlight, untilNoAction } from './device-gate';
 import { observeInput, queryKeys, showFrame, useApi, type FrameOptions } from './queries';
@@ -52,7 +53,16 @@ export function useLiveLoop(
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
 
+    // When this loop's own last read was taken (host clock); 0: none yet.
+    let lastReadAt = 0;
+
     const observeTick = async () => {
+      // A push or an action may have brought a tree since: then the re-read waits an interval after it.
+      const wait = treeReadDelay(Date.now(), interval, lastReadAt, client.getQueryData<Frame>(key)?.receivedAt);
+      if (wait > 0) {
+        timer = setTimeout(() => void observeTick(), wait);
+        return;
+      }
       const started = performance.now();
       let delay = 0;
       try {
@@ -70,6 +80,7 @@ export function useLiveLoop(
           if (inFlight.get(deviceId) === request) inFlight.delete(deviceId);
         }
         if (stopped) return;
+        lastReadAt = frame.receivedAt;
         frameMeter.recordRoundTrip(performance.now() - sent);
         if (showFrame(client, key, frame)) frameMeter.record();
         setError(null);
