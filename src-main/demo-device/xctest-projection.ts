@@ -66,20 +66,7 @@ function nativeToUi(node: NativeNode, path: string, capture: ScreenCapture): UiN
   const role = roleFor(node);
   if (role) ui.role = role;
 
-  if (node.editable) {
-    const value = node.secure ? bullets(node.value ?? '') : (node.value ?? '');
-    // An empty field reads as its placeholder, as XCTest's value does.
-    const shown = value || node.placeholder || node.label;
-    if (shown) ui.text = shown;
-    if (node.placeholder) ui['hint-text'] = node.placeholder;
-    if (node.label && node.label !== shown) ui['content-desc'] = node.label;
-    ui.actions = ['set_text', 'clear_text'];
-    ui.focusable = 'true';
-    if (node.secure) ui.password = 'true';
-  } else {
-    if (node.label) ui.text = node.label;
-    if (node.value) ui.value = node.value;
-  }
+  readText(ui, { ...node, editable: node.editable === true });
   if (node.id) {
     ui['resource-id'] = node.id;
     ui['view-id'] = node.id;
@@ -124,19 +111,7 @@ function webLeafToUi(leaf: WebLeaf, origin: [number, number], path: string): UiN
   const className = leaf.kind === 'textfield' && leaf.secure ? 'UISecureTextField' : WEB_CLASS[leaf.kind].className;
   const ui: UiNode = { className, role, bounds: truncateBounds([x + origin[0], y + origin[1], w, h]), 'view-id': viewId(`${path}|${className}`) };
   const editable = leaf.kind === 'textfield' || leaf.kind === 'textview';
-  if (editable) {
-    const value = leaf.secure ? bullets(leaf.value ?? '') : (leaf.value ?? '');
-    const shown = value || leaf.placeholder || leaf.label;
-    if (shown) ui.text = shown;
-    if (leaf.placeholder) ui['hint-text'] = leaf.placeholder;
-    if (leaf.label && leaf.label !== shown) ui['content-desc'] = leaf.label;
-    ui.actions = ['set_text', 'clear_text'];
-    ui.focusable = 'true';
-    if (leaf.secure) ui.password = 'true';
-  } else {
-    if (leaf.label) ui.text = leaf.label;
-    if (leaf.value) ui.value = leaf.value;
-  }
+  readText(ui, { ...leaf, editable });
   if (leaf.kind !== 'heading' && leaf.kind !== 'text' && leaf.kind !== 'image') ui.clickable = 'true';
   if (!leaf.enabled) ui.enabled = 'false';
   if (leaf.focused) ui.focused = 'true';
@@ -210,4 +185,28 @@ export function projectHierarchy(capture: ScreenCapture, options: ProjectionOpti
 /** XCTest's message when it cannot serialise a screen's accessibility tree (seed 003, Bluesky-class apps). */
 export function axErrorMessage(code: string, bundleId = DEMO_BUNDLE_ID): string {
   return `Failed to get snapshot for ${bundleId}: Error ${code === 'kAXErrorIllegalArgument' ? '-25201' : '-25200'} (${code}) while serializing the accessibility hierarchy`;
+}
+
+/**
+ * The text attributes XCTest reads off an element, native or web: a field's value (its placeholder when
+ * empty, bullets when secure) with its hint and label; anything else its label and value.
+ */
+function readText(
+  ui: UiNode,
+  element: { editable: boolean; secure?: boolean | undefined; value?: string | undefined; placeholder?: string | undefined; label?: string | undefined },
+): void {
+  if (element.editable) {
+    const value = element.secure ? bullets(element.value ?? '') : (element.value ?? '');
+    // An empty field reads as its placeholder, as XCTest's value does.
+    const shown = value || element.placeholder || element.label;
+    if (shown) ui.text = shown;
+    if (element.placeholder) ui['hint-text'] = element.placeholder;
+    if (element.label && element.label !== shown) ui['content-desc'] = element.label;
+    ui.actions = ['set_text', 'clear_text'];
+    ui.focusable = 'true';
+    if (element.secure) ui.password = 'true';
+  } else {
+    if (element.label) ui.text = element.label;
+    if (element.value) ui.value = element.value;
+  }
 }

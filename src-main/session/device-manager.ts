@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '../../src-shared/protocol/api';
 import type { ActionRequest } from '../../src-shared/protocol/action';
+import { withoutFrames } from '../../src-shared/inspect/actions';
 import type { RunnerClientOptions } from '../devices/runner-client';
 import { AppRevealConnection } from './appreveal-connection';
 import type { DeviceConnection, DeviceKind } from './connection';
@@ -32,10 +33,6 @@ interface ManagedDevice {
 export const HISTORY_STEPS = 200;
 export const HISTORY_FRAMES = 10;
 
-function withoutFrames(step: ActionStep): ActionStep {
-  const strip = (frame: Frame | null) => (frame ? { ...frame, screenshot: null, observation: null } : null);
-  return { ...step, before: strip(step.before), after: strip(step.after) };
-}
 
 interface DeviceManagerEvents {
   devicesChanged: [devices: DeviceSummary[]];

@@ -11,7 +11,7 @@
  * batch, not one per event), and always in call order: the seq is assigned when `append` is called.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { encodeTraceEvent, encodeTraceManifest } from '../../src-shared/trace/encode';
 import { parseJsonLossless, stringifyJsonLossless } from '../../src-shared/protocol/json';
@@ -33,7 +33,6 @@ import {
   newTraceId,
   removeTraceFolder,
   syncDir,
-  tempNameFor,
   TRACE_FILE_EXTENSION,
   writeFileDurable,
   type InProgressMarker,
@@ -211,18 +210,7 @@ export class TraceRecorder {
   }
 
   private async writeResource(path: string, bytes: Buffer): Promise<void> {
-    const temp = tempNameFor(path);
-    const handle = await open(temp, 'wx');
-    try {
-      await writeFully(handle, bytes);
-      await handle.datasync();
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      await unlink(temp).catch(() => undefined);
-      throw error;
-    }
-    await handle.close();
-    await rename(temp, path);
+    await writeFileDurable(path, bytes);
     this.resourcesDirDirty = true;
     this.counters.resources++;
     this.counters.bytes += bytes.length;

@@ -396,6 +396,21 @@ export function insertStep<T extends Pick<ActionStep, 'callId' | 'startedAt'>>(s
   return next.slice(0, Math.max(0, cap));
 }
 
+/**
+ * A step kept for its result only: its frames lose their screenshot and tree (a long session must not
+ * hold hundreds of screenshots), and keep the rest (frame context, receive time).
+ */
+export function withoutFrames(step: ActionStep): ActionStep {
+  const strip = (frame: ActionStep['before']) => (frame ? { ...frame, screenshot: null, observation: null } : null);
+  return { ...step, before: strip(step.before), after: strip(step.after) };
+}
+
+/** Whether a step's frames were let go (by `withoutFrames`): it has frames, none with a picture or tree. */
+export function framesDropped(step: ActionStep): boolean {
+  const frames = [step.before, step.after].filter((f) => f !== null);
+  return frames.length > 0 && frames.every((f) => f.screenshot === null && f.observation === null);
+}
+
 function callOrder(callId: string): number {
   const match = /(\d+)$/.exec(callId);
   return match ? Number(match[1]) : 0;

@@ -14,6 +14,8 @@ import {
   gestureRequest,
   indexTree,
   insertStep,
+  framesDropped,
+  withoutFrames,
   isOcrNode,
   isSecondClick,
   keyTargetFor,
@@ -240,5 +242,37 @@ describe('AppReveal elements', () => {
     expect(confidenceText(0.873)).toBe('87 %');
     expect(confidenceText(undefined)).toBe('—');
     expect(confidenceText(2)).toBe('100 %');
+  });
+});
+
+describe('withoutFrames / framesDropped', () => {
+  const frame = (receivedAt: number) => ({
+    deviceId: 'd',
+    observation: null,
+    hierarchyFrameContext: `ctx-${receivedAt}`,
+    screenshot: { format: 'png' as const, dataBase64: 'iVBORw0KGgo=' },
+    receivedAt,
+  });
+  const step = {
+    callId: 'call-1',
+    deviceId: 'd',
+    request: { action: 'tap' as const, target: { id: 'login.submit' } },
+    result: result({ backend: 'sdk' }),
+    startedAt: 1,
+    before: frame(1),
+    after: frame(2),
+  };
+
+  it('drops the pictures and trees and keeps the result and each frame\'s context', () => {
+    expect(framesDropped(step)).toBe(false);
+    const light = withoutFrames(step);
+    expect(framesDropped(light)).toBe(true);
+    expect(light.before).toMatchObject({ screenshot: null, observation: null, hierarchyFrameContext: 'ctx-1', receivedAt: 1 });
+    expect(light.after).toMatchObject({ screenshot: null, hierarchyFrameContext: 'ctx-2' });
+    expect(light.result).toBe(step.result);
+  });
+
+  it('a step that never had frames is not one whose frames were dropped', () => {
+    expect(framesDropped({ ...step, before: null, after: null })).toBe(false);
   });
 });

@@ -8,7 +8,7 @@
  * does not hold hundreds of screenshots. The trace (Record) keeps them all.
  */
 import { create } from 'zustand';
-import { insertStep } from '../../../src-shared/inspect';
+import { framesDropped, insertStep, withoutFrames } from '../../../src-shared/inspect';
 import type { ActionRequest } from '../../../src-shared/protocol/action';
 import type { ActionStep } from '../../../src-shared/protocol/api';
 
@@ -58,7 +58,7 @@ export const useTimeline = create<TimelineState>()((set, get) => ({
     const known = current.find((e) => e.callId === step.callId);
     if (known) return;
     // A step from the host's history may come with its frames already let go.
-    const entry: TimelineEntry = { callId: step.callId, startedAt: step.startedAt, step, thumbs: {}, framesDropped: framesLetGo(step) };
+    const entry: TimelineEntry = { callId: step.callId, startedAt: step.startedAt, step, thumbs: {}, framesDropped: framesDropped(step) };
     const next = insertStep(current, entry, MAX_STEPS).map((e, i) => (i >= FULL_FRAMES && !e.framesDropped ? dropFrames(e) : e));
     set((s) => ({ byDevice: { ...s.byDevice, [step.deviceId]: next } }));
     void thumbnails(step).then((thumbs) => {
@@ -91,14 +91,8 @@ export const useTimeline = create<TimelineState>()((set, get) => ({
     }),
 }));
 
-function framesLetGo(step: ActionStep): boolean {
-  const frames = [step.before, step.after].filter((f) => f !== null);
-  return frames.length > 0 && frames.every((f) => f.screenshot === null && f.observation === null);
-}
-
 function dropFrames(entry: TimelineEntry): TimelineEntry {
-  const strip = (frame: ActionStep['before']) => (frame ? { ...frame, screenshot: null, observation: null } : null);
-  return { ...entry, framesDropped: true, step: { ...entry.step, before: strip(entry.step.before), after: strip(entry.step.after) } };
+  return { ...entry, framesDropped: true, step: withoutFrames(entry.step) };
 }
 
 async function thumbnails(step: ActionStep): Promise<TimelineEntry['thumbs']> {
