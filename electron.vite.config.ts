@@ -1,25 +1,31 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { SOURCE_ALIASES } from './aliases.config';
+
+const alias = SOURCE_ALIASES;
 
 export default defineConfig({
   main: {
+    resolve: { alias },
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'src-main/index.ts') } },
+      rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts') } },
     },
   },
   preload: {
+    resolve: { alias },
     build: {
       outDir: 'out/preload',
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src-main/preload.ts') },
+        input: { index: resolve(__dirname, 'src-main/electron/preload.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
       },
     },
   },
   renderer: {
     root: resolve(__dirname, 'src-renderer'),
+    resolve: { alias },
     plugins: [react()],
     build: {
       outDir: 'out/renderer',

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { LAUNCH_ARGS } from './src-main/demo-device/browser';
+import { LAUNCH_ARGS } from '@demo/phone/browser';
 
 export default defineConfig({
   testDir: 'e2e',

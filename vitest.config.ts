@@ -2,8 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { SOURCE_ALIASES } from './aliases.config';
 
 export default defineConfig({
+  resolve: { alias: SOURCE_ALIASES },
   test: {
     include: ['tests/**/*.test.ts'],
     testTimeout: 20_000,

@@ -6,11 +6,11 @@
  * The dispatcher runs with its defaults, as the app uses it: the observation after an action carries a
  * screenshot (one request_screenshot). The CLI turns that off.
  */
-import { startDemoDevice } from '../src-main/demo-device/index';
-import { RunnerClient } from '../src-main/devices/runner-client';
-import { Dispatcher } from '../src-main/session/dispatcher';
-import { Observer } from '../src-main/session/observer';
-import type { ActionResult } from '../src-shared/protocol/action';
+import { startDemoDevice } from '@demo/index';
+import { RunnerClient } from '@main/runner/client';
+import { Dispatcher } from '@main/runner/dispatch/dispatcher';
+import { Observer } from '@main/runner/observer';
+import type { ActionResult } from '@shared/protocol/action';
 
 const RUNS = 25;
 const WARMUP = 2;

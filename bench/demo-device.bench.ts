@@ -3,7 +3,7 @@
  * command. Run with `npx tsx bench/demo-device.bench.ts`; prints plain lines.
  */
 import WebSocket from 'ws';
-import { startDemoDevice } from '../src-main/demo-device/index';
+import { startDemoDevice } from '@demo/index';
 
 const RUNS = 50;
 const STARTUPS = 3;

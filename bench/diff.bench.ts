@@ -8,8 +8,8 @@
  * 1k and 20k show how it grows; the last line is a worst case where nothing pairs by identity and
  * every node moved, so the label and overlap passes carry the whole tree.
  */
-import { diffTrees } from '../src-shared/compare/diff';
-import type { UiNode } from '../src-shared/protocol/runner';
+import { diffTrees } from '@shared/compare/diff';
+import type { UiNode } from '@shared/protocol/runner';
 
 const RUNS = 25;
 const WARMUP = 5;

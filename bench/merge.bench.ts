@@ -7,10 +7,10 @@
  * other). Every node lies on screen so the visible projection keeps all of them and the merges see the
  * full size; half the bridge nodes and half the DOM elements duplicate an XCTest leaf.
  */
-import type { UiNode, ViewHierarchy } from '../src-shared/protocol/runner';
-import type { ObservationNode, ObservationSnapshot, WebSnapshot } from '../src-shared/protocol/sdk';
-import { flattenTree } from '../src-shared/inspect/tree';
-import { assembleObservation, discoverSdk, mergeBridgeRead, mergeWebRead, projectVisible, type SdkDiscovery } from '../src-shared/observe';
+import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
+import type { ObservationNode, ObservationSnapshot, WebSnapshot } from '@shared/protocol/sdk';
+import { flattenTree } from '@shared/model/tree';
+import { assembleObservation, discoverSdk, mergeBridgeRead, mergeWebRead, projectVisible, type SdkDiscovery } from '@shared/observe';
 
 const W = 402;
 const H = 874;

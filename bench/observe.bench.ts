@@ -16,9 +16,9 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { RunnerClient } from '../src-main/devices/runner-client';
-import { Observer, type ObserveOptions } from '../src-main/session/observer';
-import { decodeRunnerInbound } from '../src-shared/protocol/runner';
+import { RunnerClient } from '@main/runner/client';
+import { Observer, type ObserveOptions } from '@main/runner/observer';
+import { decodeRunnerInbound } from '@shared/protocol/runner';
 
 const RUNS = 50;
 const WARM_UP = 10;
@@ -27,7 +27,7 @@ const SCREEN = 'checkout';
 // ---- The device, in its own process ------------------------------------------------------------------
 
 async function serveDevice(): Promise<void> {
-  const { startDemoDevice } = await import('../src-main/demo-device/index');
+  const { startDemoDevice } = await import('@demo/index');
   const device = await startDemoDevice({ port: 0, screen: SCREEN });
   process.stdout.write(`${JSON.stringify({ runnerUrl: device.runnerUrl, adminUrl: device.adminUrl })}\n`);
   // The parent closes stdin when it is done (or dies).

@@ -12,9 +12,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDemoDevice } from '../src-main/demo-device/index';
-import { DeviceManager } from '../src-main/session/device-manager';
-import { SessionRecording } from '../src-main/session/recording';
+import { startDemoDevice } from '@demo/index';
+import { DeviceManager } from '@main/devices/manager';
+import { SessionRecording } from '@main/trace/recording';
 
 const BLOCKS = 8;
 const PER_BLOCK = 10;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { TraceRecorder } from '../src-main/trace/recorder';
+import { TraceRecorder } from '@main/trace/recorder';
 
 export const W = 1179;
 export const H = 2556;

@@ -18,11 +18,11 @@ const RUNS = 3;
 const home = await mkdtemp(join(tmpdir(), 'parallax-trace-ui-bench-'));
 process.env['PARALLAX_HOME'] = home;
 process.env['PARALLAX_MDNS'] = 'off';
-const { startAppServices } = await import('../src-main/host/app-services');
-const { startWebHost } = await import('../src-main/host/web-host');
-const { rendererDir, tracesDir } = await import('../src-main/paths');
-const { LAUNCH_ARGS } = await import('../src-main/demo-device/browser');
-const { findBrowser } = await import('../src-main/demo-device/find-browser');
+const { startAppServices } = await import('@main/host/app-services');
+const { startWebHost } = await import('@main/host/web-host');
+const { rendererDir, tracesDir } = await import('@main/paths');
+const { LAUNCH_ARGS } = await import('@demo/phone/browser');
+const { findBrowser } = await import('@demo/phone/find-browser');
 const { writeTrace } = await import('./trace-fixture');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

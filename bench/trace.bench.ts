@@ -10,9 +10,9 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { exportMaestro } from '../src-main/trace/export';
-import { openTraceFile } from '../src-main/trace/open';
-import { TraceRecorder } from '../src-main/trace/recorder';
+import { exportMaestro } from '@main/trace/export';
+import { openTraceFile } from '@main/trace/open';
+import { TraceRecorder } from '@main/trace/recorder';
 import { baseScreenshot, H, observation, variant, W } from './trace-fixture';
 
 const STEPS = 500;

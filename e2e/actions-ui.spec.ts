@@ -6,8 +6,8 @@
  * a .parallax-trace file.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { FAILURE_EXPLANATIONS } from '../src-shared/protocol/action';
-import { runParallax, stopProcess, urlIn, type Running, boxCentre, postAdmin, stopAfterEach, type DemoUrls } from './harness';
+import { FAILURE_EXPLANATIONS } from '@shared/protocol/action';
+import { runParallax, stopProcess, urlIn, boxCentre, postAdmin, stopAfterEach, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 

@@ -5,8 +5,8 @@
  * from Interact mode runs through AppReveal and lands on the timeline with backend appreveal. Only the
  * tools the app registered are offered.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { runParallax, urlIn, type Running, boxCentre, stopAfterEach, type DemoUrls } from './harness';
+import { expect, test } from '@playwright/test';
+import { runParallax, urlIn, boxCentre, stopAfterEach, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 

@@ -8,7 +8,7 @@
  * screens and faults through the device's admin endpoint, as a tester at a device rack would.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { runParallax, urlIn, type Running, postAdmin, stopAfterEach, type DemoUrls } from './harness';
+import { runParallax, urlIn, postAdmin, stopAfterEach, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 

@@ -5,8 +5,8 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { ROOT, runParallax, urlIn, type Running, boxCentre, stopAfterEach, stopRecording } from './harness';
+import { expect, test } from '@playwright/test';
+import { ROOT, runParallax, urlIn, boxCentre, stopAfterEach, stopRecording } from './harness';
 
 const running = stopAfterEach();
 

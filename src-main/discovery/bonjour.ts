@@ -11,7 +11,7 @@ import { EventEmitter } from 'node:events';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { Bonjour, type Browser, type Service } from 'bonjour-service';
-import { APPREVEAL_SERVICE_TYPE } from '../../src-shared/protocol/appreveal';
+import { APPREVEAL_SERVICE_TYPE } from '@shared/protocol/appreveal';
 
 export interface BonjourAppRevealService {
   /** The service's full DNS-SD name: stable identity across updates. */

@@ -9,13 +9,13 @@
  * keeps going.
  */
 import { EventEmitter } from 'node:events';
-import { AppRevealHealthSchema, type DiscoveredDevice } from '../../src-shared/protocol/appreveal';
+import { AppRevealHealthSchema, type DiscoveredDevice } from '@shared/protocol/appreveal';
 import { AppRevealBrowser, type AppRevealBrowserOptions, type BonjourAppRevealService } from './bonjour';
 import { httpGet, mapBounded } from './http-probe';
 import { ManualEntries, type ManualEntry, type ManualEntryInput } from './manual';
 import { probeRunnerPort, probeRunnerPorts, type PortProbeResult, type RunnerProbeOptions } from './runner-probe';
 
-export { DiscoveredDeviceSchema, type DiscoveredDevice } from '../../src-shared/protocol/appreveal';
+export { DiscoveredDeviceSchema, type DiscoveredDevice } from '@shared/protocol/appreveal';
 export { AppRevealBrowser, describeService, resolveServiceHost, type BonjourAppRevealService } from './bonjour';
 export { ManualEntries, ManualEntryError, normalizeManualUrl, type ManualEntry, type ManualEntryInput } from './manual';
 export { probeRunnerPort, probeRunnerPorts, RUNNER_PORT_FIRST, RUNNER_PORT_LAST, type PortProbeResult } from './runner-probe';

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { SESSION_TOKEN_PARAM, stripSessionToken } from '../../src-shared/protocol/appreveal';
+import { SESSION_TOKEN_PARAM, stripSessionToken } from '@shared/protocol/appreveal';
 
 export const ManualEntrySchema = z.object({
   id: z.string(),

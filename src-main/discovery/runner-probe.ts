@@ -6,7 +6,7 @@
  * (`auth`) and reported as one.
  */
 import { z } from 'zod';
-import { AppRevealHealthSchema } from '../../src-shared/protocol/appreveal';
+import { AppRevealHealthSchema } from '@shared/protocol/appreveal';
 import { httpGet, mapBounded, type ProbeOutcome } from './http-probe';
 
 export const RUNNER_PORT_FIRST = 8765;

@@ -3,7 +3,7 @@
  * its params are decoded here with the method's zod schema before anything runs, and every failure
  * comes back as a typed ApiError instead of an exception crossing the host.
  */
-import { z } from 'zod';
+import { type z } from 'zod';
 import {
   apiEvents,
   apiMethods,
@@ -13,18 +13,18 @@ import {
   type ApiEventPayload,
   type ApiMethod,
   type ApiOutput,
-} from '../../src-shared/protocol/api';
-import { AppRevealError } from '../devices/appreveal-client';
-import { RunnerError } from '../devices/runner-client';
-import type { Discovery } from '../discovery/index';
-import { AppRevealConnection } from '../session/appreveal-connection';
-import { DeviceNotFoundError, type DeviceManager } from '../session/device-manager';
-import { CompareError } from '../session/compare';
-import { Comparisons, UnknownComparisonError } from '../session/comparisons';
-import { RecordingStateError, type SessionRecording } from '../session/recording';
-import { ReplayBusyError, ReplayRunner } from '../session/replay-runner';
-import { exportMaestro, exportNotes, findUnfinishedTraces, recoverTrace, TraceOpenError } from '../trace/index';
-import { openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '../session/trace-view';
+} from '@shared/api/api';
+import { AppRevealError } from '@main/appreveal/client';
+import { RunnerError } from '@main/runner/client';
+import type { Discovery } from '@main/discovery/index';
+import { AppRevealConnection } from '@main/appreveal/connection';
+import { DeviceNotFoundError, type DeviceManager } from '@main/devices/manager';
+import { CompareError } from '@main/devices/compare';
+import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
+import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
+import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
+import { exportMaestro, exportNotes, findUnfinishedTraces, recoverTrace, TraceOpenError } from '@main/trace/index';
+import { openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 
 export type HostKind = 'electron' | 'web';
 

@@ -2,10 +2,10 @@
  * Everything a host runs behind the one API, started the same way by the Electron shell and the web
  * host: the device manager, discovery, and the API service over both.
  */
-import { Discovery } from '../discovery/index';
-import { appVersion, mdnsEnabled, settingsFile, tracesDir } from '../paths';
-import { DeviceManager } from '../session/device-manager';
-import { SessionRecording } from '../session/recording';
+import { Discovery } from '@main/discovery/index';
+import { appVersion, mdnsEnabled, settingsFile, tracesDir } from '@main/paths';
+import { DeviceManager } from '@main/devices/manager';
+import { SessionRecording } from '@main/trace/recording';
 import { createApiService, type ApiService, type HostKind } from './api';
 
 export interface AppServices {

@@ -2,9 +2,9 @@
  * The device a new user sees on `npm start`: the demo device when it can start (it needs a Chromium),
  * otherwise the bundled recorded runner session, with the reason said in one line.
  */
-import { bundledRecording, mdnsEnabled } from '../paths';
-import { startReplayDevice } from '../devices/replay-device';
-import type { DeviceKind, DeviceManager } from '../session/device-manager';
+import { bundledRecording, mdnsEnabled } from '@main/paths';
+import { startReplayDevice } from '@demo/replay-device';
+import type { DeviceKind, DeviceManager } from '@main/devices/manager';
 
 export interface DefaultDevice {
   kind: DeviceKind;
@@ -20,7 +20,7 @@ export interface DefaultDevice {
 export async function startDefaultDevice(): Promise<DefaultDevice> {
   let note: string | undefined;
   try {
-    const { startDemoDevice } = await import('../demo-device/index');
+    const { startDemoDevice } = await import('@demo/index');
     const demo = await startDemoDevice({ advertise: mdnsEnabled() });
     const { appRevealUrl } = demo;
     return { kind: 'demo', name: 'Demo iPhone 17', url: demo.runnerUrl, ...(appRevealUrl ? { appRevealUrl } : {}), close: () => demo.close() };

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ApiCallEnvelopeSchema, MAX_TRACE_BYTES, TRACE_UPLOAD_PATH } from '../../src-shared/protocol/api';
+import { ApiCallEnvelopeSchema, MAX_TRACE_BYTES, TRACE_UPLOAD_PATH } from '@shared/api/api';
 import type { ApiService } from './api';
 
 export const RENDERER_CSP = [

@@ -3,7 +3,7 @@
  * what is wrong, never a blank screen"). `code` is for the UI to choose its wording and icon; `message`
  * is already a sentence a user can act on.
  */
-import type { TraceFormatError } from '../../src-shared/trace/reader';
+import type { TraceFormatError } from '@shared/trace/reader';
 import { ZipError } from './zip';
 
 export type TraceOpenErrorCode =

@@ -3,7 +3,7 @@
  * loads the observations it needs from the trace: the screen each exported action was aimed at, and,
  * when the manifest names no app, the observations that may name it.
  */
-import { exportMaestroFlow, type MaestroExport } from '../../src-shared/trace/maestro';
+import { exportMaestroFlow, type MaestroExport } from '@shared/trace/maestro';
 import type { OpenedTrace } from './open';
 
 export interface MaestroExportResult extends MaestroExport {

@@ -9,15 +9,15 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseJsonLossless } from '../../src-shared/protocol/json';
-import { buildTimeline, parseManifest, readTraceEvents, type TimelineStep } from '../../src-shared/trace/reader';
+import { parseJsonLossless } from '@shared/protocol/json';
+import { buildTimeline, parseManifest, readTraceEvents, type TimelineStep } from '@shared/trace/reader';
 import {
   isResourceRef,
   TRACE_FILES,
   type ResourceRef,
   type TraceEvent,
   type TraceManifest,
-} from '../../src-shared/trace/schema';
+} from '@shared/trace/schema';
 import { TraceOpenError } from './errors';
 import { IN_PROGRESS_MARKER, RESOURCE_FILE } from './files';
 import { referencedResources } from './pack';

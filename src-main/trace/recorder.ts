@@ -13,9 +13,9 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { encodeTraceEvent, encodeTraceManifest } from '../../src-shared/trace/encode';
-import { parseJsonLossless, stringifyJsonLossless } from '../../src-shared/protocol/json';
-import { redactForTrace } from '../../src-shared/trace/redact';
+import { encodeTraceEvent, encodeTraceManifest } from '@shared/trace/encode';
+import { parseJsonLossless, stringifyJsonLossless } from '@shared/protocol/json';
+import { redactForTrace } from '@shared/trace/redact';
 import {
   resourcePath,
   resourceRef,
@@ -24,7 +24,7 @@ import {
   type ResourceRef,
   type TraceEvent,
   type TraceManifest,
-} from '../../src-shared/trace/schema';
+} from '@shared/trace/schema';
 import {
   activeTraceIds,
   currentBootTime,

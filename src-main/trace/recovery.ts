@@ -8,8 +8,8 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { buildTimeline } from '../../src-shared/trace/reader';
-import type { TraceManifest } from '../../src-shared/trace/schema';
+import { buildTimeline } from '@shared/trace/reader';
+import type { TraceManifest } from '@shared/trace/schema';
 import {
   IN_PROGRESS_MARKER,
   IN_PROGRESS_SUFFIX,

@@ -1,9 +1,9 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ApiContext } from './api/queries';
-import { createTransport } from './api/transport';
-import { App } from './components/App';
+import { ApiContext } from '@renderer/api/queries';
+import { createTransport } from '@renderer/api/transport';
+import { App } from '@renderer/components/App';
 import './styles.css';
 
 const api = createTransport();

@@ -1,7 +1,7 @@
 /**
  * Time budgets for bridge requests (seed 000), and which silences say something about the runner.
  */
-import type { RunnerCommand } from '../protocol/runner';
+import type { RunnerCommand } from '@shared/protocol/runner';
 
 /** Bridge requests share the runner's SDK data budget: 2 s per request … */
 export const SDK_REQUEST_BUDGET_MS = 2_000;

@@ -2,7 +2,7 @@
  * The display fence: a swipe's coordinates were computed for one display geometry, and are checked
  * against the current one right before dispatch, through the bridge as through XCTest (seed 000 swipeOn).
  */
-import type { ViewHierarchy } from '../protocol/runner';
+import type { ViewHierarchy } from '@shared/protocol/runner';
 import type { FailClosed } from './verdict';
 
 export interface DisplayFence {

@@ -2,10 +2,10 @@
  * The bridge and web identities a merged node carries (protocol.md §4), read once so routing never
  * guesses from half an identity.
  */
-import type { Point, TargetRecord } from '../protocol/action';
-import { UInt64Schema, type UInt64 } from '../protocol/json';
-import type { UiNode } from '../protocol/runner';
-import { boundsOf, flattenTree } from '../inspect/tree';
+import type { Point, TargetRecord } from '@shared/protocol/action';
+import { UInt64Schema, type UInt64 } from '@shared/protocol/json';
+import type { UiNode } from '@shared/protocol/runner';
+import { boundsOf, flattenTree } from '@shared/model/tree';
 
 export interface BridgeIdentity {
   readonly elementId: string;

@@ -3,10 +3,10 @@
  * element named exactly by lookFor.text is scrolled into view by the page itself. The snapshot lists
  * off-screen elements, which the merged observation drops, so this finds what swiping would hunt for.
  */
-import type { FallbackReason, LookFor, TargetSelector } from '../protocol/action';
-import type { UiNode } from '../protocol/runner';
-import { encodeWebControlAction, type WebControlAction, type WebSnapshot } from '../protocol/sdk';
-import { childrenOf } from '../inspect/tree';
+import type { FallbackReason, LookFor, TargetSelector } from '@shared/protocol/action';
+import type { UiNode } from '@shared/protocol/runner';
+import { encodeWebControlAction, type WebControlAction, type WebSnapshot } from '@shared/protocol/sdk';
+import { childrenOf } from '@shared/model/tree';
 import { LOOK_FOR_SETTLE_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitWebAction, type BridgeContext } from './context';
 import { interpretBridgeOutcome, type FailClosed, type RelayOutcome } from './verdict';

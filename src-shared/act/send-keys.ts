@@ -10,16 +10,16 @@
  *   'failClosed' → stop
  * recordKeyOutcome answers done, failClosed, or standIn (an XCTest plan to run and record in turn).
  */
-import type { FailureReason, FallbackReason, ImeAction, SendKeysStep, TargetRecord } from '../protocol/action';
-import type { UInt64 } from '../protocol/json';
-import type { UiNode } from '../protocol/runner';
+import type { FailureReason, FallbackReason, ImeAction, SendKeysStep, TargetRecord } from '@shared/protocol/action';
+import type { UInt64 } from '@shared/protocol/json';
+import type { UiNode } from '@shared/protocol/runner';
 import {
   encodeAutoMobileAction,
   encodeWebControlAction,
   type AutoMobileAction,
   type WebControlAction,
-} from '../protocol/sdk';
-import { flattenTree } from '../inspect/tree';
+} from '@shared/protocol/sdk';
+import { flattenTree } from '@shared/model/tree';
 import { SDK_REQUEST_BUDGET_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitBridgeAction, admitWebAction, type BridgeContext } from './context';
 import { captureIdentityOf, centerOf, nodeIdentity, nodeTargetRecord } from './identity';

@@ -3,14 +3,14 @@
  * through the bridge, one with a web identity is clicked through its web view, and XCTest stands in only
  * where the seed allows it.
  */
-import type { FailureReason, FallbackReason, Point, TargetRecord } from '../protocol/action';
-import type { UiNode } from '../protocol/runner';
+import type { FailureReason, FallbackReason, Point, TargetRecord } from '@shared/protocol/action';
+import type { UiNode } from '@shared/protocol/runner';
 import {
   encodeAutoMobileAction,
   encodeWebControlAction,
   type AutoMobileAction,
   type WebControlAction,
-} from '../protocol/sdk';
+} from '@shared/protocol/sdk';
 import { SDK_REQUEST_BUDGET_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitBridgeAction, admitWebAction, type BridgeContext } from './context';
 import { centerOf, nodeIdentity, nodeTargetRecord } from './identity';

@@ -5,10 +5,10 @@
  * has no form for the action (unsupported_action). Every other answer fails closed, because tapping
  * whatever XCTest now finds at those coordinates could act on a different element (seed 000 tapOn).
  */
-import type { FailureReason, FallbackReason } from '../protocol/action';
-import type { UInt64 } from '../protocol/json';
-import type { SdkRelayFailure } from '../protocol/sdk';
-import { ACTION_REJECTION_REASONS, WEB_ACTION_REJECTION_REASONS } from '../protocol/sdk';
+import type { FailureReason, FallbackReason } from '@shared/protocol/action';
+import type { UInt64 } from '@shared/protocol/json';
+import type { SdkRelayFailure } from '@shared/protocol/sdk';
+import { type ACTION_REJECTION_REASONS, type WEB_ACTION_REJECTION_REASONS } from '@shared/protocol/sdk';
 
 type RejectionReason = (typeof ACTION_REJECTION_REASONS)[number] | (typeof WEB_ACTION_REJECTION_REASONS)[number];
 

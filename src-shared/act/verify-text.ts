@@ -1,8 +1,8 @@
 /**
  * Read-back verification of typed text, the same for bridge, web and XCTest typing (seed 000 sendKeys).
  */
-import type { UiNode } from '../protocol/runner';
-import { nodeFlag } from '../protocol/runner';
+import type { UiNode } from '@shared/protocol/runner';
+import { nodeFlag } from '@shared/protocol/runner';
 
 export type TextVerification =
   | { readonly status: 'verified' }

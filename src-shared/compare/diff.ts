@@ -8,7 +8,7 @@
  * keys the inspector's tree uses, so a difference can be selected on either side.
  */
 import { z } from 'zod';
-import type { UiNode } from '../protocol/runner';
+import type { UiNode } from '@shared/protocol/runner';
 
 export const DIFF_CLASSES = [
   'only_xctest',

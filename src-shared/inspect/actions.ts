@@ -13,13 +13,13 @@ import {
   type SendKeysStep,
   type TargetRecord,
   type TargetSelector,
-} from '../protocol/action';
-import type { ActionStep, DeviceSummary } from '../protocol/api';
-import { APPREVEAL_EXTRAS } from '../protocol/appreveal';
-import type { UiNode } from '../protocol/runner';
+} from '@shared/protocol/action';
+import type { ActionStep, DeviceSummary } from '@shared/api/api';
+import { APPREVEAL_EXTRAS } from '@shared/protocol/appreveal';
+import type { UiNode } from '@shared/protocol/runner';
 import { nodesAtIn } from './pick';
 import { nodeSource, SOURCE_LABELS } from './source';
-import { boundsOf, childrenOf, type FlatNode, type Rect } from './tree';
+import { boundsOf, childrenOf, type FlatNode, type Rect } from '@shared/model/tree';
 
 // ---- Targets ----------------------------------------------------------------------------------------
 

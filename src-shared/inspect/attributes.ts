@@ -1,8 +1,8 @@
 /**
  * What the attributes table shows for a node, and the one-line label the tree shows.
  */
-import { NODE_FLAGS, type UiNode } from '../protocol/runner';
-import { boundsOf, childrenOf, rectHeight, rectWidth } from './tree';
+import { NODE_FLAGS, type UiNode } from '@shared/protocol/runner';
+import { boundsOf, childrenOf, rectHeight, rectWidth } from '@shared/model/tree';
 
 export interface NodeAttribute {
   /** The wire name (kebab-case as the runner sends it; `extras.<key>` for an extra). */

@@ -1,5 +1,5 @@
 /** Pure helpers the inspector UI uses over a runner hierarchy and its observation. */
-export * from './tree';
+export * from '@shared/model/tree';
 export * from './pick';
 export * from './search';
 export * from './attributes';

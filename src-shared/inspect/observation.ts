@@ -4,7 +4,7 @@
  * containers with hidden content, its layout warnings, and the capture stamps of its two halves.
  * Pure: plain data in, plain data out.
  */
-import type { Frame } from '../protocol/api';
+import type { Frame } from '@shared/api/api';
 import type {
   LayoutWarning,
   Observation,
@@ -13,8 +13,8 @@ import type {
   QualityReason,
   QualityVerdict,
   SourceOutcome,
-} from '../protocol/observation';
-import { boundsOf, type FlatNode, type NodeKey, type Rect } from './tree';
+} from '@shared/protocol/observation';
+import { boundsOf, type FlatNode, type NodeKey, type Rect } from '@shared/model/tree';
 
 // ---- Backend ----------------------------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
 /**
  * Finding nodes by id, label, text or class: a case-insensitive substring over the fields a user reads.
  */
-import type { UiNode } from '../protocol/runner';
-import { flattenTree, type FlatNode } from './tree';
+import type { UiNode } from '@shared/protocol/runner';
+import { flattenTree, type FlatNode } from '@shared/model/tree';
 
 /** The node fields a search looks at, in the order a match is reported. */
 export const SEARCH_FIELDS = [

@@ -2,9 +2,9 @@
  * Where each node of a merged tree came from (XCTest, the SDK bridge, a web view's DOM), read from
  * `extras["sdk.source"]` (absent: XCTest), and the per-source counts and filters the UI shows.
  */
-import type { NodeSource } from '../protocol/observation';
-import type { UiNode } from '../protocol/runner';
-import type { FlatNode } from './tree';
+import type { NodeSource } from '@shared/protocol/observation';
+import type { UiNode } from '@shared/protocol/runner';
+import type { FlatNode } from '@shared/model/tree';
 
 /** Legend order: what XCTest sees first, then what the app itself reports. */
 export const NODE_SOURCES: readonly NodeSource[] = ['xctest', 'sdkBridge', 'sdkWebBridge'];

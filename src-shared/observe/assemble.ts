@@ -5,9 +5,9 @@
  * Partial failures never lose the other stages' data: each failing stage adds to `errors`, and a bug in
  * a pure stage is caught and reported the same way.
  */
-import type { Observation, ObservationError, SourceOutcome, Strategy } from '../protocol/observation';
-import type { UiNode, ViewHierarchy } from '../protocol/runner';
-import type { SdkRelayFailure } from '../protocol/sdk';
+import type { Observation, ObservationError, SourceOutcome, Strategy } from '@shared/protocol/observation';
+import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
+import type { SdkRelayFailure } from '@shared/protocol/sdk';
 import type { BackendFields } from './backend-fields';
 import { selectBackendFor, type BackendSelection } from './backend';
 import { mergeBridgeRead, type BridgeRead } from './bridge-merge';

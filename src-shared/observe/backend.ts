@@ -3,8 +3,8 @@
  * (default on) gates all of them; with it off, or when discovery failed, the observation is XCTest-only
  * and reports no backend.
  */
-import type { Strategy } from '../protocol/observation';
-import type { UiNode, ViewHierarchy } from '../protocol/runner';
+import type { Strategy } from '@shared/protocol/observation';
+import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
 import type { SdkDiscovery } from './discovery';
 import { projectVisible } from './projection';
 import { outermostWebViewPaths } from './web-merge';

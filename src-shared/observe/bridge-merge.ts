@@ -7,8 +7,8 @@
  * meaning is certain (text entry → "textfield"), so field detection treats bridge and XCTest fields alike.
  */
 import type { BackendFields } from './backend-fields';
-import type { ObservationNode, ObservationSnapshot, SdkRelayFailure } from '../protocol/sdk';
-import type { UiNode } from '../protocol/runner';
+import type { ObservationNode, ObservationSnapshot, SdkRelayFailure } from '@shared/protocol/sdk';
+import type { UiNode } from '@shared/protocol/runner';
 import { RectIndex, truncateRect } from './geometry';
 import { childrenOf, isXctest, present, rectOf, SDK_SOURCE_KEY, withChildren } from './nodes';
 

@@ -3,8 +3,8 @@
  * bridge and web views. The network read belongs to the main process; this module only interprets its
  * outcome, so the rules are testable as a table.
  */
-import type { BridgeState } from '../protocol/observation';
-import type { SdkCapabilitiesPayload, WebViewBridgeEntry } from '../protocol/sdk';
+import type { BridgeState } from '@shared/protocol/observation';
+import type { SdkCapabilitiesPayload, WebViewBridgeEntry } from '@shared/protocol/sdk';
 
 export const CAPABILITIES_COMMAND = 'get_sdk_capabilities';
 /** The native relay: observe needs the snapshot command, actions need the action command. */

@@ -3,9 +3,9 @@
  * older, so their focus counts only when XCTest reports none (the native bridge before the web view: it
  * is read first in the same observe pass).
  */
-import type { FocusedElement, NodeSource } from '../protocol/observation';
-import { nodeFlag, type UiNode } from '../protocol/runner';
-import { ROOT_KEY } from '../inspect/tree';
+import type { FocusedElement, NodeSource } from '@shared/protocol/observation';
+import { nodeFlag, type UiNode } from '@shared/protocol/runner';
+import { ROOT_KEY } from '@shared/model/tree';
 import { childrenOf, sourceOf, withoutChildren } from './nodes';
 
 const PREFERENCE: readonly NodeSource[] = ['xctest', 'sdkBridge', 'sdkWebBridge'];

@@ -9,9 +9,9 @@ import {
   type LayoutSide,
   type LayoutWarning,
   type LayoutWarnings,
-} from '../protocol/observation';
-import { nodeFlag, type UiNode, type ViewHierarchy } from '../protocol/runner';
-import { ROOT_KEY, type NodeKey } from '../inspect/tree';
+} from '@shared/protocol/observation';
+import { nodeFlag, type UiNode, type ViewHierarchy } from '@shared/protocol/runner';
+import { ROOT_KEY, type NodeKey } from '@shared/model/tree';
 import { containsRect, intersection, type Rect } from './geometry';
 import { captionOf, childrenOf, hasText, isInteractive, rectOf } from './nodes';
 

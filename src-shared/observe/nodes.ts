@@ -2,9 +2,9 @@
  * Node-level helpers for the observation pipeline: where a node came from, its texts, and copy-on-write
  * edits that never touch the input tree (every stage is pure and may share unchanged subtrees).
  */
-import type { NodeSource } from '../protocol/observation';
-import { nodeFlag, type UiNode } from '../protocol/runner';
-import { childrenOf, type Rect } from '../inspect/tree';
+import type { NodeSource } from '@shared/protocol/observation';
+import { nodeFlag, type UiNode } from '@shared/protocol/runner';
+import { childrenOf, type Rect } from '@shared/model/tree';
 
 export { childrenOf };
 

@@ -6,9 +6,9 @@
  * extras["hiddenContentAbove"] = "true" / extras["hiddenContentBelow"] = "true". Extras keep them on the
  * node they describe and survive a re-decode with the existing UiNode schema.
  */
-import type { ViewHierarchy, UiNode } from '../protocol/runner';
-import { nodeFlag } from '../protocol/runner';
-import { MAX_FRAME_BYTES } from '../protocol/errors';
+import type { ViewHierarchy, UiNode } from '@shared/protocol/runner';
+import { nodeFlag } from '@shared/protocol/runner';
+import { MAX_FRAME_BYTES } from '@shared/protocol/errors';
 import { intersection, overlaps, screenRect, type Rect } from './geometry';
 import { childrenOf, rectOf, withChildren, withExtras } from './nodes';
 import { WEB_VIEW_CLASS } from './web-merge';

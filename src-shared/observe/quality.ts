@@ -3,8 +3,8 @@
  * controls". Judged on the XCTest tree the observation carries (before any merge), then upgraded to
  * `recovered` when a bridge supplied what XCTest could not.
  */
-import type { Quality } from '../protocol/observation';
-import type { UiNode, ViewHierarchy } from '../protocol/runner';
+import type { Quality } from '@shared/protocol/observation';
+import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
 import { childrenOf, hasText, isInteractive, sourceOf } from './nodes';
 
 export interface QualityInput {

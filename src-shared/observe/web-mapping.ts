@@ -2,8 +2,8 @@
  * Seed 000 Observe: web views — how one DOM element of a web snapshot becomes a node: CSS pixels to
  * screen points, and DOM attributes to the runner's attributes.
  */
-import type { UiNode } from '../protocol/runner';
-import type { WebElement, WebSnapshot } from '../protocol/sdk';
+import type { UiNode } from '@shared/protocol/runner';
+import type { WebElement, WebSnapshot } from '@shared/protocol/sdk';
 import { overlaps, truncateRect, type Rect } from './geometry';
 import { SDK_SOURCE_KEY } from './nodes';
 

@@ -3,8 +3,8 @@
  * under its WKWebView node. Only one pairing is sound: one registered web view, one outermost WKWebView
  * on screen. Nothing ties a registration to its native view, so with more the pairing is ambiguous.
  */
-import type { UiNode } from '../protocol/runner';
-import type { SdkRelayFailure, WebElement, WebSnapshot, WebViewBridgeEntry } from '../protocol/sdk';
+import type { UiNode } from '@shared/protocol/runner';
+import type { SdkRelayFailure, WebElement, WebSnapshot, WebViewBridgeEntry } from '@shared/protocol/sdk';
 import { RectIndex, type Rect } from './geometry';
 import { childrenOf, isXctest, present, rectOf, withChildren, withoutChildren } from './nodes';
 import { mapWebBounds, originOf, usableViewport, webElementToUiNode, type WebIdentity } from './web-mapping';

@@ -14,7 +14,7 @@
  * string value is a quoted scalar, single-quoted when it has no control or line-break characters,
  * double-quoted with JSON-style escapes otherwise.
  */
-import type { UiNode } from '../protocol/runner';
+import type { UiNode } from '@shared/protocol/runner';
 import type { TimelineStep } from './reader';
 import type { TraceManifest } from './schema';
 

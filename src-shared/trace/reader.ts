@@ -6,7 +6,7 @@
  * can be partial, and it is dropped and reported instead of failing the whole trace.
  */
 import { z } from 'zod';
-import { parseJsonLossless } from '../protocol/json';
+import { parseJsonLossless } from '@shared/protocol/json';
 import {
   TRACE_EVENT_TYPES,
   TRACE_FILES,

@@ -15,7 +15,7 @@
  * result's success, backend, fallback and failure reasons (to show it); everything else passes through.
  */
 import { z } from 'zod';
-import { emptySummary } from '../compare/diff';
+import { emptySummary } from '@shared/compare/diff';
 import { urlSecretProblem } from './redact';
 
 export const TRACE_FORMAT = 'parallax-trace';

@@ -6,9 +6,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppRevealClient, AppRevealError } from '../../src-main/devices/appreveal-client';
-import { startAppRevealServer, type AppRevealServerHandle, type AppRevealServerOptions } from '../../src-main/demo-device/appreveal/server';
-import { APPREVEAL_UI_TOOLS, parseAppRevealSessionUrl } from '../../src-shared/protocol/appreveal';
+import { AppRevealClient, AppRevealError } from '@main/appreveal/client';
+import { startAppRevealServer, type AppRevealServerHandle, type AppRevealServerOptions } from '@demo/appreveal/server';
+import { APPREVEAL_UI_TOOLS, parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
 import { FAKE_BUNDLE_ID, FakeApp, FakeWebApp } from './appreveal-fake-app';
 
 const servers: AppRevealServerHandle[] = [];

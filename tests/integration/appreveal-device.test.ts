@@ -4,11 +4,11 @@
  */
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
-import { DEMO_WINDOW_ID } from '../../src-main/demo-device/appreveal-app';
-import { createApiService, type ApiService } from '../../src-main/host/api';
-import { DeviceManager } from '../../src-main/session/device-manager';
-import type { ActionStep, Frame, WebControls } from '../../src-shared/protocol/api';
+import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { DEMO_WINDOW_ID } from '@demo/appreveal/app';
+import { createApiService, type ApiService } from '@main/host/api';
+import { DeviceManager } from '@main/devices/manager';
+import type { ActionStep, Frame, WebControls } from '@shared/api/api';
 
 let device: DemoDeviceHandle;
 let manager: DeviceManager;

@@ -4,8 +4,8 @@
  * PNG screenshot.
  */
 import { PNG } from 'pngjs';
-import { AppRevealToolError, type AppRevealApp, type TapTextOptions } from '../../src-main/demo-device/appreveal/server';
-import type { AppRevealElement, AppRevealScreenInfo, AppRevealWindow, ScrollDirection } from '../../src-shared/protocol/appreveal';
+import { AppRevealToolError, type AppRevealApp, type TapTextOptions } from '@demo/appreveal/server';
+import type { AppRevealElement, AppRevealScreenInfo, AppRevealWindow, ScrollDirection } from '@shared/protocol/appreveal';
 
 export const FAKE_BUNDLE_ID = 'dev.parallax.fake';
 export const SCREEN_WIDTH = 390;

@@ -20,8 +20,8 @@ import {
   parseAppRevealSessionUrl,
   stripSessionToken,
   type AppRevealElement,
-} from '../../src-shared/protocol/appreveal';
-import { UiNodeSchema, ViewHierarchySchema, nodeFlag } from '../../src-shared/protocol/runner';
+} from '@shared/protocol/appreveal';
+import { UiNodeSchema, ViewHierarchySchema, nodeFlag } from '@shared/protocol/runner';
 
 const TOKEN = '0123456789abcdef'.repeat(4);
 

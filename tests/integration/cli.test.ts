@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startReplayDevice, type ReplayDevice } from '../../src-main/devices/replay-device';
+import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 
 const ROOT = join(__dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'parallax.mjs');

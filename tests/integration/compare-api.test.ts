@@ -5,10 +5,10 @@
  * comparison saved into a recording comes back from the trace whole.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
-import { startAppServices, type AppServices } from '../../src-main/host/app-services';
-import { intersectionOverUnion, type DiffClass } from '../../src-shared/compare/diff';
-import { indexTree, nodeAtKey, nodeSource, type FlatNode } from '../../src-shared/inspect';
+import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { startAppServices, type AppServices } from '@main/host/app-services';
+import { intersectionOverUnion, type DiffClass } from '@shared/compare/diff';
+import { indexTree, nodeAtKey, nodeSource, type FlatNode } from '@shared/inspect';
 import {
   ComparisonViewSchema,
   RecordingStatusSchema,
@@ -18,8 +18,8 @@ import {
   type ApiEvent,
   type ComparisonView,
   type Frame,
-} from '../../src-shared/protocol/api';
-import type { UiNode, ViewHierarchy } from '../../src-shared/protocol/runner';
+} from '@shared/api/api';
+import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
 
 let demo: DemoDeviceHandle;
 let services: AppServices;

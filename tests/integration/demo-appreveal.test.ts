@@ -7,10 +7,10 @@ import { inspect } from 'node:util';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { AppRevealClient, AppRevealError } from '../../src-main/devices/appreveal-client';
-import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
-import { APPREVEAL_UI_TOOLS, parseAppRevealSessionUrl, type AppRevealElement } from '../../src-shared/protocol/appreveal';
-import type { UiNode } from '../../src-shared/protocol/runner';
+import { AppRevealClient, AppRevealError } from '@main/appreveal/client';
+import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { APPREVEAL_UI_TOOLS, parseAppRevealSessionUrl, type AppRevealElement } from '@shared/protocol/appreveal';
+import type { UiNode } from '@shared/protocol/runner';
 
 type Msg = Record<string, any>;
 

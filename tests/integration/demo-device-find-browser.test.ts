@@ -2,7 +2,7 @@
  * Where the demo device looks for Chromium, in order, on each platform; no browser is started here.
  */
 import { describe, expect, it } from 'vitest';
-import { findBrowser, NO_BROWSER_MESSAGE } from '../../src-main/demo-device/find-browser';
+import { findBrowser, NO_BROWSER_MESSAGE } from '@demo/phone/find-browser';
 
 function fs(files: string[], dirs: Record<string, string[]> = {}) {
   const set = new Set(files);

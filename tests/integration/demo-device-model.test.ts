@@ -3,12 +3,12 @@
  * context tokens and the observation bridge's node tree.
  */
 import { describe, expect, it } from 'vitest';
-import { ViewHierarchySchema } from '../../src-shared/protocol/runner';
-import type { NativeNode, ScreenCapture } from '../../src-main/demo-device/capture-model';
-import { Faults, parseFault } from '../../src-main/demo-device/faults';
-import { FrameTracker } from '../../src-main/demo-device/frame-context';
-import { buildObservation } from '../../src-main/demo-device/observation-bridge';
-import { projectHierarchy, truncateBounds } from '../../src-main/demo-device/xctest-projection';
+import { ViewHierarchySchema } from '@shared/protocol/runner';
+import type { NativeNode, ScreenCapture } from '@demo/phone/capture-model';
+import { Faults, parseFault } from '@demo/phone/faults';
+import { FrameTracker } from '@demo/runner/frame-context';
+import { buildObservation } from '@demo/sdk/observation-bridge';
+import { projectHierarchy, truncateBounds } from '@demo/phone/xctest-projection';
 
 const node = (cls: string, rect: [number, number, number, number], extra: Partial<NativeNode> = {}): NativeNode => ({
   cls,

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { decodeRunnerInbound, type UiNode } from '../../src-shared/protocol/runner';
-import { WebSnapshotSchema } from '../../src-shared/protocol/sdk';
-import { startDemoDevice } from '../../src-main/demo-device/index';
+import { decodeRunnerInbound, type UiNode } from '@shared/protocol/runner';
+import { WebSnapshotSchema } from '@shared/protocol/sdk';
+import { startDemoDevice } from '@demo/index';
 
 type Msg = Record<string, any>;
 type El = { id: string; role?: string; label?: string; value?: string; valueRedacted?: boolean; inputType?: string; bounds: [number, number, number, number]; enabled: boolean; visible: boolean; focused: boolean };

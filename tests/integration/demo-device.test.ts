@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PNG } from 'pngjs';
-import { decodeRunnerInbound, type UiNode } from '../../src-shared/protocol/runner';
-import { ObservationSnapshotSchema } from '../../src-shared/protocol/sdk';
-import { startDemoDevice } from '../../src-main/demo-device/index';
+import { decodeRunnerInbound, type UiNode } from '@shared/protocol/runner';
+import { ObservationSnapshotSchema } from '@shared/protocol/sdk';
+import { startDemoDevice } from '@demo/index';
 
 type Msg = Record<string, any>;
 

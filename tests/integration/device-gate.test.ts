@@ -4,8 +4,8 @@
  * action's fresh read and its request and make the bridge refuse it as stale (seed 000).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice } from '../../src-main/demo-device/index';
-import { RunnerConnection } from '../../src-main/session/runner-connection';
+import { startDemoDevice } from '@demo/index';
+import { RunnerConnection } from '@main/runner/connection';
 
 let demo: Awaited<ReturnType<typeof startDemoDevice>>;
 let connection: RunnerConnection;

@@ -3,10 +3,10 @@
  * timeline so far: over the demo device's real sockets, through the API both hosts serve.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
-import { createApiService, type ApiService } from '../../src-main/host/api';
-import { DeviceManager, HISTORY_FRAMES } from '../../src-main/session/device-manager';
-import type { ActionStep } from '../../src-shared/protocol/api';
+import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { createApiService, type ApiService } from '@main/host/api';
+import { DeviceManager, HISTORY_FRAMES } from '@main/devices/manager';
+import type { ActionStep } from '@shared/api/api';
 
 let device: DemoDeviceHandle;
 let manager: DeviceManager;

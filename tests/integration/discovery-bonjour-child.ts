@@ -3,9 +3,9 @@
  * AppReveal server over Bonjour, browses with Discovery, and prints one JSON line per step. It never
  * prints the session token; the parent checks that nothing it found carries one.
  */
-import { AppRevealClient } from '../../src-main/devices/appreveal-client';
-import { startAppRevealServer } from '../../src-main/demo-device/appreveal/server';
-import { Discovery, discoverOnce, type DiscoveredDevice } from '../../src-main/discovery/index';
+import { AppRevealClient } from '@main/appreveal/client';
+import { startAppRevealServer } from '@demo/appreveal/server';
+import { Discovery, discoverOnce, type DiscoveredDevice } from '@main/discovery/index';
 import { FAKE_BUNDLE_ID, FakeApp } from './appreveal-fake-app';
 
 const say = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(line)}\n`);

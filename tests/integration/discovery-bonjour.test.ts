@@ -7,8 +7,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { resolveServiceHost } from '../../src-main/discovery/bonjour';
-import { DiscoveredDeviceSchema } from '../../src-shared/protocol/appreveal';
+import { resolveServiceHost } from '@main/discovery/bonjour';
+import { DiscoveredDeviceSchema } from '@shared/protocol/appreveal';
 import { FAKE_BUNDLE_ID } from './appreveal-fake-app';
 
 const ROOT = join(__dirname, '..', '..');

@@ -6,8 +6,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startAppRevealServer, type AppRevealServerHandle } from '../../src-main/demo-device/appreveal/server';
-import { Discovery, ManualEntries, ManualEntryError, normalizeManualUrl } from '../../src-main/discovery/index';
+import { startAppRevealServer, type AppRevealServerHandle } from '@demo/appreveal/server';
+import { Discovery, ManualEntries, ManualEntryError, normalizeManualUrl } from '@main/discovery/index';
 import { FakeApp, FAKE_BUNDLE_ID } from './appreveal-fake-app';
 
 let dir: string;

@@ -7,8 +7,8 @@ import { once } from 'node:events';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAppRevealServer, type AppRevealServerHandle } from '../../src-main/demo-device/appreveal/server';
-import { Discovery, RUNNER_PORT_FIRST, RUNNER_PORT_LAST, probeRunnerPorts, type DiscoveredDevice } from '../../src-main/discovery/index';
+import { startAppRevealServer, type AppRevealServerHandle } from '@demo/appreveal/server';
+import { Discovery, RUNNER_PORT_FIRST, RUNNER_PORT_LAST, probeRunnerPorts, type DiscoveredDevice } from '@main/discovery/index';
 import { FakeApp, FAKE_BUNDLE_ID } from './appreveal-fake-app';
 
 type AnyServer = HttpServer | TcpServer;

@@ -4,14 +4,14 @@
  * own admin stats, so "nothing else was sent" is the device's word, not the dispatcher's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ActionResultSchema, type ActionResult } from '../../src-shared/protocol/action';
-import type { UiNode } from '../../src-shared/protocol/runner';
-import { flattenTree } from '../../src-shared/inspect/tree';
-import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
-import { RunnerClient } from '../../src-main/devices/runner-client';
-import { Observer } from '../../src-main/session/observer';
-import { Dispatcher } from '../../src-main/session/dispatcher';
-import { runActionCommand } from '../../src-main/cli-actions';
+import { ActionResultSchema, type ActionResult } from '@shared/protocol/action';
+import type { UiNode } from '@shared/protocol/runner';
+import { flattenTree } from '@shared/model/tree';
+import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { RunnerClient } from '@main/runner/client';
+import { Observer } from '@main/runner/observer';
+import { Dispatcher } from '@main/runner/dispatch/dispatcher';
+import { runActionCommand } from '@main/cli/actions';
 
 let device: DemoDeviceHandle;
 let client: RunnerClient;

@@ -5,11 +5,11 @@
  * typed reason; an accepted action whose text went nowhere is the failure this file guards against.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionResult } from '../../src-shared/protocol/action';
-import type { UiNode } from '../../src-shared/protocol/runner';
-import { flattenTree } from '../../src-shared/inspect/tree';
-import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
-import { RunnerConnection } from '../../src-main/session/runner-connection';
+import type { ActionResult } from '@shared/protocol/action';
+import type { UiNode } from '@shared/protocol/runner';
+import { flattenTree } from '@shared/model/tree';
+import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { RunnerConnection } from '@main/runner/connection';
 
 let device: DemoDeviceHandle;
 let conn: RunnerConnection;

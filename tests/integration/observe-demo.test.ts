@@ -11,12 +11,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
-import { RunnerClient } from '../../src-main/devices/runner-client';
-import { Observer, type ObserveOptions } from '../../src-main/session/observer';
-import { nodeAtKey } from '../../src-shared/inspect/tree';
-import { ObservationSchema, type LayoutWarning, type Observation } from '../../src-shared/protocol/observation';
-import type { HierarchyUpdate, HierarchyUpdateReply, UiNode } from '../../src-shared/protocol/runner';
+import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { RunnerClient } from '@main/runner/client';
+import { Observer, type ObserveOptions } from '@main/runner/observer';
+import { nodeAtKey } from '@shared/model/tree';
+import { ObservationSchema, type LayoutWarning, type Observation } from '@shared/protocol/observation';
+import type { HierarchyUpdate, HierarchyUpdateReply, UiNode } from '@shared/protocol/runner';
 
 type Stats = { requests: Record<string, number>; sdkRequests: Record<string, number>; captureIdentity: string | null };
 

@@ -3,9 +3,9 @@
  * observations of a session land in one .parallax-trace file, and no secret does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice } from '../../src-main/demo-device/index';
-import { startAppServices, type AppServices } from '../../src-main/host/app-services';
-import { openTraceFile } from '../../src-main/trace/index';
+import { startDemoDevice } from '@demo/index';
+import { startAppServices, type AppServices } from '@main/host/app-services';
+import { openTraceFile } from '@main/trace/index';
 
 const HOST_TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeedf00dfeedf00dfeed';
 const PASSWORD = 'correct-horse-battery-staple';

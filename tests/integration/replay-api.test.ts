@@ -7,12 +7,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiEvent, ApiEventPayload, ReplayEnded, ReplayProgress } from '../../src-shared/protocol/api';
-import type { ReplayReport } from '../../src-shared/protocol/replay';
-import { startDemoDevice, type DemoDeviceHandle } from '../../src-main/demo-device/index';
-import { createApiService, type ApiService } from '../../src-main/host/api';
-import { DeviceManager } from '../../src-main/session/device-manager';
-import { SessionRecording } from '../../src-main/session/recording';
+import type { ApiEvent, ApiEventPayload, ReplayEnded, ReplayProgress } from '@shared/api/api';
+import type { ReplayReport } from '@shared/trace/replay-report';
+import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { createApiService, type ApiService } from '@main/host/api';
+import { DeviceManager } from '@main/devices/manager';
+import { SessionRecording } from '@main/trace/recording';
 
 let demo: DemoDeviceHandle;
 let manager: DeviceManager;

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { RunnerClient, RunnerError } from '../../src-main/devices/runner-client';
-import { startReplayDevice, type ReplayDevice } from '../../src-main/devices/replay-device';
-import type { HierarchyUpdate, UiNode } from '../../src-shared/protocol/runner';
+import { RunnerClient, RunnerError } from '@main/runner/client';
+import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
+import type { HierarchyUpdate, UiNode } from '@shared/protocol/runner';
 
 const GOLDEN = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
 

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeTraceEvent, encodeTraceManifest } from '../../src-shared/trace/encode';
-import { resourceRef, type TraceEvent } from '../../src-shared/trace/schema';
-import { openTraceFile, TraceOpenError, type TraceOpenErrorCode } from '../../src-main/trace/open';
-import { TraceRecorder } from '../../src-main/trace/recorder';
+import { encodeTraceEvent, encodeTraceManifest } from '@shared/trace/encode';
+import { resourceRef, type TraceEvent } from '@shared/trace/schema';
+import { openTraceFile, TraceOpenError, type TraceOpenErrorCode } from '@main/trace/open';
+import { TraceRecorder } from '@main/trace/recorder';
 
 let dir: string;
 let good: string;

@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { PNG } from 'pngjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TraceEncodeError } from '../../src-shared/trace/encode';
-import { readTraceEvents } from '../../src-shared/trace/reader';
-import type { TraceEvent } from '../../src-shared/trace/schema';
-import { exportMaestro } from '../../src-main/trace/export';
-import { openTraceFile } from '../../src-main/trace/open';
-import { findUnfinishedTraces } from '../../src-main/trace/recovery';
-import { TraceRecorder, type TraceManifestInput } from '../../src-main/trace/recorder';
+import { TraceEncodeError } from '@shared/trace/encode';
+import { readTraceEvents } from '@shared/trace/reader';
+import type { TraceEvent } from '@shared/trace/schema';
+import { exportMaestro } from '@main/trace/export';
+import { openTraceFile } from '@main/trace/open';
+import { findUnfinishedTraces } from '@main/trace/recovery';
+import { TraceRecorder, type TraceManifestInput } from '@main/trace/recorder';
 
 let dir: string;
 beforeEach(async () => {

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PNG } from 'pngjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openTraceFile } from '../../src-main/trace/open';
-import { discardUnfinishedTrace, findUnfinishedTraces, recoverTrace } from '../../src-main/trace/recovery';
-import { TraceRecorder } from '../../src-main/trace/recorder';
+import { openTraceFile } from '@main/trace/open';
+import { discardUnfinishedTrace, findUnfinishedTraces, recoverTrace } from '@main/trace/recovery';
+import { TraceRecorder } from '@main/trace/recorder';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MANIFEST = { device: { name: 'Demo iPhone', kind: 'demo', url: 'ws://127.0.0.1:8765/ws' } };

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ApiServerMessageSchema } from '../../src-shared/protocol/api';
-import { startReplayDevice, type ReplayDevice } from '../../src-main/devices/replay-device';
-import { createApiService } from '../../src-main/host/api';
-import { startWebHost, type WebHost } from '../../src-main/host/web-host';
-import { DeviceManager } from '../../src-main/session/device-manager';
+import { ApiServerMessageSchema } from '@shared/api/api';
+import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
+import { createApiService } from '@main/host/api';
+import { startWebHost, type WebHost } from '@main/host/web-host';
+import { DeviceManager } from '@main/devices/manager';
 
 const GOLDEN = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
 

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ViewHierarchySchema, type UiNode, type ViewHierarchy } from '../../src-shared/protocol/runner';
+import { ViewHierarchySchema, type UiNode, type ViewHierarchy } from '@shared/protocol/runner';
 
 export const GOLDEN_DIR = join(__dirname, '..', '..', 'resources', 'recordings', 'settings-tap-general');
 /** Where the fixture lives beside the repository (CI lays shared/ next to the clone). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RUNNER_COMMANDS } from '../../src-shared/protocol/runner';
+import { RUNNER_COMMANDS } from '@shared/protocol/runner';
 import {
   isRunnerStallEvidence,
   isSdkServedCommand,
@@ -8,8 +8,8 @@ import {
   SDK_TOTAL_BUDGET_MS,
   swipeBudgetMs,
   WEB_ACTION_BUDGET_MS,
-} from '../../src-shared/act/budget';
-import { relayAvailable } from '../../src-shared/act/verdict';
+} from '@shared/act/budget';
+import { relayAvailable } from '@shared/act/verdict';
 
 describe('seed 000 Observation and action commands: the SDK data budget', () => {
   it('seed 000 Observation and action commands: bridge requests get 2 s each and 5 s in total', () => {

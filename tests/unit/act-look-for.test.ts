@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { UiNode } from '../../src-shared/protocol/runner';
-import type { WebElement, WebSnapshot } from '../../src-shared/protocol/sdk';
-import type { BridgeContext } from '../../src-shared/act/context';
+import type { UiNode } from '@shared/protocol/runner';
+import type { WebElement, WebSnapshot } from '@shared/protocol/sdk';
+import type { BridgeContext } from '@shared/act/context';
 import {
   countWebViews,
   findSinglePageElement,
@@ -10,8 +10,8 @@ import {
   searchAfterWebStep,
   type LookForInput,
   type LookForPlan,
-} from '../../src-shared/act/look-for';
-import type { RelayOutcome } from '../../src-shared/act/verdict';
+} from '@shared/act/look-for';
+import type { RelayOutcome } from '@shared/act/verdict';
 
 const el = (over: Partial<WebElement> & { id: string }): WebElement => ({ bounds: [0, 2000, 100, 40], enabled: true, visible: true, focused: false, ...over });
 const snapshot = (...elements: WebElement[]): WebSnapshot => ({ snapshotId: 's3', documentId: 'd1', elements });

@@ -6,9 +6,9 @@ import {
   FAILURE_EXPLANATIONS,
   FAILURE_REASONS,
   TargetSelectorSchema,
-} from '../../src-shared/protocol/action';
-import { decodeWith } from '../../src-shared/protocol/errors';
-import { ACTION_REJECTION_REASONS, SDK_RELAY_FAILURES, WEB_ACTION_REJECTION_REASONS } from '../../src-shared/protocol/sdk';
+} from '@shared/protocol/action';
+import { decodeWith } from '@shared/protocol/errors';
+import { ACTION_REJECTION_REASONS, SDK_RELAY_FAILURES, WEB_ACTION_REJECTION_REASONS } from '@shared/protocol/sdk';
 
 const BIG = '18446744073709551000';
 

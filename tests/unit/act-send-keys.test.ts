@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { FailureReason, SendKeysStep } from '../../src-shared/protocol/action';
-import type { UiNode } from '../../src-shared/protocol/runner';
-import { ACTION_KINDS, decodeAutoMobileAction, type ObservationBridgeState } from '../../src-shared/protocol/sdk';
-import type { BridgeContext } from '../../src-shared/act/context';
+import type { FailureReason, SendKeysStep } from '@shared/protocol/action';
+import type { UiNode } from '@shared/protocol/runner';
+import { ACTION_KINDS, decodeAutoMobileAction, type ObservationBridgeState } from '@shared/protocol/sdk';
+import type { BridgeContext } from '@shared/act/context';
 import {
   expandSendKeysSteps,
   failKeyCommand,
@@ -17,8 +17,8 @@ import {
   type KeyPlan,
   type KeyStepResult,
   type SendKeysSession,
-} from '../../src-shared/act/send-keys';
-import type { RelayOutcome, RunnerOutcome } from '../../src-shared/act/verdict';
+} from '@shared/act/send-keys';
+import type { RelayOutcome, RunnerOutcome } from '@shared/act/verdict';
 
 const BIG = '18446744073709551000';
 const BIGGER = '18446744073709551615'; // UInt64 max

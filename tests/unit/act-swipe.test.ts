@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { FailureReason } from '../../src-shared/protocol/action';
-import type { UiNode } from '../../src-shared/protocol/runner';
-import { ACTION_KINDS, decodeAutoMobileAction, type ObservationBridgeState } from '../../src-shared/protocol/sdk';
-import type { BridgeContext } from '../../src-shared/act/context';
-import { checkDisplayFence, displayFenceOf } from '../../src-shared/act/display-fence';
-import { buildActionResult } from '../../src-shared/act/result';
-import { DURATION_IGNORED_WARNING, routeSwipe, type SwipeInput, type SwipePlan } from '../../src-shared/act/swipe';
-import { interpretBridgeOutcome, type RelayOutcome } from '../../src-shared/act/verdict';
+import type { FailureReason } from '@shared/protocol/action';
+import type { UiNode } from '@shared/protocol/runner';
+import { ACTION_KINDS, decodeAutoMobileAction, type ObservationBridgeState } from '@shared/protocol/sdk';
+import type { BridgeContext } from '@shared/act/context';
+import { checkDisplayFence, displayFenceOf } from '@shared/act/display-fence';
+import { buildActionResult } from '@shared/act/result';
+import { DURATION_IGNORED_WARNING, routeSwipe, type SwipeInput, type SwipePlan } from '@shared/act/swipe';
+import { interpretBridgeOutcome, type RelayOutcome } from '@shared/act/verdict';
 
 const BIG = '18446744073709551000';
 

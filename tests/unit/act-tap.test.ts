@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ActionResultSchema, FAILURE_EXPLANATIONS, FAILURE_REASONS, type FailureReason } from '../../src-shared/protocol/action';
-import type { UiNode } from '../../src-shared/protocol/runner';
+import { ActionResultSchema, FAILURE_EXPLANATIONS, FAILURE_REASONS, type FailureReason } from '@shared/protocol/action';
+import type { UiNode } from '@shared/protocol/runner';
 import {
   ACTION_KINDS,
   ACTION_REJECTION_REASONS,
@@ -10,11 +10,11 @@ import {
   decodeWebControlAction,
   encodeAutoMobileAction,
   type ObservationBridgeState,
-} from '../../src-shared/protocol/sdk';
-import type { BridgeContext } from '../../src-shared/act/context';
-import { buildActionResult, SDK, servedByXctest } from '../../src-shared/act/result';
-import { interpretBridgeOutcome, routeTap, type TapGesture, type TapRoute, type TapTarget } from '../../src-shared/act/tap';
-import { interpretRunnerOutcome, relayAvailable, type RelayOutcome, type RelayReply } from '../../src-shared/act/verdict';
+} from '@shared/protocol/sdk';
+import type { BridgeContext } from '@shared/act/context';
+import { buildActionResult, SDK, servedByXctest } from '@shared/act/result';
+import { interpretBridgeOutcome, routeTap, type TapGesture, type TapRoute, type TapTarget } from '@shared/act/tap';
+import { interpretRunnerOutcome, relayAvailable, type RelayOutcome, type RelayReply } from '@shared/act/verdict';
 
 const BIG = '18446744073709551000'; // above 2^53: a JS number would round it to ...1616
 

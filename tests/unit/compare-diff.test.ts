@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DIFF_CLASSES, diffTrees, filterDifferences, intersectionOverUnion } from '../../src-shared/compare/diff';
-import { differencesAt, keysOn, pairIndex, partnerOf, summaryText } from '../../src-shared/compare/sides';
-import type { UiNode } from '../../src-shared/protocol/runner';
+import { DIFF_CLASSES, diffTrees, filterDifferences, intersectionOverUnion } from '@shared/compare/diff';
+import { differencesAt, keysOn, pairIndex, partnerOf, summaryText } from '@shared/compare/sides';
+import type { UiNode } from '@shared/protocol/runner';
 import { goldenRoot } from '../support/golden';
 
 const loadGolden = () => goldenRoot();

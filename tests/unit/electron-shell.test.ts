@@ -72,13 +72,13 @@ vi.mock('electron', () => {
 });
 
 // The default device is not what this test is about; a device URL that is never reached is enough.
-vi.mock('../../src-main/host/default-device', () => ({
+vi.mock('@main/host/default-device', () => ({
   startDefaultDevice: async () => ({ kind: 'runner', name: 'test', url: 'ws://127.0.0.1:9/ws', close: async () => {} }),
   connectDefaultDevice: (manager: { connect(url: string): void }, device: { url: string }) => manager.connect(device.url),
 }));
 
 beforeAll(async () => {
-  await import('../../src-main/index');
+  await import('@main/electron/main');
   await captured.ready;
   await vi.waitFor(() => expect(captured.loaded).toBeTruthy(), { timeout: 15_000 });
 });

@@ -25,10 +25,10 @@ import {
   stepOutcome,
   targetMark,
   type FlatNode,
-} from '../../src-shared/inspect';
-import { ActionResultSchema, FAILURE_EXPLANATIONS, type ActionResult } from '../../src-shared/protocol/action';
-import { appRevealElementToUiNode } from '../../src-shared/protocol/appreveal';
-import type { UiNode } from '../../src-shared/protocol/runner';
+} from '@shared/inspect';
+import { ActionResultSchema, FAILURE_EXPLANATIONS, type ActionResult } from '@shared/protocol/action';
+import { appRevealElementToUiNode } from '@shared/protocol/appreveal';
+import type { UiNode } from '@shared/protocol/runner';
 
 const node = (fields: Record<string, unknown>, children: UiNode[] = []): UiNode =>
   ({ ...fields, ...(children.length > 0 ? { node: children } : {}) }) as unknown as UiNode;

@@ -4,11 +4,11 @@
  * (UInt64 digits kept exactly) and the merged attributes.
  */
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '../../src-shared/protocol/api';
-import { FrameSchema } from '../../src-shared/protocol/api';
-import { parseJsonLossless } from '../../src-shared/protocol/json';
-import type { LayoutWarning, Observation } from '../../src-shared/protocol/observation';
-import type { UiNode } from '../../src-shared/protocol/runner';
+import type { Frame } from '@shared/api/api';
+import { FrameSchema } from '@shared/api/api';
+import { parseJsonLossless } from '@shared/protocol/json';
+import type { LayoutWarning, Observation } from '@shared/protocol/observation';
+import type { UiNode } from '@shared/protocol/runner';
 import {
   backendLine,
   captureStamp,
@@ -28,7 +28,7 @@ import {
   sourceCounts,
   sourceOutcomeText,
   timingsLine,
-} from '../../src-shared/inspect';
+} from '@shared/inspect';
 
 const node = (fields: Record<string, unknown>, children: UiNode[] = []): UiNode =>
   ({ ...fields, ...(children.length > 0 ? { node: children } : {}) }) as unknown as UiNode;

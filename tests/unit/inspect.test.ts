@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { UiNode } from '../../src-shared/protocol/runner';
+import type { UiNode } from '@shared/protocol/runner';
 import { goldenRoot } from '../support/golden';
 import {
   ancestorKeys,
@@ -15,7 +15,7 @@ import {
   parentKeyOf,
   searchNodes,
   visibleRows,
-} from '../../src-shared/inspect';
+} from '@shared/inspect';
 
 const loadRoot = (file: string): UiNode => goldenRoot(file);
 

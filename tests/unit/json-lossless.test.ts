@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonLossless, stringifyJsonLossless, UInt64Schema } from '../../src-shared/protocol/json';
+import { parseJsonLossless, stringifyJsonLossless, UInt64Schema } from '@shared/protocol/json';
 
 describe('lossless JSON for capture identities (protocol.md §5)', () => {
   it('keeps a captureIdentity above 2^53 digit for digit', () => {

@@ -1,6 +1,6 @@
 /** Live mode's tree re-read does not ask the device again for a tree it has just pushed. */
 import { describe, expect, it } from 'vitest';
-import { treeReadDelay } from '../../src-shared/inspect';
+import { treeReadDelay } from '@shared/inspect';
 
 const SECOND = 1_000;
 

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseJsonLossless, stringifyJsonLossless } from '../../src-shared/protocol/json';
-import { ObservationSchema, type Observation } from '../../src-shared/protocol/observation';
-import { ViewHierarchySchema, type UiNode, type ViewHierarchy } from '../../src-shared/protocol/runner';
-import { ObservationSnapshotSchema, WebSnapshotSchema } from '../../src-shared/protocol/sdk';
-import { flattenTree } from '../../src-shared/inspect/tree';
-import { assembleObservation, discoverSdk, type BridgeRead, type ObservationStages, type SdkDiscovery, type WebRead } from '../../src-shared/observe';
+import { parseJsonLossless, stringifyJsonLossless } from '@shared/protocol/json';
+import { ObservationSchema, type Observation } from '@shared/protocol/observation';
+import { ViewHierarchySchema, type UiNode, type ViewHierarchy } from '@shared/protocol/runner';
+import { ObservationSnapshotSchema, WebSnapshotSchema } from '@shared/protocol/sdk';
+import { flattenTree } from '@shared/model/tree';
+import { assembleObservation, discoverSdk, type BridgeRead, type ObservationStages, type SdkDiscovery, type WebRead } from '@shared/observe';
 
 const BIG = '18446744073709551615'; // UInt64 max, far above 2^53
 const APP = 'com.example.shop';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { UiNodeSchema, type UiNode } from '../../src-shared/protocol/runner';
-import { ObservationSnapshotSchema, type ObservationSnapshot } from '../../src-shared/protocol/sdk';
-import { decodeWith } from '../../src-shared/protocol/errors';
-import { flattenTree } from '../../src-shared/inspect/tree';
-import { mergeBridgeRead, mergeBridgeSnapshot, SDK_SOURCE_KEY, type BridgeRead } from '../../src-shared/observe';
+import { UiNodeSchema, type UiNode } from '@shared/protocol/runner';
+import { ObservationSnapshotSchema, type ObservationSnapshot } from '@shared/protocol/sdk';
+import { decodeWith } from '@shared/protocol/errors';
+import { flattenTree } from '@shared/model/tree';
+import { mergeBridgeRead, mergeBridgeSnapshot, SDK_SOURCE_KEY, type BridgeRead } from '@shared/observe';
 
 const BIG = '18446744073709551000'; // above 2^53: a JS number would round it
 const rect = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });

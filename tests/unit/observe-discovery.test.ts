@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { decodeRunnerInbound, type ViewHierarchy } from '../../src-shared/protocol/runner';
-import type { BridgeState } from '../../src-shared/protocol/observation';
+import { decodeRunnerInbound, type ViewHierarchy } from '@shared/protocol/runner';
+import type { BridgeState } from '@shared/protocol/observation';
 import {
   CapabilityCache,
   discoverSdk,
@@ -15,7 +15,7 @@ import {
   type CapabilityProbe,
   type SdkCapabilitiesReply,
   type SdkDiscovery,
-} from '../../src-shared/observe';
+} from '@shared/observe';
 
 const FULL_RUNNER = [
   'request_hierarchy',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LayoutWarningsSchema, MAX_LAYOUT_WARNINGS } from '../../src-shared/protocol/observation';
-import type { UiNode, ViewHierarchy } from '../../src-shared/protocol/runner';
-import { findLayoutWarnings, layoutWarnings, scopeLayoutWarnings, type LayoutInput } from '../../src-shared/observe';
+import { LayoutWarningsSchema, MAX_LAYOUT_WARNINGS } from '@shared/protocol/observation';
+import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
+import { findLayoutWarnings, layoutWarnings, scopeLayoutWarnings, type LayoutInput } from '@shared/observe';
 
 const W = 402;
 const H = 874;

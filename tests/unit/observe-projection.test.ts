@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ViewHierarchySchema, type UiNode, type ViewHierarchy } from '../../src-shared/protocol/runner';
-import { flattenTree } from '../../src-shared/inspect/tree';
+import { ViewHierarchySchema, type UiNode, type ViewHierarchy } from '@shared/protocol/runner';
+import { flattenTree } from '@shared/model/tree';
 import {
   HIDDEN_CONTENT_ABOVE,
   HIDDEN_CONTENT_BELOW,
@@ -12,7 +12,7 @@ import {
   qualityVerdict,
   RawHierarchyTooLargeError,
   SDK_SOURCE_KEY,
-} from '../../src-shared/observe';
+} from '@shared/observe';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

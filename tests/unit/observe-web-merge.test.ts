@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UiNodeSchema, type UiNode } from '../../src-shared/protocol/runner';
-import { WebSnapshotSchema, type WebSnapshot } from '../../src-shared/protocol/sdk';
-import { flattenTree } from '../../src-shared/inspect/tree';
-import { isWebTextEntry, mapWebBounds, mergeWebRead, SDK_SOURCE_KEY, shouldReadWebViews, type WebRead } from '../../src-shared/observe';
+import { UiNodeSchema, type UiNode } from '@shared/protocol/runner';
+import { WebSnapshotSchema, type WebSnapshot } from '@shared/protocol/sdk';
+import { flattenTree } from '@shared/model/tree';
+import { isWebTextEntry, mapWebBounds, mergeWebRead, SDK_SOURCE_KEY, shouldReadWebViews, type WebRead } from '@shared/observe';
 
 const rect = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
 /** The web view sits at (0, 100), 400 × 600 points. */

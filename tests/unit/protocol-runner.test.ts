@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { decodeWith, MAX_FRAME_BYTES, type DecodeResult } from '../../src-shared/protocol/errors';
+import { decodeWith, MAX_FRAME_BYTES, type DecodeResult } from '@shared/protocol/errors';
 import {
   decodeRunnerInbound,
   decodeRunnerRequest,
@@ -18,7 +18,7 @@ import {
   type HierarchyUpdateReply,
   type RunnerInbound,
   type UiNode,
-} from '../../src-shared/protocol/runner';
+} from '@shared/protocol/runner';
 
 // The recorded real-runner session (byte-identical to fixtures/ctrlproxy-golden/settings-tap-general).
 const GOLDEN = fileURLToPath(new URL('../../resources/recordings/settings-tap-general/', import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeWith, type DecodeResult } from '../../src-shared/protocol/errors';
-import { decodeRunnerInbound, decodeRunnerRequest, encodeRunnerMessage, type RunnerInbound } from '../../src-shared/protocol/runner';
+import { decodeWith, type DecodeResult } from '@shared/protocol/errors';
+import { decodeRunnerInbound, decodeRunnerRequest, encodeRunnerMessage, type RunnerInbound } from '@shared/protocol/runner';
 import {
   ACTION_KINDS,
   ACTION_REJECTION_REASONS,
@@ -15,7 +15,7 @@ import {
   WebSnapshotSchema,
   type AutoMobileAction,
   type WebControlAction,
-} from '../../src-shared/protocol/sdk';
+} from '@shared/protocol/sdk';
 
 const BIG = '18446744073709551000'; // above 2^53: a JS number would round it
 

@@ -4,9 +4,9 @@
  * and says plainly why a refused replay did not run. The report's one line, shared with the CLI.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, ApiEventPayload, ApiMethod, ApiOutput, ParallaxApi } from '../../src-shared/protocol/api';
-import { replaySummary, type ReplayReport, type ReplayStep } from '../../src-shared/protocol/replay';
-import { startReplay, stepReplayState, stopReplay, useReplay } from '../../src-renderer/src/state/replay';
+import type { ApiEvent, ApiEventPayload, ApiMethod, ApiOutput, ParallaxApi } from '@shared/api/api';
+import { replaySummary, type ReplayReport, type ReplayStep } from '@shared/trace/replay-report';
+import { startReplay, stepReplayState, stopReplay, useReplay } from '@renderer/state/replay';
 
 class CallError extends Error {
   constructor(

@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { UiNode, ViewHierarchy } from '../../src-shared/protocol/runner';
+import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
 import { goldenHierarchy } from '../support/golden';
-import { encodeTraceEvent } from '../../src-shared/trace/encode';
-import { escapeRegex, exportMaestroFlow, yamlString } from '../../src-shared/trace/maestro';
-import { buildTimeline, readTraceEvents } from '../../src-shared/trace/reader';
-import { resourceRef, type TraceEvent, type TraceManifest } from '../../src-shared/trace/schema';
+import { encodeTraceEvent } from '@shared/trace/encode';
+import { escapeRegex, exportMaestroFlow, yamlString } from '@shared/trace/maestro';
+import { buildTimeline, readTraceEvents } from '@shared/trace/reader';
+import { resourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
 
 const loadGolden = (): ViewHierarchy => goldenHierarchy();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { encodeTraceEvent, encodeTraceManifest, TraceEncodeError } from '../../src-shared/trace/encode';
-import { buildTimeline, IN_FLIGHT_TEXT, parseManifest, readTraceEvents, TraceFormatError, validateManifest } from '../../src-shared/trace/reader';
-import { resourcePath, resourceRef, type TraceEvent, type TraceManifest } from '../../src-shared/trace/schema';
+import { encodeTraceEvent, encodeTraceManifest, TraceEncodeError } from '@shared/trace/encode';
+import { buildTimeline, IN_FLIGHT_TEXT, parseManifest, readTraceEvents, TraceFormatError, validateManifest } from '@shared/trace/reader';
+import { resourcePath, resourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
 
 const R1 = resourceRef('a'.repeat(64));
 const R2 = resourceRef('B'.repeat(64));

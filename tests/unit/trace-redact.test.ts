@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { UiNode } from '../../src-shared/protocol/runner';
-import { isSecretKey, redactForTrace, redactString, stripSecretParams, urlSecretProblem } from '../../src-shared/trace/redact';
+import type { UiNode } from '@shared/protocol/runner';
+import { isSecretKey, redactForTrace, redactString, stripSecretParams, urlSecretProblem } from '@shared/trace/redact';
 
 // The shape of an AppReveal per-start token (64 hex) and of the web host's token.
 const APPREVEAL = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';

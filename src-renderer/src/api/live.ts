@@ -9,9 +9,9 @@
  */
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { DeviceSummary, Frame } from '../../../src-shared/protocol/api';
-import { treeReadDelay } from '../../../src-shared/inspect';
-import { frameMeter } from '../state/frame-meter';
+import type { DeviceSummary, Frame } from '@shared/api/api';
+import { treeReadDelay } from '@shared/inspect';
+import { frameMeter } from '@renderer/state/frame-meter';
 import { gatedScreenshot, inFlight, untilNoAction } from './device-gate';
 import { observeInput, queryKeys, showFrame, useApi, type FrameOptions } from './queries';
 

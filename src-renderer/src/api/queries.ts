@@ -5,14 +5,14 @@
  */
 import { createContext, useCallback, useContext, useEffect, useSyncExternalStore } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ActionRequest } from '../../../src-shared/protocol/action';
-import type { ActionStep, ApiInput, DeviceSummary, Frame, RecordingStatus } from '../../../src-shared/protocol/api';
-import type { DiscoveredDevice } from '../../../src-shared/protocol/appreveal';
-import type { Strategy } from '../../../src-shared/protocol/observation';
-import { useInspector } from '../state/store';
-import { frameMeter } from '../state/frame-meter';
-import { errorMessage } from '../state/format';
-import { useTimeline } from '../state/timeline';
+import type { ActionRequest } from '@shared/protocol/action';
+import type { ActionStep, ApiInput, DeviceSummary, Frame, RecordingStatus } from '@shared/api/api';
+import type { DiscoveredDevice } from '@shared/protocol/appreveal';
+import type { Strategy } from '@shared/protocol/observation';
+import { useInspector } from '@renderer/state/store';
+import { frameMeter } from '@renderer/state/frame-meter';
+import { errorMessage } from '@renderer/state/format';
+import { useTimeline } from '@renderer/state/timeline';
 import { runExclusiveAction } from './device-gate';
 import type { HostStatus, Transport } from './transport';
 

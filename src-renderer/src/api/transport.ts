@@ -19,8 +19,8 @@ import {
   type ParallaxApi,
   type TraceOpened,
   TRACE_UPLOAD_PATH,
-} from '../../../src-shared/protocol/api';
-import { parseJsonLossless, stringifyJsonLossless } from '../../../src-shared/protocol/json';
+} from '@shared/api/api';
+import { parseJsonLossless, stringifyJsonLossless } from '@shared/protocol/json';
 
 /** How the page is connected to its host. IPC is always `connected`. */
 export type HostState = 'connecting' | 'connected' | 'lost';

@@ -12,12 +12,12 @@ import {
   searchNodesIn,
   sourceCounts,
   type ScreenGesture,
-} from '../../../src-shared/inspect';
-import type { DeviceSummary } from '../../../src-shared/protocol/api';
-import { useLiveLoop } from '../api/live';
-import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '../api/queries';
-import { errorMessage, formatTime } from '../state/format';
-import { useInspector } from '../state/store';
+} from '@shared/inspect';
+import type { DeviceSummary } from '@shared/api/api';
+import { useLiveLoop } from '@renderer/api/live';
+import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '@renderer/api/queries';
+import { errorMessage, formatTime } from '@renderer/state/format';
+import { useInspector } from '@renderer/state/store';
 import { Attributes } from './Attributes';
 import { ConnectForm } from './ConnectForm';
 import { DeviceList } from './DeviceList';

@@ -3,8 +3,8 @@
  * what the inspector's merge added (bridge and web identities, redaction), all shown exactly as sent.
  */
 import { useMemo } from 'react';
-import { appRevealIdSource, isOcrNode, nodeAttributes, nodeSource, SOURCE_LABELS, type TreeIndex } from '../../../src-shared/inspect';
-import { useScopedInspector } from '../state/inspector-scope';
+import { appRevealIdSource, isOcrNode, nodeAttributes, nodeSource, SOURCE_LABELS, type TreeIndex } from '@shared/inspect';
+import { useScopedInspector } from '@renderer/state/inspector-scope';
 
 export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appReveal?: boolean }) {
   const selectedKey = useScopedInspector((s) => s.selectedKey);

@@ -6,7 +6,7 @@
  * through this view, each with its own buttons.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { DIFF_CLASSES, DIFF_CLASS_LABELS, filterDifferences, type DiffClass, type Difference, type TreeDiff } from '../../../src-shared/compare/diff';
+import { DIFF_CLASSES, DIFF_CLASS_LABELS, filterDifferences, type DiffClass, type Difference, type TreeDiff } from '@shared/compare/diff';
 import {
   COMPARE_SIDES,
   COMPARE_SIDE_LABELS,
@@ -19,12 +19,12 @@ import {
   partnerOf,
   type CompareSide,
   type PairIndex,
-} from '../../../src-shared/compare/sides';
-import { frameMismatch, indexTree, nodeCaption, nodesAtIn, shortClassName, type NodeKey, type TreeIndex } from '../../../src-shared/inspect';
-import type { Frame } from '../../../src-shared/protocol/api';
-import { createCompareStores, linkSides } from '../state/compare-link';
-import { plural } from '../state/format';
-import { InspectorScope, useScopedInspector } from '../state/inspector-scope';
+} from '@shared/compare/sides';
+import { frameMismatch, indexTree, nodeCaption, nodesAtIn, shortClassName, type NodeKey, type TreeIndex } from '@shared/inspect';
+import type { Frame } from '@shared/api/api';
+import { createCompareStores, linkSides } from '@renderer/state/compare-link';
+import { plural } from '@renderer/state/format';
+import { InspectorScope, useScopedInspector } from '@renderer/state/inspector-scope';
 import { Attributes } from './Attributes';
 import { Screen } from './Screen';
 import { Tree } from './Tree';

@@ -7,11 +7,11 @@
  * src-shared/protocol/appreveal.ts never contain the input).
  */
 import { useState, type FormEvent } from 'react';
-import { apiMethods } from '../../../src-shared/protocol/api';
-import { appRevealSessionFromParts, SESSION_TOKEN_PARAM, stripSessionToken } from '../../../src-shared/protocol/appreveal';
-import { useConnectDevice, useRememberDevice } from '../api/queries';
-import { errorMessage } from '../state/format';
-import { useInspector } from '../state/store';
+import { apiMethods } from '@shared/api/api';
+import { appRevealSessionFromParts, SESSION_TOKEN_PARAM, stripSessionToken } from '@shared/protocol/appreveal';
+import { useConnectDevice, useRememberDevice } from '@renderer/api/queries';
+import { errorMessage } from '@renderer/state/format';
+import { useInspector } from '@renderer/state/store';
 
 type Form = 'url' | 'parts';
 

@@ -1,7 +1,7 @@
-import type { DeviceSummary } from '../../../src-shared/protocol/api';
-import { useDevices, useDisconnectDevice } from '../api/queries';
-import { errorMessage } from '../state/format';
-import { useInspector } from '../state/store';
+import type { DeviceSummary } from '@shared/api/api';
+import { useDevices, useDisconnectDevice } from '@renderer/api/queries';
+import { errorMessage } from '@renderer/state/format';
+import { useInspector } from '@renderer/state/store';
 
 const STATE_LABEL: Record<DeviceSummary['state'], string> = {
   connecting: 'connecting…',

@@ -1,6 +1,6 @@
 /** The selected device's state, its last error, and what the screen is showing. */
-import type { DeviceSummary, Frame } from '../../../src-shared/protocol/api';
-import { formatTime } from '../state/format';
+import type { DeviceSummary, Frame } from '@shared/api/api';
+import { formatTime } from '@renderer/state/format';
 
 export function DeviceStatus({ device, frame }: { device: DeviceSummary | undefined; frame: Frame | undefined }) {
   if (!device) {

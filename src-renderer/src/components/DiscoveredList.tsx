@@ -6,11 +6,11 @@
  * asks for it; an app started with auth disabled connects straight away.
  */
 import { useState, type FormEvent } from 'react';
-import type { DeviceSummary } from '../../../src-shared/protocol/api';
-import { stripSessionToken, type DiscoveredDevice } from '../../../src-shared/protocol/appreveal';
-import { useConnectDevice, useDevices, useDiscovered, useRememberDevice } from '../api/queries';
-import { errorMessage } from '../state/format';
-import { useInspector } from '../state/store';
+import type { DeviceSummary } from '@shared/api/api';
+import { stripSessionToken, type DiscoveredDevice } from '@shared/protocol/appreveal';
+import { useConnectDevice, useDevices, useDiscovered, useRememberDevice } from '@renderer/api/queries';
+import { errorMessage } from '@renderer/state/format';
+import { useInspector } from '@renderer/state/store';
 import { sessionUrl } from './ConnectForm';
 
 const KIND_LABEL: Record<DiscoveredDevice['kind'], string> = { runner: 'runner', appreveal: 'AppReveal' };

@@ -4,8 +4,8 @@
  * are listed, so the user knows what the flow leaves out before running it.
  */
 import { useState } from 'react';
-import { useApi } from '../api/queries';
-import { errorMessage } from '../state/format';
+import { useApi } from '@renderer/api/queries';
+import { errorMessage } from '@renderer/state/format';
 
 function flowName(tracePath: string): string {
   const base = tracePath.split(/[\\/]/).pop() ?? 'trace';

@@ -3,7 +3,7 @@
  * strategy, the capture stamps of its two halves, its layout findings and how long it took. Below it,
  * the banners a user must not miss: a recovered or sparse verdict, and the observation's partial failures.
  */
-import type { Frame } from '../../../src-shared/protocol/api';
+import type { Frame } from '@shared/api/api';
 import {
   backendLine,
   captureStamp,
@@ -14,9 +14,9 @@ import {
   QUALITY_VERDICT_TITLE,
   shortContext,
   timingsLine,
-} from '../../../src-shared/inspect';
-import { formatTime, plural } from '../state/format';
-import { useInspector } from '../state/store';
+} from '@shared/inspect';
+import { formatTime, plural } from '@renderer/state/format';
+import { useInspector } from '@renderer/state/store';
 
 type AppRevealFrame = NonNullable<Frame['appReveal']>;
 

@@ -4,11 +4,11 @@
  * without type_text), and keys go to the field the user last tapped (AppReveal types by element id).
  */
 import { useState, type FormEvent } from 'react';
-import { fieldCaption, keyTargetFor, type OfferedActions } from '../../../src-shared/inspect';
-import type { ActionRequest, SendKeysStep } from '../../../src-shared/protocol/action';
-import type { DeviceSummary, Frame } from '../../../src-shared/protocol/api';
-import { useInspector } from '../state/store';
-import { useTimeline } from '../state/timeline';
+import { fieldCaption, keyTargetFor, type OfferedActions } from '@shared/inspect';
+import type { ActionRequest, SendKeysStep } from '@shared/protocol/action';
+import type { DeviceSummary, Frame } from '@shared/api/api';
+import { useInspector } from '@renderer/state/store';
+import { useTimeline } from '@renderer/state/timeline';
 
 export function InteractBar({
   device,

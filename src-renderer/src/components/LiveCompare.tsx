@@ -5,10 +5,10 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { create } from 'zustand';
-import type { ComparisonView, DeviceSummary, RecordingStatus } from '../../../src-shared/protocol/api';
-import { queryKeys, useApi, useHostEvents, useRecordingStatus } from '../api/queries';
-import type { Transport } from '../api/transport';
-import { errorMessage, formatTime, plural } from '../state/format';
+import type { ComparisonView, DeviceSummary, RecordingStatus } from '@shared/api/api';
+import { queryKeys, useApi, useHostEvents, useRecordingStatus } from '@renderer/api/queries';
+import type { Transport } from '@renderer/api/transport';
+import { errorMessage, formatTime, plural } from '@renderer/state/format';
 import { CompareView } from './CompareView';
 
 interface LiveComparisonState {

@@ -2,9 +2,9 @@
  * How the frame is observed: the projection strategy, XCTest only (the bridge flag off), live or paused,
  * the live frame rate, and a one-shot refresh while paused.
  */
-import { StrategySchema, type Strategy } from '../../../src-shared/protocol/observation';
-import { useFrameRate } from '../state/frame-meter';
-import { useInspector } from '../state/store';
+import { StrategySchema, type Strategy } from '@shared/protocol/observation';
+import { useFrameRate } from '@renderer/state/frame-meter';
+import { useInspector } from '@renderer/state/store';
 
 const STRATEGY_TEXT: Record<Strategy, string> = {
   visible: 'visible',

@@ -1,5 +1,5 @@
 /** Inspect / Interact: what a click on the screen does. Key `I` switches too. */
-import { useInspector } from '../state/store';
+import { useInspector } from '@renderer/state/store';
 
 export function ModeToggle({ disabled }: { disabled?: boolean }) {
   const mode = useInspector((s) => s.mode);

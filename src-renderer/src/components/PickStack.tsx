@@ -1,6 +1,6 @@
 /** Where the pick stands in the stack of boxes under the picked point: "2 of 5 at this point". */
-import { shortClassName, type FlatNode } from '../../../src-shared/inspect';
-import { useInspectorStore, useScopedInspector } from '../state/inspector-scope';
+import { shortClassName, type FlatNode } from '@shared/inspect';
+import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 
 export function PickStack({ stack }: { stack: readonly FlatNode[] }) {
   const store = useInspectorStore();

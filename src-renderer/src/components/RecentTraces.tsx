@@ -4,8 +4,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useApi } from '../api/queries';
-import { errorMessage, formatTime } from '../state/format';
+import { useApi } from '@renderer/api/queries';
+import { errorMessage, formatTime } from '@renderer/state/format';
 import { openTraceFromPath } from './TraceOpenRequests';
 
 function size(bytes: number): string {

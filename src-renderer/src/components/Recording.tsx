@@ -4,10 +4,10 @@
  * a kill left unfinished.
  */
 import { useState } from 'react';
-import type { DeviceSummary, RecordingStatus } from '../../../src-shared/protocol/api';
-import { useApi, useDevices, useRecordingStatus, useRecordingToggle, useRecoverTrace, useUnfinishedTraces } from '../api/queries';
+import type { DeviceSummary, RecordingStatus } from '@shared/api/api';
+import { useApi, useDevices, useRecordingStatus, useRecordingToggle, useRecoverTrace, useUnfinishedTraces } from '@renderer/api/queries';
 import { openTraceFromPath } from './TraceOpenRequests';
-import { errorMessage, formatTime, plural } from '../state/format';
+import { errorMessage, formatTime, plural } from '@renderer/state/format';
 
 function fileName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;

@@ -5,11 +5,11 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { DeviceSummary, TraceOpened } from '../../../src-shared/protocol/api';
-import { replaySummary, selectorText, type ReplayStep } from '../../../src-shared/protocol/replay';
-import { queryKeys, useApi, useDevices } from '../api/queries';
-import { errorMessage } from '../state/format';
-import { forgetReplay, startReplay, stepReplayState, stopReplay, useReplay, type ReplayRun, type StepReplayState } from '../state/replay';
+import type { DeviceSummary, TraceOpened } from '@shared/api/api';
+import { replaySummary, selectorText, type ReplayStep } from '@shared/trace/replay-report';
+import { queryKeys, useApi, useDevices } from '@renderer/api/queries';
+import { errorMessage } from '@renderer/state/format';
+import { forgetReplay, startReplay, stepReplayState, stopReplay, useReplay, type ReplayRun, type StepReplayState } from '@renderer/state/replay';
 import { ConnectForm } from './ConnectForm';
 
 /**

@@ -11,9 +11,9 @@
  * would tap is the one highlighted under the pointer; each touch leaves a short mark where it landed.
  */
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import type { Point } from '../../../src-shared/protocol/action';
-import type { Frame } from '../../../src-shared/protocol/api';
-import type { LayoutWarning, NodeSource } from '../../../src-shared/protocol/observation';
+import type { Point } from '@shared/protocol/action';
+import type { Frame } from '@shared/api/api';
+import type { LayoutWarning, NodeSource } from '@shared/protocol/observation';
 import {
   actionTargetAt,
   appRevealIdSource,
@@ -36,9 +36,9 @@ import {
   type FlatNode,
   type NodeKey,
   type Rect,
-} from '../../../src-shared/inspect';
-import { useElementSize } from '../state/useElementSize';
-import { useInspectorStore, useScopedInspector } from '../state/inspector-scope';
+} from '@shared/inspect';
+import { useElementSize } from '@renderer/state/useElementSize';
+import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 
 /** Room kept around the screen inside the canvas, in px. */
 const MARGIN = 20;

@@ -1,7 +1,7 @@
 /** Find nodes by id, label, text or class; every match is highlighted on the screen and in the tree. */
-import type { SearchHit } from '../../../src-shared/inspect';
-import { plural } from '../state/format';
-import { useInspector } from '../state/store';
+import type { SearchHit } from '@shared/inspect';
+import { plural } from '@renderer/state/format';
+import { useInspector } from '@renderer/state/store';
 
 export function SearchBox({ matches }: { matches: readonly SearchHit[] }) {
   const query = useInspector((s) => s.searchQuery);

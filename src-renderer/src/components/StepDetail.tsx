@@ -14,11 +14,11 @@ import {
   stepOutcome,
   targetMark,
   type TargetMark,
-} from '../../../src-shared/inspect';
-import type { Frame } from '../../../src-shared/protocol/api';
-import { formatTime } from '../state/format';
-import { useInspector } from '../state/store';
-import { useTimeline, type TimelineEntry } from '../state/timeline';
+} from '@shared/inspect';
+import type { Frame } from '@shared/api/api';
+import { formatTime } from '@renderer/state/format';
+import { useInspector } from '@renderer/state/store';
+import { useTimeline, type TimelineEntry } from '@renderer/state/timeline';
 import { selectorText } from './Timeline';
 
 function screenSizeOf(frame: Frame | null): { width: number; height: number } | null {

@@ -13,12 +13,12 @@ import {
   formatMs,
   stageTimings,
   stepOutcome,
-} from '../../../src-shared/inspect';
-import type { TargetSelector } from '../../../src-shared/protocol/action';
-import type { ActionStep, DeviceSummary } from '../../../src-shared/protocol/api';
-import { formatTime } from '../state/format';
-import { useInspector } from '../state/store';
-import { useTimeline, type PendingAction, type TimelineEntry } from '../state/timeline';
+} from '@shared/inspect';
+import type { TargetSelector } from '@shared/protocol/action';
+import type { ActionStep, DeviceSummary } from '@shared/api/api';
+import { formatTime } from '@renderer/state/format';
+import { useInspector } from '@renderer/state/store';
+import { useTimeline, type PendingAction, type TimelineEntry } from '@renderer/state/timeline';
 
 const EMPTY: readonly TimelineEntry[] = [];
 

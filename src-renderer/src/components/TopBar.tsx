@@ -1,4 +1,4 @@
-import { useAppInfo, useHostStatus } from '../api/queries';
+import { useAppInfo, useHostStatus } from '@renderer/api/queries';
 import { RecentTraces } from './RecentTraces';
 import { OpenTraceButton } from './TraceView';
 

@@ -4,10 +4,10 @@
  * screenshot, the saved diff), so it needs no device.
  */
 import { useMemo, useState } from 'react';
-import { diffTrees } from '../../../src-shared/compare/diff';
-import { summaryText } from '../../../src-shared/compare/sides';
-import { SavedComparisonSchema, type TraceComparison, type TraceOpened } from '../../../src-shared/protocol/api';
-import { errorMessage, formatTime } from '../state/format';
+import { diffTrees } from '@shared/compare/diff';
+import { summaryText } from '@shared/compare/sides';
+import { SavedComparisonSchema, type TraceComparison, type TraceOpened } from '@shared/api/api';
+import { errorMessage, formatTime } from '@renderer/state/format';
 import { CompareView, type ComparisonShown } from './CompareView';
 import { useTraceFrame, useTraceResource } from './trace-resources';
 

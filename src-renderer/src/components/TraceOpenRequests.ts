@@ -3,8 +3,8 @@
  * they open into the same trace view, with the same clear error, as a file picked or dropped here.
  */
 import { useEffect } from 'react';
-import type { Transport } from '../api/transport';
-import { useApi } from '../api/queries';
+import type { Transport } from '@renderer/api/transport';
+import { useApi } from '@renderer/api/queries';
 import { openTraceInView } from './TraceView';
 
 export function openTraceFromPath(api: Transport, path: string): Promise<void> {

@@ -5,14 +5,14 @@
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { create } from 'zustand';
-import { indexTree, nodesAtIn } from '../../../src-shared/inspect';
-import { FAILURE_EXPLANATIONS, type FailureReason } from '../../../src-shared/protocol/action';
-import { MAX_TRACE_BYTES, type Frame, type TraceOpened, type TraceViewStep } from '../../../src-shared/protocol/api';
-import { useApi } from '../api/queries';
-import type { Transport } from '../api/transport';
-import { errorMessage, formatTime } from '../state/format';
-import { useInspector } from '../state/store';
-import { useSeen } from '../state/useSeen';
+import { indexTree, nodesAtIn } from '@shared/inspect';
+import { FAILURE_EXPLANATIONS, type FailureReason } from '@shared/protocol/action';
+import { MAX_TRACE_BYTES, type Frame, type TraceOpened, type TraceViewStep } from '@shared/api/api';
+import { useApi } from '@renderer/api/queries';
+import type { Transport } from '@renderer/api/transport';
+import { errorMessage, formatTime } from '@renderer/state/format';
+import { useInspector } from '@renderer/state/store';
+import { useSeen } from '@renderer/state/useSeen';
 import { Attributes } from './Attributes';
 import { ReplayBadge, ReplayPanel, ReplayStepResult } from './ReplayPanel';
 import { Screen } from './Screen';

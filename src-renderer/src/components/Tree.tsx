@@ -11,9 +11,9 @@ import {
   visibleRows,
   type NodeKey,
   type TreeIndex,
-} from '../../../src-shared/inspect';
-import type { NodeSource } from '../../../src-shared/protocol/observation';
-import { useInspectorStore, useScopedInspector } from '../state/inspector-scope';
+} from '@shared/inspect';
+import type { NodeSource } from '@shared/protocol/observation';
+import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 
 /**
  * A row's props are plain values, so a live frame that leaves a row as it was (only capture identities

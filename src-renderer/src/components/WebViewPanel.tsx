@@ -5,9 +5,9 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ActionRequest } from '../../../src-shared/protocol/action';
-import type { DeviceSummary, Frame, WebControl } from '../../../src-shared/protocol/api';
-import { useApi } from '../api/queries';
+import type { ActionRequest } from '@shared/protocol/action';
+import type { DeviceSummary, Frame, WebControl } from '@shared/api/api';
+import { useApi } from '@renderer/api/queries';
 
 export function WebViewPanel({
   device,

@@ -5,10 +5,10 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { Frame, TraceViewStep } from '../../../src-shared/protocol/api';
-import type { Observation } from '../../../src-shared/protocol/observation';
-import type { ViewHierarchy } from '../../../src-shared/protocol/runner';
-import { useApi } from '../api/queries';
+import type { Frame, TraceViewStep } from '@shared/api/api';
+import type { Observation } from '@shared/protocol/observation';
+import type { ViewHierarchy } from '@shared/protocol/runner';
+import { useApi } from '@renderer/api/queries';
 
 /** `wanted: false` holds the read back (a thumbnail not scrolled to yet). */
 export function useTraceResource(path: string, ref: string | undefined, wanted = true) {

@@ -2,8 +2,8 @@
  * The two sides of a comparison each keep their own inspector store; a selection or a hover on one
  * side moves the other side to the paired node (or to nothing, when the node has no pair there).
  */
-import { COMPARE_SIDES, otherSide, partnerOf, type CompareSide, type PairIndex } from '../../../src-shared/compare/sides';
-import type { NodeKey } from '../../../src-shared/inspect';
+import { COMPARE_SIDES, otherSide, partnerOf, type CompareSide, type PairIndex } from '@shared/compare/sides';
+import type { NodeKey } from '@shared/inspect';
 import { createInspectorStore, type InspectorStore } from './store';
 
 export type CompareStores = Record<CompareSide, InspectorStore>;

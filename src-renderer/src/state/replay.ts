@@ -6,8 +6,8 @@
  * replay stopped by closing its trace still ends, and the next trace's Replay button waits for that.
  */
 import { create } from 'zustand';
-import type { ParallaxApi } from '../../../src-shared/protocol/api';
-import type { ReplayReport, ReplayStep } from '../../../src-shared/protocol/replay';
+import type { ParallaxApi } from '@shared/api/api';
+import type { ReplayReport, ReplayStep } from '@shared/trace/replay-report';
 import { errorMessage } from './format';
 
 export interface ReplayRun {

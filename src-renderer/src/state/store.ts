@@ -4,9 +4,9 @@
  * live or paused) and what the overlay draws (sources, layers).
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import { ancestorKeys, cycleIndex, type NodeKey } from '../../../src-shared/inspect';
-import type { NodeSource, Strategy } from '../../../src-shared/protocol/observation';
-import type { UiNode } from '../../../src-shared/protocol/runner';
+import { ancestorKeys, cycleIndex, type NodeKey } from '@shared/inspect';
+import type { NodeSource, Strategy } from '@shared/protocol/observation';
+import type { UiNode } from '@shared/protocol/runner';
 
 /** The overlay's layers besides the boxes. */
 export interface OverlayLayers {

@@ -8,9 +8,9 @@
  * does not hold hundreds of screenshots. The trace (Record) keeps them all.
  */
 import { create } from 'zustand';
-import { framesDropped, insertStep, withoutFrames } from '../../../src-shared/inspect';
-import type { ActionRequest } from '../../../src-shared/protocol/action';
-import type { ActionStep } from '../../../src-shared/protocol/api';
+import { framesDropped, insertStep, withoutFrames } from '@shared/inspect';
+import type { ActionRequest } from '@shared/protocol/action';
+import type { ActionStep } from '@shared/api/api';
 
 /** Steps listed per device. */
 export const MAX_STEPS = 200;

@@ -1,0 +1,100 @@
+// Lint and the layer rule (docs/architecture.md): which source folder may import which.
+//   src-shared/protocol  the wire formats: imports nothing but itself (and zod)
+//   src-shared           pure logic: itself and zod; no Node, DOM or Electron
+//   src-renderer         the views: itself, src-shared, and its UI libraries
+//   src-main             the host's I/O: itself, src-shared, Node, and the demo devices' entry point
+//   src-demo             the demo devices (peers): itself, the wire formats, Node
+// tests, e2e and bench may import anything. `tests/unit/layers.test.ts` breaks each rule on purpose.
+import tseslint from 'typescript-eslint';
+import boundaries from 'eslint-plugin-boundaries';
+
+const everything = [{ element: { types: { anyOf: ['protocol', 'shared', 'renderer', 'main', 'demo'] } } }];
+const zod = { module: { origin: 'external', source: 'zod' } };
+const core = { module: { origin: 'core' } };
+const external = (...sources) => ({ module: { origin: 'external', source: sources } });
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'test-results/**', 'playwright-report/**', 'resources/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-imports': ['error', { patterns: [{ group: ['../*', '../../*'], message: 'Import across folders through an alias (@shared/, @main/, @demo/, @renderer/), not ../' }] }],
+    },
+  },
+  {
+    // Tests reach their own helpers one folder up (tests/support); sources only through the aliases.
+    files: ['tests/**/*.ts'],
+    rules: {
+      // Tests read loosely typed JSON from peers and fixtures.
+      '@typescript-eslint/no-explicit-any': 'off', 'no-restricted-imports': ['error', { patterns: [{ group: ['../../*'], message: 'Import sources through an alias (@shared/, @main/, @demo/, @renderer/)' }] }] },
+  },
+  {
+    files: ['src-*/**/*.{ts,tsx}', 'tests/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': { typescript: { project: './tsconfig.test.json' } },
+      'boundaries/include': ['src-*/**/*', 'tests/**/*', 'e2e/**/*', 'bench/**/*'],
+      // Dynamic import() and re-exports are dependencies too (the host loads the demo device lazily).
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      'boundaries/elements': [
+        { type: 'protocol', pattern: 'src-shared/protocol', partialMatch: false },
+        { type: 'shared', pattern: 'src-shared', partialMatch: false },
+        { type: 'renderer', pattern: 'src-renderer', partialMatch: false },
+        { type: 'main', pattern: 'src-main', partialMatch: false },
+        { type: 'demo', pattern: 'src-demo', partialMatch: false },
+        { type: 'check', pattern: '{tests,e2e,bench}', partialMatch: false },
+      ],
+      // The demo devices' public entry points: the only files of src-demo the host may import.
+      'boundaries/files': [{ category: 'entry', pattern: 'src-demo/{index,replay-device}.ts' }],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'disallow',
+          checkAllOrigins: true,
+          checkUnknownLocals: true,
+          policies: [
+            { from: { element: { type: 'protocol' } }, allow: { to: [{ element: { type: 'protocol' } }, zod] } },
+            { from: { element: { type: 'shared' } }, allow: { to: [{ element: { types: { anyOf: ['protocol', 'shared'] } } }, zod] } },
+            {
+              from: { element: { type: 'renderer' } },
+              allow: {
+                to: [
+                  { element: { types: { anyOf: ['protocol', 'shared', 'renderer'] } } },
+                  external('react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', 'zustand/*', '@tanstack/*', 'zod'),
+                  { module: { origin: 'local', source: '*.css' } },
+                ],
+              },
+            },
+            {
+              from: { element: { type: 'main' } },
+              allow: {
+                to: [
+                  { element: { types: { anyOf: ['protocol', 'shared', 'main'] } } },
+                  { element: { type: 'demo' }, file: { categories: 'entry' } },
+                  core,
+                  external('electron', 'ws', 'zod', 'yauzl', 'yazl', 'bonjour-service', '@modelcontextprotocol/*', 'playwright-core'),
+                ],
+              },
+            },
+            {
+              from: { element: { type: 'demo' } },
+              allow: {
+                to: [
+                  { element: { types: { anyOf: ['protocol', 'demo'] } } },
+                  core,
+                  external('ws', 'zod', 'playwright-core', 'bonjour-service', 'pngjs'),
+                ],
+              },
+            },
+            { from: { element: { type: 'check' } }, allow: { to: [...everything, { element: { type: 'check' } }, core, { module: { origin: 'external' } }] } },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,763 @@
+/**
+ * The demo app's AppReveal: what the AppReveal framework would see and do from inside the app, over the
+ * same rendered page the runner and the SDK bridge use. Reads come from the same capture (introspect.js)
+ * the XCTest projection and the observation bridge are built from; input is the same real input
+ * (AppPage taps, keyboard, setContentOffset-style scrolls); web views are driven only through the web
+ * view bridge's bounded actions. So an AppReveal tap shows up in the next runner screenshot, and a runner
+ * tap in the next get_elements: one app, two ways in.
+ *
+ * AppReveal reads the view hierarchy in-process, so unlike XCTest it also reads the hostile screen.
+ */
+import type { Frame } from 'playwright-core';
+import { AppRevealToolError, type ActionOutcome, type AppRevealApp, type TapTextOptions, type WebTypeOptions } from './server';
+import type { AppRevealElement, AppRevealScreenInfo, AppRevealWindow, ScrollDirection } from '@shared/protocol/appreveal';
+import type { WebControlAction } from '@shared/protocol/sdk';
+import type { NativeCapture, NativeNode, Rect } from '@demo/phone/capture-model';
+import { DEVICE_GEOMETRY } from '@demo/phone/browser';
+import type { DemoDevice } from '@demo/phone/device';
+import type { WireWebSnapshot } from '@demo/sdk/web-bridge';
+import { DEMO_APP_NAME, DEMO_BUNDLE_ID } from '@demo/phone/xctest-projection';
+
+export const DEMO_APP_VERSION = '1.0';
+/** list_windows: the app has one UIWindow. */
+export const DEMO_WINDOW_ID = 'window-0';
+/** Prefix of the ids of DOM-backed elements (web view controls projected into get_elements). */
+export const DOM_ELEMENT_PREFIX = 'web.';
+
+type WebElement = WireWebSnapshot['elements'][number];
+
+/** One native view as read from the capture, with the part of it a finger can reach. */
+interface Located {
+  node: NativeNode;
+  /** Nearest first. */
+  ancestors: NativeNode[];
+  /** The rect clipped by the screen and by enclosing scroll and web views; absent when none of it shows. */
+  shown?: Rect;
+  /** For a scroll view or web view: the area its content is seen through (under the tab bar does not count). */
+  viewport?: Rect;
+}
+
+interface DomTarget {
+  webViewId: string;
+  snapshotId: string;
+  element: WebElement;
+  frame: Rect;
+  shown?: Rect;
+}
+
+/** UIKit view class → the AppReveal element type (ElementInventory.classifyView, plus the classes it lumps into "other"). */
+const TYPES: Record<string, string> = {
+  UIButton: 'button',
+  UITextField: 'textField',
+  // A UITextField subclass; named apart so a client can tell a password field without reading its value.
+  UISecureTextField: 'secureTextField',
+  UITextView: 'textView',
+  UILabel: 'label',
+  UIImageView: 'image',
+  UISwitch: 'toggle',
+  UITableView: 'tableView',
+  UICollectionView: 'collectionView',
+  UITableViewCell: 'cell',
+  UICollectionViewCell: 'cell',
+  UIScrollView: 'scrollView',
+  UINavigationBar: 'navigationBar',
+  UITabBar: 'tabBar',
+  WKWebView: 'webView',
+};
+const TAPPABLE = new Set(['UIButton', 'UITextField', 'UISecureTextField', 'UITextView', 'UISwitch', 'UICollectionViewCell', 'UITableViewCell']);
+
+/** The view controller behind each screen (ScreenIdentifiable conformers, so screenKey is explicit). */
+const CONTROLLERS: Record<string, string> = {
+  login: 'LoginViewController',
+  feed: 'FeedViewController',
+  checkout: 'CheckoutViewController',
+  hostile: 'TimelineViewController',
+  edges: 'EdgesViewController',
+};
+/** Presented modally over the tab bar controller rather than pushed inside a tab. */
+const MODAL_SCREENS = new Set(['edges']);
+
+/** How far one scroll moves: AppReveal's InteractionEngine pages by 80% of the visible height. */
+const SCROLL_PAGE = 0.8;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+// ---- Geometry ----------------------------------------------------------------------------------------
+
+function intersect(a: Rect, b: Rect): Rect | undefined {
+  const left = Math.max(a[0], b[0]);
+  const top = Math.max(a[1], b[1]);
+  const right = Math.min(a[0] + a[2], b[0] + b[2]);
+  const bottom = Math.min(a[1] + a[3], b[1] + b[3]);
+  return right > left && bottom > top ? [left, top, right - left, bottom - top] : undefined;
+}
+
+const centerOf = ([x, y, w, h]: Rect) => ({ x: x + w / 2, y: y + h / 2 });
+const frameOf = ([x, y, width, height]: Rect) => ({ x, y, width, height });
+const frameText = ([x, y, w, h]: Rect) => [x, y, w, h].map((v) => Math.trunc(v)).join(',');
+
+/**
+ * Every native view with what of it is on screen. Scroll views and web views clip their content, and a
+ * tab bar covers the bottom of what scrolls under it (UIKit's adjusted content inset), so a row behind
+ * the tab bar is neither visible nor tappable.
+ */
+function locateAll(native: NativeCapture): Located[] {
+  const out: Located[] = [];
+  if (!native.root) return out;
+  const screen: Rect = [0, 0, native.viewport.width, native.viewport.height];
+  let tabBarTop = native.viewport.height;
+  const tabBar = findNode(native.root, (node) => node.cls === 'UITabBar');
+  if (tabBar) tabBarTop = Math.min(tabBarTop, tabBar.rect[1]);
+  const visit = (node: NativeNode, ancestors: NativeNode[], clip: Rect | undefined): void => {
+    const shown = clip ? intersect(node.rect, clip) : undefined;
+    const entry: Located = { node, ancestors };
+    if (shown) entry.shown = shown;
+    let childClip = clip;
+    if (node.scrollable || node.webViewId) {
+      const viewport = shown ? intersect(shown, [screen[0], screen[1], screen[2], tabBarTop - screen[1]]) : undefined;
+      if (viewport) entry.viewport = viewport;
+      childClip = viewport;
+    }
+    out.push(entry);
+    const next = [node, ...ancestors];
+    for (const child of node.children) visit(child, next, childClip);
+  };
+  visit(native.root, [], screen);
+  return out;
+}
+
+function findNode(root: NativeNode, match: (node: NativeNode) => boolean): NativeNode | undefined {
+  if (match(root)) return root;
+  for (const child of root.children) {
+    const found = findNode(child, match);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+// ---- Elements ----------------------------------------------------------------------------------------
+
+function nativeElement(entry: Located): AppRevealElement | undefined {
+  const { node } = entry;
+  if (!node.id) return undefined;
+  const tappable = TAPPABLE.has(node.cls);
+  const actions: string[] = [];
+  if (tappable) actions.push('tap');
+  if (node.editable) actions.push('type', 'clear');
+  if (node.scrollable) actions.push('scroll');
+  const element: AppRevealElement = {
+    id: node.id,
+    type: TYPES[node.cls] ?? 'other',
+    enabled: node.enabled,
+    visible: entry.shown !== undefined,
+    tappable,
+    frame: frameOf(node.rect),
+    actions,
+    idSource: 'explicit',
+    ocr: false,
+  };
+  if (node.label) element.label = node.label;
+  // A secure field's text never leaves the app, not even as bullets.
+  if (!node.secure && node.value) element.value = node.value;
+  return element;
+}
+
+const DOM_INTERACTIVE_ROLES = new Set(['input', 'textarea', 'select', 'button', 'link', 'checkbox', 'radio', 'textbox', 'switch']);
+
+function domType(element: WebElement): string {
+  switch (element.role) {
+    case 'input':
+      return element.inputType === 'password' ? 'secureTextField' : 'textField';
+    case 'textarea':
+    case 'textbox':
+      return 'textView';
+    case 'checkbox':
+    case 'switch':
+      return 'toggle';
+    case 'select':
+      return 'popUpButton';
+    case 'link':
+      return 'link';
+    default:
+      return 'button';
+  }
+}
+
+const domEditable = (element: WebElement) => ['input', 'textarea', 'textbox'].includes(element.role ?? '');
+const domElementId = (webViewId: string, element: WebElement) => `${DOM_ELEMENT_PREFIX}${webViewId}.${element.id}`;
+
+function domElement(target: DomTarget): AppRevealElement {
+  const { element } = target;
+  const editable = domEditable(element);
+  const out: AppRevealElement = {
+    id: domElementId(target.webViewId, element),
+    type: domType(element),
+    enabled: element.enabled,
+    visible: element.visible && target.shown !== undefined,
+    tappable: true,
+    frame: frameOf(target.frame),
+    actions: editable ? ['tap', 'type', 'clear'] : ['tap'],
+    idSource: 'dom',
+    ocr: false,
+  };
+  if (element.label) out.label = element.label;
+  // The bridge already withholds password values (and every value under redactText).
+  if (element.value !== undefined && element.value !== '') out.value = element.value;
+  return out;
+}
+
+// ---- DOM reads (web_click / web_type / get_dom_interactive) -------------------------------------------
+
+/**
+ * The one script the web view tools run in a web view: read-only, fixed, with the selector passed in as
+ * JSON data. It reports where the matching elements are and how to select them again; it reads no values
+ * (those come from the bridge, under its redaction policy) and changes nothing. Actions then go through
+ * the bridge's bounded action set, matched to the bridge's element by its bounds.
+ */
+const DOM_READ_SCRIPT = `(function (args) {
+  'use strict';
+  var round = function (n) { return Math.round(n * 100) / 100; };
+  var interactive = 'a,button,input,textarea,select,[role="button"],[role="link"],[onclick],[tabindex],[contenteditable=""],[contenteditable="true"]';
+  var nodes;
+  try { nodes = document.querySelectorAll(args.selector || interactive); } catch (e) { return { invalid: true }; }
+  function selectorOf(el) {
+    if (el.getAttribute('data-testid')) return '[data-testid="' + el.getAttribute('data-testid') + '"]';
+    if (el.id) return '#' + CSS.escape(el.id);
+    if (el.getAttribute('name')) return el.tagName.toLowerCase() + '[name="' + el.getAttribute('name') + '"]';
+    var path = [];
+    while (el && el !== document.body && el.parentElement) {
+      var tag = el.tagName.toLowerCase();
+      var same = Array.prototype.filter.call(el.parentElement.children, function (c) { return c.tagName === el.tagName; });
+      if (same.length > 1) tag += ':nth-of-type(' + (same.indexOf(el) + 1) + ')';
+      path.unshift(tag);
+      el = el.parentElement;
+    }
+    return path.join(' > ');
+  }
+  var out = [];
+  for (var i = 0; i < nodes.length && out.length < args.limit; i++) {
+    var el = nodes[i];
+    var r = el.getBoundingClientRect();
+    var editable = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el.isContentEditable;
+    var item = { tag: el.tagName.toLowerCase(), bounds: [round(r.left), round(r.top), round(r.width), round(r.height)], selector: selectorOf(el) };
+    if (el.id) item.id = el.id;
+    if (el.getAttribute('name')) item.name = el.getAttribute('name');
+    if (el.getAttribute('type')) item.type = el.getAttribute('type');
+    if (el.getAttribute('placeholder')) item.placeholder = el.getAttribute('placeholder');
+    if (el.getAttribute('aria-label')) item.ariaLabel = el.getAttribute('aria-label');
+    if (el.disabled) item.disabled = true;
+    if (!editable && !(el instanceof HTMLSelectElement)) {
+      var text = (el.textContent || '').replace(/\\s+/g, ' ').trim();
+      if (text) item.text = text.slice(0, 100);
+    }
+    out.push(item);
+  }
+  return { nodes: out, total: nodes.length };
+})`;
+
+interface DomNode {
+  tag: string;
+  bounds: Rect;
+  selector: string;
+  id?: string;
+  name?: string;
+  type?: string;
+  placeholder?: string;
+  ariaLabel?: string;
+  disabled?: boolean;
+  text?: string;
+}
+
+/** The bridge role an element of this tag (and type) has, to tell apart two elements with one box. */
+function roleForTag(node: DomNode): string[] {
+  switch (node.tag) {
+    case 'input':
+      return node.type === 'checkbox' || node.type === 'radio' ? [node.type] : node.type === 'button' || node.type === 'submit' ? ['input', 'button'] : ['input'];
+    case 'a':
+      return ['link'];
+    default:
+      return [node.tag];
+  }
+}
+
+const sameBounds = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+// ---- The app -----------------------------------------------------------------------------------------
+
+export class DemoAppReveal implements AppRevealApp {
+  readonly bundleId = DEMO_BUNDLE_ID;
+  readonly version = DEMO_APP_VERSION;
+
+  constructor(private readonly device: DemoDevice) {}
+
+  // ---- Reads ---------------------------------------------------------------------------------------
+
+  listWindows(): AppRevealWindow[] {
+    return [{ id: DEMO_WINDOW_ID, title: DEMO_APP_NAME, isKey: true, frame: { x: 0, y: 0, width: DEVICE_GEOMETRY.width, height: DEVICE_GEOMETRY.height } }];
+  }
+
+  async getScreen(windowId?: string): Promise<AppRevealScreenInfo> {
+    checkWindow(windowId);
+    // Through the monitor, so the runner's frame context moves with what AppReveal saw.
+    const { native } = (await this.device.monitor.refresh()).capture;
+    return screenInfo(native);
+  }
+
+  async getElements(windowId?: string): Promise<AppRevealElement[]> {
+    checkWindow(windowId);
+    const { native } = (await this.device.monitor.refresh()).capture;
+    const located = locateAll(native);
+    const elements = located.map(nativeElement).filter((e): e is AppRevealElement => e !== undefined);
+    for (const target of this.domTargets(located)) {
+      if (DOM_INTERACTIVE_ROLES.has(target.element.role ?? '')) elements.push(domElement(target));
+    }
+    return elements;
+  }
+
+  async screenshot(windowId?: string): Promise<Buffer> {
+    checkWindow(windowId);
+    // The runner's request_screenshot reads the same way: a pending change is read before the capture.
+    if (this.device.monitor.dirty) await this.device.monitor.refresh();
+    return Buffer.from(await this.device.app.screenshot(), 'base64');
+  }
+
+  // ---- Native actions ------------------------------------------------------------------------------
+
+  async tapElement(id: string, windowId?: string): Promise<ActionOutcome> {
+    checkWindow(windowId);
+    if (id.startsWith(DOM_ELEMENT_PREFIX)) return this.domAction(id, (target) => ({ click: { snapshotId: target.snapshotId, elementId: target.element.id } }));
+    const entry = await this.locate(id);
+    if (!entry.node.enabled) throw new Error(`Element is disabled: ${id}`);
+    await this.tapLocated(entry, id);
+    return undefined;
+  }
+
+  async tapText(text: string, options: TapTextOptions): Promise<ActionOutcome> {
+    checkWindow(options.windowId);
+    const wanted = text.trim().toLowerCase();
+    if (wanted === '') throw new Error('text must not be empty');
+    const matches = (label: string | undefined): boolean => {
+      if (!label) return false;
+      const seen = label.trim();
+      return options.matchMode === 'contains' ? seen.toLowerCase().includes(wanted) : seen === text.trim();
+    };
+    const located = locateAll(await this.device.app.captureNative());
+    type Candidate = { label: string; rect: Rect; type: string; id?: string; tap: () => Promise<unknown> };
+    const candidates: Candidate[] = [];
+    const taken = new Set<NativeNode>();
+    for (const entry of located) {
+      const { node } = entry;
+      if (node.cls === 'XCUIApplication' || !entry.shown || !matches(node.label)) continue;
+      // Visible text stands for the nearest control around it (a cell for its title), as AppReveal resolves it.
+      const target = TAPPABLE.has(node.cls) ? entry : nearestTappable(located, entry);
+      const chosen = target ?? entry;
+      if (taken.has(chosen.node)) continue;
+      taken.add(chosen.node);
+      const shown = chosen.shown ?? entry.shown;
+      const candidate: Candidate = {
+        label: node.label ?? '',
+        rect: chosen.node.rect,
+        type: TYPES[chosen.node.cls] ?? 'other',
+        tap: () => {
+          const { x, y } = centerOf(shown);
+          return this.device.app.tap(x, y);
+        },
+      };
+      if (chosen.node.id) candidate.id = chosen.node.id;
+      candidates.push(candidate);
+    }
+    for (const target of this.domTargets(located)) {
+      const { element } = target;
+      if (!DOM_INTERACTIVE_ROLES.has(element.role ?? '') || !element.visible || !target.shown || !matches(element.label)) continue;
+      candidates.push({
+        label: element.label ?? '',
+        rect: target.frame,
+        type: domType(element),
+        id: domElementId(target.webViewId, element),
+        tap: () => this.performWeb(target.webViewId, { click: { snapshotId: target.snapshotId, elementId: element.id } }),
+      });
+    }
+    if (candidates.length === 0) throw new Error(`No visible element with text "${text}"`);
+    if (candidates.length > 1 && options.occurrence === undefined) {
+      throw new AppRevealToolError(`Multiple elements match "${text}"`, {
+        candidates: candidates.map((c, index) => ({ text: c.label, ...(c.id !== undefined ? { id: c.id } : {}), type: c.type, frame: frameText(c.rect), index })),
+        hint: 'Use occurrence parameter (0-based) to select a specific match',
+      });
+    }
+    const chosen = candidates[options.occurrence ?? 0];
+    if (!chosen) throw new Error(`occurrence ${String(options.occurrence)} is out of range: ${candidates.length} elements match "${text}"`);
+    await chosen.tap();
+    return chosen.id !== undefined ? { element_id: chosen.id } : undefined;
+  }
+
+  async tapPoint(x: number, y: number, windowId?: string): Promise<ActionOutcome> {
+    checkWindow(windowId);
+    const { width, height } = DEVICE_GEOMETRY;
+    if (x < 0 || y < 0 || x >= width || y >= height) throw new Error(`Point ${x},${y} is outside the screen (${width}x${height})`);
+    await this.device.app.tap(x, y);
+    return undefined;
+  }
+
+  async typeText(text: string, elementId?: string, windowId?: string): Promise<ActionOutcome> {
+    checkWindow(windowId);
+    if (elementId?.startsWith(DOM_ELEMENT_PREFIX)) {
+      return this.domAction(elementId, (target) => ({ insertText: { snapshotId: target.snapshotId, elementId: target.element.id, text } }), true);
+    }
+    const { app } = this.device;
+    if (elementId === undefined) {
+      // No element: the first responder, whatever has keyboard focus (a web field included).
+      const focused = await app.focusedField();
+      if (!focused) throw new Error('Element not editable: current responder');
+      await app.appendText(text, focused.multiline);
+      return undefined;
+    }
+    const entry = await this.locate(elementId);
+    if (!entry.node.editable) throw new Error(`Element not editable: ${elementId}`);
+    await this.focus(entry, elementId);
+    await app.appendText(text, entry.node.cls === 'UITextView');
+    return undefined;
+  }
+
+  async clearText(elementId: string, windowId?: string): Promise<ActionOutcome> {
+    checkWindow(windowId);
+    if (elementId.startsWith(DOM_ELEMENT_PREFIX)) {
+      return this.domAction(elementId, (target) => ({ clear: { snapshotId: target.snapshotId, elementId: target.element.id } }), true);
+    }
+    const entry = await this.locate(elementId);
+    if (!entry.node.editable) throw new Error(`Element not editable: ${elementId}`);
+    await this.focus(entry, elementId);
+    await this.device.app.replaceText('');
+    return undefined;
+  }
+
+  async scroll(direction: ScrollDirection, containerId?: string, windowId?: string): Promise<ActionOutcome> {
+    checkWindow(windowId);
+    const located = locateAll(await this.device.app.captureNative());
+    let scroller: Located | undefined;
+    if (containerId !== undefined) {
+      scroller = located.find((entry) => entry.node.id === containerId);
+      if (!scroller) throw new Error(`Element not found: ${containerId}`);
+      if (!scroller.node.scrollable) throw new Error(`Element not scrollable: ${containerId}`);
+    } else {
+      scroller = located.find((entry) => entry.node.scrollable && entry.shown);
+      if (!scroller) throw new Error('No scroll view found');
+    }
+    const before = scroller.node.scroll?.top ?? 0;
+    await this.scrollBy(scroller, pageDelta(scroller, direction));
+    const after = await this.scrollOffset(scroller.node);
+    const outcome: Record<string, unknown> = { direction, contentOffset: { x: 0, y: after ?? before } };
+    if (scroller.node.id) outcome.container_id = scroller.node.id;
+    return outcome;
+  }
+
+  async scrollToElement(id: string, windowId?: string): Promise<ActionOutcome> {
+    checkWindow(windowId);
+    const read = async () => locateAll(await this.device.app.captureNative());
+    let located = await read();
+    if (await this.reveal(located, id)) return undefined;
+    // Not built yet: a collection view only has cells near what is on screen. Page through each scroll
+    // view the way a user would look for it, and leave it where it was if the element is not there.
+    const scrollers = located.filter((entry) => entry.node.scrollable && entry.shown && entry.node.scroll);
+    for (const scroller of scrollers) {
+      const scroll = scroller.node.scroll;
+      if (!scroll) continue;
+      const pages = Math.ceil(scroll.height / Math.max(1, scroll.clientHeight * SCROLL_PAGE)) + 1;
+      for (const direction of ['down', 'up'] as const) {
+        for (let step = 0; step < pages; step++) {
+          const current = located.find((entry) => sameScroller(entry.node, scroller.node));
+          if (!current) break;
+          const delta = pageDelta(current, direction);
+          if (delta.dy === 0) break;
+          await this.scrollBy(current, delta);
+          located = await read();
+          if (await this.reveal(located, id)) return undefined;
+        }
+      }
+      const now = located.find((entry) => sameScroller(entry.node, scroller.node));
+      if (now?.node.scroll) await this.scrollBy(now, { dx: 0, dy: scroll.top - now.node.scroll.top });
+      located = await read();
+    }
+    throw new Error(`Element not found: ${id}`);
+  }
+
+  async navigateBack(windowId?: string): Promise<ActionOutcome> {
+    checkWindow(windowId);
+    if (!(await this.device.app.back())) throw new Error('Nothing to go back to: this is the first screen');
+    return undefined;
+  }
+
+  // ---- Web view tools ------------------------------------------------------------------------------
+
+  async getWebViews(windowId?: string): Promise<unknown[]> {
+    checkWindow(windowId);
+    const located = locateAll(await this.device.app.captureNative());
+    const entries = new Map(this.device.web.entries().map((entry) => [entry.webViewId, entry]));
+    const out: unknown[] = [];
+    for (const { node } of located) {
+      if (!node.webViewId) continue;
+      const frame = this.device.app.webViewFrame(node.webViewId);
+      const url = entries.get(node.webViewId)?.url ?? (frame?.url() || node.contentUrl || '');
+      const title = frame ? await frame.title().catch(() => '') : '';
+      out.push({
+        id: node.webViewId,
+        url: /^https?:/.test(url) ? url : '',
+        title,
+        isLoading: false,
+        frame: frameText(node.rect),
+        bridge: entries.has(node.webViewId),
+      });
+    }
+    return out;
+  }
+
+  async getDomInteractive(webviewId?: string, windowId?: string): Promise<unknown> {
+    checkWindow(windowId);
+    const { webViewId, frame } = await this.webViewOnScreen(webviewId);
+    const joined = await this.readDom(webViewId, frame, undefined, 500);
+    const elements = joined.map(({ node, element }) => {
+      const out: Record<string, unknown> = {
+        tag: node.tag,
+        rect: { x: Math.round(node.bounds[0]), y: Math.round(node.bounds[1]), w: Math.round(node.bounds[2]), h: Math.round(node.bounds[3]) },
+        selector: node.selector,
+      };
+      for (const key of ['id', 'name', 'type', 'placeholder', 'ariaLabel', 'text'] as const) if (node[key] !== undefined) out[key] = node[key];
+      if (node.disabled) out.disabled = true;
+      if (element.label) out.label = element.label;
+      if (node.type === 'checkbox' || node.type === 'radio') out.checked = element.value === 'true';
+      else if (element.value !== undefined && element.value !== '') out.value = element.value;
+      if (element.valueRedacted) out.valueRedacted = true;
+      return out;
+    });
+    return { elements, count: elements.length };
+  }
+
+  async webClick(selector: string, webviewId?: string, windowId?: string): Promise<unknown> {
+    checkWindow(windowId);
+    const { webViewId, frame } = await this.webViewOnScreen(webviewId);
+    const { node, element, snapshotId } = await this.resolveSelector(webViewId, frame, selector);
+    await this.performWeb(webViewId, { click: { snapshotId, elementId: element.id } });
+    return { success: true, tag: node.tag, ...(node.text !== undefined ? { text: node.text } : {}) };
+  }
+
+  async webType(selector: string, text: string, options: WebTypeOptions): Promise<unknown> {
+    checkWindow(options.windowId);
+    const { webViewId, frame } = await this.webViewOnScreen(options.webviewId);
+    const { element, snapshotId } = await this.resolveSelector(webViewId, frame, selector);
+    if (!domEditable(element)) throw new Error(`Element does not accept text: ${selector}`);
+    if (options.clear) await this.performWeb(webViewId, { clear: { snapshotId, elementId: element.id } });
+    // A clear posts a new snapshot; the insert names the latest one so the bridge does not call it stale.
+    const latest = this.device.web.snapshot(webViewId);
+    const current = latest.ok ? latest.snapshot.snapshotId : snapshotId;
+    await this.performWeb(webViewId, { insertText: { snapshotId: current, elementId: element.id, text } });
+    return { success: true };
+  }
+
+  // ---- Internals -----------------------------------------------------------------------------------
+
+  /** A native view by accessibility identifier, read now. */
+  private async locate(id: string): Promise<Located> {
+    const entry = locateAll(await this.device.app.captureNative()).find((e) => e.node.id === id);
+    if (!entry) throw new Error(`Element not found: ${id}`);
+    return entry;
+  }
+
+  /** A real tap at the middle of the part of the view that shows. */
+  private async tapLocated(entry: Located, id: string): Promise<void> {
+    if (!entry.shown) throw new Error(`Element is not on screen: ${id} (scroll_to_element first)`);
+    const { x, y } = centerOf(entry.shown);
+    await this.device.app.tap(x, y);
+  }
+
+  /** Gives a text field keyboard focus the way a user does: a tap, unless it already has it. */
+  private async focus(entry: Located, id: string): Promise<void> {
+    const focused = await this.device.app.focusedField();
+    if (focused?.kind === 'native' && focused.axId === id) return;
+    await this.tapLocated(entry, id);
+    const now = await this.device.app.focusedField();
+    if (now?.kind !== 'native' || now.axId !== id) throw new Error(`Element did not take focus: ${id}`);
+  }
+
+  /** Scrolls the element's scroll view until the element is wholly in view; false when it is not built. */
+  private async reveal(located: Located[], id: string): Promise<boolean> {
+    const entry = located.find((e) => e.node.id === id);
+    if (!entry) return false;
+    const parent = entry.ancestors.find((a) => a.scrollable);
+    const scroller = parent ? located.find((e) => e.node === parent) : undefined;
+    const viewport = scroller?.viewport;
+    if (!scroller || !viewport) return true;
+    const [, y, , h] = entry.node.rect;
+    const top = viewport[1];
+    const bottom = viewport[1] + viewport[3];
+    // scrollRectToVisible: the least movement that brings the whole rect in.
+    const dy = y < top ? y - top : y + h > bottom ? Math.min(y + h - bottom, y - top) : 0;
+    if (dy !== 0) await this.scrollBy(scroller, { dx: 0, dy });
+    return true;
+  }
+
+  /** setContentOffset by a delta; a scroll view without an identifier gets a finger drag instead. */
+  private async scrollBy(scroller: Located, delta: { dx: number; dy: number }): Promise<void> {
+    const { app } = this.device;
+    if (delta.dx === 0 && delta.dy === 0) return;
+    if (scroller.node.id && (await app.scrollViewBy(scroller.node.id, delta.dx, delta.dy))) return;
+    const area = scroller.viewport ?? scroller.shown;
+    if (!area) throw new Error('The scroll view is not on screen');
+    const { x, y } = centerOf(area);
+    await app.swipe(x, y, x - delta.dx, y - delta.dy, 300);
+  }
+
+  private async scrollOffset(node: NativeNode): Promise<number | undefined> {
+    const now = locateAll(await this.device.app.captureNative()).find((entry) => sameScroller(entry.node, node));
+    return now?.node.scroll?.top;
+  }
+
+  /** The web view controls the bridge describes, placed on screen; none for a web view not on screen. */
+  private domTargets(located: Located[]): DomTarget[] {
+    const out: DomTarget[] = [];
+    for (const entry of located) {
+      const { node } = entry;
+      if (!node.webViewId || !entry.shown) continue;
+      const read = this.device.web.snapshot(node.webViewId);
+      if (!read.ok) continue;
+      const [ox, oy] = node.contentOrigin ?? [node.rect[0], node.rect[1]];
+      for (const element of read.snapshot.elements) {
+        const [x, y, w, h] = element.bounds;
+        const frame: Rect = [x + ox, y + oy, w, h];
+        const target: DomTarget = { webViewId: node.webViewId, snapshotId: read.snapshot.snapshotId, element, frame };
+        const shown = entry.viewport ? intersect(frame, entry.viewport) : undefined;
+        if (shown) target.shown = shown;
+        out.push(target);
+      }
+    }
+    return out;
+  }
+
+  /** A DOM-backed element (from get_elements) driven by one bounded bridge action. */
+  private async domAction(id: string, action: (target: DomTarget) => WebControlAction, needsText = false): Promise<ActionOutcome> {
+    const targets = this.domTargets(locateAll(await this.device.app.captureNative()));
+    const target = targets.find((t) => domElementId(t.webViewId, t.element) === id);
+    if (!target) throw new Error(`Element not found: ${id}`);
+    if (needsText && !domEditable(target.element)) throw new Error(`Element not editable: ${id}`);
+    await this.performWeb(target.webViewId, action(target));
+    return undefined;
+  }
+
+  private async performWeb(webViewId: string, action: WebControlAction): Promise<void> {
+    const result = await this.device.web.perform(webViewId, action);
+    if (!result.success) {
+      const reason = result.reason ?? 'rejected';
+      throw new AppRevealToolError(`The web view refused the action: ${reason}`, { reason });
+    }
+  }
+
+  /** The named web view, or the first on screen; only one that is on screen now can be driven. */
+  private async webViewOnScreen(webviewId: string | undefined): Promise<{ webViewId: string; frame: Frame }> {
+    const located = locateAll(await this.device.app.captureNative());
+    const onScreen = located.filter((entry) => entry.node.webViewId && entry.shown).map((entry) => entry.node.webViewId as string);
+    const webViewId = webviewId ?? onScreen[0];
+    if (webViewId === undefined) throw new Error('No web view on screen');
+    if (!onScreen.includes(webViewId)) throw new Error(`Web view not on screen: ${webviewId ?? ''}`);
+    if (!this.device.web.isRegistered(webViewId)) throw new Error(`Web view ${webViewId} has no web view bridge`);
+    const frame = this.device.app.webViewFrame(webViewId);
+    if (!frame) throw new Error(`Web view ${webViewId} has no content`);
+    return { webViewId, frame };
+  }
+
+  private async readNodes(frame: Frame, selector: string | undefined, limit: number): Promise<DomNode[]> {
+    let raw: unknown;
+    try {
+      raw = await frame.evaluate(`${DOM_READ_SCRIPT}(${JSON.stringify({ selector: selector ?? null, limit })})`);
+    } catch {
+      throw new Error('The web view is not responding');
+    }
+    const read = raw as { invalid?: boolean; nodes?: DomNode[] } | null;
+    if (read?.invalid) throw new Error(`Invalid selector: ${selector ?? ''}`);
+    return Array.isArray(read?.nodes) ? read.nodes : [];
+  }
+
+  /**
+   * DOM nodes joined to the bridge's latest snapshot by their boxes. A snapshot trails the page by up to
+   * 100 ms (the bridge coalesces), so a box the snapshot does not have yet is read again shortly.
+   */
+  private async readDom(webViewId: string, frame: Frame, selector: string | undefined, limit: number): Promise<Array<{ node: DomNode; element: WebElement; snapshotId: string }>> {
+    for (let attempt = 0; ; attempt++) {
+      const snapshot = this.device.web.snapshot(webViewId);
+      if (!snapshot.ok) throw new AppRevealToolError(`The web view bridge has no snapshot: ${snapshot.failure}`, { reason: snapshot.failure });
+      const nodes = (await this.readNodes(frame, selector, limit)).filter((node) => node.bounds[2] > 0 && node.bounds[3] > 0);
+      const joined: Array<{ node: DomNode; element: WebElement; snapshotId: string }> = [];
+      let missing = 0;
+      for (const node of nodes) {
+        const boxes = snapshot.snapshot.elements.filter((e) => sameBounds(e.bounds, node.bounds));
+        const roles = roleForTag(node);
+        const element = boxes.find((e) => roles.includes(e.role ?? '')) ?? boxes.find((e) => DOM_INTERACTIVE_ROLES.has(e.role ?? ''));
+        if (element) joined.push({ node, element, snapshotId: snapshot.snapshot.snapshotId });
+        else missing++;
+      }
+      if (missing === 0 || attempt >= 10) return joined;
+      await sleep(50);
+    }
+  }
+
+  private async resolveSelector(webViewId: string, frame: Frame, selector: string): Promise<{ node: DomNode; element: WebElement; snapshotId: string }> {
+    if (selector.trim() === '') throw new Error('selector must not be empty');
+    const nodes = await this.readNodes(frame, selector, 1);
+    if (nodes.length === 0) throw new Error(`Element not found: ${selector}`);
+    const [first] = await this.readDom(webViewId, frame, selector, 1);
+    if (!first) throw new Error(`Element is not visible to the web view bridge: ${selector}`);
+    return first;
+  }
+}
+
+// ---- Helpers -----------------------------------------------------------------------------------------
+
+function checkWindow(windowId: string | undefined): void {
+  if (windowId !== undefined && windowId !== DEMO_WINDOW_ID) throw new Error(`Window not found: ${windowId}`);
+}
+
+function nearestTappable(located: Located[], entry: Located): Located | undefined {
+  const ancestor = entry.ancestors.find((a) => TAPPABLE.has(a.cls));
+  return ancestor ? located.find((e) => e.node === ancestor) : undefined;
+}
+
+function sameScroller(a: NativeNode, b: NativeNode): boolean {
+  return a.scrollable === true && (a.id !== undefined ? a.id === b.id : a.cls === b.cls && sameBounds(a.rect, b.rect));
+}
+
+/** One page (80% of what shows) in a direction, clamped to the content like setContentOffset. */
+function pageDelta(scroller: Located, direction: ScrollDirection): { dx: number; dy: number } {
+  const area = scroller.viewport ?? scroller.node.rect;
+  if (direction === 'left' || direction === 'right') {
+    const step = area[2] * SCROLL_PAGE;
+    return { dx: direction === 'right' ? step : -step, dy: 0 };
+  }
+  const step = area[3] * SCROLL_PAGE;
+  const scroll = scroller.node.scroll;
+  if (!scroll) return { dx: 0, dy: direction === 'down' ? step : -step };
+  const max = Math.max(0, scroll.height - scroll.clientHeight);
+  const target = Math.min(max, Math.max(0, scroll.top + (direction === 'down' ? step : -step)));
+  return { dx: 0, dy: Math.round(target - scroll.top) };
+}
+
+function screenInfo(native: NativeCapture): AppRevealScreenInfo {
+  const key = native.screen ?? 'unknown';
+  const screenNode = native.root ? findNode(native.root, (node) => node.id === `screen.${key}`) : undefined;
+  const navBar = screenNode ? findNode(screenNode, (node) => node.cls === 'UINavigationBar') : undefined;
+  const heading = navBar ? findNode(navBar, (node) => node.cls === 'UILabel') : undefined;
+  const selectedTab = native.root ? findNode(native.root, (node) => node.cls === 'UIButton' && node.selected && (node.id ?? '').startsWith('tab.')) : undefined;
+  const controller = CONTROLLERS[key] ?? 'UIViewController';
+  const title = heading?.label ?? navBar?.id ?? selectedTab?.label ?? key;
+  const modal = MODAL_SCREENS.has(key);
+  const info: AppRevealScreenInfo = {
+    screenKey: key,
+    screenTitle: title,
+    frameworkType: 'uikit',
+    // A pushed screen sits in its tab's navigation controller; a full-screen presentation has no parent.
+    controllerChain: modal ? [controller] : ['UITabBarController', 'UINavigationController', controller],
+    navigationDepth: modal ? 0 : 1,
+    presentedModals: modal ? [controller] : [],
+    confidence: native.screen ? 1 : 0,
+    source: native.screen ? 'explicit' : 'derived',
+    // The tab's title rather than its controller's class name: every tab here is a UINavigationController.
+    activeTab: selectedTab?.label,
+    appBarTitle: navBar ? title : undefined,
+  };
+  return info;
+}

@@ -1,0 +1,94 @@
+/**
+ * The demo device: a simulated iPhone 17 that is a real peer. It listens on 127.0.0.1 and speaks the
+ * runner protocol (WebSocket /ws, GET /health), relays to its in-app SDK over loopback HTTP, and shows
+ * an app rendered by headless Chromium, so screenshots, taps, typing and scrolling are real.
+ *
+ *   const device = await startDemoDevice({ port: 0, faults: ['xctest-sparse'] });
+ *   device.runnerUrl  // ws://127.0.0.1:PORT/ws
+ *   device.adminUrl   // http://127.0.0.1:PORT/admin  (see admin.ts)
+ *   device.appRevealUrl  // http://127.0.0.1:PORT2/?appreveal_session_token=…  (a secret: the caller decides where it goes)
+ *
+ * The same app also embeds AppReveal (appreveal-app.ts), on its own loopback port, so one app can be
+ * inspected as both device kinds at once.
+ */
+import { DemoAppReveal } from '@demo/appreveal/app';
+import { startAppRevealServer, type AppRevealServerHandle } from '@demo/appreveal/server';
+import { DemoDevice } from '@demo/phone/device';
+import { RunnerServer } from '@demo/runner/server';
+
+export { FAULT_NAMES, FAULTS, parseFault } from '@demo/phone/faults';
+export { SCREENS } from '@demo/phone/app-page';
+export { findBrowser, NO_BROWSER_MESSAGE } from '@demo/phone/find-browser';
+
+export interface DemoDeviceHandle {
+  runnerUrl: string;
+  adminUrl: string;
+  /** AppReveal's session URL, token included. A secret: the demo never prints or logs it. */
+  appRevealUrl?: string;
+  /** AppReveal's base URL without the token: safe to show. */
+  appRevealBaseUrl?: string;
+  close(): Promise<void>;
+}
+
+export interface StartDemoDeviceOptions {
+  /** 0 (the default) picks any free port. */
+  port?: number;
+  /** The screen to open on: login (default), feed, checkout, hostile, edges. */
+  screen?: string;
+  /** Faults as `name` or `name=value` (faults.ts lists them). */
+  faults?: string[];
+  /** A Chromium or Chrome executable; otherwise PARALLAX_BROWSER, then the usual places. */
+  browserPath?: string;
+  /** Embed an AppReveal server in the app (default true). */
+  appReveal?: boolean;
+  /** AppReveal's port; 0 (the default) picks any free one. */
+  appRevealPort?: number;
+  /** Advertise AppReveal over Bonjour (default false; the CLI turns it on). */
+  advertise?: boolean;
+}
+
+export async function startDemoDevice(options: StartDemoDeviceOptions = {}): Promise<DemoDeviceHandle> {
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(options.port)}`);
+  const appRevealPort = options.appRevealPort ?? 0;
+  if (!Number.isInteger(appRevealPort) || appRevealPort < 0 || appRevealPort > 65535) throw new Error(`invalid AppReveal port ${String(options.appRevealPort)}`);
+  const device = await DemoDevice.start({ screen: options.screen, faults: options.faults, browserPath: options.browserPath });
+  const server = new RunnerServer(device);
+  let bound: number;
+  try {
+    bound = await server.listen(port);
+  } catch (error) {
+    await device.close();
+    throw error;
+  }
+  let appReveal: AppRevealServerHandle | undefined;
+  if (options.appReveal !== false) {
+    try {
+      appReveal = await startAppRevealServer({
+        app: new DemoAppReveal(device),
+        port: appRevealPort,
+        host: '127.0.0.1',
+        advertise: options.advertise ?? false,
+      });
+    } catch (error) {
+      await server.close();
+      await device.close();
+      throw error;
+    }
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    runnerUrl: `ws://127.0.0.1:${bound}/ws`,
+    adminUrl: `http://127.0.0.1:${bound}/admin`,
+    ...(appReveal ? { appRevealUrl: appReveal.url, appRevealBaseUrl: appReveal.baseUrl } : {}),
+    close: () => {
+      closing ??= (async () => {
+        // AppReveal first: it says goodbye over Bonjour while the app can still answer.
+        await appReveal?.close();
+        await server.close();
+        await device.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * One demo device: the rendered app, the screen monitor, the SDK (observation and web view bridges and
+ * their HTTP server) and the faults, kept consistent with each other. The runner server and the admin
+ * endpoint drive it; neither reaches into the parts on its own.
+ */
+import type { Browser } from 'playwright-core';
+import { demoAppDir } from '@demo/paths';
+import { AppPage, isScreenName, SCREENS, type ScreenName } from './app-page';
+import { launchBrowser } from './browser';
+import { Faults, type FaultName } from './faults';
+import { findBrowser } from './find-browser';
+import { ObservationBridge } from '@demo/sdk/observation-bridge';
+import { ScreenMonitor } from './screen-monitor';
+import { SdkRelay } from '@demo/sdk/relay';
+import { SdkServer } from '@demo/sdk/server';
+import { WebBridge } from '@demo/sdk/web-bridge';
+
+export interface DemoDeviceOptions {
+  screen?: string | undefined;
+  faults?: readonly string[] | undefined;
+  browserPath?: string | undefined;
+  /** Where the app's pages are; defaults to resources/demo-app in the project. */
+  appDir?: string | undefined;
+}
+
+const WEB_VIEW_FAULTS: readonly FaultName[] = ['web-two-webviews', 'web-process-terminated'];
+const WEB_POLICY_FAULTS: readonly FaultName[] = ['web-redact', 'web-max-bytes', 'web-max-elements', 'web-no-snapshot', 'web-unregistered', 'web-disallowed-origin'];
+
+export class DemoDevice {
+  readonly startedAt = Date.now();
+  readonly runnerRequests: Record<string, number> = {};
+  private faultWork: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly browser: Browser,
+    readonly app: AppPage,
+    readonly faults: Faults,
+    readonly monitor: ScreenMonitor,
+    readonly bridge: ObservationBridge,
+    readonly web: WebBridge,
+    readonly sdkServer: SdkServer,
+    readonly relay: SdkRelay,
+  ) {}
+
+  static async start(options: DemoDeviceOptions = {}): Promise<DemoDevice> {
+    // Validate everything cheap before paying for a browser.
+    const faults = new Faults(options.faults ?? []);
+    const screen = options.screen ?? 'login';
+    if (!isScreenName(screen)) throw new Error(`unknown screen "${screen}" (screens: ${SCREENS.join(', ')})`);
+    const executable = findBrowser({ explicitPath: options.browserPath });
+    const appDir = options.appDir ?? demoAppDir();
+
+    const browser = await launchBrowser(executable);
+    try {
+      const app = await AppPage.create(browser, appDir);
+      const bridge = new ObservationBridge(app, faults);
+      const web = new WebBridge(app, faults);
+      const sdkServer = new SdkServer(bridge, web, faults);
+      const relay = new SdkRelay(() => sdkServer.url);
+      const monitor = new ScreenMonitor(app);
+      const device = new DemoDevice(browser, app, faults, monitor, bridge, web, sdkServer, relay);
+
+      // The SDK port is chosen even when the SDK starts absent, so a later "present" reuses it.
+      await sdkServer.start();
+      await app.load(screen);
+      await device.applyFaults(faults.list().map((spec) => spec.split('=')[0] as FaultName));
+      faults.on('changed', (names) => {
+        device.faultWork = device.faultWork.then(() => device.applyFaults(names)).catch(() => {});
+      });
+      await monitor.refresh();
+      return device;
+    } catch (error) {
+      await browser.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Makes the app and the SDK follow the faults that change what exists, not just how it answers. */
+  private async applyFaults(names: readonly FaultName[]): Promise<void> {
+    if (names.includes('sdk-absent')) {
+      if (this.faults.has('sdk-absent')) await this.sdkServer.stop();
+      else await this.sdkServer.start();
+    }
+    if (names.some((name) => WEB_VIEW_FAULTS.includes(name))) {
+      if (this.faults.has('web-process-terminated')) this.web.discard('checkout');
+      await this.app.setWebViews({
+        twoWebViews: this.faults.has('web-two-webviews'),
+        checkoutTerminated: this.faults.has('web-process-terminated'),
+      });
+    }
+    if (names.includes('web-no-snapshot') && this.faults.has('web-no-snapshot')) {
+      this.web.discard('checkout');
+      this.web.discard('promo');
+    }
+    if (names.some((name) => WEB_POLICY_FAULTS.includes(name))) await this.web.reconfigure();
+  }
+
+  /** Resolves once every fault change made so far has reached the app. */
+  settled(): Promise<void> {
+    return this.faultWork.then(() => undefined);
+  }
+
+  countRequest(type: string): void {
+    this.runnerRequests[type] = (this.runnerRequests[type] ?? 0) + 1;
+  }
+
+  async setScreen(screen: ScreenName): Promise<void> {
+    await this.app.showScreen(screen);
+    await this.monitor.refresh();
+  }
+
+  /** A cold relaunch of the app: every screen back to its first state, every document reloaded. */
+  async relaunch(screen: ScreenName = 'login'): Promise<void> {
+    await this.app.relaunch(screen);
+    await this.applyFaults(['web-two-webviews', 'web-process-terminated']);
+    await this.web.reconfigure();
+    await this.monitor.refresh();
+  }
+
+  resetStats(): void {
+    for (const key of Object.keys(this.runnerRequests)) delete this.runnerRequests[key];
+    for (const key of Object.keys(this.sdkServer.requests)) delete this.sdkServer.requests[key];
+  }
+
+  async close(): Promise<void> {
+    this.monitor.stop();
+    await this.sdkServer.stop();
+    await this.app.close();
+    await this.browser.close().catch(() => {});
+  }
+}

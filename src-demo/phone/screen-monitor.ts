@@ -1,0 +1,96 @@
+/**
+ * Follows what is on screen: re-reads the page when it says something changed (debounced, the way a
+ * runner coalesces accessibility notifications), moves the frame context, and tells listeners about
+ * each new frame so the runner can push hierarchy_update.
+ */
+import { EventEmitter } from 'node:events';
+import type { AppPage } from './app-page';
+import type { ScreenCapture } from './capture-model';
+import { FrameTracker } from '@demo/runner/frame-context';
+
+export interface FrameState {
+  capture: ScreenCapture;
+  token: string;
+  generation: number;
+}
+
+const QUIET_MS = 40;
+const MAX_WAIT_MS = 150;
+
+export class ScreenMonitor extends EventEmitter<{ frame: [FrameState] }> {
+  readonly tracker = new FrameTracker();
+  private latest: FrameState | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private firstPending = 0;
+  private running: Promise<FrameState> | undefined;
+  private queued: Promise<FrameState> | undefined;
+  private stopped = false;
+
+  constructor(private readonly app: AppPage) {
+    super();
+    app.on('changed', () => this.schedule());
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    const now = Date.now();
+    if (!this.timer) this.firstPending = now;
+    clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(QUIET_MS, this.firstPending + MAX_WAIT_MS - now));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      // A read that fails (the page is closing or mid-relaunch) is followed by the next notification's.
+      this.refresh().catch(() => {});
+    }, wait);
+  }
+
+  /**
+   * Reads the screen now. Reads never overlap: a request during a read waits for one more read that
+   * starts after it, so its answer is never older than the request.
+   */
+  refresh(): Promise<FrameState> {
+    if (this.running) {
+      // Every request made during a read shares the one read that follows it.
+      this.queued ??= this.running.then(
+        () => {
+          this.queued = undefined;
+          return this.refresh();
+        },
+        () => {
+          this.queued = undefined;
+          return this.refresh();
+        },
+      );
+      return this.queued;
+    }
+    const run = (async () => {
+      try {
+        const capture = await this.app.capture();
+        const changed = this.tracker.update(capture);
+        const state: FrameState = { capture, token: this.tracker.token, generation: this.tracker.currentGeneration };
+        this.latest = state;
+        if (changed && !this.stopped) this.emit('frame', state);
+        return state;
+      } finally {
+        this.running = undefined;
+      }
+    })();
+    this.running = run;
+    return run;
+  }
+
+  /** The last frame read, or a fresh read when there is none yet. */
+  async current(): Promise<FrameState> {
+    return this.latest ?? this.refresh();
+  }
+
+  /** Whether a change notification is waiting to be read. */
+  get dirty(): boolean {
+    return this.timer !== undefined || this.running !== undefined;
+  }
+}

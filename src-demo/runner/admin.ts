@@ -1,0 +1,134 @@
+/**
+ * The demo device's admin endpoint, under /admin on the runner's port. Test and demo controls only:
+ *   GET  /admin/stats     screen, faults, per-command request counts, SDK route counts, frame context,
+ *                         capture identity, web view bridge state
+ *   GET  /admin/faults    {faults, known}
+ *   POST /admin/faults    {faults: [...]} replaces the list; {add: [...]} / {remove: [...]} edit it;
+ *                         answers {faults} once the app follows (a web view reloaded, the SDK gone, ...)
+ *   GET  /admin/screen    {screen, screens}
+ *   POST /admin/screen    {screen}
+ *   POST /admin/reset     relaunches the app (fresh screens and documents); {faults?: [...]} replaces the
+ *                         faults first; request counts start again from zero
+ * Every answer is JSON; a bad request is 400 {error}.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { validateWith } from '@shared/protocol/errors';
+import { isScreenName, SCREENS } from '@demo/phone/app-page';
+import type { DemoDevice } from '@demo/phone/device';
+import { FAULT_NAMES, FAULTS } from '@demo/phone/faults';
+
+const MAX_BODY = 64 * 1024;
+
+const FaultsChangeSchema = z
+  .object({
+    faults: z.array(z.string()).optional(),
+    add: z.array(z.string()).optional(),
+    remove: z.array(z.string()).optional(),
+  })
+  .refine((b) => b.faults !== undefined || b.add !== undefined || b.remove !== undefined, { message: 'expected faults, add or remove' });
+const ScreenChangeSchema = z.object({ screen: z.string() });
+const ResetSchema = z.object({ faults: z.array(z.string()).optional(), screen: z.string().optional() });
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return { ok: false, error: 'body too large' };
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text === '') return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, error: 'body is not JSON' };
+  }
+}
+
+export async function stats(device: DemoDevice): Promise<Record<string, unknown>> {
+  const frame = await device.monitor.current();
+  return {
+    screen: frame.capture.native.screen,
+    faults: device.faults.list(),
+    requests: { ...device.runnerRequests },
+    sdkRequests: { ...device.sdkServer.requests },
+    frameContext: frame.token,
+    generation: frame.generation,
+    captureIdentity: device.bridge.current?.toString() ?? null,
+    webViews: device.web.describe(),
+    webPosts: { ...device.web.stats },
+    sdkUrl: device.faults.has('sdk-absent') ? null : device.sdkServer.url,
+    uptimeMs: Date.now() - device.startedAt,
+  };
+}
+
+/** Handles one /admin request; never throws. */
+export async function handleAdmin(device: DemoDevice, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  try {
+    const method = req.method ?? 'GET';
+    if (path === '/admin' || path === '/admin/' || path === '/admin/stats') {
+      if (method !== 'GET') return send(res, 405, { error: 'use GET' });
+      return send(res, 200, await stats(device));
+    }
+    if (path === '/admin/faults') {
+      if (method === 'GET') return send(res, 200, { faults: device.faults.list(), known: FAULT_NAMES.map((name) => ({ name, help: FAULTS[name].help })) });
+      if (method !== 'POST') return send(res, 405, { error: 'use GET or POST' });
+      const body = await readJson(req);
+      if (!body.ok) return send(res, 400, { error: body.error });
+      const change = validateWith(FaultsChangeSchema, body.value);
+      if (!change.ok) return send(res, 400, { error: change.error.message });
+      try {
+        const edit: { replace?: string[]; add?: string[]; remove?: string[] } = {};
+        if (change.value.faults) edit.replace = change.value.faults;
+        if (change.value.add) edit.add = change.value.add;
+        if (change.value.remove) edit.remove = change.value.remove;
+        device.faults.apply(edit);
+      } catch (error) {
+        return send(res, 400, { error: error instanceof Error ? error.message : String(error) });
+      }
+      await device.settled();
+      return send(res, 200, { faults: device.faults.list() });
+    }
+    if (path === '/admin/screen') {
+      if (method === 'GET') return send(res, 200, { screen: (await device.monitor.current()).capture.native.screen, screens: SCREENS });
+      if (method !== 'POST') return send(res, 405, { error: 'use GET or POST' });
+      const body = await readJson(req);
+      if (!body.ok) return send(res, 400, { error: body.error });
+      const change = validateWith(ScreenChangeSchema, body.value);
+      if (!change.ok) return send(res, 400, { error: change.error.message });
+      if (!isScreenName(change.value.screen)) return send(res, 400, { error: `unknown screen "${change.value.screen}" (screens: ${SCREENS.join(', ')})` });
+      await device.setScreen(change.value.screen);
+      return send(res, 200, { screen: change.value.screen });
+    }
+    if (path === '/admin/reset') {
+      if (method !== 'POST') return send(res, 405, { error: 'use POST' });
+      const body = await readJson(req);
+      if (!body.ok) return send(res, 400, { error: body.error });
+      const reset = validateWith(ResetSchema, body.value);
+      if (!reset.ok) return send(res, 400, { error: reset.error.message });
+      const screen = reset.value.screen ?? 'login';
+      if (!isScreenName(screen)) return send(res, 400, { error: `unknown screen "${screen}"` });
+      try {
+        if (reset.value.faults) device.faults.apply({ replace: reset.value.faults });
+      } catch (error) {
+        return send(res, 400, { error: error instanceof Error ? error.message : String(error) });
+      }
+      await device.settled();
+      await device.relaunch(screen);
+      device.resetStats();
+      return send(res, 200, { screen, faults: device.faults.list() });
+    }
+    return send(res, 404, { error: 'not found' });
+  } catch (error) {
+    return send(res, 500, { error: error instanceof Error ? error.message : String(error) });
+  }
+}

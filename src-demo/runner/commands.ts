@@ -1,0 +1,196 @@
+/**
+ * What the runner does for each command (protocol.md §1): XCTest reads of the screen, real input on
+ * the rendered page, and the SDK relay. Returns reply objects; the socket is runner-server.ts's job.
+ */
+import type { HierarchyUpdate, RunnerCommand, RunnerRequest, ViewHierarchy } from '@shared/protocol/runner';
+import { RESULT_TYPES } from '@shared/protocol/runner';
+import { playwrightKey } from '@demo/phone/app-page';
+import type { DemoDevice } from '@demo/phone/device';
+import { STALE_FRAME_ERROR } from './frame-context';
+import type { FrameState } from '@demo/phone/screen-monitor';
+import { axErrorMessage, DEMO_BUNDLE_ID, projectHierarchy } from '@demo/phone/xctest-projection';
+
+/** The commands this runner serves, as listed in its `connected` push. */
+export const SUPPORTED_COMMANDS: readonly RunnerCommand[] = [
+  'get_sdk_capabilities',
+  'request_append_text',
+  'request_clear_text',
+  'request_hierarchy',
+  'request_hierarchy_if_stale',
+  'request_ime_action',
+  'request_launch_app',
+  'request_press_key',
+  'request_screenshot',
+  'request_sdk_action',
+  'request_sdk_observation',
+  'request_sdk_web_action',
+  'request_sdk_web_snapshot',
+  'request_set_text',
+  'request_swipe',
+  'request_tap_coordinates',
+];
+export const SUPPORTED_FEATURES = ['display_cutout_info'];
+
+/** Per-connection memory: what request_hierarchy_if_stale may serve again. */
+export interface ConnectionState {
+  lastServed?: { generation: number; data: ViewHierarchy; frameContext: string };
+}
+
+type Reply = Record<string, unknown> & { type: string };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** An XCTest read of a frame: the hierarchy, or the AX failure XCTest reports for it. */
+export type XctestRead = { ok: true; data: ViewHierarchy } | { ok: false; error: string };
+
+/**
+ * A hostile screen fails both ways seed 003 describes for Bluesky-class apps: the recursive (raw,
+ * unfiltered) capture fails with its AX error, and the regular capture degrades to the application root.
+ */
+export function readAsXctest(device: DemoDevice, frame: FrameState, options: { raw?: boolean } = {}): XctestRead {
+  const hostile = frame.capture.native.hostile;
+  if (device.faults.has('xctest-ax-error') || (hostile && options.raw)) {
+    return { ok: false, error: axErrorMessage(hostile ?? 'kAXErrorIllegalArgument') };
+  }
+  const sparse = device.faults.has('xctest-sparse') || hostile !== null;
+  return { ok: true, data: projectHierarchy(frame.capture, { sparse, now: Date.now() }) };
+}
+
+/** The hierarchy_update push for a frame. */
+export function hierarchyPush(device: DemoDevice, frame: FrameState): HierarchyUpdate {
+  const read = readAsXctest(device, frame);
+  const timestamp = Date.now();
+  return read.ok
+    ? { type: 'hierarchy_update', data: read.data, frameContext: frame.token, timestamp }
+    : { type: 'hierarchy_update', error: read.error, frameContext: frame.token, timestamp };
+}
+
+export class RunnerCommands {
+  constructor(private readonly device: DemoDevice) {}
+
+  /** Never throws: a failure inside a command is that command's `success: false` reply. */
+  async handle(request: RunnerRequest, connection: ConnectionState): Promise<Reply> {
+    const started = Date.now();
+    const resultType = RESULT_TYPES[request.type][0] ?? 'error';
+    let body: Reply;
+    try {
+      body = await this.dispatch(request, connection);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      body = request.type === 'request_screenshot' ? { type: 'screenshot_error', success: false, error: message } : { type: resultType, success: false, error: message };
+    }
+    const totalTimeMs = Date.now() - started;
+    return {
+      ...body,
+      requestId: request.requestId,
+      timestamp: Date.now(),
+      success: body.success ?? true,
+      totalTimeMs,
+      perfTiming: { name: 'total', durationMs: totalTimeMs, children: [{ name: `handleRequest:${request.type}`, durationMs: totalTimeMs }] },
+    };
+  }
+
+  private async dispatch(request: RunnerRequest, connection: ConnectionState): Promise<Reply> {
+    const { device } = this;
+    switch (request.type) {
+      case 'request_hierarchy':
+      case 'request_hierarchy_if_stale':
+        return this.hierarchy(request.type === 'request_hierarchy_if_stale', connection, request.disableAllFiltering === true);
+      case 'request_screenshot': {
+        const frame = device.monitor.dirty ? await device.monitor.refresh() : await device.monitor.current();
+        const data = await device.app.screenshot();
+        return { type: 'screenshot', success: true, format: 'png', data, rotation: 0, frameContext: frame.token };
+      }
+      case 'request_tap_coordinates':
+        return this.gesture(request, 'tap_coordinates_result', () => device.app.tap(request.x, request.y, request.duration));
+      case 'request_swipe':
+        return this.gesture(request, 'swipe_result', () => device.app.swipe(request.x1, request.y1, request.x2, request.y2, request.duration));
+      case 'request_set_text':
+      case 'request_append_text':
+      case 'request_clear_text':
+        return this.text(request);
+      case 'request_ime_action':
+        return this.gesture(request, 'ime_action_result', async () => {
+          if (!(await device.app.focusedField())) return 'No keyboard is shown: no text field is focused';
+          await device.app.pressKey(request.action === 'next' ? 'Tab' : 'Enter');
+          return undefined;
+        });
+      case 'request_press_key': {
+        const key = playwrightKey(request.key);
+        if (!key) return { type: 'press_key_result', success: false, error: `Unsupported key: ${request.key}` };
+        return this.gesture(request, 'press_key_result', () => device.app.pressKey(key));
+      }
+      case 'request_launch_app': {
+        if (request.bundleId !== DEMO_BUNDLE_ID) return { type: 'launch_app_result', success: false, error: `App not installed: ${request.bundleId}` };
+        if (request.coldBoot) await device.relaunch();
+        return { type: 'launch_app_result', success: true };
+      }
+      case 'get_sdk_capabilities': {
+        const probe = await device.relay.capabilities();
+        return probe.ok ? { type: 'sdk_capabilities_result', success: true, ...probe.payload } : { type: 'sdk_capabilities_result', success: false, error: probe.error };
+      }
+      case 'request_sdk_observation':
+        return relayReply('sdk_observation_result', await device.relay.observation());
+      case 'request_sdk_action':
+        return relayReply('sdk_action_result', await device.relay.action(request.actionJson));
+      case 'request_sdk_web_snapshot':
+        return relayReply('sdk_web_snapshot_result', await device.relay.webSnapshot(request.webViewId));
+      case 'request_sdk_web_action':
+        return relayReply('sdk_web_action_result', await device.relay.webAction(request.webViewId, request.actionJson));
+    }
+  }
+
+  private async hierarchy(ifStale: boolean, connection: ConnectionState, raw: boolean): Promise<Reply> {
+    const { monitor, faults } = this.device;
+    const cached = connection.lastServed;
+    // Nothing has changed since this client's last read: serve it again without a capture.
+    if (ifStale && !raw && cached && !monitor.dirty && (await monitor.current()).generation === cached.generation) {
+      return { type: 'hierarchy_update', success: true, data: cached.data, frameContext: cached.frameContext, servedFromCache: true };
+    }
+    const slow = faults.number('xctest-slow') ?? 0;
+    if (slow > 0) await sleep(slow);
+    const frame = await monitor.refresh();
+    const read = readAsXctest(this.device, frame, { raw });
+    if (!read.ok) return { type: 'hierarchy_update', success: false, error: read.error, frameContext: frame.token };
+    if (!raw) connection.lastServed = { generation: frame.generation, data: read.data, frameContext: frame.token };
+    return { type: 'hierarchy_update', success: true, data: read.data, frameContext: frame.token, servedFromCache: false };
+  }
+
+  /**
+   * Runs an input after the stale-frame check: a request that names a frame context the screen has moved
+   * past is refused before anything touches the screen. `run` may return an error text instead.
+   */
+  private async gesture(request: RunnerRequest, type: string, run: () => Promise<string | undefined | void>): Promise<Reply> {
+    if (request.frameContext !== undefined) {
+      const frame = await this.device.monitor.refresh();
+      if (frame.token !== request.frameContext) return { type, success: false, error: STALE_FRAME_ERROR };
+    }
+    const error = await run();
+    return error ? { type, success: false, error } : { type, success: true };
+  }
+
+  private text(request: Extract<RunnerRequest, { type: 'request_set_text' | 'request_append_text' | 'request_clear_text' }>): Promise<Reply> {
+    const { app } = this.device;
+    const type = request.type === 'request_set_text' ? 'set_text_result' : request.type === 'request_append_text' ? 'append_text_result' : 'clear_text_result';
+    return this.gesture(request, type, async () => {
+      if (request.resourceId !== undefined) {
+        const center = await app.centerOf(request.resourceId);
+        if (!center) return `Element not found: ${request.resourceId}`;
+        const focused = await app.focusedField();
+        // Tapping a field that already has focus would move its caret; XCTest taps only to focus.
+        if (!focused || focused.kind !== 'native' || focused.axId !== request.resourceId) await app.tap(center.x, center.y);
+      }
+      const field = await app.focusedField();
+      if (!field) return 'No focused text field';
+      if (request.type === 'request_set_text') await app.replaceText(request.text);
+      else if (request.type === 'request_append_text') await app.appendText(request.text, field.multiline);
+      else await app.replaceText('');
+      return undefined;
+    });
+  }
+}
+
+/** Relay payloads carry `failure` for typed failures; `success` says whether the relay got a result. */
+function relayReply(type: string, payload: Record<string, unknown>): Reply {
+  return { type, success: payload.failure === undefined, ...payload };
+}

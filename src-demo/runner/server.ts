@@ -1,0 +1,171 @@
+/**
+ * The runner's sockets (protocol.md §1): `GET /health`, the WebSocket at `/ws`, and the admin endpoint
+ * under `/admin` on the same port. Each connection gets `connected` first, then the current hierarchy,
+ * then a `hierarchy_update` push whenever the screen changes.
+ *
+ * A frame that cannot be decoded gets a typed `success: false` reply naming the problem (with the
+ * requestId when one could be read), never an exception.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { decodeRunnerRequest, encodeRunnerMessage, isRunnerCommand, RESULT_TYPES } from '@shared/protocol/runner';
+import { handleAdmin } from './admin';
+import type { DemoDevice } from '@demo/phone/device';
+import { hierarchyPush, RunnerCommands, SUPPORTED_COMMANDS, SUPPORTED_FEATURES, type ConnectionState } from './commands';
+import type { FrameState } from '@demo/phone/screen-monitor';
+
+/** What runner-garbage answers with: not JSON, not even text a JSON parser could start on. */
+export const GARBAGE_FRAME = '\u0000\u00ff<<garbage>> {"type": hierarchy_update, requestId: ???';
+
+interface Connection extends ConnectionState {
+  id: number;
+  socket: WebSocket;
+}
+
+export class RunnerServer {
+  private readonly server: Server;
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  private readonly connections = new Set<Connection>();
+  private readonly sockets = new Set<Socket>();
+  private readonly commands: RunnerCommands;
+  private nextConnectionId = 1;
+  private readonly onFrame = (frame: FrameState) => this.broadcast(frame);
+
+  constructor(private readonly device: DemoDevice) {
+    this.commands = new RunnerCommands(device);
+    this.server = createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      if (path === '/health' && req.method === 'GET') {
+        const body = JSON.stringify({ status: 'ok', device: 'parallax-demo', bundleId: 'dev.parallax.demo' });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+        return;
+      }
+      if (path === '/admin' || path.startsWith('/admin/')) {
+        void handleAdmin(device, req, res, path);
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"error":"not found"}');
+    });
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    this.server.on('upgrade', (req, socket, head) => {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path !== '/ws') {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws));
+    });
+    device.monitor.on('frame', this.onFrame);
+  }
+
+  async listen(port: number): Promise<number> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    this.device.monitor.off('frame', this.onFrame);
+    for (const connection of this.connections) connection.socket.terminate();
+    this.wss.close();
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private send(connection: Connection, message: object | string): void {
+    if (connection.socket.readyState !== connection.socket.OPEN) return;
+    connection.socket.send(typeof message === 'string' ? message : encodeRunnerMessage(message));
+  }
+
+  private accept(socket: WebSocket): void {
+    const connection: Connection = { id: this.nextConnectionId++, socket };
+    this.connections.add(connection);
+    socket.on('close', () => this.connections.delete(connection));
+    socket.on('error', () => socket.terminate());
+    socket.on('message', (data, isBinary) => {
+      void this.onMessage(connection, data, isBinary);
+    });
+    this.send(connection, {
+      type: 'connected',
+      id: connection.id,
+      supportedCommands: [...SUPPORTED_COMMANDS],
+      supportedFeatures: [...SUPPORTED_FEATURES],
+      timestamp: Date.now(),
+    });
+    // Like the real runner: the screen as it is, right after `connected`.
+    this.device.monitor
+      .current()
+      .then((frame) => this.send(connection, hierarchyPush(this.device, frame)))
+      .catch(() => {});
+  }
+
+  private broadcast(frame: FrameState): void {
+    if (this.connections.size === 0) return;
+    const push = encodeRunnerMessage(hierarchyPush(this.device, frame));
+    for (const connection of this.connections) this.send(connection, push);
+  }
+
+  private async onMessage(connection: Connection, data: RawData, isBinary: boolean): Promise<void> {
+    const text = isBinary ? undefined : rawToString(data);
+    const peek = text === undefined ? {} : peekEnvelope(text);
+    this.device.countRequest(peek.type && isRunnerCommand(peek.type) ? peek.type : 'invalid');
+
+    if (this.device.faults.consume('runner-drop-next')) {
+      connection.socket.terminate();
+      return;
+    }
+    if (this.device.faults.consume('runner-garbage')) {
+      this.send(connection, GARBAGE_FRAME);
+      return;
+    }
+    if (text === undefined) {
+      this.send(connection, { type: 'error', success: false, error: 'invalid_message at (frame): binary frames are not supported', timestamp: Date.now() });
+      return;
+    }
+    const decoded = decodeRunnerRequest(text);
+    if (!decoded.ok) {
+      const reply: Record<string, unknown> = { success: false, error: decoded.error.message, timestamp: Date.now() };
+      // A known command with a bad payload is answered with its own result type, so the waiting client
+      // fails that request now rather than at its timeout.
+      reply.type = peek.type && isRunnerCommand(peek.type) ? (RESULT_TYPES[peek.type][0] ?? 'error') : 'error';
+      if (peek.type && !isRunnerCommand(peek.type) && decoded.error.field === 'type') reply.error = `Unknown command type: ${peek.type}`;
+      if (peek.requestId !== undefined) reply.requestId = peek.requestId;
+      this.send(connection, reply);
+      return;
+    }
+    const reply = await this.commands.handle(decoded.value, connection);
+    this.send(connection, reply);
+  }
+}
+
+function rawToString(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
+  return data.toString('utf8');
+}
+
+/** The type and requestId of a frame, if it is a JSON object that has them; for replies to bad frames. */
+function peekEnvelope(text: string): { type?: string; requestId?: string } {
+  try {
+    const raw: unknown = JSON.parse(text);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
+    const { type, requestId } = raw as { type?: unknown; requestId?: unknown };
+    const out: { type?: string; requestId?: string } = {};
+    if (typeof type === 'string') out.type = type;
+    if (typeof requestId === 'string') out.requestId = requestId;
+    return out;
+  } catch {
+    return {};
+  }
+}

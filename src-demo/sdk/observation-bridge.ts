@@ -1,0 +1,312 @@
+/**
+ * AutoMobileObservationBridge, as the demo app registers it: observations of the native views and
+ * actions on them, with the checks seed 000 lists, in its order:
+ *   SDK: unsupported_action (against supportedActions)
+ *   bridge: stale_observation, unknown_element, element_not_actionable, action_in_flight
+ *   host executor: action_queue_overloaded, action_cancelled
+ * Every capture moves the current observation identity (a UInt64, kept as a bigint and sent as digits);
+ * an accepted action answers with the identity of the capture taken after it.
+ */
+import type { ActionKind, AutoMobileAction } from '@shared/protocol/sdk';
+import type { AppPage } from '@demo/phone/app-page';
+import { walkNative, type NativeCapture, type NativeNode } from '@demo/phone/capture-model';
+import type { Faults } from '@demo/phone/faults';
+
+/** What the demo app registers: everything but drag and pinch, so those answer unsupported_action. */
+export const SUPPORTED_ACTIONS: readonly ActionKind[] = ['back', 'clearText', 'insertText', 'longPress', 'scroll', 'swipe', 'tap'];
+
+const UINT64_MASK = (1n << 64n) - 1n;
+const SNAPSHOT_CAPABILITIES = ['accessibilityIdentifiers', 'focus', 'values', 'visibility'];
+
+export interface WireBounds {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface WireObservationNode {
+  id: string;
+  role: string;
+  label?: string;
+  value?: string;
+  bounds: WireBounds;
+  enabled: boolean;
+  visible: boolean;
+  focused: boolean;
+  children: WireObservationNode[];
+}
+
+export interface WireObservationSnapshot {
+  captureIdentity: string;
+  orientation: 'portrait';
+  coordinateSpace: 'screen' | 'window' | 'view';
+  bounds: WireBounds;
+  root?: WireObservationNode;
+  focusedElementId?: string;
+  capabilities: string[];
+}
+
+export type ActionRejection =
+  | 'unsupported_action'
+  | 'stale_observation'
+  | 'unknown_element'
+  | 'element_not_actionable'
+  | 'action_in_flight'
+  | 'action_queue_overloaded'
+  | 'action_cancelled';
+
+export interface WireActionResult {
+  success: boolean;
+  reason?: ActionRejection;
+  durationMs?: number;
+  nextObservationIdentity?: string;
+}
+
+interface Indexed {
+  node: WireObservationNode;
+  source: NativeNode;
+}
+
+const ROLES: Record<string, string> = {
+  XCUIApplication: 'application',
+  UIButton: 'button',
+  UILabel: 'staticText',
+  UITextField: 'textField',
+  UISecureTextField: 'secureTextField',
+  UITextView: 'textView',
+  UIImageView: 'image',
+  UISwitch: 'switch',
+  UICollectionView: 'collectionView',
+  UICollectionViewCell: 'cell',
+  UINavigationBar: 'navigationBar',
+  UITabBar: 'tabBar',
+  WKWebView: 'webView',
+};
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The element id the bridge gives a view: its accessibilityIdentifier, else its place in the tree. */
+export function elementIdOf(node: NativeNode, path: string): string {
+  return node.id ?? `${node.cls}@${path}`;
+}
+
+/** Builds the bridge's node tree from a native capture. `dy` shifts into a non-screen space. */
+export function buildObservation(native: NativeCapture, dy = 0): { root?: WireObservationNode; index: Map<string, Indexed>; focusedElementId?: string } {
+  const index = new Map<string, Indexed>();
+  let focusedElementId: string | undefined;
+  const { width, height } = native.viewport;
+  const convert = (source: NativeNode, path: string): WireObservationNode => {
+    const [x, y, w, h] = source.rect;
+    const onScreen = w > 0 && h > 0 && x < width && y < height && x + w > 0 && y + h > 0;
+    const node: WireObservationNode = {
+      id: elementIdOf(source, path),
+      role: source.role === 'heading' ? 'header' : (ROLES[source.cls] ?? 'other'),
+      bounds: { left: x, top: y - dy, right: x + w, bottom: y + h - dy },
+      enabled: source.enabled,
+      visible: onScreen,
+      focused: source.focused,
+      children: source.children.map((child, i) => convert(child, `${path}.${i}`)),
+    };
+    if (source.label) node.label = source.label;
+    // A secure field's text never leaves the app.
+    if (source.value !== undefined && source.value !== '' && !source.secure) node.value = source.value;
+    if (source.focused) focusedElementId = node.id;
+    index.set(node.id, { node, source });
+    return node;
+  };
+  const root = native.root ? convert(native.root, '0') : undefined;
+  return { root, index, focusedElementId };
+}
+
+export class ObservationBridge {
+  private nextIdentity = 1n;
+  private currentIdentity: bigint | undefined;
+  private lastIndex = new Map<string, Indexed>();
+  private lastSpaceOffset = 0;
+  private inFlight = false;
+
+  constructor(
+    private readonly app: AppPage,
+    private readonly faults: Faults,
+  ) {
+    this.applyIdentityBase();
+    faults.on('changed', (names) => {
+      if (names.includes('capture-identity-base')) this.applyIdentityBase();
+    });
+  }
+
+  private applyIdentityBase(): void {
+    const base = this.faults.value('capture-identity-base');
+    if (base !== undefined) this.nextIdentity = BigInt(base);
+  }
+
+  get current(): bigint | undefined {
+    return this.currentIdentity;
+  }
+
+  /** How the registry describes itself in /health (seed 000 Discovery). */
+  state(): unknown {
+    if (this.faults.has('bridge-malformed')) {
+      // Wrong types throughout: a client must drop this rather than trust any of it.
+      return { schemaVersion: '1', available: 'yes', supportedActions: 'tap,scroll' };
+    }
+    if (this.faults.has('bridge-unregistered')) {
+      return { schemaVersion: 1, available: false, reason: 'NOT_REGISTERED', supportedActions: [] };
+    }
+    return { schemaVersion: 1, available: true, supportedActions: [...SUPPORTED_ACTIONS] };
+  }
+
+  get registered(): boolean {
+    return !this.faults.has('bridge-unregistered') && !this.faults.has('bridge-malformed');
+  }
+
+  private coordinateSpace(): 'screen' | 'window' | 'view' {
+    const space = this.faults.value('bridge-coordinate-space');
+    return space === 'window' || space === 'view' ? space : 'screen';
+  }
+
+  /** One capture: reads the screen and moves the current identity. */
+  async snapshot(): Promise<WireObservationSnapshot> {
+    const native = await this.app.captureNative();
+    const space = this.coordinateSpace();
+    // Window and view bounds are relative to the content below the status bar, so they are off by the
+    // top safe area from screen points: exactly why a client must not merge them.
+    const dy = space === 'screen' ? 0 : native.safeArea.top;
+    const { root, index, focusedElementId } = buildObservation(native, dy);
+    const identity = this.nextIdentity;
+    this.nextIdentity = (identity + 1n) & UINT64_MASK;
+    this.currentIdentity = identity;
+    this.lastIndex = index;
+    this.lastSpaceOffset = dy;
+    const snapshot: WireObservationSnapshot = {
+      captureIdentity: identity.toString(),
+      orientation: 'portrait',
+      coordinateSpace: space,
+      bounds: { left: 0, top: 0, right: native.viewport.width, bottom: native.viewport.height - dy },
+      capabilities: [...SNAPSHOT_CAPABILITIES],
+    };
+    if (root) snapshot.root = root;
+    if (focusedElementId) snapshot.focusedElementId = focusedElementId;
+    return snapshot;
+  }
+
+  async perform(action: AutoMobileAction): Promise<WireActionResult> {
+    const kind = Object.keys(action)[0] as ActionKind;
+    const payload = (action as Record<string, Record<string, unknown>>)[kind] ?? {};
+
+    // SDK
+    if (!SUPPORTED_ACTIONS.includes(kind)) return { success: false, reason: 'unsupported_action' };
+
+    // Bridge
+    const named = String(payload.observationIdentity);
+    if (this.currentIdentity === undefined || named !== this.currentIdentity.toString()) {
+      return { success: false, reason: 'stale_observation' };
+    }
+    const elementId = typeof payload.elementId === 'string' ? payload.elementId : undefined;
+    let target: Indexed | undefined;
+    if (elementId !== undefined) {
+      target = this.lastIndex.get(elementId);
+      if (!target) return { success: false, reason: 'unknown_element' };
+      if (!actionable(kind, target)) return { success: false, reason: 'element_not_actionable' };
+    } else if (kind === 'scroll') {
+      target = [...this.lastIndex.values()].find((entry) => entry.source.scrollable && entry.node.visible);
+      if (!target) return { success: false, reason: 'element_not_actionable' };
+    }
+    if (this.inFlight) return { success: false, reason: 'action_in_flight' };
+
+    // Host executor
+    this.inFlight = true;
+    const began = Date.now();
+    try {
+      const slow = this.faults.number('bridge-action-slow') ?? 0;
+      if (slow > 0) await sleep(slow);
+      if (this.faults.has('app-inactive')) return { success: false, reason: 'action_cancelled' };
+      const rejection = this.faults.value('bridge-reject');
+      if (rejection) return { success: false, reason: rejection as ActionRejection };
+
+      const ran = await this.execute(kind, payload, target);
+      if (ran === 'cancelled') return { success: false, reason: 'action_cancelled' };
+      if (!ran) return { success: false, reason: 'element_not_actionable' };
+      const next = await this.snapshot();
+      return { success: true, durationMs: Date.now() - began, nextObservationIdentity: next.captureIdentity };
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  /** Where an element is now: the screen may have moved since the capture that named it. */
+  private async liveCenter(target: Indexed): Promise<{ x: number; y: number } | undefined> {
+    const native = await this.app.captureNative();
+    let found: NativeNode | undefined;
+    if (native.root) {
+      walkNative(native.root, (node, path) => {
+        if (!found && elementIdOf(node, path) === target.node.id) found = node;
+        return !found;
+      });
+    }
+    if (!found) return undefined;
+    const [x, y, w, h] = found.rect;
+    return { x: x + w / 2, y: y + h / 2 };
+  }
+
+  /** Whether the target field is the focused text field now (by its identifier when it has one). */
+  private async holdsFocus(target: Indexed, tapped = false): Promise<boolean> {
+    const focused = await this.app.focusedField();
+    if (!focused || focused.kind !== 'native') return false;
+    // A view without an identifier cannot be told apart: before the tap the capture says whether it was
+    // the focused one, after it the tap on it is what focused a field.
+    return target.source.id !== undefined ? focused.axId === target.source.id : !tapped ? target.source.focused : true;
+  }
+
+  private async execute(kind: ActionKind, payload: Record<string, unknown>, target: Indexed | undefined): Promise<boolean | 'cancelled'> {
+    const point = (value: unknown) => {
+      const p = value as { x: number; y: number };
+      return { x: p.x, y: p.y + this.lastSpaceOffset };
+    };
+    switch (kind) {
+      case 'back':
+        await this.app.back();
+        return true;
+      case 'swipe': {
+        const start = point(payload.start);
+        const end = point(payload.end);
+        await this.app.swipe(start.x, start.y, end.x, end.y, Number(payload.durationMs) || 0);
+        return true;
+      }
+      case 'scroll': {
+        const delta = payload.delta as { x: number; y: number };
+        if (!target) return false;
+        // Content offset changes like UIScrollView.setContentOffset; positive y scrolls down.
+        if (target.source.id && (await this.app.scrollViewBy(target.source.id, delta.x, delta.y))) return true;
+        const center = await this.liveCenter(target);
+        if (!center) return false;
+        await this.app.swipe(center.x, center.y, center.x - delta.x, center.y - delta.y, 300);
+        return true;
+      }
+      default: {
+        if (!target) return false;
+        const center = await this.liveCenter(target);
+        if (!center) return false;
+        if (kind === 'tap') await this.app.tap(center.x, center.y);
+        else if (kind === 'longPress') await this.app.tap(center.x, center.y, Math.max(Number(payload.durationMs) || 0, 1));
+        else if (kind === 'insertText' || kind === 'clearText') {
+          if (!(await this.holdsFocus(target))) await this.app.tap(center.x, center.y);
+          // The text goes to the first responder: when the tap did not make the field one, nothing would
+          // take it. The tap ran, so this is the executor cancelling the action, never a success.
+          if (!(await this.holdsFocus(target, true))) return 'cancelled';
+          if (kind === 'insertText') await this.app.appendText(String(payload.text ?? ''), target.source.cls === 'UITextView');
+          else await this.app.replaceText('');
+        } else return false;
+        return true;
+      }
+    }
+  }
+}
+
+function actionable(kind: ActionKind, target: Indexed): boolean {
+  if (!target.node.enabled || !target.node.visible) return false;
+  if (kind === 'insertText' || kind === 'clearText') return !!target.source.editable;
+  if (kind === 'scroll') return !!target.source.scrollable;
+  return true;
+}

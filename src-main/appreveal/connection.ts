@@ -1,0 +1,243 @@
+/**
+ * A device behind AppReveal (an MCP server inside a debug build): the same screen, boxes and tree as a
+ * runner device, read through get_screen / get_elements / screenshot.
+ *
+ * AppReveal is request/response HTTP with no connection to watch, so liveness is its /health: while
+ * connected the connection checks it every few seconds, and a device that stops answering is shown
+ * disconnected and reconnected with backoff. The session token stays inside the client.
+ */
+import { EventEmitter } from 'node:events';
+import { appRevealViewHierarchy, stripSessionToken } from '@shared/protocol/appreveal';
+import { assembleObservation } from '@shared/observe/assemble';
+import { AppRevealClient, type AppRevealScreenshot } from './client';
+import { actThroughAppReveal } from './actions';
+import { DeviceGate } from '@main/devices/gate';
+import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection, ObservedFrame } from '@main/devices/connection';
+import type { ObserveOptions } from '@main/runner/observer';
+import type { WebControl, WebControls } from '@shared/api/api';
+import { WEB_TOOLS } from '@shared/protocol/action';
+
+const MAX_WEB_CONTROLS = 200;
+const MAX_WEB_TEXT = 100;
+
+const HEALTH_INTERVAL_MS = 3_000;
+
+export class AppRevealConnection extends EventEmitter<ConnectionEvents> implements DeviceConnection {
+  readonly kind = 'appreveal' as const;
+  readonly url: string;
+  client: AppRevealClient;
+  /** Kept to build a fresh client on reconnect; private, so it is never serialised or inspected. */
+  readonly #sessionUrl: string;
+  private currentState: ConnectionState = 'disconnected';
+  private lastError: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private backoffMs = 250;
+  private closed = false;
+  private waiters: Array<() => void> = [];
+  private readonly gate = new DeviceGate();
+
+  constructor(sessionUrl: string) {
+    super();
+    this.#sessionUrl = sessionUrl;
+    this.client = AppRevealClient.fromSessionUrl(sessionUrl, { timeoutMs: 10_000 });
+    this.url = stripSessionToken(sessionUrl);
+  }
+
+  get state(): ConnectionState {
+    return this.currentState;
+  }
+  get error(): string | undefined {
+    return this.currentState === 'connected' ? undefined : this.lastError;
+  }
+  get capabilities(): readonly string[] {
+    return this.client.tools;
+  }
+
+  start(): void {
+    void this.connect();
+  }
+
+  waitUntilConnected(timeoutMs = 5_000): Promise<void> {
+    if (this.currentState === 'connected') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== done);
+        reject(new Error(`AppReveal at ${this.client.endpoint} is not connected${this.lastError ? `: ${this.lastError}` : ''}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiters.push(done);
+    });
+  }
+
+  observe(options: ObserveOptions): Promise<ObservedFrame> {
+    return this.gate.read(() => this.observeNow(options));
+  }
+
+  private async observeNow(options: ObserveOptions): Promise<ObservedFrame> {
+    await this.waitUntilConnected();
+    const started = performance.now();
+    const wantScreenshot = options.screenshot !== false && this.client.has('screenshot');
+    const windowId = options.windowId;
+    const [screen, elements, windows, screenshot] = await Promise.all([
+      this.client.has('get_screen') ? this.client.getScreen().catch(() => undefined) : Promise.resolve(undefined),
+      this.client.getElements(windowId),
+      this.client.has('list_windows') ? this.client.listWindows().catch(() => []) : Promise.resolve([]),
+      wantScreenshot ? this.client.screenshot(windowId).then(
+        (shot): { shot: AppRevealScreenshot } => ({ shot }),
+        (error: Error) => ({ error: error.message }),
+      ) : Promise.resolve(undefined),
+    ]);
+    const keyWindow = (windowId !== undefined ? windows.find((window) => window.id === windowId) : undefined) ?? windows.find((window) => window.isKey) ?? windows[0];
+    const geometry = keyWindow?.frame ? { width: keyWindow.frame.width, height: keyWindow.frame.height } : undefined;
+    const bundleId = typeof this.client.health?.bundleId === 'string' ? this.client.health.bundleId : undefined;
+    const hierarchy = appRevealViewHierarchy({
+      elements: elements.elements,
+      ...(screen ? { screen } : {}),
+      ...(bundleId ? { bundleId } : {}),
+      ...(geometry ? { geometry } : {}),
+    });
+    const observation = assembleObservation({
+      strategy: options.strategy ?? 'visible',
+      // AppReveal is its own backend: there is no XCTest read for the SDK bridge to merge into.
+      flagEnabled: false,
+      now: Date.now(),
+      hierarchy: { ok: true, hierarchy },
+      discovery: undefined,
+      timings: { appreveal: performance.now() - started },
+    });
+    const frame: ObservedFrame = {
+      observation,
+      screenshot: null,
+      receivedAt: Date.now(),
+      appReveal: { screen: screen ?? null, tools: [...this.client.tools], windows },
+    };
+    if (screenshot && 'shot' in screenshot) frame.screenshot = { format: 'png', dataBase64: screenshot.shot.dataBase64 };
+    else frame.screenshotError = screenshot?.error ?? 'this app did not register the screenshot tool';
+    return frame;
+  }
+
+  screenshot(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>> {
+    return this.gate.read(() => this.screenshotNow());
+  }
+
+  private async screenshotNow(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>> {
+    if (!this.client.has('screenshot')) return { screenshot: null, screenshotError: 'this app did not register the screenshot tool' };
+    try {
+      return { screenshot: { format: 'png', dataBase64: (await this.client.screenshot()).dataBase64 } };
+    } catch (error) {
+      return { screenshot: null, screenshotError: (error as Error).message };
+    }
+  }
+
+  /** The web view's interactive elements (get_dom_interactive), decoded and bounded: never a value. */
+  webControls(): Promise<WebControls> {
+    return this.gate.read(async () => {
+      await this.waitUntilConnected();
+      const raw = await this.client.getDomInteractive();
+      const list = isRecord(raw) && Array.isArray(raw.elements) ? raw.elements : Array.isArray(raw) ? raw : [];
+      const controls = list.map(webControlOf).filter((c): c is WebControl => c !== undefined);
+      return {
+        controls: controls.slice(0, MAX_WEB_CONTROLS),
+        truncated: controls.length > MAX_WEB_CONTROLS,
+        tools: WEB_TOOLS.filter((tool) => this.client.has(tool)),
+      };
+    });
+  }
+
+  async act(request: unknown): Promise<ActedStep> {
+    await this.waitUntilConnected();
+    return this.gate.exclusive(async () => {
+      const result = await actThroughAppReveal(this.client, request);
+      const after = await this.observeNow({}).catch(() => undefined);
+      return { result, after };
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    await this.client.close();
+    this.setState('disconnected', undefined);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return;
+    this.setState('connecting', this.lastError);
+    try {
+      await this.client.connect();
+      this.backoffMs = 250;
+      this.setState('connected', undefined);
+      for (const waiter of this.waiters.splice(0)) waiter();
+      this.schedule(HEALTH_INTERVAL_MS, () => this.checkHealth());
+    } catch (error) {
+      this.setState('disconnected', (error as Error).message);
+      this.schedule(this.backoffMs, () => this.connect());
+      this.backoffMs = Math.min(this.backoffMs * 2, 5_000);
+    }
+  }
+
+  private async checkHealth(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const response = await fetch(new URL('/health', this.client.baseUrl), { signal: AbortSignal.timeout(2_000) });
+      if (!response.ok) throw new Error(`/health answered ${response.status}`);
+      this.schedule(HEALTH_INTERVAL_MS, () => this.checkHealth());
+    } catch (error) {
+      this.setState('disconnected', `AppReveal at ${this.client.endpoint} stopped answering (${(error as Error).message})`);
+      // The old client still believes it is connected; a reconnect starts over with /health and initialize.
+      const stale = this.client;
+      this.client = AppRevealClient.fromSessionUrl(this.#sessionUrl, { timeoutMs: 10_000 });
+      void stale.close();
+      this.schedule(this.backoffMs, () => this.connect());
+    }
+  }
+
+  private schedule(ms: number, run: () => Promise<void>): void {
+    clearTimeout(this.timer);
+    if (this.closed) return;
+    this.timer = setTimeout(() => void run(), ms);
+    this.timer.unref();
+  }
+
+  private setState(state: ConnectionState, error: string | undefined): void {
+    const changed = state !== this.currentState || error !== this.lastError;
+    this.currentState = state;
+    this.lastError = error;
+    if (changed) this.emit('state');
+  }
+}
+
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function short(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.replace(/\s+/g, ' ').trim();
+  return text === '' ? undefined : text.slice(0, MAX_WEB_TEXT);
+}
+
+/** Only the fields a picker needs; values (a password's above all) are never carried. */
+function webControlOf(raw: unknown): WebControl | undefined {
+  if (!isRecord(raw)) return undefined;
+  const selector = typeof raw.selector === 'string' ? raw.selector.slice(0, 500) : undefined;
+  const tag = short(raw.tag)?.toLowerCase();
+  if (!selector || !tag) return undefined;
+  const type = short(raw.type);
+  const label = short(raw.label) ?? short(raw.ariaLabel) ?? short(raw.placeholder) ?? short(raw.name);
+  const text = short(raw.text);
+  const editable = tag === 'textarea' || (tag === 'input' && !['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'image', 'hidden'].includes(type ?? 'text'));
+  return {
+    selector,
+    tag,
+    ...(type ? { type } : {}),
+    ...(label ? { label } : {}),
+    ...(text ? { text } : {}),
+    ...(raw.disabled === true ? { disabled: true } : {}),
+    editable,
+  };
+}

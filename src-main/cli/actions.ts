@@ -1,0 +1,249 @@
+/**
+ * `parallax tap | type | clear | swipe | scroll-to`: one action on a device through the dispatcher,
+ * printing the result object. Exit codes: 0 the action succeeded, 1 it failed (or the device could not
+ * be reached), 2 the command line was wrong. Every error is one line on stderr.
+ */
+import { parseArgs } from 'node:util';
+import {
+  FAILURE_EXPLANATIONS,
+  ImeActionSchema,
+  SCREEN_EDGES,
+  SWIPE_DIRECTIONS,
+  type ActionRequest,
+  type ActionResult,
+  type Point,
+  type SendKeysStep,
+  type TargetSelector,
+} from '@shared/protocol/action';
+import { RunnerClient } from '@main/runner/client';
+import { connectionFor } from '@main/devices/manager';
+import { Dispatcher } from '@main/runner/dispatch/dispatcher';
+import { Observer } from '@main/runner/observer';
+
+export type ActionCommand = 'tap' | 'type' | 'clear' | 'swipe' | 'scroll-to';
+type Out = { log: (line: string) => void; error: (line: string) => void };
+
+export const ACTION_USAGE = `Usage: parallax <tap|type|clear|swipe|scroll-to> --device URL [target] [options] [--json]
+
+Target (one of; a container for swipe and scroll-to):
+  --id ID                 resource-id, bridge element id or web element id
+  --text TEXT             label, text or value (exact, then ignoring case)
+  --point X,Y             screen points: the control there, else the raw point
+
+tap      [--long-press MS | --double]
+type     --text-to-type TEXT [--replace] [--ime done|next|go|search|send] [--tab]
+                          types into the target field (no target: into whatever has keyboard focus);
+                          --replace clears the field first
+clear    [--ime ACTION] [--tab]
+swipe    --from X,Y --to X,Y [--duration MS] [--auto-container] [--edge left|right|top|bottom] [--boomerang]
+scroll-to --look-for TEXT | --look-for-id ID [--direction up|down|left|right] [--max-swipes N]
+
+Common:
+  --device URL            the runner, ws://HOST:PORT/ws
+  --xctest-only           the ios-sdk-observation-bridge flag off: XCTest only
+  --json                  print the whole result object as JSON
+  --timeout MS            how long to wait for the device to connect (default 10000)
+Exit code 0 only when the action succeeded.`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  device: { type: 'string' },
+  id: { type: 'string' },
+  text: { type: 'string' },
+  point: { type: 'string' },
+  'long-press': { type: 'string' },
+  double: { type: 'boolean' },
+  'text-to-type': { type: 'string' },
+  replace: { type: 'boolean' },
+  ime: { type: 'string' },
+  tab: { type: 'boolean' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  duration: { type: 'string' },
+  'auto-container': { type: 'boolean' },
+  edge: { type: 'string' },
+  boomerang: { type: 'boolean' },
+  'look-for': { type: 'string' },
+  'look-for-id': { type: 'string' },
+  direction: { type: 'string' },
+  'max-swipes': { type: 'string' },
+  'xctest-only': { type: 'boolean' },
+  json: { type: 'boolean' },
+  timeout: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
+
+/** Which options each command takes, so a stray one is a usage error rather than silently ignored. */
+const ALLOWED: Record<ActionCommand, readonly (keyof typeof OPTIONS)[]> = {
+  tap: ['id', 'text', 'point', 'long-press', 'double'],
+  type: ['id', 'text', 'point', 'text-to-type', 'replace', 'ime', 'tab'],
+  clear: ['id', 'text', 'point', 'ime', 'tab'],
+  swipe: ['id', 'text', 'point', 'from', 'to', 'duration', 'auto-container', 'edge', 'boomerang'],
+  'scroll-to': ['id', 'text', 'point', 'look-for', 'look-for-id', 'direction', 'max-swipes'],
+};
+const COMMON = ['device', 'xctest-only', 'json', 'timeout', 'help'] as const;
+
+function pointOption(name: string, value: string): Point {
+  const match = /^\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*$/.exec(value);
+  if (!match) throw new UsageError(`--${name} takes X,Y in screen points, not "${value}"`);
+  return { x: Number(match[1]), y: Number(match[2]) };
+}
+
+function wholeNumber(name: string, value: string, min: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} takes a whole number ≥ ${min}, not "${value}"`);
+  return n;
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} is one of ${allowed.join(', ')}, not "${value}"`);
+  return value as T;
+}
+
+function selectorOf(values: Values): TargetSelector | undefined {
+  const given = (['id', 'text', 'point'] as const).filter((k) => values[k] !== undefined);
+  if (given.length > 1) throw new UsageError(`give one target: --${given.join(' or --')}`);
+  if (values.id !== undefined) return { id: values.id };
+  if (values.text !== undefined) return { text: values.text };
+  if (values.point !== undefined) return { point: pointOption('point', values.point) };
+  return undefined;
+}
+
+function keySteps(values: Values, first: SendKeysStep[]): SendKeysStep[] {
+  const steps = [...first];
+  if (values.ime !== undefined) steps.push({ kind: 'ime', imeAction: oneOf('ime', values.ime, ImeActionSchema.options) });
+  if (values.tab) steps.push({ kind: 'tab' });
+  return steps;
+}
+
+export function buildActionRequest(command: ActionCommand, values: Values): ActionRequest {
+  const stray = (Object.keys(values) as (keyof typeof OPTIONS)[]).filter(
+    (k) => values[k] !== undefined && !ALLOWED[command].includes(k) && !(COMMON as readonly string[]).includes(k),
+  );
+  if (stray.length > 0) throw new UsageError(`${command} does not take --${stray[0]}`);
+  const target = selectorOf(values);
+
+  switch (command) {
+    case 'tap': {
+      if (!target) throw new UsageError('tap needs a target: --id, --text or --point');
+      if (values['long-press'] !== undefined && values.double) throw new UsageError('--long-press and --double cannot go together');
+      if (values['long-press'] !== undefined) return { action: 'longPress', target, durationMs: wholeNumber('long-press', values['long-press'], 1) };
+      return values.double ? { action: 'doubleTap', target } : { action: 'tap', target };
+    }
+    case 'type': {
+      const text = values['text-to-type'];
+      if (text === undefined && values.replace) throw new UsageError('--replace needs --text-to-type');
+      const first: SendKeysStep[] = text === undefined ? [] : [values.replace ? { kind: 'replace', text } : { kind: 'type', text }];
+      const steps = keySteps(values, first);
+      if (steps.length === 0) throw new UsageError('type needs --text-to-type TEXT (or --ime / --tab)');
+      return { action: 'sendKeys', ...(target ? { target } : {}), steps };
+    }
+    case 'clear':
+      return { action: 'sendKeys', ...(target ? { target } : {}), steps: keySteps(values, [{ kind: 'clear' }]) };
+    case 'swipe': {
+      if (values.from === undefined || values.to === undefined) throw new UsageError('swipe needs --from X,Y and --to X,Y');
+      return {
+        action: 'swipe',
+        ...(target ? { container: target } : {}),
+        ...(values['auto-container'] ? { autoTarget: true } : {}),
+        start: pointOption('from', values.from),
+        end: pointOption('to', values.to),
+        ...(values.duration !== undefined ? { durationMs: wholeNumber('duration', values.duration, 0) } : {}),
+        ...(values.edge !== undefined ? { edge: oneOf('edge', values.edge, SCREEN_EDGES) } : {}),
+        ...(values.boomerang ? { boomerang: true } : {}),
+      };
+    }
+    case 'scroll-to': {
+      const text = values['look-for'];
+      const elementId = values['look-for-id'];
+      if ((text === undefined) === (elementId === undefined)) throw new UsageError('scroll-to needs one of --look-for TEXT or --look-for-id ID');
+      return {
+        action: 'scrollTo',
+        lookFor: text !== undefined ? { text } : { elementId: elementId as string },
+        ...(target ? { container: target } : {}),
+        direction: values.direction !== undefined ? oneOf('direction', values.direction, SWIPE_DIRECTIONS) : 'up',
+        maxSwipes: values['max-swipes'] !== undefined ? wholeNumber('max-swipes', values['max-swipes'], 1) : 10,
+      };
+    }
+  }
+}
+
+/** One line a person reads: what happened, through which backend, and what it cost. */
+export function summarizeResult(command: ActionCommand, result: ActionResult): string {
+  const backend = result.backend ? ` backend=${result.backend}${result.fallbackReason ? ` fallbackReason=${result.fallbackReason}` : ''}` : ' backend=xctest (plain)';
+  const t = result.target;
+  const what = t.elementId ?? t.webElementId ?? t.selector ?? (t.point ? `${t.point.x},${t.point.y}` : t.resolvedBy);
+  const status = result.success ? 'ok' : `failed: ${result.failureReason} (mayHaveRun=${String(result.mayHaveRun)})`;
+  return `${command} ${what}: ${status}${backend} requests=${result.requestsSent} ${Math.round(result.timings.total ?? 0)} ms`;
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}
+
+export async function runActionCommand(command: ActionCommand, args: string[], out: Out): Promise<number> {
+  let values: Values;
+  let request: ActionRequest;
+  try {
+    try {
+      values = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (values.help) {
+      out.log(ACTION_USAGE);
+      return 0;
+    }
+    if (!values.device) throw new UsageError(`${command} needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL`);
+    if (!/^(wss?|https?):\/\//.test(values.device)) throw new UsageError('--device must be a ws:// runner URL or an http:// AppReveal session URL');
+    request = buildActionRequest(command, values);
+  } catch (error) {
+    out.error(`parallax ${command}: ${oneLine(error)}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+
+  const timeoutMs = values.timeout !== undefined ? Number(values.timeout) : 10_000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    out.error(`parallax ${command}: --timeout takes milliseconds, not "${values.timeout}"`);
+    return 2;
+  }
+  const xctestOnly = values['xctest-only'] === true;
+  let close: () => Promise<void> = async () => {};
+  try {
+    let result: ActionResult;
+    if (/^wss?:\/\//.test(values.device)) {
+      const client = new RunnerClient(values.device, { handshakeTimeoutMs: timeoutMs });
+      close = () => client.close();
+      client.start();
+      await client.waitUntilConnected(timeoutMs);
+      // A command line run has no screen to refresh, so the observation after skips the screenshot.
+      result = await new Dispatcher(client, new Observer(client), { screenshotAfter: false, xctestOnly }).dispatch(request);
+    } else {
+      const connection = connectionFor(values.device);
+      close = () => connection.close();
+      connection.start();
+      await connection.waitUntilConnected(timeoutMs);
+      result = (await connection.act(request)).result;
+    }
+    if (values.json) {
+      out.log(JSON.stringify(result, null, 2));
+    } else {
+      out.log(summarizeResult(command, result));
+      for (const warning of result.warnings) out.log(`! ${warning}`);
+      if (result.failureReason) {
+        const explained = FAILURE_EXPLANATIONS[result.failureReason];
+        out.log(`  ${explained.meaning} ${explained.whatToDo}`);
+      }
+    }
+    return result.success ? 0 : 1;
+  } catch (error) {
+    out.error(`parallax ${command}: ${oneLine(error)}`);
+    return 1;
+  } finally {
+    await close();
+  }
+}

@@ -1,0 +1,295 @@
+/**
+ * The `parallax` command line. Every failure is one line on stderr and a non-zero exit code
+ * (1: the command failed, 2: the command line was wrong).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { UiNode } from '@shared/protocol/runner';
+import { StrategySchema } from '@shared/protocol/observation';
+import { connectionFor } from '@main/devices/manager';
+import { startReplayDevice } from '@demo/replay-device';
+import { runActionCommand } from './actions';
+import { runTraceCommand } from './traces';
+import { discoverOnce } from '@main/discovery/index';
+import { startAppServices } from '@main/host/app-services';
+import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
+import { startWebHost } from '@main/host/web-host';
+import { mdnsEnabled, projectRoot, rendererDir, settingsFile } from '@main/paths';
+
+class UsageError extends Error {}
+
+const USAGE = `Usage: parallax <command> [options]
+
+Commands:
+  start                               open Parallax (Electron when its binary is present, else the web host)
+  serve [--port N] [--device URL]...  web host on 127.0.0.1; prints the URL to open
+        [--replay FOLDER] [--no-default-device]
+  devices [--json]                    list what discovery finds (Bonjour, runner ports, manual entries)
+  observe --device URL [--strategy visible|raw] [--xctest-only] [--json]
+                                      print the device's current observation
+  tap|type|clear|swipe|scroll-to --device URL (--id ID | --text TEXT | --point X,Y) ... [--json]
+                                      run one action; prints its result (parallax tap --help)
+  open FILE [--json]                  print a recorded trace, without a device
+  replay FILE --device URL [--json] [--stop-on-divergence]
+                                      re-run a trace; exit 0 only when every step matched
+  export FILE [--maestro] [--out PATH]
+                                      export a trace as a Maestro flow
+  compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
+  replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
+  demo-device [--port N] [--screen NAME] [--fault F]...
+                                      start the simulated iPhone; prints {runnerUrl, adminUrl}
+`;
+
+type Out = { log: (line: string) => void; error: (line: string) => void };
+const stdio: Out = { log: (line) => process.stdout.write(`${line}\n`), error: (line) => process.stderr.write(`${line}\n`) };
+
+export async function main(argv: string[], out: Out = stdio): Promise<number> {
+  // `parallax observe | head` closes the pipe early: that is the reader being done, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'start':
+        return await start(out);
+      case 'serve':
+        return await serve(rest, out);
+      case 'observe':
+        return await observe(rest, out);
+      case 'devices':
+        return await devices(rest, out);
+      case 'tap':
+      case 'type':
+      case 'clear':
+      case 'swipe':
+      case 'scroll-to':
+        return await runActionCommand(command, rest, out);
+      case 'open':
+      case 'replay':
+      case 'export':
+      case 'compare':
+        return await runTraceCommand(command, rest, out);
+      case 'replay-device':
+        return await replayDevice(rest, out);
+      case 'demo-device':
+        return await demoDevice(rest, out);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        out.log(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}" (try: parallax help)`);
+    }
+  } catch (error) {
+    out.error(`parallax: ${oneLine(error)}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function portOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0–65535, not "${value}"`);
+  return port;
+}
+
+/** Resolves when the process is asked to stop (Ctrl-C, SIGTERM, or the parent closing stdin in tests). */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}
+
+async function serve(args: string[], out: Out): Promise<number> {
+  const { values } = parse(args, {
+    port: { type: 'string' },
+    device: { type: 'string', multiple: true },
+    replay: { type: 'string' },
+    'no-default-device': { type: 'boolean' },
+  });
+  const port = portOption(values.port) ?? 0;
+  if (!existsSync(join(rendererDir(), 'index.html'))) {
+    throw new Error('the renderer is not built; run `npm run build` first');
+  }
+  // The host's token is a secret no trace may hold; it exists once the host has started.
+  let hostToken: string | undefined;
+  const services = await startAppServices('web', () => (hostToken ? [hostToken] : []));
+  const { manager } = services;
+  const owned: Array<{ close(): Promise<void> }> = [services];
+  try {
+    if (values.replay) {
+      const replay = await startReplayDevice(values.replay);
+      owned.push(replay);
+      manager.connect(replay.url, { kind: 'replay', name: `Recorded: ${replay.recording.folder.split(/[\\/]/).pop()}` });
+    }
+    for (const url of values.device ?? []) manager.connect(url);
+    if (!values.replay && !values.device?.length && !values['no-default-device']) {
+      const device: DefaultDevice = await startDefaultDevice();
+      owned.push(device);
+      if (device.note) out.log(`Parallax: ${device.note}`);
+      connectDefaultDevice(manager, device);
+    }
+    const host = await startWebHost({ api: services.api, rendererDir: rendererDir(), port });
+    owned.push(host);
+    hostToken = new URL(host.url).searchParams.get('token') ?? undefined;
+    out.log(`Parallax web host: ${host.url}`);
+    await untilStopped();
+    return 0;
+  } finally {
+    // Whatever happened, nothing this command started outlives it.
+    for (const thing of owned.reverse()) await thing.close();
+  }
+}
+
+async function devices(args: string[], out: Out): Promise<number> {
+  const { values } = parse(args, { json: { type: 'boolean' }, wait: { type: 'string' } });
+  const settleMs = values.wait ? Number(values.wait) : 1_500;
+  const { devices: found, warnings } = await discoverOnce({ settingsPath: settingsFile(), bonjour: mdnsEnabled(), settleMs });
+  if (values.json) {
+    out.log(JSON.stringify(found, null, 2));
+    return 0;
+  }
+  if (found.length === 0) out.log('No devices found (runner ports 8765-8864, Bonjour _appreveal._tcp, manual entries).');
+  for (const device of found) {
+    const detail = [device.bundleId, device.state === 'unreachable' ? `unreachable: ${device.error ?? '?'}` : device.state].filter(Boolean).join(', ');
+    out.log(`${device.kind.padEnd(9)} ${device.name}  ${device.url}  (${detail})`);
+  }
+  for (const warning of warnings) out.error(`parallax: warning: ${warning}`);
+  return 0;
+}
+
+async function start(out: Out): Promise<number> {
+  if (!existsSync(join(rendererDir(), 'index.html'))) {
+    const build = spawnSync(process.execPath, [join(projectRoot(), 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
+      cwd: projectRoot(),
+      stdio: 'inherit',
+    });
+    if (build.status !== 0) throw new Error('the build failed (npm run build)');
+  }
+  const electron = findElectronBinary();
+  if (electron.path) {
+    const child = spawn(electron.path, [projectRoot()], { stdio: 'inherit' });
+    return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 0)));
+  }
+  out.log(`Parallax: no Electron window (${electron.reason}); starting the web host instead.`);
+  return serve([], out);
+}
+
+/**
+ * Asks the `electron` package for its binary in a child process: the package tries to download the
+ * binary when it is missing and throws when it cannot, and neither may hang or break this process.
+ */
+function findElectronBinary(): { path?: string; reason: string } {
+  const result = spawnSync(process.execPath, ['-e', 'process.stdout.write(require("electron"))'], {
+    cwd: projectRoot(),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  const path = result.stdout?.trim();
+  if (result.status === 0 && path && existsSync(path)) return { path, reason: '' };
+  return { reason: 'the Electron binary is not installed and cannot be downloaded here' };
+}
+
+async function observe(args: string[], out: Out): Promise<number> {
+  const { values } = parse(args, {
+    device: { type: 'string' },
+    json: { type: 'boolean' },
+    strategy: { type: 'string' },
+    'xctest-only': { type: 'boolean' },
+    timeout: { type: 'string' },
+  });
+  if (!values.device) throw new UsageError('observe needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL');
+  if (!/^(wss?|https?):\/\//.test(values.device)) throw new UsageError('--device must be a ws:// runner URL or an http:// AppReveal session URL');
+  const strategy = StrategySchema.safeParse(values.strategy ?? 'visible');
+  if (!strategy.success) throw new UsageError(`--strategy is visible or raw, not "${values.strategy}"`);
+  const timeoutMs = values.timeout ? Number(values.timeout) : 10_000;
+  const connection = connectionFor(values.device, { runner: { handshakeTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs } });
+  connection.start();
+  try {
+    await connection.waitUntilConnected(timeoutMs);
+    const { observation } = await connection.observe({
+      strategy: strategy.data,
+      xctestOnly: values['xctest-only'] === true,
+      screenshot: false,
+    });
+    if (!observation) throw new Error('no observation');
+    const unreadable = observation.errors.find((error) => error.stage === 'xctest' && !observation.viewHierarchy);
+    if (values.json) {
+      out.log(JSON.stringify(observation, null, 2));
+    } else {
+      const hierarchy = observation.viewHierarchy;
+      const backend = observation.backend ? ` backend=${observation.backend}${observation.fallbackReason ? ` (${observation.fallbackReason})` : ''}` : '';
+      out.log(
+        `${observation.activeWindow?.bundleId ?? 'unknown app'} ${observation.screenSize?.width ?? '?'}x${observation.screenSize?.height ?? '?'} pt` +
+          ` quality=${observation.quality.verdict} (${observation.quality.reason})${backend}`,
+      );
+      for (const error of observation.errors) out.log(`! ${error.stage}: ${error.code}: ${error.message}`);
+      if (hierarchy?.hierarchy) printTree(hierarchy.hierarchy, 0, out);
+    }
+    // An observation that holds no tree at all did not observe anything: say so in the exit code too.
+    return unreadable ? 1 : 0;
+  } finally {
+    await connection.close();
+  }
+}
+
+function printTree(node: UiNode, depth: number, out: Out): void {
+  const b = node.bounds;
+  const name = node['resource-id'] ?? node['content-desc'] ?? node.text ?? '';
+  const box = b ? ` [${b.left},${b.top},${b.right},${b.bottom}]` : '';
+  out.log(`${'  '.repeat(depth)}${node.className ?? node.role ?? 'node'}${name ? ` "${name}"` : ''}${box}`);
+  for (const child of node.node ?? []) printTree(child, depth + 1, out);
+}
+
+async function replayDevice(args: string[], out: Out): Promise<number> {
+  const { values, positionals } = parse(args, { port: { type: 'string' } }, true);
+  const folder = positionals[0];
+  if (!folder || positionals.length > 1) throw new UsageError('replay-device needs exactly one recorded session FOLDER');
+  const device = await startReplayDevice(folder, { port: portOption(values.port) ?? 0 });
+  out.log(device.url);
+  await untilStopped();
+  await device.close();
+  return 0;
+}
+
+async function demoDevice(args: string[], out: Out): Promise<number> {
+  const { values } = parse(args, {
+    port: { type: 'string' },
+    screen: { type: 'string' },
+    fault: { type: 'string', multiple: true },
+    browser: { type: 'string' },
+  });
+  const { startDemoDevice } = await import('@demo/index');
+  const device = await startDemoDevice({
+    port: portOption(values.port) ?? 0,
+    ...(values.screen ? { screen: values.screen } : {}),
+    ...(values.fault ? { faults: values.fault } : {}),
+    ...(values.browser ? { browserPath: values.browser } : {}),
+    advertise: mdnsEnabled(),
+  });
+  // Like a real AppReveal app, the demo prints its session URL: it is how a user connects to it.
+  out.log(JSON.stringify({ runnerUrl: device.runnerUrl, adminUrl: device.adminUrl, appRevealUrl: device.appRevealUrl }));
+  await untilStopped();
+  await device.close();
+  return 0;
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}

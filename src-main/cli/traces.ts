@@ -1,0 +1,363 @@
+/**
+ * `parallax open | replay | export | compare` (issue 6): traces read offline, replayed on a device or
+ * exported to Maestro, and the XCTest-only vs SDK-backed diff of the current screen.
+ *
+ * Exit codes: 0 the command did what was asked (replay: every step matched), 1 it did not (a trace
+ * that cannot be read, a device that cannot be reached, a replay step that diverged or failed), 2 the
+ * command line was wrong. Every error is one line on stderr.
+ */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DIFF_CLASS_LABELS, DIFF_CLASSES } from '@shared/compare/diff';
+import { summaryText } from '@shared/compare/sides';
+import { nodeAtKey } from '@shared/model/tree';
+import { StrategySchema } from '@shared/protocol/observation';
+import { replaySummary } from '@shared/trace/replay-report';
+import type { UiNode } from '@shared/protocol/runner';
+import type { TimelineStep } from '@shared/trace/reader';
+import { exportMaestro, exportNotes, openTraceFile, TraceOpenError, type OpenedTrace } from '@main/trace/index';
+import { compareNow } from '@main/devices/compare';
+import type { DeviceConnection } from '@main/devices/connection';
+import { connectionFor } from '@main/devices/manager';
+import { recordedSelectorText, replayTrace, type ReplayStep } from '@main/trace/replay';
+
+export type TraceCommand = 'open' | 'replay' | 'export' | 'compare';
+type Out = { log: (line: string) => void; error: (line: string) => void };
+
+export const TRACE_USAGE = `Usage:
+  parallax open FILE [--json]
+        a trace (.parallax-trace file or trace folder): its manifest and one line per step
+  parallax replay FILE --device URL [--json] [--stop-on-divergence] [--timeout MS]
+        runs the trace's actions again; each step matched, diverged or failed
+        exit code 0 only when every step matched
+  parallax export FILE [--maestro] [--out PATH]
+        the trace as a Maestro flow (YAML) on stdout, or written to PATH; notes on stderr
+  parallax compare --device URL [--json] [--strategy visible|raw] [--timeout MS]
+        the current screen, XCTest-only against SDK-backed: summary and differences
+        (--json: the whole diff)
+
+  --device URL   a runner, ws://HOST:PORT/ws, or an AppReveal session URL
+  --timeout MS   how long to wait for the device to connect (default 10000)`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  device: { type: 'string' },
+  'stop-on-divergence': { type: 'boolean' },
+  timeout: { type: 'string' },
+  maestro: { type: 'boolean' },
+  out: { type: 'string' },
+  strategy: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true; allowPositionals: true }>>['values'];
+
+const ALLOWED: Record<TraceCommand, readonly (keyof typeof OPTIONS)[]> = {
+  open: ['json'],
+  replay: ['device', 'json', 'stop-on-divergence', 'timeout'],
+  export: ['maestro', 'out'],
+  compare: ['device', 'json', 'strategy', 'timeout'],
+};
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n')[0] ?? message).trim();
+}
+
+/** A trace error names its part of the trace; the file is named once, in front, unless it already is. */
+function traceProblem(file: string, error: unknown): string {
+  const message = oneLine(error);
+  const abs = resolve(file);
+  return message.includes(abs) || message.includes(file) ? message : `${file}: ${message}`;
+}
+
+function parse(command: TraceCommand, args: string[]): { values: Values; file: string | undefined } {
+  let parsed: { values: Values; positionals: string[] };
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(oneLine(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { values, file: undefined };
+  const stray = (Object.keys(values) as (keyof typeof OPTIONS)[]).find((k) => values[k] !== undefined && k !== 'help' && !ALLOWED[command].includes(k));
+  if (stray) throw new UsageError(`${command} does not take --${stray}`);
+  if (command === 'compare') {
+    if (positionals.length > 0) throw new UsageError(`compare takes no FILE (it compares the device's current screen), not "${positionals[0]}"`);
+  } else if (positionals.length !== 1) {
+    throw new UsageError(`${command} needs exactly one trace FILE${positionals.length > 1 ? `, not ${positionals.length}` : ''}`);
+  }
+  if (command === 'replay' || command === 'compare') {
+    if (!values.device) throw new UsageError(`${command} needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL`);
+    if (!/^(wss?|https?):\/\//.test(values.device)) throw new UsageError('--device must be a ws:// runner URL or an http:// AppReveal session URL');
+  }
+  return { values, file: positionals[0] };
+}
+
+function timeoutOf(values: Values): number {
+  if (values.timeout === undefined) return 10_000;
+  const ms = Number(values.timeout);
+  if (!/^\d+$/.test(values.timeout.trim()) || !Number.isSafeInteger(ms) || ms <= 0) throw new UsageError(`--timeout takes milliseconds, not "${values.timeout}"`);
+  return ms;
+}
+
+export async function runTraceCommand(command: TraceCommand, args: string[], out: Out): Promise<number> {
+  let values: Values;
+  let file: string | undefined;
+  let timeoutMs = 10_000;
+  try {
+    ({ values, file } = parse(command, args));
+    if (values.help) {
+      out.log(TRACE_USAGE);
+      return 0;
+    }
+    if (command === 'replay' || command === 'compare') timeoutMs = timeoutOf(values);
+    if (values.strategy !== undefined && !StrategySchema.safeParse(values.strategy).success) {
+      throw new UsageError(`--strategy is visible or raw, not "${values.strategy}"`);
+    }
+  } catch (error) {
+    out.error(`parallax ${command}: ${oneLine(error)}`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+  try {
+    switch (command) {
+      case 'open':
+        return await openCommand(file!, values, out);
+      case 'export':
+        return await exportCommand(file!, values, out);
+      case 'replay':
+        return await replayCommand(file!, values, timeoutMs, out);
+      case 'compare':
+        return await compareCommand(values, timeoutMs, out);
+    }
+  } catch (error) {
+    out.error(`parallax ${command}: ${error instanceof TraceOpenError && file !== undefined ? traceProblem(file, error) : oneLine(error)}`);
+    return 1;
+  }
+}
+
+// ---- open -------------------------------------------------------------------------------------------
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+function stepKindText(step: TimelineStep): string {
+  return step.kind === 'action' ? (step.before?.action.kind ?? 'action') : step.kind;
+}
+
+function pointText(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { x, y } = value as { x?: unknown; y?: unknown };
+  return typeof x === 'number' && typeof y === 'number' ? `${x},${y}` : undefined;
+}
+
+/** What an action aimed at, in a few words: its selector, a swipe's stroke, a scroll's search. */
+function subjectOf(step: TimelineStep | undefined): string {
+  const before = step?.before;
+  if (!before) return '';
+  const target = recordedSelectorText(before.target);
+  const action = before.action;
+  if (action.kind === 'swipe') {
+    const stroke = [pointText(action['start']), pointText(action['end'])];
+    const path = stroke[0] && stroke[1] ? `${stroke[0]} → ${stroke[1]}` : '';
+    return [path, target ? `in ${target}` : ''].filter(Boolean).join(' ');
+  }
+  if (action.kind === 'scrollTo') {
+    const look = (action['lookFor'] ?? {}) as { text?: unknown; elementId?: unknown };
+    const what = typeof look.text === 'string' ? `text ${JSON.stringify(look.text)}` : typeof look.elementId === 'string' ? `id ${JSON.stringify(look.elementId)}` : '';
+    return [what ? `to ${what}` : '', target ? `in ${target}` : ''].filter(Boolean).join(' ');
+  }
+  if (action.kind === 'sendKeys' && !target) return 'keyboard focus';
+  return target ?? '';
+}
+
+/** One line: number, kind, target, result (backend, fallback or failure reason), duration. */
+function stepLine(step: TimelineStep, width: number): string {
+  const n = String(step.index + 1).padStart(width);
+  const target = step.kind === 'action' ? subjectOf(step) : '';
+  const what =
+    step.kind === 'comparison' && step.comparisons[0]
+      ? `${step.statusText}: ${summaryText(step.comparisons[0].summary)}`
+      : step.statusText;
+  const ms = step.durationMs !== undefined && step.kind === 'action' ? `  ${Math.round(step.durationMs)} ms` : '';
+  return `${n}  ${pad(stepKindText(step), 11)} ${target ? `${pad(target, 28)} ` : ''}${what}${ms}`;
+}
+
+function stepJson(step: TimelineStep) {
+  const result = step.after?.result;
+  return {
+    index: step.index,
+    callId: step.callId,
+    kind: step.kind,
+    ...(step.before ? { action: step.before.action, target: step.before.target } : {}),
+    status: step.status,
+    statusText: step.statusText,
+    ...(result
+      ? {
+          success: result.success,
+          ...(result.backend !== undefined ? { backend: result.backend } : {}),
+          ...(result.fallbackReason !== undefined ? { fallbackReason: result.fallbackReason } : {}),
+          ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
+        }
+      : {}),
+    ...(step.durationMs !== undefined ? { durationMs: step.durationMs } : {}),
+    startTime: step.startTime,
+    observations: step.observations.length,
+    ...(step.comparisons.length > 0 ? { comparisons: step.comparisons.map((c) => c.summary) } : {}),
+    ...(step.notes.length > 0 ? { notes: step.notes.map((n) => n.text) } : {}),
+    ...(step.warnings.length > 0 ? { warnings: step.warnings } : {}),
+  };
+}
+
+function traceWarnings(trace: OpenedTrace): string[] {
+  const warnings: string[] = [];
+  if (trace.inProgress) warnings.push('the recording has not been stopped (still running, or left by a crash)');
+  if (trace.truncatedTail) warnings.push('the last event was cut off mid-write and is left out');
+  if (trace.missingResources.length > 0) warnings.push(`${trace.missingResources.length} screenshot or observation resource(s) the events name are missing`);
+  return warnings;
+}
+
+async function openCommand(file: string, values: Values, out: Out): Promise<number> {
+  const trace = await openTraceFile(file);
+  const { manifest } = trace;
+  if (values.json) {
+    out.log(
+      JSON.stringify(
+        {
+          path: trace.path,
+          source: trace.source,
+          inProgress: trace.inProgress,
+          truncatedTail: trace.truncatedTail,
+          missingResources: trace.missingResources,
+          manifest,
+          events: trace.events.length,
+          steps: trace.timeline.map(stepJson),
+        },
+        null,
+        2,
+      ),
+    );
+    return 0;
+  }
+  const app = manifest.app ? `  app ${manifest.app.bundleId}${manifest.app.version ? ` ${manifest.app.version}` : ''}` : '';
+  out.log(`Trace ${trace.path}`);
+  out.log(`  recorded ${manifest.createdAt} on ${manifest.device.name} (${manifest.device.kind}, ${manifest.device.url})${app}`);
+  if (manifest.generator) out.log(`  written by ${manifest.generator.name} ${manifest.generator.version}`);
+  const actions = trace.timeline.filter((s) => s.kind === 'action').length;
+  out.log(`  ${trace.timeline.length} steps (${actions} actions), ${trace.events.length} events`);
+  for (const warning of traceWarnings(trace)) out.log(`! ${warning}`);
+  const width = String(trace.timeline.length).length;
+  for (const step of trace.timeline) {
+    out.log(stepLine(step, width));
+    for (const warning of step.warnings) out.log(`${' '.repeat(width)}  ! ${warning}`);
+  }
+  return 0;
+}
+
+// ---- export -----------------------------------------------------------------------------------------
+
+async function exportCommand(file: string, values: Values, out: Out): Promise<number> {
+  const trace = await openTraceFile(file);
+  const flow = await exportMaestro(trace);
+  const notes = exportNotes(flow);
+  if (values.out !== undefined) {
+    const target = resolve(values.out);
+    try {
+      await writeFile(target, flow.yaml);
+    } catch (error) {
+      throw new Error(`cannot write ${target}: ${oneLine(error)}`);
+    }
+    out.log(`Wrote the Maestro flow to ${target} (${notes.length === 0 ? 'every step exported' : `${notes.length} note(s)`})`);
+    for (const note of notes) out.log(note);
+    return 0;
+  }
+  // The YAML alone on stdout, so it can be piped into a file or into Maestro; the notes go beside it.
+  out.log(flow.yaml.endsWith('\n') ? flow.yaml.slice(0, -1) : flow.yaml);
+  for (const note of notes) out.error(note);
+  return 0;
+}
+
+// ---- device commands --------------------------------------------------------------------------------
+
+async function withDevice<T>(url: string, timeoutMs: number, run: (connection: DeviceConnection) => Promise<T>): Promise<T> {
+  const connection = connectionFor(url, { runner: { handshakeTimeoutMs: timeoutMs } });
+  connection.start();
+  try {
+    await connection.waitUntilConnected(timeoutMs);
+    return await run(connection);
+  } finally {
+    await connection.close();
+  }
+}
+
+function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width: number): string {
+  const n = String(step.index + 1).padStart(width);
+  const subject = subjectOf(recorded);
+  const target = subject ? `${pad(subject, 28)} ` : '';
+  const replayed = step.replayed.outcome;
+  const how = replayed ? `${replayed.success ? 'succeeded' : `failed: ${replayed.failureReason ?? '?'}`}${replayed.backend ? ` via ${replayed.backend}` : ''}` : '';
+  const retried = step.replayed.retriedAfter ? ` (sent again after ${step.replayed.retriedAfter})` : '';
+  const detail = (step.differences.length > 0 ? ` — ${step.differences.join('; ')}` : how ? ` — ${how}` : '') + retried;
+  return `${n}  ${pad(step.verdict, 8)} ${pad(step.kind, 10)} ${target}${detail.trimEnd()}`;
+}
+
+async function replayCommand(file: string, values: Values, timeoutMs: number, out: Out): Promise<number> {
+  // The trace first: a file that cannot be read is reported without touching any device.
+  const trace = await openTraceFile(file);
+  const actions = trace.timeline.filter((s) => s.kind === 'action').length;
+  return await withDevice(values.device!, timeoutMs, async (connection) => {
+    const width = String(trace.timeline.length).length;
+    if (!values.json) out.log(`Replaying ${actions} action(s) from ${trace.path} on ${connection.url}`);
+    const report = await replayTrace(trace, connection, {
+      stopOnDivergence: values['stop-on-divergence'] === true,
+      ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, trace.timeline[step.index], width)) }),
+    });
+    if (values.json) {
+      out.log(JSON.stringify({ trace: trace.path, device: connection.url, ...report }, null, 2));
+    } else {
+      out.log(replaySummary(report));
+    }
+    return report.matched === report.total ? 0 : 1;
+  });
+}
+
+function attributesOf(node: UiNode): Omit<UiNode, 'node'> {
+  const { node: _children, ...attributes } = node;
+  return attributes;
+}
+
+async function compareCommand(values: Values, timeoutMs: number, out: Out): Promise<number> {
+  const strategy = values.strategy === undefined ? 'visible' : StrategySchema.parse(values.strategy);
+  return await withDevice(values.device!, timeoutMs, async (connection) => {
+    const { diff, stamps, sameScreen, sdk, xctest } = await compareNow(connection, { strategy, screenshot: false });
+    if (values.json) {
+      // Node keys alone mean nothing once the screen is gone, so each difference carries its nodes' attributes.
+      const xRoot = xctest.observation?.viewHierarchy?.hierarchy;
+      const sRoot = sdk.observation?.viewHierarchy?.hierarchy;
+      const differences = diff.differences.map((d) => {
+        const xNode = d.xctestKey !== undefined && xRoot ? nodeAtKey(xRoot, d.xctestKey) : undefined;
+        const sNode = d.sdkKey !== undefined && sRoot ? nodeAtKey(sRoot, d.sdkKey) : undefined;
+        return { ...d, ...(xNode ? { xctestNode: attributesOf(xNode) } : {}), ...(sNode ? { sdkNode: attributesOf(sNode) } : {}) };
+      });
+      out.log(JSON.stringify({ ...diff, differences, captures: { ...stamps, sameScreen: sameScreen ?? null } }, null, 2));
+      return 0;
+    }
+    const o = sdk.observation;
+    const backend = o?.backend ? `backend ${o.backend}${o.fallbackReason ? ` (fallback: ${o.fallbackReason})` : ''}` : 'no SDK backend took part';
+    out.log(`${o?.activeWindow?.bundleId ?? 'unknown app'}: XCTest-only ${diff.nodes.xctest} nodes, SDK-backed ${diff.nodes.sdk} nodes (${backend})`);
+    out.log(DIFF_CLASSES.map((c) => `${DIFF_CLASS_LABELS[c]}: ${diff.summary[c]}`).join(' · '));
+    if (sameScreen === false) {
+      out.log(`! the screen changed between the two reads (${stamps.xctest.frameContext} → ${stamps.sdk.frameContext}); some differences may be the change itself — compare again`);
+    }
+    const width = Math.max(...DIFF_CLASSES.map((c) => c.length));
+    for (const d of diff.differences) {
+      const keys = [d.xctestKey !== undefined ? `xctest ${d.xctestKey}` : '', d.sdkKey !== undefined ? `sdk ${d.sdkKey}` : ''].filter(Boolean).join(' / ');
+      out.log(`${pad(d.class, width)}  ${pad(keys, 28)} ${d.detail}`);
+    }
+    return 0;
+  });
+}

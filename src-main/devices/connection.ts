@@ -1,0 +1,45 @@
+/**
+ * What the device manager needs of a device, whatever protocol it speaks (an iOS runner over
+ * WebSocket, or AppReveal's MCP inside the app): connection state, observing, and closing.
+ */
+import type { EventEmitter } from 'node:events';
+import type { DeviceSummary, Frame } from '@shared/api/api';
+import type { ActionResult } from '@shared/protocol/action';
+import type { ObserveOptions } from '@main/runner/observer';
+
+export type DeviceKind = DeviceSummary['kind'];
+export type ConnectionState = DeviceSummary['state'];
+export type ObservedFrame = Omit<Frame, 'deviceId'>;
+
+export interface ConnectionEvents {
+  state: [];
+  /** A frame the device pushed by itself (live mode). */
+  frame: [frame: ObservedFrame];
+}
+
+export interface DeviceConnection extends EventEmitter<ConnectionEvents> {
+  readonly kind: DeviceKind;
+  /** Where the device is, safe to show and store: never carries a token. */
+  readonly url: string;
+  readonly state: ConnectionState;
+  /** Why it is not connected, in one line. */
+  readonly error: string | undefined;
+  /** What the device said it can do: the runner's commands, or the app's AppReveal tools. */
+  readonly capabilities: readonly string[];
+  start(): void;
+  waitUntilConnected(timeoutMs?: number): Promise<void>;
+  observe(options: ObserveOptions): Promise<ObservedFrame>;
+  /** A screenshot alone, for live mode (cheaper than an observe: no tree, no SDK reads). */
+  screenshot(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>>;
+  /**
+   * Runs one action (an ActionRequest, decoded here: it arrives from the API or the CLI) and returns
+   * its result with the observation taken after it.
+   */
+  act(request: unknown, options?: { xctestOnly?: boolean }): Promise<ActedStep>;
+  close(): Promise<void>;
+}
+
+export interface ActedStep {
+  result: ActionResult;
+  after: ObservedFrame | undefined;
+}

@@ -1,0 +1,198 @@
+/**
+ * Owns the device connections (runners and AppReveal apps), their state and their latest frame.
+ *
+ * A device that disconnects stays in the list as `disconnected` with its last error, keeps its last
+ * frame, and reconnects by itself; nothing it does can throw out of here.
+ */
+import { EventEmitter } from 'node:events';
+import type { ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '@shared/api/api';
+import type { ActionRequest } from '@shared/protocol/action';
+import { withoutFrames } from '@shared/inspect/actions';
+import type { RunnerClientOptions } from '@main/runner/client';
+import { AppRevealConnection } from '@main/appreveal/connection';
+import type { DeviceConnection, DeviceKind } from './connection';
+import type { ObserveOptions } from '@main/runner/observer';
+import { RunnerConnection } from '@main/runner/connection';
+
+export type { DeviceKind } from './connection';
+
+interface ManagedDevice {
+  id: string;
+  name: string;
+  connection: DeviceConnection;
+  lastFrame: Frame | undefined;
+  /** The device's action steps, oldest first (see HISTORY_STEPS). */
+  history: ActionStep[];
+}
+
+/**
+ * Steps kept per device, so a window opened (or reloaded) mid-session shows the timeline so far; the
+ * newest HISTORY_FRAMES keep their before / after frames, older ones only their results. The
+ * renderer's own timeline keeps the same number of steps.
+ */
+export const HISTORY_STEPS = 200;
+export const HISTORY_FRAMES = 10;
+
+
+interface DeviceManagerEvents {
+  devicesChanged: [devices: DeviceSummary[]];
+  frame: [frame: Frame];
+  /** An action about to be sent, with the frame it was aimed from (a recording writes it down first). */
+  actionStarted: [step: Pick<ActionStep, 'callId' | 'deviceId' | 'request' | 'startedAt' | 'before'>];
+  action: [step: ActionStep];
+  /** A frame read on request (not a live push): what a recording keeps as an observation. */
+  observed: [frame: Frame];
+}
+
+export class DeviceNotFoundError extends Error {
+  constructor(readonly deviceId: string) {
+    super(`no device ${deviceId}`);
+    this.name = 'DeviceNotFoundError';
+  }
+}
+
+export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
+  private readonly devices = new Map<string, ManagedDevice>();
+  private nextId = 1;
+  private nextCall = 1;
+
+  constructor(private readonly clientOptions: RunnerClientOptions = {}) {
+    super();
+  }
+
+  /** The summary of one device (for a trace's manifest). */
+  summaryOf(deviceId: string): DeviceSummary {
+    return this.summary(this.get(deviceId));
+  }
+
+  list(): DeviceSummary[] {
+    return [...this.devices.values()].map((device) => this.summary(device));
+  }
+
+  /**
+   * Adds a device by its URL and starts connecting: `ws://` is a runner, `http(s)://` an AppReveal
+   * session URL (its token stays inside the connection). The same device twice is one device.
+   */
+  connect(url: string, options: { name?: string; kind?: DeviceKind } = {}): DeviceSummary {
+    const connection = connectionFor(url, { ...options, runner: this.clientOptions });
+    const existing = [...this.devices.values()].find((device) => device.connection.url === connection.url);
+    if (existing) return this.summary(existing);
+    const id = `device-${this.nextId++}`;
+    const device: ManagedDevice = { id, name: options.name ?? connection.url, connection, lastFrame: undefined, history: [] };
+    this.devices.set(id, device);
+    connection.on('state', () => this.emitDevices());
+    connection.on('frame', (observed) => {
+      if (!this.devices.has(id)) return;
+      device.lastFrame = { deviceId: id, ...observed };
+      this.emit('frame', device.lastFrame);
+    });
+    connection.start();
+    this.emitDevices();
+    return this.summary(device);
+  }
+
+  async disconnect(deviceId: string): Promise<void> {
+    const device = this.get(deviceId);
+    this.devices.delete(deviceId);
+    await device.connection.close();
+    this.emitDevices();
+  }
+
+  /** One observe pass: the merged observation and a screenshot of the same moment. */
+  async observe(deviceId: string, options: ObserveOptions = {}): Promise<Frame> {
+    const device = this.get(deviceId);
+    await device.connection.waitUntilConnected();
+    const frame: Frame = { deviceId, ...(await device.connection.observe(options)) };
+    device.lastFrame = frame;
+    this.emit('observed', frame);
+    return frame;
+  }
+
+  /** A fresh screenshot alone; it also becomes the current frame's picture (live mode). */
+  async screenshot(deviceId: string): Promise<ScreenshotFrame> {
+    const device = this.get(deviceId);
+    const shot = await device.connection.screenshot();
+    if (device.lastFrame && shot.screenshot) device.lastFrame = { ...device.lastFrame, screenshot: shot.screenshot };
+    return { deviceId, receivedAt: Date.now(), ...shot };
+  }
+
+  /**
+   * Runs one action and records it as a timeline step: the frame the user was looking at before, the
+   * result, and the observation after (which also becomes the device's current frame).
+   */
+  async act(deviceId: string, request: ActionRequest, options: { xctestOnly?: boolean } = {}): Promise<ActionStep> {
+    const device = this.get(deviceId);
+    const before = device.lastFrame ?? null;
+    const startedAt = Date.now();
+    const callId = `call-${this.nextCall++}`;
+    this.emit('actionStarted', { callId, deviceId, request, startedAt, before });
+    const { result, after } = await device.connection.act(request, options);
+    const afterFrame: Frame | null = after ? { deviceId, ...after } : null;
+    if (afterFrame && this.devices.has(deviceId)) {
+      device.lastFrame = afterFrame;
+      this.emit('frame', afterFrame);
+    }
+    const step: ActionStep = { callId, deviceId, request, result, startedAt, before, after: afterFrame };
+    this.remember(device, step);
+    this.emit('action', step);
+    return step;
+  }
+
+  /** The device's action steps so far, oldest first; only the newest HISTORY_FRAMES carry their frames. */
+  history(deviceId: string): ActionStep[] {
+    return [...this.get(deviceId).history];
+  }
+
+  private remember(device: ManagedDevice, step: ActionStep): void {
+    const history = device.history;
+    history.push(step);
+    if (history.length > HISTORY_STEPS) history.splice(0, history.length - HISTORY_STEPS);
+    const framed = history.length - 1 - HISTORY_FRAMES;
+    if (framed >= 0) history[framed] = withoutFrames(history[framed]!);
+  }
+
+  /** The connection behind a device, for the session parts that speak its protocol (actions). */
+  connectionOf(deviceId: string): DeviceConnection {
+    return this.get(deviceId).connection;
+  }
+
+  lastFrame(deviceId: string): Frame | undefined {
+    return this.get(deviceId).lastFrame;
+  }
+
+  async closeAll(): Promise<void> {
+    const devices = [...this.devices.values()];
+    this.devices.clear();
+    await Promise.all(devices.map((device) => device.connection.close()));
+  }
+
+  private get(deviceId: string): ManagedDevice {
+    const device = this.devices.get(deviceId);
+    if (!device) throw new DeviceNotFoundError(deviceId);
+    return device;
+  }
+
+  private summary(device: ManagedDevice): DeviceSummary {
+    const { connection } = device;
+    const bundleId = device.lastFrame?.observation?.activeWindow?.bundleId;
+    return {
+      id: device.id,
+      kind: connection.kind,
+      name: device.name,
+      url: connection.url,
+      state: connection.state,
+      ...(connection.error ? { error: connection.error } : {}),
+      ...(bundleId ? { bundleId } : {}),
+      supportedCommands: [...connection.capabilities],
+    };
+  }
+
+  private emitDevices(): void {
+    this.emit('devicesChanged', this.list());
+  }
+}
+
+/** `ws://` is a runner; anything else must be an AppReveal session URL (throws AppRevealUrlError if not). */
+export function connectionFor(url: string, options: { kind?: DeviceKind; runner?: RunnerClientOptions } = {}): DeviceConnection {
+  return /^wss?:\/\//.test(url) ? new RunnerConnection(options.kind ?? 'runner', url, options.runner) : new AppRevealConnection(url);
+}

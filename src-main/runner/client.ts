@@ -1,0 +1,317 @@
+/**
+ * A client for the iOS runner's WebSocket protocol (protocol.md §1).
+ *
+ * The `connected` push decides what may be sent: a command the runner did not list fails here with
+ * `unsupported_command` and never reaches the wire. Replies are matched by requestId; each request has
+ * its own timeout. When the socket drops, every request in flight fails with `disconnected` and is never
+ * re-sent (it may already have run), and the client reconnects with exponential backoff.
+ */
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import {
+  decodeRunnerInbound,
+  encodeRunnerMessage,
+  RESULT_TYPES,
+  type ConnectedPush,
+  type HierarchyUpdate,
+  type PerformanceUpdate,
+  type RunnerCommand,
+  type RunnerInbound,
+  type RunnerRequest,
+} from '@shared/protocol/runner';
+import type { ProtocolDecodeError } from '@shared/protocol/errors';
+
+export type RunnerClientState = 'connecting' | 'connected' | 'disconnected';
+
+export type RunnerErrorCode =
+  | 'not_connected'
+  | 'unsupported_command'
+  | 'timeout'
+  | 'disconnected'
+  | 'unexpected_reply'
+  | 'closed';
+
+export class RunnerError extends Error {
+  constructor(
+    readonly code: RunnerErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RunnerError';
+  }
+}
+
+type RequestPayload<C extends RunnerCommand> = Omit<Extract<RunnerRequest, { type: C }>, 'type' | 'requestId'>;
+
+/** The reply a command gets: the inbound messages whose type is one of the command's result types. */
+export type RunnerReply = Extract<RunnerInbound, { requestId: string }>;
+
+export interface RunnerClientOptions {
+  /** Default per-request timeout in ms. */
+  requestTimeoutMs?: number;
+  /** Backoff for reconnecting: first delay and ceiling, in ms. */
+  reconnectInitialMs?: number;
+  reconnectMaxMs?: number;
+  /** How long to wait for the `connected` push after the socket opens. */
+  handshakeTimeoutMs?: number;
+}
+
+interface Pending {
+  command: RunnerCommand;
+  resolve: (reply: RunnerReply) => void;
+  reject: (error: RunnerError) => void;
+  timer: NodeJS.Timeout;
+}
+
+interface RunnerClientEvents {
+  state: [state: RunnerClientState, error: string | undefined];
+  hierarchy: [update: HierarchyUpdate];
+  performance: [update: PerformanceUpdate];
+  protocolError: [error: ProtocolDecodeError];
+}
+
+export class RunnerClient extends EventEmitter<RunnerClientEvents> {
+  private socket: WebSocket | undefined;
+  private readonly pending = new Map<string, Pending>();
+  private handshake: ConnectedPush | undefined;
+  private handshakeWaiters: Array<() => void> = [];
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelay: number;
+  private closed = false;
+  private currentState: RunnerClientState = 'disconnected';
+  private lastError: string | undefined;
+  private readonly options: Required<RunnerClientOptions>;
+
+  constructor(
+    readonly url: string,
+    options: RunnerClientOptions = {},
+  ) {
+    super();
+    this.options = {
+      requestTimeoutMs: options.requestTimeoutMs ?? 10_000,
+      reconnectInitialMs: options.reconnectInitialMs ?? 250,
+      reconnectMaxMs: options.reconnectMaxMs ?? 5_000,
+      handshakeTimeoutMs: options.handshakeTimeoutMs ?? 5_000,
+    };
+    this.reconnectDelay = this.options.reconnectInitialMs;
+  }
+
+  get state(): RunnerClientState {
+    return this.currentState;
+  }
+
+  get error(): string | undefined {
+    return this.lastError;
+  }
+
+  /** The runner's `connected` push, once the handshake is done. */
+  get connectedInfo(): ConnectedPush | undefined {
+    return this.handshake;
+  }
+
+  supports(command: RunnerCommand): boolean {
+    return this.handshake?.supportedCommands.includes(command) ?? false;
+  }
+
+  /** Connects, and keeps reconnecting with backoff until `close()`. */
+  start(): void {
+    if (this.closed) throw new RunnerError('closed', 'runner client is closed');
+    if (!this.socket) this.connect();
+  }
+
+  /** Resolves once the handshake is done, or rejects after `timeoutMs`. */
+  waitUntilConnected(timeoutMs = this.options.handshakeTimeoutMs): Promise<ConnectedPush> {
+    if (this.handshake && this.currentState === 'connected') return Promise.resolve(this.handshake);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.handshakeWaiters = this.handshakeWaiters.filter((w) => w !== onReady);
+        reject(new RunnerError('not_connected', `runner at ${this.url} is not connected${this.lastError ? `: ${this.lastError}` : ''}`));
+      }, timeoutMs);
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve(this.handshake as ConnectedPush);
+      };
+      this.handshakeWaiters.push(onReady);
+    });
+  }
+
+  /**
+   * Sends one command and resolves with its reply (a reply with `success: false` is still a reply).
+   * Rejects with a RunnerError when it cannot be sent, times out, or the connection drops.
+   */
+  async request<C extends RunnerCommand>(
+    command: C,
+    payload: RequestPayload<C>,
+    options: { timeoutMs?: number } = {},
+  ): Promise<RunnerReply> {
+    const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
+    const started = Date.now();
+    if (this.currentState !== 'connected') await this.waitUntilConnected(timeoutMs);
+    if (!this.supports(command)) {
+      throw new RunnerError('unsupported_command', `runner at ${this.url} does not support ${command}`);
+    }
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      throw new RunnerError('not_connected', `runner at ${this.url} is not connected`);
+    }
+    const remaining = Math.max(1, timeoutMs - (Date.now() - started));
+    const requestId = `${command.replace(/^(request_|get_)/, '')}_${randomUUID()}`;
+    const frame = encodeRunnerMessage({ ...payload, type: command, requestId, timeoutMs: remaining });
+    return new Promise<RunnerReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        reject(new RunnerError('timeout', `${command} got no reply within ${timeoutMs} ms`));
+      }, remaining);
+      this.pending.set(requestId, { command, resolve, reject, timer });
+      socket.send(frame, (error) => {
+        if (!error) return;
+        const entry = this.pending.get(requestId);
+        if (!entry) return;
+        clearTimeout(entry.timer);
+        this.pending.delete(requestId);
+        reject(new RunnerError('disconnected', `${command} could not be sent: ${error.message}`));
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    this.failPending('closed', 'runner client closed');
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket && socket.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.close();
+        setTimeout(() => {
+          socket.terminate();
+          resolve();
+        }, 500).unref();
+      });
+    }
+    this.setState('disconnected', undefined);
+  }
+
+  private connect(): void {
+    this.handshake = undefined;
+    this.setState('connecting', this.lastError);
+    const socket = new WebSocket(this.url, { handshakeTimeout: this.options.handshakeTimeoutMs, maxPayload: 64 * 1024 * 1024 });
+    this.socket = socket;
+    const handshakeTimer = setTimeout(() => {
+      if (!this.handshake) socket.terminate();
+    }, this.options.handshakeTimeoutMs);
+
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      this.onFrame(data.toString());
+    });
+    socket.on('error', (error) => {
+      this.lastError = error.message;
+    });
+    socket.on('close', () => {
+      clearTimeout(handshakeTimer);
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      this.handshake = undefined;
+      this.failPending('disconnected', `runner at ${this.url} disconnected`);
+      if (this.closed) return;
+      this.lastError ??= 'connection closed';
+      this.setState('disconnected', this.lastError);
+      this.scheduleReconnect();
+    });
+  }
+
+  private scheduleReconnect(): void {
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, this.options.reconnectMaxMs);
+    this.reconnectTimer = setTimeout(() => {
+      if (!this.closed) this.connect();
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+
+  private onFrame(text: string): void {
+    const decoded = decodeRunnerInbound(text);
+    if (!decoded.ok) {
+      this.emit('protocolError', decoded.error);
+      // A garbage frame naming a request we wait for still ends that request: better a clear error now
+      // than a timeout later. We can only find the id if the text is JSON with a string requestId.
+      const requestId = extractRequestId(text);
+      const entry = requestId === undefined ? undefined : this.pending.get(requestId);
+      if (entry && requestId !== undefined) {
+        clearTimeout(entry.timer);
+        this.pending.delete(requestId);
+        entry.reject(new RunnerError('unexpected_reply', `${entry.command}: ${decoded.error.message}`));
+      }
+      return;
+    }
+    const message = decoded.value;
+    if ('requestId' in message && typeof message.requestId === 'string') {
+      this.onReply(message as RunnerReply);
+      return;
+    }
+    switch (message.type) {
+      case 'connected':
+        this.handshake = message as ConnectedPush;
+        this.lastError = undefined;
+        this.reconnectDelay = this.options.reconnectInitialMs;
+        this.setState('connected', undefined);
+        for (const waiter of this.handshakeWaiters.splice(0)) waiter();
+        return;
+      case 'hierarchy_update':
+        this.emit('hierarchy', message as HierarchyUpdate);
+        return;
+      case 'performance_update':
+        this.emit('performance', message as PerformanceUpdate);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onReply(reply: RunnerReply): void {
+    const entry = this.pending.get(reply.requestId);
+    if (!entry) return; // a reply to nothing we wait for (late, or another client's) is noise
+    clearTimeout(entry.timer);
+    this.pending.delete(reply.requestId);
+    const expected = RESULT_TYPES[entry.command];
+    if (!expected.includes(reply.type)) {
+      const detail = 'error' in reply && typeof reply.error === 'string' ? `: ${reply.error}` : '';
+      entry.reject(new RunnerError('unexpected_reply', `${entry.command} was answered with ${reply.type}${detail}`));
+      return;
+    }
+    entry.resolve(reply);
+  }
+
+  private failPending(code: RunnerErrorCode, message: string): void {
+    for (const [requestId, entry] of this.pending) {
+      clearTimeout(entry.timer);
+      this.pending.delete(requestId);
+      entry.reject(new RunnerError(code, `${entry.command}: ${message}`));
+    }
+  }
+
+  private setState(state: RunnerClientState, error: string | undefined): void {
+    const changed = state !== this.currentState || error !== this.lastErrorReported;
+    this.currentState = state;
+    this.lastErrorReported = error;
+    if (changed) this.emit('state', state, error);
+  }
+
+  private lastErrorReported: string | undefined;
+}
+
+function extractRequestId(text: string): string | undefined {
+  if (text.length > 1024 * 1024) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && 'requestId' in value && typeof value.requestId === 'string') {
+      return value.requestId;
+    }
+  } catch {
+    // not JSON: nothing to match
+  }
+  return undefined;
+}

@@ -1,0 +1,96 @@
+/**
+ * A device behind an iOS runner: the WebSocket client, the observer, and live frames from its pushes.
+ */
+import { EventEmitter } from 'node:events';
+import type { HierarchyUpdate } from '@shared/protocol/runner';
+import { RunnerClient, type RunnerClientOptions } from './client';
+import type { ActedStep, ConnectionEvents, DeviceConnection, DeviceKind, ObservedFrame } from '@main/devices/connection';
+import { DeviceGate } from '@main/devices/gate';
+import { Dispatcher } from '@main/runner/dispatch/dispatcher';
+import { Observer, type ObserveOptions } from './observer';
+
+export class RunnerConnection extends EventEmitter<ConnectionEvents> implements DeviceConnection {
+  readonly client: RunnerClient;
+  readonly observer: Observer;
+  readonly dispatcher: Dispatcher;
+  /** The newest hierarchy push not yet observed, and whether a pass is running. */
+  private pendingPush: HierarchyUpdate | undefined;
+  private observingPush = false;
+  private closed = false;
+  private readonly gate = new DeviceGate();
+
+  constructor(
+    readonly kind: DeviceKind,
+    url: string,
+    options: RunnerClientOptions = {},
+  ) {
+    super();
+    this.client = new RunnerClient(url, options);
+    this.observer = new Observer(this.client);
+    this.dispatcher = new Dispatcher(this.client, this.observer);
+    this.client.on('state', () => this.emit('state'));
+    this.client.on('hierarchy', (update) => void this.onHierarchyPush(update));
+  }
+
+  get url(): string {
+    return this.client.url;
+  }
+  get state() {
+    return this.client.state;
+  }
+  get error() {
+    return this.client.state === 'connected' ? undefined : this.client.error;
+  }
+  get capabilities(): readonly string[] {
+    return this.client.connectedInfo?.supportedCommands ?? [];
+  }
+
+  start(): void {
+    this.client.start();
+  }
+
+  async waitUntilConnected(timeoutMs?: number): Promise<void> {
+    await this.client.waitUntilConnected(timeoutMs);
+  }
+
+  observe(options: ObserveOptions): Promise<ObservedFrame> {
+    return this.gate.read(() => this.observer.observe(options));
+  }
+
+  screenshot() {
+    return this.gate.read(() => this.observer.readScreenshot());
+  }
+
+  async act(request: unknown, options: { xctestOnly?: boolean } = {}): Promise<ActedStep> {
+    // The dispatcher's own reads (before and after the action) run inside its turn.
+    const result = await this.gate.exclusive(() => this.dispatcher.dispatch(request, options.xctestOnly ? { xctestOnly: true } : {}));
+    return { result, after: this.dispatcher.lastFrame };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.client.close();
+  }
+
+  /**
+   * A pushed hierarchy becomes a live frame: observed (bridge and web merged, screenshot of the same
+   * moment) without reading the hierarchy again. Pushes that arrive during a pass collapse into the newest.
+   */
+  private async onHierarchyPush(update: HierarchyUpdate): Promise<void> {
+    this.pendingPush = update;
+    if (this.observingPush) return;
+    this.observingPush = true;
+    try {
+      while (this.pendingPush && !this.closed) {
+        const push = this.pendingPush;
+        this.pendingPush = undefined;
+        const frame = await this.gate.read(() => this.observer.observe({}, push));
+        if (!this.closed) this.emit('frame', frame);
+      }
+    } catch {
+      // A pass that failed outright (the runner went away) leaves the last frame standing.
+    } finally {
+      this.observingPush = false;
+    }
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * One observe pass against a runner: the I/O around the pure assembleObservation.
+ *
+ * Round trips, in the order their inputs allow: the XCTest hierarchy and the screenshot together (the
+ * hierarchy names the foreground app); discovery from the capability cache, or one probe when the
+ * foreground app or the connection changed (seed 000: a reply for one app never answers for another);
+ * then the bridge and web view reads together, each on the SDK budget. A push that already carries the
+ * hierarchy skips the first read. A bridge read that finds no bridge where the cache said there was one
+ * costs one more probe, so the observation never reports a stale discovery.
+ */
+import type { Frame } from '@shared/api/api';
+import type { Strategy } from '@shared/protocol/observation';
+import type { HierarchyUpdate, HierarchyUpdateReply, ViewHierarchy } from '@shared/protocol/runner';
+import { assembleObservation, type HierarchyStage } from '@shared/observe/assemble';
+import { CapabilityCache, type GenerationBinding } from '@shared/observe/capability-cache';
+import { discoverSdk, needsCapabilityProbe, type CapabilityProbe, type SdkDiscovery } from '@shared/observe/discovery';
+import { selectBackendFor } from '@shared/observe/backend';
+import { projectVisible } from '@shared/observe/projection';
+import type { BridgeRead } from '@shared/observe/bridge-merge';
+import type { WebRead } from '@shared/observe/web-merge';
+import { RunnerError, type RunnerClient, type RunnerReply } from './client';
+
+/** Seed 000: every SDK read has 2 s. */
+export const SDK_READ_BUDGET_MS = 2_000;
+/**
+ * How long a cached answer that the bridge (or every web view) is unavailable stands before it is asked
+ * again. A host may register its bridge after launch, and no read tells us: none is made while the
+ * answer is no. An available answer stands for the binding, since a read contradicts it when it goes.
+ */
+export const UNAVAILABLE_RECHECK_MS = 5_000;
+const HIERARCHY_TIMEOUT_MS = 10_000;
+const SCREENSHOT_TIMEOUT_MS = 5_000;
+
+export interface ObserveOptions {
+  strategy?: Strategy;
+  /** The `ios-sdk-observation-bridge` flag turned off for this read: XCTest only. */
+  xctestOnly?: boolean;
+  /** Skip the screenshot (the CLI's observe does not need one). */
+  screenshot?: boolean;
+  /** An AppReveal window to read (get_elements / screenshot); runner devices ignore it. */
+  windowId?: string;
+}
+
+export type ObservedFrame = Omit<Frame, 'deviceId'>;
+
+export class Observer {
+  private readonly cache = new CapabilityCache();
+  private binding: GenerationBinding | undefined;
+  private generation = 0;
+  /** When the cached discovery was probed, on `clock`. */
+  private probedAt = 0;
+
+  constructor(
+    private readonly client: RunnerClient,
+    private readonly clock: () => number = () => performance.now(),
+  ) {
+    // A new connection may be a relaunched app: nothing probed before it may answer after it.
+    client.on('state', (state) => {
+      if (state === 'connected') this.bumpGeneration();
+    });
+  }
+
+  async observe(options: ObserveOptions = {}, pushed?: HierarchyUpdate): Promise<ObservedFrame> {
+    const started = this.clock();
+    const timings: Record<string, number> = {};
+    const timed = async <T>(stage: string, run: () => Promise<T>): Promise<T> => {
+      const start = this.clock();
+      try {
+        return await run();
+      } finally {
+        timings[stage] = this.clock() - start;
+      }
+    };
+
+    const [hierarchy, screenshot] = await Promise.all([
+      pushed && options.strategy !== 'raw' ? Promise.resolve(hierarchyStage(pushed)) : timed('xctest', () => this.readHierarchy(options.strategy === 'raw')),
+      options.screenshot === false ? Promise.resolve(undefined) : timed('screenshot', () => this.readScreenshot()),
+    ]);
+
+    const flagEnabled = !options.xctestOnly;
+    const bundleId = hierarchy.ok ? hierarchy.hierarchy.packageName : undefined;
+    let discovery = flagEnabled && bundleId ? await timed('discovery', () => this.discover(bundleId)) : undefined;
+
+    let bridge: BridgeRead | undefined;
+    let web: WebRead | undefined;
+    if (hierarchy.ok && hierarchy.hierarchy.hierarchy) {
+      const projected = projectVisible(hierarchy.hierarchy).hierarchy;
+      let selection = selectBackendFor(flagEnabled, discovery, projected);
+      [bridge, web] = await Promise.all([
+        selection.readBridge ? timed('bridge', () => this.readBridge()) : Promise.resolve(undefined),
+        selection.readWebViews ? timed('web', () => this.readWebViews()) : Promise.resolve(undefined),
+      ]);
+      // The relay found no bridge where the cached probe said there was one (the app went, or its host
+      // unregistered): the probe is stale, and this observe reports what a fresh one says.
+      if (bundleId && bridge?.kind === 'reply' && bridge.reply.failure === 'bridge_unavailable') {
+        discovery = await timed('rediscovery', () => this.discover(bundleId, { fresh: true }));
+        selection = selectBackendFor(flagEnabled, discovery, projected);
+        if (!selection.readBridge) bridge = undefined;
+        if (!selection.readWebViews) web = undefined;
+      }
+    }
+
+    const observation = assembleObservation({
+      strategy: options.strategy ?? 'visible',
+      flagEnabled,
+      now: Date.now(),
+      hierarchy,
+      discovery,
+      bridge,
+      web,
+      timings,
+      clock: this.clock,
+    });
+    observation.timings.total = this.clock() - started;
+    return {
+      observation,
+      screenshot: screenshot?.screenshot ?? null,
+      ...(screenshot?.screenshotError ? { screenshotError: screenshot.screenshotError } : {}),
+      ...(options.screenshot === false ? { screenshotError: 'not requested' } : {}),
+      ...(hierarchy.ok && hierarchy.frameContext ? { hierarchyFrameContext: hierarchy.frameContext } : {}),
+      receivedAt: Date.now(),
+    };
+  }
+
+  private bumpGeneration(): void {
+    this.generation++;
+    if (this.binding) {
+      this.binding = { bundleId: this.binding.bundleId, generation: this.generation };
+      this.cache.advance(this.binding);
+    }
+  }
+
+  private async discover(bundleId: string, options: { fresh?: boolean } = {}): Promise<SdkDiscovery> {
+    if (this.binding?.bundleId !== bundleId) {
+      this.generation++;
+      this.binding = { bundleId, generation: this.generation };
+      this.cache.advance(this.binding);
+    }
+    const binding = this.binding;
+    // A contradicted answer must not outlive a failed re-probe.
+    if (options.fresh) this.cache.clear();
+    const cached = this.cache.get(binding);
+    if (cached && !(isIncomplete(cached) && this.clock() - this.probedAt >= UNAVAILABLE_RECHECK_MS)) return cached;
+    const runnerCommands = this.client.connectedInfo?.supportedCommands ?? [];
+    const probe = needsCapabilityProbe(runnerCommands) ? await this.probeCapabilities() : undefined;
+    const discovery = discoverSdk({ foregroundBundleId: bundleId, runnerCommands, probe });
+    if (this.cache.set(binding, discovery)) this.probedAt = this.clock();
+    return discovery;
+  }
+
+  private async probeCapabilities(): Promise<CapabilityProbe> {
+    try {
+      const reply = await this.client.request('get_sdk_capabilities', {}, { timeoutMs: SDK_READ_BUDGET_MS });
+      return { ok: true, reply: reply as never };
+    } catch (error) {
+      return { ok: false, kind: error instanceof RunnerError && error.code === 'timeout' ? 'timeout' : 'transport', message: (error as Error).message };
+    }
+  }
+
+  /** `raw` asks the runner for its unfiltered tree (seed 003's raw strategy). */
+  private async readHierarchy(raw: boolean): Promise<HierarchyStage> {
+    const command = this.client.supports('request_hierarchy') ? 'request_hierarchy' : 'request_hierarchy_if_stale';
+    try {
+      const payload = raw ? { disableAllFiltering: true } : {};
+      return hierarchyStage((await this.client.request(command, payload, { timeoutMs: HIERARCHY_TIMEOUT_MS })) as HierarchyUpdateReply);
+    } catch (error) {
+      return { ok: false, kind: error instanceof RunnerError && error.code === 'timeout' ? 'timeout' : 'error', message: (error as Error).message };
+    }
+  }
+
+  /** A screenshot alone: live mode's loop, which leaves the tree to the device's pushes. */
+  async readScreenshot(): Promise<Pick<Frame, 'screenshot' | 'screenshotError'>> {
+    if (!this.client.supports('request_screenshot')) return { screenshot: null, screenshotError: 'this runner takes no screenshots' };
+    try {
+      return screenshotFields(await this.client.request('request_screenshot', {}, { timeoutMs: SCREENSHOT_TIMEOUT_MS }));
+    } catch (error) {
+      return { screenshot: null, screenshotError: (error as Error).message };
+    }
+  }
+
+  private async readBridge(): Promise<BridgeRead> {
+    return relayRead(() => this.client.request('request_sdk_observation', {}, { timeoutMs: SDK_READ_BUDGET_MS }), (reply) => ({
+      kind: 'reply',
+      reply: reply as Extract<BridgeRead, { kind: 'reply' }>['reply'],
+    }));
+  }
+
+  private async readWebViews(): Promise<WebRead> {
+    // One unnamed read: the runner answers with the registered list and the first web view's snapshot.
+    return relayRead(() => this.client.request('request_sdk_web_snapshot', {}, { timeoutMs: SDK_READ_BUDGET_MS }), (reply) => ({
+      kind: 'reply',
+      reply: { webViews: [], ...(reply as object) } as Extract<WebRead, { kind: 'reply' }>['reply'],
+    }));
+  }
+}
+
+/** A discovery that rules a read out: an unavailable bridge, or a web view list known to be empty. */
+function isIncomplete(discovery: Extract<SdkDiscovery, { ok: true }>): boolean {
+  return !discovery.bridge.available || (discovery.webSnapshotRelay && discovery.webViews?.length === 0);
+}
+
+async function relayRead<R extends { kind: string }>(
+  send: () => Promise<RunnerReply>,
+  wrap: (reply: RunnerReply) => R,
+): Promise<R | { kind: 'timeout' } | { kind: 'error'; message: string }> {
+  try {
+    return wrap(await send());
+  } catch (error) {
+    if (error instanceof RunnerError && error.code === 'timeout') return { kind: 'timeout' };
+    return { kind: 'error', message: (error as Error).message };
+  }
+}
+
+/**
+ * A reply with a tree, or with the runner's own error (an AX serialization failure is a real answer and
+ * stays one, seed 003), or with neither.
+ */
+function hierarchyStage(update: HierarchyUpdate | HierarchyUpdateReply): HierarchyStage {
+  const frameContext = update.frameContext ?? undefined;
+  if (update.data) return { ok: true, hierarchy: update.data, frameContext };
+  if (typeof update.error === 'string') return { ok: true, hierarchy: { error: update.error } as ViewHierarchy, frameContext };
+  return { ok: false, kind: 'error', message: 'the runner sent no hierarchy' };
+}
+
+export function screenshotFields(reply: RunnerReply): Pick<Frame, 'screenshot' | 'screenshotError'> {
+  if (reply.type === 'screenshot' && 'data' in reply && typeof reply.data === 'string') {
+    return {
+      screenshot: {
+        format: 'png',
+        dataBase64: reply.data,
+        ...('frameContext' in reply && typeof reply.frameContext === 'string' ? { frameContext: reply.frameContext } : {}),
+      },
+    };
+  }
+  return { screenshot: null, screenshotError: 'error' in reply && typeof reply.error === 'string' ? reply.error : 'no screenshot' };
+}

@@ -1,0 +1,168 @@
+/**
+ * Recording a session into a trace: every action (before it is sent, and after with its result) and
+ * every requested observation of one device, with screenshots and observations stored once each.
+ *
+ * The `before` event is appended and flushed before the action's result comes back, so a crash while
+ * an action is in flight still leaves a trace that says what was being done.
+ */
+import type { ActionStep, Frame } from '@shared/api/api';
+import type { ResourceRef } from '@shared/trace/schema';
+import { TraceRecorder } from './index';
+import { recordComparison, type Comparison } from '@main/devices/compare';
+import type { DeviceManager } from '@main/devices/manager';
+import { recordActionAfter, recordActionBefore } from './replay';
+
+export interface RecordingStatus {
+  recording: boolean;
+  deviceId?: string;
+  traceId?: string;
+  steps: number;
+  /** The last finished trace file. */
+  lastTrace?: string;
+}
+
+/** Asked for what the recording's state does not allow (a second start, a stop with nothing recorded). */
+export class RecordingStateError extends Error {
+  override readonly name = 'RecordingStateError';
+}
+
+export class SessionRecording {
+  /** Where traces (finished and in progress) are kept. */
+  readonly dir: string;
+  private recorder: TraceRecorder | undefined;
+  private deviceId: string | undefined;
+  private steps = 0;
+  private nextComparison = 1;
+  private lastTrace: string | undefined;
+  /** Appends in the order the events happened, whatever order their resources finish writing in. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly manager: DeviceManager,
+    private readonly options: { dir: string; version: string; secrets?: () => string[] },
+  ) {
+    this.dir = options.dir;
+    const onStarted = (step: Parameters<typeof this.onActionStarted>[0]) => this.onActionStarted(step);
+    const onAction = (step: ActionStep) => this.onAction(step);
+    const onObserved = (frame: Frame) => this.onObserved(frame);
+    manager.on('actionStarted', onStarted);
+    manager.on('action', onAction);
+    manager.on('observed', onObserved);
+    this.unsubscribe = () => {
+      manager.off('actionStarted', onStarted);
+      manager.off('action', onAction);
+      manager.off('observed', onObserved);
+    };
+  }
+
+  status(): RecordingStatus {
+    return {
+      recording: this.recorder !== undefined,
+      ...(this.deviceId ? { deviceId: this.deviceId } : {}),
+      ...(this.recorder ? { traceId: this.recorder.traceId } : {}),
+      steps: this.steps,
+      ...(this.lastTrace ? { lastTrace: this.lastTrace } : {}),
+    };
+  }
+
+  async start(deviceId: string): Promise<RecordingStatus> {
+    if (this.recorder) throw new RecordingStateError('a recording is already running; stop it first');
+    const device = this.manager.summaryOf(deviceId);
+    this.recorder = await TraceRecorder.start({
+      dir: this.options.dir,
+      manifest: {
+        format: 'parallax-trace',
+        version: 1,
+        device: { name: device.name, kind: device.kind, url: device.url },
+        ...(device.bundleId ? { app: { bundleId: device.bundleId } } : {}),
+        generator: { name: 'parallax', version: this.options.version },
+      },
+      secrets: this.options.secrets?.() ?? [],
+    });
+    this.deviceId = deviceId;
+    this.steps = 0;
+    const current = this.manager.lastFrame(deviceId);
+    if (current) this.onObserved(current);
+    return this.status();
+  }
+
+  /** Packs the trace into one `.parallax-trace` file and returns its path. */
+  async stop(): Promise<RecordingStatus> {
+    const recorder = this.recorder;
+    if (!recorder) throw new RecordingStateError('nothing is being recorded');
+    this.recorder = undefined;
+    await this.queue;
+    this.lastTrace = await recorder.stop();
+    this.deviceId = undefined;
+    return this.status();
+  }
+
+  /**
+   * Writes a comparison into the running trace, as one step. Only a comparison of the recorded device
+   * belongs in its trace.
+   */
+  async saveComparison(deviceId: string, comparison: Comparison): Promise<RecordingStatus> {
+    const recorder = this.recorder;
+    if (!recorder) throw new RecordingStateError('nothing is being recorded: start a recording to save a comparison into it');
+    if (deviceId !== this.deviceId) throw new RecordingStateError(`the recording is of ${this.deviceId}, not of ${deviceId}, where this comparison was taken`);
+    const callId = `compare-${this.nextComparison++}-${comparison.sdk.receivedAt}`;
+    // In order with the actions around it; unlike a dropped observation, the user asked for this one
+    // by name, so a failed write is reported rather than swallowed.
+    const written = this.queue.then(() => recordComparison(recorder, comparison, callId));
+    this.queue = written.catch(() => {});
+    await written;
+    this.steps++;
+    return this.status();
+  }
+
+  /** Resolves once every event so far is written and flushed (for a caller that must know it is durable). */
+  async idle(): Promise<void> {
+    await this.queue;
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe();
+    // An app that quits while recording keeps the folder: the next start offers to recover it.
+    await this.queue;
+  }
+
+  private onActionStarted(step: { callId: string; deviceId: string; request: ActionStep['request']; before: Frame | null }): void {
+    const recorder = this.recorder;
+    if (!recorder || step.deviceId !== this.deviceId) return;
+    // One writer for the action events (replay.ts), so what replay and the Maestro export read back is
+    // what was written, and a secret field's text never is.
+    this.enqueue(() => recordActionBefore(recorder, { callId: step.callId, request: step.request, before: step.before }));
+  }
+
+  private onAction(step: ActionStep): void {
+    const recorder = this.recorder;
+    if (!recorder || step.deviceId !== this.deviceId) return;
+    this.steps++;
+    this.enqueue(() => recordActionAfter(recorder, { callId: step.callId, result: step.result, after: step.after }));
+  }
+
+  private onObserved(frame: Frame): void {
+    const recorder = this.recorder;
+    if (!recorder || frame.deviceId !== this.deviceId) return;
+    this.enqueue(async () => {
+      const refs = await this.store(recorder, frame);
+      if (!refs.observationRef) return;
+      await recorder.append({ type: 'observation', callId: `observe-${frame.receivedAt}`, observationRef: refs.observationRef, ...(refs.screenshotRef ? { screenshotRef: refs.screenshotRef } : {}) });
+    });
+  }
+
+  private async store(recorder: TraceRecorder, frame: Frame | null): Promise<{ observationRef?: ResourceRef; screenshotRef?: ResourceRef }> {
+    if (!frame) return {};
+    const [observationRef, screenshotRef] = await Promise.all([
+      frame.observation ? recorder.addResource('observation', frame.observation) : undefined,
+      frame.screenshot ? recorder.addResource('screenshot', Buffer.from(frame.screenshot.dataBase64, 'base64')) : undefined,
+    ]);
+    return { ...(observationRef ? { observationRef } : {}), ...(screenshotRef ? { screenshotRef } : {}) };
+  }
+
+  private enqueue(run: () => Promise<void>): void {
+    // A failed write must not stop the session; it is dropped from the trace, never retried out of order.
+    this.queue = this.queue.then(run).catch(() => {});
+  }
+}

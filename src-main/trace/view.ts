@@ -1,0 +1,196 @@
+/**
+ * Reopening a trace offline (issue 6): the steps of a trace file for the trace view, and its resources
+ * (screenshots, observations) on demand. No device is involved.
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { basename, join, resolve } from 'node:path';
+import { MAX_TRACE_BYTES, type TraceOpened, type TraceResource, type TraceViewStep } from '@shared/api/api';
+import type { TraceTarget } from '@shared/trace/schema';
+import { dataDir } from '@main/paths';
+import { openTraceFile, TraceOpenError, type OpenedTrace } from './index';
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+const cache = new Map<string, Promise<OpenedTrace>>();
+const CACHE_SIZE = 4;
+
+/** A trace file or folder, parsed, from a small cache of the last few opened. Throws TraceOpenError. */
+export function openedTrace(path: string, fresh = false): Promise<OpenedTrace> {
+  const abs = resolve(path);
+  let trace = fresh ? undefined : cache.get(abs);
+  if (!trace) {
+    trace = openTraceFile(abs);
+    cache.set(abs, trace);
+    trace.catch(() => cache.delete(abs));
+    while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  }
+  return trace;
+}
+
+function describeTarget(target: TraceTarget | undefined): string {
+  if (!target) return '';
+  const selector = target.selector ?? {};
+  const node = target.node ?? {};
+  const pick = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const id = pick(selector['id']) ?? pick(node['resource-id']) ?? pick(node['identifier']);
+  const text = pick(selector['text']) ?? pick(node['text']) ?? pick(node['content-desc']) ?? pick(node['label']);
+  const parts: string[] = [];
+  if (id) parts.push(`#${id}`);
+  if (text) parts.push(`"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`);
+  if (target.point) parts.push(`at ${Math.round(target.point.x)},${Math.round(target.point.y)}`);
+  return parts.join(' ');
+}
+
+function refsOf(event: { observationRef?: string | undefined; screenshotRef?: string | undefined } | undefined) {
+  if (!event || (!event.observationRef && !event.screenshotRef)) return undefined;
+  return { ...(event.observationRef ? { observationRef: event.observationRef } : {}), ...(event.screenshotRef ? { screenshotRef: event.screenshotRef } : {}) };
+}
+
+/** Opens a trace file or folder and lists its action steps. Throws TraceOpenError. */
+export async function openTraceView(path: string): Promise<TraceOpened> {
+  const trace = await openedTrace(path, true);
+  const steps: TraceViewStep[] = [];
+  for (const step of trace.timeline) {
+    if (step.kind !== 'action' || !step.before) continue;
+    const result = step.after?.result;
+    const before = refsOf(step.before);
+    const after = refsOf(step.after);
+    steps.push({
+      callId: step.callId,
+      kind: step.before.action.kind,
+      target: describeTarget(step.before.target),
+      status: step.status,
+      statusText: step.statusText,
+      startTime: step.startTime,
+      ...(step.durationMs !== undefined ? { durationMs: step.durationMs } : {}),
+      result: result
+        ? {
+            success: result.success,
+            ...(result.backend !== undefined ? { backend: result.backend } : {}),
+            ...(result.fallbackReason !== undefined ? { fallbackReason: result.fallbackReason } : {}),
+            ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
+          }
+        : null,
+      ...(before ? { before } : {}),
+      ...(after ? { after } : {}),
+    });
+  }
+  return {
+    path: trace.path,
+    manifest: {
+      createdAt: trace.manifest.createdAt,
+      device: { name: trace.manifest.device.name, kind: trace.manifest.device.kind, url: trace.manifest.device.url },
+      ...(trace.manifest.app ? { app: { ...trace.manifest.app } } : {}),
+    },
+    steps,
+    comparisons: trace.timeline.flatMap((step) =>
+      step.comparisons.map((c) => ({
+        callId: c.callId,
+        time: c.time,
+        summary: c.summary,
+        xctestObservationRef: c.xctestObservationRef,
+        sdkObservationRef: c.sdkObservationRef,
+        ...(c.diffRef ? { diffRef: c.diffRef } : {}),
+        ...(c.screenshotRef ? { screenshotRef: c.screenshotRef } : {}),
+      })),
+    ),
+    warnings: [
+      ...(trace.truncatedTail ? ['The last line of the events was cut off mid-write and was left out.'] : []),
+      ...(trace.missingResources.length > 0 ? [`${trace.missingResources.length} resource(s) the events name are missing from the trace.`] : []),
+    ],
+  };
+}
+
+/** One resource of an opened trace: a screenshot as PNG, anything else as JSON. Throws TraceOpenError. */
+export async function traceResource(path: string, ref: string): Promise<TraceResource> {
+  const trace = await openedTrace(path);
+  const data = await trace.resource(ref);
+  if (data.subarray(0, 8).equals(PNG_SIGNATURE)) return { kind: 'png', dataBase64: data.toString('base64') };
+  return { kind: 'json', json: await trace.resourceJson(ref) };
+}
+
+/**
+ * Dropped files are copies: the newest few stay (the trace on screen reads its resources and replays
+ * from its copy), older ones go when the next drop starts, so copies never pile up under PARALLAX_HOME.
+ */
+export const OPENED_COPIES_KEPT = 4;
+
+/** Copies still being written: never pruned from under their upload. */
+const receiving = new Set<string>();
+
+async function pruneOpenedCopies(keep: number): Promise<void> {
+  const dir = uploadDir();
+  const inUse = receiving;
+  const copies = await Promise.all(
+    (await readdir(dir).catch(() => [] as string[])).map(async (name) => {
+      const file = join(dir, name);
+      return { file, mtimeMs: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 };
+    }),
+  );
+  const old = copies.filter((c) => !inUse.has(c.file)).sort((a, b) => b.mtimeMs - a.mtimeMs).slice(keep);
+  await Promise.all(old.map((c) => rm(c.file, { force: true })));
+}
+
+function uploadDir(): string {
+  return join(dataDir(), 'opened-traces');
+}
+
+function safeName(name: string): string {
+  const base = basename(name).replace(/[^A-Za-z0-9._-]+/g, '_').slice(-120);
+  return base === '' || base === '.' || base === '..' ? 'trace.parallax-trace' : base;
+}
+
+/**
+ * A file the user picked or dropped in a browser: the page has its bytes but no path, so they arrive as
+ * a stream (the web host's upload), are written to a copy under PARALLAX_HOME, and the copy is opened.
+ * Throws TraceOpenError; a stream over the limit is cut off and leaves no copy behind.
+ */
+export async function receiveTrace(name: string, body: AsyncIterable<Uint8Array>): Promise<TraceOpened> {
+  await mkdir(uploadDir(), { recursive: true });
+  // Room for this one among the kept copies.
+  await pruneOpenedCopies(OPENED_COPIES_KEPT - 1);
+  const file = join(uploadDir(), `${randomUUID()}-${safeName(name)}`);
+  receiving.add(file);
+  try {
+    let received = 0;
+    const limited = async function* () {
+      for await (const chunk of body) {
+        received += chunk.length;
+        if (received > MAX_TRACE_BYTES) throw new TraceOpenError('unreadable', `${name} is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB, more than a trace may be`);
+        yield chunk;
+      }
+    };
+    await pipeline(Readable.from(limited()), createWriteStream(file));
+  } catch (error) {
+    await rm(file, { force: true });
+    throw error instanceof TraceOpenError ? error : new TraceOpenError('unreadable', `${name} did not arrive whole: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    receiving.delete(file);
+  }
+  return openTraceView(file);
+}
+
+/** How many recent traces the list offers. */
+export const RECENT_TRACES = 20;
+
+/** The `.parallax-trace` files in `dir` (where recordings are packed), newest first. */
+export async function recentTraces(dir: string): Promise<{ path: string; name: string; bytes: number; modifiedAt: number }[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const found = await Promise.all(
+    names
+      .filter((name) => name.endsWith('.parallax-trace'))
+      .map(async (name) => {
+        const path = join(dir, name);
+        const info = await stat(path).catch(() => undefined);
+        return info?.isFile() ? { path, name, bytes: info.size, modifiedAt: info.mtimeMs } : undefined;
+      }),
+  );
+  return found
+    .filter((entry) => entry !== undefined)
+    .sort((a, b) => b.modifiedAt - a.modifiedAt)
+    .slice(0, RECENT_TRACES);
+}

@@ -1,0 +1,427 @@
+/**
+ * The one typed API between the renderer and the main process.
+ *
+ * Both hosts carry exactly these methods and events: Electron over IPC (through the preload), the web
+ * host over a WebSocket. Every method's params are decoded with its `input` schema on the main side
+ * before anything runs, whichever host delivered them.
+ */
+import { z } from 'zod';
+import { AppRevealScreenInfoSchema, AppRevealSessionUrlSchema, AppRevealWindowSchema, DiscoveredDeviceSchema } from '@shared/protocol/appreveal';
+import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from '@shared/protocol/action';
+import { DiffClassSchema, TreeDiffSchema } from '@shared/compare/diff';
+import { ObservationSchema, StrategySchema } from '@shared/protocol/observation';
+import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-report';
+
+export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo', 'appreveal']);
+export const DeviceStateSchema = z.enum(['connecting', 'connected', 'disconnected']);
+
+export const DeviceSummarySchema = z.object({
+  id: z.string(),
+  kind: DeviceKindSchema,
+  name: z.string(),
+  url: z.string(),
+  state: DeviceStateSchema,
+  /** Why the device is not connected (last error), in one line. */
+  error: z.string().optional(),
+  bundleId: z.string().optional(),
+  supportedCommands: z.array(z.string()),
+});
+export type DeviceSummary = z.infer<typeof DeviceSummarySchema>;
+
+export const ScreenshotSchema = z.object({
+  format: z.literal('png'),
+  dataBase64: z.string(),
+  frameContext: z.string().optional(),
+});
+export type Screenshot = z.infer<typeof ScreenshotSchema>;
+
+/**
+ * One screenshot with one observation (the merged tree and what produced it), each stamped with the
+ * frame context it came from, so the UI can tell when they come from different moments.
+ */
+export const FrameSchema = z.object({
+  deviceId: z.string(),
+  observation: ObservationSchema.nullable(),
+  hierarchyFrameContext: z.string().optional(),
+  screenshot: ScreenshotSchema.nullable(),
+  /** Why there is no screenshot (for example a runner that recorded none), if there is none. */
+  screenshotError: z.string().optional(),
+  receivedAt: z.number(),
+  /** For an AppReveal device: its screen identity (frame header), the tools it registered, its windows. */
+  appReveal: z
+    .object({
+      screen: AppRevealScreenInfoSchema.nullable(),
+      tools: z.array(z.string()),
+      windows: z.array(AppRevealWindowSchema),
+    })
+    .optional(),
+});
+export type Frame = z.infer<typeof FrameSchema>;
+
+const DeviceIdInput = z.object({ deviceId: z.string().min(1) });
+
+/** A screenshot on its own (live mode), stamped with the frame context it shows. */
+export const ScreenshotFrameSchema = FrameSchema.pick({ deviceId: true, screenshot: true, screenshotError: true, receivedAt: true });
+export type ScreenshotFrame = z.infer<typeof ScreenshotFrameSchema>;
+
+/**
+ * One action on the timeline: what was asked, what happened (backend, fallback or fail-closed reason,
+ * timings), and the frames the user saw before it and the device showed after it.
+ */
+export const ActionStepSchema = z.object({
+  callId: z.string(),
+  deviceId: z.string(),
+  request: ActionRequestSchema,
+  result: ActionResultSchema,
+  startedAt: z.number(),
+  before: FrameSchema.nullable(),
+  after: FrameSchema.nullable(),
+});
+export type ActionStep = z.infer<typeof ActionStepSchema>;
+
+/** One interactive element of an AppReveal app's web view (get_dom_interactive), decoded and bounded; no password value. */
+export const WebControlSchema = z.object({
+  selector: z.string(),
+  tag: z.string(),
+  type: z.string().optional(),
+  label: z.string().optional(),
+  text: z.string().optional(),
+  disabled: z.boolean().optional(),
+  /** Takes text (web_type): an input or a text area. */
+  editable: z.boolean(),
+});
+export type WebControl = z.infer<typeof WebControlSchema>;
+export const WebControlsSchema = z.object({
+  controls: z.array(WebControlSchema),
+  /** More elements than shown. */
+  truncated: z.boolean(),
+  /** The web tools the app registered (web_click, web_type). */
+  tools: z.array(z.enum(WEB_TOOLS)),
+});
+export type WebControls = z.infer<typeof WebControlsSchema>;
+
+/** Where a trace step's frame is kept in the trace: its observation (a ViewHierarchy) and its screenshot. */
+export const TraceFrameRefsSchema = z.object({ observationRef: z.string().optional(), screenshotRef: z.string().optional() });
+
+/** One action step of a trace opened offline (issue 6). */
+export const TraceViewStepSchema = z.object({
+  callId: z.string(),
+  kind: z.string(),
+  /** The target in one line (#id, "text", at x,y); '' when the action has none. */
+  target: z.string(),
+  status: z.string(),
+  statusText: z.string(),
+  startTime: z.number(),
+  durationMs: z.number().optional(),
+  /** null while the step was still in flight when the trace stopped. */
+  result: z
+    .object({
+      success: z.boolean(),
+      backend: z.string().optional(),
+      fallbackReason: z.string().optional(),
+      failureReason: z.string().optional(),
+    })
+    .nullable(),
+  before: TraceFrameRefsSchema.optional(),
+  after: TraceFrameRefsSchema.optional(),
+});
+export type TraceViewStep = z.infer<typeof TraceViewStepSchema>;
+
+export const TraceOpenedSchema = z.object({
+  path: z.string(),
+  manifest: z.object({
+    createdAt: z.string(),
+    device: z.object({ name: z.string(), kind: z.string(), url: z.string() }),
+    app: z.object({ bundleId: z.string(), name: z.string().optional(), version: z.string().optional() }).optional(),
+  }),
+  steps: z.array(TraceViewStepSchema),
+  /** Comparisons saved into the trace, in the order they were taken. */
+  comparisons: z.array(z.lazy(() => TraceComparisonSchema)),
+  /** Oddities that did not stop the trace from opening (a cut-off last line, missing resources). */
+  warnings: z.array(z.string()),
+});
+export type TraceOpened = z.infer<typeof TraceOpenedSchema>;
+
+/** What identifies the moment a frame was read, so two frames can be said to show the same screen. */
+export const CaptureStampSchema = z.object({
+  /** The XCTest hierarchy's frame context token; it moves only when what is on screen changes. */
+  frameContext: z.string().optional(),
+  /** The hierarchy's own timestamp (device clock when `updatedAtSource` is device). */
+  updatedAt: z.number().optional(),
+  updatedAtSource: z.enum(['device', 'server']).optional(),
+  /** Inspector clock, epoch ms, when the observe returned. */
+  receivedAt: z.number(),
+  /** The merged bridge snapshot's capture (SDK-backed frame only). */
+  captureIdentity: z.string().optional(),
+  /** The merged web snapshot (SDK-backed frame only). */
+  webSnapshotId: z.string().optional(),
+});
+export type CaptureStamp = z.infer<typeof CaptureStampSchema>;
+
+/**
+ * The current screen as plain XCTest sees it beside the SDK-backed view of the same moment, with the
+ * tree diff between them (issue 6). Node keys in the diff are index paths into each frame's tree.
+ */
+export const ComparisonViewSchema = z.object({
+  /** Names this comparison for `recording.saveComparison`. */
+  comparisonId: z.string(),
+  deviceId: z.string(),
+  xctest: FrameSchema,
+  sdk: FrameSchema,
+  diff: TreeDiffSchema,
+  stamps: z.object({ xctest: CaptureStampSchema, sdk: CaptureStampSchema }),
+  /** Both reads carried the same frame context (true), a different one (false: compare again), or none (null). */
+  sameScreen: z.boolean().nullable(),
+});
+export type ComparisonView = z.infer<typeof ComparisonViewSchema>;
+
+/** A comparison saved into a trace: its summary inline, everything else as resources of the trace. */
+export const TraceComparisonSchema = z.object({
+  callId: z.string(),
+  time: z.number(),
+  summary: z.record(DiffClassSchema, z.number().int().nonnegative()),
+  xctestObservationRef: z.string(),
+  sdkObservationRef: z.string(),
+  diffRef: z.string().optional(),
+  screenshotRef: z.string().optional(),
+});
+export type TraceComparison = z.infer<typeof TraceComparisonSchema>;
+
+/** The resource a saved comparison's `diffRef` names: the whole diff with the stamps of both reads. */
+export const SavedComparisonSchema = TreeDiffSchema.extend({
+  stamps: ComparisonViewSchema.shape.stamps,
+  sameScreen: ComparisonViewSchema.shape.sameScreen,
+});
+export type SavedComparison = z.infer<typeof SavedComparisonSchema>;
+
+/** One step of a replay running in the host, as soon as it is judged. */
+export const ReplayProgressSchema = z.object({
+  path: z.string(),
+  deviceId: z.string(),
+  /** Actions in the trace. */
+  total: z.number().int().nonnegative(),
+  step: ReplayStepSchema,
+});
+export type ReplayProgress = z.infer<typeof ReplayProgressSchema>;
+
+/**
+ * A replay's report when it has run to its end, also sent as an event: a long replay outlives a
+ * caller's wait for the reply (the web transport gives up after 30 s), and the report must still arrive.
+ */
+export const ReplayEndedSchema = z.object({
+  path: z.string(),
+  deviceId: z.string(),
+  report: ReplayReportSchema,
+});
+export type ReplayEnded = z.infer<typeof ReplayEndedSchema>;
+
+export const TraceResourceSchema = z.union([
+  z.object({ kind: z.literal('png'), dataBase64: z.string() }),
+  z.object({ kind: z.literal('json'), json: z.unknown() }),
+]);
+export type TraceResource = z.infer<typeof TraceResourceSchema>;
+
+/** The largest trace file a browser may hand the host (512 MiB). */
+export const MAX_TRACE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A browser has a picked or dropped file's bytes but not its path: the web host takes them as the body
+ * of `POST TRACE_UPLOAD_PATH?token=…&name=<file name>` and answers with the reply envelope of
+ * `trace.open`. (Electron's renderer knows the file's path and calls `trace.open` with it.)
+ */
+export const TRACE_UPLOAD_PATH = '/trace-upload';
+
+export const apiMethods = {
+  'app.info': {
+    input: z.object({}),
+    output: z.object({ version: z.string(), host: z.enum(['electron', 'web']) }),
+  },
+  'devices.list': {
+    input: z.object({}),
+    output: z.array(DeviceSummarySchema),
+  },
+  'devices.connect': {
+    input: z.object({
+      /** A runner (`ws://HOST:PORT/ws`) or an AppReveal session URL (`http://HOST:PORT/?appreveal_session_token=…`). */
+      url: z.string().max(2048).refine((url) => /^wss?:\/\//.test(url) || AppRevealSessionUrlSchema.safeParse(url).success, {
+        message: 'a runner URL (ws://HOST:PORT/ws) or an AppReveal session URL (http://HOST:PORT/?appreveal_session_token=…)',
+      }),
+      name: z.string().min(1).max(200).optional(),
+    }),
+    output: DeviceSummarySchema,
+  },
+  'devices.disconnect': {
+    input: DeviceIdInput,
+    output: z.object({ ok: z.literal(true) }),
+  },
+  'device.observe': {
+    input: DeviceIdInput.extend({
+      strategy: StrategySchema.optional(),
+      /** Read with the SDK observation bridge flag off: what plain XCTest sees. */
+      xctestOnly: z.boolean().optional(),
+      /** An AppReveal window (from list_windows) to read instead of the key window; runner devices ignore it. */
+      windowId: z.string().min(1).max(200).optional(),
+    }),
+    output: FrameSchema,
+  },
+  'device.screenshot': {
+    input: DeviceIdInput,
+    output: ScreenshotFrameSchema,
+  },
+  /** Runs one action on the device (through the bridge, the web view, XCTest or AppReveal: see the result). */
+  'device.act': {
+    input: DeviceIdInput.extend({ action: ActionRequestSchema, xctestOnly: z.boolean().optional() }),
+    output: ActionStepSchema,
+  },
+  /**
+   * The device's action steps so far, oldest first, for a window opened mid-session: the newest few with
+   * their before / after frames, older ones with their results only.
+   */
+  'device.history': {
+    input: DeviceIdInput,
+    output: z.array(ActionStepSchema),
+  },
+  /** An AppReveal app's own back navigation (navigate_back), recorded like device.act; a runner has none (not_offered). */
+  'device.navigateBack': {
+    input: DeviceIdInput,
+    output: ActionStepSchema,
+  },
+  /** The interactive elements of an AppReveal app's web view (get_dom_interactive); not_offered without the tool. */
+  'device.webControls': {
+    input: DeviceIdInput,
+    output: WebControlsSchema,
+  },
+  /** web_click / web_type on a web view element by selector, recorded like device.act (only these bounded tools). */
+  'device.webAct': {
+    input: DeviceIdInput.extend({
+      tool: z.enum(WEB_TOOLS),
+      selector: z.string().min(1).max(500),
+      text: z.string().max(10_000).optional(),
+    }).refine((input) => input.tool !== 'web_type' || input.text !== undefined, { path: ['text'], message: 'web_type needs text' }),
+    output: ActionStepSchema,
+  },
+  /**
+   * An XCTest-only observation and an SDK-backed one of the current screen, back to back, and their tree
+   * diff. The host keeps the last few by comparisonId so one can be saved into a recording.
+   */
+  'device.compare': {
+    input: DeviceIdInput.extend({ strategy: StrategySchema.optional() }),
+    output: ComparisonViewSchema,
+  },
+  /** Recording: every action and requested observation of one device goes into a trace as it happens. */
+  'recording.start': { input: DeviceIdInput, output: z.lazy(() => RecordingStatusSchema) },
+  /** Stops and packs the trace into one `.parallax-trace` file (its path is in `lastTrace`). */
+  'recording.stop': { input: z.object({}), output: z.lazy(() => RecordingStatusSchema) },
+  'recording.status': { input: z.object({}), output: z.lazy(() => RecordingStatusSchema) },
+  /** Traces a crash or a kill left unfinished, which the user may recover. */
+  'recording.unfinished': { input: z.object({}), output: z.array(z.lazy(() => UnfinishedTraceSchema)) },
+  /** Writes a comparison taken with device.compare into the running recording. */
+  'recording.saveComparison': { input: z.object({ comparisonId: z.string().min(1).max(100) }), output: z.lazy(() => RecordingStatusSchema) },
+  'recording.recover': { input: z.object({ folder: z.string().min(1) }), output: z.object({ path: z.string(), droppedLines: z.number() }) },
+  /** What discovery finds (Bonjour, the runner port probe, manual entries): devices one can connect to. */
+  'discovery.list': {
+    input: z.object({}),
+    output: z.array(DiscoveredDeviceSchema),
+  },
+  /** Remembers a device by URL between starts; an AppReveal token is stripped before it is saved. */
+  'discovery.addManual': {
+    input: z.object({ url: z.string().min(1).max(2048), name: z.string().min(1).max(200).optional() }),
+    output: z.array(DiscoveredDeviceSchema),
+  },
+  /** Opens a trace file or folder offline (no device): its manifest and its action steps. */
+  'trace.open': {
+    input: z.object({ path: z.string().min(1).max(4096) }),
+    output: TraceOpenedSchema,
+  },
+  /** The trace files this host recorded, newest first: what a browser, which knows no paths, can open in place. */
+  'trace.recent': {
+    input: z.object({}),
+    output: z.array(z.object({ path: z.string(), name: z.string(), bytes: z.number().int().nonnegative(), modifiedAt: z.number() })),
+  },
+  /** One resource of an opened trace: a screenshot (png) or an observation (json). */
+  'trace.resource': {
+    input: z.object({ path: z.string().min(1).max(4096), ref: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex>') }),
+    output: TraceResourceSchema,
+  },
+  /**
+   * Re-runs an opened trace's actions on a device, each target resolved again by its recorded selector,
+   * and reports every step (matched, diverged, failed) as a `trace.replayStep` event and in the report.
+   * One replay at a time.
+   */
+  'trace.replay': {
+    input: DeviceIdInput.extend({ path: z.string().min(1).max(4096), stopOnDivergence: z.boolean() }),
+    output: ReplayReportSchema,
+  },
+  /**
+   * The trace as a Maestro flow (YAML), with a note for each step that has no Maestro form and for each
+   * screen the export could not read.
+   */
+  'trace.exportMaestro': {
+    input: z.object({ path: z.string().min(1).max(4096) }),
+    output: z.object({ yaml: z.string(), notes: z.array(z.string()) }),
+  },
+  /** Stops the running replay between steps (the step in flight finishes); false when none runs. */
+  'trace.stopReplay': { input: z.object({}), output: z.object({ stopping: z.boolean() }) },
+} as const;
+
+export type ApiMethod = keyof typeof apiMethods;
+
+export const RecordingStatusSchema = z.object({
+  recording: z.boolean(),
+  deviceId: z.string().optional(),
+  traceId: z.string().optional(),
+  steps: z.number().int().nonnegative(),
+  lastTrace: z.string().optional(),
+});
+export type RecordingStatus = z.infer<typeof RecordingStatusSchema>;
+
+export const UnfinishedTraceSchema = z.object({
+  folder: z.string(),
+  /** The actions it holds, whole or in flight (observations are not counted). */
+  actions: z.number().int().nonnegative(),
+  lastEventTime: z.number().optional(),
+  deviceName: z.string().optional(),
+});
+export type ApiInput<M extends ApiMethod> = z.input<(typeof apiMethods)[M]['input']>;
+export type ApiOutput<M extends ApiMethod> = z.output<(typeof apiMethods)[M]['output']>;
+
+export const apiEvents = {
+  'devices.changed': z.object({ devices: z.array(DeviceSummarySchema) }),
+  /** A frame the device pushed by itself (a `hierarchy_update` push). */
+  'device.frame': FrameSchema,
+  'device.action': ActionStepSchema,
+  'recording.changed': z.lazy(() => RecordingStatusSchema),
+  'discovery.changed': z.object({ devices: z.array(DiscoveredDeviceSchema) }),
+  'trace.replayStep': ReplayProgressSchema,
+  'trace.replayEnded': ReplayEndedSchema,
+  /** The user picked a trace file outside the page (the Electron menu's Open Trace…): the renderer opens it. */
+  'trace.openRequested': z.object({ path: z.string().min(1) }),
+} as const;
+
+export type ApiEvent = keyof typeof apiEvents;
+export type ApiEventPayload<E extends ApiEvent> = z.output<(typeof apiEvents)[E]>;
+
+/** What the renderer sees, whichever host it runs in. */
+export interface ParallaxApi {
+  call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>>;
+  on<E extends ApiEvent>(event: E, listener: (payload: ApiEventPayload<E>) => void): () => void;
+}
+
+// Envelopes: how a call, its answer and an event travel over the web host's WebSocket (and IPC).
+export const ApiCallEnvelopeSchema = z.object({
+  id: z.number().int().nonnegative(),
+  method: z.string(),
+  params: z.unknown(),
+});
+export const ApiErrorSchema = z.object({ code: z.string(), message: z.string() });
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+export const ApiReplyEnvelopeSchema = z.union([
+  z.object({ id: z.number(), ok: z.literal(true), result: z.unknown() }),
+  z.object({ id: z.number(), ok: z.literal(false), error: ApiErrorSchema }),
+]);
+export const ApiEventEnvelopeSchema = z.object({ event: z.string(), payload: z.unknown() });
+export const ApiServerMessageSchema = z.union([ApiReplyEnvelopeSchema, ApiEventEnvelopeSchema]);
+
+export function isApiMethod(name: string): name is ApiMethod {
+  return Object.hasOwn(apiMethods, name);
+}
