@@ -21,7 +21,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../*', '../../*'], message: 'Import across folders through an alias (@shared/, @main/, @demo/, @renderer/), not ../' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*', '../../*'], message: 'Import across folders through an alias (@shared/, @main/, @demo/, @renderer/), not ../' }] },
+      ],
     },
   },
   {
@@ -29,7 +32,12 @@ export default tseslint.config(
     files: ['tests/**/*.ts'],
     rules: {
       // Tests read loosely typed JSON from peers and fixtures.
-      '@typescript-eslint/no-explicit-any': 'off', 'no-restricted-imports': ['error', { patterns: [{ group: ['../../*'], message: 'Import sources through an alias (@shared/, @main/, @demo/, @renderer/)' }] }] },
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../../*'], message: 'Import sources through an alias (@shared/, @main/, @demo/, @renderer/)' }] },
+      ],
+    },
   },
   {
     files: ['src-*/**/*.{ts,tsx}', 'tests/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
@@ -84,11 +92,7 @@ export default tseslint.config(
             {
               from: { element: { type: 'demo' } },
               allow: {
-                to: [
-                  { element: { types: { anyOf: ['protocol', 'demo'] } } },
-                  core,
-                  external('ws', 'zod', 'playwright-core', 'bonjour-service', 'pngjs'),
-                ],
+                to: [{ element: { types: { anyOf: ['protocol', 'demo'] } } }, core, external('ws', 'zod', 'playwright-core', 'bonjour-service', 'pngjs')],
               },
             },
             { from: { element: { type: 'check' } }, allow: { to: [...everything, { element: { type: 'check' } }, core, { module: { origin: 'external' } }] } },

@@ -100,7 +100,11 @@ for (const kind of kinds) {
   console.log(
     `${kind.name.padEnd(26)} round trips median ${percentile(t, 50)} p95 ${percentile(t, 95)}   wall median ${percentile(w, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(w, 95).toFixed(1).padStart(6)} ms  (n=${RUNS}${mismatched ? `, ${mismatched} unexpected results` : ''})`,
   );
-  console.log(`${''.padEnd(26)} ${Object.entries(breakdown).map(([c, n]) => `${c}=${n}`).join(' ')}`);
+  console.log(
+    `${''.padEnd(26)} ${Object.entries(breakdown)
+      .map(([c, n]) => `${c}=${n}`)
+      .join(' ')}`,
+  );
 }
 
 await client.close();

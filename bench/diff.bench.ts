@@ -71,7 +71,9 @@ function settingsScreen(nodes: number, { viewIds, shift }: ScreenOptions): UiNod
     text: 'Settings',
     bounds: { left: 0, top: 0, right: 402, bottom: 874 },
     ...id('root', 0),
-    node: [{ className: 'UICollectionView', role: 'list', scrollable: 'true', bounds: { left: 0, top: 0, right: 402, bottom: 874 }, ...id('list', 0), node: cells }],
+    node: [
+      { className: 'UICollectionView', role: 'list', scrollable: 'true', bounds: { left: 0, top: 0, right: 402, bottom: 874 }, ...id('list', 0), node: cells },
+    ],
   };
 }
 

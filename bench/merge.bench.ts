@@ -82,7 +82,16 @@ function scenario(xctestNodes: number): Scenario {
   for (let i = 0; i < bridgeCount - 1; i++) {
     const dup = i % 2 === 0 && i < cells;
     const b = dup ? box(i, content) : { ...box(i, content), bottom: box(i, content).bottom + 1.5 };
-    children.push({ id: `n${i}`, role: 'button', label: dup ? `label ${i}` : `bridge ${i}`, bounds: b, enabled: true, visible: true, focused: false, children: [] });
+    children.push({
+      id: `n${i}`,
+      role: 'button',
+      label: dup ? `label ${i}` : `bridge ${i}`,
+      bounds: b,
+      enabled: true,
+      visible: true,
+      focused: false,
+      children: [],
+    });
   }
   const bridge: ObservationSnapshot = {
     captureIdentity: '18446744073709551615',
@@ -156,7 +165,10 @@ function measure(run: () => unknown, runs = RUNS): Timing {
 
 function mergesOnly(s: Scenario, projectedRoot: UiNode) {
   const bridged = mergeBridgeRead(projectedRoot, { kind: 'reply', reply: { available: true, snapshot: s.bridge } });
-  const webbed = mergeWebRead(bridged.root, { kind: 'reply', reply: { available: true, webViews: [{ webViewId: 'wv', allowedOrigins: [], contentProcessAvailable: true }], snapshot: s.web } });
+  const webbed = mergeWebRead(bridged.root, {
+    kind: 'reply',
+    reply: { available: true, webViews: [{ webViewId: 'wv', allowedOrigins: [], contentProcessAvailable: true }], snapshot: s.web },
+  });
   return webbed;
 }
 

@@ -170,14 +170,58 @@ async function main(): Promise<void> {
         .sort(([a], [b]) => a.localeCompare(b));
       console.log(`\n${name}`);
       console.log(`  end to end                      median ${ms(percentile(wall, 50))}   p95 ${ms(percentile(wall, 95))}`);
-      console.log(`  inside Parallax (loop busy)     median ${ms(percentile(samples.map((s) => s.busyMs), 50))}   p95 ${ms(percentile(samples.map((s) => s.busyMs), 95))}`);
-      console.log(`  share inside Parallax (loop)    median ${pct(percentile(busyShares, 50))}   p95 ${pct(percentile(busyShares, 95))}   overall ${pct(sum(samples.map((s) => s.busyMs)) / sum(wall))}   (target < 10 %)`);
-      console.log(`  CPU time, every thread          median ${ms(percentile(samples.map((s) => s.cpuMs), 50))}   p95 ${ms(percentile(samples.map((s) => s.cpuMs), 95))}`);
-      console.log(`  share as CPU, every thread      median ${pct(percentile(shares, 50))}   p95 ${pct(percentile(shares, 95))}   overall ${pct(sum(samples.map((s) => s.cpuMs)) / sum(wall))}   (upper bound: GC and JIT threads run beside the wait)`);
-      console.log(`  share outside the I/O stages    median ${pct(percentile(pipelineShares, 50))}   p95 ${pct(percentile(pipelineShares, 95))}   (timings: total minus hierarchy/screenshot, discovery, bridge/web)`);
-      console.log(`  assemble (pure pipeline)        median ${ms(percentile(samples.map((s) => s.assembleMs), 50))}   p95 ${ms(percentile(samples.map((s) => s.assembleMs), 95))}`);
+      console.log(
+        `  inside Parallax (loop busy)     median ${ms(
+          percentile(
+            samples.map((s) => s.busyMs),
+            50,
+          ),
+        )}   p95 ${ms(
+          percentile(
+            samples.map((s) => s.busyMs),
+            95,
+          ),
+        )}`,
+      );
+      console.log(
+        `  share inside Parallax (loop)    median ${pct(percentile(busyShares, 50))}   p95 ${pct(percentile(busyShares, 95))}   overall ${pct(sum(samples.map((s) => s.busyMs)) / sum(wall))}   (target < 10 %)`,
+      );
+      console.log(
+        `  CPU time, every thread          median ${ms(
+          percentile(
+            samples.map((s) => s.cpuMs),
+            50,
+          ),
+        )}   p95 ${ms(
+          percentile(
+            samples.map((s) => s.cpuMs),
+            95,
+          ),
+        )}`,
+      );
+      console.log(
+        `  share as CPU, every thread      median ${pct(percentile(shares, 50))}   p95 ${pct(percentile(shares, 95))}   overall ${pct(sum(samples.map((s) => s.cpuMs)) / sum(wall))}   (upper bound: GC and JIT threads run beside the wait)`,
+      );
+      console.log(
+        `  share outside the I/O stages    median ${pct(percentile(pipelineShares, 50))}   p95 ${pct(percentile(pipelineShares, 95))}   (timings: total minus hierarchy/screenshot, discovery, bridge/web)`,
+      );
+      console.log(
+        `  assemble (pure pipeline)        median ${ms(
+          percentile(
+            samples.map((s) => s.assembleMs),
+            50,
+          ),
+        )}   p95 ${ms(
+          percentile(
+            samples.map((s) => s.assembleMs),
+            95,
+          ),
+        )}`,
+      );
       console.log(`  merged bridge and web           ${samples.filter((s) => s.merged).length}/${RUNS}`);
-      console.log(`  runner requests per observe     ${sum(perObserve.map(([, count]) => count)).toFixed(2)}  (${perObserve.map(([command, count]) => `${command} ${count.toFixed(2)}`).join(', ')})`);
+      console.log(
+        `  runner requests per observe     ${sum(perObserve.map(([, count]) => count)).toFixed(2)}  (${perObserve.map(([command, count]) => `${command} ${count.toFixed(2)}`).join(', ')})`,
+      );
     }
 
     console.log('\ndecoding one reply of each command an observe sends (median, this process)');

@@ -64,8 +64,12 @@ try {
   const runs = (BLOCKS / 2) * PER_BLOCK;
   console.log(`recording.bench: bridge tap on the demo device through the app's DeviceManager, ${runs} taps per arm in ${BLOCKS} alternating blocks`);
   console.log(`without recording   act median ${ms(median(off.act))}  p95 ${ms(p95(off.act))}`);
-  console.log(`with recording      act median ${ms(median(on.act))}  p95 ${ms(p95(on.act))}   durable median ${ms(median(on.durable))}  p95 ${ms(p95(on.durable))}`);
-  console.log(`overhead per action (median with − median without): act ${ms(median(on.act) - median(off.act))}, until durable ${ms(median(on.durable) - median(off.act))}`);
+  console.log(
+    `with recording      act median ${ms(median(on.act))}  p95 ${ms(p95(on.act))}   durable median ${ms(median(on.durable))}  p95 ${ms(p95(on.durable))}`,
+  );
+  console.log(
+    `overhead per action (median with − median without): act ${ms(median(on.act) - median(off.act))}, until durable ${ms(median(on.durable) - median(off.act))}`,
+  );
   console.log(`writing behind the action (durable − act, per tap): median ${ms(median(on.durable.map((d, i) => d - on.act[i]!)))}`);
 } finally {
   await recording.close();

@@ -15,7 +15,7 @@ export function baseScreenshot(): Buffer {
   const image = new PNG({ width: W, height: H });
   image.data.fill(255);
   let seed = 1;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   for (let row = 0; row < 40; row++) {
     const top = 200 + row * 58;
     for (let x = 0; x < W; x++) image.data.set([200, 200, 204, 255], ((top + 57) * W + x) * 4);
@@ -78,7 +78,6 @@ export function observation(step: number) {
   };
 }
 
-
 /** A packed trace of `steps` recorded taps (before and after, each with its screenshot and observation). */
 export async function writeTrace(dir: string, steps: number, name = 'bench.parallax-trace'): Promise<string> {
   const recorder = await TraceRecorder.start({
@@ -91,8 +90,21 @@ export async function writeTrace(dir: string, steps: number, name = 'bench.paral
   for (let step = 0; step < steps; step++) {
     const after = await recorder.addResource('observation', observation(step + 1));
     const afterShot = await recorder.addResource('screenshot', variant(base, step + 1));
-    await recorder.append({ type: 'action.before', callId: `tap_${step}`, action: { kind: 'tap' }, target: { nodeKey: `0.${step % 100}.1` }, observationRef: before, screenshotRef: beforeShot });
-    await recorder.append({ type: 'action.after', callId: `tap_${step}`, result: { success: true, backend: 'sdk' }, observationRef: after, screenshotRef: afterShot });
+    await recorder.append({
+      type: 'action.before',
+      callId: `tap_${step}`,
+      action: { kind: 'tap' },
+      target: { nodeKey: `0.${step % 100}.1` },
+      observationRef: before,
+      screenshotRef: beforeShot,
+    });
+    await recorder.append({
+      type: 'action.after',
+      callId: `tap_${step}`,
+      result: { success: true, backend: 'sdk' },
+      observationRef: after,
+      screenshotRef: afterShot,
+    });
     before = after;
     beforeShot = afterShot;
   }

@@ -37,7 +37,10 @@ try {
   await page.getByTestId('host-status').and(page.locator('[data-state="connected"]')).waitFor();
 
   const opened = async () => {
-    await page.getByTestId('trace-step').nth(STEPS - 1).waitFor({ state: 'attached', timeout: 120_000 });
+    await page
+      .getByTestId('trace-step')
+      .nth(STEPS - 1)
+      .waitFor({ state: 'attached', timeout: 120_000 });
     await page.getByTestId('trace-before').getByTestId('screen-image').waitFor({ timeout: 120_000 });
   };
   const close = async () => {
@@ -54,7 +57,9 @@ try {
     await close();
   }
   console.log(`trace-ui.bench: ${STEPS}-step trace (${(size / 1024 / 1024).toFixed(0)} MiB), web host in Chromium, ${RUNS} runs`);
-  console.log(`open by file (bytes sent to the host): median ${median(byFile).toFixed(0)} ms, runs ${byFile.map((t) => t.toFixed(0)).join(' / ')} (target < 2000 ms)`);
+  console.log(
+    `open by file (bytes sent to the host): median ${median(byFile).toFixed(0)} ms, runs ${byFile.map((t) => t.toFixed(0)).join(' / ')} (target < 2000 ms)`,
+  );
 
   const recent = page.getByTestId('recent-trace');
   if (await page.getByTestId('recent-traces').count()) {
@@ -67,7 +72,9 @@ try {
       byPath.push(performance.now() - t0);
       await close();
     }
-    console.log(`open by path (Recent traces):         median ${median(byPath).toFixed(0)} ms, runs ${byPath.map((t) => t.toFixed(0)).join(' / ')} (target < 2000 ms)`);
+    console.log(
+      `open by path (Recent traces):         median ${median(byPath).toFixed(0)} ms, runs ${byPath.map((t) => t.toFixed(0)).join(' / ')} (target < 2000 ms)`,
+    );
   }
 } finally {
   await browser.close();

@@ -26,7 +26,9 @@ async function main(): Promise<void> {
   try {
     const base = baseScreenshot();
     const sampleObservation = Buffer.from(JSON.stringify(observation(0)));
-    console.log(`inputs: screenshot ${W}x${H} PNG ${(base.length / 1024).toFixed(0)} KiB, observation ${(sampleObservation.length / 1024).toFixed(0)} KiB JSON (301 nodes)`);
+    console.log(
+      `inputs: screenshot ${W}x${H} PNG ${(base.length / 1024).toFixed(0)} KiB, observation ${(sampleObservation.length / 1024).toFixed(0)} KiB JSON (301 nodes)`,
+    );
 
     // The level JSON is deflated at in the archive (zip.ts).
     for (let i = 0; i < 20; i++) deflateRawSync(sampleObservation, { level: i % 2 === 0 ? 1 : 6 });
@@ -53,8 +55,20 @@ async function main(): Promise<void> {
       const screenshotRef = await recorder.addResource('screenshot', shot);
       const after = await recorder.addResource('observation', next);
       const t1 = performance.now();
-      await recorder.append({ type: 'action.before', callId: `tap_${step}`, action: { kind: 'tap' }, target: { nodeKey: `0.${step % 100}.1` }, observationRef: before, screenshotRef });
-      await recorder.append({ type: 'action.after', callId: `tap_${step}`, result: { success: true, backend: 'sdk', timings: { dispatch: 40, settle: 120 } }, observationRef: after });
+      await recorder.append({
+        type: 'action.before',
+        callId: `tap_${step}`,
+        action: { kind: 'tap' },
+        target: { nodeKey: `0.${step % 100}.1` },
+        observationRef: before,
+        screenshotRef,
+      });
+      await recorder.append({
+        type: 'action.after',
+        callId: `tap_${step}`,
+        result: { success: true, backend: 'sdk', timings: { dispatch: 40, settle: 120 } },
+        observationRef: after,
+      });
       const t2 = performance.now();
       perStep.push(t2 - t0);
       resourcesPart.push(t1 - t0);
@@ -63,10 +77,16 @@ async function main(): Promise<void> {
     }
     const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
     const all = sorted(perStep);
-    console.log(`record, per step (screenshot + observation + before + after, each flushed): median ${ms(quantile(all, 0.5))}, p95 ${ms(quantile(all, 0.95))}, max ${ms(all.at(-1)!)}`);
-    console.log(`  of which resources: median ${ms(quantile(sorted(resourcesPart), 0.5))}, p95 ${ms(quantile(sorted(resourcesPart), 0.95))}; two appends: median ${ms(quantile(sorted(appendsPart), 0.5))}, p95 ${ms(quantile(sorted(appendsPart), 0.95))}`);
+    console.log(
+      `record, per step (screenshot + observation + before + after, each flushed): median ${ms(quantile(all, 0.5))}, p95 ${ms(quantile(all, 0.95))}, max ${ms(all.at(-1)!)}`,
+    );
+    console.log(
+      `  of which resources: median ${ms(quantile(sorted(resourcesPart), 0.5))}, p95 ${ms(quantile(sorted(resourcesPart), 0.95))}; two appends: median ${ms(quantile(sorted(appendsPart), 0.5))}, p95 ${ms(quantile(sorted(appendsPart), 0.95))}`,
+    );
     const stats = recorder.stats();
-    console.log(`folder while recording: ${(stats.bytes / STEPS / 1024).toFixed(1)} KiB per step (${stats.resources} resources, ${stats.events} events, ${stats.flushes} flushes)`);
+    console.log(
+      `folder while recording: ${(stats.bytes / STEPS / 1024).toFixed(1)} KiB per step (${stats.resources} resources, ${stats.events} events, ${stats.flushes} flushes)`,
+    );
 
     // The same step with the two resources stored side by side (what a session can do, since each is a
     // separate file), in a second recording of 100 steps.
@@ -103,7 +123,9 @@ async function main(): Promise<void> {
       opens.push(performance.now() - t);
     }
     const sortedOpens = sorted(opens);
-    console.log(`open ${STEPS}-step trace (${trace.events.length} events, ${trace.timeline.length} steps): median ${ms(quantile(sortedOpens, 0.5))}, max ${ms(sortedOpens.at(-1)!)} (target < 2000 ms)`);
+    console.log(
+      `open ${STEPS}-step trace (${trace.events.length} events, ${trace.timeline.length} steps): median ${ms(quantile(sortedOpens, 0.5))}, max ${ms(sortedOpens.at(-1)!)} (target < 2000 ms)`,
+    );
 
     const firstShot = trace.timeline[0]!.before!.screenshotRef!;
     const reads: number[] = [];

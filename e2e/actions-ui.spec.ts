@@ -13,8 +13,6 @@ const running = stopAfterEach();
 
 type Demo = DemoUrls;
 
-
-
 /** The current tree holds a node showing `text` (found through the search box, which reads text and values). */
 async function expectShown(page: Page, text: string): Promise<void> {
   await page.getByTestId('search-input').fill(text);
@@ -25,7 +23,7 @@ async function expectShown(page: Page, text: string): Promise<void> {
 
 test('interact: tap, double tap, type and a fail-closed tap on the timeline; record two actions into a trace', async ({ page }) => {
   test.setTimeout(90_000);
-  const demo = await runParallax(["demo-device", "--screen", "login"], /runnerUrl/, 60_000);
+  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
   running.push(demo);
   const urls = JSON.parse(demo.line) as Demo;
   const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);

@@ -12,7 +12,6 @@ const running = stopAfterEach();
 
 type Demo = DemoUrls;
 
-
 test('a pasted session URL connects the demo app through AppReveal; its screen, its tools and a tap on the timeline', async ({ page }) => {
   test.setTimeout(90_000);
   // A runner port inside the probed range (8765–8864), away from its start so a default runner is not hit.

@@ -30,7 +30,9 @@ const differences = (page: Page) => page.getByTestId('compare-difference');
 const keysOf = (rows: Locator, attribute: string) => rows.evaluateAll((els, name) => els.map((el) => el.getAttribute(name) ?? ''), attribute);
 /** The tree row on one side whose caption (its id, else its label) is exactly `caption`. */
 const treeRow = (panel: Locator, caption: string) =>
-  panel.getByTestId('tree-node').filter({ has: panel.page().locator('.tree-caption', { hasText: new RegExp(`^${caption.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+  panel
+    .getByTestId('tree-node')
+    .filter({ has: panel.page().locator('.tree-caption', { hasText: new RegExp(`^${caption.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
 
 async function count(button: Locator): Promise<number> {
   return Number(await button.getAttribute('data-count'));
@@ -129,7 +131,10 @@ test('Hostile and Checkout: only in SDK-backed is exactly what the bridge or the
   for (const id of ['screen.checkout', 'Tab Bar']) {
     const rows = treeRow(sdkPanel, id);
     const keys = await keysOf(rows, 'data-node-key');
-    expect(keys.some((key) => checkoutOnly.sdkKeys.includes(key)), id).toBe(true);
+    expect(
+      keys.some((key) => checkoutOnly.sdkKeys.includes(key)),
+      id,
+    ).toBe(true);
   }
   expect(await sdkPanel.locator('[data-testid="tree-node"][data-match="true"]').filter({ hasText: 'webView' }).count()).toBeGreaterThan(0);
   await clearFilter(page);

@@ -26,7 +26,6 @@ async function serve(runnerUrl: string): Promise<string> {
   return urlIn(host.line);
 }
 
-
 /** Opens the inspector on the demo device and waits for its first frame. */
 async function open(page: Page, demo: Demo): Promise<void> {
   await page.goto(await serve(demo.runnerUrl));

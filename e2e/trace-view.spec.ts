@@ -10,7 +10,6 @@ import { ROOT, runParallax, urlIn, boxCentre, stopAfterEach, stopRecording } fro
 
 const running = stopAfterEach();
 
-
 test('a recorded trace reopens offline: filmstrip, before/after with boxes, attributes, result; a foreign file is named', async ({ page }) => {
   const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
   running.push(demo);

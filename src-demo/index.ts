@@ -51,7 +51,8 @@ export async function startDemoDevice(options: StartDemoDeviceOptions = {}): Pro
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(options.port)}`);
   const appRevealPort = options.appRevealPort ?? 0;
-  if (!Number.isInteger(appRevealPort) || appRevealPort < 0 || appRevealPort > 65535) throw new Error(`invalid AppReveal port ${String(options.appRevealPort)}`);
+  if (!Number.isInteger(appRevealPort) || appRevealPort < 0 || appRevealPort > 65535)
+    throw new Error(`invalid AppReveal port ${String(options.appRevealPort)}`);
   const device = await DemoDevice.start({ screen: options.screen, faults: options.faults, browserPath: options.browserPath });
   const server = new RunnerServer(device);
   let bound: number;

@@ -26,8 +26,7 @@ export class RecordingError extends Error {
 }
 
 type Entry =
-  | { kind: 'push'; file: string; message: RunnerInbound }
-  | { kind: 'exchange'; file: string; command: string; reply: RunnerInbound & { requestId: string } };
+  { kind: 'push'; file: string; message: RunnerInbound } | { kind: 'exchange'; file: string; command: string; reply: RunnerInbound & { requestId: string } };
 
 export interface Recording {
   folder: string;
@@ -152,8 +151,7 @@ function serveConnection(socket: WebSocket, recording: Recording): void {
     }
     const request = decoded.value;
     const resultTypes = RESULT_TYPES[request.type as RunnerCommand];
-    const matches = (entry: Entry | undefined) =>
-      entry?.kind === 'exchange' && resultTypes.includes(entry.reply.type);
+    const matches = (entry: Entry | undefined) => entry?.kind === 'exchange' && resultTypes.includes(entry.reply.type);
 
     const played = pickReply(entries, cursor, matches);
     if (played) {
@@ -181,11 +179,7 @@ function serveConnection(socket: WebSocket, recording: Recording): void {
  * this kind already passed is repeated. Only a client that asks for something not yet seen skips ahead
  * to its first recording (a first read skips the recorded launch).
  */
-function pickReply(
-  entries: Entry[],
-  cursor: number,
-  matches: (entry: Entry | undefined) => boolean,
-): { index: number; advance: boolean } | undefined {
+function pickReply(entries: Entry[], cursor: number, matches: (entry: Entry | undefined) => boolean): { index: number; advance: boolean } | undefined {
   const next = entries.findIndex((entry, i) => i >= cursor && entry.kind === 'exchange');
   if (next !== -1 && matches(entries[next])) return { index: next, advance: true };
   for (let i = cursor - 1; i >= 0; i--) if (matches(entries[i])) return { index: i, advance: false };

@@ -271,7 +271,11 @@ interface DomNode {
 function roleForTag(node: DomNode): string[] {
   switch (node.tag) {
     case 'input':
-      return node.type === 'checkbox' || node.type === 'radio' ? [node.type] : node.type === 'button' || node.type === 'submit' ? ['input', 'button'] : ['input'];
+      return node.type === 'checkbox' || node.type === 'radio'
+        ? [node.type]
+        : node.type === 'button' || node.type === 'submit'
+          ? ['input', 'button']
+          : ['input'];
     case 'a':
       return ['link'];
     default:
@@ -379,7 +383,13 @@ export class DemoAppReveal implements AppRevealApp {
     if (candidates.length === 0) throw new Error(`No visible element with text "${text}"`);
     if (candidates.length > 1 && options.occurrence === undefined) {
       throw new AppRevealToolError(`Multiple elements match "${text}"`, {
-        candidates: candidates.map((c, index) => ({ text: c.label, ...(c.id !== undefined ? { id: c.id } : {}), type: c.type, frame: frameText(c.rect), index })),
+        candidates: candidates.map((c, index) => ({
+          text: c.label,
+          ...(c.id !== undefined ? { id: c.id } : {}),
+          type: c.type,
+          frame: frameText(c.rect),
+          index,
+        })),
         hint: 'Use occurrence parameter (0-based) to select a specific match',
       });
     }
@@ -677,7 +687,12 @@ export class DemoAppReveal implements AppRevealApp {
    * DOM nodes joined to the bridge's latest snapshot by their boxes. A snapshot trails the page by up to
    * 100 ms (the bridge coalesces), so a box the snapshot does not have yet is read again shortly.
    */
-  private async readDom(webViewId: string, frame: Frame, selector: string | undefined, limit: number): Promise<Array<{ node: DomNode; element: WebElement; snapshotId: string }>> {
+  private async readDom(
+    webViewId: string,
+    frame: Frame,
+    selector: string | undefined,
+    limit: number,
+  ): Promise<Array<{ node: DomNode; element: WebElement; snapshotId: string }>> {
     for (let attempt = 0; ; attempt++) {
       const snapshot = this.device.web.snapshot(webViewId);
       if (!snapshot.ok) throw new AppRevealToolError(`The web view bridge has no snapshot: ${snapshot.failure}`, { reason: snapshot.failure });

@@ -413,8 +413,7 @@ const num = (value: unknown): number | undefined => {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   return Number.isFinite(n) ? n : undefined;
 };
-const success = (outcome: ActionOutcome, echo: Record<string, unknown> = {}): ToolResult =>
-  json({ success: true, ...echo, ...(outcome ?? {}) });
+const success = (outcome: ActionOutcome, echo: Record<string, unknown> = {}): ToolResult => json({ success: true, ...echo, ...(outcome ?? {}) });
 
 const WINDOW_ID = { type: 'string', description: 'Target window ID from list_windows (default: key window)' };
 

@@ -13,15 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 import { APP_ORIGIN, DEVICE_GEOMETRY, newDeviceContext } from './browser';
-import {
-  NativeCaptureSchema,
-  WebCaptureSchema,
-  walkNative,
-  type NativeCapture,
-  type NativeNode,
-  type ScreenCapture,
-  type WebCapture,
-} from './capture-model';
+import { NativeCaptureSchema, WebCaptureSchema, walkNative, type NativeCapture, type NativeNode, type ScreenCapture, type WebCapture } from './capture-model';
 
 export const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges'] as const;
 export type ScreenName = (typeof SCREENS)[number];
@@ -34,10 +26,7 @@ export interface WebBridgeHooks {
 }
 
 /** What is focused for text entry: a native field, a web field inside a web view, or nothing. */
-export type FocusedField =
-  | { kind: 'native'; multiline: boolean; axId?: string }
-  | { kind: 'web'; webViewId: string; multiline: boolean }
-  | null;
+export type FocusedField = { kind: 'native'; multiline: boolean; axId?: string } | { kind: 'web'; webViewId: string; multiline: boolean } | null;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** The longest an input waits for the frame after it. */
@@ -113,9 +102,7 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     await page.exposeBinding('__parallaxAxChanged', () => {
       if (!app.closed) app.emit('changed');
     });
-    await page.exposeBinding('__autoMobileWebBridgeHello', (source, documentId: unknown) =>
-      app.webHooks?.hello(source.frame, documentId),
-    );
+    await page.exposeBinding('__autoMobileWebBridgeHello', (source, documentId: unknown) => app.webHooks?.hello(source.frame, documentId));
     await page.exposeBinding('__autoMobileWebBridgePost', (source, message: unknown) => {
       app.webHooks?.post(source.frame, message);
     });
@@ -252,12 +239,14 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     const frame = webViewId ? this.webViewFrame(webViewId) : undefined;
     if (!frame || !webViewId) return null;
     const web = (await frame
-      .evaluate(`(() => {
+      .evaluate(
+        `(() => {
         const a = document.activeElement;
         if (!a || a === document.body) return null;
         const text = a.isContentEditable || a.matches('textarea, input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])');
         return text ? { multiline: a.tagName === 'TEXTAREA' || a.isContentEditable } : null;
-      })()`)
+      })()`,
+      )
       .catch(() => null)) as { multiline: boolean } | null;
     return web ? { kind: 'web', webViewId, multiline: web.multiline } : null;
   }

@@ -63,8 +63,7 @@ export async function newDeviceContext(browser: Browser, appDir: string): Promis
     deviceScaleFactor: DEVICE_GEOMETRY.scale,
     isMobile: true,
     hasTouch: true,
-    userAgent:
-      'Mozilla/5.0 (iPhone; CPU iPhone OS 26_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 ParallaxDemo/1',
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 26_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 ParallaxDemo/1',
     locale: 'en-US',
     timezoneId: 'UTC',
     reducedMotion: 'reduce',

@@ -24,7 +24,14 @@ export interface DemoDeviceOptions {
 }
 
 const WEB_VIEW_FAULTS: readonly FaultName[] = ['web-two-webviews', 'web-process-terminated'];
-const WEB_POLICY_FAULTS: readonly FaultName[] = ['web-redact', 'web-max-bytes', 'web-max-elements', 'web-no-snapshot', 'web-unregistered', 'web-disallowed-origin'];
+const WEB_POLICY_FAULTS: readonly FaultName[] = [
+  'web-redact',
+  'web-max-bytes',
+  'web-max-elements',
+  'web-no-snapshot',
+  'web-unregistered',
+  'web-disallowed-origin',
+];
 
 export class DemoDevice {
   readonly startedAt = Date.now();

@@ -66,9 +66,7 @@ function candidates(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: str
   const win = platform === 'win32';
   if (!win) out.push('/usr/bin/chromium');
 
-  const names = win
-    ? ['chrome.exe', 'chromium.exe']
-    : ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
+  const names = win ? ['chrome.exe', 'chromium.exe'] : ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome'];
   const pathVar = env.PATH ?? env.Path ?? '';
   const sep = win ? ';' : ':';
   for (const dir of pathVar.split(sep).filter(Boolean)) {

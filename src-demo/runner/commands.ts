@@ -77,7 +77,10 @@ export class RunnerCommands {
       body = await this.dispatch(request, connection);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      body = request.type === 'request_screenshot' ? { type: 'screenshot_error', success: false, error: message } : { type: resultType, success: false, error: message };
+      body =
+        request.type === 'request_screenshot'
+          ? { type: 'screenshot_error', success: false, error: message }
+          : { type: resultType, success: false, error: message };
     }
     const totalTimeMs = Date.now() - started;
     return {
@@ -127,7 +130,9 @@ export class RunnerCommands {
       }
       case 'get_sdk_capabilities': {
         const probe = await device.relay.capabilities();
-        return probe.ok ? { type: 'sdk_capabilities_result', success: true, ...probe.payload } : { type: 'sdk_capabilities_result', success: false, error: probe.error };
+        return probe.ok
+          ? { type: 'sdk_capabilities_result', success: true, ...probe.payload }
+          : { type: 'sdk_capabilities_result', success: false, error: probe.error };
       }
       case 'request_sdk_observation':
         return relayReply('sdk_observation_result', await device.relay.observation());

@@ -27,11 +27,7 @@ import { SdkErrorBodySchema, SdkHealthSchema, SdkWebSnapshotResponseSchema, type
 export const SDK_REQUEST_BUDGET_MS = 2000;
 export const SDK_COMMAND_BUDGET_MS = 5000;
 
-type HttpOutcome =
-  | { kind: 'refused' }
-  | { kind: 'timeout' }
-  | { kind: 'error'; detail: string }
-  | { kind: 'response'; status: number; body: unknown };
+type HttpOutcome = { kind: 'refused' } | { kind: 'timeout' } | { kind: 'error'; detail: string } | { kind: 'response'; status: number; body: unknown };
 
 class Budget {
   private readonly deadline: number;
@@ -71,7 +67,14 @@ export function relayFailure(failure: SdkRelayFailure, detail?: string): RelayFa
   };
 }
 
-const RELAYED_FAILURES = new Set<string>(['app_not_active', 'disallowed_origin', 'web_process_unavailable', 'message_too_large', 'no_snapshot', 'bridge_unavailable']);
+const RELAYED_FAILURES = new Set<string>([
+  'app_not_active',
+  'disallowed_origin',
+  'web_process_unavailable',
+  'message_too_large',
+  'no_snapshot',
+  'bridge_unavailable',
+]);
 
 export class SdkRelay {
   constructor(private readonly baseUrl: () => string) {}

@@ -236,7 +236,10 @@ export class WebBridge {
     const policy = JSON.stringify(this.policy());
     await Promise.all(
       WEB_VIEWS.map(async ({ webViewId }) => {
-        await this.app.webViewFrame(webViewId)?.evaluate(`globalThis.__autoMobileWebBridge?.configure(${policy})`).catch(() => {});
+        await this.app
+          .webViewFrame(webViewId)
+          ?.evaluate(`globalThis.__autoMobileWebBridge?.configure(${policy})`)
+          .catch(() => {});
       }),
     );
   }

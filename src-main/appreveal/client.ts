@@ -36,14 +36,7 @@ import {
   type ScrollDirection,
 } from '@shared/protocol/appreveal';
 
-export type AppRevealErrorCode =
-  | 'unauthorized'
-  | 'forbidden_origin'
-  | 'tool_error'
-  | 'unknown_tool'
-  | 'timeout'
-  | 'unreachable'
-  | 'bad_reply';
+export type AppRevealErrorCode = 'unauthorized' | 'forbidden_origin' | 'tool_error' | 'unknown_tool' | 'timeout' | 'unreachable' | 'bad_reply';
 
 export class AppRevealError extends Error {
   override readonly name = 'AppRevealError';
@@ -270,10 +263,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
    * Taps by visible text. Several matches fail with `tool_error` whose `details.candidates` lists them;
    * pass `occurrence` (0-based) to pick one.
    */
-  tapText(
-    text: string,
-    options: CallOptions & { matchMode?: 'exact' | 'contains'; occurrence?: number } = {},
-  ): Promise<AppRevealActionResult> {
+  tapText(text: string, options: CallOptions & { matchMode?: 'exact' | 'contains'; occurrence?: number } = {}): Promise<AppRevealActionResult> {
     const args: Record<string, unknown> = { text, ...windowArgs(options) };
     if (options.matchMode) args.match_mode = options.matchMode;
     if (options.occurrence !== undefined) args.occurrence = options.occurrence;
@@ -322,11 +312,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     return this.action('web_click', { selector, ...webviewArgs(webviewId), ...windowArgs(options) }, options);
   }
 
-  webType(
-    selector: string,
-    text: string,
-    options: CallOptions & { webviewId?: string; clear?: boolean } = {},
-  ): Promise<AppRevealActionResult> {
+  webType(selector: string, text: string, options: CallOptions & { webviewId?: string; clear?: boolean } = {}): Promise<AppRevealActionResult> {
     const args = { selector, text, ...(options.clear ? { clear: true } : {}), ...webviewArgs(options.webviewId), ...windowArgs(options) };
     return this.action('web_type', args, options);
   }
@@ -455,13 +441,16 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     const candidates = failure.candidates ?? [];
     if (candidates.length > 0) {
       const names = candidates.map((c) => (c.id !== undefined && c.id !== c.text ? `"${c.text}" (${c.id})` : `"${c.text}"`));
-      return new AppRevealError(
-        'tool_error',
-        this.scrub(`${tool}: ${failure.error} — ${candidates.length} candidates: ${names.join(', ')}`),
-        { tool, candidates, ...(failure.hint !== undefined ? { hint: failure.hint } : {}) },
-      );
+      return new AppRevealError('tool_error', this.scrub(`${tool}: ${failure.error} — ${candidates.length} candidates: ${names.join(', ')}`), {
+        tool,
+        candidates,
+        ...(failure.hint !== undefined ? { hint: failure.hint } : {}),
+      });
     }
-    return new AppRevealError('tool_error', `${tool} failed: ${this.scrub(failure.error)}`, { tool, ...(failure.hint !== undefined ? { hint: failure.hint } : {}) });
+    return new AppRevealError('tool_error', `${tool} failed: ${this.scrub(failure.error)}`, {
+      tool,
+      ...(failure.hint !== undefined ? { hint: failure.hint } : {}),
+    });
   }
 
   private checkImage(dataBase64: string): AppRevealScreenshot {
@@ -511,12 +500,18 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   }
 
   private unauthorized(status: number, extra: { tool?: string } = {}): AppRevealError {
-    const why = this.#token === undefined ? 'it needs a session token; paste the session URL the app printed' : 'the session token was refused (the app may have restarted with a new one)';
+    const why =
+      this.#token === undefined
+        ? 'it needs a session token; paste the session URL the app printed'
+        : 'the session token was refused (the app may have restarted with a new one)';
     return new AppRevealError('unauthorized', `AppReveal at ${this.endpoint} answered ${status}: ${why}`, { ...extra, status });
   }
 
   private forbidden(status: number, extra: { tool?: string } = {}): AppRevealError {
-    return new AppRevealError('forbidden_origin', `AppReveal at ${this.endpoint} refused the request's Origin (${status}); it accepts loopback origins only`, { ...extra, status });
+    return new AppRevealError('forbidden_origin', `AppReveal at ${this.endpoint} refused the request's Origin (${status}); it accepts loopback origins only`, {
+      ...extra,
+      status,
+    });
   }
 
   private badReply(tool: string, detail: string): AppRevealError {

@@ -85,12 +85,15 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
       this.client.has('get_screen') ? this.client.getScreen().catch(() => undefined) : Promise.resolve(undefined),
       this.client.getElements(windowId),
       this.client.has('list_windows') ? this.client.listWindows().catch(() => []) : Promise.resolve([]),
-      wantScreenshot ? this.client.screenshot(windowId).then(
-        (shot): { shot: AppRevealScreenshot } => ({ shot }),
-        (error: Error) => ({ error: error.message }),
-      ) : Promise.resolve(undefined),
+      wantScreenshot
+        ? this.client.screenshot(windowId).then(
+            (shot): { shot: AppRevealScreenshot } => ({ shot }),
+            (error: Error) => ({ error: error.message }),
+          )
+        : Promise.resolve(undefined),
     ]);
-    const keyWindow = (windowId !== undefined ? windows.find((window) => window.id === windowId) : undefined) ?? windows.find((window) => window.isKey) ?? windows[0];
+    const keyWindow =
+      (windowId !== undefined ? windows.find((window) => window.id === windowId) : undefined) ?? windows.find((window) => window.isKey) ?? windows[0];
     const geometry = keyWindow?.frame ? { width: keyWindow.frame.width, height: keyWindow.frame.height } : undefined;
     const bundleId = typeof this.client.health?.bundleId === 'string' ? this.client.health.bundleId : undefined;
     const hierarchy = appRevealViewHierarchy({
@@ -210,7 +213,6 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   }
 }
 
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -230,7 +232,8 @@ function webControlOf(raw: unknown): WebControl | undefined {
   const type = short(raw.type);
   const label = short(raw.label) ?? short(raw.ariaLabel) ?? short(raw.placeholder) ?? short(raw.name);
   const text = short(raw.text);
-  const editable = tag === 'textarea' || (tag === 'input' && !['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'image', 'hidden'].includes(type ?? 'text'));
+  const editable =
+    tag === 'textarea' || (tag === 'input' && !['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'image', 'hidden'].includes(type ?? 'text'));
   return {
     selector,
     tag,

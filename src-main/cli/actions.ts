@@ -173,7 +173,9 @@ export function buildActionRequest(command: ActionCommand, values: Values): Acti
 
 /** One line a person reads: what happened, through which backend, and what it cost. */
 export function summarizeResult(command: ActionCommand, result: ActionResult): string {
-  const backend = result.backend ? ` backend=${result.backend}${result.fallbackReason ? ` fallbackReason=${result.fallbackReason}` : ''}` : ' backend=xctest (plain)';
+  const backend = result.backend
+    ? ` backend=${result.backend}${result.fallbackReason ? ` fallbackReason=${result.fallbackReason}` : ''}`
+    : ' backend=xctest (plain)';
   const t = result.target;
   const what = t.elementId ?? t.webElementId ?? t.selector ?? (t.point ? `${t.point.x},${t.point.y}` : t.resolvedBy);
   const status = result.success ? 'ok' : `failed: ${result.failureReason} (mayHaveRun=${String(result.mayHaveRun)})`;

@@ -100,7 +100,8 @@ function parse(command: TraceCommand, args: string[]): { values: Values; file: s
 function timeoutOf(values: Values): number {
   if (values.timeout === undefined) return 10_000;
   const ms = Number(values.timeout);
-  if (!/^\d+$/.test(values.timeout.trim()) || !Number.isSafeInteger(ms) || ms <= 0) throw new UsageError(`--timeout takes milliseconds, not "${values.timeout}"`);
+  if (!/^\d+$/.test(values.timeout.trim()) || !Number.isSafeInteger(ms) || ms <= 0)
+    throw new UsageError(`--timeout takes milliseconds, not "${values.timeout}"`);
   return ms;
 }
 
@@ -168,7 +169,8 @@ function subjectOf(step: TimelineStep | undefined): string {
   }
   if (action.kind === 'scrollTo') {
     const look = (action['lookFor'] ?? {}) as { text?: unknown; elementId?: unknown };
-    const what = typeof look.text === 'string' ? `text ${JSON.stringify(look.text)}` : typeof look.elementId === 'string' ? `id ${JSON.stringify(look.elementId)}` : '';
+    const what =
+      typeof look.text === 'string' ? `text ${JSON.stringify(look.text)}` : typeof look.elementId === 'string' ? `id ${JSON.stringify(look.elementId)}` : '';
     return [what ? `to ${what}` : '', target ? `in ${target}` : ''].filter(Boolean).join(' ');
   }
   if (action.kind === 'sendKeys' && !target) return 'keyboard focus';
@@ -179,10 +181,7 @@ function subjectOf(step: TimelineStep | undefined): string {
 function stepLine(step: TimelineStep, width: number): string {
   const n = String(step.index + 1).padStart(width);
   const target = step.kind === 'action' ? subjectOf(step) : '';
-  const what =
-    step.kind === 'comparison' && step.comparisons[0]
-      ? `${step.statusText}: ${summaryText(step.comparisons[0].summary)}`
-      : step.statusText;
+  const what = step.kind === 'comparison' && step.comparisons[0] ? `${step.statusText}: ${summaryText(step.comparisons[0].summary)}` : step.statusText;
   const ms = step.durationMs !== undefined && step.kind === 'action' ? `  ${Math.round(step.durationMs)} ms` : '';
   return `${n}  ${pad(stepKindText(step), 11)} ${target ? `${pad(target, 28)} ` : ''}${what}${ms}`;
 }
@@ -299,7 +298,9 @@ function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width:
   const subject = subjectOf(recorded);
   const target = subject ? `${pad(subject, 28)} ` : '';
   const replayed = step.replayed.outcome;
-  const how = replayed ? `${replayed.success ? 'succeeded' : `failed: ${replayed.failureReason ?? '?'}`}${replayed.backend ? ` via ${replayed.backend}` : ''}` : '';
+  const how = replayed
+    ? `${replayed.success ? 'succeeded' : `failed: ${replayed.failureReason ?? '?'}`}${replayed.backend ? ` via ${replayed.backend}` : ''}`
+    : '';
   const retried = step.replayed.retriedAfter ? ` (sent again after ${step.replayed.retriedAfter})` : '';
   const detail = (step.differences.length > 0 ? ` — ${step.differences.join('; ')}` : how ? ` — ${how}` : '') + retried;
   return `${n}  ${pad(step.verdict, 8)} ${pad(step.kind, 10)} ${target}${detail.trimEnd()}`;
@@ -351,7 +352,9 @@ async function compareCommand(values: Values, timeoutMs: number, out: Out): Prom
     out.log(`${o?.activeWindow?.bundleId ?? 'unknown app'}: XCTest-only ${diff.nodes.xctest} nodes, SDK-backed ${diff.nodes.sdk} nodes (${backend})`);
     out.log(DIFF_CLASSES.map((c) => `${DIFF_CLASS_LABELS[c]}: ${diff.summary[c]}`).join(' · '));
     if (sameScreen === false) {
-      out.log(`! the screen changed between the two reads (${stamps.xctest.frameContext} → ${stamps.sdk.frameContext}); some differences may be the change itself — compare again`);
+      out.log(
+        `! the screen changed between the two reads (${stamps.xctest.frameContext} → ${stamps.sdk.frameContext}); some differences may be the change itself — compare again`,
+      );
     }
     const width = Math.max(...DIFF_CLASSES.map((c) => c.length));
     for (const d of diff.differences) {

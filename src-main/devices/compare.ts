@@ -57,13 +57,12 @@ function treeOf(frame: ObservedFrame, which: string) {
  * moved in that gap (`sameScreen`), so a caller never mistakes a change on screen for a difference
  * between the backends.
  */
-export async function compareNow(
-  connection: DeviceConnection,
-  options: { strategy?: Strategy; screenshot?: boolean } = {},
-): Promise<Comparison> {
+export async function compareNow(connection: DeviceConnection, options: { strategy?: Strategy; screenshot?: boolean } = {}): Promise<Comparison> {
   if (connection.kind === 'appreveal') {
     // The app serves one view of its screen, its own; there is no plain XCTest read to set beside it.
-    throw new CompareError('an AppReveal app has only its own view of the screen: compare needs a runner, where plain XCTest and the SDK bridge are read apart');
+    throw new CompareError(
+      'an AppReveal app has only its own view of the screen: compare needs a runner, where plain XCTest and the SDK bridge are read apart',
+    );
   }
   const strategy = options.strategy ?? 'visible';
   const xctest = await connection.observe({ strategy, xctestOnly: true, screenshot: false });

@@ -33,7 +33,6 @@ interface ManagedDevice {
 export const HISTORY_STEPS = 200;
 export const HISTORY_FRAMES = 10;
 
-
 interface DeviceManagerEvents {
   devicesChanged: [devices: DeviceSummary[]];
   frame: [frame: Frame];

@@ -59,7 +59,10 @@ export async function probeRunnerPort(port: number, options: Omit<RunnerProbeOpt
 export async function probeRunnerPorts(options: RunnerProbeOptions = {}): Promise<PortProbeResult[]> {
   const ports = options.ports ?? range(RUNNER_PORT_FIRST, RUNNER_PORT_LAST);
   const results = await mapBounded(ports, options.concurrency ?? 16, (port) =>
-    probeRunnerPort(port, { ...(options.host !== undefined ? { host: options.host } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) }).catch(
+    probeRunnerPort(port, {
+      ...(options.host !== undefined ? { host: options.host } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    }).catch(
       // httpGet never rejects; this only keeps a future bug from failing the whole sweep.
       (): PortProbeResult => ({ host: options.host ?? '127.0.0.1', port, kind: 'runner', state: 'unreachable', error: 'probe failed' }),
     ),
@@ -94,7 +97,7 @@ export function classifyRunnerHealth(host: string, port: number, outcome: ProbeO
     return { ...base, kind: 'runner', state: 'unreachable', error: 'answered /health with something that is not a health reply' };
   }
   const { status, device, name, bundleId } = health.data;
-  const identity = { ...(name ?? device ? { name: name ?? device } : {}), ...(bundleId ? { bundleId } : {}) };
+  const identity = { ...((name ?? device) ? { name: name ?? device } : {}), ...(bundleId ? { bundleId } : {}) };
   if (status !== undefined && !OK_STATUSES.has(status.toLowerCase())) {
     return { ...base, kind: 'runner', state: 'unreachable', error: `reports status "${oneLine(status)}"`, ...identity };
   }

@@ -4,16 +4,7 @@
  * comes back as a typed ApiError instead of an exception crossing the host.
  */
 import { type z } from 'zod';
-import {
-  apiEvents,
-  apiMethods,
-  isApiMethod,
-  type ApiError,
-  type ApiEvent,
-  type ApiEventPayload,
-  type ApiMethod,
-  type ApiOutput,
-} from '@shared/api/api';
+import { apiEvents, apiMethods, isApiMethod, type ApiError, type ApiEvent, type ApiEventPayload, type ApiMethod, type ApiOutput } from '@shared/api/api';
 import { AppRevealError } from '@main/appreveal/client';
 import { RunnerError } from '@main/runner/client';
 import type { Discovery } from '@main/discovery/index';
@@ -122,7 +113,8 @@ export function createApiService(
 
   function appRevealOf(deviceId: string, what: string): AppRevealConnection {
     const connection = manager.connectionOf(deviceId);
-    if (!(connection instanceof AppRevealConnection)) throw new NotOfferedError(`${what}: only an AppReveal device offers them, and ${deviceId} is a ${connection.kind} device`);
+    if (!(connection instanceof AppRevealConnection))
+      throw new NotOfferedError(`${what}: only an AppReveal device offers them, and ${deviceId} is a ${connection.kind} device`);
     return connection;
   }
 

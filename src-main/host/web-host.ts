@@ -137,7 +137,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const declared = Number(request.headers['content-length'] ?? NaN);
     if (declared > MAX_TRACE_BYTES) {
-      reply(413, { ok: false, error: { code: 'trace_unreadable', message: `${name} is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB, more than a trace may be` } });
+      reply(413, {
+        ok: false,
+        error: { code: 'trace_unreadable', message: `${name} is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB, more than a trace may be` },
+      });
       request.resume();
       return;
     }

@@ -24,13 +24,7 @@ import type { ProtocolDecodeError } from '@shared/protocol/errors';
 
 export type RunnerClientState = 'connecting' | 'connected' | 'disconnected';
 
-export type RunnerErrorCode =
-  | 'not_connected'
-  | 'unsupported_command'
-  | 'timeout'
-  | 'disconnected'
-  | 'unexpected_reply'
-  | 'closed';
+export type RunnerErrorCode = 'not_connected' | 'unsupported_command' | 'timeout' | 'disconnected' | 'unexpected_reply' | 'closed';
 
 export class RunnerError extends Error {
   constructor(
@@ -140,11 +134,7 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
    * Sends one command and resolves with its reply (a reply with `success: false` is still a reply).
    * Rejects with a RunnerError when it cannot be sent, times out, or the connection drops.
    */
-  async request<C extends RunnerCommand>(
-    command: C,
-    payload: RequestPayload<C>,
-    options: { timeoutMs?: number } = {},
-  ): Promise<RunnerReply> {
+  async request<C extends RunnerCommand>(command: C, payload: RequestPayload<C>, options: { timeoutMs?: number } = {}): Promise<RunnerReply> {
     const timeoutMs = options.timeoutMs ?? this.options.requestTimeoutMs;
     const started = Date.now();
     if (this.currentState !== 'connected') await this.waitUntilConnected(timeoutMs);

@@ -179,18 +179,24 @@ export class Observer {
   }
 
   private async readBridge(): Promise<BridgeRead> {
-    return relayRead(() => this.client.request('request_sdk_observation', {}, { timeoutMs: SDK_READ_BUDGET_MS }), (reply) => ({
-      kind: 'reply',
-      reply: reply as Extract<BridgeRead, { kind: 'reply' }>['reply'],
-    }));
+    return relayRead(
+      () => this.client.request('request_sdk_observation', {}, { timeoutMs: SDK_READ_BUDGET_MS }),
+      (reply) => ({
+        kind: 'reply',
+        reply: reply as Extract<BridgeRead, { kind: 'reply' }>['reply'],
+      }),
+    );
   }
 
   private async readWebViews(): Promise<WebRead> {
     // One unnamed read: the runner answers with the registered list and the first web view's snapshot.
-    return relayRead(() => this.client.request('request_sdk_web_snapshot', {}, { timeoutMs: SDK_READ_BUDGET_MS }), (reply) => ({
-      kind: 'reply',
-      reply: { webViews: [], ...(reply as object) } as Extract<WebRead, { kind: 'reply' }>['reply'],
-    }));
+    return relayRead(
+      () => this.client.request('request_sdk_web_snapshot', {}, { timeoutMs: SDK_READ_BUDGET_MS }),
+      (reply) => ({
+        kind: 'reply',
+        reply: { webViews: [], ...(reply as object) } as Extract<WebRead, { kind: 'reply' }>['reply'],
+      }),
+    );
   }
 }
 

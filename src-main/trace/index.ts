@@ -1,4 +1,11 @@
-export { TraceRecorder, TraceRecorderError, type TraceEventInput, type TraceManifestInput, type TraceRecorderOptions, type TraceRecorderStats } from './recorder';
+export {
+  TraceRecorder,
+  TraceRecorderError,
+  type TraceEventInput,
+  type TraceManifestInput,
+  type TraceRecorderOptions,
+  type TraceRecorderStats,
+} from './recorder';
 export { discardUnfinishedTrace, findUnfinishedTraces, recoverTrace, type RecoveryReport, type UnfinishedTrace } from './recovery';
 export { openTraceFile, TraceOpenError, type OpenedTrace, type TraceOpenErrorCode } from './open';
 export { exportMaestro, exportNotes, type MaestroExportResult } from './export';

@@ -11,13 +11,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseJsonLossless } from '@shared/protocol/json';
 import { buildTimeline, parseManifest, readTraceEvents, type TimelineStep } from '@shared/trace/reader';
-import {
-  isResourceRef,
-  TRACE_FILES,
-  type ResourceRef,
-  type TraceEvent,
-  type TraceManifest,
-} from '@shared/trace/schema';
+import { isResourceRef, TRACE_FILES, type ResourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
 import { TraceOpenError } from './errors';
 import { IN_PROGRESS_MARKER, RESOURCE_FILE } from './files';
 import { referencedResources } from './pack';
@@ -61,7 +55,8 @@ function decodeText(data: Uint8Array, file: string): string {
 }
 
 function hexOf(ref: string): string {
-  if (!isResourceRef(ref)) throw new TraceOpenError('missing_resource', `${JSON.stringify(String(ref).slice(0, 80))} is not a resource reference (sha256:<64 hex>)`);
+  if (!isResourceRef(ref))
+    throw new TraceOpenError('missing_resource', `${JSON.stringify(String(ref).slice(0, 80))} is not a resource reference (sha256:<64 hex>)`);
   return ref.slice('sha256:'.length);
 }
 
@@ -300,7 +295,10 @@ async function openFolder(path: string): Promise<OpenedTrace> {
 }
 
 function missing(ref: string): TraceOpenError {
-  return new TraceOpenError('missing_resource', `the trace does not hold the resource ${ref} (${TRACE_FILES.resources}/${ref.slice('sha256:'.length)}.* missing)`);
+  return new TraceOpenError(
+    'missing_resource',
+    `the trace does not hold the resource ${ref} (${TRACE_FILES.resources}/${ref.slice('sha256:'.length)}.* missing)`,
+  );
 }
 
 function finish(

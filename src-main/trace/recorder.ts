@@ -16,15 +16,7 @@ import { join, resolve } from 'node:path';
 import { encodeTraceEvent, encodeTraceManifest } from '@shared/trace/encode';
 import { parseJsonLossless, stringifyJsonLossless } from '@shared/protocol/json';
 import { redactForTrace } from '@shared/trace/redact';
-import {
-  resourcePath,
-  resourceRef,
-  TRACE_FILES,
-  type ResourceKind,
-  type ResourceRef,
-  type TraceEvent,
-  type TraceManifest,
-} from '@shared/trace/schema';
+import { resourcePath, resourceRef, TRACE_FILES, type ResourceKind, type ResourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
 import {
   activeTraceIds,
   currentBootTime,
@@ -41,8 +33,7 @@ import { packTraceFolder, type PackReport } from './pack';
 import { writeFully } from './zip';
 
 /** The manifest as a caller gives it: format and version are the writer's, createdAt defaults to now. */
-export type TraceManifestInput = Omit<TraceManifest, 'format' | 'version' | 'createdAt'> &
-  Partial<Pick<TraceManifest, 'format' | 'version' | 'createdAt'>>;
+export type TraceManifestInput = Omit<TraceManifest, 'format' | 'version' | 'createdAt'> & Partial<Pick<TraceManifest, 'format' | 'version' | 'createdAt'>>;
 
 type WithOptionalStamp<T> = T extends unknown ? Omit<T, 'seq' | 'time'> & { seq?: number; time?: number } : never;
 /** An event as a caller gives it: seq defaults to the next one, time to now. */
@@ -124,10 +115,7 @@ export class TraceRecorder {
     const traceId = options.traceId ?? newTraceId();
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(traceId)) throw new TraceRecorderError(`trace id ${JSON.stringify(traceId)} is not a safe file name`);
     const secrets = [...(options.secrets ?? [])];
-    const manifestText = encodeTraceManifest(
-      { ...options.manifest, createdAt: options.manifest.createdAt ?? new Date().toISOString() },
-      { secrets },
-    );
+    const manifestText = encodeTraceManifest({ ...options.manifest, createdAt: options.manifest.createdAt ?? new Date().toISOString() }, { secrets });
     if (activeTraceIds.has(traceId)) throw new TraceRecorderError(`trace ${traceId} is already being recorded`);
     activeTraceIds.add(traceId);
     const folder = join(dir, `${traceId}${IN_PROGRESS_SUFFIX}`);
@@ -253,7 +241,9 @@ export class TraceRecorder {
           item.deps.then(
             () => true,
             (error: unknown) => {
-              item.reject(new TraceRecorderError(`not recorded: a resource it names could not be written (${error instanceof Error ? error.message : String(error)})`));
+              item.reject(
+                new TraceRecorderError(`not recorded: a resource it names could not be written (${error instanceof Error ? error.message : String(error)})`),
+              );
               return false;
             },
           ),

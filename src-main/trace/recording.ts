@@ -148,7 +148,12 @@ export class SessionRecording {
     this.enqueue(async () => {
       const refs = await this.store(recorder, frame);
       if (!refs.observationRef) return;
-      await recorder.append({ type: 'observation', callId: `observe-${frame.receivedAt}`, observationRef: refs.observationRef, ...(refs.screenshotRef ? { screenshotRef: refs.screenshotRef } : {}) });
+      await recorder.append({
+        type: 'observation',
+        callId: `observe-${frame.receivedAt}`,
+        observationRef: refs.observationRef,
+        ...(refs.screenshotRef ? { screenshotRef: refs.screenshotRef } : {}),
+      });
     });
   }
 

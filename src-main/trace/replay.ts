@@ -15,13 +15,7 @@
  *                  observationRef: the before-screen's ViewHierarchy; screenshotRef: its PNG
  *   action.after   result: the whole ActionResult (backend, fallback and failure reasons, target record)
  */
-import {
-  ActionRequestSchema,
-  type ActionRequest,
-  type ActionResult,
-  type Point,
-  type TargetSelector,
-} from '@shared/protocol/action';
+import { ActionRequestSchema, type ActionRequest, type ActionResult, type Point, type TargetSelector } from '@shared/protocol/action';
 import { selectorText, type Outcome, type PlainSelector, type ReplayReport, type ReplayStep } from '@shared/trace/replay-report';
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
@@ -126,7 +120,10 @@ export function traceActionFor(
   return target ? { action, target } : { action };
 }
 
-async function frameResources(recorder: TraceRecorder, frame: ObservedFrame | null | undefined): Promise<{ observationRef?: ResourceRef; screenshotRef?: ResourceRef }> {
+async function frameResources(
+  recorder: TraceRecorder,
+  frame: ObservedFrame | null | undefined,
+): Promise<{ observationRef?: ResourceRef; screenshotRef?: ResourceRef }> {
   if (!frame) return {};
   const hierarchy = frame.observation?.viewHierarchy;
   const [observationRef, screenshotRef] = await Promise.all([
@@ -187,7 +184,12 @@ export async function recordActionStep(
   const total = step.result.timings['total'];
   const time = step.time ?? (total !== undefined ? Math.round((step.endTime ?? Date.now()) - total) : undefined);
   await recordActionBefore(recorder, { ...step, ...(time !== undefined ? { time } : {}) });
-  await recordActionAfter(recorder, { callId: step.callId, result: step.result, after: step.after, ...(step.endTime !== undefined ? { time: step.endTime } : {}) });
+  await recordActionAfter(recorder, {
+    callId: step.callId,
+    result: step.result,
+    after: step.after,
+    ...(step.endTime !== undefined ? { time: step.endTime } : {}),
+  });
 }
 
 // ---- Replay -----------------------------------------------------------------------------------------
@@ -377,11 +379,7 @@ function oneLine(error: unknown): string {
   return message.split('\n')[0] ?? message;
 }
 
-async function replayStep(
-  step: TimelineStep,
-  connection: DeviceConnection,
-  options: { settleMs: number; sendFallbacks: boolean },
-): Promise<ReplayStep> {
+async function replayStep(step: TimelineStep, connection: DeviceConnection, options: { settleMs: number; sendFallbacks: boolean }): Promise<ReplayStep> {
   const { settleMs } = options;
   const before = step.before;
   const kind = before?.action.kind ?? 'unknown';
@@ -429,7 +427,9 @@ async function replayStep(
     if (chosen && missed.length > 0 && !options.sendFallbacks) {
       // A fallback is a divergence known before anything is sent; a replay that stops at the first
       // divergence stops before acting on an element the recording may not have meant.
-      report.differences.push(`target found by ${selectorText(chosen)}, not by ${missed.map(selectorText).join(' or ')}; not sent, as the replay stops at the first divergence`);
+      report.differences.push(
+        `target found by ${selectorText(chosen)}, not by ${missed.map(selectorText).join(' or ')}; not sent, as the replay stops at the first divergence`,
+      );
       report.verdict = 'diverged';
       report.replayed.durationMs = Math.round(performance.now() - started);
       return report;
@@ -479,11 +479,7 @@ async function replayStep(
  * and notes in the trace are not actions and are passed over. Never throws for a step: a step that
  * cannot run is reported as failed.
  */
-export async function replayTrace(
-  opened: Pick<OpenedTrace, 'timeline'>,
-  connection: DeviceConnection,
-  options: ReplayOptions,
-): Promise<ReplayReport> {
+export async function replayTrace(opened: Pick<OpenedTrace, 'timeline'>, connection: DeviceConnection, options: ReplayOptions): Promise<ReplayReport> {
   const actions = opened.timeline.filter((step) => step.kind === 'action');
   const report: ReplayReport = { steps: [], matched: 0, diverged: 0, failed: 0, total: actions.length, notRun: 0 };
   const settleMs = options.settleMs ?? 300;

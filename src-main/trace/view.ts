@@ -131,7 +131,10 @@ async function pruneOpenedCopies(keep: number): Promise<void> {
       return { file, mtimeMs: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 };
     }),
   );
-  const old = copies.filter((c) => !inUse.has(c.file)).sort((a, b) => b.mtimeMs - a.mtimeMs).slice(keep);
+  const old = copies
+    .filter((c) => !inUse.has(c.file))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs)
+    .slice(keep);
   await Promise.all(old.map((c) => rm(c.file, { force: true })));
 }
 
@@ -140,7 +143,9 @@ function uploadDir(): string {
 }
 
 function safeName(name: string): string {
-  const base = basename(name).replace(/[^A-Za-z0-9._-]+/g, '_').slice(-120);
+  const base = basename(name)
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .slice(-120);
   return base === '' || base === '.' || base === '..' ? 'trace.parallax-trace' : base;
 }
 
@@ -160,14 +165,17 @@ export async function receiveTrace(name: string, body: AsyncIterable<Uint8Array>
     const limited = async function* () {
       for await (const chunk of body) {
         received += chunk.length;
-        if (received > MAX_TRACE_BYTES) throw new TraceOpenError('unreadable', `${name} is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB, more than a trace may be`);
+        if (received > MAX_TRACE_BYTES)
+          throw new TraceOpenError('unreadable', `${name} is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB, more than a trace may be`);
         yield chunk;
       }
     };
     await pipeline(Readable.from(limited()), createWriteStream(file));
   } catch (error) {
     await rm(file, { force: true });
-    throw error instanceof TraceOpenError ? error : new TraceOpenError('unreadable', `${name} did not arrive whole: ${error instanceof Error ? error.message : String(error)}`);
+    throw error instanceof TraceOpenError
+      ? error
+      : new TraceOpenError('unreadable', `${name} did not arrive whole: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     receiving.delete(file);
   }

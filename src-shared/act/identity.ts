@@ -96,18 +96,13 @@ export function centerOf(node: UiNode): Point | undefined {
 }
 
 /** How a resolved node is described in a result. */
-export function nodeTargetRecord(
-  node: UiNode,
-  resolvedBy: TargetRecord['resolvedBy'],
-  extra: Partial<TargetRecord> = {},
-): TargetRecord {
+export function nodeTargetRecord(node: UiNode, resolvedBy: TargetRecord['resolvedBy'], extra: Partial<TargetRecord> = {}): TargetRecord {
   const id = nodeIdentity(node);
   const point = centerOf(node);
   const marked = node.extras?.[SOURCE];
   const record: TargetRecord = {
     resolvedBy,
-    source:
-      id.kind === 'bridge' || marked === 'sdkBridge' ? 'sdkBridge' : id.kind === 'web' || marked === 'sdkWebBridge' ? 'sdkWebBridge' : 'xctest',
+    source: id.kind === 'bridge' || marked === 'sdkBridge' ? 'sdkBridge' : id.kind === 'web' || marked === 'sdkWebBridge' ? 'sdkWebBridge' : 'xctest',
     ...(point ? { point } : {}),
     ...(node.bounds ? { bounds: node.bounds } : {}),
     ...extra,

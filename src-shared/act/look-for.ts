@@ -114,9 +114,7 @@ export function planLookFor(input: LookForInput, context: BridgeContext): LookFo
 
 /** After scrollIntoView: wait for the page's next snapshot, re-read the screen, and search again. */
 export type LookForStepVerdict =
-  | { readonly kind: 'settleAndSearch'; readonly waitMs: number }
-  | (SwipeSearch & { readonly fallbackReason: FallbackReason })
-  | FailClosed;
+  { readonly kind: 'settleAndSearch'; readonly waitMs: number } | (SwipeSearch & { readonly fallbackReason: FallbackReason }) | FailClosed;
 
 export function interpretLookForStep(step: WebLookForStep, outcome: RelayOutcome): LookForStepVerdict {
   const verdict = interpretBridgeOutcome(step, outcome);
@@ -131,8 +129,7 @@ export function interpretLookForStep(step: WebLookForStep, outcome: RelayOutcome
 }
 
 export type LookForSearchResult =
-  | { readonly kind: 'found'; readonly backend: 'sdk'; readonly swipes: 0 }
-  | (SwipeSearch & { readonly warnings: readonly string[] });
+  { readonly kind: 'found'; readonly backend: 'sdk'; readonly swipes: 0 } | (SwipeSearch & { readonly warnings: readonly string[] });
 
 /** The search after the re-read: a hit is served by the bridge with no swipe; a miss swipes as before. */
 export function searchAfterWebStep(hit: boolean): LookForSearchResult {

@@ -34,7 +34,14 @@ export function describeSelector(selector: TargetSelector): string {
   if ('id' in selector) return selector.id;
   if ('text' in selector) return selector.text;
   if ('point' in selector) return `${selector.point.x},${selector.point.y}`;
-  return selector.node['resource-id'] ?? selector.node['sdk-element-id'] ?? selector.node['web-element-id'] ?? selector.node['content-desc'] ?? selector.node.text ?? 'picked node';
+  return (
+    selector.node['resource-id'] ??
+    selector.node['sdk-element-id'] ??
+    selector.node['web-element-id'] ??
+    selector.node['content-desc'] ??
+    selector.node.text ??
+    'picked node'
+  );
 }
 
 export function isEditable(node: UiNode): boolean {
@@ -69,12 +76,7 @@ function collapseTwins(hits: readonly FlatNode[]): FlatNode[] {
   return [...byBounds.values()].sort((a, b) => a.order - b.order);
 }
 
-function pick(
-  hits: readonly FlatNode[],
-  resolvedBy: 'id' | 'text',
-  selector: string,
-  preferEditable: boolean,
-): Resolution {
+function pick(hits: readonly FlatNode[], resolvedBy: 'id' | 'text', selector: string, preferEditable: boolean): Resolution {
   let candidates = collapseTwins(hits);
   if (preferEditable) {
     const editable = candidates.filter((c) => isEditable(c.node));
@@ -97,7 +99,11 @@ function textMatches(nodes: readonly FlatNode[], text: string): FlatNode[] {
 function actionableAt(nodes: readonly FlatNode[], point: Point): UiNode | undefined {
   const stack = nodesAtIn(nodes, point.x, point.y);
   const isControl = (node: UiNode) =>
-    nodeFlag(node, 'clickable') && nodeFlag(node, 'enabled') && !flattenTree(node).slice(1).some(({ node: d }) => nodeFlag(d, 'clickable'));
+    nodeFlag(node, 'clickable') &&
+    nodeFlag(node, 'enabled') &&
+    !flattenTree(node)
+      .slice(1)
+      .some(({ node: d }) => nodeFlag(d, 'clickable'));
   const hit = stack.find(({ node }) => isControl(node));
   if (!hit) return undefined;
   const key = boundsKey(hit.node);
@@ -200,7 +206,6 @@ export function resolveScope(selector: TargetSelector | undefined, root: UiNode 
   const resolved = resolveTarget(selector, root);
   return resolved.kind === 'node' ? resolved.node : 'notFound';
 }
-
 
 /** Where a field the command focused shows up in a later read: by its bridge or web identity, else as XCTest sees it. */
 export function findSameField(field: UiNode, root: UiNode | undefined): UiNode | undefined {

@@ -13,12 +13,7 @@
 import type { FailureReason, FallbackReason, ImeAction, SendKeysStep, TargetRecord } from '@shared/protocol/action';
 import type { UInt64 } from '@shared/protocol/json';
 import type { UiNode } from '@shared/protocol/runner';
-import {
-  encodeAutoMobileAction,
-  encodeWebControlAction,
-  type AutoMobileAction,
-  type WebControlAction,
-} from '@shared/protocol/sdk';
+import { encodeAutoMobileAction, encodeWebControlAction, type AutoMobileAction, type WebControlAction } from '@shared/protocol/sdk';
 import { flattenTree } from '@shared/model/tree';
 import { SDK_REQUEST_BUDGET_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitBridgeAction, admitWebAction, type BridgeContext } from './context';
@@ -265,9 +260,7 @@ export function planKeyOp(session: SendKeysSession, op: KeyOp, context: BridgeCo
       if (needsFreshRead(session)) return { via: 'observe' };
       const { elementId, captureIdentity: observationIdentity } = field;
       const action: AutoMobileAction =
-        op.op === 'insertText'
-          ? { insertText: { observationIdentity, elementId, text: op.text } }
-          : { clearText: { observationIdentity, elementId } };
+        op.op === 'insertText' ? { insertText: { observationIdentity, elementId, text: op.text } } : { clearText: { observationIdentity, elementId } };
       return { via: 'sdk', action, actionJson: encodeAutoMobileAction(action), budgetMs: SDK_REQUEST_BUDGET_MS, standIn: command };
     }
     case 'web': {

@@ -73,8 +73,7 @@ export type SwipePlan =
   | XctestSwipePlan
   | { readonly via: 'failClosed'; readonly failureReason: FailureReason; readonly mayHaveRun: false; readonly target: TargetRecord };
 
-export const DURATION_IGNORED_WARNING =
-  'The bridge scrolls by content offset and has no timed stroke, so durationMs was ignored.';
+export const DURATION_IGNORED_WARNING = 'The bridge scrolls by content offset and has no timed stroke, so durationMs was ignored.';
 
 export function routeSwipe(input: SwipeInput, context: BridgeContext): SwipePlan {
   const { stroke, container } = input;

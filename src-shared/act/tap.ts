@@ -5,22 +5,14 @@
  */
 import type { FailureReason, FallbackReason, Point, TargetRecord } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
-import {
-  encodeAutoMobileAction,
-  encodeWebControlAction,
-  type AutoMobileAction,
-  type WebControlAction,
-} from '@shared/protocol/sdk';
+import { encodeAutoMobileAction, encodeWebControlAction, type AutoMobileAction, type WebControlAction } from '@shared/protocol/sdk';
 import { SDK_REQUEST_BUDGET_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitBridgeAction, admitWebAction, type BridgeContext } from './context';
 import { centerOf, nodeIdentity, nodeTargetRecord } from './identity';
 
 export { interpretBridgeOutcome } from './verdict';
 
-export type TapGesture =
-  | { readonly kind: 'tap' }
-  | { readonly kind: 'longPress'; readonly durationMs: number }
-  | { readonly kind: 'doubleTap' };
+export type TapGesture = { readonly kind: 'tap' } | { readonly kind: 'longPress'; readonly durationMs: number } | { readonly kind: 'doubleTap' };
 
 export type TapTarget =
   | {

@@ -243,9 +243,12 @@ export const apiMethods = {
   'devices.connect': {
     input: z.object({
       /** A runner (`ws://HOST:PORT/ws`) or an AppReveal session URL (`http://HOST:PORT/?appreveal_session_token=…`). */
-      url: z.string().max(2048).refine((url) => /^wss?:\/\//.test(url) || AppRevealSessionUrlSchema.safeParse(url).success, {
-        message: 'a runner URL (ws://HOST:PORT/ws) or an AppReveal session URL (http://HOST:PORT/?appreveal_session_token=…)',
-      }),
+      url: z
+        .string()
+        .max(2048)
+        .refine((url) => /^wss?:\/\//.test(url) || AppRevealSessionUrlSchema.safeParse(url).success, {
+          message: 'a runner URL (ws://HOST:PORT/ws) or an AppReveal session URL (http://HOST:PORT/?appreveal_session_token=…)',
+        }),
       name: z.string().min(1).max(200).optional(),
     }),
     output: DeviceSummarySchema,

@@ -10,14 +10,7 @@
 import { z } from 'zod';
 import type { UiNode } from '@shared/protocol/runner';
 
-export const DIFF_CLASSES = [
-  'only_xctest',
-  'only_sdk',
-  'text_changed',
-  'value_changed',
-  'geometry_changed',
-  'identity_added',
-] as const;
+export const DIFF_CLASSES = ['only_xctest', 'only_sdk', 'text_changed', 'value_changed', 'geometry_changed', 'identity_added'] as const;
 export const DiffClassSchema = z.enum(DIFF_CLASSES);
 export type DiffClass = z.infer<typeof DiffClassSchema>;
 
@@ -173,14 +166,7 @@ function boundsKey(f: Flat): string | undefined {
 type KeyFn = (f: Flat) => string | undefined;
 
 /** The bridge and web merges add these; an XCTest-only tree never has them. */
-const BRIDGE_IDENTITY_ATTRS = [
-  'sdk-element-id',
-  'sdk-capture-identity',
-  'web-view-id',
-  'web-snapshot-id',
-  'web-element-id',
-  'web-document-id',
-] as const;
+const BRIDGE_IDENTITY_ATTRS = ['sdk-element-id', 'sdk-capture-identity', 'web-view-id', 'web-snapshot-id', 'web-element-id', 'web-document-id'] as const;
 
 /**
  * Identities in the order they are trusted. Web element ids restart for every document and are unique

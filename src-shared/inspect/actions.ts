@@ -126,10 +126,34 @@ export interface OfferedActions {
  */
 export function offeredActions(device: Pick<DeviceSummary, 'kind' | 'supportedCommands'> | undefined): OfferedActions {
   if (!device) {
-    return { tapNode: false, tapPoint: false, doubleTap: false, longPress: false, swipe: false, type: false, clear: false, replace: false, imeDone: false, tab: false, missing: [] };
+    return {
+      tapNode: false,
+      tapPoint: false,
+      doubleTap: false,
+      longPress: false,
+      swipe: false,
+      type: false,
+      clear: false,
+      replace: false,
+      imeDone: false,
+      tab: false,
+      missing: [],
+    };
   }
   if (device.kind !== 'appreveal') {
-    return { tapNode: true, tapPoint: true, doubleTap: true, longPress: true, swipe: true, type: true, clear: true, replace: true, imeDone: true, tab: true, missing: [] };
+    return {
+      tapNode: true,
+      tapPoint: true,
+      doubleTap: true,
+      longPress: true,
+      swipe: true,
+      type: true,
+      clear: true,
+      replace: true,
+      imeDone: true,
+      tab: true,
+      missing: [],
+    };
   }
   const tools = new Set(device.supportedCommands);
   const has = (tool: string) => tools.has(tool);
@@ -173,9 +197,7 @@ export interface PointerSample {
 }
 
 export type Gesture =
-  | { kind: 'press'; at: Point }
-  | { kind: 'longPress'; at: Point; durationMs: number }
-  | { kind: 'drag'; start: Point; end: Point; durationMs: number };
+  { kind: 'press'; at: Point } | { kind: 'longPress'; at: Point; durationMs: number } | { kind: 'drag'; start: Point; end: Point; durationMs: number };
 
 /**
  * What one pointer stroke was: a drag when it moved at least DRAG_THRESHOLD_PX on screen (`scale`:

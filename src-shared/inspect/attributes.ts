@@ -13,17 +13,7 @@ export interface NodeAttribute {
 }
 
 /** Identity and text first, then the geometry, then the flags, in the order a reader scans them. */
-const LEADING = [
-  'className',
-  'role',
-  'text',
-  'value',
-  'content-desc',
-  'hint-text',
-  'resource-id',
-  'view-id',
-  'test-tag',
-] as const;
+const LEADING = ['className', 'role', 'text', 'value', 'content-desc', 'hint-text', 'resource-id', 'view-id', 'test-tag'] as const;
 
 /** The string booleans of a node (absent means false, except `enabled`): the wire's own list. */
 export const FLAG_NAMES = NODE_FLAGS;

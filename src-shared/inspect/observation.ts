@@ -5,15 +5,7 @@
  * Pure: plain data in, plain data out.
  */
 import type { Frame } from '@shared/api/api';
-import type {
-  LayoutWarning,
-  Observation,
-  ObservationError,
-  Quality,
-  QualityReason,
-  QualityVerdict,
-  SourceOutcome,
-} from '@shared/protocol/observation';
+import type { LayoutWarning, Observation, ObservationError, Quality, QualityReason, QualityVerdict, SourceOutcome } from '@shared/protocol/observation';
 import { boundsOf, type FlatNode, type NodeKey, type Rect } from '@shared/model/tree';
 
 // ---- Backend ----------------------------------------------------------------------------------------

@@ -5,16 +5,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree, type FlatNode } from '@shared/model/tree';
 
 /** The node fields a search looks at, in the order a match is reported. */
-export const SEARCH_FIELDS = [
-  'resource-id',
-  'view-id',
-  'test-tag',
-  'content-desc',
-  'text',
-  'value',
-  'className',
-  'role',
-] as const;
+export const SEARCH_FIELDS = ['resource-id', 'view-id', 'test-tag', 'content-desc', 'text', 'value', 'className', 'role'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
 
 export interface SearchHit extends FlatNode {

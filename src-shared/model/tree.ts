@@ -62,9 +62,7 @@ export function isSameOrDescendant(key: NodeKey, ancestor: NodeKey): boolean {
 export function flattenTree(root: UiNode): FlatNode[] {
   const out: FlatNode[] = [];
   // An explicit stack: real trees can be deep enough to make recursion a risk.
-  const stack: { node: UiNode; key: NodeKey; depth: number; parentKey: NodeKey | null }[] = [
-    { node: root, key: ROOT_KEY, depth: 0, parentKey: null },
-  ];
+  const stack: { node: UiNode; key: NodeKey; depth: number; parentKey: NodeKey | null }[] = [{ node: root, key: ROOT_KEY, depth: 0, parentKey: null }];
   while (stack.length > 0) {
     const item = stack.pop()!;
     out.push({ ...item, order: out.length });

@@ -20,8 +20,7 @@ import { mergeWebRead, type WebRead } from './web-merge';
 
 /** The XCTest read: a decoded hierarchy (which may itself carry the runner's `error`), or no reply. */
 export type HierarchyStage =
-  | { ok: true; hierarchy: ViewHierarchy; frameContext?: string | undefined }
-  | { ok: false; kind: 'timeout' | 'error'; message: string };
+  { ok: true; hierarchy: ViewHierarchy; frameContext?: string | undefined } | { ok: false; kind: 'timeout' | 'error'; message: string };
 
 export interface ObservationStages {
   strategy: Strategy;
@@ -81,9 +80,7 @@ export function assembleObservation(stages: ObservationStages): Observation {
   let xctest: ViewHierarchy | undefined = read;
   let carriable = true;
   if (read?.hierarchy) {
-    xctest = timed('projection', () =>
-      guarded('projection', () => (stages.strategy === 'visible' ? projectVisible(read) : read), read),
-    );
+    xctest = timed('projection', () => guarded('projection', () => (stages.strategy === 'visible' ? projectVisible(read) : read), read));
     if (stages.strategy === 'raw') carriable = fitsRaw(xctest, stages.rawMaxBytes, errors);
   }
   const xctestRoot = carriable ? xctest?.hierarchy : undefined;
@@ -167,7 +164,13 @@ interface Merged extends BackendFields {
 }
 
 /** The bridge, then the web views, over the projected XCTest tree, as selection allows. */
-function mergeSources(xctestRoot: UiNode | undefined, selection: BackendSelection, stages: ObservationStages, errors: ObservationError[], guarded: Guard): Merged {
+function mergeSources(
+  xctestRoot: UiNode | undefined,
+  selection: BackendSelection,
+  stages: ObservationStages,
+  errors: ObservationError[],
+  guarded: Guard,
+): Merged {
   const out: Merged = { root: xctestRoot, sources: {} };
   const bridgeSkip = notRead(selection.readBridge, selection.bridgeReason);
   if (bridgeSkip) out.sources.bridge = bridgeSkip;
@@ -245,4 +248,3 @@ function webError(read: WebRead, reason: string): ObservationError {
     ...(failure ? { failure } : {}),
   };
 }
-

@@ -101,9 +101,7 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
     // The runner puts an element's accessibility label in `text` (see the golden hierarchies).
     const desc = leaf['content-desc'];
     const text = leaf.text;
-    return list.some(
-      (node) => (present(id) && node.id === id) || (present(node.label) && (node.label === desc || node.label === text)),
-    );
+    return list.some((node) => (present(id) && node.id === id) || (present(node.label) && (node.label === desc || node.label === text)));
   };
   const prune = (node: UiNode): UiNode | null => {
     const children = childrenOf(node);
@@ -125,7 +123,12 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
   };
 
   // The root itself is the anchor and never a duplicate; its children are pruned.
-  const rootChildren = index.size > 0 ? childrenOf(root).map(prune).filter((n): n is UiNode => n !== null) : [...childrenOf(root)];
+  const rootChildren =
+    index.size > 0
+      ? childrenOf(root)
+          .map(prune)
+          .filter((n): n is UiNode => n !== null)
+      : [...childrenOf(root)];
   // First under the root: XCTest lists later windows (alerts, the keyboard) after the app's own, and
   // they are drawn above the app content the bridge describes.
   return { root: withChildren(root, [...bridgeNodes, ...rootChildren]), nodes: count, duplicatesRemoved };
@@ -150,7 +153,10 @@ function isScrollableTwin(node: ObservationNode, mapped: UiNode, twins: RectInde
   if (twins.size === 0) return false;
   return twins
     .get(mapped.bounds!)
-    .some((x) => (present(x['resource-id']) && x['resource-id'] === node.id) || (present(node.label) && (node.label === x['content-desc'] || node.label === x.text)));
+    .some(
+      (x) =>
+        (present(x['resource-id']) && x['resource-id'] === node.id) || (present(node.label) && (node.label === x['content-desc'] || node.label === x.text)),
+    );
 }
 
 export function bridgeNodeToUiNode(node: ObservationNode, captureIdentity: string, children: readonly UiNode[]): UiNode {

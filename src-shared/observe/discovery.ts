@@ -17,9 +17,7 @@ export const OBSERVATION_BRIDGE_CAPABILITY = 'observationBridge';
 export type SdkCapabilitiesReply = SdkCapabilitiesPayload & { success?: boolean | undefined; error?: string | null | undefined };
 
 /** What came back from the probe. A reply that never arrived is not a reply. */
-export type CapabilityProbe =
-  | { ok: true; reply: SdkCapabilitiesReply }
-  | { ok: false; kind: 'timeout' | 'no_reply' | 'transport'; message: string };
+export type CapabilityProbe = { ok: true; reply: SdkCapabilitiesReply } | { ok: false; kind: 'timeout' | 'no_reply' | 'transport'; message: string };
 
 export type CapabilityQueryFailure = 'timeout' | 'no_reply' | 'transport' | 'runner_failure';
 

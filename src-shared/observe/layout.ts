@@ -3,13 +3,7 @@
  * of the screen (the top safe area under the status bar, the bottom one over the home indicator, the
  * side insets, a display cutout), with how far they reach in and how deep the inset is, in points.
  */
-import {
-  LAYOUT_SEVERITIES,
-  MAX_LAYOUT_WARNINGS,
-  type LayoutSide,
-  type LayoutWarning,
-  type LayoutWarnings,
-} from '@shared/protocol/observation';
+import { LAYOUT_SEVERITIES, MAX_LAYOUT_WARNINGS, type LayoutSide, type LayoutWarning, type LayoutWarnings } from '@shared/protocol/observation';
 import { nodeFlag, type UiNode, type ViewHierarchy } from '@shared/protocol/runner';
 import { ROOT_KEY, type NodeKey } from '@shared/model/tree';
 import { containsRect, intersection, type Rect } from './geometry';
@@ -149,14 +143,7 @@ function rank(warning: LayoutWarning): number {
  * Intentional edge-to-edge backgrounds (no text of their own, spanning the whole screen along the
  * inset's edge) and scrollable content (which the user can move out of the inset) are advisory.
  */
-function advisoryReason(
-  node: UiNode,
-  bounds: Rect,
-  region: Region,
-  width: number,
-  height: number,
-  inScroll: boolean,
-): LayoutWarning['advisory'] | undefined {
+function advisoryReason(node: UiNode, bounds: Rect, region: Region, width: number, height: number, inScroll: boolean): LayoutWarning['advisory'] | undefined {
   const spansEdge = region.axis === 'y' ? bounds.left <= 0 && bounds.right >= width : bounds.top <= 0 && bounds.bottom >= height;
   if (spansEdge && !hasText(node)) return 'edgeToEdgeBackground';
   if (inScroll || nodeFlag(node, 'scrollable')) return 'scrollableContent';
@@ -182,11 +169,26 @@ function unsafeRegions(input: LayoutInput, width: number, height: number): Regio
     const right = edges.right / scale;
     if (top > 0) regions.push({ key: 'top', side: 'top', region: 'statusBar', rect: { left: 0, top: 0, right: width, bottom: top }, insetPx: top, axis: 'y' });
     if (bottom > 0) {
-      regions.push({ key: 'bottom', side: 'bottom', region: 'homeIndicator', rect: { left: 0, top: height - bottom, right: width, bottom: height }, insetPx: bottom, axis: 'y' });
+      regions.push({
+        key: 'bottom',
+        side: 'bottom',
+        region: 'homeIndicator',
+        rect: { left: 0, top: height - bottom, right: width, bottom: height },
+        insetPx: bottom,
+        axis: 'y',
+      });
     }
-    if (left > 0) regions.push({ key: 'left', side: 'left', region: 'leftInset', rect: { left: 0, top: 0, right: left, bottom: height }, insetPx: left, axis: 'x' });
+    if (left > 0)
+      regions.push({ key: 'left', side: 'left', region: 'leftInset', rect: { left: 0, top: 0, right: left, bottom: height }, insetPx: left, axis: 'x' });
     if (right > 0) {
-      regions.push({ key: 'right', side: 'right', region: 'rightInset', rect: { left: width - right, top: 0, right: width, bottom: height }, insetPx: right, axis: 'x' });
+      regions.push({
+        key: 'right',
+        side: 'right',
+        region: 'rightInset',
+        rect: { left: width - right, top: 0, right: width, bottom: height },
+        insetPx: right,
+        axis: 'x',
+      });
     }
   }
   (insets?.displayCutoutInfo?.bounds ?? []).forEach((raw, i) => {

@@ -96,7 +96,16 @@ export function mergeWebRead(root: UiNode, read: WebRead): WebMerge {
   });
   if (!result) return none('web_view_without_bounds', true);
   const { nodes, leavesReplaced } = result;
-  return { root: nextRoot, merged: true, reason: 'merged', unreadable: false, nodes, leavesReplaced, webViewId: entry.webViewId, snapshotId: snapshot.snapshotId };
+  return {
+    root: nextRoot,
+    merged: true,
+    reason: 'merged',
+    unreadable: false,
+    nodes,
+    leavesReplaced,
+    webViewId: entry.webViewId,
+    snapshotId: snapshot.snapshotId,
+  };
 }
 
 interface Candidate {

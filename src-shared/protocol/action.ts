@@ -139,13 +139,9 @@ export type FallbackReason = z.infer<typeof FallbackReasonSchema>;
 type Without<T extends readonly string[], X extends string> = Exclude<T[number], X>;
 
 /** Bridge rejections except unsupported_action, which is a fallback, not a failure. */
-const BRIDGE_FAILURES = ACTION_REJECTION_REASONS.filter(
-  (r): r is Without<typeof ACTION_REJECTION_REASONS, 'unsupported_action'> => r !== 'unsupported_action',
-);
+const BRIDGE_FAILURES = ACTION_REJECTION_REASONS.filter((r): r is Without<typeof ACTION_REJECTION_REASONS, 'unsupported_action'> => r !== 'unsupported_action');
 /** Relay failures except bridge_unavailable, the one that means "nothing was sent" and so may fall back. */
-const RELAY_FAILURES = SDK_RELAY_FAILURES.filter(
-  (r): r is Without<typeof SDK_RELAY_FAILURES, 'bridge_unavailable'> => r !== 'bridge_unavailable',
-);
+const RELAY_FAILURES = SDK_RELAY_FAILURES.filter((r): r is Without<typeof SDK_RELAY_FAILURES, 'bridge_unavailable'> => r !== 'bridge_unavailable');
 
 /** Reasons the dispatcher itself, the runner or read-back produce. */
 export const DISPATCH_FAILURES = [
@@ -167,9 +163,10 @@ export const DISPATCH_FAILURES = [
   'appreveal_unreachable',
 ] as const;
 
-export const FAILURE_REASONS = [
-  ...new Set([...BRIDGE_FAILURES, ...WEB_ACTION_REJECTION_REASONS, ...RELAY_FAILURES, ...DISPATCH_FAILURES]),
-] as [FailureReason, ...FailureReason[]];
+export const FAILURE_REASONS = [...new Set([...BRIDGE_FAILURES, ...WEB_ACTION_REJECTION_REASONS, ...RELAY_FAILURES, ...DISPATCH_FAILURES])] as [
+  FailureReason,
+  ...FailureReason[],
+];
 export type FailureReason =
   | Without<typeof ACTION_REJECTION_REASONS, 'unsupported_action'>
   | (typeof WEB_ACTION_REJECTION_REASONS)[number]
@@ -326,7 +323,8 @@ export const FAILURE_EXPLANATIONS: Record<FailureReason, FailureExplanation> = {
     whatToDo: 'Observe again and redo the swipe on the current screen.',
   },
   appreveal_tool_error: {
-    meaning: 'The app’s AppReveal server ran the tool and reported that it failed (for example, the element was not found or the text matched several elements).',
+    meaning:
+      'The app’s AppReveal server ran the tool and reported that it failed (for example, the element was not found or the text matched several elements).',
     whatToDo: 'Read the error and its candidates, then pick a more specific id or text.',
   },
   appreveal_unknown_tool: {

@@ -138,22 +138,20 @@ export const WireElementSchema = z
     actions: StringListSchema,
     idSource: z.string().nullish(),
   })
-  .transform(
-    (raw): AppRevealElement => ({
-      id: raw.id,
-      type: raw.type ?? 'other',
-      ...(raw.label !== undefined ? { label: raw.label } : {}),
-      ...(raw.value !== undefined ? { value: raw.value } : {}),
-      // An absent enabled/visible means the port does not track it: the element is there and usable.
-      enabled: raw.enabled ?? true,
-      visible: raw.visible ?? true,
-      tappable: raw.tappable ?? false,
-      frame: raw.frame,
-      actions: raw.actions,
-      ...(raw.idSource ? { idSource: raw.idSource } : {}),
-      ocr: raw.idSource === 'ocr',
-    }),
-  );
+  .transform((raw): AppRevealElement => ({
+    id: raw.id,
+    type: raw.type ?? 'other',
+    ...(raw.label !== undefined ? { label: raw.label } : {}),
+    ...(raw.value !== undefined ? { value: raw.value } : {}),
+    // An absent enabled/visible means the port does not track it: the element is there and usable.
+    enabled: raw.enabled ?? true,
+    visible: raw.visible ?? true,
+    tappable: raw.tappable ?? false,
+    frame: raw.frame,
+    actions: raw.actions,
+    ...(raw.idSource ? { idSource: raw.idSource } : {}),
+    ocr: raw.idSource === 'ocr',
+  }));
 
 export interface AppRevealElements {
   /** The screen the elements were read from, when the port says (iOS does). */
@@ -163,10 +161,7 @@ export interface AppRevealElements {
 
 /** The get_elements reply: `{screenKey?, elements: [...]}` (iOS) or a bare list (older ports). */
 export const AppRevealElementsReplySchema = z
-  .union([
-    z.object({ screenKey: z.string().nullish(), elements: z.array(WireElementSchema) }),
-    z.array(WireElementSchema),
-  ])
+  .union([z.object({ screenKey: z.string().nullish(), elements: z.array(WireElementSchema) }), z.array(WireElementSchema)])
   .transform((raw): AppRevealElements => {
     if (Array.isArray(raw)) return { elements: raw };
     return raw.screenKey ? { screenKey: raw.screenKey, elements: raw.elements } : { elements: raw.elements };
@@ -600,11 +595,7 @@ export interface ScreenGeometry {
  * The elements under one root that stands for the screen. AppReveal's elements are a flat list (no
  * containment), so they are the root's children in the order the app listed them.
  */
-export function appRevealElementsToUiNodes(
-  elements: readonly AppRevealElement[],
-  screen?: AppRevealScreenInfo,
-  geometry?: ScreenGeometry,
-): UiNode {
+export function appRevealElementsToUiNodes(elements: readonly AppRevealElement[], screen?: AppRevealScreenInfo, geometry?: ScreenGeometry): UiNode {
   const extras: Record<string, string> = {};
   if (screen) {
     extras[APPREVEAL_EXTRAS.screenKey] = screen.screenKey;

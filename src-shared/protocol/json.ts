@@ -12,10 +12,7 @@ import { z } from 'zod';
 export const UINT64_KEYS = ['captureIdentity', 'observationIdentity', 'nextObservationIdentity'] as const;
 
 const UINT64_MAX = 18446744073709551615n;
-const KEY_NUMBER = new RegExp(
-  `([{,]\\s*"(?:${UINT64_KEYS.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)`,
-  'g',
-);
+const KEY_NUMBER = new RegExp(`([{,]\\s*"(?:${UINT64_KEYS.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)`, 'g');
 
 /** JSON.parse, except that the identity keys keep every digit (as strings). */
 export function parseJsonLossless(text: string): unknown {
@@ -25,26 +22,21 @@ export function parseJsonLossless(text: string): unknown {
 /** JSON.stringify, except that identity keys holding decimal strings are written as bare numbers. */
 export function stringifyJsonLossless(value: unknown): string {
   const text = JSON.stringify(value);
-  return text.replace(
-    new RegExp(`([{,]"(?:${UINT64_KEYS.join('|')})":)"(\\d+)"`, 'g'),
-    '$1$2',
-  );
+  return text.replace(new RegExp(`([{,]"(?:${UINT64_KEYS.join('|')})":)"(\\d+)"`, 'g'), '$1$2');
 }
 
 /** A UInt64 kept as its canonical decimal digits; never a JS number. */
-export const UInt64Schema = z
-  .union([z.string(), z.number()])
-  .transform((raw, ctx) => {
-    const text = typeof raw === 'number' ? (Number.isSafeInteger(raw) ? String(raw) : '') : raw;
-    if (!/^\d+$/.test(text)) {
-      ctx.addIssue({ code: 'custom', message: 'expected a UInt64 (decimal digits)' });
-      return z.NEVER;
-    }
-    const value = BigInt(text);
-    if (value > UINT64_MAX) {
-      ctx.addIssue({ code: 'custom', message: 'UInt64 out of range' });
-      return z.NEVER;
-    }
-    return value.toString();
-  });
+export const UInt64Schema = z.union([z.string(), z.number()]).transform((raw, ctx) => {
+  const text = typeof raw === 'number' ? (Number.isSafeInteger(raw) ? String(raw) : '') : raw;
+  if (!/^\d+$/.test(text)) {
+    ctx.addIssue({ code: 'custom', message: 'expected a UInt64 (decimal digits)' });
+    return z.NEVER;
+  }
+  const value = BigInt(text);
+  if (value > UINT64_MAX) {
+    ctx.addIssue({ code: 'custom', message: 'UInt64 out of range' });
+    return z.NEVER;
+  }
+  return value.toString();
+});
 export type UInt64 = z.output<typeof UInt64Schema>;

@@ -6,14 +6,7 @@
  */
 import { type z } from 'zod';
 import { redactForTrace, type RedactOptions } from './redact';
-import {
-  TRACE_FORMAT,
-  TRACE_VERSION,
-  TraceEventSchema,
-  TraceManifestSchema,
-  type TraceEvent,
-  type TraceManifest,
-} from './schema';
+import { TRACE_FORMAT, TRACE_VERSION, TraceEventSchema, TraceManifestSchema, type TraceEvent, type TraceManifest } from './schema';
 
 export class TraceEncodeError extends Error {
   override readonly name = 'TraceEncodeError';
@@ -33,10 +26,7 @@ function check<T>(schema: z.ZodType<T>, value: unknown): T {
 }
 
 /** manifest.json's text. Throws TraceEncodeError when the manifest does not fit the schema. */
-export function encodeTraceManifest(
-  manifest: Omit<TraceManifest, 'format' | 'version'>,
-  options?: RedactOptions,
-): string {
+export function encodeTraceManifest(manifest: Omit<TraceManifest, 'format' | 'version'>, options?: RedactOptions): string {
   const clean = redactForTrace({ format: TRACE_FORMAT, version: TRACE_VERSION, ...manifest }, options);
   return `${JSON.stringify(check(TraceManifestSchema, clean), null, 2)}\n`;
 }

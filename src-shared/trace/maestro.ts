@@ -407,11 +407,7 @@ function appIdFrom(manifest: TraceManifest, steps: readonly TimelineStep[], look
  * The steps (from `buildTimeline`) as a Maestro flow. Observations and comparisons are not actions and
  * are left out; notes become comments; failed and unfinished actions are not replayed.
  */
-export function exportMaestroFlow(
-  manifest: TraceManifest,
-  steps: readonly TimelineStep[],
-  observationsByRef: ObservationsByRef,
-): MaestroExport {
+export function exportMaestroFlow(manifest: TraceManifest, steps: readonly TimelineStep[], observationsByRef: ObservationsByRef): MaestroExport {
   const lookup = observationsGetter(observationsByRef);
   const screens = new Map<string, Screen | undefined>();
   const screenFor = (ref: string | undefined): Screen | undefined => {

@@ -66,7 +66,10 @@ function show(value: unknown): string {
  */
 export function validateManifest(json: unknown): ManifestResult {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return manifestError('', `not a Parallax trace: the manifest is ${Array.isArray(json) ? 'an array' : json === null ? 'null' : `a ${typeof json}`}, not a JSON object`);
+    return manifestError(
+      '',
+      `not a Parallax trace: the manifest is ${Array.isArray(json) ? 'an array' : json === null ? 'null' : `a ${typeof json}`}, not a JSON object`,
+    );
   }
   const { format, version } = json as { format?: unknown; version?: unknown };
   if (format !== TRACE_FORMAT) {

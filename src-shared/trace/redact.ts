@@ -119,14 +119,10 @@ export function redactString(text: string, options: RedactOptions = {}): string 
   if (out.includes('@')) out = out.replace(USERINFO_PASSWORD, '$1@');
   if (/bearer|basic/i.test(out)) out = out.replace(BEARER, `$1$2${REDACTED}`);
   if (out.includes('":')) {
-    out = out.replace(JSON_MEMBER, (match, key: string, colon: string) =>
-      isSecretKey(key) ? `"${key}"${colon}"${REDACTED}"` : match,
-    );
+    out = out.replace(JSON_MEMBER, (match, key: string, colon: string) => (isSecretKey(key) ? `"${key}"${colon}"${REDACTED}"` : match));
   }
   if (out.includes(':')) {
-    out = out.replace(HEADER_LINE, (match, indent: string, name: string, colon: string) =>
-      isSecretKey(name) ? `${indent}${name}${colon}${REDACTED}` : match,
-    );
+    out = out.replace(HEADER_LINE, (match, indent: string, name: string, colon: string) => (isSecretKey(name) ? `${indent}${name}${colon}${REDACTED}` : match));
   }
   return out;
 }

@@ -19,11 +19,7 @@ export const OutcomeSchema = z.object({
 export type Outcome = z.infer<typeof OutcomeSchema>;
 
 /** A selector a replay resolves a target with: never a picked node, which exists only on its own screen. */
-export const PlainSelectorSchema = z.union([
-  z.object({ id: z.string() }),
-  z.object({ text: z.string() }),
-  z.object({ point: PointSchema }),
-]);
+export const PlainSelectorSchema = z.union([z.object({ id: z.string() }), z.object({ text: z.string() }), z.object({ point: PointSchema })]);
 export type PlainSelector = z.infer<typeof PlainSelectorSchema>;
 
 /** A selector as the report's lines name it: `id "login.submit"`, `text "Sign In"`, `point 12,40`. */

@@ -31,9 +31,7 @@ export const TRACE_FILES = {
 
 export const RESOURCE_REF_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
-export const ResourceRefSchema = z
-  .string()
-  .regex(RESOURCE_REF_PATTERN, 'expected a content address "sha256:" followed by 64 lowercase hex digits');
+export const ResourceRefSchema = z.string().regex(RESOURCE_REF_PATTERN, 'expected a content address "sha256:" followed by 64 lowercase hex digits');
 export type ResourceRef = z.infer<typeof ResourceRefSchema>;
 
 /** The reference for a SHA-256 digest given as hex (either case). Throws on anything that is not one. */
@@ -174,9 +172,7 @@ export const ObservationEventSchema = z.object({
  * Counts per difference class. Read leniently both ways: a class this reader does not know is kept, and
  * one the writer did not know reads as 0, so adding a class needs no new trace version.
  */
-export const DiffSummarySchema = z
-  .record(z.string(), z.number().int().nonnegative())
-  .transform((counts) => ({ ...emptySummary(), ...counts }));
+export const DiffSummarySchema = z.record(z.string(), z.number().int().nonnegative()).transform((counts) => ({ ...emptySummary(), ...counts }));
 
 export const ComparisonEventSchema = z.object({
   type: z.literal('comparison'),

@@ -58,7 +58,15 @@ afterEach(async () => {
   vi.restoreAllMocks();
   await Promise.all(clients.splice(0).map((c) => c.close()));
   await Promise.all(servers.splice(0).map((s) => s.close()));
-  await Promise.all(rawServers.splice(0).map((s) => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); })));
+  await Promise.all(
+    rawServers.splice(0).map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.closeAllConnections();
+          s.close(() => resolve());
+        }),
+    ),
+  );
 });
 
 function assertNothingPrinted(token: string | null): void {
@@ -100,7 +108,14 @@ describe('AppReveal connection', () => {
     const c = client(server.url);
     await c.connect();
     const screen = await c.getScreen();
-    expect(screen).toMatchObject({ screenKey: 'login', screenTitle: 'Sign in', confidence: 1, source: 'explicit', frameworkType: 'uikit', appBarTitle: 'Sign in' });
+    expect(screen).toMatchObject({
+      screenKey: 'login',
+      screenTitle: 'Sign in',
+      confidence: 1,
+      source: 'explicit',
+      frameworkType: 'uikit',
+      appBarTitle: 'Sign in',
+    });
     expect(screen.controllerChain).toEqual(['UINavigationController', 'SigninViewController']);
 
     const windows = await c.listWindows();
@@ -140,9 +155,13 @@ describe('AppReveal connection', () => {
 
     // The two servers really do send different JSON.
     const wire = async (server: AppRevealServerHandle) => {
-      const res = await rpc(server.baseUrl, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_elements', arguments: {} } }, {
-        authorization: `Bearer ${server.token}`,
-      });
+      const res = await rpc(
+        server.baseUrl,
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_elements', arguments: {} } },
+        {
+          authorization: `Bearer ${server.token}`,
+        },
+      );
       const body = (await res.json()) as { result: { content: Array<{ text: string }> } };
       return JSON.parse(body.result.content[0]?.text ?? '') as { elements: Array<Record<string, unknown>> };
     };
@@ -257,10 +276,14 @@ describe('AppReveal errors', () => {
 
   it('a non-loopback Origin: 403 → forbidden_origin; a loopback Origin is fine', async () => {
     const { server } = await serve();
-    const raw = await rpc(server.baseUrl, { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }, {
-      authorization: `Bearer ${server.token}`,
-      origin: 'https://evil.example',
-    });
+    const raw = await rpc(
+      server.baseUrl,
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} },
+      {
+        authorization: `Bearer ${server.token}`,
+        origin: 'https://evil.example',
+      },
+    );
     expect(raw.status).toBe(403);
 
     const refused = client(server.url, { headers: { Origin: 'https://evil.example' } });

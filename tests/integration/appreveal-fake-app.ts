@@ -44,12 +44,28 @@ export class FakeApp implements AppRevealApp {
     }
     if (this.current() === 'profile') {
       return [
-        element({ id: 'profile.name', type: 'label', label: 'Ada', tappable: false, actions: [], frame: { x: 16, y: 120, width: 200, height: 30 }, idSource: 'text' }),
+        element({
+          id: 'profile.name',
+          type: 'label',
+          label: 'Ada',
+          tappable: false,
+          actions: [],
+          frame: { x: 16, y: 120, width: 200, height: 30 },
+          idSource: 'text',
+        }),
         element({ id: 'back', type: 'button', label: 'Back', frame: { x: 8, y: 50, width: 60, height: 44 }, idSource: 'explicit' }),
       ];
     }
     return [
-      element({ id: 'email', type: 'textField', label: 'Email', value: this.email || undefined, actions: ['tap', 'type', 'clear'], frame: { x: 16, y: 200, width: 358, height: 44 }, idSource: 'explicit' }),
+      element({
+        id: 'email',
+        type: 'textField',
+        label: 'Email',
+        value: this.email || undefined,
+        actions: ['tap', 'type', 'clear'],
+        frame: { x: 16, y: 200, width: 358, height: 44 },
+        idSource: 'explicit',
+      }),
       element({ id: 'login', type: 'button', label: 'Sign in', frame: { x: 16, y: 260, width: 358, height: 50 }, idSource: 'explicit' }),
       element({ id: 'continue_1', type: 'button', label: 'Continue', frame: { x: 16, y: 330, width: 170, height: 44 }, idSource: 'text' }),
       element({ id: 'continue_2', type: 'button', label: 'Continue', frame: { x: 204, y: 330, width: 170, height: 44 }, idSource: 'text' }),
@@ -78,13 +94,17 @@ export class FakeApp implements AppRevealApp {
 
   tapText(text: string, options: TapTextOptions): void {
     this.log.push(`tap_text ${text}`);
-    const matches = this.getElements().filter((e) =>
-      options.matchMode === 'contains' ? (e.label ?? '').includes(text) : e.label === text,
-    );
+    const matches = this.getElements().filter((e) => (options.matchMode === 'contains' ? (e.label ?? '').includes(text) : e.label === text));
     if (matches.length === 0) throw new Error(`No element with text "${text}"`);
     if (matches.length > 1 && options.occurrence === undefined) {
       throw new AppRevealToolError(`Multiple elements match "${text}"`, {
-        candidates: matches.map((m, index) => ({ text: m.label, id: m.id, type: m.type, frame: `${m.frame.x},${m.frame.y},${m.frame.width},${m.frame.height}`, index })),
+        candidates: matches.map((m, index) => ({
+          text: m.label,
+          id: m.id,
+          type: m.type,
+          frame: `${m.frame.x},${m.frame.y},${m.frame.width},${m.frame.height}`,
+          index,
+        })),
         hint: 'Use occurrence parameter (0-based) to select a specific match',
       });
     }

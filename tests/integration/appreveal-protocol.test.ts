@@ -100,11 +100,78 @@ describe('elements', () => {
   };
 
   it.each([
-    ['iOS strings', { id: 'submit', type: 'button', label: 'Submit', value: '', enabled: 'true', visible: 'true', tappable: 'true', frame: '16,700,358,50', actions: 'tap', idSource: 'explicit' }],
-    ['Flutter booleans', { id: 'submit', type: 'button', label: 'Submit', value: null, enabled: true, visible: true, tappable: true, frame: { x: 16, y: 700, width: 358, height: 50 }, actions: ['tap'], idSource: 'explicit' }],
-    ['w/h frame, upper-case booleans', { id: 'submit', type: 'button', label: 'Submit', enabled: 'TRUE', visible: 1, tappable: 'yes', frame: { x: '16', y: '700', w: 358, h: 50 }, actions: ' tap ,', idSource: 'explicit' }],
-    ['array frame, CGRect text', { id: 'submit', type: 'button', label: 'Submit', enabled: true, visible: true, tappable: true, frame: [16, 700, 358, 50], actions: ['tap'], idSource: 'explicit' }],
-    ['CGRect string frame', { id: 'submit', type: 'button', label: 'Submit', enabled: true, visible: true, tappable: true, frame: '{{16, 700}, {358, 50}}', actions: ['tap'], idSource: 'explicit' }],
+    [
+      'iOS strings',
+      {
+        id: 'submit',
+        type: 'button',
+        label: 'Submit',
+        value: '',
+        enabled: 'true',
+        visible: 'true',
+        tappable: 'true',
+        frame: '16,700,358,50',
+        actions: 'tap',
+        idSource: 'explicit',
+      },
+    ],
+    [
+      'Flutter booleans',
+      {
+        id: 'submit',
+        type: 'button',
+        label: 'Submit',
+        value: null,
+        enabled: true,
+        visible: true,
+        tappable: true,
+        frame: { x: 16, y: 700, width: 358, height: 50 },
+        actions: ['tap'],
+        idSource: 'explicit',
+      },
+    ],
+    [
+      'w/h frame, upper-case booleans',
+      {
+        id: 'submit',
+        type: 'button',
+        label: 'Submit',
+        enabled: 'TRUE',
+        visible: 1,
+        tappable: 'yes',
+        frame: { x: '16', y: '700', w: 358, h: 50 },
+        actions: ' tap ,',
+        idSource: 'explicit',
+      },
+    ],
+    [
+      'array frame, CGRect text',
+      {
+        id: 'submit',
+        type: 'button',
+        label: 'Submit',
+        enabled: true,
+        visible: true,
+        tappable: true,
+        frame: [16, 700, 358, 50],
+        actions: ['tap'],
+        idSource: 'explicit',
+      },
+    ],
+    [
+      'CGRect string frame',
+      {
+        id: 'submit',
+        type: 'button',
+        label: 'Submit',
+        enabled: true,
+        visible: true,
+        tappable: true,
+        frame: '{{16, 700}, {358, 50}}',
+        actions: ['tap'],
+        idSource: 'explicit',
+      },
+    ],
   ])('%s normalize to one shape', (_name, wire) => {
     expect(WireElementSchema.parse(wire)).toEqual(normalized);
   });
@@ -178,7 +245,9 @@ describe('screen, windows, failures, TXT', () => {
   });
 
   it('decodes tool failures with string or object candidates', () => {
-    expect(AppRevealToolFailureSchema.parse({ error: 'Multiple matches', candidates: ['OK', { label: 'OK', elementId: 'ok_2', frame: '1,2,3,4' }], hint: 'h' })).toEqual({
+    expect(
+      AppRevealToolFailureSchema.parse({ error: 'Multiple matches', candidates: ['OK', { label: 'OK', elementId: 'ok_2', frame: '1,2,3,4' }], hint: 'h' }),
+    ).toEqual({
       error: 'Multiple matches',
       candidates: [{ text: 'OK' }, { text: 'OK', id: 'ok_2', frame: { x: 1, y: 2, width: 3, height: 4 } }],
       hint: 'h',
@@ -198,17 +267,56 @@ describe('screen, windows, failures, TXT', () => {
 
   it('describes a discovered device without a token', () => {
     expect(
-      DiscoveredDeviceSchema.safeParse({ id: 'appreveal:127.0.0.1:5', kind: 'appreveal', name: 'AppReveal-x', url: 'http://127.0.0.1:5/', state: 'available', sources: ['bonjour'] }).success,
+      DiscoveredDeviceSchema.safeParse({
+        id: 'appreveal:127.0.0.1:5',
+        kind: 'appreveal',
+        name: 'AppReveal-x',
+        url: 'http://127.0.0.1:5/',
+        state: 'available',
+        sources: ['bonjour'],
+      }).success,
     ).toBe(true);
   });
 });
 
 describe('projection onto runner nodes', () => {
   const elements = AppRevealElementsReplySchema.parse([
-    { id: 'email', type: 'secureTextField', label: 'Password', value: 'x', enabled: 'true', visible: 'true', tappable: 'true', frame: '16.4,200.6,358,44', actions: 'tap,type,clear', idSource: 'explicit' },
-    { id: 'promo', type: 'text', label: 'Spring sale', enabled: 'true', visible: 'false', tappable: 'false', frame: '40,420,120,22', actions: '', idSource: 'ocr' },
+    {
+      id: 'email',
+      type: 'secureTextField',
+      label: 'Password',
+      value: 'x',
+      enabled: 'true',
+      visible: 'true',
+      tappable: 'true',
+      frame: '16.4,200.6,358,44',
+      actions: 'tap,type,clear',
+      idSource: 'explicit',
+    },
+    {
+      id: 'promo',
+      type: 'text',
+      label: 'Spring sale',
+      enabled: 'true',
+      visible: 'false',
+      tappable: 'false',
+      frame: '40,420,120,22',
+      actions: '',
+      idSource: 'ocr',
+    },
     { id: 'list', type: 'scrollView', enabled: 'false', visible: 'true', tappable: 'false', frame: '0,460,390,300', actions: 'scroll', idSource: 'derived' },
-    { id: 'wifi', type: 'toggle', label: 'Wi-Fi', value: '1', enabled: 'true', visible: 'true', tappable: 'true', frame: '0,0,50,30', actions: 'tap', idSource: 'semantics' },
+    {
+      id: 'wifi',
+      type: 'toggle',
+      label: 'Wi-Fi',
+      value: '1',
+      enabled: 'true',
+      visible: 'true',
+      tappable: 'true',
+      frame: '0,0,50,30',
+      actions: 'tap',
+      idSource: 'semantics',
+    },
   ]).elements;
   const screen = AppRevealScreenInfoSchema.parse({ screenKey: 'login', screenTitle: 'Sign in', confidence: 0.9, source: 'explicit', frameworkType: 'uikit' });
 

@@ -166,9 +166,7 @@ describe('device.compare', () => {
   it('Hostile: XCTest cannot read the screen; every control the bridge supplies is only in the SDK-backed tree', async () => {
     const { view, unseen } = await compareScreen('hostile', bridgeMerged);
 
-    const onlySdkIds = view.diff.differences
-      .filter((d) => d.class === 'only_sdk')
-      .map((d) => treeOf(view.sdk).byKey.get(d.sdkKey!)!.node['resource-id']);
+    const onlySdkIds = view.diff.differences.filter((d) => d.class === 'only_sdk').map((d) => treeOf(view.sdk).byKey.get(d.sdkKey!)!.node['resource-id']);
     for (const id of ['hostile.like', 'hostile.repost', 'hostile.share', 'hostile.reply', 'hostile.notify', 'hostile.post.send', 'tab.checkout']) {
       expect(onlySdkIds).toContain(id);
     }
@@ -233,7 +231,8 @@ describe('recording.saveComparison', () => {
 
     const refused = await handle('recording.saveComparison', { comparisonId: view.comparisonId });
     expect(refused.ok).toBe(false);
-    if (!refused.ok) expect(refused.error).toMatchObject({ code: 'recording_state', message: expect.stringMatching(/nothing is being recorded: start a recording/) });
+    if (!refused.ok)
+      expect(refused.error).toMatchObject({ code: 'recording_state', message: expect.stringMatching(/nothing is being recorded: start a recording/) });
 
     const events: ApiEvent[] = [];
     const unsubscribe = services.api.subscribe((event) => events.push(event));

@@ -156,7 +156,13 @@ describe('the AppReveal endpoint', () => {
   it('answers /health without a token, and refuses tool calls without one', async () => {
     const health = await fetch(new URL('/health', device.appRevealBaseUrl));
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({ status: 'ok', auth: 'session-token', bundleId: 'dev.parallax.demo', transport: 'streamable-http', bonjour: { advertised: false } });
+    expect(await health.json()).toMatchObject({
+      status: 'ok',
+      auth: 'session-token',
+      bundleId: 'dev.parallax.demo',
+      transport: 'streamable-http',
+      bonjour: { advertised: false },
+    });
 
     const anonymous = new AppRevealClient({ baseUrl: device.appRevealBaseUrl ?? '' });
     const error = await anonymous.connect().then(
@@ -199,7 +205,11 @@ describe('reading the app', () => {
     await setScreen('feed');
     expect(await appReveal.getScreen()).toMatchObject({ screenKey: 'feed', screenTitle: 'Feed', activeTab: 'Feed' });
     await setScreen('edges');
-    expect(await appReveal.getScreen()).toMatchObject({ screenKey: 'edges', controllerChain: ['EdgesViewController'], presentedModals: ['EdgesViewController'] });
+    expect(await appReveal.getScreen()).toMatchObject({
+      screenKey: 'edges',
+      controllerChain: ['EdgesViewController'],
+      presentedModals: ['EdgesViewController'],
+    });
   });
 
   it('get_elements on Login: the controls by accessibility id, frames where the runner puts them, no password', async () => {
@@ -209,7 +219,15 @@ describe('reading the app', () => {
     const ids = elements.map((e) => e.id);
     expect(ids.indexOf('login.username')).toBeLessThan(ids.indexOf('login.password'));
     expect(ids.indexOf('login.password')).toBeLessThan(ids.indexOf('login.submit'));
-    expect(element(elements, 'login.username')).toMatchObject({ type: 'textField', label: 'Username', enabled: true, visible: true, tappable: true, actions: ['tap', 'type', 'clear'], idSource: 'explicit' });
+    expect(element(elements, 'login.username')).toMatchObject({
+      type: 'textField',
+      label: 'Username',
+      enabled: true,
+      visible: true,
+      tappable: true,
+      actions: ['tap', 'type', 'clear'],
+      idSource: 'explicit',
+    });
     const password = element(elements, 'login.password');
     expect(password).toMatchObject({ type: 'secureTextField', label: 'Password', idSource: 'explicit' });
     expect(password.value).toBeUndefined();
@@ -321,10 +339,18 @@ describe('driving the app (one app, two endpoints)', () => {
     const down = await appReveal.scroll('down');
     expect(down.result).toMatchObject({ success: true, direction: 'down', container_id: 'feed.list' });
     // 80% of the list's visible height (the part above the tab bar) is 540 points.
-    const after = await eventually(() => cellTop('feed.cell.20'), (top) => top === (lower as number) - 540);
+    const after = await eventually(
+      () => cellTop('feed.cell.20'),
+      (top) => top === (lower as number) - 540,
+    );
     expect(after).toBe((lower as number) - 540);
     await appReveal.scroll('up', 'feed.list');
-    expect(await eventually(() => cellTop('feed.cell.10'), (top) => top === before)).toBe(before);
+    expect(
+      await eventually(
+        () => cellTop('feed.cell.10'),
+        (top) => top === before,
+      ),
+    ).toBe(before);
     await expectToolError(appReveal.scroll('down', 'tab.feed'));
 
     expect((await appReveal.getElements()).elements.some((e) => e.id === 'feed.cell.40')).toBe(false);
@@ -344,7 +370,14 @@ describe('the checkout web view', () => {
     await setScreen('checkout');
     const webviews = (await appReveal.getWebViews()) as Msg[];
     expect(webviews).toEqual([
-      { id: 'checkout', url: 'https://checkout.parallax.test/checkout.html', title: 'Checkout · Parallax Shop', isLoading: false, frame: '0,116,402,675', bridge: true },
+      {
+        id: 'checkout',
+        url: 'https://checkout.parallax.test/checkout.html',
+        title: 'Checkout · Parallax Shop',
+        isLoading: false,
+        frame: '0,116,402,675',
+        bridge: true,
+      },
     ]);
     const dom = (await appReveal.getDomInteractive()) as { elements: Msg[]; count: number };
     expect(dom.count).toBe(dom.elements.length);

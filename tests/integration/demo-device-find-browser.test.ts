@@ -12,7 +12,9 @@ function fs(files: string[], dirs: Record<string, string[]> = {}) {
 describe('findBrowser', () => {
   it('prefers the explicit option, then PARALLAX_BROWSER, and never falls back from a missing one', () => {
     const files = fs(['/opt/my/chrome', '/env/chrome', '/usr/bin/chromium']);
-    expect(findBrowser({ ...files, explicitPath: '/opt/my/chrome', env: { PARALLAX_BROWSER: '/env/chrome' }, platform: 'linux', home: '/h' })).toBe('/opt/my/chrome');
+    expect(findBrowser({ ...files, explicitPath: '/opt/my/chrome', env: { PARALLAX_BROWSER: '/env/chrome' }, platform: 'linux', home: '/h' })).toBe(
+      '/opt/my/chrome',
+    );
     expect(findBrowser({ ...files, env: { PARALLAX_BROWSER: '/env/chrome' }, platform: 'linux', home: '/h' })).toBe('/env/chrome');
     expect(() => findBrowser({ ...files, explicitPath: '/nope', env: {}, platform: 'linux', home: '/h' })).toThrow(/browserPath does not exist: \/nope/);
     expect(() => findBrowser({ ...files, env: { PARALLAX_BROWSER: '/nope' }, platform: 'linux', home: '/h' })).toThrow(/PARALLAX_BROWSER/);
@@ -23,9 +25,16 @@ describe('findBrowser', () => {
     expect(findBrowser({ ...fs(['/bin/google-chrome']), env: { PATH: '/x:/bin' }, platform: 'linux', home: '/h' })).toBe('/bin/google-chrome');
     const cache = '/h/.cache/ms-playwright';
     const found = findBrowser({
-      ...fs([`${cache}/chromium-1100/chrome-linux/chrome`, `${cache}/chromium-1200/chrome-linux64/chrome`, `${cache}/chromium_headless_shell-1300/chrome-linux/headless_shell`], {
-        [cache]: ['chromium-1100', 'chromium-1200', 'chromium_headless_shell-1300', 'ffmpeg-1010'],
-      }),
+      ...fs(
+        [
+          `${cache}/chromium-1100/chrome-linux/chrome`,
+          `${cache}/chromium-1200/chrome-linux64/chrome`,
+          `${cache}/chromium_headless_shell-1300/chrome-linux/headless_shell`,
+        ],
+        {
+          [cache]: ['chromium-1100', 'chromium-1200', 'chromium_headless_shell-1300', 'ffmpeg-1010'],
+        },
+      ),
       env: { PATH: '' },
       platform: 'linux',
       home: '/h',
@@ -34,9 +43,9 @@ describe('findBrowser', () => {
   });
 
   it('on macOS and Windows: Google Chrome in its usual places', () => {
-    expect(findBrowser({ ...fs(['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome']), env: { PATH: '/usr/bin' }, platform: 'darwin', home: '/Users/u' })).toBe(
-      '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
-    );
+    expect(
+      findBrowser({ ...fs(['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome']), env: { PATH: '/usr/bin' }, platform: 'darwin', home: '/Users/u' }),
+    ).toBe('/Applications/Google Chrome.app/Contents/MacOS/Google Chrome');
     const win = 'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe';
     expect(findBrowser({ ...fs([win]), env: { Path: 'C:\\Windows', ProgramFiles: 'C:\\Program Files' }, platform: 'win32', home: 'C:\\Users\\u' })).toBe(win);
   });

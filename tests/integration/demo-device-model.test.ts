@@ -91,7 +91,12 @@ describe('XCTest projection', () => {
     expect(user).toMatchObject({ className: 'UITextField', text: 'Email', 'hint-text': 'Email', 'content-desc': 'Username', focusable: 'true' });
     expect(pw).toMatchObject({ className: 'UISecureTextField', text: '•••', password: 'true', focused: 'true' });
     expect(passkey).toMatchObject({ enabled: 'false', clickable: 'true' });
-    expect(web?.node?.[0]).toMatchObject({ className: 'UITextField', text: 'Zed', 'content-desc': 'Full name', bounds: { left: 16, top: 221, right: 386, bottom: 259 } });
+    expect(web?.node?.[0]).toMatchObject({
+      className: 'UITextField',
+      text: 'Zed',
+      'content-desc': 'Full name',
+      bounds: { left: 16, top: 221, right: 386, bottom: 259 },
+    });
     expect(web?.node?.[0]?.['resource-id']).toBeUndefined();
     expect(data.insets?.safeArea).toEqual({ top: 62, left: 0, bottom: 34, right: 0 });
     expect(projectHierarchy(view, { sparse: true }).hierarchy?.node).toBeUndefined();
@@ -121,7 +126,12 @@ describe('observation bridge nodes', () => {
       node('UILabel', [16, 900, 100, 20], { label: 'off screen' }),
     ]);
     const screen = buildObservation(view.native);
-    expect(screen.index.get('submit')?.node).toMatchObject({ role: 'button', label: 'Sign In', bounds: { left: 16, top: 330, right: 386, bottom: 380 }, visible: true });
+    expect(screen.index.get('submit')?.node).toMatchObject({
+      role: 'button',
+      label: 'Sign In',
+      bounds: { left: 16, top: 330, right: 386, bottom: 380 },
+      visible: true,
+    });
     expect(screen.index.get('pw')?.node.value).toBeUndefined();
     expect([...screen.index.values()].find((e) => e.node.label === 'off screen')?.node.visible).toBe(false);
     expect(buildObservation(view.native, 62).index.get('submit')?.node.bounds.top).toBe(268);

@@ -10,7 +10,18 @@ import { WebSnapshotSchema } from '@shared/protocol/sdk';
 import { startDemoDevice } from '@demo/index';
 
 type Msg = Record<string, any>;
-type El = { id: string; role?: string; label?: string; value?: string; valueRedacted?: boolean; inputType?: string; bounds: [number, number, number, number]; enabled: boolean; visible: boolean; focused: boolean };
+type El = {
+  id: string;
+  role?: string;
+  label?: string;
+  value?: string;
+  valueRedacted?: boolean;
+  inputType?: string;
+  bounds: [number, number, number, number];
+  enabled: boolean;
+  visible: boolean;
+  focused: boolean;
+};
 
 class Client {
   private readonly waiting = new Map<string, (msg: Msg) => void>();
@@ -121,7 +132,12 @@ describe('web view snapshots', () => {
     const reply = await webSnapshot();
     expect(reply).toMatchObject({ type: 'sdk_web_snapshot_result', available: true, webViewId: 'checkout' });
     expect(reply.webViews).toEqual([
-      { webViewId: 'checkout', url: 'https://checkout.parallax.test/checkout.html', allowedOrigins: ['https://checkout.parallax.test'], contentProcessAvailable: true },
+      {
+        webViewId: 'checkout',
+        url: 'https://checkout.parallax.test/checkout.html',
+        allowedOrigins: ['https://checkout.parallax.test'],
+        contentProcessAvailable: true,
+      },
     ]);
     const snap = await snapshot();
     expect(snap.documentId).toBeTruthy();
@@ -220,7 +236,10 @@ describe('web view actions', () => {
     await until((s) => byLabel(s, 'Delivery notes', 'textarea').value === '');
 
     await ok({ scrollIntoView: { snapshotId: snap.snapshotId, elementId: id('Returns', 'heading') } });
-    await until((s) => { const r = byLabel(s, 'Returns', 'heading').bounds; return r[1] >= 0 && r[1] < s.viewport.height; });
+    await until((s) => {
+      const r = byLabel(s, 'Returns', 'heading').bounds;
+      return r[1] >= 0 && r[1] < s.viewport.height;
+    });
     snap = await snapshot();
     await ok({ scroll: { snapshotId: snap.snapshotId, x: 0, y: -10000 } });
     await until((s) => byLabel(s, 'Your order', 'heading').bounds[1] > 0);
@@ -265,11 +284,21 @@ describe('web view actions', () => {
 
   it('typed failures: invalid_action (no JavaScript case, no webViewId), bridge_unavailable', async () => {
     const snap = await snapshot();
-    expect(await client.request('request_sdk_web_action', { webViewId: 'checkout', actionJson: JSON.stringify({ javascript: { snapshotId: snap.snapshotId, source: 'alert(1)' } }) })).toMatchObject({ available: true, failure: 'invalid_action' });
-    expect(await client.request('request_sdk_web_action', { actionJson: JSON.stringify({ click: { snapshotId: snap.snapshotId, elementId: 'e1' } }) })).toMatchObject({ failure: 'invalid_action' });
+    expect(
+      await client.request('request_sdk_web_action', {
+        webViewId: 'checkout',
+        actionJson: JSON.stringify({ javascript: { snapshotId: snap.snapshotId, source: 'alert(1)' } }),
+      }),
+    ).toMatchObject({ available: true, failure: 'invalid_action' });
+    expect(
+      await client.request('request_sdk_web_action', { actionJson: JSON.stringify({ click: { snapshotId: snap.snapshotId, elementId: 'e1' } }) }),
+    ).toMatchObject({ failure: 'invalid_action' });
     expect(await client.request('request_sdk_web_action', { webViewId: 'checkout' })).toMatchObject({ failure: 'invalid_action' });
     expect(await client.request('request_sdk_web_action', { webViewId: 'checkout', actionJson: 'not json' })).toMatchObject({ failure: 'invalid_action' });
-    expect(await webAction({ click: { snapshotId: snap.snapshotId, elementId: 'e1' } }, 'nowhere')).toMatchObject({ available: false, failure: 'bridge_unavailable' });
+    expect(await webAction({ click: { snapshotId: snap.snapshotId, elementId: 'e1' } }, 'nowhere')).toMatchObject({
+      available: false,
+      failure: 'bridge_unavailable',
+    });
     expect(await webSnapshot('nowhere')).toMatchObject({ available: false, failure: 'bridge_unavailable' });
 
     for (const fault of ['sdk-absent', 'sdk-too-old', 'web-unregistered']) {
@@ -305,7 +334,10 @@ describe('web faults', () => {
     const health = await client.request('get_sdk_capabilities');
     expect(health.webViewBridge[0]).toMatchObject({ webViewId: 'checkout', contentProcessAvailable: false });
     expect(await webSnapshot()).toMatchObject({ available: true, failure: 'web_process_unavailable' });
-    expect((await webAction({ click: { snapshotId: before.snapshotId, elementId: before.elements[0]!.id } })).result).toMatchObject({ success: false, reason: 'web_process_unavailable' });
+    expect((await webAction({ click: { snapshotId: before.snapshotId, elementId: before.elements[0]!.id } })).result).toMatchObject({
+      success: false,
+      reason: 'web_process_unavailable',
+    });
     await setFaults([]);
     const after = await snapshot();
     expect(after.documentId).not.toBe(before.documentId);
@@ -334,7 +366,10 @@ describe('web faults', () => {
     await setFaults(['web-disallowed-origin']);
     expect((await client.request('get_sdk_capabilities')).webViewBridge[0].allowedOrigins).toEqual(['https://shop.parallax.test']);
     expect(await webSnapshot()).toMatchObject({ available: true, failure: 'disallowed_origin' });
-    expect((await webAction({ click: { snapshotId: snap.snapshotId, elementId: snap.elements[0]!.id } })).result).toMatchObject({ success: false, reason: 'disallowed_origin' });
+    expect((await webAction({ click: { snapshotId: snap.snapshotId, elementId: snap.elements[0]!.id } })).result).toMatchObject({
+      success: false,
+      reason: 'disallowed_origin',
+    });
   });
 
   it('web-redact: no value leaves the bridge', async () => {

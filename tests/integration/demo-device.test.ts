@@ -157,11 +157,24 @@ describe('runner socket', () => {
     expect(connected.type).toBe('connected');
     expect(connected.supportedFeatures).toContain('display_cutout_info');
     for (const command of [
-      'request_hierarchy', 'request_hierarchy_if_stale', 'request_screenshot', 'request_tap_coordinates', 'request_swipe',
-      'request_set_text', 'request_append_text', 'request_clear_text', 'request_ime_action', 'request_press_key',
-      'request_launch_app', 'get_sdk_capabilities', 'request_sdk_observation', 'request_sdk_action',
-      'request_sdk_web_snapshot', 'request_sdk_web_action',
-    ]) expect(connected.supportedCommands).toContain(command);
+      'request_hierarchy',
+      'request_hierarchy_if_stale',
+      'request_screenshot',
+      'request_tap_coordinates',
+      'request_swipe',
+      'request_set_text',
+      'request_append_text',
+      'request_clear_text',
+      'request_ime_action',
+      'request_press_key',
+      'request_launch_app',
+      'get_sdk_capabilities',
+      'request_sdk_observation',
+      'request_sdk_action',
+      'request_sdk_web_snapshot',
+      'request_sdk_web_action',
+    ])
+      expect(connected.supportedCommands).toContain(command);
     const push = await fresh.waitForPush((m) => m.type === 'hierarchy_update');
     expect(push.requestId).toBeUndefined();
     expect(push.frameContext).toMatch(FRAME_CONTEXT);
@@ -213,7 +226,15 @@ describe('XCTest view of the app', () => {
     expect(reply.type).toBe('hierarchy_update');
     expect(reply.frameContext).toMatch(FRAME_CONTEXT);
     const data = reply.data as Msg;
-    expect(data).toMatchObject({ packageName: 'dev.parallax.demo', screenWidth: 402, screenHeight: 874, screenScale: 3, pixelWidth: 1206, pixelHeight: 2622, rotation: 0 });
+    expect(data).toMatchObject({
+      packageName: 'dev.parallax.demo',
+      screenWidth: 402,
+      screenHeight: 874,
+      screenScale: 3,
+      pixelWidth: 1206,
+      pixelHeight: 2622,
+      rotation: 0,
+    });
     const root = data.hierarchy as UiNode;
     expect(root.className).toBe('XCUIApplication');
     for (const n of nodes(root)) {
@@ -402,7 +423,8 @@ describe('XCTest view of the app', () => {
     expect(reply.data).toBeUndefined();
     const snapshot = await observe();
     const ids = JSON.stringify(snapshot.root);
-    for (const id of ['hostile.like', 'hostile.repost', 'hostile.share', 'hostile.reply', 'hostile.notify', 'hostile.post.send', 'tab.login']) expect(ids).toContain(`"${id}"`);
+    for (const id of ['hostile.like', 'hostile.repost', 'hostile.share', 'hostile.reply', 'hostile.notify', 'hostile.post.send', 'tab.login'])
+      expect(ids).toContain(`"${id}"`);
     // The screen still works: a tap on "Like" through the bridge changes it.
     const accepted = await sdkAction({ tap: { observationIdentity: Number(snapshot.captureIdentity), elementId: 'hostile.like' } });
     expect(accepted.result.success).toBe(true);
@@ -447,7 +469,11 @@ describe('SDK capabilities', () => {
   it('reports both bridges, and copes with old, absent, unregistered and malformed ones', async () => {
     const caps = await client.request('get_sdk_capabilities');
     expect(caps).toMatchObject({ type: 'sdk_capabilities_result', success: true, available: true, bundleId: 'dev.parallax.demo' });
-    expect(caps.observationBridge).toEqual({ schemaVersion: 1, available: true, supportedActions: ['back', 'clearText', 'insertText', 'longPress', 'scroll', 'swipe', 'tap'] });
+    expect(caps.observationBridge).toEqual({
+      schemaVersion: 1,
+      available: true,
+      supportedActions: ['back', 'clearText', 'insertText', 'longPress', 'scroll', 'swipe', 'tap'],
+    });
     expect(caps.webViewBridge[0]).toMatchObject({ webViewId: 'checkout', allowedOrigins: ['https://checkout.parallax.test'], contentProcessAvailable: true });
     expect([...caps.capabilities].sort()).toEqual(caps.capabilities);
 
@@ -492,7 +518,9 @@ describe('SDK observation bridge', () => {
     expect(BigInt(reply.result.nextObservationIdentity)).toBe(BigInt(snap.captureIdentity) + 1n);
     expect(byId((await hierarchy()).data.hierarchy, 'login.status')).toBeDefined();
 
-    const typed = await sdkAction({ insertText: { observationIdentity: Number(reply.result.nextObservationIdentity), elementId: 'login.username', text: 'erin' } });
+    const typed = await sdkAction({
+      insertText: { observationIdentity: Number(reply.result.nextObservationIdentity), elementId: 'login.username', text: 'erin' },
+    });
     expect(typed.result.success).toBe(true);
     expect(byId((await hierarchy()).data.hierarchy, 'login.username')?.text).toBe('erin');
     const cleared = await sdkAction({ clearText: { observationIdentity: Number(typed.result.nextObservationIdentity), elementId: 'login.username' } });
@@ -542,7 +570,15 @@ describe('SDK observation bridge', () => {
     expect((await cancelled).result).toMatchObject({ success: false, reason: 'action_cancelled' });
 
     // The fault makes the executor answer any reason for an otherwise valid action.
-    for (const rejection of ['unsupported_action', 'stale_observation', 'unknown_element', 'element_not_actionable', 'action_in_flight', 'action_queue_overloaded', 'action_cancelled']) {
+    for (const rejection of [
+      'unsupported_action',
+      'stale_observation',
+      'unknown_element',
+      'element_not_actionable',
+      'action_in_flight',
+      'action_queue_overloaded',
+      'action_cancelled',
+    ]) {
       await setFaults([`bridge-reject=${rejection}`]);
       snap = await observe();
       const reply = await sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });

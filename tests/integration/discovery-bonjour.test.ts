@@ -58,9 +58,7 @@ describe('Bonjour discovery in a private network namespace', () => {
     }
     const { code, stdout, stderr } = await runInNamespace(45_000);
     if (code !== 0) {
-      throw new Error(
-        `the namespace child failed (exit ${code}). unshare -n needs root (or CAP_SYS_ADMIN).\nstdout: ${stdout}\nstderr: ${stderr}`,
-      );
+      throw new Error(`the namespace child failed (exit ${code}). unshare -n needs root (or CAP_SYS_ADMIN).\nstdout: ${stdout}\nstderr: ${stderr}`);
     }
     const lines = stdout
       .split('\n')
@@ -95,7 +93,11 @@ describe('where a Bonjour service is reached', () => {
     ['a remote A record', { addresses: ['192.0.2.10'], host: 'mac.local' }, '192.0.2.10'],
     ['IPv4 before IPv6', { addresses: ['2001:db8::5', '192.0.2.11'], host: 'mac.local' }, '192.0.2.11'],
     ['a routable IPv6 when there is no IPv4', { addresses: ['fe80::1', '2001:db8::5'], host: 'mac.local' }, '2001:db8::5'],
-    ['no address records: the sender of the answer', { addresses: [], host: 'mac.local', referer: { address: '192.0.2.20', family: 'IPv4' as const, port: 5353, size: 1 } }, '192.0.2.20'],
+    [
+      'no address records: the sender of the answer',
+      { addresses: [], host: 'mac.local', referer: { address: '192.0.2.20', family: 'IPv4' as const, port: 5353, size: 1 } },
+      '192.0.2.20',
+    ],
     ['a loopback sender', { addresses: [], host: 'box', referer: { address: '127.0.0.1', family: 'IPv4' as const, port: 5353, size: 1 } }, '127.0.0.1'],
     ['an IP literal SRV target', { addresses: [], host: '192.0.2.30' }, '192.0.2.30'],
     ['nothing usable: loopback', { addresses: [], host: 'unresolvable.local' }, '127.0.0.1'],

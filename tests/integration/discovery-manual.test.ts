@@ -103,7 +103,10 @@ describe('manual entries', () => {
 
   it('keeps other settings in the file and survives a corrupt one', async () => {
     const settingsPath = join(dir, 'settings.json');
-    await writeFile(settingsPath, JSON.stringify({ theme: 'dark', manualDevices: [{ id: 'x', kind: 'runner', url: 'ws://10.0.0.1:8765/ws' }, { bogus: true }] }));
+    await writeFile(
+      settingsPath,
+      JSON.stringify({ theme: 'dark', manualDevices: [{ id: 'x', kind: 'runner', url: 'ws://10.0.0.1:8765/ws' }, { bogus: true }] }),
+    );
     const store = new ManualEntries(settingsPath);
     expect(await store.load()).toEqual([{ id: 'manual:runner:ws://10.0.0.1:8765/ws', kind: 'runner', url: 'ws://10.0.0.1:8765/ws' }]);
     await store.add({ url: `http://10.0.0.2:7000/?appreveal_session_token=${'c'.repeat(64)}` });

@@ -98,7 +98,14 @@ describe('runner port probe', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     const byPort = new Map(results.map((r) => [r.port, r]));
 
-    expect(byPort.get(peers.healthy)).toEqual({ host: '127.0.0.1', port: peers.healthy, kind: 'runner', state: 'available', name: 'iPhone 17', bundleId: 'com.example.app' });
+    expect(byPort.get(peers.healthy)).toEqual({
+      host: '127.0.0.1',
+      port: peers.healthy,
+      kind: 'runner',
+      state: 'available',
+      name: 'iPhone 17',
+      bundleId: 'com.example.app',
+    });
     expect(byPort.get(peers.plainOk)).toMatchObject({ kind: 'runner', state: 'available' });
     expect(byPort.get(peers.garbage)).toMatchObject({ state: 'unreachable', error: 'answered something that is not HTTP' });
     expect(byPort.get(peers.midResponse)).toMatchObject({ state: 'unreachable', error: 'closed the connection mid-answer' });

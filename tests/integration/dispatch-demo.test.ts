@@ -62,7 +62,9 @@ async function pick(predicate: (node: UiNode) => boolean): Promise<UiNode> {
 }
 /** The checkout page as its web view bridge lists it, off-screen elements included (the merged tree drops them). */
 async function pageShows(text: string): Promise<boolean> {
-  const reply = (await client.request('request_sdk_web_snapshot', {}, { timeoutMs: 2000 })) as { snapshot?: { elements: { label?: string; value?: string }[] } };
+  const reply = (await client.request('request_sdk_web_snapshot', {}, { timeoutMs: 2000 })) as {
+    snapshot?: { elements: { label?: string; value?: string }[] };
+  };
   return (reply.snapshot?.elements ?? []).some((e) => e.label === text || e.value === text);
 }
 const bridgeNode = (id: string) => (n: UiNode) => n['sdk-element-id'] === id;
@@ -296,7 +298,9 @@ describe('seed 000 sendKeys', () => {
 
   it('text entry into a native bridge field goes through the bridge insertText, after an XCTest focus tap, and is verified by read-back', async () => {
     await reset('login');
-    const { result, sent } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'type', text: 'alice' }] }));
+    const { result, sent } = await measured(() =>
+      dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'type', text: 'alice' }] }),
+    );
     expect(result).toMatchObject({ success: true, backend: 'sdk', target: { elementId: 'login.username' } });
     expect(sent.request_tap_coordinates).toBe(1);
     expect(sent.request_sdk_action).toBe(1);
@@ -337,7 +341,9 @@ describe('seed 000 sendKeys', () => {
 
   it('IME done on a web field is submit (the field’s form)', async () => {
     await reset('checkout');
-    const { result, sent } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', target: { text: 'Email' }, steps: [{ kind: 'ime', imeAction: 'done' }] }));
+    const { result, sent } = await measured(() =>
+      dispatcher.sendKeys({ action: 'sendKeys', target: { text: 'Email' }, steps: [{ kind: 'ime', imeAction: 'done' }] }),
+    );
     expect(result).toMatchObject({ success: true, backend: 'sdk' });
     expect(sent.request_sdk_web_action).toBe(1);
     expect(sent.request_ime_action).toBeUndefined();
@@ -346,7 +352,9 @@ describe('seed 000 sendKeys', () => {
 
   it('typing that appends at the caret of a web field stays on XCTest with fallbackReason unsupported', async () => {
     await reset('checkout');
-    const { result, sent } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', target: { text: 'Full name' }, steps: [{ kind: 'type', text: 'Jo' }] }));
+    const { result, sent } = await measured(() =>
+      dispatcher.sendKeys({ action: 'sendKeys', target: { text: 'Full name' }, steps: [{ kind: 'type', text: 'Jo' }] }),
+    );
     expect(result).toMatchObject({ success: true, backend: 'xctest', fallbackReason: 'unsupported' });
     expect(sent.request_append_text).toBe(1);
     expect(sent.request_sdk_web_action).toBeUndefined();
@@ -354,7 +362,9 @@ describe('seed 000 sendKeys', () => {
 
   it('IME actions have no native bridge form: XCTest runs them with fallbackReason unsupported', async () => {
     await reset('login');
-    const { result, sent } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'ime', imeAction: 'next' }] }));
+    const { result, sent } = await measured(() =>
+      dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'ime', imeAction: 'next' }] }),
+    );
     expect(result).toMatchObject({ success: true, backend: 'xctest', fallbackReason: 'unsupported' });
     expect(sent.request_ime_action).toBe(1);
     expect(sent.request_sdk_action).toBeUndefined();
@@ -362,7 +372,9 @@ describe('seed 000 sendKeys', () => {
 
   it('a rejected bridge text entry fails closed after the focus tap, with no XCTest typing', async () => {
     await reset('login', ['bridge-reject=element_not_actionable']);
-    const { result, sent } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'type', text: 'x' }] }));
+    const { result, sent } = await measured(() =>
+      dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'type', text: 'x' }] }),
+    );
     expect(result).toMatchObject({ success: false, backend: 'sdk', failureReason: 'element_not_actionable' });
     expect(sent.request_append_text).toBeUndefined();
   });
@@ -396,7 +408,10 @@ describe('seed 000 swipeOn', () => {
   it('the display fence is checked before dispatch: a stroke planned for another display fails closed having sent nothing', async () => {
     await reset('feed');
     const { result, sent } = await measured(() =>
-      dispatcher.swipe({ action: 'swipe', container: { id: 'feed.list' }, start: { x: 200, y: 650 }, end: { x: 200, y: 250 } }, { plannedFor: { rotation: 1, screenWidth: 874, screenHeight: 402 } }),
+      dispatcher.swipe(
+        { action: 'swipe', container: { id: 'feed.list' }, start: { x: 200, y: 650 }, end: { x: 200, y: 250 } },
+        { plannedFor: { rotation: 1, screenWidth: 874, screenHeight: 402 } },
+      ),
     );
     expect(result).toMatchObject({ success: false, failureReason: 'display_changed', mayHaveRun: false });
     expect(sent.request_sdk_action).toBeUndefined();

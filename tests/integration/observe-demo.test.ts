@@ -82,7 +82,12 @@ const fromXctest = (o: Observation) => all(treeOf(o)).filter((n) => sourceOf(n) 
 const find = (nodes: UiNode[], id: string) => nodes.find((n) => n['resource-id'] === id);
 const isLeaf = (n: UiNode) => (n.node ?? []).length === 0;
 const sameBounds = (a: UiNode, b: UiNode) =>
-  !!a.bounds && !!b.bounds && a.bounds.left === b.bounds.left && a.bounds.top === b.bounds.top && a.bounds.right === b.bounds.right && a.bounds.bottom === b.bounds.bottom;
+  !!a.bounds &&
+  !!b.bounds &&
+  a.bounds.left === b.bounds.left &&
+  a.bounds.top === b.bounds.top &&
+  a.bounds.right === b.bounds.right &&
+  a.bounds.bottom === b.bounds.bottom;
 const contains = (outer: UiNode['bounds'], inner: UiNode['bounds']) =>
   !!outer && !!inner && inner.left >= outer.left && inner.top >= outer.top && inner.right <= outer.right && inner.bottom <= outer.bottom;
 
@@ -391,7 +396,11 @@ describe('seed 000 Observe', () => {
     const observation = await observeFresh();
     const bridge = fromBridge(observation);
     // Leaves as XCTest read them: a container whose children all went is not one (and stays).
-    const readLeaves = new Set(all(await xctestOnlyTree()).filter(isLeaf).map((n) => n['view-id']));
+    const readLeaves = new Set(
+      all(await xctestOnlyTree())
+        .filter(isLeaf)
+        .map((n) => n['view-id']),
+    );
     const leaves = fromXctest(observation).filter((n) => readLeaves.has(n['view-id']));
 
     expect(observation.sources.bridge?.leaves).toBeGreaterThan(0);
@@ -406,7 +415,11 @@ describe('seed 000 Observe', () => {
     }
     // The controls are there once each, from the bridge.
     for (const id of ['login.username', 'login.password', 'login.submit', 'login.passkey', 'tab.feed']) {
-      expect(all(treeOf(observation)).filter((n) => n['resource-id'] === id).map(sourceOf)).toEqual(['sdkBridge']);
+      expect(
+        all(treeOf(observation))
+          .filter((n) => n['resource-id'] === id)
+          .map(sourceOf),
+      ).toEqual(['sdkBridge']);
     }
   });
 
@@ -508,7 +521,10 @@ describe('seed 000 Observe: web views', () => {
 
   it('seed 000 Observe: web views — with redactText on (web-redact) every value is value-redacted, not text', async () => {
     await setFaults(['web-redact']);
-    const observation = await observeUntil((await freshObserver()).observer, (o) => webMerged(o) && fromWeb(o).some((n) => n['content-desc'] === 'Shipping' && n['value-redacted'] === 'true'));
+    const observation = await observeUntil(
+      (await freshObserver()).observer,
+      (o) => webMerged(o) && fromWeb(o).some((n) => n['content-desc'] === 'Shipping' && n['value-redacted'] === 'true'),
+    );
     const valued = fromWeb(observation).filter((n) => ['input', 'select', 'textarea', 'textbox', 'checkbox'].includes(n['web-role'] ?? ''));
     expect(valued.length).toBeGreaterThanOrEqual(6);
     for (const node of valued) expect(node['value-redacted'], node['content-desc']).toBe('true');
@@ -525,7 +541,10 @@ describe('seed 000 Observe: web views', () => {
 
     expect(tree.some((n) => n['content-desc'] === 'Apply coupon' || n.text === 'Apply coupon')).toBe(false);
     for (const label of ['Payment', 'Returns', 'Contact support']) {
-      expect(tree.some((n) => n['content-desc'] === label || n.text === label), label).toBe(false);
+      expect(
+        tree.some((n) => n['content-desc'] === label || n.text === label),
+        label,
+      ).toBe(false);
     }
     for (const node of all(view).slice(1)) expect(contains(view.bounds, node.bounds), JSON.stringify(node.bounds)).toBe(true);
     // What lies below the fold is said on the web view instead.
@@ -535,7 +554,10 @@ describe('seed 000 Observe: web views', () => {
   it('seed 000 Observe: web views — an id that occurs twice (web-duplicate-id) is dropped, both elements', async () => {
     await setFaults(['web-duplicate-id']);
     const { observer } = await freshObserver();
-    const observation = await observeUntil(observer, (o) => webMerged(o) && !fromWeb(o).some((n) => n['content-desc'] === 'Email' && n['web-role'] === 'input'));
+    const observation = await observeUntil(
+      observer,
+      (o) => webMerged(o) && !fromWeb(o).some((n) => n['content-desc'] === 'Email' && n['web-role'] === 'input'),
+    );
     const web = fromWeb(observation);
     const ids = web.map((n) => n['web-element-id']);
 
@@ -637,7 +659,9 @@ describe('seed 003 strategies and quality', () => {
     await setScreen('hostile');
     const observation = await observeFresh({ strategy: 'raw' });
 
-    expect(observation.errors).toEqual([expect.objectContaining({ stage: 'xctest', code: 'ax_failure', message: expect.stringContaining('kAXErrorIllegalArgument') })]);
+    expect(observation.errors).toEqual([
+      expect.objectContaining({ stage: 'xctest', code: 'ax_failure', message: expect.stringContaining('kAXErrorIllegalArgument') }),
+    ]);
     expect(observation.quality).toEqual({ verdict: 'sparse', reason: 'ax_failure' });
     expect(observation.viewHierarchy).toBeUndefined();
   });
@@ -697,7 +721,10 @@ describe('seed 002 layoutWarnings', () => {
     await setScreen('feed');
     const observation = await observeFresh();
     const root = treeOf(observation)!;
-    const inList = (w: LayoutWarning) => pathTo(root, w.nodeKey).slice(0, -1).some((n) => n['resource-id'] === 'feed.list');
+    const inList = (w: LayoutWarning) =>
+      pathTo(root, w.nodeKey)
+        .slice(0, -1)
+        .some((n) => n['resource-id'] === 'feed.list');
     const rows = observation.layoutWarnings.warnings.filter(inList);
 
     expect(rows.some((w) => w.side === 'top')).toBe(true);

@@ -52,7 +52,10 @@ async function call(method: string, params: unknown): Promise<Record<string, unk
 }
 
 /** The events of one kind the service emits while `run` runs (`run` sees them as they come). */
-async function collecting<E extends ApiEvent, T>(event: E, run: (events: ApiEventPayload<E>[]) => Promise<T>): Promise<{ result: T; events: ApiEventPayload<E>[] }> {
+async function collecting<E extends ApiEvent, T>(
+  event: E,
+  run: (events: ApiEventPayload<E>[]) => Promise<T>,
+): Promise<{ result: T; events: ApiEventPayload<E>[] }> {
   const events: ApiEventPayload<E>[] = [];
   const off = api.subscribe((name: ApiEvent, payload: unknown) => {
     if (name === event) events.push(payload as ApiEventPayload<E>);

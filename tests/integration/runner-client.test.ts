@@ -198,7 +198,8 @@ describe('runner client against a faulty runner', () => {
 
     const back = await FakeRunner.start(['request_hierarchy'], port);
     cleanups.push(() => back.kill());
-    back.onRequest = (r, s) => s.send(JSON.stringify({ type: 'hierarchy_update', requestId: r.requestId, data: { hierarchy: { className: 'XCUIApplication' } } }));
+    back.onRequest = (r, s) =>
+      s.send(JSON.stringify({ type: 'hierarchy_update', requestId: r.requestId, data: { hierarchy: { className: 'XCUIApplication' } } }));
     await c.waitUntilConnected(5_000);
     expect(states).toContain('disconnected');
     expect(states.at(-1)).toBe('connected');
@@ -255,7 +256,10 @@ describe('runner client against a faulty runner', () => {
     const performance = once(c, 'performance');
     runner.sockets[0]?.send(JSON.stringify({ type: 'hierarchy_update', frameContext: 'a:1:b', data: { hierarchy: { className: 'XCUIApplication' } } }));
     runner.sockets[0]?.send(
-      JSON.stringify({ type: 'performance_update', performanceData: { fps: 60, frameTimeMs: 16.6, jankFrames: 0, cpuUsagePercent: 1, memoryUsageMb: 100, timestamp: 1 } }),
+      JSON.stringify({
+        type: 'performance_update',
+        performanceData: { fps: 60, frameTimeMs: 16.6, jankFrames: 0, cpuUsagePercent: 1, memoryUsageMb: 100, timestamp: 1 },
+      }),
     );
     const [update] = (await hierarchy) as [HierarchyUpdate];
     expect(update.frameContext).toBe('a:1:b');

@@ -113,7 +113,11 @@ describe('the recorded trace', () => {
     const trace = await openTraceFile(loginTrace);
     const first = trace.timeline[0]!;
     expect(first.before?.action).toEqual({ kind: 'tap' });
-    expect(first.before?.target).toMatchObject({ selector: { id: 'login.submit' }, nodeKey: expect.any(String), node: { 'resource-id': 'login.submit', 'content-desc': 'Sign In' } });
+    expect(first.before?.target).toMatchObject({
+      selector: { id: 'login.submit' },
+      nodeKey: expect.any(String),
+      node: { 'resource-id': 'login.submit', 'content-desc': 'Sign In' },
+    });
     expect(first.before?.observationRef).toBeDefined();
     expect(first.before?.screenshotRef).toBeDefined();
     expect(first.after?.screenshotRef).toBeDefined();
@@ -280,7 +284,7 @@ describe('parallax replay', () => {
     expect(going.steps[0]!.replayed).toMatchObject({ selector: { id: 'UILabel@0.0.0.0' }, outcome: { success: true, backend: 'sdk' } });
   });
 
-  it("a trace the app itself records (through its API) replays too, a picked node included", async () => {
+  it('a trace the app itself records (through its API) replays too, a picked node included', async () => {
     const services = await startAppServices('web');
     try {
       await reset('login');
@@ -367,7 +371,10 @@ describe('parallax export', () => {
     const out = join(dir, 'flow.yaml');
     const { code, stdout } = await run('export', loginTrace, '--out', out);
     expect(code).toBe(0);
-    expect(stdout).toEqual([`Wrote the Maestro flow to ${out} (1 note(s))`, 'note: step 2 (call-2): not exported: the action failed: element_not_actionable via sdk']);
+    expect(stdout).toEqual([
+      `Wrote the Maestro flow to ${out} (1 note(s))`,
+      'note: step 2 (call-2): not exported: the action failed: element_not_actionable via sdk',
+    ]);
     expect(await readFile(out, 'utf8')).toContain("- tapOn:\n    text: 'Checkout'");
   });
 });

@@ -89,22 +89,38 @@ describe('openTraceFile on files that are not (whole) traces', () => {
   });
 
   it('a zip without a manifest', async () => {
-    await expectOpenError(zipOf({ 'events.jsonl': eventsText }), 'not_parallax_trace', /^not a Parallax trace: manifest\.json missing \(the zip holds events\.jsonl\)$/);
+    await expectOpenError(
+      zipOf({ 'events.jsonl': eventsText }),
+      'not_parallax_trace',
+      /^not a Parallax trace: manifest\.json missing \(the zip holds events\.jsonl\)$/,
+    );
   });
 
   it("a zip of another app's files names what it holds", async () => {
     const docx = zipOf({ '[Content_Types].xml': '<Types/>', 'word/document.xml': '<w:document/>', 'docProps/app.xml': '<x/>', '_rels/.rels': '<r/>' });
-    await expectOpenError(docx, 'not_parallax_trace', /manifest\.json missing \(the zip holds \[Content_Types\]\.xml, word\/document\.xml, docProps\/app\.xml, … \(4 files\)\)/);
+    await expectOpenError(
+      docx,
+      'not_parallax_trace',
+      /manifest\.json missing \(the zip holds \[Content_Types\]\.xml, word\/document\.xml, docProps\/app\.xml, … \(4 files\)\)/,
+    );
   });
 
   it('a manifest of another format', async () => {
     const other = JSON.stringify({ format: 'playwright-trace', version: 1 });
-    await expectOpenError(zipOf({ 'manifest.json': other, 'events.jsonl': eventsText }), 'not_parallax_trace', /not a Parallax trace: manifest\.format is 'playwright-trace', expected 'parallax-trace'/);
+    await expectOpenError(
+      zipOf({ 'manifest.json': other, 'events.jsonl': eventsText }),
+      'not_parallax_trace',
+      /not a Parallax trace: manifest\.format is 'playwright-trace', expected 'parallax-trace'/,
+    );
   });
 
   it('a manifest of a newer version, or a nonsense one', async () => {
     const v2 = manifestText.replace('"version": 1', '"version": 2');
-    await expectOpenError(zipOf({ 'manifest.json': v2, 'events.jsonl': eventsText }), 'unsupported_version', /version 2 was written by a newer Parallax; this one reads version 1/);
+    await expectOpenError(
+      zipOf({ 'manifest.json': v2, 'events.jsonl': eventsText }),
+      'unsupported_version',
+      /version 2 was written by a newer Parallax; this one reads version 1/,
+    );
     const v0 = manifestText.replace('"version": 1', '"version": "one"');
     await expectOpenError(zipOf({ 'manifest.json': v0, 'events.jsonl': eventsText }), 'unsupported_version', /manifest\.version is 'one', expected 1/);
   });
@@ -117,11 +133,19 @@ describe('openTraceFile on files that are not (whole) traces', () => {
   it('a corrupted events line names the line and the field', async () => {
     const lines = eventsText.split('\n');
     lines[1] = lines[1]!.replace('"success":true', '"success":"yes"');
-    await expectOpenError(zipOf({ 'manifest.json': manifestText, 'events.jsonl': lines.join('\n') }), 'damaged', /^events\.jsonl line 2, result\.success: .*expected boolean/);
+    await expectOpenError(
+      zipOf({ 'manifest.json': manifestText, 'events.jsonl': lines.join('\n') }),
+      'damaged',
+      /^events\.jsonl line 2, result\.success: .*expected boolean/,
+    );
     const garbage = eventsText.split('\n');
     garbage[0] = '{"type":"action.before", garbage';
     await expectOpenError(zipOf({ 'manifest.json': manifestText, 'events.jsonl': garbage.join('\n') }), 'damaged', /^events\.jsonl line 1: not JSON/);
-    await expectOpenError(zipOf({ 'manifest.json': manifestText, 'events.jsonl': new Uint8Array([0x7b, 0xff, 0xfe, 0x0a]) }), 'damaged', /events\.jsonl is not UTF-8 text/);
+    await expectOpenError(
+      zipOf({ 'manifest.json': manifestText, 'events.jsonl': new Uint8Array([0x7b, 0xff, 0xfe, 0x0a]) }),
+      'damaged',
+      /events\.jsonl is not UTF-8 text/,
+    );
   });
 
   it('a zip without events', async () => {
@@ -165,7 +189,10 @@ describe('resources of an opened trace', () => {
     expect(at).toBeGreaterThan(0);
     bytes[at + 20]! ^= 0x01;
     const flipped = await openTraceFile(await file(bytes)); // opening reads only manifest and events
-    await expect(flipped.resource(shotRef)).rejects.toMatchObject({ code: 'damaged', message: expect.stringMatching(/^resources\/[0-9a-f]{64}\.png is damaged: its checksum does not match$/) });
+    await expect(flipped.resource(shotRef)).rejects.toMatchObject({
+      code: 'damaged',
+      message: expect.stringMatching(/^resources\/[0-9a-f]{64}\.png is damaged: its checksum does not match$/),
+    });
   });
 
   it('lists resources an event names but the trace lacks, and says so when one is asked for', async () => {

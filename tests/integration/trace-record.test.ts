@@ -96,7 +96,12 @@ describe('TraceRecorder', () => {
         callId: `tap_${step}`,
         seq: expected.length,
         time: 1_005 + step * 10,
-        result: { success: true, backend: step % 3 === 0 ? 'xctest' : 'sdk', ...(step % 3 === 0 ? { fallbackReason: 'unavailable' } : {}), timings: { dispatch: 3, settle: 2 } },
+        result: {
+          success: true,
+          backend: step % 3 === 0 ? 'xctest' : 'sdk',
+          ...(step % 3 === 0 ? { fallbackReason: 'unavailable' } : {}),
+          timings: { dispatch: 3, settle: 2 },
+        },
         observationRef: observationAfter,
       };
       await recorder.append(after);
@@ -153,9 +158,7 @@ describe('TraceRecorder', () => {
   it('writes concurrent appends whole, in call order, and assigns seq and time', async () => {
     const recorder = await TraceRecorder.start({ dir, manifest: MANIFEST });
     const big = 'x'.repeat(200_000); // larger than one write of a pipe or a page: interleaving would show
-    await Promise.all(
-      Array.from({ length: 50 }, (_, i) => recorder.append({ type: 'note', callId: `n${i}`, text: i % 5 === 0 ? big : `note ${i}` })),
-    );
+    await Promise.all(Array.from({ length: 50 }, (_, i) => recorder.append({ type: 'note', callId: `n${i}`, text: i % 5 === 0 ? big : `note ${i}` })));
     const read = readTraceEvents(await readFile(join(recorder.folder, 'events.jsonl'), 'utf8'));
     expect(read.ok).toBe(true);
     expect(read.events.map((e) => e.callId)).toEqual(Array.from({ length: 50 }, (_, i) => `n${i}`));
@@ -170,9 +173,7 @@ describe('TraceRecorder', () => {
     const recorder = await TraceRecorder.start({ dir, manifest: MANIFEST });
     const stranger = `sha256:${'c'.repeat(64)}`;
     await expect(recorder.append({ type: 'observation', callId: 'o', observationRef: stranger })).rejects.toThrow(/was not added to this trace/);
-    await expect(
-      recorder.append({ type: 'action.after', callId: 'a', result: { success: 'yes' } } as never),
-    ).rejects.toBeInstanceOf(TraceEncodeError);
+    await expect(recorder.append({ type: 'action.after', callId: 'a', result: { success: 'yes' } } as never)).rejects.toBeInstanceOf(TraceEncodeError);
     await recorder.append({ type: 'note', callId: 'n', seq: 5, text: 'a gap is fine' });
     await expect(recorder.append({ type: 'note', callId: 'n', seq: 5, text: 'a repeat is not' })).rejects.toThrow(/seq 5/);
     await expect(recorder.addResource('screenshot', { not: 'bytes' })).rejects.toThrow(/image bytes/);

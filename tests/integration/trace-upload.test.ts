@@ -55,7 +55,11 @@ function upload(body: BodyInit, options: { name?: string; token?: string | null;
   const url = new URL(TRACE_UPLOAD_PATH, origin);
   if (options.token !== null) url.searchParams.set('token', options.token ?? token);
   if (options.name !== '') url.searchParams.set('name', options.name ?? 'login.parallax-trace');
-  return fetch(url, { method: options.method ?? 'POST', body: options.method === 'GET' ? null : body, headers: options.origin ? { origin: options.origin } : {} });
+  return fetch(url, {
+    method: options.method ?? 'POST',
+    body: options.method === 'GET' ? null : body,
+    headers: options.origin ? { origin: options.origin } : {},
+  });
 }
 
 async function* chunks(buffer: Buffer, size: number): AsyncIterable<Uint8Array> {
@@ -77,7 +81,10 @@ describe(`POST ${TRACE_UPLOAD_PATH}`, () => {
   it('a foreign file is refused with what it is; no token, another origin, no name or another method are refused', async () => {
     const foreign = await upload(new TextEncoder().encode('{"name":"parallax"}'), { name: 'package.json' });
     expect(foreign.status).toBe(400);
-    expect(await foreign.json()).toMatchObject({ ok: false, error: { code: 'trace_not_zip', message: expect.stringMatching(/not a zip archive \(it looks like JSON text\)/) } });
+    expect(await foreign.json()).toMatchObject({
+      ok: false,
+      error: { code: 'trace_not_zip', message: expect.stringMatching(/not a zip archive \(it looks like JSON text\)/) },
+    });
     expect((await upload(new Uint8Array(trace), { token: null })).status).toBe(401);
     expect((await upload(new Uint8Array(trace), { token: 'f'.repeat(64) })).status).toBe(401);
     expect((await upload(new Uint8Array(trace), { origin: 'https://evil.example' })).status).toBe(403);
@@ -123,11 +130,14 @@ describe('copies of uploaded traces', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const half = Math.floor(trace.length / 2);
-    const slow = receiveTrace('slow.parallax-trace', (async function* () {
-      yield trace.subarray(0, half);
-      await gate;
-      yield trace.subarray(half);
-    })());
+    const slow = receiveTrace(
+      'slow.parallax-trace',
+      (async function* () {
+        yield trace.subarray(0, half);
+        await gate;
+        yield trace.subarray(half);
+      })(),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     for (let i = 0; i < OPENED_COPIES_KEPT + 1; i++) await receiveTrace(`other-${i}.parallax-trace`, chunks(trace, 65536));
     release();
@@ -150,7 +160,11 @@ describe('recent traces', () => {
     const folder = join(dir, 'traces');
     await mkdir(folder);
     const at = (minutes: number) => new Date(Date.UTC(2026, 10, 29, 12, minutes));
-    for (const [name, minutes] of [['old.parallax-trace', 1], ['new.parallax-trace', 3], ['mid.parallax-trace', 2]] as const) {
+    for (const [name, minutes] of [
+      ['old.parallax-trace', 1],
+      ['new.parallax-trace', 3],
+      ['mid.parallax-trace', 2],
+    ] as const) {
       await writeFile(join(folder, name), trace);
       await utimes(join(folder, name), at(minutes), at(minutes));
     }

@@ -54,7 +54,10 @@ describe('seed 000 swipeOn: the single web-view step of a scroll search', () => 
 
   it('seed 000 swipeOn: after scrollIntoView the search waits 250 ms for the next snapshot, re-reads and searches again', () => {
     const plan = webStep(planLookFor(input(), ctx()));
-    expect(interpretLookForStep(plan, { kind: 'reply', reply: { available: true, result: { success: true } } })).toEqual({ kind: 'settleAndSearch', waitMs: 250 });
+    expect(interpretLookForStep(plan, { kind: 'reply', reply: { available: true, result: { success: true } } })).toEqual({
+      kind: 'settleAndSearch',
+      waitMs: 250,
+    });
   });
 
   it('seed 000 swipeOn: a hit after the re-read reports backend sdk with no swipe', () => {
@@ -107,7 +110,10 @@ describe('seed 000 swipeOn: the single web-view step of a scroll search', () => 
 
   it('seed 000 swipeOn: an unavailable bridge leaves the search to swipe and reports fallbackReason unavailable', () => {
     const plan = webStep(planLookFor(input(), ctx()));
-    expect(interpretLookForStep(plan, { kind: 'reply', reply: { available: false, failure: 'bridge_unavailable' } })).toEqual({ kind: 'swipe', fallbackReason: 'unavailable' });
+    expect(interpretLookForStep(plan, { kind: 'reply', reply: { available: false, failure: 'bridge_unavailable' } })).toEqual({
+      kind: 'swipe',
+      fallbackReason: 'unavailable',
+    });
     expect(planLookFor(input(), ctx({ webViews: [{ webViewId: 'other' }] }))).toEqual({ kind: 'swipe', fallbackReason: 'unavailable' });
     // One registered web view shown on screen, yet no snapshot merged: the page could not be read.
     expect(planLookFor(input({ webSnapshot: undefined }), ctx())).toEqual({ kind: 'swipe', fallbackReason: 'unavailable' });
@@ -118,7 +124,12 @@ describe('seed 000 swipeOn: the single web-view step of a scroll search', () => 
 
   it.each<[string, RelayOutcome, string, boolean]>([
     ['stale_snapshot', { kind: 'reply', reply: { available: true, result: { success: false, reason: 'stale_snapshot' } } }, 'stale_snapshot', false],
-    ['element_not_actionable', { kind: 'reply', reply: { available: true, result: { success: false, reason: 'element_not_actionable' } } }, 'element_not_actionable', false],
+    [
+      'element_not_actionable',
+      { kind: 'reply', reply: { available: true, result: { success: false, reason: 'element_not_actionable' } } },
+      'element_not_actionable',
+      false,
+    ],
     ['javascript_error', { kind: 'reply', reply: { available: true, result: { success: false, reason: 'javascript_error' } } }, 'javascript_error', true],
     ['no_snapshot', { kind: 'reply', reply: { available: true, failure: 'no_snapshot' } }, 'no_snapshot', false],
     ['a timeout', { kind: 'timeout' }, 'timeout', true],

@@ -20,7 +20,13 @@ describe('action requests', () => {
     [{ action: 'tap', target: { node: { 'sdk-element-id': 'submit', 'sdk-capture-identity': BIG } } }],
     [{ action: 'doubleTap', target: { id: 'a' } }],
     [{ action: 'sendKeys', steps: [{ kind: 'type', text: 'hi' }] }],
-    [{ action: 'sendKeys', target: { id: 'email' }, steps: [{ kind: 'replace', text: 'a' }, { kind: 'ime', imeAction: 'next' }, { kind: 'tab' }, { kind: 'clear' }] }],
+    [
+      {
+        action: 'sendKeys',
+        target: { id: 'email' },
+        steps: [{ kind: 'replace', text: 'a' }, { kind: 'ime', imeAction: 'next' }, { kind: 'tab' }, { kind: 'clear' }],
+      },
+    ],
     [{ action: 'swipe', start: { x: 1, y: 500 }, end: { x: 1, y: 100 }, durationMs: 300 }],
     [{ action: 'swipe', container: { id: 'feed' }, start: { x: 1, y: 500 }, end: { x: 1, y: 100 }, boomerang: true }],
     [{ action: 'swipe', start: { x: 0, y: 400 }, end: { x: 300, y: 400 }, edge: 'left' }],
@@ -62,7 +68,17 @@ describe('design principle 3: the action result', () => {
     [{ success: true, backend: 'xctest', fallbackReason: 'unsupported', target, requestsSent: 2 }],
     [{ success: false, backend: 'sdk', failureReason: 'stale_observation', mayHaveRun: false, target, requestsSent: 1 }],
     [{ success: false, backend: 'xctest', fallbackReason: 'unavailable', failureReason: 'timeout', mayHaveRun: true, target, requestsSent: 2 }],
-    [{ success: true, backend: 'sdk', durationIgnored: true, warnings: ['w'], timings: { dispatch: 12 }, target: { resolvedBy: 'container' }, requestsSent: 1 }],
+    [
+      {
+        success: true,
+        backend: 'sdk',
+        durationIgnored: true,
+        warnings: ['w'],
+        timings: { dispatch: 12 },
+        target: { resolvedBy: 'container' },
+        requestsSent: 1,
+      },
+    ],
   ])('design principle 3: an action result that names its backend, fallback and failure consistently is accepted: %j', (result) => {
     expect(ActionResultSchema.safeParse(result).success).toBe(true);
   });

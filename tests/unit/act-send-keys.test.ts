@@ -47,9 +47,17 @@ const webField = (over: Partial<UiNode> = {}): UiNode => ({
 const screenWith = (...nodes: UiNode[]): UiNode => ({ className: 'XCUIApplication', node: nodes });
 
 const available: ObservationBridgeState = { schemaVersion: 1, available: true, supportedActions: [...ACTION_KINDS].sort() };
-const ctx = (over: Partial<BridgeContext> = {}): BridgeContext => ({ flagEnabled: true, observationBridge: available, webViews: [{ webViewId: 'wv1' }], ...over });
+const ctx = (over: Partial<BridgeContext> = {}): BridgeContext => ({
+  flagEnabled: true,
+  observationBridge: available,
+  webViews: [{ webViewId: 'wv1' }],
+  ...over,
+});
 
-const accepted = (next?: string): RelayOutcome => ({ kind: 'reply', reply: { available: true, result: { success: true, ...(next ? { nextObservationIdentity: next } : {}) } } });
+const accepted = (next?: string): RelayOutcome => ({
+  kind: 'reply',
+  reply: { available: true, result: { success: true, ...(next ? { nextObservationIdentity: next } : {}) } },
+});
 const webAccepted: RelayOutcome = { kind: 'reply', reply: { available: true, result: { success: true } } };
 const runnerOk: RunnerOutcome = { kind: 'reply', reply: { success: true } };
 
@@ -77,7 +85,8 @@ function run(
   plans.push(plan);
   if (plan.via === 'failClosed') return { session: failKeyCommand(session, plan), plans, last: plan };
   if (plan.via === 'observe') throw new Error('asked to read twice');
-  let step = plan.via === 'xctest' ? recordKeyOutcome(session, op, plan, answers.runner ?? runnerOk) : recordKeyOutcome(session, op, plan, answers.relay ?? accepted());
+  let step =
+    plan.via === 'xctest' ? recordKeyOutcome(session, op, plan, answers.runner ?? runnerOk) : recordKeyOutcome(session, op, plan, answers.relay ?? accepted());
   if (step.kind === 'standIn') {
     plans.push(step.plan);
     step = recordKeyOutcome(step.session, op, step.plan, answers.runner ?? runnerOk);
@@ -164,7 +173,11 @@ describe('seed 000 sendKeys: a native bridge field', () => {
   });
 
   it.each<[string, Partial<BridgeContext>, 'unavailable' | 'unsupported']>([
-    ['the bridge is unavailable', { observationBridge: { schemaVersion: 1, available: false, reason: 'SDK_UNAVAILABLE', supportedActions: [] } }, 'unavailable'],
+    [
+      'the bridge is unavailable',
+      { observationBridge: { schemaVersion: 1, available: false, reason: 'SDK_UNAVAILABLE', supportedActions: [] } },
+      'unavailable',
+    ],
     ['the SDK does not declare insertText', { observationBridge: { ...available, supportedActions: ['clearText', 'tap'] } }, 'unsupported'],
   ])('seed 000 sendKeys: under tapOn rules XCTest stands in when %s', (_, over, fallbackReason) => {
     const r = run(start(nativeField(), ctx(over)), type('a'), {}, ctx(over));
@@ -214,7 +227,10 @@ describe('seed 000 sendKeys: a native bridge field', () => {
     expect(started.focusTap).toBeUndefined();
     expect(started.target).toEqual({ resolvedBy: 'keyboardFocus' });
     let session = started.session;
-    for (const op of expandSendKeysSteps([{ kind: 'replace', text: 'x' }, { kind: 'ime', imeAction: 'done' }])) {
+    for (const op of expandSendKeysSteps([
+      { kind: 'replace', text: 'x' },
+      { kind: 'ime', imeAction: 'done' },
+    ])) {
       const r = run(session, op);
       expect(r.plans.every((p) => p.via === 'xctest' && !('fallbackReason' in p))).toBe(true);
       session = r.session;
@@ -257,7 +273,14 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
   it('seed 000 sendKeys: a clear is the web view clear', () => {
     const r = run(fresh(), clear, { relay: webAccepted });
     expect(r.plans).toEqual([
-      { via: 'web', webViewId: 'wv1', action: { clear: { snapshotId: 's1', elementId: 'q' } }, actionJson: '{"clear":{"snapshotId":"s1","elementId":"q"}}', budgetMs: 5000, standIn: { command: 'request_clear_text' } },
+      {
+        via: 'web',
+        webViewId: 'wv1',
+        action: { clear: { snapshotId: 's1', elementId: 'q' } },
+        actionJson: '{"clear":{"snapshotId":"s1","elementId":"q"}}',
+        budgetMs: 5000,
+        standIn: { command: 'request_clear_text' },
+      },
     ]);
     expect(summarizeSendKeys(r.session)).toEqual({ backend: 'sdk', warnings: [] });
   });
@@ -275,7 +298,9 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
 
   it('seed 000 sendKeys: setValue only after the command cleared the field through the web view', () => {
     // Typing without a clear appends at the caret: XCTest, unsupported.
-    expect(run(fresh(), type('abc')).plans).toEqual([{ via: 'xctest', command: { command: 'request_append_text', text: 'abc' }, fallbackReason: 'unsupported' }]);
+    expect(run(fresh(), type('abc')).plans).toEqual([
+      { via: 'xctest', command: { command: 'request_append_text', text: 'abc' }, fallbackReason: 'unsupported' },
+    ]);
     // A clear that XCTest ran (web view bridge unavailable) does not open the gate.
     const unavailable: RelayOutcome = { kind: 'reply', reply: { available: false, failure: 'bridge_unavailable' } };
     const afterXctestClear = run(fresh(), clear, { relay: unavailable }).session;
@@ -302,11 +327,14 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
     expect(summarizeSendKeys(later.session).warnings).toHaveLength(1);
   });
 
-  it.each(['next', 'go', 'search', 'send'] as const)('seed 000 sendKeys: IME %s on a DOM field stays on XCTest with fallbackReason unsupported', (imeAction) => {
-    const r = run(fresh(), { op: 'ime', imeAction });
-    expect(r.plans).toEqual([{ via: 'xctest', command: { command: 'request_ime_action', action: imeAction }, fallbackReason: 'unsupported' }]);
-    expect(r.session.field).toEqual({ kind: 'none' });
-  });
+  it.each(['next', 'go', 'search', 'send'] as const)(
+    'seed 000 sendKeys: IME %s on a DOM field stays on XCTest with fallbackReason unsupported',
+    (imeAction) => {
+      const r = run(fresh(), { op: 'ime', imeAction });
+      expect(r.plans).toEqual([{ via: 'xctest', command: { command: 'request_ime_action', action: imeAction }, fallbackReason: 'unsupported' }]);
+      expect(r.session.field).toEqual({ kind: 'none' });
+    },
+  );
 
   it('seed 000 sendKeys: after Tab the command forgets a web field too', () => {
     const r = run(fresh(), { op: 'tab' });
@@ -369,8 +397,18 @@ describe('seed 000 sendKeys: verification by read-back', () => {
     ['a value reported as `value`', 'a', { value: 'a' }, { status: 'verified' }],
     ['an empty field showing its placeholder after a clear', '', { text: 'Email', 'hint-text': 'Email' }, { status: 'verified' }],
     ['a redacted DOM value', 'secret', { 'value-redacted': 'true' }, { status: 'unverifiable', reason: 'value_redacted' }],
-    ['a redacted DOM value whose replaced XCTest leaf reports a readable value', 'secret', { 'value-redacted': 'true', text: 'secret' }, { status: 'verified' }],
-    ['a redacted DOM value whose replaced XCTest leaf reports another value', 'secret', { 'value-redacted': 'true', text: 'secre' }, { status: 'mismatch', actual: 'secre' }],
+    [
+      'a redacted DOM value whose replaced XCTest leaf reports a readable value',
+      'secret',
+      { 'value-redacted': 'true', text: 'secret' },
+      { status: 'verified' },
+    ],
+    [
+      'a redacted DOM value whose replaced XCTest leaf reports another value',
+      'secret',
+      { 'value-redacted': 'true', text: 'secre' },
+      { status: 'mismatch', actual: 'secre' },
+    ],
     ['a secure field showing a mask', 'pw', { password: 'true', text: '••' }, { status: 'unverifiable', reason: 'secure_field' }],
     ['a field that is gone', 'x', undefined, { status: 'unverifiable', reason: 'field_not_found' }],
   ])('seed 000 Observe: web views: text verification of %s', (_, expected, node, verdict) => {

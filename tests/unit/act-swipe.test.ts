@@ -27,8 +27,7 @@ const up = { start: { x: 200, y: 700 }, end: { x: 200, y: 300 } };
 const available: ObservationBridgeState = { schemaVersion: 1, available: true, supportedActions: [...ACTION_KINDS].sort() };
 const ctx = (over: Partial<BridgeContext> = {}): BridgeContext => ({ flagEnabled: true, observationBridge: available, webViews: [], ...over });
 const input = (over: Partial<SwipeInput> = {}): SwipeInput => ({ stroke: up, screen: screenWithBridge, fence, ...over });
-const inContainer = (node: UiNode = list(), over: Partial<SwipeInput> = {}): SwipeInput =>
-  input({ container: { node, resolvedBy: 'container' }, ...over });
+const inContainer = (node: UiNode = list(), over: Partial<SwipeInput> = {}): SwipeInput => input({ container: { node, resolvedBy: 'container' }, ...over });
 
 function bridge(plan: SwipePlan): Extract<SwipePlan, { via: 'sdk' }> {
   if (plan.via !== 'sdk') throw new Error(`expected sdk, got ${plan.via}`);
@@ -60,12 +59,22 @@ describe('seed 000 swipeOn: a bridge container scrolls through the bridge', () =
     expect(passed).toMatchObject({ durationIgnored: true, warnings: [DURATION_IGNORED_WARNING] });
     const notPassed = bridge(routeSwipe(inContainer(), ctx()));
     expect(notPassed).toMatchObject({ durationIgnored: true, warnings: [] });
-    const result = buildActionResult({ backend: 'sdk', durationIgnored: passed.durationIgnored }, { ok: true }, { target: passed.target, requestsSent: 1, warnings: passed.warnings });
+    const result = buildActionResult(
+      { backend: 'sdk', durationIgnored: passed.durationIgnored },
+      { ok: true },
+      { target: passed.target, requestsSent: 1, warnings: passed.warnings },
+    );
     expect(result).toMatchObject({ backend: 'sdk', durationIgnored: true, warnings: [DURATION_IGNORED_WARNING] });
   });
 
   it('seed 000 swipeOn: a DOM element or plain container swipes through XCTest with no backend', () => {
-    const dom: UiNode = { role: 'list', bounds: { left: 0, top: 0, right: 10, bottom: 10 }, 'web-view-id': 'wv1', 'web-snapshot-id': 's', 'web-element-id': 'e' };
+    const dom: UiNode = {
+      role: 'list',
+      bounds: { left: 0, top: 0, right: 10, bottom: 10 },
+      'web-view-id': 'wv1',
+      'web-snapshot-id': 's',
+      'web-element-id': 'e',
+    };
     for (const node of [dom, { role: 'list', bounds: { left: 0, top: 0, right: 10, bottom: 10 } }]) {
       const plan = routeSwipe(inContainer(node), ctx());
       expect(plan.via).toBe('xctest');
@@ -86,7 +95,10 @@ describe('seed 000 swipeOn: a screen swipe on a screen that carries bridge nodes
     const plan = routeSwipe(input({ screen: plainScreen, durationMs: 450 }), ctx());
     expect(plan).toEqual({
       via: 'xctest',
-      steps: [{ step: 'checkDisplayFence', expected: fence }, { step: 'xctestSwipe', swipe: { x1: 200, y1: 700, x2: 200, y2: 300, durationMs: 450, boomerang: false } }],
+      steps: [
+        { step: 'checkDisplayFence', expected: fence },
+        { step: 'xctestSwipe', swipe: { x1: 200, y1: 700, x2: 200, y2: 300, durationMs: 450, boomerang: false } },
+      ],
       target: { resolvedBy: 'screen' },
     });
   });
@@ -111,8 +123,18 @@ describe('seed 000 swipeOn: what stays on XCTest', () => {
   });
 
   it.each<[string, SwipeInput, Partial<BridgeContext>, 'unavailable' | 'unsupported']>([
-    ['the bridge is unavailable (container)', inContainer(), { observationBridge: { schemaVersion: 1, available: false, reason: 'NOT_REGISTERED', supportedActions: [] } }, 'unavailable'],
-    ['the bridge is unavailable (screen)', input(), { observationBridge: { schemaVersion: 1, available: false, reason: 'SDK_TOO_OLD', supportedActions: [] } }, 'unavailable'],
+    [
+      'the bridge is unavailable (container)',
+      inContainer(),
+      { observationBridge: { schemaVersion: 1, available: false, reason: 'NOT_REGISTERED', supportedActions: [] } },
+      'unavailable',
+    ],
+    [
+      'the bridge is unavailable (screen)',
+      input(),
+      { observationBridge: { schemaVersion: 1, available: false, reason: 'SDK_TOO_OLD', supportedActions: [] } },
+      'unavailable',
+    ],
     ['the SDK does not declare scroll', inContainer(), { observationBridge: { ...available, supportedActions: ['swipe', 'tap'] } }, 'unsupported'],
     ['the SDK does not declare swipe', input(), { observationBridge: { ...available, supportedActions: ['scroll', 'tap'] } }, 'unsupported'],
   ])('seed 000 swipeOn: other fallbacks follow tapOn: %s', (_, i, over, fallbackReason) => {

@@ -57,8 +57,7 @@ const doubleTap: TapGesture = { kind: 'doubleTap' };
 const reply = (r: RelayReply): RelayOutcome => ({ kind: 'reply', reply: r });
 const rejected = (reason: NonNullable<NonNullable<RelayReply['result']>['reason']>): RelayOutcome =>
   reply({ available: true, result: { success: false, reason } });
-const relayFailure = (failure: NonNullable<RelayReply['failure']>): RelayOutcome =>
-  reply({ available: failure !== 'bridge_unavailable', failure });
+const relayFailure = (failure: NonNullable<RelayReply['failure']>): RelayOutcome => reply({ available: failure !== 'bridge_unavailable', failure });
 
 function bridgeRoute(route: TapRoute): Extract<TapRoute, { via: 'sdk' | 'web' }> {
   if (route.via !== 'sdk' && route.via !== 'web') throw new Error(`expected a bridge route, got ${route.via}`);
@@ -89,7 +88,12 @@ describe('seed 000 tapOn: routing a target with a bridge identity', () => {
 
   it.each<[string, TapGesture, Partial<BridgeContext>, 'unavailable' | 'unsupported']>([
     ['a double tap has no bridge form', doubleTap, {}, 'unsupported'],
-    ['the bridge is unavailable', tap, { observationBridge: { schemaVersion: 1, available: false, reason: 'NOT_REGISTERED', supportedActions: [] } }, 'unavailable'],
+    [
+      'the bridge is unavailable',
+      tap,
+      { observationBridge: { schemaVersion: 1, available: false, reason: 'NOT_REGISTERED', supportedActions: [] } },
+      'unavailable',
+    ],
     ['the SDK does not declare tap', tap, { observationBridge: { ...available, supportedActions: ['scroll'] } }, 'unsupported'],
     ['the SDK does not declare longPress', longPress, { observationBridge: { ...available, supportedActions: ['tap'] } }, 'unsupported'],
   ])('seed 000 tapOn: XCTest stands in when %s', (_, gesture, over, fallbackReason) => {
@@ -120,7 +124,11 @@ describe('seed 000 tapOn: routing a target with a bridge identity', () => {
   });
 
   it('seed 000 tapOn: a node marked as bridge-served without a usable identity fails closed instead of tapping through XCTest', () => {
-    for (const node of [bridgeNode({ 'sdk-capture-identity': undefined }), bridgeNode({ 'sdk-capture-identity': '1.5' }), bridgeNode({ 'sdk-element-id': undefined })]) {
+    for (const node of [
+      bridgeNode({ 'sdk-capture-identity': undefined }),
+      bridgeNode({ 'sdk-capture-identity': '1.5' }),
+      bridgeNode({ 'sdk-element-id': undefined }),
+    ]) {
       expect(routeTap(on(node), tap, ctx())).toMatchObject({ via: 'failClosed', failureReason: 'invalid_action', mayHaveRun: false });
     }
   });
@@ -198,7 +206,12 @@ describe('seed 000 tapOn: interpreting the bridge reply', () => {
     ['the runner disconnected after the request went out', { kind: 'disconnected', sent: true }, 'runner_disconnected', true],
     ['the runner disconnected before the request went out', { kind: 'disconnected', sent: false }, 'runner_disconnected', false],
     ['the runner refused the command (bare envelope)', reply({ success: false, error: 'Unknown command' }), 'runner_error', false],
-    ['the runner answered with a stale frame context', reply({ success: false, error: 'Stale frame context; observe a fresh frame before retrying' }), 'stale_frame_context', false],
+    [
+      'the runner answered with a stale frame context',
+      reply({ success: false, error: 'Stale frame context; observe a fresh frame before retrying' }),
+      'stale_frame_context',
+      false,
+    ],
     ['an available reply carries no result', reply({ available: true }), 'bad_reply', true],
     ['a rejection names no reason', reply({ available: true, result: { success: false } }), 'bad_reply', true],
   ])('seed 000 tapOn: runner-level outcomes fail closed: %s', (_, outcome, failureReason, mayHaveRun) => {
@@ -297,8 +310,16 @@ describe('seed 000 tapOn on a DOM element', () => {
 describe('seed 000 tapOn: XCTest command outcomes', () => {
   it.each([
     ['a successful reply', { kind: 'reply', reply: { success: true } }, { kind: 'done' }],
-    ['a stale frame context', { kind: 'reply', reply: { success: false, error: 'Stale frame context; observe a fresh frame before retrying' } }, { kind: 'failClosed', failureReason: 'stale_frame_context', mayHaveRun: false }],
-    ['another runner error', { kind: 'reply', reply: { success: false, error: 'busy' } }, { kind: 'failClosed', failureReason: 'runner_error', mayHaveRun: false }],
+    [
+      'a stale frame context',
+      { kind: 'reply', reply: { success: false, error: 'Stale frame context; observe a fresh frame before retrying' } },
+      { kind: 'failClosed', failureReason: 'stale_frame_context', mayHaveRun: false },
+    ],
+    [
+      'another runner error',
+      { kind: 'reply', reply: { success: false, error: 'busy' } },
+      { kind: 'failClosed', failureReason: 'runner_error', mayHaveRun: false },
+    ],
     ['a timeout after the action may have run', { kind: 'timeout' }, { kind: 'failClosed', failureReason: 'timeout', mayHaveRun: true }],
     ['a disconnect after sending', { kind: 'disconnected', sent: true }, { kind: 'failClosed', failureReason: 'runner_disconnected', mayHaveRun: true }],
   ] as const)('seed 000 tapOn: an XCTest tap outcome: %s', (_, outcome, expected) => {

@@ -174,7 +174,11 @@ describe('diffTrees on the golden Settings screen', () => {
 
   it('reports a web identity added to an XCTest leaf inside a web view', () => {
     const leaf = { className: 'XCUIElementTypeTextField', 'resource-id': 'email', text: 'Email', bounds: { left: 10, top: 100, right: 390, bottom: 140 } };
-    const x: UiNode = { className: 'XCUIApplication', bounds: { left: 0, top: 0, right: 400, bottom: 800 }, node: [{ className: 'WKWebView', 'view-id': 'wv', bounds: { left: 0, top: 50, right: 400, bottom: 800 }, node: [leaf] }] };
+    const x: UiNode = {
+      className: 'XCUIApplication',
+      bounds: { left: 0, top: 0, right: 400, bottom: 800 },
+      node: [{ className: 'WKWebView', 'view-id': 'wv', bounds: { left: 0, top: 50, right: 400, bottom: 800 }, node: [leaf] }],
+    };
     const s = structuredClone(x);
     Object.assign(s.node![0]!.node![0]!, {
       'web-view-id': 'checkout',

@@ -114,7 +114,18 @@ describe('what a device offers', () => {
 
   it('an AppReveal app only what its tools can do', () => {
     const all = offeredActions({ kind: 'appreveal', supportedCommands: ['tap_element', 'tap_point', 'type_text', 'clear_text', 'scroll'] });
-    expect(all).toMatchObject({ tapNode: true, tapPoint: true, doubleTap: false, longPress: false, swipe: true, type: true, clear: true, replace: true, imeDone: false, tab: false });
+    expect(all).toMatchObject({
+      tapNode: true,
+      tapPoint: true,
+      doubleTap: false,
+      longPress: false,
+      swipe: true,
+      type: true,
+      clear: true,
+      replace: true,
+      imeDone: false,
+      tab: false,
+    });
     const tapsOnly = offeredActions({ kind: 'appreveal', supportedCommands: ['tap_element'] });
     expect(tapsOnly).toMatchObject({ tapNode: true, tapPoint: false, swipe: false, type: false, clear: false, replace: false });
     expect(tapsOnly.missing.join(' ')).toContain('type_text');
@@ -182,7 +193,13 @@ describe('a timeline step', () => {
 
   it('says how the target was resolved, capture identity digit for digit', () => {
     expect(
-      describeTarget({ resolvedBy: 'node', source: 'sdkBridge', elementId: 'login.submit', point: { x: 201, y: 355 }, captureIdentity: '18446744073709551615' }),
+      describeTarget({
+        resolvedBy: 'node',
+        source: 'sdkBridge',
+        elementId: 'login.submit',
+        point: { x: 201, y: 355 },
+        captureIdentity: '18446744073709551615',
+      }),
     ).toBe('picked node · SDK bridge · login.submit · at 201, 355 · capture 18446744073709551615');
     expect(describeTarget({ resolvedBy: 'keyboardFocus' })).toBe('keyboard focus');
   });
@@ -229,8 +246,28 @@ describe('a timeline step', () => {
 describe('AppReveal elements', () => {
   it('reads the id source and the OCR mark the projection sets', () => {
     const frame = { x: 0, y: 0, width: 10, height: 10 };
-    const ocr = appRevealElementToUiNode({ id: 'ocr.0', type: 'text', enabled: true, visible: true, tappable: false, frame, actions: [], idSource: 'ocr', ocr: true });
-    const explicit = appRevealElementToUiNode({ id: 'a', type: 'button', enabled: true, visible: true, tappable: true, frame, actions: ['tap'], idSource: 'explicit', ocr: false });
+    const ocr = appRevealElementToUiNode({
+      id: 'ocr.0',
+      type: 'text',
+      enabled: true,
+      visible: true,
+      tappable: false,
+      frame,
+      actions: [],
+      idSource: 'ocr',
+      ocr: true,
+    });
+    const explicit = appRevealElementToUiNode({
+      id: 'a',
+      type: 'button',
+      enabled: true,
+      visible: true,
+      tappable: true,
+      frame,
+      actions: ['tap'],
+      idSource: 'explicit',
+      ocr: false,
+    });
     expect(appRevealIdSource(ocr)).toBe('ocr');
     expect(isOcrNode(ocr)).toBe(true);
     expect(appRevealIdSource(explicit)).toBe('explicit');
@@ -263,7 +300,7 @@ describe('withoutFrames / framesDropped', () => {
     after: frame(2),
   };
 
-  it('drops the pictures and trees and keeps the result and each frame\'s context', () => {
+  it("drops the pictures and trees and keeps the result and each frame's context", () => {
     expect(framesDropped(step)).toBe(false);
     const light = withoutFrames(step);
     expect(framesDropped(light)).toBe(true);

@@ -80,12 +80,7 @@ describe('nodesAt: the pick stack under a point', () => {
   it('picks the General row smallest first at (201, 406), deeper first on ties', () => {
     const stack = nodesAt(root, 201, 406);
     expect(stack.map((f) => f.key)).toEqual(['0.1.3.0', '0.1.3', '0.1', '0']);
-    expect(stack.map((f) => label(f.node))).toEqual([
-      'UIButton:General',
-      'UITableViewCell:',
-      'UICollectionView:',
-      'XCUIApplication:Settings',
-    ]);
+    expect(stack.map((f) => label(f.node))).toEqual(['UIButton:General', 'UITableViewCell:', 'UICollectionView:', 'XCUIApplication:Settings']);
     expect(stack[0]?.node['resource-id']).toBe('com.apple.settings.general');
   });
 
@@ -123,9 +118,7 @@ describe('searchNodes', () => {
   it('matches ids, labels, classes and roles case-insensitively, in document order', () => {
     expect(searchNodes(root, 'SETTINGS.CAMERA').map((h) => h.key)).toEqual(['0.1.7.0']);
     expect(searchNodes(root, 'chevron').length).toBe(11); // content-desc of every row's chevron
-    expect(searchNodes(root, 'uitableviewcell').map((h) => h.key)).toEqual(
-      Array.from({ length: 11 }, (_, i) => `0.1.${i + 1}`),
-    );
+    expect(searchNodes(root, 'uitableviewcell').map((h) => h.key)).toEqual(Array.from({ length: 11 }, (_, i) => `0.1.${i + 1}`));
     expect(searchNodes(root, 'textfield').map((h) => h.key)).toEqual(['0.2']);
     expect(searchNodes(root, '  dictate ').map((h) => h.key)).toEqual(['0.2.0']);
   });

@@ -14,14 +14,37 @@ async function layerErrors(filePath: string, code: string): Promise<string[]> {
 
 describe('the layer rule', () => {
   it('lets every layer import what it may', async () => {
-    expect(await layerErrors('src-shared/observe/ok.ts', "import { z } from 'zod'; import { UiNodeSchema } from '@shared/protocol/runner'; export const a = [z, UiNodeSchema];")).toEqual([]);
-    expect(await layerErrors('src-renderer/src/ok.ts', "import { useState } from 'react'; import { flattenTree } from '@shared/model/tree'; export const b = [useState, flattenTree];")).toEqual([]);
-    expect(await layerErrors('src-main/ok.ts', "import { readFileSync } from 'node:fs'; import { startDemoDevice } from '@demo/index'; export const c = [readFileSync, startDemoDevice];")).toEqual([]);
-    expect(await layerErrors('src-demo/ok.ts', "import { WebSocketServer } from 'ws'; import { UiNodeSchema } from '@shared/protocol/runner'; export const d = [WebSocketServer, UiNodeSchema];")).toEqual([]);
+    expect(
+      await layerErrors(
+        'src-shared/observe/ok.ts',
+        "import { z } from 'zod'; import { UiNodeSchema } from '@shared/protocol/runner'; export const a = [z, UiNodeSchema];",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerErrors(
+        'src-renderer/src/ok.ts',
+        "import { useState } from 'react'; import { flattenTree } from '@shared/model/tree'; export const b = [useState, flattenTree];",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerErrors(
+        'src-main/ok.ts',
+        "import { readFileSync } from 'node:fs'; import { startDemoDevice } from '@demo/index'; export const c = [readFileSync, startDemoDevice];",
+      ),
+    ).toEqual([]);
+    expect(
+      await layerErrors(
+        'src-demo/ok.ts',
+        "import { WebSocketServer } from 'ws'; import { UiNodeSchema } from '@shared/protocol/runner'; export const d = [WebSocketServer, UiNodeSchema];",
+      ),
+    ).toEqual([]);
   });
 
   it('keeps src-shared pure: no Node module, no main, no renderer', async () => {
-    const errors = await layerErrors('src-shared/observe/bad.ts', "import { readFileSync } from 'node:fs'; import { RunnerClient } from '@main/runner/client'; import { App } from '@renderer/components/App'; export const x = [readFileSync, RunnerClient, App];");
+    const errors = await layerErrors(
+      'src-shared/observe/bad.ts',
+      "import { readFileSync } from 'node:fs'; import { RunnerClient } from '@main/runner/client'; import { App } from '@renderer/components/App'; export const x = [readFileSync, RunnerClient, App];",
+    );
     expect(errors).toHaveLength(3);
     expect(errors.join('\n')).toMatch(/"shared" to entities of module with origin "core" and module source "node:fs"/);
     expect(errors.join('\n')).toMatch(/"shared" to elements of type "main"/);
@@ -43,12 +66,18 @@ describe('the layer rule', () => {
   });
 
   it('keeps the renderer off Node and Electron', async () => {
-    const errors = await layerErrors('src-renderer/src/bad.ts', "import { ipcRenderer } from 'electron'; import { join } from 'node:path'; export const y = [ipcRenderer, join];");
+    const errors = await layerErrors(
+      'src-renderer/src/bad.ts',
+      "import { ipcRenderer } from 'electron'; import { join } from 'node:path'; export const y = [ipcRenderer, join];",
+    );
     expect(errors).toHaveLength(2);
   });
 
   it('lets the demo device speak only the wire formats, and the host reach it only through its entry points', async () => {
-    const demo = await layerErrors('src-demo/bad.ts', "import { RunnerClient } from '@main/runner/client'; import { resolveTarget } from '@shared/act/resolve'; export const z = [RunnerClient, resolveTarget];");
+    const demo = await layerErrors(
+      'src-demo/bad.ts',
+      "import { RunnerClient } from '@main/runner/client'; import { resolveTarget } from '@shared/act/resolve'; export const z = [RunnerClient, resolveTarget];",
+    );
     expect(demo).toEqual([expect.stringMatching(/"demo" to elements of type "main"/), expect.stringMatching(/"demo" to elements of type "shared"/)]);
     expect(await layerErrors('src-main/bad.ts', "import { DemoDevice } from '@demo/phone/device'; export const v = [DemoDevice];")).toEqual([
       expect.stringMatching(/"main" to elements of type "demo"/),

@@ -11,7 +11,14 @@ import { assembleObservation, discoverSdk, type BridgeRead, type ObservationStag
 
 const BIG = '18446744073709551615'; // UInt64 max, far above 2^53
 const APP = 'com.example.shop';
-const RUNNER = ['request_hierarchy', 'get_sdk_capabilities', 'request_sdk_observation', 'request_sdk_action', 'request_sdk_web_snapshot', 'request_sdk_web_action'];
+const RUNNER = [
+  'request_hierarchy',
+  'get_sdk_capabilities',
+  'request_sdk_observation',
+  'request_sdk_action',
+  'request_sdk_web_snapshot',
+  'request_sdk_web_action',
+];
 const rect = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -70,7 +77,12 @@ const bridgeSnapshot = (coordinateSpace = 'screen', captureIdentity: string = BI
     orientation: 'portrait',
     coordinateSpace,
     bounds: rect(0, 0, 402, 874),
-    root: { id: 'root', role: 'view', bounds: rect(0, 0, 402, 874), children: [{ id: 'checkout', role: 'button', label: 'Checkout', bounds: rect(20, 700, 380, 744) }] },
+    root: {
+      id: 'root',
+      role: 'view',
+      bounds: rect(0, 0, 402, 874),
+      children: [{ id: 'checkout', role: 'button', label: 'Checkout', bounds: rect(20, 700, 380, 744) }],
+    },
     capabilities: [],
   });
 const bridgeRead = (coordinateSpace?: string): BridgeRead => ({ kind: 'reply', reply: { available: true, snapshot: bridgeSnapshot(coordinateSpace) } });
@@ -81,12 +93,24 @@ const webRead = (failure?: string): WebRead => ({
     webViews: [entry],
     ...(failure
       ? { failure: failure as never }
-      : { snapshot: WebSnapshotSchema.parse({ snapshotId: 's9', documentId: 'd1', elements: [{ id: 'pay', role: 'button', label: 'Pay', bounds: [10, 10, 100, 40], enabled: true, visible: true, focused: true }] }) }),
+      : {
+          snapshot: WebSnapshotSchema.parse({
+            snapshotId: 's9',
+            documentId: 'd1',
+            elements: [{ id: 'pay', role: 'button', label: 'Pay', bounds: [10, 10, 100, 40], enabled: true, visible: true, focused: true }],
+          }),
+        }),
   },
 });
 
 function observe(over: Partial<ObservationStages>): Observation {
-  const observation = assembleObservation({ strategy: 'visible', now: 5, hierarchy: { ok: true, hierarchy: shop(), frameContext: 'E:1:abc' }, discovery: discovery(true), ...over });
+  const observation = assembleObservation({
+    strategy: 'visible',
+    now: 5,
+    hierarchy: { ok: true, hierarchy: shop(), frameContext: 'E:1:abc' },
+    discovery: discovery(true),
+    ...over,
+  });
   // Every observation the pipeline builds is one the schema accepts.
   const checked = ObservationSchema.safeParse(observation);
   if (!checked.success) throw new Error(JSON.stringify(checked.error.issues.slice(0, 3)));
@@ -98,7 +122,11 @@ describe('seed 002 the observation object', () => {
   it('seed 002: the golden Settings screen assembles into a valid observation: screen, window, tree, quality, stamps', () => {
     const o = observe({
       hierarchy: { ok: true, hierarchy: golden(), frameContext: '946BF959-8722-4080-BE15-4E9A2148C58C:75:b3ace3af9b894ed3' },
-      discovery: discoverSdk({ foregroundBundleId: 'com.apple.Preferences', runnerCommands: RUNNER, probe: { ok: true, reply: { success: true, available: false, capabilities: [] } } }),
+      discovery: discoverSdk({
+        foregroundBundleId: 'com.apple.Preferences',
+        runnerCommands: RUNNER,
+        probe: { ok: true, reply: { success: true, available: false, capabilities: [] } },
+      }),
       timings: { xctest: 162, discovery: 2 },
     });
     expect(o).toMatchObject({
@@ -170,7 +198,11 @@ describe('seed 000 Observe: backend and fallbackReason on the observation', () =
 
   it('seed 000 Observe: a coordinateSpace other than screen is not merged: backend xctest, fallbackReason unavailable, tree unchanged', () => {
     const o = observe({ bridge: bridgeRead('window') });
-    expect(o).toMatchObject({ backend: 'xctest', fallbackReason: 'unavailable', sources: { bridge: { status: 'not_merged', reason: 'coordinate_space_window' } } });
+    expect(o).toMatchObject({
+      backend: 'xctest',
+      fallbackReason: 'unavailable',
+      sources: { bridge: { status: 'not_merged', reason: 'coordinate_space_window' } },
+    });
     expect(o.captureIdentity).toBeUndefined();
     expect(nodes(o).some((n) => n['sdk-element-id'] !== undefined)).toBe(false);
   });
@@ -232,7 +264,10 @@ describe('seed 000 Observe: backend and fallbackReason on the observation', () =
 
 describe('seed 003 strategies and quality on the observation', () => {
   it('seed 003: a real AX failure is preserved as an error (ax_failure), not an empty tree', () => {
-    const o = observe({ hierarchy: { ok: true, hierarchy: { error: 'Failed to get snapshot: kAXErrorIllegalArgument', screenWidth: 402, screenHeight: 874 } }, bridge: bridgeRead() });
+    const o = observe({
+      hierarchy: { ok: true, hierarchy: { error: 'Failed to get snapshot: kAXErrorIllegalArgument', screenWidth: 402, screenHeight: 874 } },
+      bridge: bridgeRead(),
+    });
     expect(o.viewHierarchy).toBeUndefined();
     expect(o.quality).toEqual({ verdict: 'sparse', reason: 'ax_failure' });
     expect(o.errors).toEqual([expect.objectContaining({ stage: 'xctest', code: 'ax_failure' })]);
@@ -241,13 +276,22 @@ describe('seed 003 strategies and quality on the observation', () => {
 
   it('seed 003: an application root alone is sparse (application_root_only), and recovered when the bridge supplied the controls', () => {
     const rootOnly: ViewHierarchy = { ...shop(), hierarchy: { className: 'XCUIApplication', bounds: rect(0, 0, 402, 874) } };
-    expect(observe({ hierarchy: { ok: true, hierarchy: rootOnly }, discovery: discovery(false, []) }).quality).toEqual({ verdict: 'sparse', reason: 'application_root_only' });
-    expect(observe({ hierarchy: { ok: true, hierarchy: rootOnly }, bridge: bridgeRead() }).quality).toEqual({ verdict: 'recovered', reason: 'sdk_bridge_supplied_controls' });
+    expect(observe({ hierarchy: { ok: true, hierarchy: rootOnly }, discovery: discovery(false, []) }).quality).toEqual({
+      verdict: 'sparse',
+      reason: 'application_root_only',
+    });
+    expect(observe({ hierarchy: { ok: true, hierarchy: rootOnly }, bridge: bridgeRead() }).quality).toEqual({
+      verdict: 'recovered',
+      reason: 'sdk_bridge_supplied_controls',
+    });
   });
 
   it('seed 003: no hierarchy at all still yields an observation with the error', () => {
     const o = observe({ hierarchy: { ok: false, kind: 'timeout', message: 'no hierarchy in 10 s' } });
-    expect(o).toMatchObject({ quality: { verdict: 'sparse', reason: 'hierarchy_unavailable' }, errors: [expect.objectContaining({ stage: 'xctest', code: 'hierarchy_unavailable' })] });
+    expect(o).toMatchObject({
+      quality: { verdict: 'sparse', reason: 'hierarchy_unavailable' },
+      errors: [expect.objectContaining({ stage: 'xctest', code: 'hierarchy_unavailable' })],
+    });
     expect(o.sources.bridge).toEqual({ status: 'not_merged', reason: 'no_hierarchy' });
     expect(o.backend).toBeUndefined();
   });

@@ -9,7 +9,12 @@ const BIG = '18446744073709551000'; // above 2^53: a JS number would round it
 const rect = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
 
 const xctest = (children: UiNode[]): UiNode => ({ className: 'XCUIApplication', bounds: rect(0, 0, 402, 874), node: children });
-const keyboard: UiNode = { className: 'UIKeyboard', 'resource-id': 'keyboard', bounds: rect(0, 600, 402, 874), node: [{ className: 'UIButton', text: 'return', clickable: 'true', bounds: rect(300, 800, 400, 850) }] };
+const keyboard: UiNode = {
+  className: 'UIKeyboard',
+  'resource-id': 'keyboard',
+  bounds: rect(0, 600, 402, 874),
+  node: [{ className: 'UIButton', text: 'return', clickable: 'true', bounds: rect(300, 800, 400, 850) }],
+};
 
 function snapshot(overrides: Partial<ObservationSnapshot> = {}, rootChildren: unknown[] = []): ObservationSnapshot {
   return ObservationSnapshotSchema.parse({
@@ -33,7 +38,14 @@ describe('seed 000 Observe: native bridge attribute mapping', () => {
     { id: 'submit', role: 'button', label: 'Submit order', value: 'ready', bounds: { left: 20.7, top: 700.2, right: 380.9, bottom: 744.5 } },
     { id: 'email', role: 'textField', label: 'Email', value: 'a@b.c', bounds: rect(20, 200, 380, 240), focused: true },
     { id: 'disabled', role: 'button', label: 'Later', enabled: false, bounds: rect(20, 300, 380, 340) },
-    { id: 'ghost', role: 'button', label: 'Hidden', visible: false, bounds: rect(20, 400, 380, 440), children: [{ id: 'shown-child', role: 'text', label: 'inner', bounds: rect(30, 410, 90, 430) }] },
+    {
+      id: 'ghost',
+      role: 'button',
+      label: 'Hidden',
+      visible: false,
+      bounds: rect(20, 400, 380, 440),
+      children: [{ id: 'shown-child', role: 'text', label: 'inner', bounds: rect(30, 410, 90, 430) }],
+    },
   ]);
   const merged = mergeBridgeSnapshot(xctest([keyboard]), snap).root;
 
@@ -123,8 +135,20 @@ describe('seed 000 Observe: native bridge attribute mapping', () => {
   });
 
   it('decision: a bridge node standing for a scrollable XCTest container (same bounds, same id) is scrollable whatever its role', () => {
-    const list: UiNode = { className: 'UICollectionView', 'resource-id': 'feed', scrollable: 'true', bounds: rect(0, 116, 402, 874), node: [{ className: 'UILabel', text: 'Row', bounds: rect(0, 120, 402, 160) }] };
-    const merged = mergeBridgeSnapshot(xctest([list]), snapshot({}, [{ id: 'feed', role: 'group', bounds: rect(0, 116, 402, 874) }, { id: 'other', role: 'group', bounds: rect(0, 116, 402, 874) }])).root;
+    const list: UiNode = {
+      className: 'UICollectionView',
+      'resource-id': 'feed',
+      scrollable: 'true',
+      bounds: rect(0, 116, 402, 874),
+      node: [{ className: 'UILabel', text: 'Row', bounds: rect(0, 120, 402, 160) }],
+    };
+    const merged = mergeBridgeSnapshot(
+      xctest([list]),
+      snapshot({}, [
+        { id: 'feed', role: 'group', bounds: rect(0, 116, 402, 874) },
+        { id: 'other', role: 'group', bounds: rect(0, 116, 402, 874) },
+      ]),
+    ).root;
     const bridgeFeed = flattenTree(merged).find((f) => f.node['sdk-element-id'] === 'feed')!.node;
     expect(bridgeFeed.scrollable).toBe('true');
     expect(byId(merged, 'other')!.scrollable).toBeUndefined();
@@ -137,9 +161,21 @@ describe('seed 000 Observe: XCTest duplicates of bridge nodes', () => {
     { id: 'title', role: 'text', label: 'Profile', bounds: rect(16, 100, 200, 140) },
   ];
   const table: { name: string; leaf: UiNode; removed: boolean }[] = [
-    { name: 'the same bounds and the same label (runner label in text)', leaf: { className: 'UIButton', text: 'Save', bounds: rect(20, 700, 380, 744) }, removed: true },
-    { name: 'the same bounds and the same label (content-desc)', leaf: { className: 'UILabel', 'content-desc': 'Profile', bounds: rect(16, 100, 200, 140) }, removed: true },
-    { name: 'the same bounds and the same id', leaf: { className: 'UIButton', 'resource-id': 'save', text: 'Store', bounds: rect(20, 700, 380, 744) }, removed: true },
+    {
+      name: 'the same bounds and the same label (runner label in text)',
+      leaf: { className: 'UIButton', text: 'Save', bounds: rect(20, 700, 380, 744) },
+      removed: true,
+    },
+    {
+      name: 'the same bounds and the same label (content-desc)',
+      leaf: { className: 'UILabel', 'content-desc': 'Profile', bounds: rect(16, 100, 200, 140) },
+      removed: true,
+    },
+    {
+      name: 'the same bounds and the same id',
+      leaf: { className: 'UIButton', 'resource-id': 'save', text: 'Store', bounds: rect(20, 700, 380, 744) },
+      removed: true,
+    },
     { name: 'the same label but other bounds', leaf: { className: 'UIButton', text: 'Save', bounds: rect(20, 701, 380, 744) }, removed: false },
     { name: 'the same bounds but another label and id', leaf: { className: 'UIButton', text: 'Cancel', bounds: rect(20, 700, 380, 744) }, removed: false },
   ];
@@ -154,7 +190,12 @@ describe('seed 000 Observe: XCTest duplicates of bridge nodes', () => {
   }
 
   it('seed 000 Observe: only leaves are duplicates — an XCTest container with the same bounds and label stays', () => {
-    const container: UiNode = { className: 'UIButton', text: 'Save', bounds: rect(20, 700, 380, 744), node: [{ className: 'UIImageView', bounds: rect(30, 710, 50, 730) }] };
+    const container: UiNode = {
+      className: 'UIButton',
+      text: 'Save',
+      bounds: rect(20, 700, 380, 744),
+      node: [{ className: 'UIImageView', bounds: rect(30, 710, 50, 730) }],
+    };
     const { root, duplicatesRemoved } = mergeBridgeSnapshot(xctest([container]), snapshot({}, bridgeChildren));
     expect(duplicatesRemoved).toBe(0);
     expect(root.node).toContain(container);

@@ -73,7 +73,11 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
     },
     {
       name: 'MALFORMED_RESPONSE: the bridge object does not match the schema',
-      probe: reply({ available: true, bundleId: APP, observationBridge: { schemaVersion: 1, available: false, reason: 'MALFORMED_RESPONSE', supportedActions: [] } }),
+      probe: reply({
+        available: true,
+        bundleId: APP,
+        observationBridge: { schemaVersion: 1, available: false, reason: 'MALFORMED_RESPONSE', supportedActions: [] },
+      }),
       expected: 'MALFORMED_RESPONSE',
     },
     {
@@ -107,7 +111,14 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
 
   it('seed 000 Discovery: a malformed bridge object decoded from the wire reads as MALFORMED_RESPONSE, not a failed reply', () => {
     const decoded = decodeRunnerInbound(
-      JSON.stringify({ type: 'sdk_capabilities_result', requestId: 'c', success: true, available: true, bundleId: APP, observationBridge: { schemaVersion: 7 } }),
+      JSON.stringify({
+        type: 'sdk_capabilities_result',
+        requestId: 'c',
+        success: true,
+        available: true,
+        bundleId: APP,
+        observationBridge: { schemaVersion: 7 },
+      }),
     );
     if (!decoded.ok) throw decoded.error;
     expect(stateFor(reply(decoded.value as SdkCapabilitiesReply))).toEqual({ available: false, reason: 'MALFORMED_RESPONSE' });
@@ -141,7 +152,12 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
     const withWeb = discoverSdk({
       foregroundBundleId: APP,
       runnerCommands: FULL_RUNNER,
-      probe: reply({ available: true, bundleId: APP, observationBridge: bridge({ available: false, reason: 'NOT_REGISTERED' }) as never, webViewBridge: [entry] }),
+      probe: reply({
+        available: true,
+        bundleId: APP,
+        observationBridge: bridge({ available: false, reason: 'NOT_REGISTERED' }) as never,
+        webViewBridge: [entry],
+      }),
     });
     expect(withWeb).toMatchObject({ ok: true, webViews: [entry], webSnapshotRelay: true });
     const noSdk = discoverSdk({ foregroundBundleId: APP, runnerCommands: FULL_RUNNER, probe: reply({ available: false }) });
@@ -151,7 +167,11 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
 
 describe('seed 000 Discovery: the capability cache under a generation binding', () => {
   const ok = (bundleId: string): SdkDiscovery =>
-    discoverSdk({ foregroundBundleId: bundleId, runnerCommands: FULL_RUNNER, probe: reply({ available: true, bundleId, observationBridge: bridge({ available: true }) as never }) });
+    discoverSdk({
+      foregroundBundleId: bundleId,
+      runnerCommands: FULL_RUNNER,
+      probe: reply({ available: true, bundleId, observationBridge: bridge({ available: true }) as never }),
+    });
 
   it('seed 000 Discovery: a probe answered for one foreground app never answers for another', () => {
     const cache = new CapabilityCache();
@@ -196,10 +216,17 @@ describe('seed 000 Backend selection', () => {
   });
   const entry = { webViewId: 'wv1', allowedOrigins: [], contentProcessAvailable: true };
   const discovery = (state: Record<string, unknown>, webViews?: object[]): SdkDiscovery =>
-    discoverSdk({ foregroundBundleId: APP, runnerCommands: FULL_RUNNER, probe: reply({ available: true, bundleId: APP, observationBridge: bridge(state) as never, webViewBridge: webViews as never }) });
+    discoverSdk({
+      foregroundBundleId: APP,
+      runnerCommands: FULL_RUNNER,
+      probe: reply({ available: true, bundleId: APP, observationBridge: bridge(state) as never, webViewBridge: webViews as never }),
+    });
 
   it(`seed 000 Backend selection: the ${OBSERVATION_BRIDGE_FLAG} flag defaults on and routes to a registered bridge`, () => {
-    expect(selectBackend({ discovery: discovery({ available: true }), hierarchy: screen([]), strategy: 'visible' })).toMatchObject({ readBridge: true, bridgeReason: 'available' });
+    expect(selectBackend({ discovery: discovery({ available: true }), hierarchy: screen([]), strategy: 'visible' })).toMatchObject({
+      readBridge: true,
+      bridgeReason: 'available',
+    });
   });
 
   it('seed 000 Backend selection: with the flag off, observe is XCTest-only (no bridge read, no web read)', () => {
@@ -225,7 +252,11 @@ describe('seed 000 Backend selection', () => {
   });
 
   it('seed 000 Observe: web views: exactly one outermost WKWebView on screen → one web snapshot read', () => {
-    const sel = selectBackend({ discovery: discovery({ available: false, reason: 'NOT_REGISTERED' }, [entry]), hierarchy: screen([webView]), strategy: 'visible' });
+    const sel = selectBackend({
+      discovery: discovery({ available: false, reason: 'NOT_REGISTERED' }, [entry]),
+      hierarchy: screen([webView]),
+      strategy: 'visible',
+    });
     expect(sel).toMatchObject({ readWebViews: true, webReason: 'read' });
   });
 
@@ -234,7 +265,10 @@ describe('seed 000 Backend selection', () => {
     expect(selectBackend({ discovery: d, hierarchy: screen([]), strategy: 'visible' }).readWebViews).toBe(false);
     expect(selectBackend({ discovery: d, hierarchy: screen([webView, { ...webView }]), strategy: 'visible' }).readWebViews).toBe(false);
     const offscreen = { ...webView, bounds: { left: 0, top: 900, right: 400, bottom: 1500 } };
-    expect(selectBackend({ discovery: d, hierarchy: screen([offscreen]), strategy: 'visible' })).toMatchObject({ readWebViews: false, webReason: 'web_views_on_screen_0' });
+    expect(selectBackend({ discovery: d, hierarchy: screen([offscreen]), strategy: 'visible' })).toMatchObject({
+      readWebViews: false,
+      webReason: 'web_views_on_screen_0',
+    });
   });
 
   it('seed 000 Observe: web views: a nested WKWebView does not count; only outermost ones do', () => {

@@ -17,7 +17,14 @@ const INSETS: NonNullable<ViewHierarchy['insets']> = {
 };
 
 function input(children: UiNode[], over: Partial<LayoutInput> = {}): LayoutInput {
-  return { root: { className: 'XCUIApplication', bounds: rect(0, 0, W, H), node: children }, screenWidth: W, screenHeight: H, screenScale: 3, insets: INSETS, ...over };
+  return {
+    root: { className: 'XCUIApplication', bounds: rect(0, 0, W, H), node: children },
+    screenWidth: W,
+    screenHeight: H,
+    screenScale: 3,
+    insets: INSETS,
+    ...over,
+  };
 }
 
 describe('seed 002 layoutWarnings', () => {
@@ -106,7 +113,14 @@ describe('seed 002 layoutWarnings', () => {
 
   it('seed 002: scrollable content is advisory, not a failure', () => {
     const warnings = findLayoutWarnings(
-      input([{ className: 'UITableView', scrollable: 'true', bounds: rect(0, 0, W, H), node: [{ className: 'UIButton', clickable: 'true', text: 'Row', bounds: rect(16, 40, 386, 90) }] }]),
+      input([
+        {
+          className: 'UITableView',
+          scrollable: 'true',
+          bounds: rect(0, 0, W, H),
+          node: [{ className: 'UIButton', clickable: 'true', text: 'Row', bounds: rect(16, 40, 386, 90) }],
+        },
+      ]),
     );
     const row = warnings.find((w) => w.nodeKey === '0.0.0')!;
     expect(row).toMatchObject({ severity: 'advisory', advisory: 'scrollableContent' });
@@ -117,7 +131,12 @@ describe('seed 002 layoutWarnings', () => {
     for (let i = 0; i < 150; i++) {
       // Text with growing overflow, and every tenth one interactive (more severe).
       const depth = 1 + (i % 60);
-      children.push({ className: i % 10 === 0 ? 'UIButton' : 'UILabel', text: `t${i}`, ...(i % 10 === 0 ? { clickable: 'true' as const } : {}), bounds: rect(i, 62 - depth, i + 1, 70) });
+      children.push({
+        className: i % 10 === 0 ? 'UIButton' : 'UILabel',
+        text: `t${i}`,
+        ...(i % 10 === 0 ? { clickable: 'true' as const } : {}),
+        bounds: rect(i, 62 - depth, i + 1, 70),
+      });
     }
     const noCutout = { ...INSETS, displayCutoutInfo: { classification: 'none' } };
     const result = layoutWarnings(input(children, { insets: noCutout }));
@@ -127,19 +146,33 @@ describe('seed 002 layoutWarnings', () => {
     expect(result.warnings.slice(0, 15).every((w) => w.severity === 'error')).toBe(true);
     const overflows = result.warnings.slice(15).map((w) => w.overflowPx);
     expect(overflows).toEqual([...overflows].sort((a, b) => b - a));
-    expect(Math.min(...overflows)).toBeGreaterThanOrEqual(Math.max(...findLayoutWarnings(input(children, { insets: noCutout })).slice(MAX_LAYOUT_WARNINGS).map((w) => w.overflowPx)));
+    expect(Math.min(...overflows)).toBeGreaterThanOrEqual(
+      Math.max(
+        ...findLayoutWarnings(input(children, { insets: noCutout }))
+          .slice(MAX_LAYOUT_WARNINGS)
+          .map((w) => w.overflowPx),
+      ),
+    );
     expect(LayoutWarningsSchema.safeParse(result).success).toBe(true);
   });
 
   it('seed 002: a scoped list keeps only warnings whose element is still present, drops the stale total, and caps anew', () => {
-    const ranked = findLayoutWarnings(input([{ className: 'UILabel', text: 'a', bounds: rect(0, 40, 50, 80) }, { className: 'UILabel', text: 'b', bounds: rect(60, 40, 100, 80) }]));
+    const ranked = findLayoutWarnings(
+      input([
+        { className: 'UILabel', text: 'a', bounds: rect(0, 40, 50, 80) },
+        { className: 'UILabel', text: 'b', bounds: rect(60, 40, 100, 80) },
+      ]),
+    );
     const scoped = scopeLayoutWarnings(ranked, (key) => (key === '0.1' ? '0.0' : undefined));
     expect(scoped).toEqual({ scope: 'scoped', warnings: [expect.objectContaining({ nodeKey: '0.0', caption: 'b' })] });
   });
 
   it('seed 002: with insets unavailable (as the recorded runner reports them) there is nothing to warn about', () => {
     const unavailable = { available: false, source: 'unavailable', units: 'unknown', displayCutoutInfo: { classification: 'unknown' } };
-    expect(layoutWarnings(input([{ className: 'UILabel', text: 'x', bounds: rect(0, 0, 100, 20) }], { insets: unavailable }))).toEqual({ scope: 'full', warnings: [] });
+    expect(layoutWarnings(input([{ className: 'UILabel', text: 'x', bounds: rect(0, 0, 100, 20) }], { insets: unavailable }))).toEqual({
+      scope: 'full',
+      warnings: [],
+    });
   });
 
   it('decision: pixel insets are converted to points with the screen scale', () => {
@@ -149,7 +182,12 @@ describe('seed 002 layoutWarnings', () => {
   });
 
   it('decision: without typed insets, the compatibility systemInsets stand in', () => {
-    const [w] = findLayoutWarnings(input([{ className: 'UILabel', text: 'x', bounds: rect(0, 40, 100, 80) }], { insets: undefined, systemInsets: { top: 47, left: 0, bottom: 34, right: 0 } }));
+    const [w] = findLayoutWarnings(
+      input([{ className: 'UILabel', text: 'x', bounds: rect(0, 40, 100, 80) }], {
+        insets: undefined,
+        systemInsets: { top: 47, left: 0, bottom: 34, right: 0 },
+      }),
+    );
     expect(w).toMatchObject({ side: 'top', insetPx: 47, overflowPx: 7 });
   });
 });

@@ -31,13 +31,24 @@ const app = (children: UiNode[]): ViewHierarchy => ({
   screenHeight: H,
   hierarchy: { className: 'XCUIApplication', bounds: rect(0, 0, W, H), node: children },
 });
-const ids = (root: UiNode | undefined) => (root ? flattenTree(root).map((f) => f.node['resource-id']).filter((id) => id !== undefined) : []);
+const ids = (root: UiNode | undefined) =>
+  root
+    ? flattenTree(root)
+        .map((f) => f.node['resource-id'])
+        .filter((id) => id !== undefined)
+    : [];
 
 /** A list of `rows` 44-point cells in a scroll view above a tab bar, the shape that node budgets break. */
 function longList(rows: number): ViewHierarchy {
   const cells: UiNode[] = [];
   for (let i = 0; i < rows; i++) {
-    cells.push({ className: 'UITableViewCell', 'resource-id': `row${i}`, clickable: 'true', bounds: rect(0, 100 + i * 44, W, 144 + i * 44), node: [{ className: 'UILabel', text: `Row ${i}`, bounds: rect(16, 110 + i * 44, 300, 134 + i * 44) }] });
+    cells.push({
+      className: 'UITableViewCell',
+      'resource-id': `row${i}`,
+      clickable: 'true',
+      bounds: rect(0, 100 + i * 44, W, 144 + i * 44),
+      node: [{ className: 'UILabel', text: `Row ${i}`, bounds: rect(16, 110 + i * 44, 300, 134 + i * 44) }],
+    });
   }
   return app([
     { className: 'UITableView', 'resource-id': 'list', scrollable: 'true', bounds: rect(0, 100, W, 790), node: cells },
@@ -45,7 +56,14 @@ function longList(rows: number): ViewHierarchy {
       className: 'UITabBar',
       'resource-id': 'tabs',
       bounds: rect(0, 790, W, H),
-      node: ['Home', 'Search', 'Profile'].map((t, i) => ({ className: 'UIButton', role: 'button', 'resource-id': `tab${t}`, text: t, clickable: 'true', bounds: rect(i * 134, 790, i * 134 + 134, 840) })),
+      node: ['Home', 'Search', 'Profile'].map((t, i) => ({
+        className: 'UIButton',
+        role: 'button',
+        'resource-id': `tab${t}`,
+        text: t,
+        clickable: 'true',
+        bounds: rect(i * 134, 790, i * 134 + 134, 840),
+      })),
     },
   ]);
 }
@@ -160,7 +178,14 @@ describe('seed 003 visible strategy', () => {
 
   it('seed 003: visible ancestors are kept — a wrapper without a frame of its own holds its visible child', () => {
     const projected = projectVisible(
-      app([{ className: 'UIView', 'resource-id': 'zeroWrapper', bounds: rect(0, 0, 0, 0), node: [{ className: 'UIButton', 'resource-id': 'ok', clickable: 'true', bounds: rect(10, 10, 90, 50) }] }]),
+      app([
+        {
+          className: 'UIView',
+          'resource-id': 'zeroWrapper',
+          bounds: rect(0, 0, 0, 0),
+          node: [{ className: 'UIButton', 'resource-id': 'ok', clickable: 'true', bounds: rect(10, 10, 90, 50) }],
+        },
+      ]),
     ).hierarchy;
     expect(ids(projected)).toEqual(['zeroWrapper', 'ok']);
   });
@@ -217,11 +242,19 @@ describe('seed 003 quality verdict', () => {
     {
       name: 'recovered when the web snapshot supplied the controls',
       xctest: app([{ className: 'WKWebView', bounds: rect(0, 0, W, H) }]),
-      merged: { className: 'XCUIApplication', node: [{ className: 'WKWebView', node: [{ className: 'button', 'content-desc': 'Go', extras: { [SDK_SOURCE_KEY]: 'sdkWebBridge' } }] }] },
+      merged: {
+        className: 'XCUIApplication',
+        node: [{ className: 'WKWebView', node: [{ className: 'button', 'content-desc': 'Go', extras: { [SDK_SOURCE_KEY]: 'sdkWebBridge' } }] }],
+      },
       verdict: 'recovered',
       reason: 'web_bridge_supplied_controls',
     },
-    { name: 'a real AX failure (kAXErrorIllegalArgument) is preserved as ax_failure, not an empty tree', xctest: { error: 'Error kAXErrorIllegalArgument getting snapshot' }, verdict: 'sparse', reason: 'ax_failure' },
+    {
+      name: 'a real AX failure (kAXErrorIllegalArgument) is preserved as ax_failure, not an empty tree',
+      xctest: { error: 'Error kAXErrorIllegalArgument getting snapshot' },
+      verdict: 'sparse',
+      reason: 'ax_failure',
+    },
     { name: 'another hierarchy error is named as such', xctest: { error: 'application is not running' }, verdict: 'sparse', reason: 'hierarchy_error' },
     { name: 'no hierarchy at all', xctest: undefined, verdict: 'sparse', reason: 'hierarchy_unavailable' },
   ];

@@ -13,7 +13,10 @@ function screen(webViewChildren: UiNode[] = [], extra: UiNode[] = []): UiNode {
   return {
     className: 'XCUIApplication',
     bounds: rect(0, 0, 400, 800),
-    node: [{ className: 'UIView', bounds: rect(0, 0, 400, 800), node: [{ className: 'WKWebView', 'resource-id': 'web', bounds: WV, node: webViewChildren }] }, ...extra],
+    node: [
+      { className: 'UIView', bounds: rect(0, 0, 400, 800), node: [{ className: 'WKWebView', 'resource-id': 'web', bounds: WV, node: webViewChildren }] },
+      ...extra,
+    ],
   };
 }
 
@@ -28,7 +31,10 @@ const read = (snapshot: WebSnapshot | undefined, webViews = [entry], failure?: s
   reply: { available: true, webViews, ...(snapshot ? { snapshot } : {}), ...(failure ? { failure: failure as never } : {}) },
 });
 const webView = (root: UiNode) => flattenTree(root).find((f) => f.node.className === 'WKWebView')!.node;
-const domNodes = (root: UiNode) => flattenTree(root).filter((f) => f.node.extras?.[SDK_SOURCE_KEY] === 'sdkWebBridge').map((f) => f.node);
+const domNodes = (root: UiNode) =>
+  flattenTree(root)
+    .filter((f) => f.node.extras?.[SDK_SOURCE_KEY] === 'sdkWebBridge')
+    .map((f) => f.node);
 const byWebId = (root: UiNode, id: string) => domNodes(root).find((n) => n['web-element-id'] === id);
 
 describe('seed 000 Observe: web views — when to read and when to merge', () => {
@@ -69,7 +75,11 @@ describe('seed 000 Observe: web views — when to read and when to merge', () =>
 
 describe('seed 000 Observe: web views — viewport mapping', () => {
   const table: { name: string; bounds: [number, number, number, number]; viewport?: WebSnapshot['viewport']; expected: ReturnType<typeof rect> | null }[] = [
-    { name: 'a snapshot without a viewport takes CSS pixels as points, offset by the web view origin', bounds: [10, 20, 100, 40], expected: rect(10, 120, 110, 160) },
+    {
+      name: 'a snapshot without a viewport takes CSS pixels as points, offset by the web view origin',
+      bounds: [10, 20, 100, 40],
+      expected: rect(10, 120, 110, 160),
+    },
     {
       name: 'the viewport CSS width spans the web view width (a page without a device-width viewport)',
       bounds: [98, 49, 196, 98],
@@ -85,7 +95,12 @@ describe('seed 000 Observe: web views — viewport mapping', () => {
     { name: 'bounds are clipped to the web view', bounds: [-20, 580, 100, 50], expected: rect(0, 680, 80, 700) },
     { name: 'fractional points are truncated to whole points', bounds: [10.9, 20.5, 10.3, 10.8], expected: rect(10, 120, 21, 131) },
     { name: 'an element wholly outside the web view is dropped', bounds: [10, 650, 100, 40], expected: null },
-    { name: 'an element scrolled out of a pinch-zoomed viewport is dropped', bounds: [0, 0, 50, 50], viewport: { offsetLeft: 100, offsetTop: 300, width: 200, height: 300, scale: 2 }, expected: null },
+    {
+      name: 'an element scrolled out of a pinch-zoomed viewport is dropped',
+      bounds: [0, 0, 50, 50],
+      viewport: { offsetLeft: 100, offsetTop: 300, width: 200, height: 300, scale: 2 },
+      expected: null,
+    },
   ];
   for (const row of table) {
     it(`seed 000 Observe: web views: ${row.name}`, () => {
@@ -94,7 +109,12 @@ describe('seed 000 Observe: web views — viewport mapping', () => {
   }
 
   it('seed 000 Observe: web views: the mapped, clipped bounds are what the merged node carries', () => {
-    const out = mergeWebRead(screen(), read(snap([{ id: 'z', role: 'button', bounds: [150, 350, 50, 25] }], { viewport: { offsetLeft: 100, offsetTop: 300, width: 200, height: 300, scale: 2 } })));
+    const out = mergeWebRead(
+      screen(),
+      read(
+        snap([{ id: 'z', role: 'button', bounds: [150, 350, 50, 25] }], { viewport: { offsetLeft: 100, offsetTop: 300, width: 200, height: 300, scale: 2 } }),
+      ),
+    );
     expect(byWebId(out.root, 'z')!.bounds).toEqual(rect(100, 200, 200, 250));
   });
 });
@@ -155,7 +175,10 @@ describe('seed 000 Observe: web views — which elements and how they map', () =
   });
 
   it('seed 000 Observe: web views: web-document-id only when the SDK reports it, web-origin only when the URL has one', () => {
-    const bare = mergeWebRead(screen(), read(snap([{ id: 'a', role: 'button', bounds: [0, 0, 10, 10] }], { documentId: undefined, url: 'about:blank' }), [{ ...entry, url: undefined } as never]));
+    const bare = mergeWebRead(
+      screen(),
+      read(snap([{ id: 'a', role: 'button', bounds: [0, 0, 10, 10] }], { documentId: undefined, url: 'about:blank' }), [{ ...entry, url: undefined } as never]),
+    );
     const node = byWebId(bare.root, 'a')!;
     expect(node['web-document-id']).toBeUndefined();
     expect(node['web-origin']).toBeUndefined();
@@ -195,7 +218,14 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
 
   it('seed 000 Observe: web views: a leaf with the same bounds and the same label is replaced by the DOM element in the leaf’s place', () => {
     const before = screen([
-      { className: 'UIView', bounds: rect(0, 100, 400, 700), node: [{ className: 'UIStaticText', text: 'Header', bounds: rect(0, 100, 400, 110) }, { className: 'UIButton', text: 'Pay now', bounds: leafBounds }] },
+      {
+        className: 'UIView',
+        bounds: rect(0, 100, 400, 700),
+        node: [
+          { className: 'UIStaticText', text: 'Header', bounds: rect(0, 100, 400, 110) },
+          { className: 'UIButton', text: 'Pay now', bounds: leafBounds },
+        ],
+      },
     ]);
     const out = mergeWebRead(before, read(snap([dom()])));
     const wrapper = webView(out.root).node![0]!;
@@ -224,8 +254,20 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
   });
 
   it('seed 000 Observe: web views: every attribute the fresh leaf reports wins over the snapshot’s (resource-id, native class, input properties, focus)', () => {
-    const leaf: UiNode = { className: 'UITextField', role: 'textfield', 'resource-id': 'native-q', text: 'boots', 'hint-text': 'Search', focused: 'false', clickable: 'true', bounds: leafBounds };
-    const out = mergeWebRead(screen([leaf]), read(snap([dom({ id: 'q', role: 'input', inputType: 'search', label: 'Search', value: 'boots', focused: true })])));
+    const leaf: UiNode = {
+      className: 'UITextField',
+      role: 'textfield',
+      'resource-id': 'native-q',
+      text: 'boots',
+      'hint-text': 'Search',
+      focused: 'false',
+      clickable: 'true',
+      bounds: leafBounds,
+    };
+    const out = mergeWebRead(
+      screen([leaf]),
+      read(snap([dom({ id: 'q', role: 'input', inputType: 'search', label: 'Search', value: 'boots', focused: true })])),
+    );
     expect(webView(out.root).node![0]).toMatchObject({
       className: 'UITextField',
       role: 'textfield',
@@ -242,17 +284,31 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
   it('seed 000 Observe: web views: the DOM element adds its web identity and what the leaf does not report, but never its focus', () => {
     const out = mergeWebRead(screen([{ className: 'UIButton', text: 'Pay now', bounds: leafBounds }]), read(snap([dom({ focused: true })])));
     const node = webView(out.root).node![0]!;
-    expect(node).toMatchObject({ 'web-view-id': 'wv-1', 'web-snapshot-id': 's7', 'web-element-id': 'pay', 'web-document-id': 'doc-3', 'content-desc': 'Pay now', clickable: 'true', extras: { [SDK_SOURCE_KEY]: 'sdkWebBridge' } });
+    expect(node).toMatchObject({
+      'web-view-id': 'wv-1',
+      'web-snapshot-id': 's7',
+      'web-element-id': 'pay',
+      'web-document-id': 'doc-3',
+      'content-desc': 'Pay now',
+      clickable: 'true',
+      extras: { [SDK_SOURCE_KEY]: 'sdkWebBridge' },
+    });
     expect(node.focused).toBeUndefined();
   });
 
   it('seed 000 Observe: web views: a redacted value stays value-redacted when the replaced leaf reports a readable value', () => {
-    const out = mergeWebRead(screen([{ className: 'UITextField', text: 'Password', value: 'hunter2', bounds: leafBounds }]), read(snap([dom({ id: 'pw', label: 'Password', value: undefined, valueRedacted: true })])));
+    const out = mergeWebRead(
+      screen([{ className: 'UITextField', text: 'Password', value: 'hunter2', bounds: leafBounds }]),
+      read(snap([dom({ id: 'pw', label: 'Password', value: undefined, valueRedacted: true })])),
+    );
     expect(webView(out.root).node![0]).toMatchObject({ value: 'hunter2', 'value-redacted': 'true', 'web-element-id': 'pw' });
   });
 
   it('seed 000 Observe: web views: a leaf that two DOM elements both match (a wrapper and the control it wraps) is not replaced', () => {
-    const out = mergeWebRead(screen([{ className: 'UIButton', text: 'Pay now', bounds: leafBounds }]), read(snap([dom({ id: 'wrap', role: 'div' }), dom({ id: 'btn' })])));
+    const out = mergeWebRead(
+      screen([{ className: 'UIButton', text: 'Pay now', bounds: leafBounds }]),
+      read(snap([dom({ id: 'wrap', role: 'div' }), dom({ id: 'btn' })])),
+    );
     expect(webView(out.root).node!.map((n) => n['web-element-id'] ?? n.className)).toEqual(['UIButton', 'wrap', 'btn']);
     expect(out.leavesReplaced).toBe(0);
   });
@@ -271,7 +327,10 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
   });
 
   it('seed 000 Observe: web views: a redacted value never matches a leaf', () => {
-    const out = mergeWebRead(screen([{ className: 'UITextField', value: 'x', bounds: leafBounds }]), read(snap([dom({ id: 'pw', label: 'PIN', value: 'x', valueRedacted: true })])));
+    const out = mergeWebRead(
+      screen([{ className: 'UITextField', value: 'x', bounds: leafBounds }]),
+      read(snap([dom({ id: 'pw', label: 'PIN', value: 'x', valueRedacted: true })])),
+    );
     expect(out.leavesReplaced).toBe(0);
   });
 

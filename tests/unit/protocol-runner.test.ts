@@ -22,7 +22,9 @@ import {
 
 // The recorded real-runner session (byte-identical to fixtures/ctrlproxy-golden/settings-tap-general).
 const GOLDEN = fileURLToPath(new URL('../../resources/recordings/settings-tap-general/', import.meta.url));
-const goldenFiles = readdirSync(GOLDEN).filter((name) => name.endsWith('.json')).sort();
+const goldenFiles = readdirSync(GOLDEN)
+  .filter((name) => name.endsWith('.json'))
+  .sort();
 
 interface GoldenFile {
   request?: unknown;
@@ -195,7 +197,11 @@ describe('runner message shapes', () => {
   });
 
   it('unknown fields are ignored', () => {
-    const push = inbound({ type: 'performance_update', novel: true, performanceData: { fps: 1, frameTimeMs: 1, jankFrames: 0, cpuUsagePercent: 1, memoryUsageMb: 1, timestamp: 1, gpu: 3 } });
+    const push = inbound({
+      type: 'performance_update',
+      novel: true,
+      performanceData: { fps: 1, frameTimeMs: 1, jankFrames: 0, cpuUsagePercent: 1, memoryUsageMb: 1, timestamp: 1, gpu: 3 },
+    });
     expect(push).not.toHaveProperty('novel');
   });
 
@@ -256,7 +262,12 @@ describe('malformed frames are rejected with a typed error, never a throw', () =
     ['a hierarchy_update with neither data nor error', '{"type":"hierarchy_update"}', 'invalid_message', 'data'],
     ['data with neither hierarchy nor error', '{"type":"hierarchy_update","data":{"updatedAt":1}}', 'invalid_message', 'data.hierarchy'],
     ['a connected push without its command list', '{"type":"connected","id":1}', 'invalid_message', 'supportedCommands'],
-    ['a malformed perfTiming child', '{"type":"swipe_result","requestId":"s","perfTiming":{"name":"t","durationMs":1,"children":[{"name":"x"}]}}', 'invalid_message', 'perfTiming.children.0.durationMs'],
+    [
+      'a malformed perfTiming child',
+      '{"type":"swipe_result","requestId":"s","perfTiming":{"name":"t","durationMs":1,"children":[{"name":"x"}]}}',
+      'invalid_message',
+      'perfTiming.children.0.durationMs',
+    ],
     ['truncated JSON', JSON.stringify(golden('0008').response).slice(0, 5000), 'invalid_json', ''],
     ['10 MB of garbage bytes', garbage(10 * 1024 * 1024), 'invalid_json', ''],
     ['a frame over MAX_FRAME_BYTES', 'a'.repeat(MAX_FRAME_BYTES + 1), 'too_large', ''],

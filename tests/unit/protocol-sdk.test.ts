@@ -35,7 +35,14 @@ describe('capture identities (protocol.md §5)', () => {
     const text = `{"type":"sdk_observation_result","requestId":"o1","success":true,"available":true,"snapshot":{"captureIdentity":${BIG},"orientation":"portrait","coordinateSpace":"screen","bounds":{"left":0,"top":0,"right":402,"bottom":874},"capabilities":[]}}`;
     const reply = inbound(text) as { snapshot?: { captureIdentity: string } };
     expect(reply.snapshot?.captureIdentity).toBe(BIG);
-    expect(ok(decodeWith(ObservationSnapshotSchema, `{"captureIdentity":${BIG},"orientation":"portrait","coordinateSpace":"screen","bounds":{"left":0,"top":0,"right":1,"bottom":1},"capabilities":[]}`)).captureIdentity).toBe(BIG);
+    expect(
+      ok(
+        decodeWith(
+          ObservationSnapshotSchema,
+          `{"captureIdentity":${BIG},"orientation":"portrait","coordinateSpace":"screen","bounds":{"left":0,"top":0,"right":1,"bottom":1},"capabilities":[]}`,
+        ),
+      ).captureIdentity,
+    ).toBe(BIG);
   });
 
   it('seed 000: an action encodes its observationIdentity back digit for digit', () => {
@@ -54,7 +61,9 @@ describe('capture identities (protocol.md §5)', () => {
   });
 
   it('seed 000: an accepted action carries nextObservationIdentity exactly', () => {
-    const reply = inbound(`{"type":"sdk_action_result","requestId":"a","available":true,"result":{"success":true,"durationMs":12,"nextObservationIdentity":${BIG}}}`);
+    const reply = inbound(
+      `{"type":"sdk_action_result","requestId":"a","available":true,"result":{"success":true,"durationMs":12,"nextObservationIdentity":${BIG}}}`,
+    );
     expect(reply).toMatchObject({ result: { success: true, nextObservationIdentity: BIG } });
   });
 
@@ -193,7 +202,12 @@ describe('observation snapshot', () => {
       bounds: rect,
       focusedElementId: 'name',
       capabilities: ['tap'],
-      root: { id: 'root', role: 'window', bounds: rect, children: [{ id: 'name', role: 'textfield', label: 'Name', bounds: { left: 16.5, top: 100, right: 386, bottom: 144 } }] },
+      root: {
+        id: 'root',
+        role: 'window',
+        bounds: rect,
+        children: [{ id: 'name', role: 'textfield', label: 'Name', bounds: { left: 16.5, top: 100, right: 386, bottom: 144 } }],
+      },
     });
     expect(snapshot.captureIdentity).toBe('41');
     expect(snapshot.root?.children[0]).toEqual({
@@ -252,7 +266,9 @@ describe('web views (seed 000 WKWebView)', () => {
       snapshotId: 's1',
       url: 'https://a.example/form',
       viewport: { offsetLeft: 0, offsetTop: 40, width: 390, height: 700, scale: 1 },
-      elements: [{ id: '1', role: 'textbox', inputType: 'password', valueRedacted: true, bounds: [8, 60.5, 300, 32], enabled: true, visible: true, focused: false }],
+      elements: [
+        { id: '1', role: 'textbox', inputType: 'password', valueRedacted: true, bounds: [8, 60.5, 300, 32], enabled: true, visible: true, focused: false },
+      ],
     });
     expect(snapshot.documentId).toBeUndefined();
     expect(snapshot.elements[0]?.bounds).toEqual([8, 60.5, 300, 32]);

@@ -45,7 +45,15 @@ function step(index: number, verdict: ReplayStep['verdict'], differences: string
 
 function report(steps: ReplayStep[], total: number, stopped?: ReplayReport['stopped']): ReplayReport {
   const count = (v: ReplayStep['verdict']) => steps.filter((s) => s.verdict === v).length;
-  return { steps, matched: count('matched'), diverged: count('diverged'), failed: count('failed'), total, notRun: total - steps.length, ...(stopped ? { stopped } : {}) };
+  return {
+    steps,
+    matched: count('matched'),
+    diverged: count('diverged'),
+    failed: count('failed'),
+    total,
+    notRun: total - steps.length,
+    ...(stopped ? { stopped } : {}),
+  };
 }
 
 const input = { path: '/traces/a.parallax-trace', deviceId: 'd1', stopOnDivergence: true, total: 3 };

@@ -92,10 +92,15 @@ const manifest: TraceManifest = {
   app: { bundleId: 'com.apple.Preferences' },
 };
 
-const TYPED = 'He said "hi" \\ it\'s a \'test\'\nsecond line\u2028(done)';
+const TYPED = "He said \"hi\" \\ it's a 'test'\nsecond line\u2028(done)";
 
 let seq = 0;
-function action(callId: string, screen: string, body: Omit<Extract<TraceEvent, { type: 'action.before' }>, 'type' | 'callId' | 'seq' | 'time' | 'observationRef'>, result?: Record<string, unknown>): TraceEvent[] {
+function action(
+  callId: string,
+  screen: string,
+  body: Omit<Extract<TraceEvent, { type: 'action.before' }>, 'type' | 'callId' | 'seq' | 'time' | 'observationRef'>,
+  result?: Record<string, unknown>,
+): TraceEvent[] {
   const before: TraceEvent = { type: 'action.before', callId, seq: seq++, time: 1000 + seq, observationRef: screen, ...body };
   if (!result) return [before];
   return [before, { type: 'action.after', callId, seq: seq++, time: 1000 + seq, result: { success: true, backend: 'xctest', ...result } }];
@@ -112,11 +117,21 @@ const events: TraceEvent[] = [
   // "Search" is shown by three nodes: the focus tap falls back to a point; the text needs escaping.
   ...action('type_1', SCREEN_1, { action: { kind: 'inputText', text: TYPED }, target: { nodeKey: '0.2' } }, {}),
   // Typed into a secure field: the writer's redaction removed the text.
-  ...action('type_2', SCREEN_1, { action: { kind: 'inputText', text: 'hunter2hunter2' }, target: { node: { className: 'UISecureTextField', password: 'true' } } }, {}),
+  ...action(
+    'type_2',
+    SCREEN_1,
+    { action: { kind: 'inputText', text: 'hunter2hunter2' }, target: { node: { className: 'UISecureTextField', password: 'true' } } },
+    {},
+  ),
   ...action('key_1', SCREEN_1, { action: { kind: 'pressKey', key: 'tab' } }, {}),
   ...action('ime_1', SCREEN_1, { action: { kind: 'imeAction', action: 'search' } }, {}),
   ...action('swipe_1', SCREEN_1, { action: { kind: 'swipe', start: { x: 201, y: 700 }, end: { x: 201, y: 200 }, durationMs: 300 } }, { backend: 'sdk' }),
-  ...action('tap_4', SCREEN_1, { action: { kind: 'tap' }, target: { nodeKey: '0.1.4.0' } }, { success: false, backend: 'sdk', failureReason: 'stale_observation' }),
+  ...action(
+    'tap_4',
+    SCREEN_1,
+    { action: { kind: 'tap' }, target: { nodeKey: '0.1.4.0' } },
+    { success: false, backend: 'sdk', failureReason: 'stale_observation' },
+  ),
   ...action('back_1', SCREEN_1, { action: { kind: 'back' } }, {}),
   { type: 'note', callId: 'note_1', seq: seq++, time: 2000, text: 'checked the\nGeneral screen' },
   ...action('tap_5', SCREEN_1, { action: { kind: 'tap' }, target: { nodeKey: '0.1.5.0' } }),
@@ -126,15 +141,24 @@ const events: TraceEvent[] = [
 const read = readTraceEvents(events.map((e) => encodeTraceEvent(e)).join(''));
 if (!read.ok) throw read.error;
 const steps = buildTimeline(read.events);
-const flow = exportMaestroFlow(manifest, steps, new Map<string, unknown>([
-  [SCREEN_1, golden],
-  [SCREEN_2, { deviceId: 'sim', hierarchy: duplicated, screenshot: null, receivedAt: 1 }],
-]));
+const flow = exportMaestroFlow(
+  manifest,
+  steps,
+  new Map<string, unknown>([
+    [SCREEN_1, golden],
+    [SCREEN_2, { deviceId: 'sim', hierarchy: duplicated, screenshot: null, receivedAt: 1 }],
+  ]),
+);
 const parsed = parseFlow(flow.yaml);
 
 describe('exportMaestroFlow', () => {
   it('starts with the app id and the document separator', () => {
-    expect(flow.yaml.split('\n').filter((l) => !l.startsWith('#')).slice(0, 2)).toEqual(["appId: 'com.apple.Preferences'", '---']);
+    expect(
+      flow.yaml
+        .split('\n')
+        .filter((l) => !l.startsWith('#'))
+        .slice(0, 2),
+    ).toEqual(["appId: 'com.apple.Preferences'", '---']);
     expect(parsed.appId).toBe('com.apple.Preferences');
     expect(flow.warnings).toEqual([]);
   });
@@ -181,7 +205,26 @@ describe('exportMaestroFlow', () => {
 
 describe('YAML and regex quoting', () => {
   it('round-trips awkward strings', () => {
-    for (const text of ['', 'plain', "it's", 'a "quote"', 'back\\slash', 'tab\there', 'line\nbreak', 'nel\u0085', 'del\u007f', '\u2029', 'emoji 🙂', '# not a comment', ': colon', '- dash', '@at', 'null', 'true', '50%, 50%']) {
+    for (const text of [
+      '',
+      'plain',
+      "it's",
+      'a "quote"',
+      'back\\slash',
+      'tab\there',
+      'line\nbreak',
+      'nel\u0085',
+      'del\u007f',
+      '\u2029',
+      'emoji 🙂',
+      '# not a comment',
+      ': colon',
+      '- dash',
+      '@at',
+      'null',
+      'true',
+      '50%, 50%',
+    ]) {
       expect(unquote(yamlString(text)), JSON.stringify(text)).toBe(text);
       expect(yamlString(text)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     }
@@ -197,14 +240,19 @@ describe('YAML and regex quoting', () => {
     const tiny: UiNode = {
       className: 'XCUIApplication',
       bounds: { left: 0, top: 0, right: 402, bottom: 874 },
-      node: [{ className: 'UIButton', 'resource-id': 'dot', bounds: { left: 100, top: 100, right: 102, bottom: 102 } }, { className: 'UIButton', 'resource-id': 'dot', bounds: { left: 0, top: 0, right: 2, bottom: 2 } }],
+      node: [
+        { className: 'UIButton', 'resource-id': 'dot', bounds: { left: 100, top: 100, right: 102, bottom: 102 } },
+        { className: 'UIButton', 'resource-id': 'dot', bounds: { left: 0, top: 0, right: 2, bottom: 2 } },
+      ],
     };
     const ref = resourceRef('3'.repeat(64));
     const timeline = buildTimeline([
       { type: 'action.before', callId: 't', seq: 0, time: 0, action: { kind: 'tap' }, target: { nodeKey: '0.0' }, observationRef: ref },
       { type: 'action.after', callId: 't', seq: 1, time: 1, result: { success: true } },
     ]);
-    const out = exportMaestroFlow({ ...manifest, app: undefined }, timeline, { [ref]: { hierarchy: tiny, screenWidth: 402, screenHeight: 874, packageName: 'com.example.dots' } });
+    const out = exportMaestroFlow({ ...manifest, app: undefined }, timeline, {
+      [ref]: { hierarchy: tiny, screenWidth: 402, screenHeight: 874, packageName: 'com.example.dots' },
+    });
     expect(parseFlow(out.yaml)).toMatchObject({ appId: 'com.example.dots', commands: [{ name: 'tapOn', fields: { point: '101, 101' } }] });
   });
 

@@ -150,7 +150,7 @@ describe('readTraceEvents', () => {
 
   it('rejects unknown event types and events out of order', () => {
     const unknown = readTraceEvents('{"type":"teleport","callId":"x","seq":0,"time":1}\n');
-    expect(unknown).toMatchObject({ ok: false, error: { line: 1, field: 'type', reason: 'unknown event type \'teleport\'' } });
+    expect(unknown).toMatchObject({ ok: false, error: { line: 1, field: 'type', reason: "unknown event type 'teleport'" } });
     const lines = jsonl.split('\n');
     [lines[4], lines[5]] = [lines[5]!, lines[4]!];
     expect(readTraceEvents(lines.join('\n'))).toMatchObject({ ok: false, error: { line: 6, field: 'seq' } });
@@ -163,7 +163,15 @@ describe('readTraceEvents', () => {
   });
 
   it('reads a comparison summary from an older or newer writer', () => {
-    const line = JSON.stringify({ type: 'comparison', callId: 'c', seq: 0, time: 1, xctestObservationRef: R1, sdkObservationRef: R2, summary: { only_sdk: 3, style_changed: 2 } });
+    const line = JSON.stringify({
+      type: 'comparison',
+      callId: 'c',
+      seq: 0,
+      time: 1,
+      xctestObservationRef: R1,
+      sdkObservationRef: R2,
+      summary: { only_sdk: 3, style_changed: 2 },
+    });
     const read = readTraceEvents(line);
     expect(read.ok && read.events[0]?.type === 'comparison' && read.events[0].summary).toEqual({
       only_xctest: 0,

@@ -113,7 +113,11 @@ describe('redactForTrace', () => {
         { id: 'q', inputType: 'search', value: 'shoes' },
       ],
     });
-    expect(clean.elements).toEqual([{ id: 'pw', inputType: 'password' }, { id: 'ssn', valueRedacted: true }, { id: 'q', inputType: 'search', value: 'shoes' }]);
+    expect(clean.elements).toEqual([
+      { id: 'pw', inputType: 'password' },
+      { id: 'ssn', valueRedacted: true },
+      { id: 'q', inputType: 'search', value: 'shoes' },
+    ]);
   });
 
   it('drops what was typed into a secret field', () => {
@@ -128,7 +132,11 @@ describe('redactForTrace', () => {
   });
 
   it('keeps numbers and flags under token-like names', () => {
-    expect(redactForTrace({ maxTokens: 4096, tokenExpired: true, token: null, sessionToken: { id: 'x' } })).toEqual({ maxTokens: 4096, tokenExpired: true, token: null });
+    expect(redactForTrace({ maxTokens: 4096, tokenExpired: true, token: null, sessionToken: { id: 'x' } })).toEqual({
+      maxTokens: 4096,
+      tokenExpired: true,
+      token: null,
+    });
   });
 
   it('treats a password key with a real value as a secret, and the node flag as a flag', () => {
@@ -163,7 +171,17 @@ describe('secrets in strings', () => {
   });
 
   it('knows secret key names in their usual spellings', () => {
-    for (const key of ['token', 'Token', 'authToken', 'refresh_token', 'x-api-key', 'Authorization', 'appreveal_session_token', 'X-AppReveal-Session', 'Cookie']) {
+    for (const key of [
+      'token',
+      'Token',
+      'authToken',
+      'refresh_token',
+      'x-api-key',
+      'Authorization',
+      'appreveal_session_token',
+      'X-AppReveal-Session',
+      'Cookie',
+    ]) {
       expect(isSecretKey(key), key).toBe(true);
     }
     for (const key of ['text', 'tokenCount', 'password', 'frameContext', 'value-redacted', 'requestId']) {

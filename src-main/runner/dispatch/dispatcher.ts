@@ -86,15 +86,21 @@ import { flattenTree } from '@shared/model/tree';
 import { RunnerError, type RunnerClient, type RunnerReply } from '@main/runner/client';
 import type { ObservedFrame, Observer } from '@main/runner/observer';
 import { attributeRequests, neverSent, RequestLedger, withLedger } from '@main/runner/ledger';
-import { describeSelector, findLookFor, findSameField, resolveScope, resolveTarget, scrollableAt, twinWithIdentity, type Resolution } from '@shared/act/resolve';
+import {
+  describeSelector,
+  findLookFor,
+  findSameField,
+  resolveScope,
+  resolveTarget,
+  scrollableAt,
+  twinWithIdentity,
+  type Resolution,
+} from '@shared/act/resolve';
 
 /** An XCTest gesture or key command has this long, plus its own duration; it is the runner's own work. */
 const XCTEST_COMMAND_TIMEOUT_MS = 10_000;
 
-export type TapLikeRequestInput =
-  | z.input<typeof TapRequestSchema>
-  | z.input<typeof LongPressRequestSchema>
-  | z.input<typeof DoubleTapRequestSchema>;
+export type TapLikeRequestInput = z.input<typeof TapRequestSchema> | z.input<typeof LongPressRequestSchema> | z.input<typeof DoubleTapRequestSchema>;
 export type SendKeysRequestInput = z.input<typeof SendKeysRequestSchema>;
 export type SwipeRequestInput = z.input<typeof SwipeRequestSchema>;
 export type ScrollToRequestInput = z.input<typeof ScrollToRequestSchema>;
@@ -501,7 +507,11 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
 
   private async runTap(run: Run, request: z.output<typeof TapLikeRequestSchema>): Promise<Outcome> {
     const gesture: TapGesture =
-      request.action === 'tap' ? { kind: 'tap' } : request.action === 'longPress' ? { kind: 'longPress', durationMs: request.durationMs } : { kind: 'doubleTap' };
+      request.action === 'tap'
+        ? { kind: 'tap' }
+        : request.action === 'longPress'
+          ? { kind: 'longPress', durationMs: request.durationMs }
+          : { kind: 'doubleTap' };
     const read = await this.read(run, 'freshRead', false);
     const resolution = await this.timed(run, 'resolve', () => resolveTarget(request.target, read.root));
     const notFound = this.unresolved(run, read, resolution, request.target);
@@ -544,7 +554,12 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
         const outcomeOf =
           route.via === 'sdk'
             ? await this.relay(run, 'request_sdk_action', { actionJson: route.actionJson }, this.budgetFor(run, 'sdk', route.budgetMs))
-            : await this.relay(run, 'request_sdk_web_action', { webViewId: route.webViewId, actionJson: route.actionJson }, this.budgetFor(run, 'web', route.budgetMs));
+            : await this.relay(
+                run,
+                'request_sdk_web_action',
+                { webViewId: route.webViewId, actionJson: route.actionJson },
+                this.budgetFor(run, 'web', route.budgetMs),
+              );
         const verdict = interpretBridgeOutcome(route, outcomeOf);
         if (verdict.kind === 'done') outcome = { served: SDK, ending: ok, target: record, warnings };
         else if (verdict.kind === 'fallback') outcome = await standIn(verdict.standIn, verdict.fallbackReason);
@@ -665,7 +680,8 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
 
     const after = run.actionSent ? await this.observeAfter(run) : undefined;
     const summary = summarizeSendKeys(session);
-    const served: Served = summary.backend === 'sdk' ? SDK : summary.backend === 'xctest' ? { backend: 'xctest', fallbackReason: summary.fallbackReason } : PLAIN_XCTEST;
+    const served: Served =
+      summary.backend === 'sdk' ? SDK : summary.backend === 'xctest' ? { backend: 'xctest', fallbackReason: summary.fallbackReason } : PLAIN_XCTEST;
     const warnings = [...resolvedWarnings, ...summary.warnings];
     if (session.failed) return { served, ending: fail(session.failed.failureReason, session.failed.mayHaveRun), target, warnings };
 
@@ -741,7 +757,11 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
     let outcome: Outcome;
     if (plan.via === 'xctest') {
       const verdict = await this.xctestSwipe(run, plan.steps[1].swipe, read.frameContext);
-      outcome = { served: servedByXctest(plan.fallbackReason), ending: verdict.kind === 'done' ? ok : fail(verdict.failureReason, verdict.mayHaveRun), target: plan.target };
+      outcome = {
+        served: servedByXctest(plan.fallbackReason),
+        ending: verdict.kind === 'done' ? ok : fail(verdict.failureReason, verdict.mayHaveRun),
+        target: plan.target,
+      };
     } else {
       const step = plan.steps[1];
       const relayed = await this.relay(run, 'request_sdk_action', { actionJson: step.actionJson }, step.budgetMs);
@@ -779,7 +799,8 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
       return { scope, found: findLookFor(lookFor, scope) };
     };
     const first = await this.timed(run, 'resolve', () => search(read.root));
-    if (!first.scope) return { served: PLAIN_XCTEST, ending: fail('target_not_found', false), target: scopeSelector ? selectorRecord(scopeSelector, 'container') : miss };
+    if (!first.scope)
+      return { served: PLAIN_XCTEST, ending: fail('target_not_found', false), target: scopeSelector ? selectorRecord(scopeSelector, 'container') : miss };
     const found = (node: UiNode, served: Served, warnings: readonly string[] = []): Outcome => ({
       served,
       ending: ok,
@@ -803,7 +824,12 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
     let fallbackReason: FallbackReason | undefined;
     const searchWarnings: string[] = [];
     if (plan.kind === 'webStep') {
-      const relayed = await this.relay(run, 'request_sdk_web_action', { webViewId: plan.webViewId, actionJson: plan.actionJson }, this.budgetFor(run, 'web', plan.budgetMs));
+      const relayed = await this.relay(
+        run,
+        'request_sdk_web_action',
+        { webViewId: plan.webViewId, actionJson: plan.actionJson },
+        this.budgetFor(run, 'web', plan.budgetMs),
+      );
       const verdict = interpretLookForStep(plan, relayed);
       if (verdict.kind === 'failClosed') {
         await this.observeAfter(run);
@@ -871,7 +897,11 @@ function nextExpected(expected: string | undefined, op: KeyOp): string | undefin
 }
 
 /** A scroll search's stroke: through the middle of the scope, clear of the bars at the screen's edges. */
-function searchStroke(direction: 'up' | 'down' | 'left' | 'right', scope: UiNode | undefined, observation: Observation | undefined): { x1: number; y1: number; x2: number; y2: number } {
+function searchStroke(
+  direction: 'up' | 'down' | 'left' | 'right',
+  scope: UiNode | undefined,
+  observation: Observation | undefined,
+): { x1: number; y1: number; x2: number; y2: number } {
   const width = observation?.screenSize?.width ?? 402;
   const height = observation?.screenSize?.height ?? 874;
   const b = scope?.bounds;

@@ -56,4 +56,3 @@ export async function untilNoAction(deviceId: string): Promise<void> {
     });
   }
 }
-

@@ -40,8 +40,7 @@ export function useLiveLoop(
   const deviceId = device?.id;
   const connected = device?.state === 'connected';
   // A runner's request_screenshot, or an AppReveal app's screenshot tool.
-  const screenshots =
-    !screenshotless && (device?.supportedCommands.some((command) => command === 'request_screenshot' || command === 'screenshot') ?? false);
+  const screenshots = !screenshotless && (device?.supportedCommands.some((command) => command === 'request_screenshot' || command === 'screenshot') ?? false);
   const { strategy, xctestOnly, windowId } = options;
 
   useEffect(() => {

@@ -258,7 +258,11 @@ export class WebSocketTransport implements Transport {
     try {
       response = await fetch(url, { method: 'POST', body: file, credentials: 'same-origin', headers: { 'content-type': 'application/octet-stream' } });
     } catch (error) {
-      throw new ApiCallError('host_connection_lost', `${file.name} could not be sent to the host: ${error instanceof Error ? error.message : String(error)}`, 'trace.open');
+      throw new ApiCallError(
+        'host_connection_lost',
+        `${file.name} could not be sent to the host: ${error instanceof Error ? error.message : String(error)}`,
+        'trace.open',
+      );
     }
     let reply: unknown;
     try {

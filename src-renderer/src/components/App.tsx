@@ -102,10 +102,7 @@ function LiveApp() {
   const mode = useInspector((s) => s.mode);
   const windowId = useInspector((s) => s.windowId);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const options: FrameOptions = useMemo(
-    () => ({ strategy, xctestOnly, ...(windowId !== null ? { windowId } : {}) }),
-    [strategy, xctestOnly, windowId],
-  );
+  const options: FrameOptions = useMemo(() => ({ strategy, xctestOnly, ...(windowId !== null ? { windowId } : {}) }), [strategy, xctestOnly, windowId]);
 
   useEffect(() => {
     if (selectedDeviceId !== null || !devices.data) return;
@@ -125,10 +122,7 @@ function LiveApp() {
   const counts = useMemo(() => sourceCounts(tree.nodes), [tree]);
   const matches = useMemo(() => searchNodesIn(tree.nodes, searchQuery), [tree, searchQuery]);
   const matchKeys = useMemo(() => new Set(matches.map((m) => m.key)), [matches]);
-  const pickStack = useMemo(
-    () => (pickX === undefined || pickY === undefined ? [] : nodesAtIn(shownNodes, pickX, pickY)),
-    [shownNodes, pickX, pickY],
-  );
+  const pickStack = useMemo(() => (pickX === undefined || pickY === undefined ? [] : nodesAtIn(shownNodes, pickX, pickY)), [shownNodes, pickX, pickY]);
   const mismatch = frameMismatch(frame);
   const appReveal = device?.kind === 'appreveal';
   const offered = useMemo(() => offeredActions(device), [device]);
@@ -191,13 +185,7 @@ function LiveApp() {
           <span className="spacer" />
           <CompareButton device={device} />
           <RecordControls device={device} />
-          {device && (
-            <LiveControls
-              connected={device.state === 'connected'}
-              refreshing={frameQuery.isFetching}
-              onRefresh={() => void frameQuery.refetch()}
-            />
-          )}
+          {device && <LiveControls connected={device.state === 'connected'} refreshing={frameQuery.isFetching} onRefresh={() => void frameQuery.refetch()} />}
         </div>
         <div className="canvas-bar secondary">
           <ModeToggle disabled={!device} />
@@ -216,8 +204,7 @@ function LiveApp() {
 
         {device && device.state === 'disconnected' && frame && (
           <div className="banner warn" data-testid="disconnected-banner">
-            {device.name} disconnected{device.error ? `: ${device.error}` : ''}. Showing the last frame, from{' '}
-            {formatTime(frame.receivedAt)}.
+            {device.name} disconnected{device.error ? `: ${device.error}` : ''}. Showing the last frame, from {formatTime(frame.receivedAt)}.
           </div>
         )}
         <FrameHeader frame={frame} />
@@ -228,8 +215,8 @@ function LiveApp() {
         )}
         {mismatch && (
           <div className="banner warn" data-testid="frame-mismatch">
-            The screenshot and the tree come from different moments (screenshot {frame?.screenshot?.frameContext}, tree{' '}
-            {frame?.hierarchyFrameContext}); the boxes are drawn on the outline, not on the screenshot.
+            The screenshot and the tree come from different moments (screenshot {frame?.screenshot?.frameContext}, tree {frame?.hierarchyFrameContext}); the
+            boxes are drawn on the outline, not on the screenshot.
           </div>
         )}
         <ObservationBanners frame={frame} />
@@ -249,9 +236,7 @@ function LiveApp() {
             interact={interactOptions}
             windowOutline={windowOutline}
           >
-            {hierarchy && (
-              <SourceLegend counts={counts} observation={frame?.observation ?? null} appReveal={appReveal ? { ocr: ocrCount } : undefined} />
-            )}
+            {hierarchy && <SourceLegend counts={counts} observation={frame?.observation ?? null} appReveal={appReveal ? { ocr: ocrCount } : undefined} />}
           </Screen>
           {interacting && refusal && (
             <div className="stage-toast" data-testid="gesture-refused" role="status" onClick={() => setRefusal(null)}>

@@ -81,10 +81,7 @@ export function CompareView({
   useEffect(() => linkSides(stores, index, (side, key) => setSelection(key === null ? null : { side, key })), [stores, index]);
 
   const listed = useMemo(() => (filter ? filterDifferences(diff, filter) : diff.differences), [diff, filter]);
-  const classKeys = useMemo(
-    () => ({ xctest: filter ? keysOn(listed, 'xctest') : NONE, sdk: filter ? keysOn(listed, 'sdk') : NONE }),
-    [filter, listed],
-  );
+  const classKeys = useMemo(() => ({ xctest: filter ? keysOn(listed, 'xctest') : NONE, sdk: filter ? keysOn(listed, 'sdk') : NONE }), [filter, listed]);
   const select = (d: Difference) => {
     const side: CompareSide = d.sdkKey !== undefined ? 'sdk' : 'xctest';
     stores[side].getState().selectNode(keyOn(d, side) ?? null);

@@ -94,7 +94,14 @@ export function ConnectForm() {
       <div className="connect-head">
         <span className="section-title">Connect a device</span>
         <span className="segmented small" role="tablist">
-          <button type="button" role="tab" aria-selected={form === 'url'} className={form === 'url' ? 'on' : ''} data-testid="connect-form-url" onClick={() => setForm('url')}>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={form === 'url'}
+            className={form === 'url' ? 'on' : ''}
+            data-testid="connect-form-url"
+            onClick={() => setForm('url')}
+          >
             URL
           </button>
           <button

@@ -61,7 +61,9 @@ export function AppRevealHeader({ appReveal }: { appReveal: AppRevealFrame }) {
           <>
             <span className="ar-key mono">{screen.screenKey}</span>
             {screen.screenTitle && <span className="ar-title">“{screen.screenTitle}”</span>}
-            <span className={`ar-confidence${screen.confidence !== undefined && screen.confidence < 0.6 ? ' low' : ''}`}>{confidenceText(screen.confidence)}</span>
+            <span className={`ar-confidence${screen.confidence !== undefined && screen.confidence < 0.6 ? ' low' : ''}`}>
+              {confidenceText(screen.confidence)}
+            </span>
             {screen.source && <span className={`ar-source src-${screen.source}`}>{screen.source}</span>}
           </>
         ) : (
@@ -74,7 +76,11 @@ export function AppRevealHeader({ appReveal }: { appReveal: AppRevealFrame }) {
       {windows.length > 1 && (
         <label className="control window-control" title="AppReveal lists more than one window: read one (its elements and screenshot) and outline it">
           <span className="control-label">Window</span>
-          <select data-testid="window-picker" value={windowId ?? keyWindow?.id ?? ''} onChange={(e) => setWindowId(e.target.value === keyWindow?.id ? null : e.target.value)}>
+          <select
+            data-testid="window-picker"
+            value={windowId ?? keyWindow?.id ?? ''}
+            onChange={(e) => setWindowId(e.target.value === keyWindow?.id ? null : e.target.value)}
+          >
             {windows.map((w) => (
               <option key={w.id} value={w.id}>
                 {w.title ?? w.id}
@@ -105,10 +111,20 @@ export function FrameHeader({ frame }: { frame: Frame | undefined }) {
         </>
       ) : observation ? (
         <>
-          <span className={`chip backend-${backendKind}`} data-testid="frame-backend" data-backend={observation.backend ?? ''} data-fallback={observation.fallbackReason ?? ''}>
+          <span
+            className={`chip backend-${backendKind}`}
+            data-testid="frame-backend"
+            data-backend={observation.backend ?? ''}
+            data-fallback={observation.fallbackReason ?? ''}
+          >
             {backendLine(observation)}
           </span>
-          <span className={`chip quality-${observation.quality.verdict}`} data-testid="frame-quality" data-verdict={observation.quality.verdict} title={observation.quality.reason}>
+          <span
+            className={`chip quality-${observation.quality.verdict}`}
+            data-testid="frame-quality"
+            data-verdict={observation.quality.verdict}
+            title={observation.quality.reason}
+          >
             {QUALITY_VERDICT_TITLE[observation.quality.verdict]}
           </span>
         </>
@@ -203,9 +219,7 @@ export function ObservationBanners({ frame }: { frame: Frame | undefined }) {
       )}
       {errors.length > 0 && (
         <div className="banner errors" data-testid="observation-errors" data-count={errors.length}>
-          <div className="errors-title">
-            {plural(errors.length, 'error')} in this observation; what the other stages read is shown
-          </div>
+          <div className="errors-title">{plural(errors.length, 'error')} in this observation; what the other stages read is shown</div>
           <ul>
             {errors.map((error, i) => (
               <li key={i} data-testid="observation-error" data-stage={error.stage} data-code={error.code} title={observationErrorLine(error)}>

@@ -61,11 +61,7 @@ export function InteractBar({
       <span
         className={`type-field${caption ? '' : ' none'}`}
         data-testid="type-field"
-        title={
-          appReveal
-            ? 'AppReveal types into an element by id: tap a field first'
-            : 'Keys follow the keyboard focus on the device (tap a field first)'
-        }
+        title={appReveal ? 'AppReveal types into an element by id: tap a field first' : 'Keys follow the keyboard focus on the device (tap a field first)'}
       >
         <span className="interact-title">Type into</span>
         {caption ? <strong>{caption}</strong> : <em>{appReveal ? 'tap a field first' : 'the focused field'}</em>}

@@ -103,13 +103,7 @@ function LiveComparison({ view }: { view: ComparisonView }) {
       }
       actions={
         <>
-          <button
-            type="button"
-            className="mini-button"
-            data-testid="compare-again"
-            disabled={pending}
-            onClick={() => void compareDevice(api, view.deviceId)}
-          >
+          <button type="button" className="mini-button" data-testid="compare-again" disabled={pending} onClick={() => void compareDevice(api, view.deviceId)}>
             {pending ? 'Comparing…' : 'Compare again'}
           </button>
           <button

@@ -36,11 +36,7 @@ export function ObserveOptionsControls({ appReveal = false }: { appReveal?: bool
     <div className="observe-options">
       <label className="control" title="visible: what XCTest projects as on screen; raw: the whole unfiltered tree">
         <span className="control-label">Strategy</span>
-        <select
-          data-testid="strategy-select"
-          value={strategy}
-          onChange={(e) => setStrategy(StrategySchema.parse(e.target.value))}
-        >
+        <select data-testid="strategy-select" value={strategy} onChange={(e) => setStrategy(StrategySchema.parse(e.target.value))}>
           {StrategySchema.options.map((s) => (
             <option key={s} value={s}>
               {STRATEGY_TEXT[s]}
@@ -51,12 +47,7 @@ export function ObserveOptionsControls({ appReveal = false }: { appReveal?: bool
       {/* AppReveal reads the app itself: there is no XCTest read to compare with. */}
       {!appReveal && (
         <label className="control toggle" title="Observe and act with the SDK observation bridge flag off: what plain XCTest sees and does">
-          <input
-            type="checkbox"
-            data-testid="xctest-only-toggle"
-            checked={xctestOnly}
-            onChange={(e) => setXctestOnly(e.target.checked)}
-          />
+          <input type="checkbox" data-testid="xctest-only-toggle" checked={xctestOnly} onChange={(e) => setXctestOnly(e.target.checked)} />
           XCTest only
         </label>
       )}
@@ -64,15 +55,7 @@ export function ObserveOptionsControls({ appReveal = false }: { appReveal?: bool
   );
 }
 
-export function LiveControls({
-  connected,
-  refreshing,
-  onRefresh,
-}: {
-  connected: boolean;
-  refreshing: boolean;
-  onRefresh: () => void;
-}) {
+export function LiveControls({ connected, refreshing, onRefresh }: { connected: boolean; refreshing: boolean; onRefresh: () => void }) {
   const live = useInspector((s) => s.live);
   const setLive = useInspector((s) => s.setLive);
   return (

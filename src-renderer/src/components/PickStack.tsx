@@ -27,7 +27,12 @@ export function PickStack({ stack }: { stack: readonly FlatNode[] }) {
                 type="button"
                 className={`crumb${i === index ? ' current' : ''}`}
                 title={f.key}
-                onClick={() => store.getState().cyclePick(stack.map((s) => s.key), i - index)}
+                onClick={() =>
+                  store.getState().cyclePick(
+                    stack.map((s) => s.key),
+                    i - index,
+                  )
+                }
               >
                 {shortClassName(f.node)}
               </button>

@@ -31,7 +31,14 @@ export function RecentTraces() {
   }, [open]);
   return (
     <div className="recent-traces" ref={box}>
-      <button type="button" className="mini-button" data-testid="recent-traces" aria-expanded={open} onClick={() => setOpen(!open)} title="Traces this host recorded">
+      <button
+        type="button"
+        className="mini-button"
+        data-testid="recent-traces"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        title="Traces this host recorded"
+      >
         Recent ▾
       </button>
       {open && (

@@ -71,7 +71,13 @@ export function RecordControls({ device }: { device: DeviceSummary | undefined }
         ) : null}
       </span>
       {!recording && !toggle.isPending && current?.lastTrace && (
-        <button type="button" className="mini-button" data-testid="open-last-trace" title={`Open ${current.lastTrace}`} onClick={() => void openTraceFromPath(api, current.lastTrace!)}>
+        <button
+          type="button"
+          className="mini-button"
+          data-testid="open-last-trace"
+          title={`Open ${current.lastTrace}`}
+          onClick={() => void openTraceFromPath(api, current.lastTrace!)}
+        >
           Open
         </button>
       )}
@@ -112,7 +118,13 @@ export function RecoverOffer() {
         {list.map((trace) => {
           const result = results[trace.folder];
           return (
-            <li key={trace.folder} className="recover-offer" data-testid="recover-offer" data-folder={trace.folder} data-recovered={String(Boolean(result?.path))}>
+            <li
+              key={trace.folder}
+              className="recover-offer"
+              data-testid="recover-offer"
+              data-folder={trace.folder}
+              data-recovered={String(Boolean(result?.path))}
+            >
               <span className="recover-what">
                 <strong>{trace.deviceName ?? 'unknown device'}</strong> · {plural(trace.actions, 'action')}
                 {trace.lastEventTime !== undefined ? ` · last at ${formatTime(trace.lastEventTime)}` : ''}
@@ -123,7 +135,10 @@ export function RecoverOffer() {
               <span className="spacer" />
               {result?.path ? (
                 <span className="recover-result" data-testid="recover-result">
-                  recovered to <span className="mono" title={result.path}>{result.path}</span>
+                  recovered to{' '}
+                  <span className="mono" title={result.path}>
+                    {result.path}
+                  </span>
                   {result.droppedLines ? ` (${plural(result.droppedLines, 'damaged line')} dropped)` : ''}
                 </span>
               ) : result?.error ? (

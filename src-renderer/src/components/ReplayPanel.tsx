@@ -80,12 +80,7 @@ export function ReplayPanel({ trace }: { trace: TraceOpened }) {
         {connected.length > 0 ? (
           <label>
             on{' '}
-            <select
-              data-testid="replay-device"
-              value={device?.id ?? ''}
-              disabled={ours?.running}
-              onChange={(e) => choose({ deviceId: e.target.value })}
-            >
+            <select data-testid="replay-device" value={device?.id ?? ''} disabled={ours?.running} onChange={(e) => choose({ deviceId: e.target.value })}>
               {connected.map((d) => (
                 <option key={d.id} value={d.id}>
                   {d.name} ({d.kind})
@@ -134,8 +129,8 @@ export function ReplayPanel({ trace }: { trace: TraceOpened }) {
       {connected.length === 0 && (
         <div className="replay-connect">
           <p>
-            Connect the device to replay on: paste its runner URL (<span className="mono">ws://HOST:PORT/ws</span>, the demo iPhone
-            prints one with <span className="mono">npx parallax demo-device</span>) or an AppReveal session URL.
+            Connect the device to replay on: paste its runner URL (<span className="mono">ws://HOST:PORT/ws</span>, the demo iPhone prints one with{' '}
+            <span className="mono">npx parallax demo-device</span>) or an AppReveal session URL.
           </p>
           <ConnectForm />
         </div>
@@ -164,7 +159,11 @@ const VERDICT_TEXT: Record<StepReplayState['verdict'], string> = {
 
 /** A filmstrip step's verdict in this trace's replay, if one ran. */
 export function ReplayBadge({ path, callId }: { path: string; callId: string }) {
-  const state = stepReplayState(useReplay((s) => s.run), path, callId);
+  const state = stepReplayState(
+    useReplay((s) => s.run),
+    path,
+    callId,
+  );
   if (!state) return null;
   return (
     <span className={`replay-badge verdict-${state.verdict}`} data-testid="replay-badge" data-verdict={state.verdict}>
@@ -183,7 +182,11 @@ function replayedText(step: ReplayStep): string {
 
 /** The selected step as replayed: its verdict, what differed, and what the device did this time. */
 export function ReplayStepResult({ path, callId }: { path: string; callId: string }) {
-  const state = stepReplayState(useReplay((s) => s.run), path, callId);
+  const state = stepReplayState(
+    useReplay((s) => s.run),
+    path,
+    callId,
+  );
   if (!state) return null;
   if (!('step' in state)) {
     return (

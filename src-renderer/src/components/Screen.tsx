@@ -158,7 +158,10 @@ const WarningLayer = memo(function WarningLayer({
   const store = useInspectorStore();
   const shown = warnings.filter((w) => showAdvisories || w.severity !== 'advisory');
   // One tag per element and its bounds, listing every side it overflows.
-  const tags = new Map<string, { nodeKey: string; bounds: Rect; severity: LayoutWarning['severity']; parts: string[]; titles: string[]; bottomSide: boolean }>();
+  const tags = new Map<
+    string,
+    { nodeKey: string; bounds: Rect; severity: LayoutWarning['severity']; parts: string[]; titles: string[]; bottomSide: boolean }
+  >();
   for (const w of shown) {
     const id = `${w.nodeKey}|${w.bounds.left},${w.bounds.top},${w.bounds.right},${w.bounds.bottom}`;
     const tag = tags.get(id) ?? { nodeKey: w.nodeKey, bounds: w.bounds, severity: w.severity, parts: [], titles: [], bottomSide: false };
@@ -296,8 +299,17 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
     const { pick: current, pickAt, cyclePick } = store.getState();
     const { nodes: shown, scale: s, pickStack: stack } = latest.current;
     const same = current !== null && Math.hypot(current.x - p.x, current.y - p.y) * s <= SAME_POINT_PX;
-    if (same) cyclePick(stack.map((f) => f.key), delta);
-    else pickAt(p.x, p.y, nodesAtIn(shown, p.x, p.y).map((f) => f.key));
+    if (same)
+      cyclePick(
+        stack.map((f) => f.key),
+        delta,
+      );
+    else
+      pickAt(
+        p.x,
+        p.y,
+        nodesAtIn(shown, p.x, p.y).map((f) => f.key),
+      );
   };
 
   useEffect(() => {
@@ -400,8 +412,6 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
     };
   };
 
-
-
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const { pick: current, cyclePick, clearPick, selectNode } = store.getState();
     if (interacting && e.key === 'Tab') return;
@@ -426,9 +436,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
             className="screen-probe"
             src={imageSrc}
             alt=""
-            onLoad={(e) =>
-              setNatural({ src: imageSrc, width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })
-            }
+            onLoad={(e) => setNatural({ src: imageSrc, width: e.currentTarget.naturalWidth, height: e.currentTarget.naturalHeight })}
           />
         )}
         <div className="screen-placeholder">{placeholder ?? 'No frame yet.'}</div>
@@ -491,13 +499,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
             />
           ))}
           {boxes.map((b) => (
-            <Box
-              key={b.nodeKey}
-              {...b}
-              selected={b.nodeKey === selectedKey}
-              hovered={b.nodeKey === hoveredKey}
-              match={matchKeys.has(b.nodeKey)}
-            />
+            <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={matchKeys.has(b.nodeKey)} />
           ))}
           {warnings.length > 0 && <WarningLayer warnings={warnings} scale={scale} showAdvisories={layers.advisories} />}
           {arrows.map((mark) => {
@@ -523,9 +525,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
             );
           })}
           {pickMarker && !interacting && <div className="pick-marker" style={pickMarker} />}
-          {windowOutline && (
-            <div data-testid="window-outline" className="window-outline" style={place(windowOutline, scale)} />
-          )}
+          {windowOutline && <div data-testid="window-outline" className="window-outline" style={place(windowOutline, scale)} />}
           {touches.map((t) =>
             t.endX !== undefined && t.endY !== undefined ? (
               <svg key={t.id} className="touch-stroke" width={displayedWidth} height={displayedHeight} aria-hidden>

@@ -8,7 +8,13 @@ export function SearchBox({ matches }: { matches: readonly SearchHit[] }) {
   const cursor = useInspector((s) => s.searchCursor);
   const setQuery = useInspector((s) => s.setSearchQuery);
   const active = query.trim() !== '';
-  const count = !active ? '' : matches.length === 0 ? 'no match' : cursor >= 0 ? `${cursor + 1} of ${matches.length}` : plural(matches.length, 'match', 'matches');
+  const count = !active
+    ? ''
+    : matches.length === 0
+      ? 'no match'
+      : cursor >= 0
+        ? `${cursor + 1} of ${matches.length}`
+        : plural(matches.length, 'match', 'matches');
   return (
     <div className="search-box">
       <input

@@ -4,17 +4,7 @@
  * plain-language explanation, warnings, requests sent, time per stage).
  */
 import { useEffect, useMemo } from 'react';
-import {
-  backendText,
-  describeRequest,
-  describeTarget,
-  formatMs,
-  shortContext,
-  stageTimings,
-  stepOutcome,
-  targetMark,
-  type TargetMark,
-} from '@shared/inspect';
+import { backendText, describeRequest, describeTarget, formatMs, shortContext, stageTimings, stepOutcome, targetMark, type TargetMark } from '@shared/inspect';
 import type { Frame } from '@shared/api/api';
 import { formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
@@ -106,7 +96,13 @@ export function StepDetail({ entry }: { entry: TimelineEntry }) {
 
   const selector = 'target' in request ? request.target : request.action === 'swipe' ? request.container : undefined;
   return (
-    <div className={`step-detail${outcome.ok ? '' : ' is-failed'}`} data-testid="step-detail" data-call-id={step.callId} role="dialog" aria-label={`Step ${step.callId}`}>
+    <div
+      className={`step-detail${outcome.ok ? '' : ' is-failed'}`}
+      data-testid="step-detail"
+      data-call-id={step.callId}
+      role="dialog"
+      aria-label={`Step ${step.callId}`}
+    >
       <div className="detail-head">
         <span className={`step-icon ${outcome.ok ? 'ok' : 'bad'}`}>{outcome.ok ? '✓' : '✕'}</span>
         <span className="detail-title">{describeRequest(request)}</span>
@@ -222,4 +218,3 @@ export function useOpenStep(deviceId: string | undefined): TimelineEntry | undef
   const openStep = useInspector((s) => s.openStep);
   return useTimeline((s) => (deviceId && openStep ? s.byDevice[deviceId]?.find((e) => e.callId === openStep) : undefined));
 }
-

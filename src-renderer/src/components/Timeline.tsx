@@ -5,15 +5,7 @@
  * Clicking a step opens its before and after frames (StepDetail).
  */
 import { memo, useMemo, useState, type KeyboardEvent } from 'react';
-import {
-  backendText,
-  describeRequest,
-  describeSelector,
-  describeTarget,
-  formatMs,
-  stageTimings,
-  stepOutcome,
-} from '@shared/inspect';
+import { backendText, describeRequest, describeSelector, describeTarget, formatMs, stageTimings, stepOutcome } from '@shared/inspect';
 import type { TargetSelector } from '@shared/protocol/action';
 import type { ActionStep, DeviceSummary } from '@shared/api/api';
 import { formatTime } from '@renderer/state/format';
@@ -160,7 +152,12 @@ function PendingRow({ pending }: { pending: PendingAction }) {
       </div>
       <div className="step-action">
         <span className="step-verb">{describeRequest(pending.request)}</span>
-        <span className="step-selector">{selectorText(pending.request, 'target' in pending.request ? pending.request.target : pending.request.action === 'swipe' ? pending.request.container : undefined)}</span>
+        <span className="step-selector">
+          {selectorText(
+            pending.request,
+            'target' in pending.request ? pending.request.target : pending.request.action === 'swipe' ? pending.request.container : undefined,
+          )}
+        </span>
       </div>
       <div className="step-pending-text">
         {failed ? (
@@ -268,8 +265,8 @@ export function Timeline({ device }: { device: DeviceSummary | undefined }) {
             ))}
             {entries.length === 0 && pending.length === 0 && (
               <li className="timeline-empty">
-                Switch the screen to <strong>Interact</strong> (key <kbd>I</kbd>) and click, hold or drag on it: every action lands here with
-                its backend, its fallback or fail-closed reason and its before / after frames.
+                Switch the screen to <strong>Interact</strong> (key <kbd>I</kbd>) and click, hold or drag on it: every action lands here with its backend, its
+                fallback or fail-closed reason and its before / after frames.
               </li>
             )}
           </ol>

@@ -16,17 +16,8 @@ export function TopBar() {
       <span className="spacer" />
       <OpenTraceButton />
       <RecentTraces />
-      <span
-        data-testid="host-status"
-        data-state={host.state}
-        className={`host-status host-${host.state}`}
-        title={host.detail ?? 'connected to the host'}
-      >
-        {host.state === 'connected'
-          ? 'host connected'
-          : host.state === 'connecting'
-            ? 'connecting to host…'
-            : (host.detail ?? 'host connection lost')}
+      <span data-testid="host-status" data-state={host.state} className={`host-status host-${host.state}`} title={host.detail ?? 'connected to the host'}>
+        {host.state === 'connected' ? 'host connected' : host.state === 'connecting' ? 'connecting to host…' : (host.detail ?? 'host connection lost')}
       </span>
     </header>
   );

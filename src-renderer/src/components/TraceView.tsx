@@ -52,7 +52,8 @@ export async function openTraceInView(name: string, open: () => Promise<TraceOpe
 /** A file the user picked or dropped (Electron opens it in place; a browser sends its bytes to the host). */
 export function openTraceFromFile(api: Transport, file: File): Promise<void> {
   return openTraceInView(file.name, async () => {
-    if (file.size > MAX_TRACE_BYTES) throw new Error(`it is ${Math.round(file.size / (1024 * 1024))} MiB, larger than a trace may be (${MAX_TRACE_BYTES / (1024 * 1024)} MiB)`);
+    if (file.size > MAX_TRACE_BYTES)
+      throw new Error(`it is ${Math.round(file.size / (1024 * 1024))} MiB, larger than a trace may be (${MAX_TRACE_BYTES / (1024 * 1024)} MiB)`);
     return api.openTraceFile(file);
   });
 }
@@ -102,7 +103,15 @@ export function useTraceDrop(): void {
 
 type Side = 'before' | 'after';
 
-function TraceFrame({ label, testId, frame, loading, error, active, onActivate }: {
+function TraceFrame({
+  label,
+  testId,
+  frame,
+  loading,
+  error,
+  active,
+  onActivate,
+}: {
   label: string;
   testId: string;
   frame: Frame | undefined;
@@ -202,10 +211,15 @@ function Shell({ children, title, actions }: { children: ReactNode; title: React
         {title}
         <span className="spacer" />
         {actions}
-        <button type="button" className="mini-button" data-testid="trace-close" onClick={() => {
-          useInspector.getState().selectNode(null);
-          close();
-        }}>
+        <button
+          type="button"
+          className="mini-button"
+          data-testid="trace-close"
+          onClick={() => {
+            useInspector.getState().selectNode(null);
+            close();
+          }}
+        >
           Close
         </button>
       </div>
@@ -252,22 +266,34 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <strong>{manifest.device.name}</strong> ({manifest.device.kind})
           {manifest.app ? ` · ${manifest.app.name ?? manifest.app.bundleId}${manifest.app.version ? ` ${manifest.app.version}` : ''}` : ''} · recorded{' '}
           {new Date(manifest.createdAt).toLocaleString()} · {trace.steps.length} step{trace.steps.length === 1 ? '' : 's'}
-          <span className="mono trace-path" title={trace.path}> {trace.path}</span>
+          <span className="mono trace-path" title={trace.path}>
+            {' '}
+            {trace.path}
+          </span>
         </span>
       }
     >
       {trace.warnings.map((w) => (
-        <div key={w} className="banner warn">{w}</div>
+        <div key={w} className="banner warn">
+          {w}
+        </div>
       ))}
       <ReplayPanel trace={trace} />
       <TraceComparisons trace={trace} />
       <div className="trace-filmstrip" data-testid="trace-filmstrip">
         {trace.steps.length === 0 && <span className="muted">This trace holds no actions.</span>}
         {trace.steps.map((s, i) => (
-          <Thumb key={s.callId} path={trace.path} step={s} index={i} selected={i === index} onSelect={() => {
-            useInspector.getState().selectNode(null);
-            setIndex(i);
-          }} />
+          <Thumb
+            key={s.callId}
+            path={trace.path}
+            step={s}
+            index={i}
+            selected={i === index}
+            onSelect={() => {
+              useInspector.getState().selectNode(null);
+              setIndex(i);
+            }}
+          />
         ))}
       </div>
       {step && (
@@ -276,7 +302,13 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
             <StepResult step={step} />
             <ReplayStepResult path={trace.path} callId={step.callId} />
             <div className="trace-frames">
-              <TraceFrame label={`Before · ${formatTime(step.startTime)}`} testId="trace-before" {...before} active={side === 'before'} onActivate={() => activate('before')} />
+              <TraceFrame
+                label={`Before · ${formatTime(step.startTime)}`}
+                testId="trace-before"
+                {...before}
+                active={side === 'before'}
+                onActivate={() => activate('before')}
+              />
               <TraceFrame label="After" testId="trace-after" {...after} active={side === 'after'} onActivate={() => activate('after')} />
             </div>
           </div>

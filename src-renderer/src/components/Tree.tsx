@@ -133,15 +133,7 @@ export function Tree({
           </span>
         )}
       </div>
-      <div
-        className="tree"
-        data-testid="tree"
-        role="tree"
-        aria-label="View hierarchy"
-        tabIndex={0}
-        ref={containerRef}
-        onKeyDown={onKeyDown}
-      >
+      <div className="tree" data-testid="tree" role="tree" aria-label="View hierarchy" tabIndex={0} ref={containerRef} onKeyDown={onKeyDown}>
         {rows.map((flat) => (
           <TreeRow
             key={flat.key}

@@ -9,15 +9,7 @@ import type { ActionRequest } from '@shared/protocol/action';
 import type { DeviceSummary, Frame, WebControl } from '@shared/api/api';
 import { useApi } from '@renderer/api/queries';
 
-export function WebViewPanel({
-  device,
-  frame,
-  act,
-}: {
-  device: DeviceSummary;
-  frame: Frame | undefined;
-  act: (request: ActionRequest) => Promise<unknown>;
-}) {
+export function WebViewPanel({ device, frame, act }: { device: DeviceSummary; frame: Frame | undefined; act: (request: ActionRequest) => Promise<unknown> }) {
   const api = useApi();
   const [text, setText] = useState('');
   const screenKey = frame?.appReveal?.screen?.screenKey ?? '';
@@ -69,7 +61,10 @@ export function WebViewPanel({
         <ul className="web-controls">
           {controls.map((control: WebControl) => (
             <li key={control.selector} data-testid="web-control" data-selector={control.selector} title={control.selector}>
-              <span className="mono">{control.tag}{control.type ? `[${control.type}]` : ''}</span>{' '}
+              <span className="mono">
+                {control.tag}
+                {control.type ? `[${control.type}]` : ''}
+              </span>{' '}
               <span>{control.label ?? control.text ?? control.selector}</span>
               <span className="spacer" />
               {canClick && (

@@ -70,10 +70,7 @@ export function replayErrorText(error: unknown): string {
  * Starts a replay of `path` on `deviceId` and follows it to its end. Resolves when it has ended, been
  * refused, or lost; never rejects (the run's `error` says what went wrong).
  */
-export async function startReplay(
-  api: ParallaxApi,
-  input: { path: string; deviceId: string; stopOnDivergence: boolean; total: number },
-): Promise<void> {
+export async function startReplay(api: ParallaxApi, input: { path: string; deviceId: string; stopOnDivergence: boolean; total: number }): Promise<void> {
   const id = nextRunId++;
   useReplay.setState({ run: { id, ...input, steps: {}, report: null, running: true, stopping: false, error: null } });
   const ours = (event: { path: string; deviceId: string }) => event.path === input.path && event.deviceId === input.deviceId;

@@ -117,7 +117,16 @@ export function createInspectorStore(): InspectorStore {
 
     selectDevice: (deviceId) => {
       if (get().selectedDeviceId === deviceId) return;
-      set({ selectedDeviceId: deviceId, selectedKey: null, hoveredKey: null, pick: null, collapsed: new Set(), searchCursor: -1, openStep: null, windowId: null });
+      set({
+        selectedDeviceId: deviceId,
+        selectedKey: null,
+        hoveredKey: null,
+        pick: null,
+        collapsed: new Set(),
+        searchCursor: -1,
+        openStep: null,
+        windowId: null,
+      });
     },
 
     setMode: (mode) => set(mode === 'interact' ? { mode, pick: null } : { mode }),
@@ -136,8 +145,7 @@ export function createInspectorStore(): InspectorStore {
         return { typeField: next };
       }),
 
-    selectNode: (key) =>
-      set((s) => ({ selectedKey: key, pick: null, collapsed: withAncestorsExpanded(s.collapsed, key) })),
+    selectNode: (key) => set((s) => ({ selectedKey: key, pick: null, collapsed: withAncestorsExpanded(s.collapsed, key) })),
 
     hoverNode: (key) => {
       if (get().hoveredKey !== key) set({ hoveredKey: key });

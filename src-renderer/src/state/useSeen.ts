@@ -9,9 +9,12 @@ export function useSeen(ref: RefObject<HTMLElement | null>, margin = '300px'): b
   useEffect(() => {
     const element = ref.current;
     if (!element || seen) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setSeen(true);
-    }, { rootMargin: margin });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setSeen(true);
+      },
+      { rootMargin: margin },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [ref, margin, seen]);
