@@ -8,6 +8,7 @@
  *
  * AppReveal reads the view hierarchy in-process, so unlike XCTest it also reads the hostile screen.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame } from 'playwright-core';
 import { AppRevealToolError, type ActionOutcome, type AppRevealApp, type TapTextOptions, type WebTypeOptions } from './server';
 import type { AppRevealElement, AppRevealScreenInfo, AppRevealWindow, ScrollDirection } from '@shared/protocol/appreveal';
@@ -79,8 +80,6 @@ const MODAL_SCREENS = new Set(['edges']);
 
 /** How far one scroll moves: AppReveal's InteractionEngine pages by 80% of the visible height. */
 const SCROLL_PAGE = 0.8;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 // ---- Geometry ----------------------------------------------------------------------------------------
 
 function intersect(a: Rect, b: Rect): Rect | undefined {

@@ -8,6 +8,7 @@
  * Calls into the page never carry code built from a request: the evaluated scripts are fixed, and data
  * goes in as JSON literals.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +29,6 @@ export interface WebBridgeHooks {
 /** What is focused for text entry: a native field, a web field inside a web view, or nothing. */
 export type FocusedField = { kind: 'native'; multiline: boolean; axId?: string } | { kind: 'web'; webViewId: string; multiline: boolean } | null;
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** The longest an input waits for the frame after it. */
 const SETTLE_LIMIT_MS = 250;
 /** The longest a screenshot holds the input chain. */

@@ -2,6 +2,7 @@
  * What the runner does for each command (protocol.md §1): XCTest reads of the screen, real input on
  * the rendered page, and the SDK relay. Returns reply objects; the socket is runner-server.ts's job.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { HierarchyUpdate, RunnerCommand, RunnerRequest, ViewHierarchy } from '@shared/protocol/runner';
 import { RESULT_TYPES } from '@shared/protocol/runner';
 import { playwrightKey } from '@demo/phone/app-page';
@@ -37,8 +38,6 @@ export interface ConnectionState {
 }
 
 type Reply = Record<string, unknown> & { type: string };
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** An XCTest read of a frame: the hierarchy, or the AX failure XCTest reports for it. */
 export type XctestRead = { ok: true; data: ViewHierarchy } | { ok: false; error: string };

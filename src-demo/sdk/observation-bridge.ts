@@ -7,6 +7,7 @@
  * Every capture moves the current observation identity (a UInt64, kept as a bigint and sent as digits);
  * an accepted action answers with the identity of the capture taken after it.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ActionKind, AutoMobileAction } from '@shared/protocol/sdk';
 import type { AppPage } from '@demo/phone/app-page';
 import { walkNative, type NativeCapture, type NativeNode } from '@demo/phone/capture-model';
@@ -83,8 +84,6 @@ const ROLES: Record<string, string> = {
   UITabBar: 'tabBar',
   WKWebView: 'webView',
 };
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The element id the bridge gives a view: its accessibilityIdentifier, else its place in the tree. */
 export function elementIdOf(node: NativeNode, path: string): string {

@@ -8,6 +8,7 @@
  *   POST /webview/action       body: {webViewId, action} → AutoMobileWebActionResult
  * Failures answer with a JSON body {failure?, error, detail?}; invalid action JSON is 400 bad_request.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { validateWith } from '@shared/protocol/errors';
@@ -23,8 +24,6 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const SDK_VERSION = '1.6.0';
 /** An SDK from before bridge discovery (seed 000: SDK_TOO_OLD). */
 export const OLD_SDK_VERSION = '1.2.0';
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 class BodyTooLarge extends Error {}
 

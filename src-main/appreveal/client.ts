@@ -35,6 +35,7 @@ import {
   type AppRevealWindow,
   type ScrollDirection,
 } from '@shared/protocol/appreveal';
+import { isRecord } from '@shared/protocol/json';
 
 export type AppRevealErrorCode = 'unauthorized' | 'forbidden_origin' | 'tool_error' | 'unknown_tool' | 'timeout' | 'unreachable' | 'bad_reply';
 
@@ -558,10 +559,6 @@ function windowArgs(options: CallOptions): Record<string, unknown> {
 
 function webviewArgs(webviewId: string | undefined): Record<string, unknown> {
   return webviewId !== undefined ? { webview_id: webviewId } : {};
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isAbort(error: unknown): boolean {

@@ -16,6 +16,7 @@ import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection, Ob
 import type { ObserveOptions } from '@main/runner/observer';
 import type { WebControl, WebControls } from '@shared/api/api';
 import { WEB_TOOLS } from '@shared/protocol/action';
+import { isRecord } from '@shared/protocol/json';
 
 const MAX_WEB_CONTROLS = 200;
 const MAX_WEB_TEXT = 100;
@@ -211,10 +212,6 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     this.lastError = error;
     if (changed) this.emit('state');
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function short(value: unknown): string | undefined {

@@ -20,7 +20,8 @@ import { exportMaestro, exportNotes, openTraceFile, TraceOpenError, type OpenedT
 import { compareNow } from '@main/devices/compare';
 import type { DeviceConnection } from '@main/devices/connection';
 import { connectionFor } from '@main/devices/manager';
-import { recordedSelectorText, replayTrace, type ReplayStep } from '@main/trace/replay';
+import { replayTrace, type ReplayStep } from '@main/trace/replay';
+import { recordedSelectorText } from '@shared/trace/action-record';
 
 export type TraceCommand = 'open' | 'replay' | 'export' | 'compare';
 type Out = { log: (line: string) => void; error: (line: string) => void };

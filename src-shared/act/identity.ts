@@ -2,10 +2,11 @@
  * The bridge and web identities a merged node carries (protocol.md §4), read once so routing never
  * guesses from half an identity.
  */
-import type { Point, TargetRecord } from '@shared/protocol/action';
+import type { TargetRecord } from '@shared/protocol/action';
 import { UInt64Schema, type UInt64 } from '@shared/protocol/json';
 import type { UiNode } from '@shared/protocol/runner';
-import { boundsOf, flattenTree } from '@shared/model/tree';
+import { flattenTree } from '@shared/model/tree';
+import { centerOf, SDK_SOURCE_KEY } from '@shared/model/node';
 
 export interface BridgeIdentity {
   readonly elementId: string;
@@ -31,14 +32,12 @@ export type NodeIdentity =
    */
   | { readonly kind: 'incomplete' };
 
-const SOURCE = 'sdk.source';
-
 function present(value: string | undefined): value is string {
   return value !== undefined && value !== '';
 }
 
 export function nodeIdentity(node: UiNode): NodeIdentity {
-  const source = node.extras?.[SOURCE];
+  const source = node.extras?.[SDK_SOURCE_KEY];
   const webViewId = node['web-view-id'];
   const snapshotId = node['web-snapshot-id'];
   const webElementId = node['web-element-id'];
@@ -88,18 +87,11 @@ export function captureIdentityOf(root: UiNode | undefined): UInt64 | undefined 
   return undefined;
 }
 
-/** Where XCTest touches a node: the centre of its frame. */
-export function centerOf(node: UiNode): Point | undefined {
-  const b = boundsOf(node);
-  if (!b) return undefined;
-  return { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 };
-}
-
 /** How a resolved node is described in a result. */
 export function nodeTargetRecord(node: UiNode, resolvedBy: TargetRecord['resolvedBy'], extra: Partial<TargetRecord> = {}): TargetRecord {
   const id = nodeIdentity(node);
   const point = centerOf(node);
-  const marked = node.extras?.[SOURCE];
+  const marked = node.extras?.[SDK_SOURCE_KEY];
   const record: TargetRecord = {
     resolvedBy,
     source: id.kind === 'bridge' || marked === 'sdkBridge' ? 'sdkBridge' : id.kind === 'web' || marked === 'sdkWebBridge' ? 'sdkWebBridge' : 'xctest',

@@ -6,10 +6,10 @@
 import type { FallbackReason, LookFor, TargetSelector } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { encodeWebControlAction, type WebControlAction, type WebSnapshot } from '@shared/protocol/sdk';
-import { childrenOf } from '@shared/model/tree';
 import { LOOK_FOR_SETTLE_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitWebAction, type BridgeContext } from './context';
 import { interpretBridgeOutcome, type FailClosed, type RelayOutcome } from './verdict';
+import { childrenOf } from '@shared/model/node';
 
 export interface LookForInput {
   readonly lookFor: LookFor;

@@ -3,11 +3,12 @@
  * the bridge or web identity of that read (seed 000: "a revalidated target keeps its identity").
  */
 import type { LookFor, Point, TargetSelector } from '@shared/protocol/action';
-import { nodeFlag, type UiNode } from '@shared/protocol/runner';
+import { type UiNode } from '@shared/protocol/runner';
 import { nodeIdentity } from './identity';
 import { normalizeLookForText } from './look-for';
 import { nodesAtIn } from '@shared/inspect/pick';
-import { boundsOf, flattenTree, type FlatNode } from '@shared/model/tree';
+import { flattenTree, type FlatNode } from '@shared/model/tree';
+import { boundsOf, nodeFlag } from '@shared/model/node';
 
 export type Resolution =
   | {

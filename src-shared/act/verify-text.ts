@@ -2,7 +2,7 @@
  * Read-back verification of typed text, the same for bridge, web and XCTest typing (seed 000 sendKeys).
  */
 import type { UiNode } from '@shared/protocol/runner';
-import { nodeFlag } from '@shared/protocol/runner';
+import { hidesText } from '@shared/model/node';
 
 export type TextVerification =
   | { readonly status: 'verified' }
@@ -25,7 +25,7 @@ export function verifyTypedText(expected: string, node: UiNode | undefined): Tex
   const actual = reported ?? '';
   if (actual === expected) return { status: 'verified' };
   // A secure field reads back as a mask, which says nothing about what was typed.
-  if (nodeFlag(node, 'password') && MASK.test(actual)) return { status: 'unverifiable', reason: 'secure_field' };
+  if (hidesText(node) && MASK.test(actual)) return { status: 'unverifiable', reason: 'secure_field' };
   // An empty text field reports its placeholder as its value.
   if (expected === '' && actual === node['hint-text']) return { status: 'verified' };
   return { status: 'mismatch', actual };

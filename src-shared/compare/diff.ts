@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import type { UiNode } from '@shared/protocol/runner';
+import { childrenOf, nodeSource } from '@shared/model/node';
 
 export const DIFF_CLASSES = ['only_xctest', 'only_sdk', 'text_changed', 'value_changed', 'geometry_changed', 'identity_added'] as const;
 export const DiffClassSchema = z.enum(DIFF_CLASSES);
@@ -84,11 +85,6 @@ interface Flat {
   boxKey: string | undefined | null;
   label: string | undefined;
   value: string | undefined;
-}
-
-function childrenOf(node: UiNode): readonly UiNode[] {
-  const children: unknown = node.node;
-  return Array.isArray(children) ? (children as UiNode[]) : [];
 }
 
 /** Pre-order, iteratively: a deep tree must not overflow the stack. */
@@ -449,8 +445,7 @@ function identityDetail(x: UiNode, s: UiNode): string | undefined {
   // Only an element id makes a node addressable through a bridge; the capture or snapshot stamp alone is not.
   if (!added.includes('sdk-element-id') && !added.includes('web-element-id')) return undefined;
   const parts = added.map((attr) => `${attr}=${quote(s[attr])}`);
-  const source = s.extras?.['sdk.source'];
-  return `${source === 'sdkWebBridge' || added.includes('web-element-id') ? 'web' : 'bridge'} identity: ${parts.join(', ')}`;
+  return `${nodeSource(s) === 'sdkWebBridge' || added.includes('web-element-id') ? 'web' : 'bridge'} identity: ${parts.join(', ')}`;
 }
 
 /**

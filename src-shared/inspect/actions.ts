@@ -18,17 +18,13 @@ import type { ActionStep, DeviceSummary } from '@shared/api/api';
 import { APPREVEAL_EXTRAS } from '@shared/protocol/appreveal';
 import type { UiNode } from '@shared/protocol/runner';
 import { nodesAtIn } from './pick';
-import { nodeSource, SOURCE_LABELS } from './source';
-import { boundsOf, childrenOf, type FlatNode, type Rect } from '@shared/model/tree';
+import { SOURCE_LABELS } from './source';
+import type { FlatNode } from '@shared/model/tree';
+import { boundsOf, childrenOf, nodeFlag, nodeSource, withoutChildren, type Rect } from '@shared/model/node';
 
 // ---- Targets ----------------------------------------------------------------------------------------
 
 const WEB_TEXT_ROLES = new Set(['input', 'textarea', 'textbox', 'searchbox', 'combobox']);
-
-function flag(node: UiNode, name: string): boolean {
-  const v: unknown = (node as Record<string, unknown>)[name];
-  return v === true || v === 'true';
-}
 
 /** A field that takes text: a text field or view, a web input, or a node that says it can set text. */
 export function isEditableNode(node: UiNode): boolean {
@@ -44,7 +40,7 @@ export function isEditableNode(node: UiNode): boolean {
 
 /** Something a finger can use: clickable, editable, checkable or long-clickable. */
 export function isActionableNode(node: UiNode): boolean {
-  return flag(node, 'clickable') || flag(node, 'long-clickable') || flag(node, 'checkable') || isEditableNode(node);
+  return nodeFlag(node, 'clickable') || nodeFlag(node, 'long-clickable') || nodeFlag(node, 'checkable') || isEditableNode(node);
 }
 
 /** The node carries the identity of an SDK bridge or web view capture (what an action can name). */
@@ -86,13 +82,7 @@ export function actionTargetAt(nodes: readonly FlatNode[], x: number, y: number)
 
 /** The innermost scrollable box under a point (the container a drag scrolls), if any. */
 export function scrollContainerAt(nodes: readonly FlatNode[], x: number, y: number): FlatNode | null {
-  return nodesAtIn(nodes, x, y).find((flat) => flat.depth > 0 && flag(flat.node, 'scrollable')) ?? null;
-}
-
-/** A node as a selector carries it: its own attributes and identities, without its subtree. */
-export function nodeWithoutChildren(node: UiNode): UiNode {
-  const { node: _children, ...rest } = node as UiNode & { node?: unknown };
-  return rest as UiNode;
+  return nodesAtIn(nodes, x, y).find((flat) => flat.depth > 0 && nodeFlag(flat.node, 'scrollable')) ?? null;
 }
 
 /** Screen points rounded to a tenth, so a request reads cleanly in the timeline and the trace. */
@@ -220,7 +210,7 @@ export function isSecondClick(first: PointerSample, second: PointerSample, scale
 /** The selector a press aims with: the picked box as {node} (or {id} when only AppReveal's tap_element can take it), else the point. */
 export function selectorFor(target: FlatNode | null, at: Point, offered: Pick<OfferedActions, 'tapPoint'>, appReveal: boolean): TargetSelector | null {
   if (target) {
-    const node = nodeWithoutChildren(target.node);
+    const node = withoutChildren(target.node);
     if (appReveal && !offered.tapPoint && !node['resource-id']) return null;
     return { node };
   }
@@ -234,7 +224,7 @@ export function keyTargetFor(field: UiNode | null | undefined, appReveal: boolea
     const id = field['resource-id'];
     return id ? { id } : undefined;
   }
-  return { node: nodeWithoutChildren(field) };
+  return { node: withoutChildren(field) };
 }
 
 /** One gesture on the screen, with the box it aims at (null: empty space). */
@@ -255,7 +245,7 @@ export function gestureRequest(gesture: ScreenGesture, offered: OfferedActions, 
     const request: ActionRequest = { action: 'swipe', start: roundPoint(gesture.start), end: roundPoint(gesture.end), durationMs: gesture.durationMs };
     const container = gesture.container?.node;
     if (container) {
-      if (!appReveal) request.container = { node: nodeWithoutChildren(container) };
+      if (!appReveal) request.container = { node: withoutChildren(container) };
       else if (container['resource-id']) request.container = { id: container['resource-id'] };
     }
     return { request };

@@ -2,7 +2,7 @@
  * What the attributes table shows for a node, and the one-line label the tree shows.
  */
 import { NODE_FLAGS, type UiNode } from '@shared/protocol/runner';
-import { boundsOf, childrenOf, rectHeight, rectWidth } from '@shared/model/tree';
+import { boundsOf, childrenOf, MERGED_ATTRIBUTES, nodeFlag, rectHeight, rectWidth } from '@shared/model/node';
 
 export interface NodeAttribute {
   /** The wire name (kebab-case as the runner sends it; `extras.<key>` for an extra). */
@@ -18,19 +18,6 @@ const LEADING = ['className', 'role', 'text', 'value', 'content-desc', 'hint-tex
 /** The string booleans of a node (absent means false, except `enabled`): the wire's own list. */
 export const FLAG_NAMES = NODE_FLAGS;
 
-/** What the inspector's merge adds to a node (protocol.md §4), in the order a reader wants them. */
-export const MERGED_ATTRIBUTES = [
-  'sdk-element-id',
-  'sdk-capture-identity',
-  'web-view-id',
-  'web-element-id',
-  'web-snapshot-id',
-  'web-document-id',
-  'web-origin',
-  'web-role',
-  'value-redacted',
-] as const;
-
 const HANDLED = new Set<string>([...LEADING, ...FLAG_NAMES, ...MERGED_ATTRIBUTES, 'bounds', 'actions', 'extras', 'node']);
 
 function display(value: unknown): string {
@@ -38,13 +25,6 @@ function display(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value === null || value === undefined) return '';
   return JSON.stringify(value);
-}
-
-/** A string boolean read with the protocol's defaults. */
-export function flagValue(node: UiNode, name: (typeof FLAG_NAMES)[number]): boolean {
-  const v: unknown = (node as Record<string, unknown>)[name];
-  if (v === undefined || v === null) return name === 'enabled';
-  return v === true || v === 'true';
 }
 
 export function formatBounds(node: UiNode): string | null {
@@ -64,7 +44,7 @@ export function nodeAttributes(node: UiNode): NodeAttribute[] {
   const bounds = formatBounds(node);
   if (bounds !== null) rows.push({ name: 'bounds', value: bounds });
   for (const name of FLAG_NAMES) {
-    if (raw[name] !== undefined && raw[name] !== null) rows.push({ name, value: String(flagValue(node, name)) });
+    if (raw[name] !== undefined && raw[name] !== null) rows.push({ name, value: String(nodeFlag(node, name)) });
   }
   const actions = raw['actions'];
   if (Array.isArray(actions) && actions.length > 0) rows.push({ name: 'actions', value: actions.map(display).join(', ') });

@@ -1,5 +1,4 @@
 /** Pure helpers the inspector UI uses over a runner hierarchy and its observation. */
-export * from '@shared/model/tree';
 export * from './pick';
 export * from './search';
 export * from './attributes';

@@ -2,7 +2,8 @@
  * Picking: which nodes lie under a point, smallest first, so overlapping boxes can be cycled through.
  */
 import type { UiNode } from '@shared/protocol/runner';
-import { boundsOf, flattenTree, rectArea, type FlatNode, type Rect } from '@shared/model/tree';
+import { flattenTree, type FlatNode } from '@shared/model/tree';
+import { boundsOf, rectArea, type Rect } from '@shared/model/node';
 
 /** Half-open containment: a point on the shared edge of two adjacent rows belongs to the lower one. */
 export function rectContains(r: Rect, x: number, y: number): boolean {

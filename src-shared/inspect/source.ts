@@ -3,8 +3,8 @@
  * `extras["sdk.source"]` (absent: XCTest), and the per-source counts and filters the UI shows.
  */
 import type { NodeSource } from '@shared/protocol/observation';
-import type { UiNode } from '@shared/protocol/runner';
 import type { FlatNode } from '@shared/model/tree';
+import { nodeSource } from '@shared/model/node';
 
 /** Legend order: what XCTest sees first, then what the app itself reports. */
 export const NODE_SOURCES: readonly NodeSource[] = ['xctest', 'sdkBridge', 'sdkWebBridge'];
@@ -14,14 +14,6 @@ export const SOURCE_LABELS: Readonly<Record<NodeSource, string>> = {
   sdkBridge: 'SDK bridge',
   sdkWebBridge: 'Web DOM',
 };
-
-/** The node's source; anything but the two SDK values counts as XCTest. */
-export function nodeSource(node: UiNode): NodeSource {
-  const extras: unknown = (node as { extras?: unknown }).extras;
-  if (extras === null || typeof extras !== 'object') return 'xctest';
-  const source = (extras as Record<string, unknown>)['sdk.source'];
-  return source === 'sdkBridge' || source === 'sdkWebBridge' ? source : 'xctest';
-}
 
 export function sourceCounts(nodes: readonly FlatNode[]): Record<NodeSource, number> {
   const counts: Record<NodeSource, number> = { xctest: 0, sdkBridge: 0, sdkWebBridge: 0 };

@@ -5,18 +5,11 @@
  * fourth child "0.1.3". Keys are stable for a given tree and readable in tests and test hooks.
  */
 import type { UiNode } from '@shared/protocol/runner';
+import { childrenOf } from './node';
 
 export type NodeKey = string;
 
 export const ROOT_KEY: NodeKey = '0';
-
-/** A rectangle in screen points, as the runner sends it. */
-export interface Rect {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
 
 /** One node of the tree, with where it sits. */
 export interface FlatNode {
@@ -26,14 +19,6 @@ export interface FlatNode {
   parentKey: NodeKey | null;
   /** Position in a pre-order walk (document order: parents before children, earlier siblings first). */
   order: number;
-}
-
-/** The children of a node (tolerates a missing list and a lone child object). */
-export function childrenOf(node: UiNode): readonly UiNode[] {
-  const children: unknown = (node as { node?: unknown }).node;
-  if (Array.isArray(children)) return children as UiNode[];
-  if (children !== null && typeof children === 'object') return [children as UiNode];
-  return [];
 }
 
 export function childKey(parent: NodeKey, index: number): NodeKey {
@@ -96,27 +81,6 @@ export function nodeAtKey(root: UiNode, key: NodeKey): UiNode | undefined {
     node = childrenOf(node)[index];
   }
   return node;
-}
-
-/** The node's bounds when it has usable ones (finite numbers), else null. */
-export function boundsOf(node: UiNode): Rect | null {
-  const b: unknown = (node as { bounds?: unknown }).bounds;
-  if (b === null || typeof b !== 'object') return null;
-  const { left, top, right, bottom } = b as Record<string, unknown>;
-  if (![left, top, right, bottom].every((v) => typeof v === 'number' && Number.isFinite(v))) return null;
-  return { left: left as number, top: top as number, right: right as number, bottom: bottom as number };
-}
-
-export function rectWidth(r: Rect): number {
-  return Math.max(0, r.right - r.left);
-}
-
-export function rectHeight(r: Rect): number {
-  return Math.max(0, r.bottom - r.top);
-}
-
-export function rectArea(r: Rect): number {
-  return rectWidth(r) * rectHeight(r);
 }
 
 /** The rows a tree view shows: every node except those below a collapsed one (pre-order kept). */

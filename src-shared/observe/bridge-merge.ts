@@ -10,7 +10,8 @@ import type { BackendFields } from './backend-fields';
 import type { ObservationNode, ObservationSnapshot, SdkRelayFailure } from '@shared/protocol/sdk';
 import type { UiNode } from '@shared/protocol/runner';
 import { RectIndex, truncateRect } from './geometry';
-import { childrenOf, isXctest, present, rectOf, SDK_SOURCE_KEY, withChildren } from './nodes';
+import { isXctest, present, rectOf } from './nodes';
+import { childrenOf, SDK_SOURCE_KEY, withChildren } from '@shared/model/node';
 
 export const SDK_BRIDGE_SOURCE = 'sdkBridge';
 

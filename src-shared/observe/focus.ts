@@ -4,9 +4,9 @@
  * is read first in the same observe pass).
  */
 import type { FocusedElement, NodeSource } from '@shared/protocol/observation';
-import { nodeFlag, type UiNode } from '@shared/protocol/runner';
+import { type UiNode } from '@shared/protocol/runner';
 import { ROOT_KEY } from '@shared/model/tree';
-import { childrenOf, sourceOf, withoutChildren } from './nodes';
+import { childrenOf, nodeSource, withoutChildren, nodeFlag } from '@shared/model/node';
 
 const PREFERENCE: readonly NodeSource[] = ['xctest', 'sdkBridge', 'sdkWebBridge'];
 
@@ -16,7 +16,7 @@ export function focusedElement(root: UiNode): FocusedElement | undefined {
   const path: number[] = [];
   const visit = (node: UiNode): boolean => {
     if (nodeFlag(node, 'focused')) {
-      const source = sourceOf(node);
+      const source = nodeSource(node);
       if (!first.has(source)) first.set(source, { key: [ROOT_KEY, ...path].join('.'), node });
       if (source === 'xctest') return true;
     }

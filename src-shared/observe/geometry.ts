@@ -3,9 +3,8 @@
  * {left, top, right, bottom}; "overlap" always means a positive-area overlap, so boxes that only touch
  * along an edge do not count.
  */
-import type { Rect } from '@shared/model/tree';
 
-export type { Rect } from '@shared/model/tree';
+import type { Rect } from '@shared/model/node';
 
 export function overlaps(a: Rect, b: Rect): boolean {
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;

@@ -4,10 +4,11 @@
  * side insets, a display cutout), with how far they reach in and how deep the inset is, in points.
  */
 import { LAYOUT_SEVERITIES, MAX_LAYOUT_WARNINGS, type LayoutSide, type LayoutWarning, type LayoutWarnings } from '@shared/protocol/observation';
-import { nodeFlag, type UiNode, type ViewHierarchy } from '@shared/protocol/runner';
+import { type UiNode, type ViewHierarchy } from '@shared/protocol/runner';
 import { ROOT_KEY, type NodeKey } from '@shared/model/tree';
-import { containsRect, intersection, type Rect } from './geometry';
-import { captionOf, childrenOf, hasText, isInteractive, rectOf } from './nodes';
+import { containsRect, intersection } from './geometry';
+import { captionOf, hasText, isInteractive, rectOf } from './nodes';
+import { type Rect, childrenOf, nodeFlag } from '@shared/model/node';
 
 export interface LayoutInput {
   root: UiNode;

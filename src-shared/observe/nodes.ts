@@ -1,23 +1,12 @@
 /**
- * Node-level helpers for the observation pipeline: where a node came from, its texts, and copy-on-write
- * edits that never touch the input tree (every stage is pure and may share unchanged subtrees).
+ * Node-level questions only the observation pipeline asks: is a node interactive, does it carry text, what
+ * to call it. The node model itself (children, source, flags, copy-on-write edits) is model/node.ts.
  */
-import type { NodeSource } from '@shared/protocol/observation';
-import { nodeFlag, type UiNode } from '@shared/protocol/runner';
-import { childrenOf, type Rect } from '@shared/model/tree';
-
-export { childrenOf };
-
-/** The extras key that says which backend produced a merged node (seed 000). */
-export const SDK_SOURCE_KEY = 'sdk.source';
-
-export function sourceOf(node: UiNode): NodeSource {
-  const source = node.extras?.[SDK_SOURCE_KEY];
-  return source === 'sdkBridge' || source === 'sdkWebBridge' ? source : 'xctest';
-}
+import type { UiNode } from '@shared/protocol/runner';
+import { childrenOf, nodeFlag, nodeSource, type Rect } from '@shared/model/node';
 
 export function isXctest(node: UiNode): boolean {
-  return sourceOf(node) === 'xctest';
+  return nodeSource(node) === 'xctest';
 }
 
 /**
@@ -35,22 +24,6 @@ export function isLeaf(node: UiNode): boolean {
 /** A string worth comparing or showing: empty and blank strings count as absent. */
 export function present(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== '';
-}
-
-/** The node with `children` (a fresh array the caller hands over) as its children; `node` is left out when there are none. */
-export function withChildren(node: UiNode, children: UiNode[]): UiNode {
-  if (children.length > 0) return { ...node, node: children };
-  return node.node === undefined ? { ...node } : withoutChildren(node);
-}
-
-/** The node's own attributes, without its subtree. */
-export function withoutChildren(node: UiNode): UiNode {
-  const { node: _subtree, ...rest } = node;
-  return rest;
-}
-
-export function withExtras(node: UiNode, extras: Record<string, string>): UiNode {
-  return { ...node, extras: { ...node.extras, ...extras } };
 }
 
 /** Roles the runner reports for things a user operates (protocol.md: button, textfield, …). */

@@ -7,11 +7,11 @@
  * node they describe and survive a re-decode with the existing UiNode schema.
  */
 import type { ViewHierarchy, UiNode } from '@shared/protocol/runner';
-import { nodeFlag } from '@shared/protocol/runner';
 import { MAX_FRAME_BYTES } from '@shared/protocol/errors';
-import { intersection, overlaps, screenRect, type Rect } from './geometry';
-import { childrenOf, rectOf, withChildren, withExtras } from './nodes';
+import { intersection, overlaps, screenRect } from './geometry';
+import { rectOf } from './nodes';
 import { WEB_VIEW_CLASS } from './web-merge';
+import { type Rect, childrenOf, withChildren, withExtras, nodeFlag } from '@shared/model/node';
 
 export const HIDDEN_CONTENT_ABOVE = 'hiddenContentAbove';
 export const HIDDEN_CONTENT_BELOW = 'hiddenContentBelow';

@@ -5,7 +5,8 @@
  */
 import type { Quality } from '@shared/protocol/observation';
 import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
-import { childrenOf, hasText, isInteractive, sourceOf } from './nodes';
+import { hasText, isInteractive } from './nodes';
+import { childrenOf, nodeSource } from '@shared/model/node';
 
 export interface QualityInput {
   /** The XCTest hierarchy as read (or as projected); undefined when no hierarchy arrived. */
@@ -39,13 +40,13 @@ export function qualityVerdict(input: QualityInput): Quality {
 function sparseReason(root: UiNode): 'application_root_only' | 'non_interactive_wrappers_only' | null {
   const children = childrenOf(root);
   if (children.length === 0) return 'application_root_only';
-  return someNode(children, (n) => sourceOf(n) === 'xctest' && (isInteractive(n) || hasText(n))) ? null : 'non_interactive_wrappers_only';
+  return someNode(children, (n) => nodeSource(n) === 'xctest' && (isInteractive(n) || hasText(n))) ? null : 'non_interactive_wrappers_only';
 }
 
 function recoveredBy(merged: UiNode): Quality['reason'] | null {
   const meaningful = (n: UiNode) => isInteractive(n) || hasText(n);
-  if (someNode(childrenOf(merged), (n) => sourceOf(n) === 'sdkBridge' && meaningful(n))) return 'sdk_bridge_supplied_controls';
-  if (someNode(childrenOf(merged), (n) => sourceOf(n) === 'sdkWebBridge' && meaningful(n))) return 'web_bridge_supplied_controls';
+  if (someNode(childrenOf(merged), (n) => nodeSource(n) === 'sdkBridge' && meaningful(n))) return 'sdk_bridge_supplied_controls';
+  if (someNode(childrenOf(merged), (n) => nodeSource(n) === 'sdkWebBridge' && meaningful(n))) return 'web_bridge_supplied_controls';
   return null;
 }
 

@@ -4,8 +4,8 @@
  */
 import type { UiNode } from '@shared/protocol/runner';
 import type { WebElement, WebSnapshot } from '@shared/protocol/sdk';
-import { overlaps, truncateRect, type Rect } from './geometry';
-import { SDK_SOURCE_KEY } from './nodes';
+import { overlaps, truncateRect } from './geometry';
+import { type Rect, SDK_SOURCE_KEY } from '@shared/model/node';
 
 export const SDK_WEB_BRIDGE_SOURCE = 'sdkWebBridge';
 

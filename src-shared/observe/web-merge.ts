@@ -5,9 +5,10 @@
  */
 import type { UiNode } from '@shared/protocol/runner';
 import type { SdkRelayFailure, WebElement, WebSnapshot, WebViewBridgeEntry } from '@shared/protocol/sdk';
-import { RectIndex, type Rect } from './geometry';
-import { childrenOf, isXctest, present, rectOf, withChildren, withoutChildren } from './nodes';
+import { RectIndex } from './geometry';
+import { isXctest, present, rectOf } from './nodes';
 import { mapWebBounds, originOf, usableViewport, webElementToUiNode, type WebIdentity } from './web-mapping';
+import { type Rect, childrenOf, withChildren, withoutChildren } from '@shared/model/node';
 
 export const WEB_VIEW_CLASS = 'WKWebView';
 

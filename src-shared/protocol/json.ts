@@ -25,6 +25,11 @@ export function stringifyJsonLossless(value: unknown): string {
   return text.replace(new RegExp(`([{,]"(?:${UINT64_KEYS.join('|')})":)"(\\d+)"`, 'g'), '$1$2');
 }
 
+/** A JSON object (not an array, not null): what a decoder checks before it reads keys. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** A UInt64 kept as its canonical decimal digits; never a JS number. */
 export const UInt64Schema = z.union([z.string(), z.number()]).transform((raw, ctx) => {
   const text = typeof raw === 'number' ? (Number.isSafeInteger(raw) ? String(raw) : '') : raw;

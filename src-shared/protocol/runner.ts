@@ -83,12 +83,6 @@ export const UiNodeSchema = z.object({
 });
 export type UiNode = z.infer<typeof UiNodeSchema>;
 
-/** A node boolean: absent means false, except `enabled`, which absent means true. */
-export function nodeFlag(node: Partial<Pick<UiNode, NodeFlag>>, name: NodeFlag): boolean {
-  const value = node[name];
-  return value === undefined ? name === 'enabled' : value === 'true';
-}
-
 export const WindowInfoSchema = z.object({
   id: z.number().int().optional(),
   type: z.number().int().optional(),

@@ -14,7 +14,9 @@
  * string value is a quoted scalar, single-quoted when it has no control or line-break characters,
  * double-quoted with JSON-style escapes otherwise.
  */
+import { isRecord } from '@shared/protocol/json';
 import type { UiNode } from '@shared/protocol/runner';
+import { boundsOf, centerOf, nodeSource, type Rect } from '@shared/model/node';
 import type { TimelineStep } from './reader';
 import type { TraceManifest } from './schema';
 
@@ -70,10 +72,6 @@ interface Screen {
   /** Per value, how many nodes carry it, for the uniqueness checks. */
   idCount: Map<string, number>;
   textCount: Map<string, number>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function positive(value: unknown): number | undefined {
@@ -146,23 +144,12 @@ function readPoint(value: unknown): Point | undefined {
   return typeof x === 'number' && typeof y === 'number' && Number.isFinite(x) && Number.isFinite(y) ? { x, y } : undefined;
 }
 
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
-}
-
 function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-function boundsOf(node: Record<string, unknown> | undefined): { left: number; top: number; right: number; bottom: number } | undefined {
-  const b = node?.['bounds'];
-  if (!isRecord(b)) return undefined;
-  const left = num(b['left']);
-  const top = num(b['top']);
-  const right = num(b['right']);
-  const bottom = num(b['bottom']);
-  if (left === undefined || top === undefined || right === undefined || bottom === undefined) return undefined;
-  return { left, top, right, bottom };
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
 }
 
 function resolveTarget(step: TimelineStep, screen: Screen | undefined): Target {
@@ -174,15 +161,15 @@ function resolveTarget(step: TimelineStep, screen: Screen | undefined): Target {
   const node = fromTree ?? target?.node;
   if (node) out.node = node;
   const point = target?.point ?? readPoint(action) ?? readPoint(action['point']);
-  const b = boundsOf(out.node);
+  const center = out.node ? centerOf(out.node as UiNode) : undefined;
   if (point) out.point = point;
-  else if (b) out.point = { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 };
+  else if (center) out.point = center;
   return out;
 }
 
 type Selector = { kind: 'id' | 'text' | 'point'; value: string };
 
-function formatPoint(point: Point, screen: Screen | undefined, within?: { left: number; top: number; right: number; bottom: number }): string {
+function formatPoint(point: Point, screen: Screen | undefined, within?: Rect): string {
   if (screen?.width !== undefined && screen.height !== undefined) {
     const px = Math.round((point.x / screen.width) * 100);
     const py = Math.round((point.y / screen.height) * 100);
@@ -200,14 +187,14 @@ function chooseSelector(target: Target, screen: Screen | undefined): Selector | 
   if (node && screen) {
     const id = str(node['resource-id']);
     // A bridge node's resource-id is the bridge's element id, which XCTest (and so Maestro) need not see.
-    const bridgeOnly = isRecord(node['extras']) && node['extras']['sdk.source'] === 'sdkBridge';
+    const bridgeOnly = nodeSource(node as UiNode) === 'sdkBridge';
     if (id !== undefined && !bridgeOnly && screen.idCount.get(id) === 1) return { kind: 'id', value: escapeRegex(id) };
     for (const attr of ['content-desc', 'text'] as const) {
       const text = str(node[attr]);
       if (text !== undefined && screen.textCount.get(text) === 1) return { kind: 'text', value: escapeRegex(text) };
     }
   }
-  if (target.point) return { kind: 'point', value: formatPoint(target.point, screen, boundsOf(node)) };
+  if (target.point) return { kind: 'point', value: formatPoint(target.point, screen, (node && boundsOf(node as UiNode)) ?? undefined) };
   if (!screen) return { why: 'no recorded screen to choose a unique selector from, and no point' };
   return { why: 'the target has no unique id or text on the recorded screen, and no point' };
 }

@@ -10,11 +10,12 @@
  *    parameters, a password in a URL's user info, `Bearer <token>`, `"token": "..."` in logged JSON,
  *    `Authorization: ...` in logged headers, and any string the caller names in `options.secrets`
  *    (the web host's per-start token, an AppReveal session token);
- *  - values the device itself hides: a node marked `value-redacted: "true"` (or a web element with
- *    `valueRedacted: true`), a password field (`password: "true"`, `inputType: "password"`) and any
- *    object the caller marks `sensitive: true` keep no text or value, and an action whose target is
- *    such a field keeps no typed text.
+ *  - values the device itself hides: every field model/node.ts `hidesText` calls secret (a password or
+ *    secure field, a redacted value, a web password input, anything marked `sensitive: true`) keeps no
+ *    text or value, and an action whose target is such a field keeps no typed text.
  */
+import { hidesText } from '@shared/model/node';
+import { isRecord } from '@shared/protocol/json';
 
 export interface RedactOptions {
   /** Exact strings that must not survive anywhere (each occurrence becomes "[redacted]"). */
@@ -129,30 +130,15 @@ export function redactString(text: string, options: RedactOptions = {}): string 
 
 // ---- Deep values ------------------------------------------------------------------------------------
 
-/** A node, web element or action target whose own text is secret. */
-function hidesText(value: Record<string, unknown>): boolean {
-  const redacted = value['value-redacted'];
-  if (redacted === 'true' || redacted === true || value['valueRedacted'] === true) return true;
-  const password = value['password'];
-  if (password === 'true' || password === true) return true;
-  if (value['sensitive'] === true) return true;
-  const inputType = value['inputType'];
-  return typeof inputType === 'string' && inputType.toLowerCase() === 'password';
-}
-
 /** The target of an action (or its node copy) is a secret field, so what is typed into it is secret too. */
 function targetHidesText(target: unknown): boolean {
-  if (!isPlainRecord(target)) return false;
+  if (!isRecord(target)) return false;
   if (hidesText(target)) return true;
   const node = target['node'];
-  return isPlainRecord(node) && hidesText(node);
+  return isRecord(node) && hidesText(node);
 }
 
 const TEXT_KEYS = new Set(['text', 'value']);
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * A deep copy of `value`, JSON-shaped, without secrets (see the module comment). Keys whose value is

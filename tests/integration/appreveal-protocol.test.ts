@@ -21,7 +21,8 @@ import {
   stripSessionToken,
   type AppRevealElement,
 } from '@shared/protocol/appreveal';
-import { UiNodeSchema, ViewHierarchySchema, nodeFlag } from '@shared/protocol/runner';
+import { UiNodeSchema, ViewHierarchySchema } from '@shared/protocol/runner';
+import { nodeFlag } from '@shared/model/node';
 
 const TOKEN = '0123456789abcdef'.repeat(4);
 

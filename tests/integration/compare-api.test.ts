@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { startAppServices, type AppServices } from '@main/host/app-services';
 import { intersectionOverUnion, type DiffClass } from '@shared/compare/diff';
-import { indexTree, nodeAtKey, nodeSource, type FlatNode } from '@shared/inspect';
 import {
   ComparisonViewSchema,
   RecordingStatusSchema,
@@ -20,6 +19,8 @@ import {
   type Frame,
 } from '@shared/api/api';
 import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
+import { nodeSource } from '@shared/model/node';
+import { indexTree, nodeAtKey, type FlatNode } from '@shared/model/tree';
 
 let demo: DemoDeviceHandle;
 let services: AppServices;

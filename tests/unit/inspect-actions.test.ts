@@ -12,23 +12,22 @@ import {
   describeRequest,
   describeTarget,
   gestureRequest,
-  indexTree,
   insertStep,
   framesDropped,
   withoutFrames,
   isOcrNode,
   isSecondClick,
   keyTargetFor,
-  nodeWithoutChildren,
   offeredActions,
   stageTimings,
   stepOutcome,
   targetMark,
-  type FlatNode,
 } from '@shared/inspect';
 import { ActionResultSchema, FAILURE_EXPLANATIONS, type ActionResult } from '@shared/protocol/action';
 import { appRevealElementToUiNode } from '@shared/protocol/appreveal';
 import type { UiNode } from '@shared/protocol/runner';
+import { indexTree, type FlatNode } from '@shared/model/tree';
+import { withoutChildren } from '@shared/model/node';
 
 const node = (fields: Record<string, unknown>, children: UiNode[] = []): UiNode =>
   ({ ...fields, ...(children.length > 0 ? { node: children } : {}) }) as unknown as UiNode;
@@ -76,7 +75,7 @@ describe('the box a click acts on', () => {
 
   it('is sent without its subtree, identities kept', () => {
     const button = nodes.find((f) => f.node.className === 'UIButton') as FlatNode;
-    const bare = nodeWithoutChildren(button.node);
+    const bare = withoutChildren(button.node);
     expect(bare).not.toHaveProperty('node');
     expect(bare['resource-id']).toBe('login.submit');
   });
@@ -142,7 +141,7 @@ describe('the request a gesture sends', () => {
 
   it('a tap on a box names the box; on empty space the point', () => {
     const onBox = gestureRequest({ kind: 'tap', at: { x: 200, y: 355 }, target: button }, runner, false);
-    expect(onBox).toEqual({ request: { action: 'tap', target: { node: nodeWithoutChildren((button as FlatNode).node) } } });
+    expect(onBox).toEqual({ request: { action: 'tap', target: { node: withoutChildren((button as FlatNode).node) } } });
     const onSpace = gestureRequest({ kind: 'tap', at: { x: 100.04, y: 160.06 }, target: null }, runner, false);
     expect(onSpace).toEqual({ request: { action: 'tap', target: { point: { x: 100, y: 160.1 } } } });
   });

@@ -14,12 +14,10 @@ import {
   captureStamp,
   frameMismatch,
   hiddenContentMarks,
-  indexTree,
   insetsOf,
   layoutWarningSummary,
   layoutWarningTitle,
   nodeAttributes,
-  nodeSource,
   nodesShownIn,
   observationErrorLine,
   qualityBanner,
@@ -29,6 +27,8 @@ import {
   sourceOutcomeText,
   timingsLine,
 } from '@shared/inspect';
+import { nodeSource } from '@shared/model/node';
+import { indexTree } from '@shared/model/tree';
 
 const node = (fields: Record<string, unknown>, children: UiNode[] = []): UiNode =>
   ({ ...fields, ...(children.length > 0 ? { node: children } : {}) }) as unknown as UiNode;

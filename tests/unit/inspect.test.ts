@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { UiNode } from '@shared/protocol/runner';
 import { goldenRoot } from '../support/golden';
-import {
-  ancestorKeys,
-  cycleIndex,
-  flagValue,
-  flattenTree,
-  indexTree,
-  isSameOrDescendant,
-  nodeAtKey,
-  nodeAttributes,
-  nodeCaption,
-  nodesAt,
-  parentKeyOf,
-  searchNodes,
-  visibleRows,
-} from '@shared/inspect';
+import { cycleIndex, nodeAttributes, nodeCaption, nodesAt, searchNodes } from '@shared/inspect';
+import { ancestorKeys, flattenTree, indexTree, isSameOrDescendant, nodeAtKey, parentKeyOf, visibleRows } from '@shared/model/tree';
+import { nodeFlag } from '@shared/model/node';
 
 const loadRoot = (file: string): UiNode => goldenRoot(file);
 
@@ -155,9 +143,9 @@ describe('nodeAttributes', () => {
 
   it('reads string booleans with the protocol defaults and shows extras', () => {
     const node = { className: 'X', enabled: 'false', extras: { 'sdk.source': 'sdkBridge' } } as unknown as UiNode;
-    expect(flagValue(node, 'enabled')).toBe(false);
-    expect(flagValue({} as UiNode, 'enabled')).toBe(true);
-    expect(flagValue({} as UiNode, 'clickable')).toBe(false);
+    expect(nodeFlag(node, 'enabled')).toBe(false);
+    expect(nodeFlag({} as UiNode, 'enabled')).toBe(true);
+    expect(nodeFlag({} as UiNode, 'clickable')).toBe(false);
     const rows = nodeAttributes(node);
     expect(rows).toContainEqual({ name: 'extras.sdk.source', value: 'sdkBridge' });
     expect(rows).toContainEqual({ name: 'enabled', value: 'false' });

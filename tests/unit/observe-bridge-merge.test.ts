@@ -3,7 +3,8 @@ import { UiNodeSchema, type UiNode } from '@shared/protocol/runner';
 import { ObservationSnapshotSchema, type ObservationSnapshot } from '@shared/protocol/sdk';
 import { decodeWith } from '@shared/protocol/errors';
 import { flattenTree } from '@shared/model/tree';
-import { mergeBridgeRead, mergeBridgeSnapshot, SDK_SOURCE_KEY, type BridgeRead } from '@shared/observe';
+import { mergeBridgeRead, mergeBridgeSnapshot, type BridgeRead } from '@shared/observe';
+import { SDK_SOURCE_KEY } from '@shared/model/node';
 
 const BIG = '18446744073709551000'; // above 2^53: a JS number would round it
 const rect = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });

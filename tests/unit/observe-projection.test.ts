@@ -4,15 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ViewHierarchySchema, type UiNode, type ViewHierarchy } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
-import {
-  HIDDEN_CONTENT_ABOVE,
-  HIDDEN_CONTENT_BELOW,
-  projectRaw,
-  projectVisible,
-  qualityVerdict,
-  RawHierarchyTooLargeError,
-  SDK_SOURCE_KEY,
-} from '@shared/observe';
+import { HIDDEN_CONTENT_ABOVE, HIDDEN_CONTENT_BELOW, projectRaw, projectVisible, qualityVerdict, RawHierarchyTooLargeError } from '@shared/observe';
+import { SDK_SOURCE_KEY } from '@shared/model/node';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

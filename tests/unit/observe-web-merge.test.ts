@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { UiNodeSchema, type UiNode } from '@shared/protocol/runner';
 import { WebSnapshotSchema, type WebSnapshot } from '@shared/protocol/sdk';
 import { flattenTree } from '@shared/model/tree';
-import { isWebTextEntry, mapWebBounds, mergeWebRead, SDK_SOURCE_KEY, shouldReadWebViews, type WebRead } from '@shared/observe';
+import { isWebTextEntry, mapWebBounds, mergeWebRead, shouldReadWebViews, type WebRead } from '@shared/observe';
+import { SDK_SOURCE_KEY } from '@shared/model/node';
 
 const rect = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
 /** The web view sits at (0, 100), 400 × 600 points. */

@@ -7,7 +7,6 @@ import {
   decodeRunnerRequest,
   encodeRunnerMessage,
   isRunnerPush,
-  nodeFlag,
   RESULT_TYPES,
   RUNNER_COMMANDS,
   RUNNER_REPLY_TYPES,
@@ -19,6 +18,7 @@ import {
   type RunnerInbound,
   type UiNode,
 } from '@shared/protocol/runner';
+import { nodeFlag } from '@shared/model/node';
 
 // The recorded real-runner session (byte-identical to fixtures/ctrlproxy-golden/settings-tap-general).
 const GOLDEN = fileURLToPath(new URL('../../resources/recordings/settings-tap-general/', import.meta.url));

@@ -12,6 +12,7 @@
  *   also the fresh read the seed asks for before the first bridge action.
  * Actions on one device run one at a time, as a finger on one screen would.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import {
@@ -35,7 +36,6 @@ import type { RunnerCommand, UiNode } from '@shared/protocol/runner';
 import { WebSnapshotSchema, WebViewBridgeEntrySchema, type ObservationBridgeState, type WebSnapshot } from '@shared/protocol/sdk';
 import {
   buildActionResult,
-  centerOf,
   checkDisplayFence,
   displayFenceOf,
   expandSendKeysSteps,
@@ -96,6 +96,7 @@ import {
   twinWithIdentity,
   type Resolution,
 } from '@shared/act/resolve';
+import { centerOf, hidesText } from '@shared/model/node';
 
 /** An XCTest gesture or key command has this long, plus its own duration; it is the runner's own work. */
 const XCTEST_COMMAND_TIMEOUT_MS = 10_000;
@@ -195,8 +196,6 @@ function resolvedByOf(selector: TargetSelector): TargetRecord['resolvedBy'] {
   return 'id' in selector ? 'id' : 'text' in selector ? 'text' : 'point' in selector ? 'point' : 'node';
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** What a field shows before typing, when that can be known: an empty field reads as its placeholder or label. */
 function initialText(node: UiNode): string | undefined {
   const shown = node.text ?? node.value;
@@ -208,7 +207,7 @@ function initialText(node: UiNode): string | undefined {
 
 /** A secure field the bridge reports without its value (it never leaves the app) cannot be read back. */
 function verifyField(expected: string, node: UiNode | undefined): TextVerification {
-  if (node && node.text === undefined && node.value === undefined && (node.password === 'true' || /secure/i.test(node.className ?? ''))) {
+  if (node && node.text === undefined && node.value === undefined && hidesText(node)) {
     return { status: 'unverifiable', reason: 'secure_field' };
   }
   return verifyTypedText(expected, node);

@@ -1,9 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
-  boundsOf,
   frameMismatch,
   gestureRequest,
-  indexTree,
   isEditableNode,
   isOcrNode,
   nodesAtIn,
@@ -40,6 +38,8 @@ import { TopBar } from './TopBar';
 import { Tree } from './Tree';
 import { TraceView, useTraceDrop, useTraceView } from './TraceView';
 import { useTraceOpenRequests } from './TraceOpenRequests';
+import { boundsOf } from '@shared/model/node';
+import { indexTree } from '@shared/model/tree';
 
 /** The device to show when the user has not chosen one: the first connected, else the first. */
 function defaultDevice(devices: readonly DeviceSummary[]): DeviceSummary | undefined {

@@ -3,8 +3,10 @@
  * what the inspector's merge added (bridge and web identities, redaction), all shown exactly as sent.
  */
 import { useMemo } from 'react';
-import { appRevealIdSource, isOcrNode, nodeAttributes, nodeSource, SOURCE_LABELS, type TreeIndex } from '@shared/inspect';
+import { appRevealIdSource, isOcrNode, nodeAttributes, SOURCE_LABELS } from '@shared/inspect';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
+import { nodeSource } from '@shared/model/node';
+import { type TreeIndex } from '@shared/model/tree';
 
 export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appReveal?: boolean }) {
   const selectedKey = useScopedInspector((s) => s.selectedKey);

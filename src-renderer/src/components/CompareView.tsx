@@ -20,7 +20,7 @@ import {
   type CompareSide,
   type PairIndex,
 } from '@shared/compare/sides';
-import { frameMismatch, indexTree, nodeCaption, nodesAtIn, shortClassName, type NodeKey, type TreeIndex } from '@shared/inspect';
+import { frameMismatch, nodeCaption, nodesAtIn, shortClassName } from '@shared/inspect';
 import type { Frame } from '@shared/api/api';
 import { createCompareStores, linkSides } from '@renderer/state/compare-link';
 import { plural } from '@renderer/state/format';
@@ -28,6 +28,7 @@ import { InspectorScope, useScopedInspector } from '@renderer/state/inspector-sc
 import { Attributes } from './Attributes';
 import { Screen } from './Screen';
 import { Tree } from './Tree';
+import { indexTree, type NodeKey, type TreeIndex } from '@shared/model/tree';
 
 /** What the view needs of a comparison, whether the host just took it or a trace kept it. */
 export interface ComparisonShown {

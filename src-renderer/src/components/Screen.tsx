@@ -17,8 +17,6 @@ import type { LayoutWarning, NodeSource } from '@shared/protocol/observation';
 import {
   actionTargetAt,
   appRevealIdSource,
-  boundsOf,
-  childrenOf,
   classifyStroke,
   isOcrNode,
   isSecondClick,
@@ -30,15 +28,13 @@ import {
   hiddenContentMarks,
   insetsOf,
   layoutWarningTitle,
-  nodeSource,
   nodesAtIn,
   safeAreaRegions,
-  type FlatNode,
-  type NodeKey,
-  type Rect,
 } from '@shared/inspect';
 import { useElementSize } from '@renderer/state/useElementSize';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
+import { boundsOf, childrenOf, nodeSource, type Rect } from '@shared/model/node';
+import { type FlatNode, type NodeKey } from '@shared/model/tree';
 
 /** Room kept around the screen inside the canvas, in px. */
 const MARGIN = 20;

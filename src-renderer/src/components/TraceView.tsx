@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { create } from 'zustand';
-import { indexTree, nodesAtIn } from '@shared/inspect';
+import { nodesAtIn } from '@shared/inspect';
 import { FAILURE_EXPLANATIONS, type FailureReason } from '@shared/protocol/action';
 import { MAX_TRACE_BYTES, type Frame, type TraceOpened, type TraceViewStep } from '@shared/api/api';
 import { useApi } from '@renderer/api/queries';
@@ -20,6 +20,7 @@ import { ExportMaestroButton } from './ExportMaestro';
 import { TraceComparisons } from './TraceComparisons';
 import { useTraceFrame, useTraceResource } from './trace-resources';
 import { Tree } from './Tree';
+import { indexTree } from '@shared/model/tree';
 
 interface TraceViewState {
   /** The file being opened, while it is. */

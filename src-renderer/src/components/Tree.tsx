@@ -1,19 +1,10 @@
 /** The hierarchy as an expandable tree; hover and selection are shared with the screen. */
 import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import {
-  childrenOf,
-  nodeCaption,
-  nodeSource,
-  SOURCE_LABELS,
-  parentKeyOf,
-  shortClassName,
-  shortContext,
-  visibleRows,
-  type NodeKey,
-  type TreeIndex,
-} from '@shared/inspect';
+import { nodeCaption, SOURCE_LABELS, shortClassName, shortContext } from '@shared/inspect';
 import type { NodeSource } from '@shared/protocol/observation';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
+import { childrenOf, nodeSource } from '@shared/model/node';
+import { parentKeyOf, visibleRows, type NodeKey, type TreeIndex } from '@shared/model/tree';
 
 /**
  * A row's props are plain values, so a live frame that leaves a row as it was (only capture identities

@@ -3,8 +3,8 @@
  * side moves the other side to the paired node (or to nothing, when the node has no pair there).
  */
 import { COMPARE_SIDES, otherSide, partnerOf, type CompareSide, type PairIndex } from '@shared/compare/sides';
-import type { NodeKey } from '@shared/inspect';
 import { createInspectorStore, type InspectorStore } from './store';
+import { type NodeKey } from '@shared/model/tree';
 
 export type CompareStores = Record<CompareSide, InspectorStore>;
 

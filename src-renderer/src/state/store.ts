@@ -4,9 +4,10 @@
  * live or paused) and what the overlay draws (sources, layers).
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import { ancestorKeys, cycleIndex, type NodeKey } from '@shared/inspect';
+import { cycleIndex } from '@shared/inspect';
 import type { NodeSource, Strategy } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
+import { ancestorKeys, type NodeKey } from '@shared/model/tree';
 
 /** The overlay's layers besides the boxes. */
 export interface OverlayLayers {

@@ -1,0 +1,141 @@
+/**
+ * The node model: one home for what every layer asks of a node of a runner hierarchy (merged or not).
+ * Its children, where it came from, its string-boolean flags, its frame and the point XCTest touches,
+ * the attributes the inspector's merge adds, and whether its text is a secret. Everything that reads a
+ * node asks these functions, so the answer is the same in the observer, the dispatcher, the recorder,
+ * the replay, the exports and the UI (docs/protocol.md#node).
+ *
+ * Readers are tolerant: a node may come from a trace file or a renderer message rather than a decoder,
+ * so a field of the wrong type reads as absent instead of throwing.
+ */
+import type { Point } from '@shared/protocol/action';
+import type { NodeSource } from '@shared/protocol/observation';
+import type { NodeFlag, UiNode } from '@shared/protocol/runner';
+
+// ---- Children ---------------------------------------------------------------------------------------
+
+/** The children of a node: its `node` list, a lone child object (an older encoder's shape), or none. */
+export function childrenOf(node: UiNode): readonly UiNode[] {
+  const children: unknown = (node as { node?: unknown }).node;
+  if (Array.isArray(children)) return children as UiNode[];
+  if (children !== null && typeof children === 'object') return [children as UiNode];
+  return [];
+}
+
+/** The node's own attributes, without its subtree. */
+export function withoutChildren(node: UiNode): UiNode {
+  const { node: _subtree, ...rest } = node as UiNode & { node?: unknown };
+  return rest as UiNode;
+}
+
+/** The node with `children` (a fresh array the caller hands over) as its children; `node` is left out when there are none. */
+export function withChildren(node: UiNode, children: UiNode[]): UiNode {
+  if (children.length > 0) return { ...node, node: children };
+  return node.node === undefined ? { ...node } : withoutChildren(node);
+}
+
+export function withExtras(node: UiNode, extras: Record<string, string>): UiNode {
+  return { ...node, extras: { ...node.extras, ...extras } };
+}
+
+// ---- Source -----------------------------------------------------------------------------------------
+
+/** The extras key that says which SDK bridge produced a merged node (docs/protocol.md#merged-attributes). */
+export const SDK_SOURCE_KEY = 'sdk.source';
+
+/** The node's source: the native SDK bridge, a web view's DOM, or (anything else) XCTest. */
+export function nodeSource(node: UiNode): NodeSource {
+  const extras: unknown = (node as { extras?: unknown }).extras;
+  if (extras === null || typeof extras !== 'object') return 'xctest';
+  const source = (extras as Record<string, unknown>)[SDK_SOURCE_KEY];
+  return source === 'sdkBridge' || source === 'sdkWebBridge' ? source : 'xctest';
+}
+
+/** What the inspector's merge adds to a node, in the order a reader wants them (docs/protocol.md#merged-attributes). */
+export const MERGED_ATTRIBUTES = [
+  'sdk-element-id',
+  'sdk-capture-identity',
+  'web-view-id',
+  'web-element-id',
+  'web-snapshot-id',
+  'web-document-id',
+  'web-origin',
+  'web-role',
+  'value-redacted',
+] as const;
+
+// ---- Flags ------------------------------------------------------------------------------------------
+
+/**
+ * A node boolean. The wire sends the strings "true"/"false" (a real boolean from a lenient peer counts
+ * too); absent means false, except `enabled`, which absent means true.
+ */
+export function nodeFlag(node: Partial<Record<NodeFlag, unknown>>, name: NodeFlag): boolean {
+  const value = (node as Record<string, unknown>)[name];
+  if (value === undefined || value === null) return name === 'enabled';
+  return value === true || value === 'true';
+}
+
+// ---- Frame ------------------------------------------------------------------------------------------
+
+/** A rectangle in screen points, as the runner sends it. */
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The node's bounds when it has usable ones (finite numbers), else null. */
+export function boundsOf(node: UiNode): Rect | null {
+  const b: unknown = (node as { bounds?: unknown }).bounds;
+  if (b === null || typeof b !== 'object') return null;
+  const { left, top, right, bottom } = b as Record<string, unknown>;
+  if (![left, top, right, bottom].every((v) => typeof v === 'number' && Number.isFinite(v))) return null;
+  return { left: left as number, top: top as number, right: right as number, bottom: bottom as number };
+}
+
+export function rectWidth(r: Rect): number {
+  return Math.max(0, r.right - r.left);
+}
+
+export function rectHeight(r: Rect): number {
+  return Math.max(0, r.bottom - r.top);
+}
+
+export function rectArea(r: Rect): number {
+  return rectWidth(r) * rectHeight(r);
+}
+
+/**
+ * Where a finger (XCTest, a replay, an export) touches the node: the exact centre of its frame, in
+ * screen points, unrounded, so every path that taps a node taps the same point.
+ */
+export function centerOf(node: UiNode): Point | undefined {
+  const b = boundsOf(node);
+  if (!b) return undefined;
+  return { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 };
+}
+
+// ---- Secrets ----------------------------------------------------------------------------------------
+
+/** Class names and roles of a secure text entry: XCUIElementTypeSecureTextField, UISecureTextField, … */
+const SECURE = /secure/i;
+
+/**
+ * Whether a field's text is a secret: never shown, recorded, exported or compared. The one rule for
+ * every kind of field (docs/rules.md#R-SECRET): a native password field (`password` flag, a secure
+ * class or role), a value the device redacted (`value-redacted` on a merged DOM node, `valueRedacted`
+ * on a web element), a web input of type password, and anything the caller marked `sensitive`.
+ * Takes any record, since it is asked of nodes, web elements and recorded targets alike.
+ */
+export function hidesText(fields: Readonly<Record<string, unknown>>): boolean {
+  if (fields['password'] === 'true' || fields['password'] === true) return true;
+  if (fields['value-redacted'] === 'true' || fields['value-redacted'] === true || fields['valueRedacted'] === true) return true;
+  if (fields['sensitive'] === true) return true;
+  const inputType = fields['inputType'];
+  if (typeof inputType === 'string' && inputType.toLowerCase() === 'password') return true;
+  const className = fields['className'];
+  const role = fields['role'];
+  return (typeof className === 'string' && SECURE.test(className)) || (typeof role === 'string' && SECURE.test(role));
+}

@@ -1,0 +1,219 @@
+/**
+ * The trace's action record: the one shape a trace stores an action in, written from a request by
+ * `traceActionFor` (the recorder) and read back into a request by `requestFor` (the replay), kept
+ * together so the writer and the reader cannot drift apart (docs/protocol.md#trace):
+ *
+ *   action.before  action: the ActionRequest with `action` renamed `kind` and its target (or
+ *                          container) slot taken out; sendKeys also carries `text` / `replace` when it
+ *                          types one text, which is the form the Maestro export reads
+ *                  target: selector  {id} | {text} | {point} as the user gave it (absent for a picked node)
+ *                          node      the element's attributes (no children) on the before-screen
+ *                          nodeKey   its index path in the before-observation
+ *                          point     where it is (the selector's point, or the node's centre)
+ *                  observationRef: the before-screen's ViewHierarchy; screenshotRef: its PNG
+ *   action.after   result: the whole ActionResult (backend, fallback and failure reasons, target record)
+ */
+import { ActionRequestSchema, type ActionRequest, type ActionResult, type Point, type TargetSelector } from '@shared/protocol/action';
+import { isRecord } from '@shared/protocol/json';
+import type { UiNode } from '@shared/protocol/runner';
+import { resolveTarget } from '@shared/act/resolve';
+import { centerOf, hidesText, withoutChildren } from '@shared/model/node';
+import { flattenTree } from '@shared/model/tree';
+import { selectorText, type Outcome, type PlainSelector } from './replay-report';
+import type { TraceAction, TraceActionResult, TraceTarget } from './schema';
+
+export type ActionKind = ActionRequest['action'];
+
+/** Where each action keeps the element it aims at: a tap's target, a swipe's or scroll's container. */
+const SLOT: Record<ActionKind, 'target' | 'container'> = {
+  tap: 'target',
+  longPress: 'target',
+  doubleTap: 'target',
+  sendKeys: 'target',
+  swipe: 'container',
+  scrollTo: 'container',
+  back: 'target',
+  webTool: 'target',
+};
+
+export function isActionKind(kind: string): kind is ActionKind {
+  return Object.hasOwn(SLOT, kind);
+}
+
+/** Fields the trace adds for its other readers (the Maestro export, the flag); not part of a request. */
+const TRACE_ONLY_FIELDS = new Set(['kind', 'text', 'replace', 'xctestOnly']);
+
+/**
+ * The action and target record of an action.before event. `beforeRoot` is the screen the user was
+ * looking at; the target is resolved on it with the dispatcher's own rules, so the node recorded is the
+ * one the dispatcher would pick there.
+ */
+export function traceActionFor(
+  request: ActionRequest,
+  beforeRoot: UiNode | undefined,
+  options: { xctestOnly?: boolean } = {},
+): { action: TraceAction; target?: TraceTarget } {
+  const slot = SLOT[request.action];
+  const { action: kind, ...rest } = request as ActionRequest & Record<string, unknown>;
+  const selector = rest[slot] as TargetSelector | undefined;
+  delete rest[slot];
+  const action: TraceAction = { kind, ...rest, ...(options.xctestOnly ? { xctestOnly: true } : {}) };
+
+  let target: TraceTarget | undefined;
+  if (selector) {
+    target = {};
+    let node: UiNode | undefined;
+    if ('node' in selector) node = selector.node;
+    else {
+      target.selector = { ...selector };
+      const resolved = beforeRoot ? resolveTarget(selector, beforeRoot, { preferEditable: kind === 'sendKeys' }) : undefined;
+      if (resolved?.kind === 'node') node = resolved.node;
+    }
+    if (node && beforeRoot) {
+      const found = flattenTree(beforeRoot).find((f) => f.node === node);
+      if (found) target.nodeKey = found.key;
+    }
+    if (node) target.node = withoutChildren(node);
+    const point = 'point' in selector ? selector.point : node ? centerOf(node) : undefined;
+    if (point) target.point = point;
+  }
+
+  if (request.action === 'sendKeys') {
+    // A field the trace cannot see (no before-screen, keyboard focus) may be a password: fail closed.
+    const secret = target?.node ? hidesText(target.node) : true;
+    const steps = request.steps.map((step) => (secret && 'text' in step ? { kind: step.kind } : step));
+    action['steps'] = steps;
+    const texts = request.steps.filter((s) => s.kind === 'type' || s.kind === 'replace');
+    const only = texts.length === 1 ? texts[0] : undefined;
+    if (only && 'text' in only && !secret) {
+      action['text'] = only.text;
+      if (only.kind === 'replace') action['replace'] = true;
+    }
+  }
+  return target ? { action, target } : { action };
+}
+
+export function outcomeOf(result: TraceActionResult | ActionResult): Outcome {
+  return {
+    success: result.success,
+    ...(result.backend !== undefined ? { backend: result.backend } : {}),
+    ...(result.fallbackReason !== undefined ? { fallbackReason: result.fallbackReason } : {}),
+    ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
+  };
+}
+
+function describeOutcome(o: Outcome): string {
+  return o.success ? 'succeeded' : `failed (${o.failureReason ?? 'no reason given'})`;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+function readPoint(value: unknown): Point | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { x, y } = value as Record<string, unknown>;
+  return typeof x === 'number' && typeof y === 'number' && Number.isFinite(x) && Number.isFinite(y) ? { x, y } : undefined;
+}
+
+/**
+ * The element's attributes as recorded: the target's node copy, else a picked node kept as the
+ * selector itself (a writer that stores the request's selector as is).
+ */
+function recordedNode(target: TraceTarget | undefined): Record<string, unknown> | undefined {
+  if (target?.node) return target.node;
+  const picked = target?.selector?.['node'];
+  return isRecord(picked) ? picked : undefined;
+}
+
+/** The user's own selector as one line for the report. */
+export function recordedSelectorText(target: TraceTarget | undefined): string | undefined {
+  const selector = target?.selector;
+  if (selector) {
+    const id = str(selector['id']);
+    if (id !== undefined) return selectorText({ id });
+    const text = str(selector['text']);
+    if (text !== undefined) return selectorText({ text });
+    const point = readPoint(selector['point']);
+    if (point) return selectorText({ point });
+  }
+  const node = recordedNode(target);
+  if (node) {
+    const name = str(node['resource-id']) ?? str(node['content-desc']) ?? str(node['text']);
+    return `node ${name !== undefined ? JSON.stringify(name) : (str(node['className']) ?? 'picked')}`;
+  }
+  const point = target?.point;
+  return point ? selectorText({ point }) : undefined;
+}
+
+/**
+ * The selectors to try, in order. The user's own selector comes first, whatever its kind, so a replay
+ * asks for what the user asked for; after it, what the trace knows about the element, id before text.
+ * A point is tried only when the trace knows no id or text: a point hits whatever is there now, so
+ * falling back to it after the element's id and text went missing would act blind.
+ */
+export function candidatesFor(target: TraceTarget | undefined): PlainSelector[] {
+  const selector = target?.selector ?? {};
+  const node = recordedNode(target) ?? {};
+  const id = str(selector['id']);
+  const text = str(selector['text']);
+  const point = readPoint(selector['point']);
+  const list: PlainSelector[] = [];
+  const add = (s: PlainSelector) => {
+    if (!list.some((t) => JSON.stringify(t) === JSON.stringify(s))) list.push(s);
+  };
+  if (id !== undefined) add({ id });
+  if (text !== undefined) add({ text });
+  if (point) add({ point });
+  if (!point) {
+    const nodeId = str(node['resource-id']);
+    const nodeText = str(node['content-desc']) ?? str(node['text']);
+    if (nodeId !== undefined) add({ id: nodeId });
+    if (nodeText !== undefined) add({ text: nodeText });
+    const bounds = node['bounds'];
+    const at = target?.point ?? (isRecord(bounds) ? centerOf({ bounds } as UiNode) : undefined);
+    if (list.length === 0 && at) add({ point: at });
+  }
+  return list;
+}
+
+/** Why a recorded action cannot be sent again at all, whatever its target resolves to. */
+export function unreplayable(action: TraceAction): string | undefined {
+  if (!isActionKind(action.kind)) return `the action kind ${JSON.stringify(action.kind)} cannot be replayed`;
+  if (action.kind === 'sendKeys' && Array.isArray(action['steps'])) {
+    const blank = (action['steps'] as unknown[]).some((s) => {
+      const step = s as Record<string, unknown>;
+      return (step['kind'] === 'type' || step['kind'] === 'replace') && typeof step['text'] !== 'string';
+    });
+    if (blank) return 'the typed text is not in the trace (a secure or redacted field), so it cannot be typed again';
+  }
+  return undefined;
+}
+
+/** The request to send: the recorded action with its target slot filled by the resolved selector. */
+export function requestFor(action: TraceAction, selector: PlainSelector | undefined): { ok: true; request: ActionRequest } | { ok: false; why: string } {
+  const kind = action.kind as ActionKind;
+  const body: Record<string, unknown> = { action: kind };
+  for (const [key, value] of Object.entries(action)) if (!TRACE_ONLY_FIELDS.has(key)) body[key] = value;
+  if (selector) body[SLOT[kind]] = selector;
+  const parsed = ActionRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, why: `the recorded ${kind} is not a valid action (${issue ? `${issue.path.join('.') || 'action'}: ${issue.message}` : 'invalid'})` };
+  }
+  return { ok: true, request: parsed.data };
+}
+
+export function compareOutcomes(recorded: Outcome, replayed: Outcome): string[] {
+  const differences: string[] = [];
+  if (recorded.backend !== replayed.backend) {
+    differences.push(`other backend: recorded ${recorded.backend ?? 'none'}, replayed ${replayed.backend ?? 'none'}`);
+  }
+  if (recorded.fallbackReason !== replayed.fallbackReason) {
+    differences.push(`other fallback: recorded ${recorded.fallbackReason ?? 'none'}, replayed ${replayed.fallbackReason ?? 'none'}`);
+  }
+  if (recorded.success !== replayed.success || recorded.failureReason !== replayed.failureReason) {
+    differences.push(`other outcome: recorded ${describeOutcome(recorded)}, replayed ${describeOutcome(replayed)}`);
+  }
+  return differences;
+}
