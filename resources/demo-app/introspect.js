@@ -83,10 +83,8 @@
       node.webViewId = el.dataset.webviewId;
       // The web content's origin on screen: the iframe's content box.
       const cs = getComputedStyle(el);
-      node.contentOrigin = [
-        round(rect[0] + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft)),
-        round(rect[1] + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop)),
-      ];
+      node.contentOrigin = [round(rect[0] + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft)),
+        round(rect[1] + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop))];
       node.contentUrl = el.getAttribute('src') || '';
     }
     // A reusing container (UICollectionView) only has cells for what is on screen, plus one row of
@@ -119,8 +117,7 @@
     }
   }
 
-  const WEB_SELECTOR =
-    'h1, h2, h3, h4, h5, h6, p, label, a[href], button, input:not([type=hidden]), select, textarea, [contenteditable=""], [contenteditable="true"], img';
+  const WEB_SELECTOR = 'h1, h2, h3, h4, h5, h6, p, label, a[href], button, input:not([type=hidden]), select, textarea, [contenteditable=""], [contenteditable="true"], img';
 
   function webLabel(el) {
     const aria = el.getAttribute('aria-label');
@@ -140,12 +137,7 @@
       if (rect[2] <= 0 || rect[3] <= 0) continue;
       // A label wrapping its control is read through the control.
       if (el instanceof HTMLLabelElement && el.control && el.contains(el.control)) {
-        const own = text(
-          Array.from(el.childNodes)
-            .filter((n) => n.nodeType === 3)
-            .map((n) => n.textContent)
-            .join(' '),
-        );
+        const own = text(Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.textContent).join(' '));
         if (!own) continue;
       }
       const leaf = { rect, enabled: !el.matches(':disabled'), focused: document.activeElement === el };
@@ -154,10 +146,7 @@
       } else if (isTextInput(el)) {
         Object.assign(leaf, {
           kind: el instanceof HTMLTextAreaElement ? 'textview' : 'textfield',
-          label: webLabel(el),
-          value: el.value,
-          placeholder: el.placeholder || undefined,
-          secure: el.type === 'password',
+          label: webLabel(el), value: el.value, placeholder: el.placeholder || undefined, secure: el.type === 'password',
         });
       } else if (el.isContentEditable && (el.contentEditable === 'true' || el.contentEditable === '')) {
         Object.assign(leaf, { kind: 'textview', label: webLabel(el), value: text(el.innerText) });
@@ -187,4 +176,4 @@
   }
 
   return options && options.mode === 'web' ? web() : native();
-});
+})

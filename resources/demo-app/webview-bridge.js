@@ -15,28 +15,13 @@
 
   const COALESCE_MS = 100;
   const SELECTOR = [
-    'a[href]',
-    'button',
-    'input:not([type=hidden])',
-    'select',
-    'textarea',
-    '[contenteditable=""]',
-    '[contenteditable="true"]',
-    'h1',
-    'h2',
-    'h3',
-    'h4',
-    'h5',
-    'h6',
-    'p',
-    'label',
-    'li',
-    'img',
-    '[role]',
-    '[tabindex]',
+    'a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', '[contenteditable=""]', '[contenteditable="true"]',
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'label', 'li', 'img', '[role]', '[tabindex]',
   ].join(', ');
 
-  const documentId = typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `doc-${Date.now().toString(16)}-${Math.random().toString(16).slice(2)}`;
+  const documentId = typeof crypto.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : `doc-${Date.now().toString(16)}-${Math.random().toString(16).slice(2)}`;
   // Element ids live as long as the document: a WeakMap keeps them off the DOM (an attribute would be a
   // mutation the page can see and copy), and the counter never reuses an id.
   const ids = new WeakMap();
@@ -154,13 +139,10 @@
   // Geometry, focus and typed values change without a mutation; these are coalesced to one post per 100 ms.
   function schedule() {
     if (!started || timer) return;
-    timer = setTimeout(
-      () => {
-        timer = 0;
-        postNow();
-      },
-      Math.max(0, lastPost + COALESCE_MS - performance.now()),
-    );
+    timer = setTimeout(() => {
+      timer = 0;
+      postNow();
+    }, Math.max(0, lastPost + COALESCE_MS - performance.now()));
   }
 
   function resolve(elementId) {
@@ -181,8 +163,7 @@
       } catch {
         start = null;
       }
-      if (start === null)
-        el.value += value; // email and number inputs have no selection API
+      if (start === null) el.value += value; // email and number inputs have no selection API
       else el.setRangeText(value, start, el.selectionEnd ?? start, 'end');
       el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: value }));
       return;
