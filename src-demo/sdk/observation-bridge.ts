@@ -8,7 +8,16 @@
  * an accepted action answers with the identity of the capture taken after it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ActionKind, AutoMobileAction } from '@shared/protocol/sdk';
+import type { z } from 'zod';
+import type {
+  ACTION_REJECTION_REASONS,
+  ActionKind,
+  ActionResultSchema,
+  AutoMobileAction,
+  ObservationNodeSchema,
+  ObservationSnapshotSchema,
+  SdkBoundsSchema,
+} from '@shared/protocol/sdk';
 import type { AppPage } from '@demo/phone/app-page';
 import { walkNative, type NativeCapture, type NativeNode } from '@demo/phone/capture-model';
 import type { Faults } from '@demo/phone/faults';
@@ -19,50 +28,12 @@ export const SUPPORTED_ACTIONS: readonly ActionKind[] = ['back', 'clearText', 'i
 const UINT64_MASK = (1n << 64n) - 1n;
 const SNAPSHOT_CAPABILITIES = ['accessibilityIdentifiers', 'focus', 'values', 'visibility'];
 
-export interface WireBounds {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-export interface WireObservationNode {
-  id: string;
-  role: string;
-  label?: string;
-  value?: string;
-  bounds: WireBounds;
-  enabled: boolean;
-  visible: boolean;
-  focused: boolean;
-  children: WireObservationNode[];
-}
-
-export interface WireObservationSnapshot {
-  captureIdentity: string;
-  orientation: 'portrait';
-  coordinateSpace: 'screen' | 'window' | 'view';
-  bounds: WireBounds;
-  root?: WireObservationNode;
-  focusedElementId?: string;
-  capabilities: string[];
-}
-
-export type ActionRejection =
-  | 'unsupported_action'
-  | 'stale_observation'
-  | 'unknown_element'
-  | 'element_not_actionable'
-  | 'action_in_flight'
-  | 'action_queue_overloaded'
-  | 'action_cancelled';
-
-export interface WireActionResult {
-  success: boolean;
-  reason?: ActionRejection;
-  durationMs?: number;
-  nextObservationIdentity?: string;
-}
+// The wire forms are the shared schemas' inputs: what a real SDK encodes (docs/protocol.md#sdk-types).
+export type WireBounds = z.input<typeof SdkBoundsSchema>;
+export type WireObservationNode = z.input<typeof ObservationNodeSchema> & { children: WireObservationNode[] };
+export type WireObservationSnapshot = z.input<typeof ObservationSnapshotSchema>;
+export type ActionRejection = (typeof ACTION_REJECTION_REASONS)[number];
+export type WireActionResult = z.input<typeof ActionResultSchema>;
 
 interface Indexed {
   node: WireObservationNode;

@@ -10,7 +10,16 @@
  */
 import { z } from 'zod';
 import type { Frame } from 'playwright-core';
-import { WebElementSchema, WebViewportSchema, type WebControlAction } from '@shared/protocol/sdk';
+import {
+  WebElementSchema,
+  WebViewportSchema,
+  type SdkRelayFailure,
+  type WEB_ACTION_REJECTION_REASONS,
+  type WebActionResultSchema,
+  type WebControlAction,
+  type WebSnapshotSchema,
+  type WebViewBridgeEntrySchema,
+} from '@shared/protocol/sdk';
 import type { AppPage } from '@demo/phone/app-page';
 import type { Faults } from '@demo/phone/faults';
 
@@ -30,30 +39,15 @@ const PostedSnapshotSchema = z.object({
 });
 const PostedTooLargeSchema = z.object({ documentId: z.string().min(1).max(200), tooLarge: z.literal(true), bytes: z.number() });
 
-export interface WireWebSnapshot {
-  snapshotId: string;
-  documentId: string;
-  url?: string;
-  title?: string;
-  viewport?: z.infer<typeof WebViewportSchema>;
-  elements: WebElement[];
-}
-
-export interface WireWebViewEntry {
-  webViewId: string;
-  url?: string;
-  allowedOrigins: string[];
-  contentProcessAvailable: boolean;
-}
-
-export type WebSnapshotFailure = 'bridge_unavailable' | 'web_process_unavailable' | 'disallowed_origin' | 'message_too_large' | 'no_snapshot';
-export type WebActionRejection = 'stale_snapshot' | 'element_not_actionable' | 'disallowed_origin' | 'web_process_unavailable' | 'javascript_error';
-
-export interface WireWebActionResult {
-  success: boolean;
-  reason?: WebActionRejection;
-  durationMs?: number;
-}
+// The wire forms are the shared schemas' inputs: what a real SDK encodes (docs/protocol.md#sdk-types).
+export type WireWebSnapshot = z.input<typeof WebSnapshotSchema> & { documentId: string };
+export type WireWebViewEntry = z.input<typeof WebViewBridgeEntrySchema>;
+export type WebSnapshotFailure = Extract<
+  SdkRelayFailure,
+  'bridge_unavailable' | 'web_process_unavailable' | 'disallowed_origin' | 'message_too_large' | 'no_snapshot'
+>;
+export type WebActionRejection = (typeof WEB_ACTION_REJECTION_REASONS)[number];
+export type WireWebActionResult = z.input<typeof WebActionResultSchema>;
 
 export interface WebPolicy {
   redactText: boolean;

@@ -3,13 +3,12 @@
  * WebSocket, or AppReveal's MCP inside the app): connection state, observing, and closing.
  */
 import type { EventEmitter } from 'node:events';
-import type { DeviceSummary, Frame } from '@shared/api/api';
+import type { DeviceSummary, ObservedFrame } from '@shared/api/api';
 import type { ActionResult } from '@shared/protocol/action';
 import type { ObserveOptions } from '@main/runner/observer';
 
 export type DeviceKind = DeviceSummary['kind'];
 export type ConnectionState = DeviceSummary['state'];
-export type ObservedFrame = Omit<Frame, 'deviceId'>;
 
 export interface ConnectionEvents {
   state: [];

@@ -95,7 +95,7 @@ export function createApiService(
       return { path: report.outFile, droppedLines: report.droppedLines };
     },
     'trace.open': ({ path }) => openTraceView(path),
-    'trace.resource': ({ path, ref }) => traceResource(path, ref),
+    'trace.resource': ({ path, ref, as }) => traceResource(path, ref, as),
     'trace.recent': () => recentTraces(requireRecording().dir),
     'trace.exportMaestro': async ({ path }) => {
       const flow = await exportMaestro(await openedTrace(path));

@@ -17,7 +17,7 @@ import {
   type HierarchyUpdate,
   type PerformanceUpdate,
   type RunnerCommand,
-  type RunnerInbound,
+  type RunnerReply,
   type RunnerRequest,
 } from '@shared/protocol/runner';
 import type { ProtocolDecodeError } from '@shared/protocol/errors';
@@ -37,9 +37,6 @@ export class RunnerError extends Error {
 }
 
 type RequestPayload<C extends RunnerCommand> = Omit<Extract<RunnerRequest, { type: C }>, 'type' | 'requestId'>;
-
-/** The reply a command gets: the inbound messages whose type is one of the command's result types. */
-export type RunnerReply = Extract<RunnerInbound, { requestId: string }>;
 
 export interface RunnerClientOptions {
   /** Default per-request timeout in ms. */

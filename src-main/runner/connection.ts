@@ -4,10 +4,11 @@
 import { EventEmitter } from 'node:events';
 import type { HierarchyUpdate } from '@shared/protocol/runner';
 import { RunnerClient, type RunnerClientOptions } from './client';
-import type { ActedStep, ConnectionEvents, DeviceConnection, DeviceKind, ObservedFrame } from '@main/devices/connection';
+import { type ActedStep, type ConnectionEvents, type DeviceConnection, type DeviceKind } from '@main/devices/connection';
 import { DeviceGate } from '@main/devices/gate';
 import { Dispatcher } from '@main/runner/dispatch/dispatcher';
 import { Observer, type ObserveOptions } from './observer';
+import { type ObservedFrame } from '@shared/api/api';
 
 export class RunnerConnection extends EventEmitter<ConnectionEvents> implements DeviceConnection {
   readonly client: RunnerClient;

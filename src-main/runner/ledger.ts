@@ -10,7 +10,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { RunnerCommand } from '@shared/protocol/runner';
-import { RunnerError, type RunnerClient, type RunnerReply } from './client';
+import { RunnerError, type RunnerClient } from './client';
+import { type RunnerReply } from '@shared/protocol/runner';
 
 export interface LedgerEntry {
   readonly command: RunnerCommand;

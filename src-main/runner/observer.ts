@@ -8,7 +8,7 @@
  * hierarchy skips the first read. A bridge read that finds no bridge where the cache said there was one
  * costs one more probe, so the observation never reports a stale discovery.
  */
-import type { Frame } from '@shared/api/api';
+import type { Frame, ObservedFrame } from '@shared/api/api';
 import type { Strategy } from '@shared/protocol/observation';
 import type { HierarchyUpdate, HierarchyUpdateReply, ViewHierarchy } from '@shared/protocol/runner';
 import { assembleObservation, type HierarchyStage } from '@shared/observe/assemble';
@@ -18,7 +18,8 @@ import { selectBackendFor } from '@shared/observe/backend';
 import { projectVisible } from '@shared/observe/projection';
 import type { BridgeRead } from '@shared/observe/bridge-merge';
 import type { WebRead } from '@shared/observe/web-merge';
-import { RunnerError, type RunnerClient, type RunnerReply } from './client';
+import { RunnerError, type RunnerClient } from './client';
+import { type RunnerReply } from '@shared/protocol/runner';
 
 /** Seed 000: every SDK read has 2 s. */
 export const SDK_READ_BUDGET_MS = 2_000;
@@ -40,8 +41,6 @@ export interface ObserveOptions {
   /** An AppReveal window to read (get_elements / screenshot); runner devices ignore it. */
   windowId?: string;
 }
-
-export type ObservedFrame = Omit<Frame, 'deviceId'>;
 
 export class Observer {
   private readonly cache = new CapabilityCache();

@@ -11,6 +11,8 @@ export type TraceOpenErrorCode =
   | 'not_parallax_trace'
   | 'damaged'
   | 'missing_resource'
+  /** A resource is there but is not what the event that names it says it is. */
+  | 'bad_resource'
   | 'unsupported_version'
   /** The file could not be read at all: missing, a permission problem, a disk error. */
   | 'unreadable';

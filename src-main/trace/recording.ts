@@ -5,21 +5,12 @@
  * The `before` event is appended and flushed before the action's result comes back, so a crash while
  * an action is in flight still leaves a trace that says what was being done.
  */
-import type { ActionStep, Frame } from '@shared/api/api';
+import type { ActionStep, Frame, RecordingStatus } from '@shared/api/api';
 import type { ResourceRef } from '@shared/trace/schema';
 import { TraceRecorder } from './index';
 import { recordComparison, type Comparison } from '@main/devices/compare';
 import type { DeviceManager } from '@main/devices/manager';
 import { recordActionAfter, recordActionBefore } from './replay';
-
-export interface RecordingStatus {
-  recording: boolean;
-  deviceId?: string;
-  traceId?: string;
-  steps: number;
-  /** The last finished trace file. */
-  lastTrace?: string;
-}
 
 /** Asked for what the recording's state does not allow (a second start, a stop with nothing recorded). */
 export class RecordingStateError extends Error {

@@ -8,7 +8,10 @@ import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { basename, join, resolve } from 'node:path';
-import { MAX_TRACE_BYTES, type TraceOpened, type TraceResource, type TraceViewStep } from '@shared/api/api';
+import type { z } from 'zod';
+import { MAX_TRACE_BYTES, SavedComparisonSchema, type TraceOpened, type TraceResource, type TraceViewStep } from '@shared/api/api';
+import { isRecord } from '@shared/protocol/json';
+import { ViewHierarchySchema } from '@shared/protocol/runner';
 import type { TraceTarget } from '@shared/trace/schema';
 import { dataDir } from '@main/paths';
 import { openTraceFile, TraceOpenError, type OpenedTrace } from './index';
@@ -105,12 +108,34 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
   };
 }
 
-/** One resource of an opened trace: a screenshot as PNG, anything else as JSON. Throws TraceOpenError. */
-export async function traceResource(path: string, ref: string): Promise<TraceResource> {
+/**
+ * One resource of an opened trace, decoded as the kind the caller expects it to be: a screenshot
+ * (PNG bytes), a recorded screen (a ViewHierarchy; a trace of an older writer may hold a whole
+ * Observation, whose tree is taken), or a saved comparison's diff. Anything else is a typed
+ * TraceOpenError naming the resource, never data passed on unchecked.
+ */
+export async function traceResource(path: string, ref: string, as: TraceResource['kind']): Promise<TraceResource> {
   const trace = await openedTrace(path);
-  const data = await trace.resource(ref);
-  if (data.subarray(0, 8).equals(PNG_SIGNATURE)) return { kind: 'png', dataBase64: data.toString('base64') };
-  return { kind: 'json', json: await trace.resourceJson(ref) };
+  if (as === 'png') {
+    const data = await trace.resource(ref);
+    if (!data.subarray(0, 8).equals(PNG_SIGNATURE)) throw new TraceOpenError('bad_resource', `resource ${ref} is not a PNG screenshot`);
+    return { kind: 'png', dataBase64: data.toString('base64') };
+  }
+  const json = await trace.resourceJson(ref);
+  if (as === 'comparison') {
+    const comparison = SavedComparisonSchema.safeParse(json);
+    if (!comparison.success) throw new TraceOpenError('bad_resource', `resource ${ref} is not a saved comparison: ${firstIssue(comparison.error)}`);
+    return { kind: 'comparison', comparison: comparison.data };
+  }
+  const whole = isRecord(json) && 'viewHierarchy' in json ? json['viewHierarchy'] : json;
+  const hierarchy = ViewHierarchySchema.safeParse(whole);
+  if (!hierarchy.success) throw new TraceOpenError('bad_resource', `resource ${ref} is not a recorded screen: ${firstIssue(hierarchy.error)}`);
+  return { kind: 'hierarchy', hierarchy: hierarchy.data };
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'does not match';
 }
 
 /**

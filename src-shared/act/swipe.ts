@@ -3,13 +3,14 @@
  * a screen that carries bridge nodes swipes through it, and the display fence is checked right before
  * whichever dispatch runs. Other fallbacks and fail-closed results follow tapOn (verdict.ts).
  */
-import { DEFAULT_SWIPE_DURATION_MS, type FailureReason, type FallbackReason, type Point, type ScreenEdge, type TargetRecord } from '@shared/protocol/action';
+import { DEFAULT_SWIPE_DURATION_MS, type FailureReason, type Point, type ScreenEdge, type TargetRecord } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { encodeAutoMobileAction, type AutoMobileAction } from '@shared/protocol/sdk';
 import { swipeBudgetMs } from './budget';
 import { admitBridgeAction, type BridgeContext } from './context';
 import type { DisplayFence } from './display-fence';
 import { captureIdentityOf, nodeIdentity, nodeTargetRecord } from './identity';
+import { type FallbackReason } from '@shared/protocol/observation';
 
 export interface Stroke {
   readonly start: Point;

@@ -5,10 +5,11 @@
  * has no form for the action (unsupported_action). Every other answer fails closed, because tapping
  * whatever XCTest now finds at those coordinates could act on a different element (seed 000 tapOn).
  */
-import type { FailureReason, FallbackReason } from '@shared/protocol/action';
+import type { FailureReason } from '@shared/protocol/action';
 import type { UInt64 } from '@shared/protocol/json';
-import type { SdkRelayFailure } from '@shared/protocol/sdk';
-import { type ACTION_REJECTION_REASONS, type WEB_ACTION_REJECTION_REASONS } from '@shared/protocol/sdk';
+import type { FallbackReason } from '@shared/protocol/observation';
+import type { RunnerReply } from '@shared/protocol/runner';
+import type { ACTION_REJECTION_REASONS, SdkRelayFailure, WEB_ACTION_REJECTION_REASONS } from '@shared/protocol/sdk';
 
 type RejectionReason = (typeof ACTION_REJECTION_REASONS)[number] | (typeof WEB_ACTION_REJECTION_REASONS)[number];
 
@@ -41,12 +42,9 @@ export type RequestOutcome<R> =
 
 export type RelayOutcome = RequestOutcome<RelayReply>;
 
-/** A runner reply to an XCTest command (tap, swipe, text, key). */
-export interface RunnerReply {
-  readonly success?: boolean | undefined;
-  readonly error?: string | null | undefined;
-}
-export type RunnerOutcome = RequestOutcome<RunnerReply>;
+/** What routing reads of a runner reply to an XCTest command (tap, swipe, text, key): its status. */
+export type RunnerReplyStatus = Pick<RunnerReply, 'success' | 'error'>;
+export type RunnerOutcome = RequestOutcome<RunnerReplyStatus>;
 
 /** Seed 000: a daemon-side timeout of an action request reports available: true, since it may have run. */
 export function relayAvailable(outcome: RelayOutcome): boolean | undefined {

@@ -10,6 +10,7 @@ import { AppRevealScreenInfoSchema, AppRevealSessionUrlSchema, AppRevealWindowSc
 import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from '@shared/protocol/action';
 import { DiffClassSchema, TreeDiffSchema } from '@shared/compare/diff';
 import { ObservationSchema, StrategySchema } from '@shared/protocol/observation';
+import { ViewHierarchySchema } from '@shared/protocol/runner';
 import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-report';
 
 export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo', 'appreveal']);
@@ -57,6 +58,10 @@ export const FrameSchema = z.object({
     .optional(),
 });
 export type Frame = z.infer<typeof FrameSchema>;
+
+/** A frame as a device connection reads it, before the device manager names the device. */
+export const ObservedFrameSchema = FrameSchema.omit({ deviceId: true });
+export type ObservedFrame = z.infer<typeof ObservedFrameSchema>;
 
 const DeviceIdInput = z.object({ deviceId: z.string().min(1) });
 
@@ -215,9 +220,14 @@ export const ReplayEndedSchema = z.object({
 });
 export type ReplayEnded = z.infer<typeof ReplayEndedSchema>;
 
-export const TraceResourceSchema = z.union([
+/** What a trace resource is read as: a screenshot, a recorded screen (its ViewHierarchy), or a saved comparison's diff. */
+export const TRACE_RESOURCE_KINDS = ['png', 'hierarchy', 'comparison'] as const;
+
+/** One resource of a trace, decoded by the host with the schema of what the caller asked it to be. */
+export const TraceResourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('png'), dataBase64: z.string() }),
-  z.object({ kind: z.literal('json'), json: z.unknown() }),
+  z.object({ kind: z.literal('hierarchy'), hierarchy: ViewHierarchySchema }),
+  z.object({ kind: z.literal('comparison'), comparison: z.lazy(() => SavedComparisonSchema) }),
 ]);
 export type TraceResource = z.infer<typeof TraceResourceSchema>;
 
@@ -341,9 +351,13 @@ export const apiMethods = {
     input: z.object({}),
     output: z.array(z.object({ path: z.string(), name: z.string(), bytes: z.number().int().nonnegative(), modifiedAt: z.number() })),
   },
-  /** One resource of an opened trace: a screenshot (png) or an observation (json). */
+  /** One resource of an opened trace, read as the kind the caller names (a screenshot, a recorded screen, a saved diff). */
   'trace.resource': {
-    input: z.object({ path: z.string().min(1).max(4096), ref: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex>') }),
+    input: z.object({
+      path: z.string().min(1).max(4096),
+      ref: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex>'),
+      as: z.enum(TRACE_RESOURCE_KINDS),
+    }),
     output: TraceResourceSchema,
   },
   /**

@@ -190,9 +190,10 @@ export function layoutWarningSummary(observation: Observation | null | undefined
   return summary;
 }
 
-// ---- Capture stamps ------------------------------------------------------------------------------------
+// ---- Frame stamps ------------------------------------------------------------------------------------
 
-export interface CaptureStamp {
+/** The stamps of a frame's two halves (tree and screenshot) and whether they agree. */
+export interface FrameStamps {
   /** The merged bridge snapshot's capture identity: a UInt64 as its decimal digits, exactly as sent. */
   captureIdentity?: string;
   /** The frame context the tree came from. */
@@ -204,11 +205,11 @@ export interface CaptureStamp {
   agreement: 'same' | 'different' | 'unstamped';
 }
 
-export function captureStamp(frame: Frame | null | undefined): CaptureStamp {
+export function frameStamps(frame: Frame | null | undefined): FrameStamps {
   const observation = frame?.observation ?? null;
   const treeContext = frame?.hierarchyFrameContext ?? observation?.frameContext;
   const shotContext = frame?.screenshot?.frameContext;
-  const stamp: CaptureStamp = {
+  const stamp: FrameStamps = {
     agreement: treeContext && shotContext ? (treeContext === shotContext ? 'same' : 'different') : 'unstamped',
   };
   if (observation?.captureIdentity !== undefined) stamp.captureIdentity = observation.captureIdentity;

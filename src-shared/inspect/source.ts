@@ -2,12 +2,12 @@
  * Where each node of a merged tree came from (XCTest, the SDK bridge, a web view's DOM), read from
  * `extras["sdk.source"]` (absent: XCTest), and the per-source counts and filters the UI shows.
  */
-import type { NodeSource } from '@shared/protocol/observation';
+import { NodeSourceSchema, type NodeSource } from '@shared/protocol/observation';
 import type { FlatNode } from '@shared/model/tree';
 import { nodeSource } from '@shared/model/node';
 
-/** Legend order: what XCTest sees first, then what the app itself reports. */
-export const NODE_SOURCES: readonly NodeSource[] = ['xctest', 'sdkBridge', 'sdkWebBridge'];
+/** Legend order (the schema's): what XCTest sees first, then what the app itself reports. */
+export const NODE_SOURCES = NodeSourceSchema.options;
 
 export const SOURCE_LABELS: Readonly<Record<NodeSource, string>> = {
   xctest: 'XCTest',

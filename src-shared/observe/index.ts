@@ -11,5 +11,6 @@ export * from './layout';
 export * from './nodes';
 export * from './projection';
 export * from './quality';
+export * from './recorded';
 export * from './web-mapping';
 export * from './web-merge';

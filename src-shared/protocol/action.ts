@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { UInt64Schema } from './json';
+import { BackendSchema, FallbackReasonSchema, NodeSourceSchema } from './observation';
 import { BoundsSchema, IME_ACTIONS, UiNodeSchema } from './runner';
 import { ACTION_REJECTION_REASONS, SDK_RELAY_FAILURES, WEB_ACTION_REJECTION_REASONS } from './sdk';
 
@@ -126,16 +127,6 @@ export type ActionRequest = z.infer<typeof ActionRequestSchema>;
 
 // ---- Result -----------------------------------------------------------------------------------------
 
-/** `appreveal`: the action ran through the app's own AppReveal MCP server, not a runner. */
-export const BACKENDS = ['sdk', 'xctest', 'appreveal'] as const;
-export const BackendSchema = z.enum(BACKENDS);
-export type Backend = z.infer<typeof BackendSchema>;
-
-/** The only two reasons XCTest may stand in for the bridge (seed 000); anything else fails closed. */
-export const FALLBACK_REASONS = ['unavailable', 'unsupported'] as const;
-export const FallbackReasonSchema = z.enum(FALLBACK_REASONS);
-export type FallbackReason = z.infer<typeof FallbackReasonSchema>;
-
 type Without<T extends readonly string[], X extends string> = Exclude<T[number], X>;
 
 /** Bridge rejections except unsupported_action, which is a fallback, not a failure. */
@@ -174,13 +165,10 @@ export type FailureReason =
   | (typeof DISPATCH_FAILURES)[number];
 export const FailureReasonSchema = z.enum(FAILURE_REASONS);
 
-/** Where the acted-on node came from. */
-export const NODE_SOURCES = ['xctest', 'sdkBridge', 'sdkWebBridge'] as const;
-
 /** How the target was resolved, so a timeline entry can say what was acted on and from which capture. */
 export const TargetRecordSchema = z.object({
   resolvedBy: z.enum(['id', 'text', 'point', 'node', 'keyboardFocus', 'screen', 'container', 'autoContainer', 'lookFor']),
-  source: z.enum(NODE_SOURCES).optional(),
+  source: NodeSourceSchema.optional(),
   /** The id or text the selector named. */
   selector: z.string().optional(),
   /** Where XCTest touched (or would have touched). */

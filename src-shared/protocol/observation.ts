@@ -13,11 +13,17 @@ import { ActionKindSchema, OBSERVATION_BRIDGE_REASONS, SdkRelayFailureSchema } f
 
 // ---- Backend ----------------------------------------------------------------------------------------
 
-export const BackendSchema = z.enum(['sdk', 'xctest']);
+/**
+ * What served an observation or an action: the app's SDK bridges, XCTest through the runner, or the
+ * app's own AppReveal MCP server. Observations and actions report the same names.
+ */
+export const BACKENDS = ['sdk', 'xctest', 'appreveal'] as const;
+export const BackendSchema = z.enum(BACKENDS);
 export type Backend = z.infer<typeof BackendSchema>;
 
 /** `unsupported` only arises for actions; an observation falls back only as `unavailable`. */
-export const FallbackReasonSchema = z.enum(['unavailable', 'unsupported']);
+export const FALLBACK_REASONS = ['unavailable', 'unsupported'] as const;
+export const FallbackReasonSchema = z.enum(FALLBACK_REASONS);
 export type FallbackReason = z.infer<typeof FallbackReasonSchema>;
 
 /**

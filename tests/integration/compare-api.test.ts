@@ -11,14 +11,14 @@ import { intersectionOverUnion, type DiffClass } from '@shared/compare/diff';
 import {
   ComparisonViewSchema,
   RecordingStatusSchema,
-  SavedComparisonSchema,
   TraceOpenedSchema,
   TraceResourceSchema,
+  type TraceResource,
   type ApiEvent,
   type ComparisonView,
   type Frame,
 } from '@shared/api/api';
-import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
+import type { UiNode } from '@shared/protocol/runner';
 import { nodeSource } from '@shared/model/node';
 import { indexTree, nodeAtKey, type FlatNode } from '@shared/model/tree';
 
@@ -253,21 +253,20 @@ describe('recording.saveComparison', () => {
     expect(opened.comparisons).toHaveLength(1);
     const comparison = opened.comparisons[0]!;
     expect(comparison.summary).toEqual(view.diff.summary);
-    const resource = async (ref: string | undefined) => TraceResourceSchema.parse(await call('trace.resource', { path, ref }));
+    const resource = async (ref: string | undefined, as: TraceResource['kind']) => TraceResourceSchema.parse(await call('trace.resource', { path, ref, as }));
 
-    const diff = await resource(comparison.diffRef);
-    expect(diff.kind).toBe('json');
-    if (diff.kind === 'json') {
-      expect(SavedComparisonSchema.parse(diff.json)).toEqual({ ...view.diff, stamps: view.stamps, sameScreen: view.sameScreen });
-    }
+    const diff = await resource(comparison.diffRef, 'comparison');
+    expect(diff).toEqual({ kind: 'comparison', comparison: { ...view.diff, stamps: view.stamps, sameScreen: view.sameScreen } });
     const nodesIn = async (ref: string) => {
-      const observation = await resource(ref);
-      if (observation.kind !== 'json') throw new Error(`${ref} is not JSON`);
-      return indexTree((observation.json as ViewHierarchy).hierarchy).nodes.length;
+      const observation = await resource(ref, 'hierarchy');
+      if (observation.kind !== 'hierarchy') throw new Error(`${ref} is not a recorded screen`);
+      return indexTree(observation.hierarchy.hierarchy).nodes.length;
     };
+    // A resource asked for as what it is not is refused by name, not passed on.
+    await expect(call('trace.resource', { path, ref: comparison.diffRef, as: 'hierarchy' })).rejects.toThrow(/not a recorded screen/);
     expect(await nodesIn(comparison.xctestObservationRef)).toBe(view.diff.nodes.xctest);
     expect(await nodesIn(comparison.sdkObservationRef)).toBe(view.diff.nodes.sdk);
-    const shot = await resource(comparison.screenshotRef);
+    const shot = await resource(comparison.screenshotRef, 'png');
     expect(shot).toEqual({ kind: 'png', dataBase64: view.sdk.screenshot!.dataBase64 });
   });
 

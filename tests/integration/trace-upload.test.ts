@@ -75,7 +75,7 @@ describe(`POST ${TRACE_UPLOAD_PATH}`, () => {
     const opened = TraceOpenedSchema.parse(reply.result);
     expect(opened.steps).toHaveLength(1);
     expect(opened.path).toMatch(/login\.parallax-trace$/);
-    expect((await traceResource(opened.path, shotRef)).kind).toBe('png');
+    expect((await traceResource(opened.path, shotRef, 'png')).kind).toBe('png');
   });
 
   it('a foreign file is refused with what it is; no token, another origin, no name or another method are refused', async () => {
@@ -121,7 +121,7 @@ describe('copies of uploaded traces', () => {
     }
     const numbers = (await copies()).map((name) => Number(/drop-(\d+)/.exec(name)?.[1])).sort((a, b) => a - b);
     expect(numbers).toEqual([3, 4, 5, 6]);
-    expect((await traceResource(last!, shotRef)).kind).toBe('png');
+    expect((await traceResource(last!, shotRef, 'png')).kind).toBe('png');
   });
 
   it('a copy still arriving is never pruned by other uploads, and one over the limit leaves nothing behind', async () => {

@@ -11,7 +11,7 @@ import type { LayoutWarning, Observation } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
 import {
   backendLine,
-  captureStamp,
+  frameStamps,
   frameMismatch,
   hiddenContentMarks,
   insetsOf,
@@ -173,7 +173,7 @@ describe('capture stamps', () => {
 
   it('keeps every digit of a UInt64 capture identity from the wire to the stamp', () => {
     const frame: Frame = FrameSchema.parse(parseJsonLossless(wire));
-    const stamp = captureStamp(frame);
+    const stamp = frameStamps(frame);
     expect(stamp).toEqual({
       captureIdentity: '18446744073709551001',
       treeContext: 'S:2:50458a321bafa1ae',
@@ -188,12 +188,12 @@ describe('capture stamps', () => {
   it('tells two moments apart, and a missing stamp from either', () => {
     const frame: Frame = FrameSchema.parse(parseJsonLossless(wire));
     const other = { ...frame, screenshot: { ...frame.screenshot!, frameContext: 'S:3:aa' } };
-    expect(captureStamp(other).agreement).toBe('different');
+    expect(frameStamps(other).agreement).toBe('different');
     expect(frameMismatch(other)).toBe(true);
     const unstamped = { ...frame, screenshot: null };
-    expect(captureStamp(unstamped).agreement).toBe('unstamped');
+    expect(frameStamps(unstamped).agreement).toBe('unstamped');
     expect(frameMismatch(unstamped)).toBe(false);
-    expect(captureStamp(undefined)).toEqual({ agreement: 'unstamped' });
+    expect(frameStamps(undefined)).toEqual({ agreement: 'unstamped' });
   });
 
   it('shortens a frame context for the header', () => {

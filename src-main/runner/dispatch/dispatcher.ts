@@ -25,7 +25,6 @@ import {
   TapRequestSchema,
   type ActionResult,
   type FailureReason,
-  type FallbackReason,
   type LookFor,
   type Point,
   type TargetRecord,
@@ -83,8 +82,8 @@ import {
   type XctestTap,
 } from '@shared/act';
 import { flattenTree } from '@shared/model/tree';
-import { RunnerError, type RunnerClient, type RunnerReply } from '@main/runner/client';
-import type { ObservedFrame, Observer } from '@main/runner/observer';
+import { RunnerError, type RunnerClient } from '@main/runner/client';
+import { type Observer } from '@main/runner/observer';
 import { attributeRequests, neverSent, RequestLedger, withLedger } from '@main/runner/ledger';
 import {
   describeSelector,
@@ -97,6 +96,9 @@ import {
   type Resolution,
 } from '@shared/act/resolve';
 import { centerOf, hidesText } from '@shared/model/node';
+import { type FallbackReason } from '@shared/protocol/observation';
+import { type ObservedFrame } from '@shared/api/api';
+import { type RunnerReply } from '@shared/protocol/runner';
 
 /** An XCTest gesture or key command has this long, plus its own duration; it is the runner's own work. */
 const XCTEST_COMMAND_TIMEOUT_MS = 10_000;

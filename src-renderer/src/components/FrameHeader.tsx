@@ -6,7 +6,7 @@
 import type { Frame } from '@shared/api/api';
 import {
   backendLine,
-  captureStamp,
+  frameStamps,
   confidenceText,
   layoutWarningSummary,
   observationErrorLine,
@@ -98,7 +98,7 @@ export function AppRevealHeader({ appReveal }: { appReveal: AppRevealFrame }) {
 export function FrameHeader({ frame }: { frame: Frame | undefined }) {
   const observation = frame?.observation ?? null;
   if (!frame) return null;
-  const stamp = captureStamp(frame);
+  const stamp = frameStamps(frame);
   const backendKind = !observation?.backend ? 'none' : observation.fallbackReason ? 'fallback' : observation.backend;
   return (
     <div className="frame-header" data-testid="frame-header" data-strategy={observation?.strategy ?? ''}>

@@ -6,7 +6,7 @@
 import { useMemo, useState } from 'react';
 import { diffTrees } from '@shared/compare/diff';
 import { summaryText } from '@shared/compare/sides';
-import { SavedComparisonSchema, type TraceComparison, type TraceOpened } from '@shared/api/api';
+import type { TraceComparison, TraceOpened } from '@shared/api/api';
 import { errorMessage, formatTime } from '@renderer/state/format';
 import { CompareView, type ComparisonShown } from './CompareView';
 import { useTraceFrame, useTraceResource } from './trace-resources';
@@ -46,7 +46,7 @@ function SavedComparison({ path, comparison, number, onClose }: { path: string; 
   );
   const xctest = useTraceFrame(path, xctestRefs, comparison.time);
   const sdk = useTraceFrame(path, sdkRefs, comparison.time);
-  const savedDiff = useTraceResource(path, comparison.diffRef);
+  const savedDiff = useTraceResource(path, comparison.diffRef, 'comparison');
 
   const built = useMemo((): { shown: ComparisonShown } | { problem: string } | null => {
     if (xctest.loading || sdk.loading || savedDiff.isLoading) return null;
@@ -57,9 +57,7 @@ function SavedComparison({ path, comparison, number, onClose }: { path: string; 
     // A trace written without the diff still has both trees: diff them here, as the host would have.
     if (!comparison.diffRef) return { shown: { ...frames, diff: diffTrees(xctestRoot, sdkRoot), sameScreen: null } };
     if (!savedDiff.data) return null;
-    const parsed = savedDiff.data.kind === 'json' ? SavedComparisonSchema.safeParse(savedDiff.data.json) : null;
-    if (!parsed?.success) return { problem: 'the saved diff is not one Parallax can read' };
-    const { stamps: _stamps, sameScreen, ...diff } = parsed.data;
+    const { stamps: _stamps, sameScreen, ...diff } = savedDiff.data.comparison;
     return { shown: { ...frames, diff, sameScreen } };
   }, [xctest.frame, xctest.loading, sdk.frame, sdk.loading, savedDiff.data, savedDiff.isLoading, comparison.diffRef]);
 

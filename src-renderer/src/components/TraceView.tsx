@@ -177,7 +177,7 @@ function Thumb({ path, step, index, selected, onSelect }: { path: string; step: 
   const button = useRef<HTMLButtonElement>(null);
   const shotRef = step.after?.screenshotRef ?? step.before?.screenshotRef;
   const hasShot = shotRef !== undefined;
-  const shot = useTraceResource(path, shotRef, useSeen(button));
+  const shot = useTraceResource(path, shotRef, 'png', useSeen(button));
   const success = step.result?.success ?? false;
   return (
     <button
@@ -190,7 +190,7 @@ function Thumb({ path, step, index, selected, onSelect }: { path: string; step: 
       title={`${step.kind}${step.target ? ` ${step.target}` : ''}: ${step.statusText}`}
       onClick={onSelect}
     >
-      {shot.data?.kind === 'png' ? (
+      {shot.data ? (
         <img alt="" src={`data:image/png;base64,${shot.data.dataBase64}`} />
       ) : (
         <span className="trace-thumb-empty">{!hasShot ? 'no screenshot' : shot.isError ? 'unreadable' : '…'}</span>
