@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const GOLDEN = join(ROOT, '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
+/** The recorded runner session Parallax ships (resources/recordings, with its provenance). */
+export const GOLDEN = join(ROOT, 'resources', 'recordings', 'settings-tap-general');
 
 /** The app under test keeps its settings and traces here, and sends no multicast on the real network. */
 const TEST_ENV = { ...process.env, PARALLAX_HOME: mkdtempSync(join(tmpdir(), 'parallax-e2e-home-')), PARALLAX_MDNS: 'off' };

@@ -5,7 +5,7 @@ import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 
 const ROOT = join(__dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'parallax.mjs');
-const GOLDEN = join(ROOT, '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
+const GOLDEN = join(ROOT, 'resources', 'recordings', 'settings-tap-general');
 
 /** Runs the real command; async, so replay devices in this process keep answering meanwhile. */
 function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

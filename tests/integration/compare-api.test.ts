@@ -21,6 +21,7 @@ import {
 import type { UiNode } from '@shared/protocol/runner';
 import { nodeSource } from '@shared/model/node';
 import { indexTree, nodeAtKey, type FlatNode } from '@shared/model/tree';
+import { failed } from '../support/results';
 
 let demo: DemoDeviceHandle;
 let services: AppServices;
@@ -221,7 +222,7 @@ describe('device.compare', () => {
   it('an unknown device is not_found', async () => {
     const reply = await handle('device.compare', { deviceId: 'device-none' });
     expect(reply.ok).toBe(false);
-    if (!reply.ok) expect(reply.error.code).toBe('not_found');
+    expect(failed(reply).code).toBe('not_found');
   });
 });
 
@@ -281,7 +282,7 @@ describe('recording.saveComparison', () => {
     try {
       const refused = await handle('recording.saveComparison', { comparisonId: view.comparisonId });
       expect(refused.ok).toBe(false);
-      if (!refused.ok) expect(refused.error).toMatchObject({ code: 'recording_state', message: expect.stringContaining(`not of ${other}`) });
+      expect(failed(refused)).toMatchObject({ code: 'recording_state', message: expect.stringContaining(`not of ${other}`) });
       expect(RecordingStatusSchema.parse(await call('recording.status', {})).steps).toBe(0);
     } finally {
       await call('recording.stop', {}).catch(() => undefined);

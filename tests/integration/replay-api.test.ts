@@ -13,6 +13,7 @@ import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { createApiService, type ApiService } from '@main/host/api';
 import { DeviceManager } from '@main/devices/manager';
 import { SessionRecording } from '@main/trace/recording';
+import { failed } from '../support/results';
 
 let demo: DemoDeviceHandle;
 let manager: DeviceManager;
@@ -240,7 +241,7 @@ describe('trace.replay through the API', () => {
     await writeFile(damaged, 'not a zip at all');
     const broken = await api.handle('trace.replay', { path: damaged, deviceId, stopOnDivergence: true });
     expect(broken.ok).toBe(false);
-    if (!broken.ok) expect(broken.error.code).toMatch(/^trace_/);
+    expect(failed(broken).code).toMatch(/^trace_/);
     expect(await bridgeActionsSent()).toBe(0);
 
     expect((await replay(true)).matched).toBe(3);

@@ -1,14 +1,12 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { RunnerClient, RunnerError } from '@main/runner/client';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import type { HierarchyUpdate, UiNode } from '@shared/protocol/runner';
-
-const GOLDEN = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
+import { GOLDEN_DIR as GOLDEN } from '../support/golden';
 
 function findNode(node: UiNode | undefined, predicate: (node: UiNode) => boolean): UiNode | undefined {
   if (!node) return undefined;

@@ -8,8 +8,7 @@ import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import { createApiService } from '@main/host/api';
 import { startWebHost, type WebHost } from '@main/host/web-host';
 import { DeviceManager } from '@main/devices/manager';
-
-const GOLDEN = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
+import { GOLDEN_DIR as GOLDEN } from '../support/golden';
 
 let replay: ReplayDevice;
 let manager: DeviceManager;

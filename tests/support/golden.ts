@@ -1,14 +1,12 @@
 /**
  * The recorded runner session (Settings on an iPhone 17 simulator, iOS 26.5) that unit tests read: the
- * copy Parallax ships in resources/, which golden-copy.test.ts keeps byte-identical to the shared fixture.
+ * recording Parallax ships in resources/recordings/settings-tap-general (its README says where it came from).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ViewHierarchySchema, type UiNode, type ViewHierarchy } from '@shared/protocol/runner';
 
 export const GOLDEN_DIR = join(__dirname, '..', '..', 'resources', 'recordings', 'settings-tap-general');
-/** Where the fixture lives beside the repository (CI lays shared/ next to the clone). */
-export const SHARED_GOLDEN_DIR = join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'ctrlproxy-golden', 'settings-tap-general');
 
 /** The hierarchy a recorded reply carries (default: the Settings screen of 0008). */
 export function goldenHierarchy(file = '0008-request_hierarchy_if_stale.json'): ViewHierarchy {

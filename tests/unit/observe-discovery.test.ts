@@ -16,6 +16,7 @@ import {
   type SdkCapabilitiesReply,
   type SdkDiscovery,
 } from '@shared/observe';
+import { failed } from '../support/results';
 
 const FULL_RUNNER = [
   'request_hierarchy',
@@ -143,7 +144,7 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
       expect(() => stateFor(row.probe)).toThrow(SdkCapabilityQueryError);
       const discovery = discoverSdk({ foregroundBundleId: APP, runnerCommands: FULL_RUNNER, probe: row.probe });
       expect(discovery.ok).toBe(false);
-      if (!discovery.ok) expect(discovery.error.kind).toBe(row.kind);
+      expect(failed(discovery).kind).toBe(row.kind);
     });
   }
 

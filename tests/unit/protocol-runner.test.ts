@@ -19,6 +19,7 @@ import {
   type UiNode,
 } from '@shared/protocol/runner';
 import { nodeFlag } from '@shared/model/node';
+import { failed } from '../support/results';
 
 // The recorded real-runner session (byte-identical to fixtures/ctrlproxy-golden/settings-tap-general).
 const GOLDEN = fileURLToPath(new URL('../../resources/recordings/settings-tap-general/', import.meta.url));
@@ -316,7 +317,7 @@ describe('malformed frames are rejected with a typed error, never a throw', () =
   it('a bad reply still names its requestId, so the waiting request can fail now', () => {
     const result = decodeRunnerInbound('{"type":"tap_coordinates_result","requestId":"tap_1","success":"yes"}');
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.requestId).toBe('tap_1');
+    expect(failed(result).requestId).toBe('tap_1');
   });
 
   it('the size limit counts UTF-8 bytes, not characters', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeTraceEvent, encodeTraceManifest, TraceEncodeError } from '@shared/trace/encode';
 import { buildTimeline, IN_FLIGHT_TEXT, parseManifest, readTraceEvents, TraceFormatError, validateManifest } from '@shared/trace/reader';
 import { resourcePath, resourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
+import { failed } from '../support/results';
 
 const R1 = resourceRef('a'.repeat(64));
 const R2 = resourceRef('B'.repeat(64));
@@ -141,7 +142,7 @@ describe('readTraceEvents', () => {
     broken[2] = broken[2]!.replace('"success":true', '"success":"yes"');
     const read = readTraceEvents(broken.join('\n'));
     expect(read).toMatchObject({ ok: false, error: { line: 3, field: 'result.success' } });
-    if (!read.ok) expect(read.error.message).toMatch(/^events\.jsonl line 3, result\.success: /);
+    expect(failed(read).message).toMatch(/^events\.jsonl line 3, result\.success: /);
 
     const badRef = jsonl.split('\n');
     badRef[0] = badRef[0]!.replace(R1, 'sha1:abc');
@@ -159,7 +160,7 @@ describe('readTraceEvents', () => {
   it('says a foreign JSON Lines file is probably not a trace', () => {
     const read = readTraceEvents('{"level":"info","msg":"server started","port":8765}\n{"level":"info","msg":"ready"}\n');
     expect(read.ok).toBe(false);
-    if (!read.ok) expect(read.error.message).toBe('events.jsonl line 1, type: missing event type; is this a Parallax trace?');
+    expect(failed(read).message).toBe('events.jsonl line 1, type: missing event type; is this a Parallax trace?');
   });
 
   it('reads a comparison summary from an older or newer writer', () => {
@@ -232,20 +233,20 @@ describe('manifest', () => {
   it('calls a foreign file what it is', () => {
     const foreign = validateManifest({ format: 'x', version: 1 });
     expect(foreign.ok).toBe(false);
-    if (!foreign.ok) expect(foreign.error.message).toBe("manifest.json, format: not a Parallax trace: manifest.format is 'x', expected 'parallax-trace'");
+    expect(failed(foreign).message).toBe("manifest.json, format: not a Parallax trace: manifest.format is 'x', expected 'parallax-trace'");
     const pkg = validateManifest({ name: 'parallax', version: '0.1.0' });
-    if (!pkg.ok) expect(pkg.error.reason).toBe("not a Parallax trace: manifest.format is missing, expected 'parallax-trace'");
+    expect(failed(pkg).reason).toBe("not a Parallax trace: manifest.format is missing, expected 'parallax-trace'");
     expect(pkg.ok).toBe(false);
     const notJson = parseManifest('PK\u0003\u0004 zip bytes');
-    if (!notJson.ok) expect(notJson.error.reason).toMatch(/^not a Parallax trace: the manifest is not JSON/);
+    expect(failed(notJson).reason).toMatch(/^not a Parallax trace: the manifest is not JSON/);
     expect(notJson.ok).toBe(false);
     const array = validateManifest([]);
-    if (!array.ok) expect(array.error.reason).toBe('not a Parallax trace: the manifest is an array, not a JSON object');
+    expect(failed(array).reason).toBe('not a Parallax trace: the manifest is an array, not a JSON object');
   });
 
   it('names a newer version and a damaged field', () => {
     const newer = validateManifest({ ...manifest, version: 2 });
-    if (!newer.ok) expect(newer.error.reason).toMatch(/version 2 was written by a newer Parallax/);
+    expect(failed(newer).reason).toMatch(/version 2 was written by a newer Parallax/);
     expect(newer.ok).toBe(false);
     const damaged = validateManifest({ ...manifest, device: { ...manifest.device, kind: 3 } });
     expect(damaged).toMatchObject({ ok: false, error: { field: 'device.kind' } });
