@@ -21,6 +21,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-import-type-side-effects': 'error',
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: ['../*', '../../*'], message: 'Import across folders through an alias (@shared/, @main/, @demo/, @renderer/), not ../' }] },

@@ -15,10 +15,7 @@ import {
   type SendKeysStep,
   type TargetSelector,
 } from '@shared/protocol/action';
-import { RunnerClient } from '@main/runner/client';
 import { connectionFor } from '@main/devices/manager';
-import { Dispatcher } from '@main/runner/dispatch/dispatcher';
-import { Observer } from '@main/runner/observer';
 
 export type ActionCommand = 'tap' | 'type' | 'clear' | 'swipe' | 'scroll-to';
 type Out = { log: (line: string) => void; error: (line: string) => void };
@@ -216,21 +213,13 @@ export async function runActionCommand(command: ActionCommand, args: string[], o
   const xctestOnly = values['xctest-only'] === true;
   let close: () => Promise<void> = async () => {};
   try {
-    let result: ActionResult;
-    if (/^wss?:\/\//.test(values.device)) {
-      const client = new RunnerClient(values.device, { handshakeTimeoutMs: timeoutMs });
-      close = () => client.close();
-      client.start();
-      await client.waitUntilConnected(timeoutMs);
-      // A command line run has no screen to refresh, so the observation after skips the screenshot.
-      result = await new Dispatcher(client, new Observer(client), { screenshotAfter: false, xctestOnly }).dispatch(request);
-    } else {
-      const connection = connectionFor(values.device);
-      close = () => connection.close();
-      connection.start();
-      await connection.waitUntilConnected(timeoutMs);
-      result = (await connection.act(request)).result;
-    }
+    // The host's own connection, gate and dispatcher; a command line has no screen to refresh, so the
+    // observation after the action skips the screenshot.
+    const connection = connectionFor(values.device, { runner: { handshakeTimeoutMs: timeoutMs }, screenshotAfter: false });
+    close = () => connection.close();
+    connection.start();
+    await connection.waitUntilConnected(timeoutMs);
+    const result = (await connection.act(request, xctestOnly ? { xctestOnly: true } : {})).result;
     if (values.json) {
       out.log(JSON.stringify(result, null, 2));
     } else {

@@ -7,8 +7,8 @@ import type { CaptureStamp, SavedComparison } from '@shared/api/api';
 import type { Strategy } from '@shared/protocol/observation';
 import type { ResourceRef } from '@shared/trace/schema';
 import type { TraceRecorder } from '@main/trace/recorder';
-import { type DeviceConnection } from './connection';
-import { type ObservedFrame } from '@shared/api/api';
+import type { DeviceConnection } from './connection';
+import type { ObservedFrame } from '@shared/api/api';
 
 export interface Comparison {
   xctest: ObservedFrame;

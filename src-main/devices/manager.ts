@@ -191,7 +191,18 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   }
 }
 
-/** `ws://` is a runner; anything else must be an AppReveal session URL (throws AppRevealUrlError if not). */
-export function connectionFor(url: string, options: { kind?: DeviceKind; runner?: RunnerClientOptions } = {}): DeviceConnection {
-  return /^wss?:\/\//.test(url) ? new RunnerConnection(options.kind ?? 'runner', url, options.runner) : new AppRevealConnection(url);
+export interface ConnectionOptions {
+  kind?: DeviceKind;
+  runner?: RunnerClientOptions;
+  /** Whether the observation after an action carries a screenshot (a command line has no screen to refresh). Default true. */
+  screenshotAfter?: boolean;
+}
+
+/**
+ * The one way a device connection is made, for the host and the command line alike: `ws://` is a
+ * runner; anything else must be an AppReveal session URL (throws AppRevealUrlError if not).
+ */
+export function connectionFor(url: string, options: ConnectionOptions = {}): DeviceConnection {
+  if (!/^wss?:\/\//.test(url)) return new AppRevealConnection(url);
+  return new RunnerConnection(options.kind ?? 'runner', url, options.runner, options.screenshotAfter === false ? { screenshotAfter: false } : {});
 }

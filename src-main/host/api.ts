@@ -3,7 +3,7 @@
  * its params are decoded here with the method's zod schema before anything runs, and every failure
  * comes back as a typed ApiError instead of an exception crossing the host.
  */
-import { type z } from 'zod';
+import type { z } from 'zod';
 import { apiEvents, apiMethods, isApiMethod, type ApiError, type ApiEvent, type ApiEventPayload, type ApiMethod, type ApiOutput } from '@shared/api/api';
 import { AppRevealError } from '@main/appreveal/client';
 import { RunnerError } from '@main/runner/client';

@@ -55,8 +55,27 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/** How a request that went out on the wire ended. */
+export type RequestSettlement =
+  | { readonly outcome: 'reply'; readonly reply: RunnerReply; readonly durationMs: number }
+  | { readonly outcome: 'timeout' | 'disconnected' | 'error'; readonly durationMs: number }
+  /** The socket refused the frame: it never left. */
+  | { readonly outcome: 'unsent'; readonly durationMs: number };
+
+/**
+ * A request handed to the socket, announced synchronously in its caller's async context (see ledger.ts).
+ * `whenSettled` callbacks run before the caller's own await resumes, so what they record is there when
+ * the caller looks.
+ */
+export interface SentRequest {
+  readonly command: RunnerCommand;
+  whenSettled(callback: (settlement: RequestSettlement) => void): void;
+}
+
 interface RunnerClientEvents {
   state: [state: RunnerClientState, error: string | undefined];
+  /** Every request as it goes out; `whenSettled` says how it ended. */
+  request: [sent: SentRequest];
   hierarchy: [update: HierarchyUpdate];
   performance: [update: PerformanceUpdate];
   protocolError: [error: ProtocolDecodeError];
@@ -145,7 +164,9 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
     const remaining = Math.max(1, timeoutMs - (Date.now() - started));
     const requestId = `${command.replace(/^(request_|get_)/, '')}_${randomUUID()}`;
     const frame = encodeRunnerMessage({ ...payload, type: command, requestId, timeoutMs: remaining });
-    return new Promise<RunnerReply>((resolve, reject) => {
+    let unsent = false;
+    const sentAt = performance.now();
+    const reply = new Promise<RunnerReply>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(requestId);
         reject(new RunnerError('timeout', `${command} got no reply within ${timeoutMs} ms`));
@@ -155,11 +176,30 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
         if (!error) return;
         const entry = this.pending.get(requestId);
         if (!entry) return;
+        unsent = true;
         clearTimeout(entry.timer);
         this.pending.delete(requestId);
         reject(new RunnerError('disconnected', `${command} could not be sent: ${error.message}`));
       });
     });
+    if (this.listenerCount('request') > 0) {
+      const callbacks: Array<(settlement: RequestSettlement) => void> = [];
+      const settle = (settlement: RequestSettlement) => {
+        for (const callback of callbacks) callback(settlement);
+      };
+      // Registered before the caller awaits `reply`, so these run first.
+      reply.then(
+        (answer) => settle({ outcome: 'reply', reply: answer, durationMs: performance.now() - sentAt }),
+        (error: unknown) => {
+          const durationMs = performance.now() - sentAt;
+          if (unsent) return settle({ outcome: 'unsent', durationMs });
+          const code = error instanceof RunnerError ? error.code : undefined;
+          settle({ outcome: code === 'timeout' ? 'timeout' : code === 'disconnected' || code === 'closed' ? 'disconnected' : 'error', durationMs });
+        },
+      );
+      this.emit('request', { command, whenSettled: (callback) => callbacks.push(callback) });
+    }
+    return reply;
   }
 
   async close(): Promise<void> {

@@ -4,11 +4,11 @@
 import { EventEmitter } from 'node:events';
 import type { HierarchyUpdate } from '@shared/protocol/runner';
 import { RunnerClient, type RunnerClientOptions } from './client';
-import { type ActedStep, type ConnectionEvents, type DeviceConnection, type DeviceKind } from '@main/devices/connection';
+import type { ActedStep, ConnectionEvents, DeviceConnection, DeviceKind } from '@main/devices/connection';
 import { DeviceGate } from '@main/devices/gate';
-import { Dispatcher } from '@main/runner/dispatch/dispatcher';
+import { Dispatcher, type DispatcherOptions } from '@main/runner/dispatch/dispatcher';
 import { Observer, type ObserveOptions } from './observer';
-import { type ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/api/api';
 
 export class RunnerConnection extends EventEmitter<ConnectionEvents> implements DeviceConnection {
   readonly client: RunnerClient;
@@ -24,11 +24,12 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     readonly kind: DeviceKind,
     url: string,
     options: RunnerClientOptions = {},
+    dispatcherOptions: DispatcherOptions = {},
   ) {
     super();
     this.client = new RunnerClient(url, options);
     this.observer = new Observer(this.client);
-    this.dispatcher = new Dispatcher(this.client, this.observer);
+    this.dispatcher = new Dispatcher(this.client, this.observer, dispatcherOptions);
     this.client.on('state', () => this.emit('state'));
     this.client.on('hierarchy', (update) => void this.onHierarchyPush(update));
   }

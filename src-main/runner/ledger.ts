@@ -2,16 +2,16 @@
  * Which runner requests an action caused, its reads included.
  *
  * The Observer sends its reads through the same RunnerClient the device manager shares with live
- * pushes, so counting at the client would mix in traffic the action did not cause. The client's
- * `request` is wrapped once, and each call is attributed through AsyncLocalStorage to the action whose
- * async context made it: a push being paired at the same moment runs in another context and is not
- * counted. The ledger also keeps the replies, which is how a scroll search sees the raw web snapshot
- * of the read it already made (the merged tree drops off-screen elements) without reading it twice.
+ * pushes, so counting at the client would mix in traffic the action did not cause. The client
+ * announces every request it sends (its `request` event, emitted synchronously in the caller's async
+ * context), and each is attributed through AsyncLocalStorage to the action whose async context made it:
+ * a push being paired at the same moment runs in another context and is not counted. The ledger also
+ * keeps the replies, which is how a scroll search sees the raw web snapshot of the read it already
+ * made (the merged tree drops off-screen elements) without reading it twice.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { RunnerCommand } from '@shared/protocol/runner';
-import { RunnerError, type RunnerClient } from './client';
-import { type RunnerReply } from '@shared/protocol/runner';
+import type { RunnerCommand, RunnerReply } from '@shared/protocol/runner';
+import { RunnerError, type RunnerClient, type SentRequest } from './client';
 
 export interface LedgerEntry {
   readonly command: RunnerCommand;
@@ -40,10 +40,18 @@ export class RequestLedger {
     }
     return undefined;
   }
+
+  /** Records a request that went out, as it settles (before its sender resumes). */
+  track(sent: SentRequest): void {
+    sent.whenSettled((end) => {
+      if (end.outcome === 'unsent') return;
+      this.entries.push({ command: sent.command, durationMs: end.durationMs, outcome: end.outcome, ...(end.outcome === 'reply' ? { reply: end.reply } : {}) });
+    });
+  }
 }
 
 const storage = new AsyncLocalStorage<RequestLedger>();
-const wrapped = new WeakSet<RunnerClient>();
+const attributed = new WeakSet<RunnerClient>();
 
 /** A RunnerError that proves the request never reached the wire. */
 export function neverSent(error: unknown): boolean {
@@ -53,28 +61,11 @@ export function neverSent(error: unknown): boolean {
   return error.code === 'disconnected' && error.message.includes('could not be sent');
 }
 
+/** Listens to `client`'s requests (once per client) and files each under the ledger of the action that sent it. */
 export function attributeRequests(client: RunnerClient): void {
-  if (wrapped.has(client)) return;
-  wrapped.add(client);
-  const original = client.request.bind(client) as (command: RunnerCommand, payload: never, options?: { timeoutMs?: number }) => Promise<RunnerReply>;
-  const request = async (command: RunnerCommand, payload: never, options?: { timeoutMs?: number }): Promise<RunnerReply> => {
-    const ledger = storage.getStore();
-    if (!ledger) return original(command, payload, options);
-    const started = performance.now();
-    try {
-      const reply = await original(command, payload, options);
-      ledger.entries.push({ command, durationMs: performance.now() - started, outcome: 'reply', reply });
-      return reply;
-    } catch (error) {
-      if (!neverSent(error)) {
-        const code = error instanceof RunnerError ? error.code : undefined;
-        const outcome = code === 'timeout' ? 'timeout' : code === 'disconnected' || code === 'closed' ? 'disconnected' : 'error';
-        ledger.entries.push({ command, durationMs: performance.now() - started, outcome });
-      }
-      throw error;
-    }
-  };
-  Object.defineProperty(client, 'request', { value: request, configurable: true, writable: true });
+  if (attributed.has(client)) return;
+  attributed.add(client);
+  client.on('request', (sent) => storage.getStore()?.track(sent));
 }
 
 export function withLedger<T>(ledger: RequestLedger, run: () => Promise<T>): Promise<T> {

@@ -19,7 +19,7 @@ import { projectVisible } from '@shared/observe/projection';
 import type { BridgeRead } from '@shared/observe/bridge-merge';
 import type { WebRead } from '@shared/observe/web-merge';
 import { RunnerError, type RunnerClient } from './client';
-import { type RunnerReply } from '@shared/protocol/runner';
+import type { RunnerReply } from '@shared/protocol/runner';
 
 /** Seed 000: every SDK read has 2 s. */
 export const SDK_READ_BUDGET_MS = 2_000;

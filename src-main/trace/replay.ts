@@ -11,9 +11,9 @@ import type { TimelineStep } from '@shared/trace/reader';
 import type { ResourceRef } from '@shared/trace/schema';
 import type { OpenedTrace } from './open';
 import type { TraceRecorder } from './recorder';
-import { type DeviceConnection } from '@main/devices/connection';
+import type { DeviceConnection } from '@main/devices/connection';
 import { resolveTarget } from '@shared/act/resolve';
-import { type ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/api/api';
 
 async function frameResources(
   recorder: TraceRecorder,

@@ -3,14 +3,14 @@
  * element named exactly by lookFor.text is scrolled into view by the page itself. The snapshot lists
  * off-screen elements, which the merged observation drops, so this finds what swiping would hunt for.
  */
-import { type LookFor, type TargetSelector } from '@shared/protocol/action';
+import type { LookFor, TargetSelector } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { encodeWebControlAction, type WebControlAction, type WebSnapshot } from '@shared/protocol/sdk';
 import { LOOK_FOR_SETTLE_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitWebAction, type BridgeContext } from './context';
 import { interpretBridgeOutcome, type FailClosed, type RelayOutcome } from './verdict';
 import { childrenOf } from '@shared/model/node';
-import { type FallbackReason } from '@shared/protocol/observation';
+import type { FallbackReason } from '@shared/protocol/observation';
 
 export interface LookForInput {
   readonly lookFor: LookFor;

@@ -3,7 +3,7 @@
  * the bridge or web identity of that read (seed 000: "a revalidated target keeps its identity").
  */
 import type { LookFor, Point, TargetSelector } from '@shared/protocol/action';
-import { type UiNode } from '@shared/protocol/runner';
+import type { UiNode } from '@shared/protocol/runner';
 import { nodeIdentity } from './identity';
 import { normalizeLookForText } from './look-for';
 import { nodesAtIn } from '@shared/inspect/pick';

@@ -2,8 +2,8 @@
  * Assembles the ActionResult every action reports, so each one names its backend, its fallback reason if
  * XCTest stood in, and its failure reason if it failed (design principle 3), and never one without the other.
  */
-import { type ActionResult, type FailureReason, type TargetRecord } from '@shared/protocol/action';
-import { type FallbackReason } from '@shared/protocol/observation';
+import type { ActionResult, FailureReason, TargetRecord } from '@shared/protocol/action';
+import type { FallbackReason } from '@shared/protocol/observation';
 
 /** Which backend served the action. Empty for plain XCTest (flag off, no bridge): neither field is reported. */
 export type Served =

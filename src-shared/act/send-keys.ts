@@ -10,7 +10,7 @@
  *   'failClosed' → stop
  * recordKeyOutcome answers done, failClosed, or standIn (an XCTest plan to run and record in turn).
  */
-import { type FailureReason, type ImeAction, type SendKeysStep, type TargetRecord } from '@shared/protocol/action';
+import type { FailureReason, ImeAction, SendKeysStep, TargetRecord } from '@shared/protocol/action';
 import type { UInt64 } from '@shared/protocol/json';
 import type { UiNode } from '@shared/protocol/runner';
 import { encodeAutoMobileAction, encodeWebControlAction, type AutoMobileAction, type WebControlAction } from '@shared/protocol/sdk';
@@ -21,7 +21,7 @@ import { captureIdentityOf, nodeIdentity, nodeTargetRecord } from './identity';
 import type { XctestTap } from './tap';
 import { interpretBridgeOutcome, interpretRunnerOutcome, type RelayOutcome, type RunnerOutcome } from './verdict';
 import { centerOf } from '@shared/model/node';
-import { type FallbackReason } from '@shared/protocol/observation';
+import type { FallbackReason } from '@shared/protocol/observation';
 
 export { verifyTypedText, type TextVerification } from './verify-text';
 

@@ -10,7 +10,7 @@ import { swipeBudgetMs } from './budget';
 import { admitBridgeAction, type BridgeContext } from './context';
 import type { DisplayFence } from './display-fence';
 import { captureIdentityOf, nodeIdentity, nodeTargetRecord } from './identity';
-import { type FallbackReason } from '@shared/protocol/observation';
+import type { FallbackReason } from '@shared/protocol/observation';
 
 export interface Stroke {
   readonly start: Point;

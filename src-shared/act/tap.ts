@@ -3,14 +3,14 @@
  * through the bridge, one with a web identity is clicked through its web view, and XCTest stands in only
  * where the seed allows it.
  */
-import { type FailureReason, type Point, type TargetRecord } from '@shared/protocol/action';
+import type { FailureReason, Point, TargetRecord } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { encodeAutoMobileAction, encodeWebControlAction, type AutoMobileAction, type WebControlAction } from '@shared/protocol/sdk';
 import { SDK_REQUEST_BUDGET_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitBridgeAction, admitWebAction, type BridgeContext } from './context';
 import { nodeIdentity, nodeTargetRecord } from './identity';
 import { centerOf } from '@shared/model/node';
-import { type FallbackReason } from '@shared/protocol/observation';
+import type { FallbackReason } from '@shared/protocol/observation';
 
 export { interpretBridgeOutcome } from './verdict';
 

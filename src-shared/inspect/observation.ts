@@ -6,7 +6,7 @@
  */
 import type { Frame } from '@shared/api/api';
 import type { LayoutWarning, Observation, ObservationError, Quality, QualityReason, QualityVerdict, SourceOutcome } from '@shared/protocol/observation';
-import { type FlatNode, type NodeKey } from '@shared/model/tree';
+import type { FlatNode, NodeKey } from '@shared/model/tree';
 import { boundsOf, type Rect } from '@shared/model/node';
 
 // ---- Backend ----------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * is read first in the same observe pass).
  */
 import type { FocusedElement, NodeSource } from '@shared/protocol/observation';
-import { type UiNode } from '@shared/protocol/runner';
+import type { UiNode } from '@shared/protocol/runner';
 import { ROOT_KEY } from '@shared/model/tree';
 import { childrenOf, nodeSource, withoutChildren, nodeFlag } from '@shared/model/node';
 

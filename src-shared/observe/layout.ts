@@ -4,7 +4,7 @@
  * side insets, a display cutout), with how far they reach in and how deep the inset is, in points.
  */
 import { LAYOUT_SEVERITIES, MAX_LAYOUT_WARNINGS, type LayoutSide, type LayoutWarning, type LayoutWarnings } from '@shared/protocol/observation';
-import { type UiNode, type ViewHierarchy } from '@shared/protocol/runner';
+import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';
 import { ROOT_KEY, type NodeKey } from '@shared/model/tree';
 import { containsRect, intersection } from './geometry';
 import { captionOf, hasText, isInteractive, rectOf } from './nodes';

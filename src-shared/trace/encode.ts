@@ -4,7 +4,7 @@
  * Every value goes through `redactForTrace` first and is then checked against the schema, so a trace
  * on disk never holds a token and always reads back.
  */
-import { type z } from 'zod';
+import type { z } from 'zod';
 import { redactForTrace, type RedactOptions } from './redact';
 import { TRACE_FORMAT, TRACE_VERSION, TraceEventSchema, TraceManifestSchema, type TraceEvent, type TraceManifest } from './schema';
 

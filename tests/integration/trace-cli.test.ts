@@ -12,14 +12,14 @@ import type { ActionRequest, ActionResult } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { connectionFor } from '@main/devices/manager';
-import { type DeviceConnection } from '@main/devices/connection';
+import type { DeviceConnection } from '@main/devices/connection';
 import { compareNow, recordComparison } from '@main/devices/compare';
 import { recordActionStep, type ReplayReport } from '@main/trace/replay';
 import { openTraceFile, TraceRecorder } from '@main/trace/index';
 import { startAppServices } from '@main/host/app-services';
 import { flattenTree } from '@shared/model/tree';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';
-import { type ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/api/api';
 
 let device: DemoDeviceHandle;
 let connection: DeviceConnection;

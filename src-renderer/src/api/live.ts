@@ -6,13 +6,13 @@
  * context, so the header still says when picture and tree come from different moments. A device that
  * takes no screenshots (or whose last frame came without one, like a recorded session) is re-observed
  * once a second instead. Pausing stops the loop, and a reply that lands after the pause is dropped.
+ * Reads and actions take their turns on the host (src-main/devices/gate.ts), so the loop just asks.
  */
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DeviceSummary, Frame } from '@shared/api/api';
 import { treeReadDelay } from '@shared/inspect';
 import { frameMeter } from '@renderer/state/frame-meter';
-import { gatedScreenshot, inFlight, untilNoAction } from './device-gate';
 import { observeInput, queryKeys, showFrame, useApi, type FrameOptions } from './queries';
 
 export const MAX_FPS = 30;
@@ -65,19 +65,8 @@ export function useLiveLoop(
       const started = performance.now();
       let delay = 0;
       try {
-        const previous = inFlight.get(deviceId);
-        if (previous) await previous.catch(() => undefined);
-        await untilNoAction(deviceId);
-        if (stopped) return;
         const sent = performance.now();
-        const request = api.call('device.observe', observeInput(deviceId, frameOptions));
-        inFlight.set(deviceId, request);
-        let frame: Frame;
-        try {
-          frame = await request;
-        } finally {
-          if (inFlight.get(deviceId) === request) inFlight.delete(deviceId);
-        }
+        const frame = await api.call('device.observe', observeInput(deviceId, frameOptions));
         if (stopped) return;
         lastReadAt = frame.receivedAt;
         frameMeter.recordRoundTrip(performance.now() - sent);
@@ -102,7 +91,7 @@ export function useLiveLoop(
       while (!stopped) {
         const started = performance.now();
         try {
-          const shot = await gatedScreenshot(deviceId, () => api.call('device.screenshot', { deviceId }));
+          const shot = await api.call('device.screenshot', { deviceId });
           if (stopped) return;
           frameMeter.recordRoundTrip(performance.now() - started);
           const { screenshot } = shot;

@@ -13,7 +13,6 @@ import { useInspector } from '@renderer/state/store';
 import { frameMeter } from '@renderer/state/frame-meter';
 import { errorMessage } from '@renderer/state/format';
 import { useTimeline } from '@renderer/state/timeline';
-import { runExclusiveAction } from './device-gate';
 import type { HostStatus, Transport } from './transport';
 
 /** How a frame is observed; each combination is its own cached frame. */
@@ -172,7 +171,7 @@ export function useAct(device: DeviceSummary | undefined, options: FrameOptions)
       const timeline = useTimeline.getState();
       const pending = timeline.begin(deviceId, action);
       try {
-        const step = await runExclusiveAction(deviceId, () => api.call('device.act', { deviceId, action, ...(xctestOnly ? { xctestOnly: true } : {}) }));
+        const step = await api.call('device.act', { deviceId, action, ...(xctestOnly ? { xctestOnly: true } : {}) });
         useTimeline.getState().add(step);
         useTimeline.getState().end(pending);
         showStepResult(client, step, options);

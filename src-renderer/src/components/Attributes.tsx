@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { appRevealIdSource, isOcrNode, nodeAttributes, SOURCE_LABELS } from '@shared/inspect';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
 import { nodeSource } from '@shared/model/node';
-import { type TreeIndex } from '@shared/model/tree';
+import type { TreeIndex } from '@shared/model/tree';
 
 export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appReveal?: boolean }) {
   const selectedKey = useScopedInspector((s) => s.selectedKey);

@@ -1,7 +1,7 @@
 /** Where the pick stands in the stack of boxes under the picked point: "2 of 5 at this point". */
 import { shortClassName } from '@shared/inspect';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
-import { type FlatNode } from '@shared/model/tree';
+import type { FlatNode } from '@shared/model/tree';
 
 export function PickStack({ stack }: { stack: readonly FlatNode[] }) {
   const store = useInspectorStore();

@@ -34,7 +34,7 @@ import {
 import { useElementSize } from '@renderer/state/useElementSize';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { boundsOf, childrenOf, nodeSource, type Rect } from '@shared/model/node';
-import { type FlatNode, type NodeKey } from '@shared/model/tree';
+import type { FlatNode, NodeKey } from '@shared/model/tree';
 
 /** Room kept around the screen inside the canvas, in px. */
 const MARGIN = 20;

@@ -4,7 +4,7 @@
  */
 import { COMPARE_SIDES, otherSide, partnerOf, type CompareSide, type PairIndex } from '@shared/compare/sides';
 import { createInspectorStore, type InspectorStore } from './store';
-import { type NodeKey } from '@shared/model/tree';
+import type { NodeKey } from '@shared/model/tree';
 
 export type CompareStores = Record<CompareSide, InspectorStore>;
 
