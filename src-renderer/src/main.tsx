@@ -6,7 +6,6 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiContext } from '@renderer/api/queries';
 import { createTransport } from '@renderer/api/transport';
 import { App } from '@renderer/components/App';
-import './styles.css';
 
 const api = createTransport();
 const queryClient = new QueryClient({
