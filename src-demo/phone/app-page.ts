@@ -97,7 +97,9 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
       screenWidth: DEVICE_GEOMETRY.width,
       screenHeight: DEVICE_GEOMETRY.height,
     });
-    const app = new AppPage(context, page, cdp, readFileSync(join(appDir, 'introspect.js'), 'utf8').trim());
+    // introspect.js is one function expression; the formatter ends it with a semicolon, which cannot sit inside `(…)(args)`.
+    const introspect = readFileSync(join(appDir, 'introspect.js'), 'utf8').trim().replace(/;$/, '');
+    const app = new AppPage(context, page, cdp, introspect);
     // Bindings first, then the scripts that use them (init scripts run in registration order).
     await page.exposeBinding('__parallaxAxChanged', () => {
       if (!app.closed) app.emit('changed');

@@ -1,10 +1,11 @@
+import './styles/tokens.css';
+import './styles/base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiContext } from '@renderer/api/queries';
 import { createTransport } from '@renderer/api/transport';
 import { App } from '@renderer/components/App';
-import './styles.css';
 
 const api = createTransport();
 const queryClient = new QueryClient({

@@ -1,3 +1,4 @@
+import './App.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
   frameMismatch,

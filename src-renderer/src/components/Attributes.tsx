@@ -1,3 +1,4 @@
+import './Attributes.css';
 /**
  * The selected node's attributes, one row each: where it came from, what the runner reported, and then
  * what the inspector's merge added (bridge and web identities, redaction), all shown exactly as sent.

@@ -1,3 +1,4 @@
+import './CompareView.css';
 /**
  * Compare (issue 6): the XCTest-only observation beside the SDK-backed one of the same moment, each
  * with its boxes over the screenshot and its tree, selection following from one side to the other

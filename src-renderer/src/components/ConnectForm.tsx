@@ -1,3 +1,4 @@
+import './ConnectForm.css';
 /**
  * Connect a device: paste a runner URL (ws://HOST:PORT/ws) or an AppReveal session URL
  * (http://HOST:PORT/?appreveal_session_token=…), or type an AppReveal app's host, port and token.

@@ -1,3 +1,4 @@
+import './DeviceList.css';
 import type { DeviceSummary } from '@shared/api/api';
 import { useDevices, useDisconnectDevice } from '@renderer/api/queries';
 import { errorMessage } from '@renderer/state/format';

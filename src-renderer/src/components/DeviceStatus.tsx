@@ -1,3 +1,4 @@
+import './DeviceStatus.css';
 /** The selected device's state, its last error, and what the screen is showing. */
 import type { DeviceSummary, Frame } from '@shared/api/api';
 import { formatTime } from '@renderer/state/format';

@@ -1,3 +1,4 @@
+import './DiscoveredList.css';
 /**
  * What discovery finds (Bonjour, the runner port probe, manual entries), live: each device with its kind,
  * name, bundle id and state (unreachable with why), a Connect button and Remember.

@@ -1,3 +1,4 @@
+import './FrameHeader.css';
 /**
  * The frame header: which backend served the observation and why it fell back, its quality verdict and
  * strategy, the capture stamps of its two halves, its layout findings and how long it took. Below it,

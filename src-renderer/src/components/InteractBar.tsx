@@ -1,3 +1,4 @@
+import './InteractBar.css';
 /**
  * Interact mode's keyboard: a text box that types into the focused field, and Clear, Replace, IME Done
  * and Tab. On an AppReveal device only what its tools can do is offered (no IME or Tab tool; no type box

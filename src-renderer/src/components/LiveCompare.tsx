@@ -1,3 +1,4 @@
+import './LiveCompare.css';
 /**
  * Compare on a live device (issue 6): the Compare button of the canvas bar takes an XCTest-only and an
  * SDK-backed read of the current screen through the host, and the comparison replaces the live view

@@ -1,3 +1,4 @@
+import './LiveControls.css';
 /**
  * How the frame is observed: the projection strategy, XCTest only (the bridge flag off), live or paused,
  * the live frame rate, and a one-shot refresh while paused.

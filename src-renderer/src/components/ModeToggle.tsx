@@ -1,3 +1,4 @@
+import './ModeToggle.css';
 /** Inspect / Interact: what a click on the screen does. Key `I` switches too. */
 import { useInspector } from '@renderer/state/store';
 

@@ -1,3 +1,4 @@
+import './PickStack.css';
 /** Where the pick stands in the stack of boxes under the picked point: "2 of 5 at this point". */
 import { shortClassName } from '@shared/inspect';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';

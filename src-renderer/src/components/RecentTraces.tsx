@@ -1,3 +1,4 @@
+import './RecentTraces.css';
 /**
  * The traces this host recorded, newest first, opened in place by their path: no bytes travel, which
  * matters in a browser (it knows no paths) for a trace of hundreds of steps.

@@ -1,3 +1,4 @@
+import './ReplayPanel.css';
 /**
  * Replay in the trace view (issue 6): the trace's actions run again on a device the host holds, each
  * step's verdict shown on the filmstrip as it arrives, the selected step's replay under its recorded

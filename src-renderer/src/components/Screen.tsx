@@ -1,3 +1,4 @@
+import './Screen.css';
 /**
  * The device screen: the screenshot (or the screen's outline at its aspect ratio) with every node's box
  * drawn over it. Boxes are placed from screen points to displayed pixels with one factor,

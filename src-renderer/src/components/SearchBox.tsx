@@ -1,3 +1,4 @@
+import './SearchBox.css';
 /** Find nodes by id, label, text or class; every match is highlighted on the screen and in the tree. */
 import type { SearchHit } from '@shared/inspect';
 import { plural } from '@renderer/state/format';

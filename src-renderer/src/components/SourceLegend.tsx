@@ -1,3 +1,4 @@
+import './SourceLegend.css';
 /**
  * The overlay's legend: one colour per source (XCTest, SDK bridge, web DOM) with its node count, how the
  * source took part in this observation, and a checkbox that shows or hides its boxes; then the layers.

@@ -1,3 +1,4 @@
+import './StepDetail.css';
 /**
  * One timeline step opened: its before and after frames side by side, large, with where the action
  * touched marked on them, and everything the result says (target, backend, fallback, outcome with its

@@ -1,3 +1,4 @@
+import './Timeline.css';
 /**
  * The action timeline of the selected device, newest first (issue 5): per step the action, how its
  * target was resolved, the backend and fallback reason, the outcome or fail-closed reason with what it

@@ -1,3 +1,4 @@
+import './TopBar.css';
 import { useAppInfo, useHostStatus } from '@renderer/api/queries';
 import { RecentTraces } from './RecentTraces';
 import { OpenTraceButton } from './TraceView';

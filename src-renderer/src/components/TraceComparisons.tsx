@@ -1,3 +1,4 @@
+import './TraceComparisons.css';
 /**
  * The comparisons saved into a trace, listed beside its filmstrip by their summary; one opens in the
  * same side-by-side view as a live comparison, built from the trace's resources alone (both trees, the

@@ -1,3 +1,4 @@
+import './TraceView.css';
 /**
  * A trace reopened offline (issue 6): its manifest, a filmstrip of its steps, the selected step's before
  * and after screenshots with their boxes, the tree and attributes of either frame, and the step's result.

@@ -1,3 +1,4 @@
+import './Tree.css';
 /** The hierarchy as an expandable tree; hover and selection are shared with the screen. */
 import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { nodeCaption, SOURCE_LABELS, shortClassName, shortContext } from '@shared/inspect';

@@ -1,3 +1,4 @@
+import './WebViewPanel.css';
 /**
  * An AppReveal app's web view, for apps that registered get_dom_interactive: its interactive elements
  * (selector, tag, label; never a value) with Click (web_click) and Type (web_type) per element. Only
