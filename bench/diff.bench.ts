@@ -1,7 +1,7 @@
 /**
  * diffTrees on observation-sized trees: `npx tsx bench/diff.bench.ts`.
  *
- * The target (issue 6) is two 5,000-node observations in under 50 ms. The trees imitate the golden
+ * The target is two 5,000-node observations in under 50 ms. The trees imitate the golden
  * Settings screen (rows of cells with a button, labels, an icon and a shared "chevron.forward" id,
  * every node with a view-id) and the SDK-backed side is what a bridge merge of the same moment gives:
  * a tenth of the leaves replaced by bridge nodes, a few moved, relabelled, dropped and added.

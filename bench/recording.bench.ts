@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/recording.bench.ts`: what recording adds to an action, measured in pairs (issue 6).
+ * `npx tsx bench/recording.bench.ts`: what recording adds to an action, measured in pairs.
  *
  * The app's own path: a DeviceManager holding the demo device over its real sockets and the
  * SessionRecording the hosts run. The same bridge tap runs with the recording off and on, in

@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/trace-ui.bench.ts`: how long a 500-step trace takes to open in the app, as a user sees
- * it (issue 6 target: under 2 s), in the web host with Chromium: from choosing the file to the filmstrip
+ * it (target: under 2 s), in the web host with Chromium: from choosing the file to the filmstrip
  * listing every step and the first step's before screenshot drawn.
  *
  *   by file      Open trace… in the web host: the page has the file's bytes, not its path, so they

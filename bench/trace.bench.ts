@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/trace.bench.ts`: what recording costs per action, how big a trace gets, and how fast a
- * 500-step trace opens (issue 6 target: under 2 s).
+ * 500-step trace opens (target: under 2 s).
  *
  * Each step is what a recorded tap writes: a new screenshot (a full-size iPhone PNG), a new observation
  * (a ~300-node hierarchy), the action's before event and its after event, each append flushed to disk

@@ -1,5 +1,5 @@
 /**
- * Acting from the UI (issue 5) and recording (issue 6), end to end against the demo iPhone that
+ * Acting from the UI and recording, end to end against the demo iPhone that
  * `parallax serve` starts: Interact mode turns clicks into taps and double taps, the type box types into
  * the focused field, and every action lands on the timeline with its backend, fallback or fail-closed
  * reason (in plain language), time per stage and before / after frames. Record → actions → Stop writes

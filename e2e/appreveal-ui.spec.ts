@@ -1,5 +1,5 @@
 /**
- * AppReveal in the UI (issue 7), end to end against the demo app's embedded AppReveal server: the device
+ * AppReveal in the UI, end to end against the demo app's embedded AppReveal server: the device
  * list's Discovered section finds the demo's runner by the port probe, a pasted session URL connects the
  * app (and the token never shows again), the frame header says which screen the app is on, and a tap
  * from Interact mode runs through AppReveal and lands on the timeline with backend appreveal. Only the

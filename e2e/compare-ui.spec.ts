@@ -1,5 +1,5 @@
 /**
- * Compare (issue 6) in Chromium against the demo iPhone: the Hostile and Checkout screens compared
+ * Compare in Chromium against the demo iPhone: the Hostile and Checkout screens compared
  * through the UI, XCTest only beside SDK-backed; the summary's "Only in SDK-backed" filter shows exactly
  * the controls the bridge supplies; a selection on one side selects its pair on the other; a comparison
  * saved while recording reopens from the trace file.

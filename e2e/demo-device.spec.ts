@@ -31,7 +31,7 @@ test('a new user sees the demo iPhone: its real screenshot with the boxes over i
   expect(natural).toEqual({ width: 1206, height: 2622 });
 
   // The Login screen's password field, found by search, is drawn where the device says it is. The SDK
-  // bridge describes it, so its XCTest twin was merged away (seed 000) and one node remains.
+  // bridge describes it, so its XCTest twin was merged away (docs/rules.md#r-obs-05) and one node remains.
   await page.getByTestId('search-input').fill('login.password');
   const match = page.locator('[data-testid="tree-node"][data-match="true"]');
   await expect(match).toHaveCount(1);

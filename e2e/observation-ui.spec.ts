@@ -1,8 +1,8 @@
 /**
- * The observation a user sees (design.md), end to end against the demo iPhone: boxes coloured by source
- * with a legend and a filter per source, the backend and fallback reason in the frame header, the
- * quality banner, hidden-content arrows, safe areas and layout warnings, the capture stamp digit for
- * digit, and live mode (its frame rate, and pausing it).
+ * The observation a user sees (docs/architecture.md#a-seen), end to end against the demo iPhone: boxes
+ * coloured by source with a legend and a filter per source, the backend and fallback reason in the frame
+ * header, the quality banner, hidden-content arrows, safe areas and layout warnings, the capture stamp
+ * digit for digit, and live mode (its frame rate, and pausing it).
  *
  * Each test starts its own demo device and web host through the real `parallax` command and switches
  * screens and faults through the device's admin endpoint, as a tester at a device rack would.

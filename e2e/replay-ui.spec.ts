@@ -1,5 +1,5 @@
 /**
- * Replay from the trace view (issue 6), in Chromium against the web host: three taps recorded on one
+ * Replay from the trace view, in Chromium against the web host: three taps recorded on one
  * demo iPhone, which then goes away; the trace reopened with no device running, a fresh demo iPhone
  * connected from the replay panel, and the trace replayed on it: every step matched; on another screen
  * the first step diverges (its target is not found) and, stopping there, the rest are not run; told to

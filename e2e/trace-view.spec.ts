@@ -1,5 +1,5 @@
 /**
- * Reopening a trace offline (issue 6): record two taps on the demo iPhone, stop, then open the trace
+ * Reopening a trace offline: record two taps on the demo iPhone, stop, then open the trace
  * file through "Open trace…": the filmstrip, before / after screenshots with boxes, attributes of a
  * picked box, the step's result. A foreign file names what is wrong with it.
  */

@@ -1,6 +1,6 @@
 /**
- * An AppReveal server (protocol.md §6, seed 004) in front of an abstract app: the demo device embeds it
- * the way a debug iOS build embeds the AppReveal framework, and tests use it as a real peer.
+ * An AppReveal server (docs/protocol.md#p-appreveal) in front of an abstract app: the demo device embeds
+ * it the way a debug iOS build embeds the AppReveal framework, and tests use it as a real peer.
  *
  * The wire is the JSON-only form of MCP Streamable HTTP that AppReveal speaks: each POST carries one
  * JSON-RPC object and gets one application/json reply; no SSE, no Mcp-Session-Id. The MCP SDK's server

@@ -61,7 +61,7 @@ export const NativeNodeSchema: z.ZodType<NativeNode> = z.object({
 
 export const NativeCaptureSchema = z.object({
   screen: z.string().nullable(),
-  /** The AX error XCTest hits on this screen (seed 003), or null when XCTest can read it. */
+  /** The AX error XCTest hits on this screen (docs/rules.md#r-str-09), or null when XCTest can read it. */
   hostile: z.string().nullable(),
   /** Rects of the system chrome: status-bar, cutout, home-indicator. */
   chrome: z.record(z.string(), RectSchema),

@@ -1,8 +1,8 @@
 /**
- * The demo device's switchable faults: each one makes the device behave the way a seed describes a
- * real device or app misbehaving. Set from the command line (`--fault NAME[=VALUE]`) and at run time
- * through the admin endpoint; listeners hear every change so the app page can follow (a second web
- * view appears, a web process dies, ...).
+ * The demo device's switchable faults: each one makes the device misbehave the way a real device or app
+ * does in a case docs/rules.md covers. Set from the command line (`--fault NAME[=VALUE]`) and at run time
+ * through the admin endpoint; listeners hear every change so the app page can follow (a second web view
+ * appears, a web process dies, ...).
  */
 import { EventEmitter } from 'node:events';
 import { ACTION_REJECTION_REASONS } from '@shared/protocol/sdk';
@@ -11,11 +11,11 @@ type ValueKind = 'flag' | 'ms' | 'uint64' | 'count' | 'reason' | 'space';
 
 /** Every fault, with what its value is. The list is the admin API's vocabulary. */
 export const FAULTS = {
-  // XCTest (runner) side, seed 003
+  // XCTest (runner) side: docs/rules.md#r-strategies
   'xctest-ax-error': { value: 'flag', help: 'every hierarchy read fails with kAXErrorIllegalArgument' },
   'xctest-sparse': { value: 'flag', help: 'hierarchy reads return only the application root' },
   'xctest-slow': { value: 'ms', help: 'each hierarchy read grinds for MS before answering' },
-  // The in-app SDK and its observation bridge, seed 000
+  // The in-app SDK and its observation bridge: docs/rules.md#r-discovery, docs/rules.md#r-commands
   'sdk-absent': { value: 'flag', help: 'the app embeds no SDK: nothing listens on its port' },
   'sdk-too-old': { value: 'flag', help: 'the SDK predates discovery: /health has no bridge fields, no bridge routes' },
   'bridge-unregistered': { value: 'flag', help: 'the SDK is present but no observation bridge is registered' },
@@ -26,7 +26,7 @@ export const FAULTS = {
   'bridge-reject': { value: 'reason', help: 'the bridge or executor rejects every otherwise valid action with REASON' },
   'app-inactive': { value: 'flag', help: 'the app resigned active: SDK requests answer app_not_active' },
   'capture-identity-base': { value: 'uint64', help: 'the next capture identity is N (UInt64)' },
-  // Web views, seed 000
+  // Web views: docs/rules.md#r-webview-commands, docs/rules.md#r-observe-web
   'web-process-terminated': { value: 'flag', help: "the checkout web view's content process died; the view is blank until cleared" },
   'web-disallowed-origin': { value: 'flag', help: "the checkout page's origin is not in the bridge's allowedOrigins" },
   'web-duplicate-id': { value: 'flag', help: 'accepted snapshots carry one element id twice' },

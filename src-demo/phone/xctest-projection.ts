@@ -14,7 +14,7 @@ export const DEMO_APP_NAME = 'Parallax Demo';
 
 export interface ProjectionOptions {
   bundleId?: string;
-  /** Only the application root, the sparse shape of seed 003. */
+  /** Only the application root, the sparse shape of docs/rules.md#r-qua-02. */
   sparse?: boolean;
   now?: number;
 }
@@ -182,7 +182,7 @@ export function projectHierarchy(capture: ScreenCapture, options: ProjectionOpti
   };
 }
 
-/** XCTest's message when it cannot serialise a screen's accessibility tree (seed 003, Bluesky-class apps). */
+/** XCTest's message when it cannot serialise a screen's accessibility tree (R-STR-09, Bluesky-class apps). */
 export function axErrorMessage(code: string, bundleId = DEMO_BUNDLE_ID): string {
   return `Failed to get snapshot for ${bundleId}: Error ${code === 'kAXErrorIllegalArgument' ? '-25201' : '-25200'} (${code}) while serializing the accessibility hierarchy`;
 }

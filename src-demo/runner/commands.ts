@@ -1,6 +1,7 @@
 /**
- * What the runner does for each command (protocol.md §1): XCTest reads of the screen, real input on
- * the rendered page, and the SDK relay. Returns reply objects; the socket is runner-server.ts's job.
+ * What the runner does for each command (docs/protocol.md#p-runner-commands): XCTest reads of the screen,
+ * real input on the rendered page, and the SDK relay. Returns reply objects; the socket is
+ * runner-server.ts's job.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HierarchyUpdate, RunnerCommand, RunnerRequest, ViewHierarchy } from '@shared/protocol/runner';
@@ -43,8 +44,9 @@ type Reply = Record<string, unknown> & { type: string };
 export type XctestRead = { ok: true; data: ViewHierarchy } | { ok: false; error: string };
 
 /**
- * A hostile screen fails both ways seed 003 describes for Bluesky-class apps: the recursive (raw,
- * unfiltered) capture fails with its AX error, and the regular capture degrades to the application root.
+ * A hostile screen fails both ways a Bluesky-class app does: the recursive (raw, unfiltered) capture
+ * fails with its AX error (docs/rules.md#r-str-09), and the regular capture degrades to the application
+ * root (R-QUA-02).
  */
 export function readAsXctest(device: DemoDevice, frame: FrameState, options: { raw?: boolean } = {}): XctestRead {
   const hostile = frame.capture.native.hostile;

@@ -1,5 +1,5 @@
 /**
- * Frame context tokens, `<epoch>:<generation>:<hash>` (protocol.md §1).
+ * Frame context tokens, `<epoch>:<generation>:<hash>` (docs/protocol.md#p-frame-context).
  *
  * The epoch names this run of the device (a restarted runner never reuses a token), the generation
  * moves each time what is on screen changes, and the hash fingerprints the screen the generation stands

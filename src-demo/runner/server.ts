@@ -1,7 +1,7 @@
 /**
- * The runner's sockets (protocol.md §1): `GET /health`, the WebSocket at `/ws`, and the admin endpoint
- * under `/admin` on the same port. Each connection gets `connected` first, then the current hierarchy,
- * then a `hierarchy_update` push whenever the screen changes.
+ * The runner's sockets (docs/protocol.md#p-runner-transport): `GET /health`, the WebSocket at `/ws`, and
+ * the admin endpoint under `/admin` on the same port. Each connection gets `connected` first, then the
+ * current hierarchy, then a `hierarchy_update` push whenever the screen changes.
  *
  * A frame that cannot be decoded gets a typed `success: false` reply naming the problem (with the
  * requestId when one could be read), never an exception.

@@ -1,14 +1,14 @@
 /**
- * The in-app SDK's HTTP bodies (protocol.md §2), shared by the SDK server and the runner that relays
- * to it. The bridge payloads themselves (snapshots, actions, results) are the shared sdk.ts schemas;
- * what is here is only the SDK's own envelope around them.
+ * The in-app SDK's HTTP bodies (docs/protocol.md#p-sdk-http), shared by the SDK server and the runner
+ * that relays to it. The bridge payloads themselves (snapshots, actions, results) are the shared sdk.ts
+ * schemas; what is here is only the SDK's own envelope around them.
  */
 import { z } from 'zod';
 import { SdkRelayFailureSchema } from '@shared/protocol/sdk';
 
 /**
  * GET /health. The bridge fields are left unknown on purpose: the runner validates each one on its own
- * and drops a malformed one rather than failing the whole reply (seed 000 Discovery).
+ * and drops a malformed one rather than failing the whole reply (docs/rules.md#r-disc-11).
  */
 export const SdkHealthSchema = z.object({
   status: z.literal('ok'),

@@ -1,6 +1,6 @@
 /**
  * AutoMobileObservationBridge, as the demo app registers it: observations of the native views and
- * actions on them, with the checks seed 000 lists, in its order:
+ * actions on them, with the checks docs/rules.md#r-cmd-08 lists, in its order:
  *   SDK: unsupported_action (against supportedActions)
  *   bridge: stale_observation, unknown_element, element_not_actionable, action_in_flight
  *   host executor: action_queue_overloaded, action_cancelled
@@ -28,7 +28,7 @@ export const SUPPORTED_ACTIONS: readonly ActionKind[] = ['back', 'clearText', 'i
 const UINT64_MASK = (1n << 64n) - 1n;
 const SNAPSHOT_CAPABILITIES = ['accessibilityIdentifiers', 'focus', 'values', 'visibility'];
 
-// The wire forms are the shared schemas' inputs: what a real SDK encodes (docs/protocol.md#sdk-types).
+// The wire forms are the shared schemas' inputs: what a real SDK encodes (docs/protocol.md#p-sdk-types).
 export type WireBounds = z.input<typeof SdkBoundsSchema>;
 export type WireObservationNode = z.input<typeof ObservationNodeSchema> & { children: WireObservationNode[] };
 export type WireObservationSnapshot = z.input<typeof ObservationSnapshotSchema>;
@@ -115,7 +115,7 @@ export class ObservationBridge {
     return this.currentIdentity;
   }
 
-  /** How the registry describes itself in /health (seed 000 Discovery). */
+  /** How the registry describes itself in /health (R-DISC-02, R-DISC-04). */
   state(): unknown {
     if (this.faults.has('bridge-malformed')) {
       // Wrong types throughout: a client must drop this rather than trust any of it.

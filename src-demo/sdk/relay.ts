@@ -1,6 +1,7 @@
 /**
- * The runner's side of the SDK bridges (seed 000): it asks the foreground app's SDK over loopback HTTP
- * and turns every outcome into the relay reply payloads of protocol.md, with the typed failures:
+ * The runner's side of the SDK bridges (docs/rules.md#r-cmd-05, R-WEB-13): it asks the foreground app's
+ * SDK over loopback HTTP and turns every outcome into the relay reply payloads of
+ * docs/protocol.md#p-relay, with the typed failures (R-CMD-06, R-WEB-14):
  *   bridge_unavailable  no SDK or no registered bridge (or web view); nothing was sent; available:false
  *   app_not_active      the app resigned active before the SDK served the request
  *   invalid_action      actionJson (or webViewId) missing, or not an action

@@ -1,6 +1,6 @@
 /**
- * The in-app SDK's loopback HTTP server (protocol.md §2): the app side of the bridges. Only the runner
- * talks to it. Routes:
+ * The in-app SDK's loopback HTTP server (docs/protocol.md#p-sdk-http): the app side of the bridges. Only
+ * the runner talks to it. Routes:
  *   GET  /health               status, capabilities, observationBridge, webViewBridge
  *   POST /observation/snapshot the observation bridge's AutoMobileObservationSnapshot
  *   POST /observation/action   body: one AutoMobileAction (Swift enum JSON) → AutoMobileActionResult
@@ -22,7 +22,7 @@ import { DEMO_BUNDLE_ID } from '@demo/phone/xctest-projection';
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const SDK_VERSION = '1.6.0';
-/** An SDK from before bridge discovery (seed 000: SDK_TOO_OLD). */
+/** An SDK from before bridge discovery (SDK_TOO_OLD, docs/rules.md#r-disc-06). */
 export const OLD_SDK_VERSION = '1.2.0';
 
 class BodyTooLarge extends Error {}

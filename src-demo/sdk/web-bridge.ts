@@ -1,5 +1,6 @@
 /**
- * AutoMobileWebViewBridge registry, as the demo app registers its web views (seed 000, #5162).
+ * AutoMobileWebViewBridge registry, as the demo app registers its web views
+ * (docs/rules.md#r-webview-commands).
  *
  * The page script (resources/demo-app/webview-bridge.js) posts snapshots; this side is the bridge's
  * policy: it accepts only a web view's main frame, checks each snapshot's origin against allowedOrigins
@@ -39,7 +40,7 @@ const PostedSnapshotSchema = z.object({
 });
 const PostedTooLargeSchema = z.object({ documentId: z.string().min(1).max(200), tooLarge: z.literal(true), bytes: z.number() });
 
-// The wire forms are the shared schemas' inputs: what a real SDK encodes (docs/protocol.md#sdk-types).
+// The wire forms are the shared schemas' inputs: what a real SDK encodes (docs/protocol.md#p-sdk-types).
 export type WireWebSnapshot = z.input<typeof WebSnapshotSchema> & { documentId: string };
 export type WireWebViewEntry = z.input<typeof WebViewBridgeEntrySchema>;
 export type WebSnapshotFailure = Extract<

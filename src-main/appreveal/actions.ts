@@ -1,6 +1,7 @@
 /**
- * Actions on an AppReveal device (seed 004): each ActionRequest maps onto the tools the app registered.
- * What has no AppReveal form fails closed with that reason and nothing sent; nothing is retried.
+ * Actions on an AppReveal device (docs/rules.md#r-ar-14): each ActionRequest maps onto the tools the app
+ * registered. What has no AppReveal form fails closed with that reason and nothing sent; nothing is
+ * retried.
  */
 import { ActionRequestSchema, type ActionRequest, type ActionResult, type FailureReason, type TargetSelector } from '@shared/protocol/action';
 import { AppRevealError, type AppRevealClient } from './client';

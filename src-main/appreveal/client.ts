@@ -1,6 +1,6 @@
 /**
- * A client for an app's embedded AppReveal MCP server (protocol.md §6), through the official MCP SDK
- * client over Streamable HTTP.
+ * A client for an app's embedded AppReveal MCP server (docs/protocol.md#p-appreveal), through the
+ * official MCP SDK client over Streamable HTTP.
  *
  * `connect()` probes `GET /health` (unauthenticated) first, so "nothing listens" and "wrong token" are
  * told apart, then initializes and reads `tools/list`: that list alone decides what may be called. A

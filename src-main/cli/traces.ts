@@ -1,5 +1,5 @@
 /**
- * `parallax open | replay | export | compare` (issue 6): traces read offline, replayed on a device or
+ * `parallax open | replay | export | compare`: traces read offline, replayed on a device or
  * exported to Maestro, and the XCTest-only vs SDK-backed diff of the current screen.
  *
  * Exit codes: 0 the command did what was asked (replay: every step matched), 1 it did not (a trace

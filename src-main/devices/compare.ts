@@ -1,5 +1,5 @@
 /**
- * Compare (issue 6): the current screen as XCTest alone sees it against the SDK-backed view of it, as
+ * Compare: the current screen as XCTest alone sees it against the SDK-backed view of it, as
  * a tree diff, plus the capture stamps that say whether both reads saw the same screen.
  */
 import { diffTrees, type TreeDiff } from '@shared/compare/diff';

@@ -1,5 +1,5 @@
 /**
- * Comparisons taken through the API (issue 6): each one is kept, by id, for a short while, so the user
+ * Comparisons taken through the API: each one is kept, by id, for a short while, so the user
  * can look at it first and then save it into the recording without the device being read again.
  */
 import { randomUUID } from 'node:crypto';

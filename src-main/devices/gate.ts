@@ -1,9 +1,9 @@
 /**
- * One device, one action at a time against its observers. Reads (observes, screenshots) run together;
- * an action runs alone, and new reads wait behind an action that is waiting, so a busy live view never
- * starves it. Seed 000: every bridge capture moves the current observation, and the bridge refuses an
- * action naming an older one, so a read of Parallax's own between an action's fresh read and its
- * request would make Parallax refuse itself.
+ * One device, one action at a time against its observers. Reads (observes, screenshots) run together; an
+ * action runs alone, and new reads wait behind an action that is waiting, so a busy live view never
+ * starves it (docs/rules.md#r-key-09). Every bridge capture moves the current observation (R-KEY-07), and
+ * the bridge refuses an action naming an older one (R-CMD-08), so a read of Parallax's own between an
+ * action's fresh read and its request would make Parallax refuse itself.
  */
 export class DeviceGate {
   private readers = 0;

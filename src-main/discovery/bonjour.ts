@@ -1,5 +1,6 @@
 /**
- * Bonjour browsing of `_appreveal._tcp` (seed 004 BonjourDiscovery) with live up/down events.
+ * Bonjour browsing of `_appreveal._tcp` (docs/protocol.md#p-ar-bonjour, docs/rules.md#r-ar-17) with live
+ * up/down events.
  *
  * Where to connect: the A/AAAA records when the responder sent them, else the address the answer came
  * from, else the SRV target when it is an IP literal, else 127.0.0.1. Inside a private network namespace

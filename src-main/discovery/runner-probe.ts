@@ -1,9 +1,9 @@
 /**
- * Finds runners by asking `GET /health` on each port of the runner range (protocol.md §1: 8765–8864, one
- * runner per device). A refused port is nothing; a port that answers anything else than a health reply
- * (garbage, an HTML page, a reset mid-answer, silence) is listed as unreachable, so the user sees that
- * something is there. An AppReveal server that happens to sit in the range is recognized by its /health
- * (`auth`) and reported as one.
+ * Finds runners by asking `GET /health` on each port of the runner range
+ * (docs/protocol.md#p-runner-transport: 8765–8864, one runner per device). A refused port is nothing; a
+ * port that answers anything else than a health reply (garbage, an HTML page, a reset mid-answer,
+ * silence) is listed as unreachable, so the user sees that something is there. An AppReveal server that
+ * happens to sit in the range is recognized by its /health (`auth`) and reported as one.
  */
 import { z } from 'zod';
 import { AppRevealHealthSchema } from '@shared/protocol/appreveal';

@@ -1,5 +1,5 @@
 /**
- * A client for the iOS runner's WebSocket protocol (protocol.md §1).
+ * A client for the iOS runner's WebSocket protocol (docs/protocol.md#p-runner).
  *
  * The `connected` push decides what may be sent: a command the runner did not list fails here with
  * `unsupported_command` and never reaches the wire. Replies are matched by requestId; each request has

@@ -3,10 +3,10 @@
  *
  * Round trips, in the order their inputs allow: the XCTest hierarchy and the screenshot together (the
  * hierarchy names the foreground app); discovery from the capability cache, or one probe when the
- * foreground app or the connection changed (seed 000: a reply for one app never answers for another);
- * then the bridge and web view reads together, each on the SDK budget. A push that already carries the
- * hierarchy skips the first read. A bridge read that finds no bridge where the cache said there was one
- * costs one more probe, so the observation never reports a stale discovery.
+ * foreground app or the connection changed (docs/rules.md#r-disc-03: a reply for one app never answers
+ * for another); then the bridge and web view reads together, each on the SDK budget. A push that already
+ * carries the hierarchy skips the first read. A bridge read that finds no bridge where the cache said
+ * there was one costs one more probe, so the observation never reports a stale discovery.
  */
 import type { Frame, ObservedFrame } from '@shared/api/api';
 import type { Strategy } from '@shared/protocol/observation';
@@ -21,7 +21,7 @@ import type { WebRead } from '@shared/observe/web-merge';
 import { RunnerError, type RunnerClient } from './client';
 import type { RunnerReply } from '@shared/protocol/runner';
 
-/** Seed 000: every SDK read has 2 s. */
+/** R-OBS-01, R-OWV-01: every SDK read has 2 s. */
 export const SDK_READ_BUDGET_MS = 2_000;
 /**
  * How long a cached answer that the bridge (or every web view) is unavailable stands before it is asked
@@ -156,7 +156,7 @@ export class Observer {
     }
   }
 
-  /** `raw` asks the runner for its unfiltered tree (seed 003's raw strategy). */
+  /** `raw` asks the runner for its unfiltered tree (the raw strategy, R-STR-01). */
   private async readHierarchy(raw: boolean): Promise<HierarchyStage> {
     const command = this.client.supports('request_hierarchy') ? 'request_hierarchy' : 'request_hierarchy_if_stale';
     try {
@@ -218,7 +218,7 @@ async function relayRead<R extends { kind: string }>(
 
 /**
  * A reply with a tree, or with the runner's own error (an AX serialization failure is a real answer and
- * stays one, seed 003), or with neither.
+ * stays one, R-STR-09), or with neither.
  */
 function hierarchyStage(update: HierarchyUpdate | HierarchyUpdateReply): HierarchyStage {
   const frameContext = update.frameContext ?? undefined;

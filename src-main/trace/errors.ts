@@ -1,6 +1,6 @@
 /**
- * The one error a trace reader throws (issue 6: "a damaged or foreign file gets a clear error naming
- * what is wrong, never a blank screen"). `code` is for the UI to choose its wording and icon; `message`
+ * The one error a trace reader throws: a damaged or foreign file gets a clear error naming what is
+ * wrong, never a blank screen. `code` is for the UI to choose its wording and icon; `message`
  * is already a sentence a user can act on.
  */
 import type { TraceFormatError } from '@shared/trace/reader';

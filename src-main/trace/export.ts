@@ -1,5 +1,5 @@
 /**
- * An opened trace → a Maestro flow (issue 6). The flow logic is pure (src-shared/trace/maestro.ts); this
+ * An opened trace → a Maestro flow. The flow logic is pure (src-shared/trace/maestro.ts); this
  * loads the observations it needs from the trace: the screen each exported action was aimed at, and,
  * when the manifest names no app, the observations that may name it.
  */

@@ -1,5 +1,5 @@
 /**
- * Opens a trace offline (issue 6): a `.parallax-trace` file, or a trace folder (one still recording, or
+ * Opens a trace offline: a `.parallax-trace` file, or a trace folder (one still recording, or
  * left by a crash). Reads the manifest and the events up front and every resource on demand, so opening
  * costs the events file, not the screenshots.
  *

@@ -1,6 +1,6 @@
 /**
- * Records a session as a trace (issue 6), written as it happens so a crash or a kill loses at most the
- * step in flight.
+ * Records a session as a trace (docs/protocol.md#p-trace), written as it happens so a crash or a kill
+ * loses at most the step in flight.
  *
  * Durability order, per step: a resource's bytes are flushed and then renamed into place; the resources
  * folder is synced before the event that names them is written; each batch of event lines is written

@@ -1,6 +1,6 @@
 /**
- * After a crash: find the recordings that never stopped, and pack what they hold (issue 6: "the next
- * start offers to recover the unfinished trace").
+ * After a crash: find the recordings that never stopped, and pack what they hold, so the next start can
+ * offer to recover each unfinished trace (docs/protocol.md#p-trace).
  *
  * A recording's folder carries an `.in-progress` marker from its start until it has been packed, and the
  * marker names the process writing it, so a second running Parallax is not offered a trace that the

@@ -1,5 +1,5 @@
 /**
- * The UI's Replay button (issue 6): one replay at a time in the host, run against one of the devices
+ * The UI's Replay button: one replay at a time in the host, run against one of the devices
  * the host already holds, each step announced as soon as it is judged, and a stop that takes effect
  * between steps (the step in flight is never cut off, so nothing is left half sent or sent twice).
  */

@@ -1,5 +1,5 @@
 /**
- * Reopening a trace offline (issue 6): the steps of a trace file for the trace view, and its resources
+ * Reopening a trace offline: the steps of a trace file for the trace view, and its resources
  * (screenshots, observations) on demand. No device is involved.
  */
 import { randomUUID } from 'node:crypto';

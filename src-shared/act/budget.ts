@@ -1,5 +1,6 @@
 /**
- * Time budgets for bridge requests (seed 000), and which silences say something about the runner.
+ * Time budgets for bridge requests (docs/rules.md#r-cmd-10), and which silences say something about the
+ * runner (R-CMD-12).
  */
 import type { RunnerCommand } from '@shared/protocol/runner';
 
@@ -7,9 +8,9 @@ import type { RunnerCommand } from '@shared/protocol/runner';
 export const SDK_REQUEST_BUDGET_MS = 2_000;
 /** … and 5 s in total per runner command. */
 export const SDK_TOTAL_BUDGET_MS = 5_000;
-/** A click (or any bounded page action) through a web view (seed 000 "tapOn on a DOM element"). */
+/** A click (or any bounded page action) through a web view (R-TDOM-01). */
 export const WEB_ACTION_BUDGET_MS = 5_000;
-/** What a bridge swipe adds to its stroke, and the least it ever gets (seed 000 swipeOn). */
+/** What a bridge swipe adds to its stroke, and the least it ever gets (R-SWP-08). */
 export const SWIPE_BUDGET_EXTRA_MS = 3_000;
 export const SWIPE_BUDGET_FLOOR_MS = 5_000;
 /** How long a scroll search waits for the page's next snapshot after scrollIntoView. */

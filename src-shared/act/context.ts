@@ -9,7 +9,7 @@ export interface BridgeContext {
   readonly flagEnabled: boolean;
   /**
    * Discovery for the foreground app, cached under its generation binding. Undefined when the probe
-   * failed or was not made: a failed probe is never "unavailable" (seed 000 Discovery).
+   * failed or was not made: a failed probe is never "unavailable" (docs/rules.md#r-disc-10, R-TAP-09).
    */
   readonly observationBridge?: ObservationBridgeState | undefined;
   /** The web views /health lists (webViewBridge); undefined when not known. */

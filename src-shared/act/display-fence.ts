@@ -1,6 +1,7 @@
 /**
  * The display fence: a swipe's coordinates were computed for one display geometry, and are checked
- * against the current one right before dispatch, through the bridge as through XCTest (seed 000 swipeOn).
+ * against the current one right before dispatch, through the bridge as through XCTest
+ * (docs/rules.md#r-swp-07).
  */
 import type { ViewHierarchy } from '@shared/protocol/runner';
 import type { FailClosed } from './verdict';

@@ -1,6 +1,6 @@
 /**
- * The bridge and web identities a merged node carries (protocol.md §4), read once so routing never
- * guesses from half an identity.
+ * The bridge and web identities a merged node carries (docs/protocol.md#p-merge-attrs), read once so
+ * routing never guesses from half an identity.
  */
 import type { TargetRecord } from '@shared/protocol/action';
 import { UInt64Schema, type UInt64 } from '@shared/protocol/json';
@@ -28,7 +28,8 @@ export type NodeIdentity =
   | { readonly kind: 'none' }
   /**
    * Marked as a bridge or DOM node but missing (or garbling) what an action must name. Tapping it through
-   * XCTest would be a fallback the seed does not allow, and no valid bridge action can be built.
+   * XCTest would be a fallback no rule allows, and no valid bridge action can be built
+   * (docs/rules.md#r-tap-06).
    */
   | { readonly kind: 'incomplete' };
 

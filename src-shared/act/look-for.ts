@@ -1,5 +1,5 @@
 /**
- * The one web-view step of a scroll search (seed 000 swipeOn, "Scroll searches"): before swiping, a page
+ * The one web-view step of a scroll search (docs/rules.md#r-lookfor): before swiping, a page
  * element named exactly by lookFor.text is scrolled into view by the page itself. The snapshot lists
  * off-screen elements, which the merged observation drops, so this finds what swiping would hunt for.
  */

@@ -1,6 +1,7 @@
 /**
  * Resolving a selector on the merged tree of the fresh read, so the node an action routes with carries
- * the bridge or web identity of that read (seed 000: "a revalidated target keeps its identity").
+ * the bridge or web identity of that read (docs/rules.md#r-owv-18: a revalidated target keeps its
+ * identity).
  */
 import type { LookFor, Point, TargetSelector } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
@@ -188,7 +189,7 @@ export function twinWithIdentity(node: UiNode, nodes: readonly FlatNode[]): UiNo
   return nodes.find(({ node: n }) => identified(n) && boundsKey(n) === key && (id === undefined || n['resource-id'] === id))?.node;
 }
 
-/** Scroll searches match case and quote style aside (seed 000 swipeOn), within `scope` when given. */
+/** Scroll searches match case and quote style aside (R-LOOK-02), within `scope` when given. */
 export function findLookFor(lookFor: LookFor, scope: UiNode | undefined): UiNode | undefined {
   if (!scope) return undefined;
   const nodes = flattenTree(scope);

@@ -1,6 +1,7 @@
 /**
  * Assembles the ActionResult every action reports, so each one names its backend, its fallback reason if
- * XCTest stood in, and its failure reason if it failed (design principle 3), and never one without the other.
+ * XCTest stood in, and its failure reason if it failed (docs/architecture.md#a-fail-closed), and never
+ * one without the other.
  */
 import type { ActionResult, FailureReason, TargetRecord } from '@shared/protocol/action';
 import type { FallbackReason } from '@shared/protocol/observation';

@@ -1,6 +1,7 @@
 /**
- * sendKeys as a pure state machine (seed 000 "sendKeys"): which backend each keyboard step takes, and
- * what the command remembers about the field it focused between steps. Plain data in, plain data out.
+ * sendKeys as a pure state machine (docs/rules.md#r-sendkeys, docs/rules.md#r-sendkeys-dom): which
+ * backend each keyboard step takes, and what the command remembers about the field it focused between
+ * steps. Plain data in, plain data out.
  *
  * The dispatcher's loop, per step:
  *   plan = planKeyOp(session, op, context)

@@ -1,7 +1,7 @@
 /**
- * swipeOn routing (seed 000 "swipeOn"): a bridge container scrolls through the bridge, a screen swipe on
- * a screen that carries bridge nodes swipes through it, and the display fence is checked right before
- * whichever dispatch runs. Other fallbacks and fail-closed results follow tapOn (verdict.ts).
+ * swipeOn routing (docs/rules.md#r-swipeon): a bridge container scrolls through the bridge, a screen
+ * swipe on a screen that carries bridge nodes swipes through it, and the display fence is checked right
+ * before whichever dispatch runs. Other fallbacks and fail-closed results follow tapOn (verdict.ts).
  */
 import { DEFAULT_SWIPE_DURATION_MS, type FailureReason, type Point, type ScreenEdge, type TargetRecord } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
@@ -105,7 +105,7 @@ export function routeSwipe(input: SwipeInput, context: BridgeContext): SwipePlan
   if (container) {
     const identity = nodeIdentity(container.node);
     if (identity.kind === 'incomplete') return { via: 'failClosed', failureReason: 'invalid_action', mayHaveRun: false, target };
-    // Web view scrolling is not used by swipeOn yet (seed 000), so a DOM container stays on XCTest.
+    // Web view scrolling is not used by swipeOn yet (R-WEB-17), so a DOM container stays on XCTest.
     if (identity.kind !== 'bridge') return xctest();
     const { elementId, captureIdentity: observationIdentity } = identity.bridge;
     // The change in content offset: start minus end, so swiping up gives a positive y.

@@ -1,7 +1,7 @@
 /**
- * tapOn routing (seed 000 "tapOn", "tapOn on a DOM element"): a target with a bridge identity is tapped
- * through the bridge, one with a web identity is clicked through its web view, and XCTest stands in only
- * where the seed allows it.
+ * tapOn routing (docs/rules.md#r-tapon, docs/rules.md#r-tapon-dom): a target with a bridge identity is
+ * tapped through the bridge, one with a web identity is clicked through its web view, and XCTest stands
+ * in only where a rule allows it (R-TAP-04, R-TDOM-02, R-TDOM-03).
  */
 import type { FailureReason, Point, TargetRecord } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
@@ -22,7 +22,7 @@ export type TapTarget =
       readonly node: UiNode;
       readonly resolvedBy: 'id' | 'text' | 'node';
       readonly selector?: string | undefined;
-      /** Resolved from a cached hierarchy read, which is XCTest-only (seed 000). */
+      /** Resolved from a cached hierarchy read, which is XCTest-only (R-OWV-19). */
       readonly fromCache?: boolean | undefined;
     }
   | { readonly kind: 'point'; readonly point: Point };

@@ -3,7 +3,8 @@
  *
  * XCTest may stand in only when nothing reached the app (the bridge is unavailable) or the bridge said it
  * has no form for the action (unsupported_action). Every other answer fails closed, because tapping
- * whatever XCTest now finds at those coordinates could act on a different element (seed 000 tapOn).
+ * whatever XCTest now finds at those coordinates could act on a different element
+ * (docs/rules.md#r-tap-04, R-TAP-05).
  */
 import type { FailureReason } from '@shared/protocol/action';
 import type { UInt64 } from '@shared/protocol/json';
@@ -46,7 +47,7 @@ export type RelayOutcome = RequestOutcome<RelayReply>;
 export type RunnerReplyStatus = Pick<RunnerReply, 'success' | 'error'>;
 export type RunnerOutcome = RequestOutcome<RunnerReplyStatus>;
 
-/** Seed 000: a daemon-side timeout of an action request reports available: true, since it may have run. */
+/** R-CMD-07, R-CMD-11: a daemon-side timeout of an action request reports available: true, since it may have run. */
 export function relayAvailable(outcome: RelayOutcome): boolean | undefined {
   switch (outcome.kind) {
     case 'timeout':
@@ -65,8 +66,8 @@ export interface FailClosed {
 }
 
 /**
- * `done` has no stand-in and no retry path: an accepted action is never repeated through XCTest (seed 000
- * tapOn's retry-if-no-change), and the type leaves nothing to repeat it with.
+ * `done` has no stand-in and no retry path: an accepted action is never repeated through XCTest (R-TAP-03:
+ * no retry-if-no-change), and the type leaves nothing to repeat it with.
  */
 export interface BridgeDone {
   readonly kind: 'done';

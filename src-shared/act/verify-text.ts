@@ -1,5 +1,6 @@
 /**
- * Read-back verification of typed text, the same for bridge, web and XCTest typing (seed 000 sendKeys).
+ * Read-back verification of typed text, the same for bridge, web and XCTest typing
+ * (docs/rules.md#r-key-04, R-OWV-08).
  */
 import type { UiNode } from '@shared/protocol/runner';
 import { hidesText } from '@shared/model/node';

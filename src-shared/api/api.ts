@@ -108,7 +108,7 @@ export type WebControls = z.infer<typeof WebControlsSchema>;
 /** Where a trace step's frame is kept in the trace: its observation (a ViewHierarchy) and its screenshot. */
 export const TraceFrameRefsSchema = z.object({ observationRef: z.string().optional(), screenshotRef: z.string().optional() });
 
-/** One action step of a trace opened offline (issue 6). */
+/** One action step of a trace opened offline. */
 export const TraceViewStepSchema = z.object({
   callId: z.string(),
   kind: z.string(),
@@ -165,7 +165,7 @@ export type CaptureStamp = z.infer<typeof CaptureStampSchema>;
 
 /**
  * The current screen as plain XCTest sees it beside the SDK-backed view of the same moment, with the
- * tree diff between them (issue 6). Node keys in the diff are index paths into each frame's tree.
+ * tree diff between them. Node keys in the diff are index paths into each frame's tree.
  */
 export const ComparisonViewSchema = z.object({
   /** Names this comparison for `recording.saveComparison`. */

@@ -1,5 +1,5 @@
 /**
- * Tree diff between an XCTest-only observation and an SDK-backed one of the same moment (issue 6).
+ * Tree diff between an XCTest-only observation and an SDK-backed one of the same moment.
  *
  * Pure and near-linear: two 5,000-node trees must diff in well under 50 ms, so every pass indexes with
  * Maps and the overlap pass buckets boxes by size and position instead of comparing all pairs.
@@ -132,7 +132,8 @@ function nonEmpty(text: string | undefined): string | undefined {
 
 /**
  * What a reader sees first. XCTest puts an element's label in `text`; the bridge merge puts the bridge
- * label in `content-desc` and its value in `text` (seed 000), so content-desc wins when both are set.
+ * label in `content-desc` and its value in `text` (docs/rules.md#r-obs-03), so content-desc wins when
+ * both are set.
  */
 function labelOf(node: UiNode): string | undefined {
   return nonEmpty(node['content-desc']) ?? nonEmpty(node.text);

@@ -1,5 +1,5 @@
 /**
- * What the UI needs to act on a device and to show what happened (issue 5): which box a click aims at,
+ * What the UI needs to act on a device and to show what happened: which box a click aims at,
  * which gesture a pointer stroke was, which actions a device offers, and the words and numbers of one
  * timeline step. Pure: plain data in, plain data out.
  */
@@ -112,7 +112,8 @@ export interface OfferedActions {
 
 /**
  * What the UI offers on a device. A runner (or the demo, or a replay) offers every gesture; an AppReveal
- * app only what its registered tools can do (seed 004): a tool it did not register is not offered.
+ * app only what its registered tools can do (docs/rules.md#r-ar-02): a tool it did not register is not
+ * offered.
  */
 export function offeredActions(device: Pick<DeviceSummary, 'kind' | 'supportedCommands'> | undefined): OfferedActions {
   if (!device) {

@@ -1,5 +1,5 @@
 /**
- * What the UI says about one observation (design.md, "The observation a user sees"): which backend
+ * What the UI says about one observation (docs/architecture.md#a-seen): which backend
  * served it and why it fell back, its quality verdict, its partial failures, its safe areas, the scroll
  * containers with hidden content, its layout warnings, and the capture stamps of its two halves.
  * Pure: plain data in, plain data out.

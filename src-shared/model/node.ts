@@ -3,7 +3,7 @@
  * Its children, where it came from, its string-boolean flags, its frame and the point XCTest touches,
  * the attributes the inspector's merge adds, and whether its text is a secret. Everything that reads a
  * node asks these functions, so the answer is the same in the observer, the dispatcher, the recorder,
- * the replay, the exports and the UI (docs/protocol.md#node).
+ * the replay, the exports and the UI (docs/protocol.md#p-node).
  *
  * Readers are tolerant: a node may come from a trace file or a renderer message rather than a decoder,
  * so a field of the wrong type reads as absent instead of throwing.
@@ -40,7 +40,7 @@ export function withExtras(node: UiNode, extras: Record<string, string>): UiNode
 
 // ---- Source -----------------------------------------------------------------------------------------
 
-/** The extras key that says which SDK bridge produced a merged node (docs/protocol.md#merged-attributes). */
+/** The extras key that says which SDK bridge produced a merged node (docs/protocol.md#p-merge-attrs). */
 export const SDK_SOURCE_KEY = 'sdk.source';
 
 /** The node's source: the native SDK bridge, a web view's DOM, or (anything else) XCTest. */
@@ -51,7 +51,7 @@ export function nodeSource(node: UiNode): NodeSource {
   return source === 'sdkBridge' || source === 'sdkWebBridge' ? source : 'xctest';
 }
 
-/** What the inspector's merge adds to a node, in the order a reader wants them (docs/protocol.md#merged-attributes). */
+/** What the inspector's merge adds to a node, in the order a reader wants them (docs/protocol.md#p-merge-attrs). */
 export const MERGED_ATTRIBUTES = [
   'sdk-element-id',
   'sdk-capture-identity',

@@ -72,7 +72,7 @@ export function assembleObservation(stages: ObservationStages): Observation {
   const read = stages.hierarchy.ok ? stages.hierarchy.hierarchy : undefined;
   if (!stages.hierarchy.ok) errors.push({ stage: 'xctest', code: 'hierarchy_unavailable', message: stages.hierarchy.message });
   else if (read?.error !== undefined && read.error !== null) {
-    // Seed 003: a real AX serialization failure stays an error; it is never an empty screen.
+    // A real AX serialization failure stays an error; it is never an empty screen (docs/rules.md#r-str-09).
     errors.push({ stage: 'xctest', code: isAxFailure(read.error) ? 'ax_failure' : 'hierarchy_error', message: read.error });
   }
 

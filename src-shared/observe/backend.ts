@@ -1,7 +1,7 @@
 /**
- * Seed 000 Backend selection: which SDK reads an observe makes. The `ios-sdk-observation-bridge` flag
- * (default on) gates all of them; with it off, or when discovery failed, the observation is XCTest-only
- * and reports no backend.
+ * Backend selection (docs/rules.md#r-backend-selection): which SDK reads an observe makes. The
+ * `ios-sdk-observation-bridge` flag (default on) gates all of them; with it off, or when discovery
+ * failed, the observation is XCTest-only and reports no backend.
  */
 import type { Strategy } from '@shared/protocol/observation';
 import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';

@@ -1,10 +1,10 @@
 /**
- * Seed 000 Observe: the native bridge snapshot merged in place under the XCUIApplication node, so
- * system UI, alerts and the keyboard (which only XCTest sees) stay in the tree.
+ * Observe (docs/rules.md#r-obs-02): the native bridge snapshot merged in place under the XCUIApplication
+ * node, so system UI, alerts and the keyboard (which only XCTest sees) stay in the tree.
  *
- * Attribute mapping, one rule for both bridges: the backend's role is the node's `className`
- * (seed: "role → class"); `role` keeps the runner's own vocabulary and is set only where the runner's
- * meaning is certain (text entry → "textfield"), so field detection treats bridge and XCTest fields alike.
+ * Attribute mapping, one rule for both bridges: the backend's role is the node's `className` (R-OBS-03:
+ * "role → className"); `role` keeps the runner's own vocabulary and is set only where the runner's meaning
+ * is certain (text entry → "textfield"), so field detection treats bridge and XCTest fields alike.
  */
 import type { BackendFields } from './backend-fields';
 import type { ObservationNode, ObservationSnapshot, SdkRelayFailure } from '@shared/protocol/sdk';

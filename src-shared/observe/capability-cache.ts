@@ -1,5 +1,5 @@
 /**
- * The capability cache (seed 000 Discovery): one discovery, bound to the foreground app and the
+ * The capability cache (docs/rules.md#r-disc-03): one discovery, bound to the foreground app and the
  * generation it was probed in, so a probe answered for one foreground app never answers for another.
  *
  * The caller owns the generation counter and bumps it whenever the foreground app changes (a launch, a

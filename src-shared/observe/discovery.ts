@@ -1,7 +1,7 @@
 /**
- * Seed 000 Discovery: what a `get_sdk_capabilities` probe says about the foreground app's observation
- * bridge and web views. The network read belongs to the main process; this module only interprets its
- * outcome, so the rules are testable as a table.
+ * Discovery (docs/rules.md#r-discovery): what a `get_sdk_capabilities` probe says about the foreground
+ * app's observation bridge and web views. The network read belongs to the main process; this module only
+ * interprets its outcome, so the rules are testable as a table.
  */
 import type { BridgeState } from '@shared/protocol/observation';
 import type { SdkCapabilitiesPayload, WebViewBridgeEntry } from '@shared/protocol/sdk';
@@ -22,7 +22,7 @@ export type CapabilityProbe = { ok: true; reply: SdkCapabilitiesReply } | { ok: 
 export type CapabilityQueryFailure = 'timeout' | 'no_reply' | 'transport' | 'runner_failure';
 
 /**
- * A probe that failed. Seed 000: thrown (or returned) instead of an unavailable state, so a timeout is
+ * A probe that failed. R-DISC-10: thrown (or returned) instead of an unavailable state, so a timeout is
  * never mistaken for a missing bridge.
  */
 export class SdkCapabilityQueryError extends Error {
@@ -114,7 +114,7 @@ export function discoverSdk(input: SdkDiscoveryInput): SdkDiscovery {
   const bridge = reply.observationBridge;
   if (bridge === undefined) {
     if (!sdkAnswered) return known(unavailable('SDK_UNAVAILABLE'), webViews);
-    // The runner drops a malformed bridge object rather than fail the reply (seed 000), so a missing
+    // The runner drops a malformed bridge object rather than fail the reply (R-DISC-11), so a missing
     // object from an SDK that declares the capability was malformed, not absent; without the
     // declaration the SDK predates discovery.
     return known(unavailable(reply.capabilities?.includes(OBSERVATION_BRIDGE_CAPABILITY) ? 'MALFORMED_RESPONSE' : 'SDK_TOO_OLD'), webViews);
@@ -127,8 +127,8 @@ export function discoverSdk(input: SdkDiscoveryInput): SdkDiscovery {
 }
 
 /**
- * The seed's `getObservationBridgeStateForIos(appId)`: the bridge state, or a thrown
- * SdkCapabilityQueryError when the probe failed.
+ * The bridge spec's `getObservationBridgeStateForIos(appId)` (R-DISC-04, R-DISC-10): the bridge state, or
+ * a thrown SdkCapabilityQueryError when the probe failed.
  */
 export function observationBridgeState(input: SdkDiscoveryInput): BridgeState {
   const discovery = discoverSdk(input);

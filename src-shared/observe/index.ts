@@ -1,4 +1,4 @@
-/** The pure core of the observation pipeline (issue 4). The main process calls assembleObservation. */
+/** The pure core of the observation pipeline (docs/architecture.md#a-pure-core). The main process calls assembleObservation. */
 export * from './assemble';
 export * from './backend';
 export * from './backend-fields';

@@ -1,7 +1,8 @@
 /**
- * Seed 002: report-only layout warnings. Text or interactive elements that reach into an unsafe region
- * of the screen (the top safe area under the status bar, the bottom one over the home indicator, the
- * side insets, a display cutout), with how far they reach in and how deep the inset is, in points.
+ * Report-only layout warnings (docs/rules.md#r-lay-01 to R-LAY-09). Text or interactive elements that
+ * reach into an unsafe region of the screen (the top safe area under the status bar, the bottom one over
+ * the home indicator, the side insets, a display cutout), with how far they reach in and how deep the
+ * inset is, in points.
  */
 import { LAYOUT_SEVERITIES, MAX_LAYOUT_WARNINGS, type LayoutSide, type LayoutWarning, type LayoutWarnings } from '@shared/protocol/observation';
 import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';

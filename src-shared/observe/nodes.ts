@@ -26,7 +26,7 @@ export function present(value: string | undefined): value is string {
   return value !== undefined && value.trim() !== '';
 }
 
-/** Roles the runner reports for things a user operates (protocol.md: button, textfield, …). */
+/** Roles the runner reports for things a user operates (docs/protocol.md#p-node: button, textfield, …). */
 const INTERACTIVE_ROLES = new Set(['button', 'textfield', 'link', 'switch', 'checkbox', 'slider', 'tab', 'menuitem', 'searchfield']);
 const INTERACTIVE_FLAGS = ['clickable', 'focusable', 'long-clickable', 'checkable', 'scrollable'] as const;
 

@@ -1,6 +1,7 @@
 /**
- * Seed 003: the two XCTest strategies. `visible` is what a user can perceive now (plus the ancestors
- * that hold it, plus scroll-hidden hints); `raw` is the whole tree, carried whole or refused whole.
+ * The two XCTest strategies (docs/rules.md#r-strategies). `visible` is what a user can perceive now (plus
+ * the ancestors that hold it, plus scroll-hidden hints); `raw` is the whole tree, carried whole or
+ * refused whole.
  *
  * Scroll-hidden hints are extras on the scroll container they belong to:
  * extras["hiddenContentAbove"] = "true" / extras["hiddenContentBelow"] = "true". Extras keep them on the
@@ -94,7 +95,7 @@ function visit(node: UiNode, clip: Rect | null, scope: ScrollScope | null): UiNo
   return out;
 }
 
-/** Only vertical scrolling has hints (seed 003 names above and below); a sideways-hidden node sets none. */
+/** Only vertical scrolling has hints (R-STR-04 names above and below); a sideways-hidden node sets none. */
 function markHidden(scope: ScrollScope, bounds: Rect): void {
   if (scope.clip === null) return;
   if (bounds.bottom <= scope.clip.top) scope.above = true;
@@ -106,7 +107,7 @@ function markHidden(scope: ScrollScope, bounds: Rect): void {
 /** The transport's limit: the largest frame a peer decodes. */
 export const DEFAULT_RAW_MAX_BYTES = MAX_FRAME_BYTES;
 
-/** Seed 003: a raw tree that cannot be carried fails explicitly; it is never cut short. */
+/** R-STR-08: a raw tree that cannot be carried fails explicitly; it is never cut short. */
 export class RawHierarchyTooLargeError extends Error {
   override readonly name = 'RawHierarchyTooLargeError';
   readonly code = 'raw_too_large' as const;

@@ -1,7 +1,7 @@
 /**
- * Seed 003: the snapshot quality verdict, so degraded output is never read as "the screen has no
- * controls". Judged on the XCTest tree the observation carries (before any merge), then upgraded to
- * `recovered` when a bridge supplied what XCTest could not.
+ * The snapshot quality verdict (docs/rules.md#r-qua-01), so degraded output is never read as "the screen
+ * has no controls". Judged on the XCTest tree the observation carries (before any merge), then upgraded
+ * to `recovered` when a bridge supplied what XCTest could not.
  */
 import type { Quality } from '@shared/protocol/observation';
 import type { UiNode, ViewHierarchy } from '@shared/protocol/runner';

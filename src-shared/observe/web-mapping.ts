@@ -1,6 +1,6 @@
 /**
- * Seed 000 Observe: web views — how one DOM element of a web snapshot becomes a node: CSS pixels to
- * screen points, and DOM attributes to the runner's attributes.
+ * Observe: web views — how one DOM element of a web snapshot becomes a node: CSS pixels to screen points
+ * (docs/rules.md#r-owv-05), and DOM attributes to the runner's attributes (R-OWV-07, R-OWV-09, R-OWV-10).
  */
 import type { UiNode } from '@shared/protocol/runner';
 import type { WebElement, WebSnapshot } from '@shared/protocol/sdk';

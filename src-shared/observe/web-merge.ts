@@ -1,7 +1,8 @@
 /**
- * Seed 000 Observe: web views — whether to read the app's web views, and how one web snapshot merges
- * under its WKWebView node. Only one pairing is sound: one registered web view, one outermost WKWebView
- * on screen. Nothing ties a registration to its native view, so with more the pairing is ambiguous.
+ * Observe: web views (docs/rules.md#r-observe-web) — whether to read the app's web views, and how one web
+ * snapshot merges under its WKWebView node. Only one pairing is sound: one registered web view, one
+ * outermost WKWebView on screen. Nothing ties a registration to its native view, so with more the pairing
+ * is ambiguous.
  */
 import type { UiNode } from '@shared/protocol/runner';
 import type { SdkRelayFailure, WebElement, WebSnapshot, WebViewBridgeEntry } from '@shared/protocol/sdk';

@@ -1,6 +1,6 @@
 /**
- * What a user or the CLI asks the action dispatcher to do, and the one result object every action
- * reports (design principle 3: name the backend, the fallback reason and the failure reason).
+ * What a user or the CLI asks the action dispatcher to do, and the one result object every action reports
+ * (docs/architecture.md#a-fail-closed: name the backend, the fallback reason and the failure reason).
  *
  * Capture identities in a result are UInt64 decimal strings (json.ts), never JS numbers.
  */
@@ -28,9 +28,9 @@ export const TargetSelectorSchema = z.union([
 ]);
 export type TargetSelector = z.infer<typeof TargetSelectorSchema>;
 
-/** Seed 000 is silent on a default press length; one second is a press no UIKit recognizer mistakes for a tap. */
+/** No rule in docs/rules.md sets a default press length; one second is a press no UIKit recognizer mistakes for a tap. */
 export const DEFAULT_LONG_PRESS_MS = 1000;
-/** Seed 000 is silent on a default stroke length; 300 ms is a deliberate, non-flick swipe. */
+/** Nor a default stroke length; 300 ms is a deliberate, non-flick swipe. */
 export const DEFAULT_SWIPE_DURATION_MS = 300;
 
 export const TapRequestSchema = z.object({ action: z.literal('tap'), target: TargetSelectorSchema });
@@ -56,7 +56,7 @@ export type SendKeysStep = z.infer<typeof SendKeysStepSchema>;
 
 export const SendKeysRequestSchema = z.object({
   action: z.literal('sendKeys'),
-  /** The field to focus first; without one, keys follow keyboard focus through XCTest (seed 000). */
+  /** The field to focus first; without one, keys follow keyboard focus through XCTest (R-KEY-06). */
   target: TargetSelectorSchema.optional(),
   /** Several steps form one command, so "a command that used both backends" has a meaning. */
   steps: z.array(SendKeysStepSchema).min(1),
@@ -147,7 +147,7 @@ export const DISPATCH_FAILURES = [
   'text_mismatch',
   // A back action on a device with no back navigation Parallax can send (a runner); nothing was sent.
   'no_back_form',
-  // AppReveal (seed 004): the app's MCP server answered, but not with a done action.
+  // AppReveal (R-AR-07): the app's MCP server answered, but not with a done action.
   'appreveal_tool_error',
   'appreveal_unknown_tool',
   'appreveal_unauthorized',
@@ -174,7 +174,7 @@ export const TargetRecordSchema = z.object({
   /** Where XCTest touched (or would have touched). */
   point: PointSchema.optional(),
   bounds: BoundsSchema.optional(),
-  /** Read from a cached hierarchy, which carries no bridge identity (seed 000). */
+  /** Read from a cached hierarchy, which carries no bridge identity (R-OWV-19). */
   fromCache: z.boolean().optional(),
   elementId: z.string().optional(),
   captureIdentity: UInt64Schema.optional(),
@@ -194,7 +194,7 @@ export const ActionResultSchema = z
     failureReason: FailureReasonSchema.optional(),
     /** On a failure: whether the action may already have happened, so nobody retries it blindly. */
     mayHaveRun: z.boolean().optional(),
-    /** A bridge scroll has no timed stroke (seed 000 swipeOn). */
+    /** A bridge scroll has no timed stroke (R-SWP-06). */
     durationIgnored: z.boolean().optional(),
     warnings: z.array(z.string()).default([]),
     target: TargetRecordSchema,

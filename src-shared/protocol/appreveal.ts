@@ -1,7 +1,7 @@
 /**
- * AppReveal: the MCP server an app embeds (protocol.md §6, seed 004). Schemas for what its tools answer,
- * the session URL a user pastes, its /health and Bonjour TXT, and the projection of its elements onto the
- * runner's node shape so the screen, tree and attributes panes draw them like any other tree.
+ * AppReveal: the MCP server an app embeds (docs/protocol.md#p-appreveal). Schemas for what its tools
+ * answer, the session URL a user pastes, its /health and Bonjour TXT, and the projection of its elements
+ * onto the runner's node shape so the screen, tree and attributes panes draw them like any other tree.
  *
  * AppReveal ports disagree on encodings: iOS and Android send booleans as "true"/"false", frames as
  * "x,y,w,h" and actions as "tap,type"; Flutter and Tauri send real booleans, `{x,y,width,height}` and
@@ -103,7 +103,7 @@ export const WireFrameSchema = z
 
 // ---- Elements (get_elements) -------------------------------------------------------------------------
 
-/** How an element's id was derived (seed 004). Other strings are kept: a newer port may add one. */
+/** How an element's id was derived (docs/rules.md#r-ar-10). Other strings are kept: a newer port may add one. */
 export const APPREVEAL_ID_SOURCES = ['explicit', 'appReveal', 'ocr', 'text', 'semantics', 'tooltip', 'derived', 'dom'] as const;
 export type AppRevealIdSource = (typeof APPREVEAL_ID_SOURCES)[number];
 

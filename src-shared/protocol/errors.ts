@@ -1,6 +1,7 @@
 /**
- * Typed decode failures for every wire decoder (protocol.md: "never crash on a malformed message, reject
- * it with a typed error that names the field").
+ * Typed decode failures for every wire decoder: a malformed message never crashes a decoder; it is
+ * rejected with a typed error that names the field (docs/protocol.md#p-conventions,
+ * docs/rules.md#r-wire-01).
  */
 import type { z } from 'zod';
 import { parseJsonLossless } from './json';

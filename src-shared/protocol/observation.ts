@@ -1,6 +1,7 @@
 /**
- * The observation the inspector assembles for one iOS frame (seed 002, adapted to iOS; seed 000 for the
- * backend fields; seed 003 for strategy and quality). Produced by `src-shared/observe/assemble.ts`, the
+ * The observation the inspector assembles for one iOS frame (docs/protocol.md#p-observation): the rules of
+ * docs/rules.md#r-observation-spec adapted to iOS, R-OBS-06 and R-SEL-02 for the backend fields, and
+ * docs/rules.md#r-strategies for strategy and quality. Produced by `src-shared/observe/assemble.ts`, the
  * one place that builds it; every other boundary (IPC, web host, trace files) decodes it with this schema.
  *
  * Capture identities are UInt64 decimal strings. `captureIdentity` is one of json.ts's UINT64_KEYS, so
@@ -27,7 +28,7 @@ export const FallbackReasonSchema = z.enum(FALLBACK_REASONS);
 export type FallbackReason = z.infer<typeof FallbackReasonSchema>;
 
 /**
- * The observation bridge of one foreground app as discovery derived it (seed 000 Discovery): either
+ * The observation bridge of one foreground app as discovery derived it (R-DISC-04): either
  * usable, with its schema version and sorted action kinds, or not, with one reason.
  */
 export const BridgeStateSchema = z.discriminatedUnion('available', [
@@ -47,7 +48,7 @@ export type BridgeState = z.infer<typeof BridgeStateSchema>;
 export const NodeSourceSchema = z.enum(['xctest', 'sdkBridge', 'sdkWebBridge']);
 export type NodeSource = z.infer<typeof NodeSourceSchema>;
 
-// ---- Strategy and quality (seed 003) ----------------------------------------------------------------
+// ---- Strategy and quality (docs/rules.md#r-strategies) ---------------------------------------------
 
 export const StrategySchema = z.enum(['visible', 'raw']);
 export type Strategy = z.infer<typeof StrategySchema>;
@@ -79,7 +80,7 @@ export type QualityReason = z.infer<typeof QualityReasonSchema>;
 export const QualitySchema = z.object({ verdict: QualityVerdictSchema, reason: QualityReasonSchema });
 export type Quality = z.infer<typeof QualitySchema>;
 
-// ---- Layout warnings (seed 002) ---------------------------------------------------------------------
+// ---- Layout warnings (R-LAY-01 to R-LAY-09) ---------------------------------------------------------
 
 export const MAX_LAYOUT_WARNINGS = 100;
 
@@ -194,7 +195,7 @@ export const ObservationSchema = z
     focusedElement: FocusedElementSchema.optional(),
     layoutWarnings: LayoutWarningsSchema,
     errors: z.array(ObservationErrorSchema),
-    /** Seed 000: present only when a registered bridge or a merged web view took part. */
+    /** R-SEL-02, R-OWV-16: present only when a registered bridge or a merged web view took part. */
     backend: BackendSchema.optional(),
     fallbackReason: FallbackReasonSchema.optional(),
     quality: QualitySchema,

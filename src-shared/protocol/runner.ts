@@ -1,8 +1,10 @@
 /**
- * The iOS runner ("CtrlProxy") WebSocket protocol (protocol.md §1): requests, replies and pushes.
+ * The iOS runner ("CtrlProxy") WebSocket protocol (docs/protocol.md#p-runner): requests, replies and
+ * pushes.
  *
- * Shapes follow recorded real traffic (fixtures/ctrlproxy-golden) and the runner's Codable types: a field
- * the runner declares optional is optional here, so an older or newer runner still decodes.
+ * Shapes follow recorded real traffic (resources/recordings/settings-tap-general) and the runner's
+ * Codable types: a field the runner declares optional is optional here, so an older or newer runner still
+ * decodes.
  */
 import { z } from 'zod';
 import { decodeWith, fail, parseFrame, validateWith, type DecodeResult } from './errors';
@@ -67,7 +69,8 @@ export const UiNodeSchema = z.object({
   checked: flag,
   selected: flag,
   'long-clickable': flag,
-  // Added by the inspector's merge (protocol.md §4); declared so a merged tree survives a re-decode.
+  // Added by the inspector's merge (docs/protocol.md#p-merge-attrs); declared so a merged tree survives a
+  // re-decode.
   'sdk-element-id': text,
   'sdk-capture-identity': text,
   'web-view-id': text,
@@ -248,7 +251,8 @@ export const RequestLaunchAppSchema = request('request_launch_app', {
 export const GetSdkCapabilitiesSchema = request('get_sdk_capabilities', {});
 export const RequestSdkObservationSchema = request('request_sdk_observation', {});
 // actionJson and webViewId are optional on the wire: a runner answers their absence with
-// `failure: invalid_action` (seed 000), so a server must be able to decode such a request to say so.
+// `failure: invalid_action` (docs/rules.md#r-cmd-06, R-WEB-14), so a server must be able to decode such a
+// request to say so.
 export const RequestSdkActionSchema = request('request_sdk_action', { actionJson: z.string().optional() });
 export const RequestSdkWebSnapshotSchema = request('request_sdk_web_snapshot', { webViewId: z.string().optional() });
 export const RequestSdkWebActionSchema = request('request_sdk_web_action', {

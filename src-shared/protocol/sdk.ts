@@ -1,6 +1,6 @@
 /**
- * The SDK wire types (protocol.md §3, seed 000): what the in-app observation and web view bridges serve,
- * as the runner relays them. Identities are UInt64 decimal strings (json.ts), never JS numbers.
+ * The SDK wire types (docs/protocol.md#p-sdk-types): what the in-app observation and web view bridges
+ * serve, as the runner relays them. Identities are UInt64 decimal strings (json.ts), never JS numbers.
  */
 import { z } from 'zod';
 import { decodeWith, type DecodeResult } from './errors';
@@ -53,7 +53,7 @@ export const ActionKindSchema = z.enum(ACTION_KINDS);
 export type ActionKind = z.infer<typeof ActionKindSchema>;
 
 export const OBSERVATION_BRIDGE_REASONS = ['NOT_REGISTERED', 'SDK_TOO_OLD', 'SDK_UNAVAILABLE', 'MALFORMED_RESPONSE', 'UNKNOWN'] as const;
-/** Seed 000: a reason written by a newer SDK reads as UNKNOWN. */
+/** A reason written by a newer SDK reads as UNKNOWN (docs/rules.md#r-disc-09). */
 export const ObservationBridgeReasonSchema = enumOr(OBSERVATION_BRIDGE_REASONS, 'UNKNOWN');
 export type ObservationBridgeReason = z.output<typeof ObservationBridgeReasonSchema>;
 
@@ -88,7 +88,7 @@ export const SdkCapabilitiesPayloadSchema = z.object({
   bundleId: z.string().optional(),
   capabilities: z.array(z.string()).optional(),
   // The runner drops a malformed bridge object; should one reach us anyway, it reads as MALFORMED_RESPONSE
-  // rather than failing the whole capability reply (seed 000 Discovery).
+  // rather than failing the whole capability reply (R-DISC-08, R-DISC-11).
   observationBridge: ObservationBridgeStateSchema.catch(malformedObservationBridge).optional(),
   // No reason exists for web views: a malformed list reads as not reported.
   webViewBridge: z.array(WebViewBridgeEntrySchema).optional().catch(undefined),
@@ -158,7 +158,7 @@ export function decodeAutoMobileAction(text: string): DecodeResult<AutoMobileAct
   return decodeWith(AutoMobileActionSchema, text);
 }
 
-/** In the order they are checked: the SDK, then the bridge, then the host executor (seed 000). */
+/** In the order they are checked: the SDK, then the bridge, then the host executor (R-CMD-08). */
 export const ACTION_REJECTION_REASONS = [
   'unsupported_action',
   'stale_observation',
@@ -204,7 +204,7 @@ export type WebElement = z.output<typeof WebElementSchema>;
 
 export const WebSnapshotSchema = z.object({
   snapshotId: z.string(),
-  // Seed 000: web-document-id is set "when the SDK reports it", so an older SDK may leave it out.
+  // R-OWV-10: web-document-id is set "when the SDK reports it", so an older SDK may leave it out.
   documentId: z.string().optional(),
   url: z.string().optional(),
   title: z.string().optional(),
@@ -215,7 +215,7 @@ export type WebSnapshot = z.output<typeof WebSnapshotSchema>;
 
 const target = { snapshotId: z.string(), elementId: z.string() };
 
-/** Only bounded actions exist; there is deliberately no case that carries script (seed 000). */
+/** Only bounded actions exist; there is deliberately no case that carries script (R-WEB-12). */
 export const WebControlActionSchema = swiftEnum({
   click: z.object(target),
   focus: z.object(target),

@@ -1,7 +1,7 @@
 /**
  * The trace's action record: the one shape a trace stores an action in, written from a request by
  * `traceActionFor` (the recorder) and read back into a request by `requestFor` (the replay), kept
- * together so the writer and the reader cannot drift apart (docs/protocol.md#trace):
+ * together so the writer and the reader cannot drift apart (docs/protocol.md#p-trace):
  *
  *   action.before  action: the ActionRequest with `action` renamed `kind` and its target (or
  *                          container) slot taken out; sendKeys also carries `text` / `replace` when it

@@ -1,5 +1,5 @@
 /**
- * Export a trace to a Maestro flow (issue 6): YAML a Maestro user can run, with selectors that are
+ * Export a trace to a Maestro flow: YAML a Maestro user can run, with selectors that are
  * unique on the screen each step was recorded against, and a `# Parallax:` comment (plus an entry in
  * `notes`) for every step that has no Maestro form.
  *

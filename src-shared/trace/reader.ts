@@ -1,7 +1,7 @@
 /**
  * The read side of the trace format: the manifest check, the events file, and the timeline built from it.
  *
- * A damaged or foreign file gets an error that says where and what (issue 6). The one damage that is
+ * A damaged or foreign file gets an error that says where and what. The one damage that is
  * expected is a crash mid-write: the writer appends and flushes a line per step, so only the last line
  * can be partial, and it is dropped and reported instead of failing the whole trace.
  */

@@ -1,5 +1,6 @@
 /**
- * Redaction for everything written to a trace (issue 6: "Tokens and redacted values never enter a trace").
+ * Redaction for everything written to a trace: tokens and redacted values never enter one
+ * (docs/protocol.md#p-trace).
  *
  * Traces get attached to bug reports and shared, so the writer passes every manifest field, event and
  * observation through `redactForTrace` before a byte reaches disk. It removes

@@ -1,5 +1,5 @@
 /**
- * A replay's report (issue 6): each of a trace's actions run again on a device and judged against what
+ * A replay's report: each of a trace's actions run again on a device and judged against what
  * the trace recorded. The CLI prints it, the API carries it to the UI, one schema for both.
  */
 import { z } from 'zod';

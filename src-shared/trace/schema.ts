@@ -1,5 +1,6 @@
 /**
- * Trace format v1 (issue 6): what a session records, as files a reader can check line by line.
+ * Trace format v1 (docs/protocol.md#p-trace): what a session records, as files a reader can check line by
+ * line.
  *
  * A trace is a folder (or an archive of one) holding
  *   manifest.json   who recorded what, on which device: `TraceManifest`
@@ -123,10 +124,10 @@ export const TraceTargetSchema = z.looseObject({
 });
 export type TraceTarget = z.infer<typeof TraceTargetSchema>;
 
-/** An action's result (design principle 3): it always says its backend and why it fell back or failed. */
+/** An action's result (docs/architecture.md#a-fail-closed): it always says its backend and why it fell back or failed. */
 export const TraceActionResultSchema = z.looseObject({
   success: z.boolean(),
-  /** "sdk" | "xctest" today (seed 000); open for other backends. Absent when no backend applies. */
+  /** "sdk" | "xctest" | "appreveal" today (docs/protocol.md#p-action-result-api); open for others. Absent when none applies. */
   backend: z.string().optional(),
   /** "unavailable" | "unsupported" when XCTest stood in for the SDK. */
   fallbackReason: z.string().optional(),

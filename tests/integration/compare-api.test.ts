@@ -1,5 +1,5 @@
 /**
- * Compare through the API (issue 6), against the demo device over its real sockets: on Checkout and
+ * Compare through the API, against the demo device over its real sockets: on Checkout and
  * Hostile, what the bridge and the web view add to the SDK-backed tree is classified against the
  * XCTest-only read of the same moment, the diff's keys name nodes of the frames the API returns, and a
  * comparison saved into a recording comes back from the trace whole.

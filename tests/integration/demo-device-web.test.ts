@@ -1,7 +1,7 @@
 /**
- * The demo device's WKWebView bridge (seed 000, #5162): the page script's snapshots as the runner
- * relays them, the bounded actions, every rejection and typed failure, and the web faults. Talks to the
- * device only over its sockets; the shared schemas are used only to check what comes back.
+ * The demo device's WKWebView bridge (docs/rules.md#r-webview-commands): the page script's snapshots as
+ * the runner relays them, the bounded actions, every rejection and typed failure, and the web faults.
+ * Talks to the device only over its sockets; the shared schemas are used only to check what comes back.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';

@@ -411,7 +411,7 @@ describe('XCTest view of the app', () => {
     expect(home && home.bottom > 874 - 34).toBe(true);
   });
 
-  it('Hostile (seed 003, Bluesky-class): the regular read degrades to the application root, the raw read fails with kAXErrorIllegalArgument; the SDK bridge describes every control', async () => {
+  it('R-STR-09: Hostile (Bluesky-class): the regular read degrades to the application root, the raw read fails with kAXErrorIllegalArgument; the SDK bridge describes every control', async () => {
     await setScreen('hostile');
     const visible = await client.request('request_hierarchy');
     expect(visible).toMatchObject({ type: 'hierarchy_update', success: true });
@@ -539,7 +539,7 @@ describe('SDK observation bridge', () => {
     expect(JSON.stringify(after.root)).toContain('"feed.cell.19"');
   });
 
-  it('rejects in seed order: unsupported, stale, unknown, not actionable', async () => {
+  it('rejects in spec order: unsupported, stale, unknown, not actionable', async () => {
     await setScreen('login');
     const snap = await observe();
     const id = Number(snap.captureIdentity);

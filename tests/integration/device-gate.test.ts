@@ -1,7 +1,7 @@
 /**
  * Parallax must not race itself: while an action runs on a device, the app's own observes and
  * screenshots (live mode, a second window) wait, so they cannot take a bridge capture between the
- * action's fresh read and its request and make the bridge refuse it as stale (seed 000).
+ * action's fresh read and its request and make the bridge refuse it as stale (docs/rules.md#r-key-09).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice } from '@demo/index';

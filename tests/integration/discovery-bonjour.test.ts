@@ -1,7 +1,7 @@
 /**
  * Bonjour discovery of `_appreveal._tcp`. Multicast on the plain machine would leave through the real
  * interface, so the real advertise-and-browse run happens in a child process inside a private network
- * namespace (docs/stack.md). Nothing is skipped: without `unshare` or `ip` the test fails and says what
+ * namespace (README.md, `PARALLAX_MDNS`). Nothing is skipped: without `unshare` or `ip` the test fails and says what
  * to install.
  */
 import { execFileSync, spawn } from 'node:child_process';

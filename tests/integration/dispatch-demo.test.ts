@@ -1,7 +1,7 @@
 /**
  * The action dispatcher against the demo device over real sockets: routing, fallbacks, fail-closed
- * reasons and request budgets, each named by its seed 000 rule. Request counts come from the device's
- * own admin stats, so "nothing else was sent" is the device's word, not the dispatcher's.
+ * reasons and request budgets; docs/rules.md names the rule each test covers. Request counts come from
+ * the device's own admin stats, so "nothing else was sent" is the device's word, not the dispatcher's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ActionResultSchema, type ActionResult } from '@shared/protocol/action';
@@ -86,7 +86,7 @@ afterAll(async () => {
   await device?.close();
 });
 
-describe('seed 000 tapOn', () => {
+describe('tapOn', () => {
   it('a target with a bridge identity is tapped through the bridge (backend sdk), and the next screenshot and observation show the effect', async () => {
     await reset('login');
     const before = await observer.observe({ screenshot: true });
@@ -234,7 +234,7 @@ describe('seed 000 tapOn', () => {
   });
 });
 
-describe('seed 000 tapOn on a DOM element', () => {
+describe('tapOn on a DOM element', () => {
   it('a target with a web identity is clicked through its web view (backend sdk)', async () => {
     await reset('checkout');
     const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { text: 'Place order' } }));
@@ -293,7 +293,7 @@ describe('seed 000 tapOn on a DOM element', () => {
   });
 });
 
-describe('seed 000 sendKeys', () => {
+describe('sendKeys', () => {
   const field = (root: UiNode | undefined, predicate: (n: UiNode) => boolean) => nodes(root).find(predicate);
 
   it('text entry into a native bridge field goes through the bridge insertText, after an XCTest focus tap, and is verified by read-back', async () => {
@@ -380,7 +380,7 @@ describe('seed 000 sendKeys', () => {
   });
 });
 
-describe('seed 000 swipeOn', () => {
+describe('swipeOn', () => {
   const firstCell = (root: UiNode | undefined) =>
     Math.min(...nodes(root).flatMap((n) => (/^feed\.cell\.(\d+)$/.exec(n['resource-id'] ?? '') ? [Number(RegExp.$1)] : [])));
 

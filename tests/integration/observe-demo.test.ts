@@ -1,8 +1,8 @@
 /**
  * One observe pass end to end: `Observer` over a real `RunnerClient` against the demo device, with the
- * device's faults standing in for the seed's misbehaving apps, runners and SDKs. One device for the
- * whole file (it costs a Chromium); each test starts from no faults and takes a fresh connection where
- * what it checks depends on what discovery cached.
+ * device's faults standing in for the misbehaving apps, runners and SDKs the rules cover. One device for
+ * the whole file (it costs a Chromium); each test starts from no faults and takes a fresh connection
+ * where what it checks depends on what discovery cached.
  *
  * Request counts come from the device's admin stats, so "no read was sent" is checked where the reads
  * land, not inferred from the observation.
@@ -186,15 +186,15 @@ afterEach(async () => {
 
 // ---- Discovery -------------------------------------------------------------------------------------
 
-describe('seed 000 Discovery', () => {
-  const reasons: { fault: string; reason: string }[] = [
-    { fault: 'bridge-unregistered', reason: 'NOT_REGISTERED' },
-    { fault: 'sdk-too-old', reason: 'SDK_TOO_OLD' },
-    { fault: 'sdk-absent', reason: 'SDK_UNAVAILABLE' },
-    { fault: 'bridge-malformed', reason: 'MALFORMED_RESPONSE' },
+describe('Discovery', () => {
+  const reasons: { rule: string; fault: string; reason: string }[] = [
+    { rule: 'R-DISC-05', fault: 'bridge-unregistered', reason: 'NOT_REGISTERED' },
+    { rule: 'R-DISC-06', fault: 'sdk-too-old', reason: 'SDK_TOO_OLD' },
+    { rule: 'R-DISC-07', fault: 'sdk-absent', reason: 'SDK_UNAVAILABLE' },
+    { rule: 'R-DISC-08', fault: 'bridge-malformed', reason: 'MALFORMED_RESPONSE' },
   ];
-  for (const { fault, reason } of reasons) {
-    it(`seed 000 Discovery: ${reason} (${fault}) — XCTest only, no bridge read, neither backend field`, async () => {
+  for (const { rule, fault, reason } of reasons) {
+    it(`${rule}: ${reason} (${fault}) — XCTest only, no bridge read, neither backend field`, async () => {
       await setFaults([fault]);
       const before = await stats();
       const observation = await observeFresh();
@@ -203,7 +203,7 @@ describe('seed 000 Discovery', () => {
       expect(observation.bridge).toEqual({ available: false, reason });
       expect(sent('get_sdk_capabilities')).toBe(1);
       expect(sent('request_sdk_observation')).toBe(0);
-      // Seed 000 Backend selection: for an app with no registered bridge observe carries neither field.
+      // For an app with no registered bridge observe carries neither field (docs/rules.md#r-sel-02).
       expect(observation.backend).toBeUndefined();
       expect(observation.fallbackReason).toBeUndefined();
       expect(observation.sources.bridge).toEqual({ status: 'not_read', reason });
@@ -213,7 +213,7 @@ describe('seed 000 Discovery', () => {
     });
   }
 
-  it('seed 000 Discovery: a probe the runner never answers is an error, never unavailable, and carries neither backend nor fallbackReason', async () => {
+  it('R-DISC-10: a probe the runner never answers is an error, never unavailable, and carries neither backend nor fallbackReason', async () => {
     const proxy = await startProxy(['get_sdk_capabilities']);
     const { observer } = await freshObserver(proxy.url);
     const before = await stats();
@@ -235,7 +235,7 @@ describe('seed 000 Discovery', () => {
     expect(proxy.sent.filter((m) => m.type === 'get_sdk_capabilities')).toHaveLength(2);
   });
 
-  it('seed 000 Discovery: the cache — a second observe of the same app sends no second get_sdk_capabilities', async () => {
+  it('R-DISC-03: the cache — a second observe of the same app sends no second get_sdk_capabilities', async () => {
     const { observer } = await freshObserver();
     const before = await stats();
     const first = await observe(observer);
@@ -248,7 +248,7 @@ describe('seed 000 Discovery', () => {
     expect(second.bridge).toMatchObject({ available: true, schemaVersion: 1 });
   });
 
-  it('seed 000 Discovery: a reconnect probes again (a new connection may be a relaunched app)', async () => {
+  it('R-DISC-03: a reconnect probes again (a new connection may be a relaunched app)', async () => {
     const { client, observer } = await freshObserver();
     await observe(observer);
     const before = await stats();
@@ -265,7 +265,7 @@ describe('seed 000 Discovery', () => {
     expect(sent('get_sdk_capabilities')).toBe(1);
   });
 
-  it('seed 000 Discovery: another foreground app probes again, and a reply for one app never answers for another', async () => {
+  it('R-DISC-03: another foreground app probes again, and a reply for one app never answers for another', async () => {
     const { client, observer } = await freshObserver();
     await observe(observer);
     const read = (await client.request('request_hierarchy', {})) as HierarchyUpdateReply;
@@ -325,8 +325,8 @@ describe('seed 000 Discovery', () => {
 
 // ---- Backend selection -----------------------------------------------------------------------------
 
-describe('seed 000 Backend selection', () => {
-  it('seed 000 Backend selection: flag off (xctestOnly) — no probe, no bridge or web read, neither backend field', async () => {
+describe('Backend selection', () => {
+  it('R-SEL-01: flag off (xctestOnly) — no probe, no bridge or web read, neither backend field', async () => {
     await setScreen('checkout');
     const before = await stats();
     const observation = await observeFresh({ xctestOnly: true });
@@ -345,8 +345,8 @@ describe('seed 000 Backend selection', () => {
 
 // ---- Observe: the native bridge --------------------------------------------------------------------
 
-describe('seed 000 Observe', () => {
-  it('seed 000 Observe: on Login the bridge snapshot is merged in place under the XCUIApplication node, backend sdk', async () => {
+describe('Observe', () => {
+  it('R-OBS-02: on Login the bridge snapshot is merged in place under the XCUIApplication node, backend sdk', async () => {
     const observation = await observeFresh();
     const root = treeOf(observation)!;
 
@@ -361,7 +361,7 @@ describe('seed 000 Observe', () => {
     expect(observation.sources.bridge).toMatchObject({ status: 'merged', reason: 'merged' });
   });
 
-  it('seed 000 Observe: bridge nodes map id → resource-id and test-tag, label → content-desc, value → text, role → class; enabled nodes are clickable', async () => {
+  it('R-OBS-03: bridge nodes map id → resource-id and test-tag, label → content-desc, value → text, role → class; enabled nodes are clickable', async () => {
     const { client, observer } = await freshObserver();
     await client.request('request_set_text', { resourceId: 'login.username', text: 'jane' });
     try {
@@ -392,7 +392,7 @@ describe('seed 000 Observe', () => {
     }
   });
 
-  it('seed 000 Observe: XCTest leaves with the same bounds and the same label or id as a bridge node are removed as duplicates', async () => {
+  it('R-OBS-05: XCTest leaves with the same bounds and the same label or id as a bridge node are removed as duplicates', async () => {
     const observation = await observeFresh();
     const bridge = fromBridge(observation);
     // Leaves as XCTest read them: a container whose children all went is not one (and stays).
@@ -423,7 +423,7 @@ describe('seed 000 Observe', () => {
     }
   });
 
-  it('seed 000 Observe: a snapshot in window coordinates (bridge-coordinate-space=window) is not merged — backend xctest, fallbackReason unavailable', async () => {
+  it('R-OBS-06: a snapshot in window coordinates (bridge-coordinate-space=window) is not merged — backend xctest, fallbackReason unavailable', async () => {
     await setFaults(['bridge-coordinate-space=window']);
     const before = await stats();
     const observation = await observeFresh();
@@ -437,7 +437,7 @@ describe('seed 000 Observe', () => {
     expect(treeOf(observation)).toEqual(await xctestOnlyTree());
   });
 
-  it('seed 000 Observe: a bridge slower than its 2 s budget (bridge-slow=3000) — xctest/unavailable, an error entry, and all the XCTest data', async () => {
+  it('R-OBS-01, R-ERR-01: a bridge slower than its 2 s budget (bridge-slow=3000) — xctest/unavailable, an error entry, and all the XCTest data', async () => {
     await setFaults(['bridge-slow=3000']);
     const began = Date.now();
     const observation = await observeFresh();
@@ -453,7 +453,7 @@ describe('seed 000 Observe', () => {
     expect(treeOf(observation)).toEqual(await xctestOnlyTree());
   });
 
-  it('seed 000 Observe: a capture identity above 2^53 (capture-identity-base) stays exact, digit for digit, on the observation and every bridge node', async () => {
+  it('R-WIRE-10: a capture identity above 2^53 (capture-identity-base) stays exact, digit for digit, on the observation and every bridge node', async () => {
     await setFaults([`capture-identity-base=${BIG_IDENTITY}`]);
     const observation = await observeFresh();
 
@@ -467,12 +467,12 @@ describe('seed 000 Observe', () => {
 
 // ---- Observe: web views ----------------------------------------------------------------------------
 
-describe('seed 000 Observe: web views', () => {
+describe('Observe: web views', () => {
   beforeEach(async () => {
     await setScreen('checkout');
   });
 
-  it('seed 000 Observe: web views — on Checkout the snapshot merges under its WKWebView with its web identity, backend sdk', async () => {
+  it('R-OWV-04: on Checkout the snapshot merges under its WKWebView with its web identity, backend sdk', async () => {
     const { observer } = await freshObserver();
     const observation = await observeUntil(observer, webMerged);
     const view = webView(observation);
@@ -500,7 +500,7 @@ describe('seed 000 Observe: web views', () => {
     expect(payLater.enabled).toBe('false');
   });
 
-  it('seed 000 Observe: web views — text inputs and textarea report role textfield, a checkbox does not', async () => {
+  it('R-OWV-09: text inputs and textarea report role textfield, a checkbox does not', async () => {
     const observation = await observeUntil((await freshObserver()).observer, webMerged);
     const web = fromWeb(observation);
     const byLabel = (label: string, role: string) => web.find((n) => n['content-desc'] === label && n['web-role'] === role);
@@ -512,14 +512,14 @@ describe('seed 000 Observe: web views', () => {
     expect(terms.role).not.toBe('textfield');
   });
 
-  it('seed 000 Observe: web views — a password input reports value-redacted, never its value as text', async () => {
+  it('R-OWV-07: a password input reports value-redacted, never its value as text', async () => {
     const observation = await observeUntil((await freshObserver()).observer, webMerged);
     const password = fromWeb(observation).find((n) => n['content-desc'] === 'Account password' && n['web-role'] === 'input')!;
     expect(password['value-redacted']).toBe('true');
     expect(password.password).toBe('true');
   });
 
-  it('seed 000 Observe: web views — with redactText on (web-redact) every value is value-redacted, not text', async () => {
+  it('R-OWV-07: with redactText on (web-redact) every value is value-redacted, not text', async () => {
     await setFaults(['web-redact']);
     const observation = await observeUntil(
       (await freshObserver()).observer,
@@ -534,7 +534,7 @@ describe('seed 000 Observe: web views', () => {
     expect(shipping['value-redacted']).toBe('true');
   });
 
-  it('seed 000 Observe: web views — a button hidden by CSS is not emitted; elements below the web view are dropped', async () => {
+  it('R-WEB-09: a button hidden by CSS is not emitted; elements below the web view are dropped', async () => {
     const observation = await observeUntil((await freshObserver()).observer, webMerged);
     const view = webView(observation);
     const tree = all(treeOf(observation));
@@ -551,7 +551,7 @@ describe('seed 000 Observe: web views', () => {
     expect(view.extras?.hiddenContentBelow).toBe('true');
   });
 
-  it('seed 000 Observe: web views — an id that occurs twice (web-duplicate-id) is dropped, both elements', async () => {
+  it('R-OWV-06: an id that occurs twice (web-duplicate-id) is dropped, both elements', async () => {
     await setFaults(['web-duplicate-id']);
     const { observer } = await freshObserver();
     const observation = await observeUntil(
@@ -569,7 +569,7 @@ describe('seed 000 Observe: web views', () => {
     expect(leaves.map((n) => n.text)).toEqual(expect.arrayContaining(['Jane Appleseed', 'jane@example.com']));
   });
 
-  it('seed 000 Observe: web views — two web views on screen (web-two-webviews) make no read and merge nothing', async () => {
+  it('R-OWV-03: two web views on screen (web-two-webviews) make no read and merge nothing', async () => {
     await setFaults(['web-two-webviews']);
     const { observer } = await freshObserver();
     const before = await stats();
@@ -585,7 +585,7 @@ describe('seed 000 Observe: web views', () => {
     ['web-process-terminated', 'web_process_unavailable'],
     ['web-disallowed-origin', 'disallowed_origin'],
   ] as const) {
-    it(`seed 000 Observe: web views — a web view without a usable snapshot (${fault}) keeps only its XCTest nodes`, async () => {
+    it(`R-OWV-15: a web view without a usable snapshot (${fault}) keeps only its XCTest nodes`, async () => {
       await setFaults([fault]);
       const observation = await observe((await freshObserver()).observer);
 
@@ -599,7 +599,7 @@ describe('seed 000 Observe: web views', () => {
     });
   }
 
-  it('seed 000 Observe: web views — one unnamed snapshot read on Checkout, none on the other screens', async () => {
+  it('R-OWV-01, R-WEB-04: one unnamed snapshot read on Checkout, none on the other screens', async () => {
     const proxy = await startProxy();
     const { observer } = await freshObserver(proxy.url);
     for (const screen of ['checkout', 'login', 'feed', 'hostile', 'edges'] as const) {
@@ -615,10 +615,10 @@ describe('seed 000 Observe: web views', () => {
   });
 });
 
-// ---- Seed 003: strategies and quality ----------------------------------------------------------------
+// ---- Strategies and quality (docs/rules.md#r-strategies) --------------------------------------------
 
-describe('seed 003 strategies and quality', () => {
-  it('seed 003: on Feed raw has more nodes; visible marks hidden content above and below on the list and keeps the tab bar', async () => {
+describe('strategies and quality', () => {
+  it('R-STR-01, R-STR-05: on Feed raw has more nodes; visible marks hidden content above and below on the list and keeps the tab bar', async () => {
     await setScreen('feed');
     const { observer } = await freshObserver();
     const visible = await observe(observer, { strategy: 'visible' });
@@ -643,7 +643,7 @@ describe('seed 003 strategies and quality', () => {
     for (const tab of ['tab.login', 'tab.feed', 'tab.checkout', 'tab.hostile', 'tab.edges']) expect(find(tree, tab), tab).toBeDefined();
   });
 
-  it('seed 003: Hostile (XCTest sparse, bridge complete) — visible is recovered with the bridge’s controls', async () => {
+  it('R-QUA-03: Hostile (XCTest sparse, bridge complete) — visible is recovered with the bridge’s controls', async () => {
     await setScreen('hostile');
     const observation = await observeFresh({ strategy: 'visible' });
 
@@ -655,7 +655,7 @@ describe('seed 003 strategies and quality', () => {
     expect(observation.errors).toEqual([]);
   });
 
-  it('seed 003: Hostile raw — the AX serialization failure is preserved as an error, never an empty screen', async () => {
+  it('R-STR-09: Hostile raw — the AX serialization failure is preserved as an error, never an empty screen', async () => {
     await setScreen('hostile');
     const observation = await observeFresh({ strategy: 'raw' });
 
@@ -666,7 +666,7 @@ describe('seed 003 strategies and quality', () => {
     expect(observation.viewHierarchy).toBeUndefined();
   });
 
-  it('seed 003: xctest-sparse on Login — recovered with the bridge, sparse without it', async () => {
+  it('R-QUA-02: xctest-sparse on Login — recovered with the bridge, sparse without it', async () => {
     await setFaults(['xctest-sparse']);
     const recovered = await observeFresh();
     expect(recovered.quality).toEqual({ verdict: 'recovered', reason: 'sdk_bridge_supplied_controls' });
@@ -681,10 +681,10 @@ describe('seed 003 strategies and quality', () => {
   });
 });
 
-// ---- Seed 002: layout warnings ----------------------------------------------------------------------
+// ---- Layout warnings (R-LAY-01 to R-LAY-09) ---------------------------------------------------------
 
-describe('seed 002 layoutWarnings', () => {
-  /** The overlap of a node with the unsafe strip on its side, as seed 002 defines overflowPx. */
+describe('layoutWarnings', () => {
+  /** The overlap of a node with the unsafe strip on its side, as R-LAY-03 defines overflowPx. */
   const expectedOverflow = (w: LayoutWarning) => {
     const b = w.bounds;
     if (w.side === 'top') return Math.min(b.bottom, SAFE.top) - Math.max(b.top, 0);
@@ -692,7 +692,7 @@ describe('seed 002 layoutWarnings', () => {
     return undefined;
   };
 
-  it('seed 002 layoutWarnings: Edges reports the controls at the top, on the cutout and at the bottom, with overflowPx and insetPx', async () => {
+  it('R-LAY-02: Edges reports the controls at the top, on the cutout and at the bottom, with overflowPx and insetPx', async () => {
     await setScreen('edges');
     const observation = await observeFresh();
     const warnings = observation.layoutWarnings.warnings;
@@ -717,7 +717,7 @@ describe('seed 002 layoutWarnings', () => {
     expect(warnings[0]!.severity).toBe('error');
   });
 
-  it('seed 002 layoutWarnings: on Feed the list rows under the status bar and over the home indicator are scrollable content, advisory', async () => {
+  it('R-LAY-05: on Feed the list rows under the status bar and over the home indicator are scrollable content, advisory', async () => {
     await setScreen('feed');
     const observation = await observeFresh();
     const root = treeOf(observation)!;
@@ -733,7 +733,7 @@ describe('seed 002 layoutWarnings', () => {
     expect(rows.filter((w) => w.side === 'top' && w.advisory === 'scrollableContent').length).toBeGreaterThan(0);
   });
 
-  it('seed 002 layoutWarnings: every top and bottom finding reaches exactly as far into the inset strip as its frame does (the tab bar included)', async () => {
+  it('R-LAY-03: every top and bottom finding reaches exactly as far into the inset strip as its frame does (the tab bar included)', async () => {
     for (const screen of ['login', 'feed', 'checkout'] as const) {
       await setScreen(screen);
       const observation = await observeFresh();

@@ -1,5 +1,5 @@
 /**
- * Recording through the API (issue 6), against the demo device over its real sockets: the actions and
+ * Recording through the API, against the demo device over its real sockets: the actions and
  * observations of a session land in one .parallax-trace file, and no secret does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

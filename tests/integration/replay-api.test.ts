@@ -1,5 +1,5 @@
 /**
- * The UI's Replay button through the real API service (issue 6), against the demo device over its real
+ * The UI's Replay button through the real API service, against the demo device over its real
  * sockets: a session recorded through the API, replayed on the same device, with each step announced
  * as an event, the choice to stop at a divergence or continue, a stop mid-run, and one replay at a time.
  */

@@ -1,5 +1,5 @@
 /**
- * `parallax open | replay | export | compare` (issue 6) on traces recorded from real actions on the demo
+ * `parallax open | replay | export | compare` on traces recorded from real actions on the demo
  * device, run in-process through runTraceCommand. One demo device for the file; every test that needs a
  * screen sets it through the admin reset first.
  */

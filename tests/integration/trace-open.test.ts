@@ -1,5 +1,5 @@
 /**
- * Opening damaged and foreign files (issue 6): each gets a TraceOpenError whose code sorts it and whose
+ * Opening damaged and foreign files: each gets a TraceOpenError whose code sorts it and whose
  * message names what is wrong, never a blank result.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Recording a trace to real files and opening it again (issue 6): the in-progress folder, content-addressed
+ * Recording a trace to real files and opening it again: the in-progress folder, content-addressed
  * resources written once, durable appends in call order, the packed `.parallax-trace`, and secrets that
  * never reach a byte on disk.
  */

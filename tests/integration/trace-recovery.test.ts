@@ -1,5 +1,5 @@
 /**
- * Crashes (issue 6): a recording killed mid-session keeps every step it reported durable, the next start
+ * Crashes: a recording killed mid-session keeps every step it reported durable, the next start
  * finds it, and recovery packs what is there, dropping (and reporting) a cut-off last line.
  */
 import { spawn, spawnSync } from 'node:child_process';

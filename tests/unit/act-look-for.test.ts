@@ -45,14 +45,14 @@ function webStep(plan: LookForPlan): Extract<LookForPlan, { kind: 'webStep' }> {
   return plan;
 }
 
-describe('seed 000 swipeOn: the single web-view step of a scroll search', () => {
-  it('seed 000 swipeOn: lookFor.text naming exactly one enabled, visible DOM element scrolls it into view through the page', () => {
+describe('swipeOn: the single web-view step of a scroll search', () => {
+  it('R-LOOK-02: lookFor.text naming exactly one enabled, visible DOM element scrolls it into view through the page', () => {
     const plan = webStep(planLookFor(input(), ctx()));
     expect(plan).toMatchObject({ webViewId: 'wv1', action: { scrollIntoView: { snapshotId: 's3', elementId: 'terms' } }, budgetMs: 5000 });
     expect(plan.actionJson).toBe('{"scrollIntoView":{"snapshotId":"s3","elementId":"terms"}}');
   });
 
-  it('seed 000 swipeOn: after scrollIntoView the search waits 250 ms for the next snapshot, re-reads and searches again', () => {
+  it('R-LOOK-04: after scrollIntoView the search waits 250 ms for the next snapshot, re-reads and searches again', () => {
     const plan = webStep(planLookFor(input(), ctx()));
     expect(interpretLookForStep(plan, { kind: 'reply', reply: { available: true, result: { success: true } } })).toEqual({
       kind: 'settleAndSearch',
@@ -60,7 +60,7 @@ describe('seed 000 swipeOn: the single web-view step of a scroll search', () => 
     });
   });
 
-  it('seed 000 swipeOn: a hit after the re-read reports backend sdk with no swipe', () => {
+  it('R-LOOK-04: a hit after the re-read reports backend sdk with no swipe', () => {
     expect(searchAfterWebStep(true)).toEqual({ kind: 'found', backend: 'sdk', swipes: 0 });
     expect(searchAfterWebStep(false)).toMatchObject({ kind: 'swipe' });
     expect(searchAfterWebStep(false)).not.toHaveProperty('fallbackReason');
@@ -78,11 +78,11 @@ describe('seed 000 swipeOn: the single web-view step of a scroll search', () => 
     ['an element hidden by CSS', 'Hidden', undefined],
     ['an element whose id occurs twice', 'Twice', undefined],
     ['nothing on the page', 'Nope', undefined],
-  ])('seed 000 swipeOn: matched exactly, case and quote style aside: %s', (_, text, id) => {
+  ])('R-LOOK-02: matched exactly, case and quote style aside: %s', (_, text, id) => {
     expect(findSinglePageElement(pageSnapshot, text)).toBe(id);
   });
 
-  it('seed 000 swipeOn: a redacted value never matches', () => {
+  it('R-LOOK-02: a redacted value never matches', () => {
     // The page reports no value for a redacted field; even a value sent alongside the flag must not match.
     expect(findSinglePageElement(snapshot(el({ id: 'pw', value: 'hunter2', valueRedacted: true })), 'hunter2')).toBeUndefined();
   });
@@ -96,19 +96,19 @@ describe('seed 000 swipeOn: the single web-view step of a scroll search', () => 
     ['a search confined to a layer', { layer: 'alert' }],
     ['a screen with two web views', { screen: screen(webView, webView) }],
     ['a screen with no web view', { screen: screen({ className: 'UITableView' }) }],
-  ])('seed 000 swipeOn: %s swipes as before with no backend', (_, over) => {
+  ])('R-LOOK-06: %s swipes as before with no backend', (_, over) => {
     expect(planLookFor(input(over), ctx())).toEqual({ kind: 'swipe' });
   });
 
-  it('seed 000 swipeOn: a target already in view needs no step', () => {
+  it('R-LOOK-01: a target already in view needs no step', () => {
     expect(planLookFor(input({ targetInView: true }), ctx())).toEqual({ kind: 'inView' });
   });
 
-  it('seed 000 Backend selection: with the flag off the search swipes with no backend', () => {
+  it('R-SEL-02: with the flag off the search swipes with no backend', () => {
     expect(planLookFor(input(), ctx({ flagEnabled: false }))).toEqual({ kind: 'swipe' });
   });
 
-  it('seed 000 swipeOn: an unavailable bridge leaves the search to swipe and reports fallbackReason unavailable', () => {
+  it('R-LOOK-05: an unavailable bridge leaves the search to swipe and reports fallbackReason unavailable', () => {
     const plan = webStep(planLookFor(input(), ctx()));
     expect(interpretLookForStep(plan, { kind: 'reply', reply: { available: false, failure: 'bridge_unavailable' } })).toEqual({
       kind: 'swipe',
@@ -133,12 +133,12 @@ describe('seed 000 swipeOn: the single web-view step of a scroll search', () => 
     ['javascript_error', { kind: 'reply', reply: { available: true, result: { success: false, reason: 'javascript_error' } } }, 'javascript_error', true],
     ['no_snapshot', { kind: 'reply', reply: { available: true, failure: 'no_snapshot' } }, 'no_snapshot', false],
     ['a timeout', { kind: 'timeout' }, 'timeout', true],
-  ])('seed 000 swipeOn: a rejected scroll fails closed: %s', (_, outcome, failureReason, mayHaveRun) => {
+  ])('R-LOOK-05: a rejected scroll fails closed: %s', (_, outcome, failureReason, mayHaveRun) => {
     const plan = webStep(planLookFor(input(), ctx()));
     expect(interpretLookForStep(plan, outcome)).toEqual({ kind: 'failClosed', failureReason, mayHaveRun });
   });
 
-  it('seed 000 Observe: web views: only outermost WKWebView nodes count as web views on screen', () => {
+  it('R-LOOK-02: only outermost WKWebView nodes count as web views on screen', () => {
     expect(countWebViews(screen(webView))).toBe(1);
     expect(countWebViews(screen(webView, { className: 'UIView', node: [webView] }))).toBe(2);
     expect(countWebViews(undefined)).toBe(0);

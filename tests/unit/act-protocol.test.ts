@@ -32,7 +32,7 @@ describe('action requests', () => {
     [{ action: 'swipe', start: { x: 0, y: 400 }, end: { x: 300, y: 400 }, edge: 'left' }],
     [{ action: 'scrollTo', lookFor: { text: 'Terms' } }],
     [{ action: 'scrollTo', lookFor: { elementId: 'terms', container: { id: 'feed' } }, layer: 'main' }],
-  ])('design principle 1: an action request schema accepts %j', (request) => {
+  ])('one schema, one truth: an action request schema accepts %j', (request) => {
     expect(ActionRequestSchema.safeParse(request).success).toBe(true);
   });
 
@@ -44,22 +44,25 @@ describe('action requests', () => {
     [{ action: 'swipe', start: { x: 0, y: 0 }, end: { x: 0, y: 1 }, edge: 'middle' }],
     [{ action: 'scrollTo', lookFor: { text: 'a', elementId: 'b' } }],
     [{ action: 'javascript', source: 'alert(1)' }],
-  ])('design principle 1: an action request schema rejects %j (a selector naming two things, an unknown IME action or edge, arbitrary script)', (request) => {
-    expect(ActionRequestSchema.safeParse(request).success).toBe(false);
-  });
+  ])(
+    'one schema, one truth: an action request schema rejects %j (a selector naming two things, an unknown IME action or edge, arbitrary script)',
+    (request) => {
+      expect(ActionRequestSchema.safeParse(request).success).toBe(false);
+    },
+  );
 
-  it('design principle 1: a long press defaults its duration; scrollTo defaults its direction and swipe count', () => {
+  it('one schema, one truth: a long press defaults its duration; scrollTo defaults its direction and swipe count', () => {
     expect(ActionRequestSchema.parse({ action: 'longPress', target: { id: 'a' } })).toMatchObject({ durationMs: DEFAULT_LONG_PRESS_MS });
     expect(ActionRequestSchema.parse({ action: 'scrollTo', lookFor: { text: 'a' } })).toMatchObject({ direction: 'up', maxSwipes: 10 });
   });
 
-  it('protocol.md §5: a resolved node keeps its capture identity above 2^53 digit for digit through a lossless decode', () => {
+  it('R-WIRE-10: a resolved node keeps its capture identity above 2^53 digit for digit through a lossless decode', () => {
     const decoded = decodeWith(TargetSelectorSchema, `{"node":{"sdk-capture-identity":"${BIG}"}}`);
     expect(decoded.ok && decoded.value).toEqual({ node: { 'sdk-capture-identity': BIG } });
   });
 });
 
-describe('design principle 3: the action result', () => {
+describe('fail closed, and say why: the action result', () => {
   const target = { resolvedBy: 'id' as const, selector: 'submit', captureIdentity: BIG };
 
   it.each([
@@ -79,7 +82,7 @@ describe('design principle 3: the action result', () => {
         requestsSent: 1,
       },
     ],
-  ])('design principle 3: an action result that names its backend, fallback and failure consistently is accepted: %j', (result) => {
+  ])('fail closed, and say why: an action result that names its backend, fallback and failure consistently is accepted: %j', (result) => {
     expect(ActionResultSchema.safeParse(result).success).toBe(true);
   });
 
@@ -89,18 +92,18 @@ describe('design principle 3: the action result', () => {
     ['a fallback reason on the SDK backend', { success: true, backend: 'sdk', fallbackReason: 'unavailable', target, requestsSent: 1 }],
     ['a fallback reason without a backend', { success: true, fallbackReason: 'unsupported', target, requestsSent: 1 }],
     ['mayHaveRun on a success', { success: true, backend: 'sdk', mayHaveRun: true, target, requestsSent: 1 }],
-    ['a fallback to a reason the seed does not allow', { success: true, backend: 'xctest', fallbackReason: 'timeout', target, requestsSent: 1 }],
+    ['a fallback to a reason no rule allows', { success: true, backend: 'xctest', fallbackReason: 'timeout', target, requestsSent: 1 }],
     ['unsupported_action as a failure (it is a fallback)', { success: false, backend: 'sdk', failureReason: 'unsupported_action', target, requestsSent: 1 }],
     ['bridge_unavailable as a failure (it is a fallback)', { success: false, backend: 'sdk', failureReason: 'bridge_unavailable', target, requestsSent: 1 }],
-  ])('design principle 3: an action result is rejected for %s', (_, result) => {
+  ])('fail closed, and say why: an action result is rejected for %s', (_, result) => {
     expect(ActionResultSchema.safeParse(result).success).toBe(false);
   });
 
-  it('protocol.md §5: the result target keeps a capture identity above 2^53 as its digits', () => {
+  it('R-WIRE-10: the result target keeps a capture identity above 2^53 as its digits', () => {
     expect(ActionResultSchema.parse({ success: true, backend: 'sdk', target, requestsSent: 1 }).target.captureIdentity).toBe(BIG);
   });
 
-  it('seed 000 tapOn: every fail-closed reason of the bridge, the web view, the relay and the runner is a failure reason', () => {
+  it('R-TAP-05: every fail-closed reason of the bridge, the web view, the relay and the runner is a failure reason', () => {
     const expected = [
       ...ACTION_REJECTION_REASONS.filter((r) => r !== 'unsupported_action'),
       ...WEB_ACTION_REJECTION_REASONS,
@@ -113,7 +116,7 @@ describe('design principle 3: the action result', () => {
     expect(new Set(FAILURE_REASONS).size).toBe(FAILURE_REASONS.length);
   });
 
-  it('design principle 3: FAILURE_EXPLANATIONS says, in plain language, what each failure means and what to do', () => {
+  it('fail closed, and say why: FAILURE_EXPLANATIONS says, in plain language, what each failure means and what to do', () => {
     expect(Object.keys(FAILURE_EXPLANATIONS).sort()).toEqual([...FAILURE_REASONS].sort());
     for (const [reason, { meaning, whatToDo }] of Object.entries(FAILURE_EXPLANATIONS)) {
       expect(meaning.length, reason).toBeGreaterThan(20);

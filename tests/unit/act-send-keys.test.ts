@@ -94,14 +94,14 @@ function run(
   return { session: step.session, plans, last: step };
 }
 
-describe('seed 000 sendKeys: a native bridge field', () => {
-  it('seed 000 sendKeys: the focus tap itself stays on XCTest', () => {
+describe('sendKeys: a native bridge field', () => {
+  it('R-KEY-03, R-TDOM-05: the focus tap itself stays on XCTest', () => {
     const started = startSendKeys({ node: nativeField(), resolvedBy: 'id' }, ctx());
     expect(started.focusTap).toEqual({ x: 150, y: 120, durationMs: 0, taps: 1 });
     expect(started.session.field).toEqual({ kind: 'bridge', elementId: 'email', captureIdentity: '41' });
   });
 
-  it('seed 000 sendKeys: the screen is read once before the first bridge action if nothing has been read since focus', () => {
+  it('R-KEY-07: the screen is read once before the first bridge action if nothing has been read since focus', () => {
     const session = start(nativeField());
     expect(needsFreshRead(session)).toBe(true);
     expect(planKeyOp(session, type('a'), ctx())).toEqual({ via: 'observe' });
@@ -110,7 +110,7 @@ describe('seed 000 sendKeys: a native bridge field', () => {
     expect(planKeyOp(read, type('a'), ctx())).toMatchObject({ via: 'sdk' });
   });
 
-  it('seed 000 sendKeys: sendKeys takes the capture identity of every observation it reads, digit for digit above 2^53', () => {
+  it('R-KEY-07: sendKeys takes the capture identity of every observation it reads, digit for digit above 2^53', () => {
     const read = observeForSendKeys(start(nativeField()), screenWith(nativeField(BIG)));
     const plan = planKeyOp(read, type('hi'), ctx());
     if (plan.via !== 'sdk') throw new Error(plan.via);
@@ -120,7 +120,7 @@ describe('seed 000 sendKeys: a native bridge field', () => {
     expect(decoded.ok && decoded.value).toEqual(plan.action);
   });
 
-  it('seed 000 sendKeys: every accepted action nextObservationIdentity becomes the field capture identity', () => {
+  it('R-KEY-07: every accepted action nextObservationIdentity becomes the field capture identity', () => {
     let { session } = run(start(nativeField()), clear, { read: screenWith(nativeField('41')), relay: accepted(BIG) });
     expect(session.field).toMatchObject({ captureIdentity: BIG });
     const plan = planKeyOp(session, type('x'), ctx());
@@ -130,7 +130,7 @@ describe('seed 000 sendKeys: a native bridge field', () => {
     expect(planKeyOp(session, type('y'), ctx())).toMatchObject({ action: { insertText: { observationIdentity: BIGGER } } });
   });
 
-  it('seed 000 sendKeys: an accepted action without nextObservationIdentity forces a fresh read before the next bridge action', () => {
+  it('R-KEY-07: an accepted action without nextObservationIdentity forces a fresh read before the next bridge action', () => {
     const { session } = run(start(nativeField()), type('a'), { read: screenWith(nativeField('41')), relay: accepted() });
     expect(needsFreshRead(session)).toBe(true);
     expect(planKeyOp(session, type('b'), ctx())).toEqual({ via: 'observe' });
@@ -140,7 +140,7 @@ describe('seed 000 sendKeys: a native bridge field', () => {
     [{ kind: 'type', text: 'a' }, ['insertText']],
     [{ kind: 'clear' }, ['clearText']],
     [{ kind: 'replace', text: 'a' }, ['clearText', 'insertText']],
-  ])('seed 000 sendKeys: text entry goes through insertText and clear (also before a replace) through clearText: %o', (step, kinds) => {
+  ])('R-KEY-01: text entry goes through insertText and clear (also before a replace) through clearText: %o', (step, kinds) => {
     let session = observeForSendKeys(start(nativeField()), screenWith(nativeField('41')));
     const sent: string[] = [];
     for (const op of expandSendKeysSteps([step])) {
@@ -153,7 +153,7 @@ describe('seed 000 sendKeys: a native bridge field', () => {
   });
 
   it.each(['done', 'next', 'go', 'search', 'send'] as const)(
-    'seed 000 sendKeys: IME action %s has no native bridge form: XCTest runs it with fallbackReason unsupported, and the field is forgotten',
+    'R-KEY-05: IME action %s has no native bridge form: XCTest runs it with fallbackReason unsupported, and the field is forgotten',
     (imeAction) => {
       const session = observeForSendKeys(start(nativeField()), screenWith(nativeField('41')));
       const r = run(session, { op: 'ime', imeAction });
@@ -163,7 +163,7 @@ describe('seed 000 sendKeys: a native bridge field', () => {
     },
   );
 
-  it('seed 000 sendKeys: after Tab the command forgets the field, and later text follows keyboard focus through XCTest', () => {
+  it('R-KWEB-09: after Tab the command forgets the field, and later text follows keyboard focus through XCTest', () => {
     let session = observeForSendKeys(start(nativeField()), screenWith(nativeField('41')));
     let r = run(session, { op: 'tab' });
     expect(r.plans).toEqual([{ via: 'xctest', command: { command: 'request_press_key', key: 'tab' }, fallbackReason: 'unsupported' }]);
@@ -179,19 +179,19 @@ describe('seed 000 sendKeys: a native bridge field', () => {
       'unavailable',
     ],
     ['the SDK does not declare insertText', { observationBridge: { ...available, supportedActions: ['clearText', 'tap'] } }, 'unsupported'],
-  ])('seed 000 sendKeys: under tapOn rules XCTest stands in when %s', (_, over, fallbackReason) => {
+  ])('R-KEY-01: under tapOn rules XCTest stands in when %s', (_, over, fallbackReason) => {
     const r = run(start(nativeField(), ctx(over)), type('a'), {}, ctx(over));
     expect(r.plans).toEqual([{ via: 'xctest', command: { command: 'request_append_text', text: 'a' }, fallbackReason }]);
   });
 
-  it('seed 000 sendKeys: a relay bridge_unavailable makes XCTest stand in for this and every later step', () => {
+  it('R-KEY-01: a relay bridge_unavailable makes XCTest stand in for this and every later step', () => {
     const session = observeForSendKeys(start(nativeField()), screenWith(nativeField('41')));
     const r = run(session, clear, { relay: { kind: 'reply', reply: { available: false, failure: 'bridge_unavailable' } } });
     expect(r.plans.at(-1)).toEqual({ via: 'xctest', command: { command: 'request_clear_text' }, fallbackReason: 'unavailable' });
     expect(planKeyOp(r.session, type('a'), ctx())).toMatchObject({ via: 'xctest', fallbackReason: 'unavailable' });
   });
 
-  it('seed 000 sendKeys: an unsupported_action answer makes XCTest stand in with fallbackReason unsupported', () => {
+  it('R-KEY-01: an unsupported_action answer makes XCTest stand in with fallbackReason unsupported', () => {
     const session = observeForSendKeys(start(nativeField()), screenWith(nativeField('41')));
     const r = run(session, type('a'), { relay: { kind: 'reply', reply: { available: true, result: { success: false, reason: 'unsupported_action' } } } });
     expect(r.plans.at(-1)).toEqual({ via: 'xctest', command: { command: 'request_append_text', text: 'a' }, fallbackReason: 'unsupported' });
@@ -208,7 +208,7 @@ describe('seed 000 sendKeys: a native bridge field', () => {
     ['app_not_active', { kind: 'reply', reply: { available: true, failure: 'app_not_active' } }],
     ['bad_reply', { kind: 'reply', reply: { available: true, failure: 'bad_reply' } }],
     ['timeout', { kind: 'timeout' }],
-  ])('seed 000 sendKeys: under tapOn rules every other result fails closed and stops the command: %s', (failureReason, relay) => {
+  ])('R-KEY-01: under tapOn rules every other result fails closed and stops the command: %s', (failureReason, relay) => {
     const session = observeForSendKeys(start(nativeField()), screenWith(nativeField('41')));
     const r = run(session, type('a'), { relay });
     expect(r.last).toMatchObject({ kind: 'failClosed', failureReason });
@@ -217,12 +217,12 @@ describe('seed 000 sendKeys: a native bridge field', () => {
     expect(summarizeSendKeys(r.session)).toMatchObject({ backend: 'sdk' });
   });
 
-  it('seed 000 sendKeys: a fresh read with no bridge capture before the first action makes XCTest stand in (unavailable)', () => {
+  it('R-KEY-08: a fresh read with no bridge capture before the first action makes XCTest stand in (unavailable)', () => {
     const session = observeForSendKeys(start(nativeField()), screenWith({ role: 'textfield', bounds }));
     expect(planKeyOp(session, type('a'), ctx())).toMatchObject({ via: 'xctest', fallbackReason: 'unavailable' });
   });
 
-  it('seed 000 sendKeys: sendKeys without a selector has no resolved field, so it stays on XCTest with no backend fields', () => {
+  it('R-KEY-06: sendKeys without a selector has no resolved field, so it stays on XCTest with no backend fields', () => {
     const started = startSendKeys(undefined, ctx());
     expect(started.focusTap).toBeUndefined();
     expect(started.target).toEqual({ resolvedBy: 'keyboardFocus' });
@@ -238,17 +238,17 @@ describe('seed 000 sendKeys: a native bridge field', () => {
     expect(summarizeSendKeys(session)).toEqual({ warnings: [] });
   });
 
-  it('seed 000 Backend selection: with the flag off a bridge field is plain XCTest', () => {
+  it('R-SEL-02: with the flag off a bridge field is plain XCTest', () => {
     const r = run(start(nativeField(), ctx({ flagEnabled: false })), type('a'), {}, ctx({ flagEnabled: false }));
     expect(r.plans).toEqual([{ via: 'xctest', command: { command: 'request_append_text', text: 'a' } }]);
   });
 
-  it('seed 000 sendKeys: a field marked bridge-served without a usable identity fails closed', () => {
+  it('R-KEY-08: a field marked bridge-served without a usable identity fails closed', () => {
     const session = start(nativeField('not-a-number'));
     expect(planKeyOp(session, type('a'), ctx())).toMatchObject({ via: 'failClosed', failureReason: 'invalid_action' });
   });
 
-  it('seed 000 sendKeys: a command that used both the bridge and XCTest reports the fallback', () => {
+  it('R-KEY-02: a command that used both the bridge and XCTest reports the fallback', () => {
     const context = ctx({ observationBridge: { ...available, supportedActions: ['clearText'] } });
     let session = observeForSendKeys(start(nativeField(), context), screenWith(nativeField('41')));
     const used: string[] = [];
@@ -262,15 +262,15 @@ describe('seed 000 sendKeys: a native bridge field', () => {
   });
 });
 
-describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view', () => {
+describe('sendKeys: a DOM <input> or <textarea> merged from a web view', () => {
   const fresh = (node = webField()) => observeForSendKeys(start(node), screenWith({ className: 'WKWebView', node: [node] }));
 
-  it('seed 000 sendKeys: a focused DOM input with a web-document-id is tracked by web view, element id and document id', () => {
+  it('R-KWEB-01: a focused DOM input with a web-document-id is tracked by web view, element id and document id', () => {
     expect(start(webField()).field).toEqual({ kind: 'web', webViewId: 'wv1', elementId: 'q', documentId: 'd1', snapshotId: 's1', navigated: false });
     expect(start(webField({ 'web-role': 'TEXTAREA' })).field).toMatchObject({ kind: 'web' });
   });
 
-  it('seed 000 sendKeys: a clear is the web view clear', () => {
+  it('R-KWEB-02: a clear is the web view clear', () => {
     const r = run(fresh(), clear, { relay: webAccepted });
     expect(r.plans).toEqual([
       {
@@ -285,7 +285,7 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
     expect(summarizeSendKeys(r.session)).toEqual({ backend: 'sdk', warnings: [] });
   });
 
-  it('seed 000 sendKeys: a replace is a web clear then setValue', () => {
+  it('R-KWEB-03: a replace is a web clear then setValue', () => {
     let session = fresh();
     const actions: unknown[] = [];
     for (const op of expandSendKeysSteps([{ kind: 'replace', text: 'hello' }])) {
@@ -296,7 +296,7 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
     expect(actions).toEqual([{ clear: { snapshotId: 's1', elementId: 'q' } }, { setValue: { snapshotId: 's1', elementId: 'q', text: 'hello' } }]);
   });
 
-  it('seed 000 sendKeys: setValue only after the command cleared the field through the web view', () => {
+  it('R-KWEB-03: setValue only after the command cleared the field through the web view', () => {
     // Typing without a clear appends at the caret: XCTest, unsupported.
     expect(run(fresh(), type('abc')).plans).toEqual([
       { via: 'xctest', command: { command: 'request_append_text', text: 'abc' }, fallbackReason: 'unsupported' },
@@ -312,12 +312,12 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
     expect(planKeyOp(session, type('def'), ctx())).toMatchObject({ via: 'xctest', fallbackReason: 'unsupported' });
   });
 
-  it('seed 000 sendKeys: typing that appends at the caret stays on XCTest and reports fallbackReason unsupported', () => {
+  it('R-KWEB-03: typing that appends at the caret stays on XCTest and reports fallbackReason unsupported', () => {
     const r = run(fresh(), type('more'));
     expect(summarizeSendKeys(r.session)).toEqual({ backend: 'xctest', fallbackReason: 'unsupported', warnings: [] });
   });
 
-  it('seed 000 sendKeys: IME done is submit, and the field is forgotten afterwards', () => {
+  it('R-KWEB-02, R-KWEB-09: IME done is submit, and the field is forgotten afterwards', () => {
     const r = run(fresh(), { op: 'ime', imeAction: 'done' }, { relay: webAccepted });
     expect(r.plans).toMatchObject([{ via: 'web', action: { submit: { snapshotId: 's1', elementId: 'q' } } }]);
     expect(r.session.field).toEqual({ kind: 'none' });
@@ -327,16 +327,13 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
     expect(summarizeSendKeys(later.session).warnings).toHaveLength(1);
   });
 
-  it.each(['next', 'go', 'search', 'send'] as const)(
-    'seed 000 sendKeys: IME %s on a DOM field stays on XCTest with fallbackReason unsupported',
-    (imeAction) => {
-      const r = run(fresh(), { op: 'ime', imeAction });
-      expect(r.plans).toEqual([{ via: 'xctest', command: { command: 'request_ime_action', action: imeAction }, fallbackReason: 'unsupported' }]);
-      expect(r.session.field).toEqual({ kind: 'none' });
-    },
-  );
+  it.each(['next', 'go', 'search', 'send'] as const)('R-KWEB-03: IME %s on a DOM field stays on XCTest with fallbackReason unsupported', (imeAction) => {
+    const r = run(fresh(), { op: 'ime', imeAction });
+    expect(r.plans).toEqual([{ via: 'xctest', command: { command: 'request_ime_action', action: imeAction }, fallbackReason: 'unsupported' }]);
+    expect(r.session.field).toEqual({ kind: 'none' });
+  });
 
-  it('seed 000 sendKeys: after Tab the command forgets a web field too', () => {
+  it('R-KWEB-09: after Tab the command forgets a web field too', () => {
     const r = run(fresh(), { op: 'tab' });
     expect(r.session.field).toEqual({ kind: 'none' });
   });
@@ -345,20 +342,20 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
     ['a contenteditable editor', webField({ 'web-role': 'div' })],
     ['another DOM editor', webField({ 'web-role': 'contenteditable' })],
     ['a field without web-document-id', webField({ 'web-document-id': undefined })],
-  ])('seed 000 sendKeys: %s stays on XCTest', (_, node) => {
+  ])('R-KWEB-01, R-KWEB-04: %s stays on XCTest', (_, node) => {
     const session = start(node);
     expect(session.field).toEqual({ kind: 'none' });
     expect(planKeyOp(session, clear, ctx())).toEqual({ via: 'xctest', command: { command: 'request_clear_text' } });
   });
 
-  it('seed 000 sendKeys: the field takes the snapshot id of every observation that shows it in the same document', () => {
+  it('R-KWEB-05: the field takes the snapshot id of every observation that shows it in the same document', () => {
     let session = fresh();
     session = run(session, clear, { relay: webAccepted }).session;
     session = observeForSendKeys(session, screenWith(webField({ 'web-snapshot-id': 's9' })));
     expect(planKeyOp(session, type('x'), ctx())).toMatchObject({ via: 'web', action: { setValue: { snapshotId: 's9', elementId: 'q' } } });
   });
 
-  it('seed 000 sendKeys: when the element id appears in a new document, its next action fails closed', () => {
+  it('R-KWEB-06: when the element id appears in a new document, its next action fails closed', () => {
     let session = fresh();
     session = run(session, clear, { relay: webAccepted }).session;
     session = observeForSendKeys(session, screenWith(webField({ 'web-document-id': 'd2', 'web-snapshot-id': 's1' })));
@@ -368,7 +365,7 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
     expect(r.session.failed).toEqual({ failureReason: 'document_changed', mayHaveRun: false });
   });
 
-  it('seed 000 sendKeys: when the fresh read before its first action no longer shows it, XCTest stands in with fallbackReason unavailable', () => {
+  it('R-KWEB-07: when the fresh read before its first action no longer shows it, XCTest stands in with fallbackReason unavailable', () => {
     for (const read of [screenWith({ className: 'WKWebView' }), undefined]) {
       const r = run(start(webField()), clear, read ? { read } : {});
       expect(r.plans).toEqual([{ via: 'observe' }, { via: 'xctest', command: { command: 'request_clear_text' }, fallbackReason: 'unavailable' }]);
@@ -376,7 +373,7 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
     }
   });
 
-  it('seed 000 sendKeys: a rejected web action fails closed', () => {
+  it('R-KWEB-08: a rejected web action fails closed', () => {
     for (const reason of ['stale_snapshot', 'element_not_actionable', 'disallowed_origin', 'web_process_unavailable', 'javascript_error'] as const) {
       const r = run(fresh(), clear, { relay: { kind: 'reply', reply: { available: true, result: { success: false, reason } } } });
       expect(r.last).toMatchObject({ kind: 'failClosed', failureReason: reason });
@@ -384,13 +381,13 @@ describe('seed 000 sendKeys: a DOM <input> or <textarea> merged from a web view'
     }
   });
 
-  it('seed 000 sendKeys: the web view bridge being unavailable makes XCTest stand in', () => {
+  it('R-KWEB-07: the web view bridge being unavailable makes XCTest stand in', () => {
     const context = ctx({ webViews: [] });
     expect(planKeyOp(fresh(), clear, context)).toEqual({ via: 'xctest', command: { command: 'request_clear_text' }, fallbackReason: 'unavailable' });
   });
 });
 
-describe('seed 000 sendKeys: verification by read-back', () => {
+describe('sendKeys: verification by read-back', () => {
   it.each<[string, string, UiNode | undefined, ReturnType<typeof verifyTypedText>]>([
     ['a matching value', 'hello', { text: 'hello' }, { status: 'verified' }],
     ['a different value', 'hello', { text: 'helo' }, { status: 'mismatch', actual: 'helo' }],
@@ -411,7 +408,7 @@ describe('seed 000 sendKeys: verification by read-back', () => {
     ],
     ['a secure field showing a mask', 'pw', { password: 'true', text: '••' }, { status: 'unverifiable', reason: 'secure_field' }],
     ['a field that is gone', 'x', undefined, { status: 'unverifiable', reason: 'field_not_found' }],
-  ])('seed 000 Observe: web views: text verification of %s', (_, expected, node, verdict) => {
+  ])('R-KEY-04, R-OWV-08: text verification of %s', (_, expected, node, verdict) => {
     expect(verifyTypedText(expected, node)).toEqual(verdict);
   });
 });

@@ -34,27 +34,27 @@ function bridge(plan: SwipePlan): Extract<SwipePlan, { via: 'sdk' }> {
   return plan;
 }
 
-describe('seed 000 swipeOn: a bridge container scrolls through the bridge', () => {
-  it('seed 000 swipeOn: delta is start minus end of the stroke XCTest would have run, so swiping up gives a positive y', () => {
+describe('swipeOn: a bridge container scrolls through the bridge', () => {
+  it('R-SWP-01: delta is start minus end of the stroke XCTest would have run, so swiping up gives a positive y', () => {
     const plan = bridge(routeSwipe(inContainer(), ctx()));
     expect(plan.steps[1].action).toEqual({ scroll: { observationIdentity: BIG, elementId: 'feed', delta: { x: 0, y: 400 } } });
     const left = bridge(routeSwipe(inContainer(list(), { stroke: { start: { x: 350, y: 400 }, end: { x: 50, y: 400 } } }), ctx()));
     expect(left.steps[1].action).toMatchObject({ scroll: { delta: { x: 300, y: 0 } } });
   });
 
-  it('seed 000 swipeOn: an auto-targeted container that is a bridge node scrolls through the bridge too', () => {
+  it('R-SWP-01: an auto-targeted container that is a bridge node scrolls through the bridge too', () => {
     const plan = bridge(routeSwipe(input({ container: { node: list(), resolvedBy: 'autoContainer' } }), ctx()));
     expect(plan.target).toMatchObject({ resolvedBy: 'autoContainer', elementId: 'feed', captureIdentity: BIG });
   });
 
-  it('seed 000 swipeOn: the scroll names its capture digit for digit above 2^53', () => {
+  it('R-SWP-01: the scroll names its capture digit for digit above 2^53', () => {
     const step = bridge(routeSwipe(inContainer(), ctx())).steps[1];
     expect(step.actionJson).toBe(`{"scroll":{"observationIdentity":${BIG},"elementId":"feed","delta":{"x":0,"y":400}}}`);
     const decoded = decodeAutoMobileAction(step.actionJson);
     expect(decoded.ok && decoded.value).toEqual(step.action);
   });
 
-  it('seed 000 swipeOn: a bridge scroll marks the duration ignored, with a warning when durationMs was passed', () => {
+  it('R-SWP-06: a bridge scroll marks the duration ignored, with a warning when durationMs was passed', () => {
     const passed = bridge(routeSwipe(inContainer(list(), { durationMs: 800 }), ctx()));
     expect(passed).toMatchObject({ durationIgnored: true, warnings: [DURATION_IGNORED_WARNING] });
     const notPassed = bridge(routeSwipe(inContainer(), ctx()));
@@ -67,7 +67,7 @@ describe('seed 000 swipeOn: a bridge container scrolls through the bridge', () =
     expect(result).toMatchObject({ backend: 'sdk', durationIgnored: true, warnings: [DURATION_IGNORED_WARNING] });
   });
 
-  it('seed 000 swipeOn: a DOM element or plain container swipes through XCTest with no backend', () => {
+  it('R-WEB-17: a DOM element or plain container swipes through XCTest with no backend', () => {
     const dom: UiNode = {
       role: 'list',
       bounds: { left: 0, top: 0, right: 10, bottom: 10 },
@@ -83,15 +83,15 @@ describe('seed 000 swipeOn: a bridge container scrolls through the bridge', () =
   });
 });
 
-describe('seed 000 swipeOn: a screen swipe on a screen that carries bridge nodes', () => {
-  it('seed 000 swipeOn: goes through the bridge swipe with the same start, end and duration, naming the capture it was resolved against', () => {
+describe('swipeOn: a screen swipe on a screen that carries bridge nodes', () => {
+  it('R-SWP-02: goes through the bridge swipe with the same start, end and duration, naming the capture it was resolved against', () => {
     const plan = bridge(routeSwipe(input({ durationMs: 450 }), ctx()));
     expect(plan.steps[1].action).toEqual({ swipe: { observationIdentity: BIG, start: up.start, end: up.end, durationMs: 450 } });
     expect(plan.durationIgnored).toBe(false);
     expect(plan.target).toEqual({ resolvedBy: 'screen', captureIdentity: BIG });
   });
 
-  it('seed 000 swipeOn: a screen with no bridge nodes swipes through plain XCTest', () => {
+  it('R-SWP-02: a screen with no bridge nodes swipes through plain XCTest', () => {
     const plan = routeSwipe(input({ screen: plainScreen, durationMs: 450 }), ctx());
     expect(plan).toEqual({
       via: 'xctest',
@@ -104,8 +104,8 @@ describe('seed 000 swipeOn: a screen swipe on a screen that carries bridge nodes
   });
 });
 
-describe('seed 000 swipeOn: what stays on XCTest', () => {
-  it.each(['left', 'right', 'top', 'bottom'] as const)('seed 000 swipeOn: an edge swipe (%s) stays on XCTest without a backend', (edge) => {
+describe('swipeOn: what stays on XCTest', () => {
+  it.each(['left', 'right', 'top', 'bottom'] as const)('R-SWP-03: an edge swipe (%s) stays on XCTest without a backend', (edge) => {
     for (const i of [input({ edge }), inContainer(list(), { edge })]) {
       const plan = routeSwipe(i, ctx());
       expect(plan.via).toBe('xctest');
@@ -113,7 +113,7 @@ describe('seed 000 swipeOn: what stays on XCTest', () => {
     }
   });
 
-  it('seed 000 swipeOn: a boomerang has no bridge form, so XCTest runs it and reports fallbackReason unsupported', () => {
+  it('R-SWP-04: a boomerang has no bridge form, so XCTest runs it and reports fallbackReason unsupported', () => {
     for (const i of [input({ boomerang: true }), inContainer(list(), { boomerang: true })]) {
       const plan = routeSwipe(i, ctx());
       expect(plan).toMatchObject({ via: 'xctest', fallbackReason: 'unsupported', steps: [{}, { swipe: { boomerang: true } }] });
@@ -137,31 +137,31 @@ describe('seed 000 swipeOn: what stays on XCTest', () => {
     ],
     ['the SDK does not declare scroll', inContainer(), { observationBridge: { ...available, supportedActions: ['swipe', 'tap'] } }, 'unsupported'],
     ['the SDK does not declare swipe', input(), { observationBridge: { ...available, supportedActions: ['scroll', 'tap'] } }, 'unsupported'],
-  ])('seed 000 swipeOn: other fallbacks follow tapOn: %s', (_, i, over, fallbackReason) => {
+  ])('R-SWP-05: other fallbacks follow tapOn: %s', (_, i, over, fallbackReason) => {
     expect(routeSwipe(i, ctx(over))).toMatchObject({ via: 'xctest', fallbackReason });
   });
 
   it.each<[string, Partial<SwipeInput>, Partial<BridgeContext>]>([
     ['the flag is off', {}, { flagEnabled: false }],
     ['the swipe was resolved against a cached read', { fromCache: true }, {}],
-  ])('seed 000 Backend selection: plain XCTest when %s', (_, over, ctxOver) => {
+  ])('R-SEL-02, R-OWV-19: plain XCTest when %s', (_, over, ctxOver) => {
     const plan = routeSwipe(inContainer(list(), over), ctx(ctxOver));
     expect(plan.via).toBe('xctest');
     expect(plan).not.toHaveProperty('fallbackReason');
   });
 
-  it('seed 000 swipeOn: a container marked bridge-served without a usable identity fails closed', () => {
+  it('R-SWP-05: a container marked bridge-served without a usable identity fails closed', () => {
     expect(routeSwipe(inContainer(list({ 'sdk-element-id': undefined })), ctx())).toMatchObject({ via: 'failClosed', failureReason: 'invalid_action' });
   });
 });
 
-describe('seed 000 swipeOn: replies, budget and the display fence', () => {
+describe('swipeOn: replies, budget and the display fence', () => {
   const plan = bridge(routeSwipe(inContainer(list(), { durationMs: 800 }), ctx()));
 
   it.each<[string, RelayOutcome, 'unavailable' | 'unsupported']>([
     ['bridge_unavailable', { kind: 'reply', reply: { available: false, failure: 'bridge_unavailable' } }, 'unavailable'],
     ['unsupported_action', { kind: 'reply', reply: { available: true, result: { success: false, reason: 'unsupported_action' } } }, 'unsupported'],
-  ])('seed 000 swipeOn: a %s answer falls back to the XCTest stroke, fenced again', (_, outcome, fallbackReason) => {
+  ])('R-SWP-05: a %s answer falls back to the XCTest stroke, fenced again', (_, outcome, fallbackReason) => {
     const verdict = interpretBridgeOutcome(plan, outcome);
     if (verdict.kind !== 'fallback') throw new Error(verdict.kind);
     expect(verdict.fallbackReason).toBe(fallbackReason);
@@ -176,7 +176,7 @@ describe('seed 000 swipeOn: replies, budget and the display fence', () => {
     ['element_not_actionable', { kind: 'reply', reply: { available: true, result: { success: false, reason: 'element_not_actionable' } } }],
     ['app_not_active', { kind: 'reply', reply: { available: true, failure: 'app_not_active' } }],
     ['timeout', { kind: 'timeout' }],
-  ])('seed 000 swipeOn: fail-closed results follow tapOn: %s', (failureReason, outcome) => {
+  ])('R-SWP-05: fail-closed results follow tapOn: %s', (failureReason, outcome) => {
     expect(interpretBridgeOutcome(plan, outcome)).toMatchObject({ kind: 'failClosed', failureReason });
   });
 
@@ -186,11 +186,11 @@ describe('seed 000 swipeOn: replies, budget and the display fence', () => {
     [2000, 5000],
     [2500, 5500],
     [10_000, 13_000],
-  ])('seed 000 swipeOn: the bridge budget is the duration plus 3 s, never under 5 s (duration %s → %i ms)', (durationMs, budget) => {
+  ])('R-SWP-08: the bridge budget is the duration plus 3 s, never under 5 s (duration %s → %i ms)', (durationMs, budget) => {
     expect(bridge(routeSwipe(input({ durationMs }), ctx())).steps[1].budgetMs).toBe(budget);
   });
 
-  it('seed 000 swipeOn: the display fence is checked right before the dispatch, through the bridge as through XCTest', () => {
+  it('R-SWP-07: the display fence is checked right before the dispatch, through the bridge as through XCTest', () => {
     expect(plan.steps[0]).toEqual({ step: 'checkDisplayFence', expected: fence });
     expect(plan.steps[1].step).toBe('sdkAction');
     const xctest = routeSwipe(input({ edge: 'left' }), ctx());
@@ -198,7 +198,7 @@ describe('seed 000 swipeOn: replies, budget and the display fence', () => {
     expect(xctest.steps.map((s) => s.step)).toEqual(['checkDisplayFence', 'xctestSwipe']);
   });
 
-  it('seed 000 swipeOn: a display that rotated or resized since the swipe was resolved fails the fence closed', () => {
+  it('R-SWP-07: a display that rotated or resized since the swipe was resolved fails the fence closed', () => {
     expect(checkDisplayFence(fence, displayFenceOf({ rotation: 0, screenWidth: 402, screenHeight: 874 }))).toEqual({ kind: 'pass' });
     expect(checkDisplayFence(fence, { ...fence, rotation: 1 })).toEqual({ kind: 'failClosed', failureReason: 'display_changed', mayHaveRun: false });
     expect(checkDisplayFence(fence, { ...fence, screenWidth: 874, screenHeight: 402 })).toMatchObject({ failureReason: 'display_changed' });

@@ -64,18 +64,18 @@ function bridgeRoute(route: TapRoute): Extract<TapRoute, { via: 'sdk' | 'web' }>
   return route;
 }
 
-describe('seed 000 tapOn: routing a target with a bridge identity', () => {
-  it('seed 000 tapOn: a target that carries a bridge identity is tapped through the bridge, naming the observation it came from', () => {
+describe('tapOn: routing a target with a bridge identity', () => {
+  it('R-TAP-01: a target that carries a bridge identity is tapped through the bridge, naming the observation it came from', () => {
     const route = routeTap(on(bridgeNode()), tap, ctx());
     expect(route).toMatchObject({ via: 'sdk', action: { tap: { observationIdentity: BIG, elementId: 'submit' } }, budgetMs: 2000 });
   });
 
-  it('seed 000 tapOn: longPress maps to the bridge long press with the press duration', () => {
+  it('R-TAP-01: longPress maps to the bridge long press with the press duration', () => {
     const route = bridgeRoute(routeTap(on(bridgeNode()), longPress, ctx()));
     expect(route.action).toEqual({ longPress: { observationIdentity: BIG, elementId: 'submit', durationMs: 1500 } });
   });
 
-  it('seed 000 Observation and action commands: an identity above 2^53 flows into actionJson digit for digit', () => {
+  it('R-CMD-04: an identity above 2^53 flows into actionJson digit for digit', () => {
     for (const gesture of [tap, longPress]) {
       const route = bridgeRoute(routeTap(on(bridgeNode()), gesture, ctx()));
       if (route.via !== 'sdk') throw new Error('expected sdk');
@@ -96,16 +96,16 @@ describe('seed 000 tapOn: routing a target with a bridge identity', () => {
     ],
     ['the SDK does not declare tap', tap, { observationBridge: { ...available, supportedActions: ['scroll'] } }, 'unsupported'],
     ['the SDK does not declare longPress', longPress, { observationBridge: { ...available, supportedActions: ['tap'] } }, 'unsupported'],
-  ])('seed 000 tapOn: XCTest stands in when %s', (_, gesture, over, fallbackReason) => {
+  ])('R-TAP-04: XCTest stands in when %s', (_, gesture, over, fallbackReason) => {
     const route = routeTap(on(bridgeNode()), gesture, ctx(over));
     expect(route).toMatchObject({ via: 'xctest', fallbackReason, tap: { x: 60, y: 40 } });
   });
 
-  it('seed 000 tapOn: a double tap through XCTest taps twice at the centre', () => {
+  it('R-TAP-04: a double tap through XCTest taps twice at the centre', () => {
     expect(routeTap(on(bridgeNode()), doubleTap, ctx())).toMatchObject({ tap: { x: 60, y: 40, taps: 2, durationMs: 0 } });
   });
 
-  it('seed 000 Discovery: a failed probe is never "unavailable", so the action is sent and the relay decides', () => {
+  it('R-TAP-09: a failed probe is never "unavailable", so the action is sent and the relay decides', () => {
     expect(routeTap(on(bridgeNode()), tap, ctx({ observationBridge: undefined })).via).toBe('sdk');
   });
 
@@ -114,7 +114,7 @@ describe('seed 000 tapOn: routing a target with a bridge identity', () => {
     ['the node has no bridge identity', on(xctestNode()), {}],
     ['the target came from a cached hierarchy read', on(bridgeNode(), { fromCache: true }), {}],
     ['the target is a point', { kind: 'point', point: { x: 5, y: 6 } }, {}],
-  ])('seed 000 Backend selection: plain XCTest carries neither backend field when %s', (_, target, over) => {
+  ])('R-SEL-02, R-OWV-19: plain XCTest carries neither backend field when %s', (_, target, over) => {
     const route = routeTap(target, tap, ctx(over));
     expect(route.via).toBe('xctest');
     expect(route).not.toHaveProperty('fallbackReason');
@@ -123,7 +123,7 @@ describe('seed 000 tapOn: routing a target with a bridge identity', () => {
     expect(result).not.toHaveProperty('fallbackReason');
   });
 
-  it('seed 000 tapOn: a node marked as bridge-served without a usable identity fails closed instead of tapping through XCTest', () => {
+  it('R-TAP-06: a node marked as bridge-served without a usable identity fails closed instead of tapping through XCTest', () => {
     for (const node of [
       bridgeNode({ 'sdk-capture-identity': undefined }),
       bridgeNode({ 'sdk-capture-identity': '1.5' }),
@@ -133,11 +133,11 @@ describe('seed 000 tapOn: routing a target with a bridge identity', () => {
     }
   });
 
-  it('seed 000 tapOn: a target without bounds fails closed (there is nowhere for a stand-in to touch)', () => {
+  it('R-TAP-06: a target without bounds fails closed (there is nowhere for a stand-in to touch)', () => {
     expect(routeTap(on(bridgeNode({ bounds: undefined })), tap, ctx())).toMatchObject({ via: 'failClosed', failureReason: 'target_without_bounds' });
   });
 
-  it('seed 000 tapOn: the result target records how it was resolved and from which capture', () => {
+  it('the result target records how it was resolved and from which capture', () => {
     const route = routeTap(on(bridgeNode(), { resolvedBy: 'text', selector: 'Submit' }), tap, ctx());
     expect(route.target).toEqual({
       resolvedBy: 'text',
@@ -151,17 +151,17 @@ describe('seed 000 tapOn: routing a target with a bridge identity', () => {
   });
 });
 
-describe('seed 000 tapOn: interpreting the bridge reply', () => {
+describe('tapOn: interpreting the bridge reply', () => {
   const route = bridgeRoute(routeTap(on(bridgeNode()), tap, ctx()));
 
-  it('seed 000 tapOn: an accepted tap reports backend sdk and carries the next capture', () => {
+  it('R-TAP-02, R-CMD-09: an accepted tap reports backend sdk and carries the next capture', () => {
     const verdict = interpretBridgeOutcome(route, reply({ available: true, result: { success: true, nextObservationIdentity: BIG } }));
     expect(verdict).toEqual({ kind: 'done', backend: 'sdk', nextObservationIdentity: BIG, durationMs: undefined });
     const result = ActionResultSchema.parse(buildActionResult(SDK, { ok: true }, { target: route.target, requestsSent: 1 }));
     expect(result).toMatchObject({ success: true, backend: 'sdk', target: { captureIdentity: BIG } });
   });
 
-  it('seed 000 tapOn: an accepted tap is never repeated through XCTest', () => {
+  it('R-TAP-03: an accepted tap is never repeated through XCTest', () => {
     const verdict = interpretBridgeOutcome(route, reply({ available: true, result: { success: true } }));
     expect(verdict.kind).toBe('done');
     expect(verdict).not.toHaveProperty('standIn');
@@ -175,7 +175,7 @@ describe('seed 000 tapOn: interpreting the bridge reply', () => {
     ['the relay reports bridge_unavailable', relayFailure('bridge_unavailable'), 'unavailable'],
     ['available is false with no failure code', reply({ available: false }), 'unavailable'],
     ['the bridge answers unsupported_action', rejected('unsupported_action'), 'unsupported'],
-  ])('seed 000 tapOn: XCTest stands in only when %s', (_, outcome, fallbackReason) => {
+  ])('R-TAP-04: XCTest stands in only when %s', (_, outcome, fallbackReason) => {
     const verdict = interpretBridgeOutcome(route, outcome);
     expect(verdict).toEqual({ kind: 'fallback', fallbackReason, standIn: { x: 60, y: 40, durationMs: 0, taps: 1 } });
     const result = buildActionResult(servedByXctest(fallbackReason), { ok: true }, { target: route.target, requestsSent: 2 });
@@ -193,7 +193,7 @@ describe('seed 000 tapOn: interpreting the bridge reply', () => {
     ['invalid_action', relayFailure('invalid_action'), false],
     ['bad_reply', relayFailure('bad_reply'), true],
     ['timeout', { kind: 'timeout' }, true],
-  ])('seed 000 tapOn: every other result fails closed with the bridge reason: %s', (failureReason, outcome, mayHaveRun) => {
+  ])('R-TAP-05, R-CMD-11: every other result fails closed with the bridge reason: %s', (failureReason, outcome, mayHaveRun) => {
     const verdict = interpretBridgeOutcome(route, outcome);
     expect(verdict).toEqual({ kind: 'failClosed', backend: 'sdk', failureReason, mayHaveRun });
     expect(verdict).not.toHaveProperty('standIn');
@@ -214,17 +214,17 @@ describe('seed 000 tapOn: interpreting the bridge reply', () => {
     ],
     ['an available reply carries no result', reply({ available: true }), 'bad_reply', true],
     ['a rejection names no reason', reply({ available: true, result: { success: false } }), 'bad_reply', true],
-  ])('seed 000 tapOn: runner-level outcomes fail closed: %s', (_, outcome, failureReason, mayHaveRun) => {
+  ])('R-TAP-05, R-WIRE-08: runner-level outcomes fail closed: %s', (_, outcome, failureReason, mayHaveRun) => {
     expect(interpretBridgeOutcome(route, outcome)).toMatchObject({ kind: 'failClosed', failureReason, mayHaveRun });
   });
 
-  it('seed 000 Observation and action commands: a daemon-side timeout reports available: true, because the action may have run', () => {
+  it('R-CMD-07: a daemon-side timeout reports available: true, because the action may have run', () => {
     expect(relayAvailable({ kind: 'timeout' })).toBe(true);
     expect(relayAvailable(relayFailure('bridge_unavailable'))).toBe(false);
     expect(relayAvailable(relayFailure('app_not_active'))).toBe(true);
   });
 
-  it('design principle 3: every failure reason the interpreter produces has a plain-language explanation', () => {
+  it('fail closed, and say why: every failure reason the interpreter produces has a plain-language explanation', () => {
     const outcomes: RelayOutcome[] = [
       ...ACTION_REJECTION_REASONS.map(rejected),
       ...WEB_ACTION_REJECTION_REASONS.map(rejected),
@@ -244,8 +244,8 @@ describe('seed 000 tapOn: interpreting the bridge reply', () => {
   });
 });
 
-describe('seed 000 tapOn on a DOM element', () => {
-  it('seed 000 tapOn on a DOM element: tap maps to click, naming the snapshot the element came from (5 s budget)', () => {
+describe('tapOn on a DOM element', () => {
+  it('R-TDOM-01: tap maps to click, naming the snapshot the element came from (5 s budget)', () => {
     const route = bridgeRoute(routeTap(on(domNode()), tap, ctx()));
     expect(route).toMatchObject({ via: 'web', webViewId: 'wv1', action: { click: { snapshotId: 's7', elementId: 'buy' } }, budgetMs: 5000 });
     const decoded = decodeWebControlAction(route.actionJson);
@@ -256,21 +256,21 @@ describe('seed 000 tapOn on a DOM element', () => {
   it.each<[string, TapGesture]>([
     ['a long press', longPress],
     ['a double tap', doubleTap],
-  ])('seed 000 tapOn on a DOM element: %s has no web form, so XCTest runs it with fallbackReason unsupported', (_, gesture) => {
+  ])('R-TDOM-02: %s has no web form, so XCTest runs it with fallbackReason unsupported', (_, gesture) => {
     expect(routeTap(on(domNode()), gesture, ctx())).toMatchObject({ via: 'xctest', fallbackReason: 'unsupported' });
   });
 
-  it('seed 000 tapOn on a DOM element: XCTest stands in when the web view bridge is unavailable', () => {
+  it('R-TDOM-03: XCTest stands in when the web view bridge is unavailable', () => {
     expect(routeTap(on(domNode()), tap, ctx({ webViews: [] }))).toMatchObject({ via: 'xctest', fallbackReason: 'unavailable' });
     const route = bridgeRoute(routeTap(on(domNode()), tap, ctx()));
     expect(interpretBridgeOutcome(route, relayFailure('bridge_unavailable'))).toMatchObject({ kind: 'fallback', fallbackReason: 'unavailable' });
   });
 
-  it('seed 000 tapOn on a DOM element: a web view the discovery did not report is still clicked; the relay decides', () => {
+  it('R-TDOM-03: a web view the discovery did not report is still clicked; the relay decides', () => {
     expect(routeTap(on(domNode()), tap, ctx({ webViews: undefined })).via).toBe('web');
   });
 
-  it('seed 000 tapOn on a DOM element: a DOM node missing its snapshot id fails closed', () => {
+  it('R-TDOM-04: a DOM node missing its snapshot id fails closed', () => {
     expect(routeTap(on(domNode({ 'web-snapshot-id': undefined })), tap, ctx())).toMatchObject({ via: 'failClosed', failureReason: 'invalid_action' });
   });
 
@@ -289,15 +289,15 @@ describe('seed 000 tapOn on a DOM element', () => {
     ['invalid_action', relayFailure('invalid_action'), false],
     ['bad_reply', relayFailure('bad_reply'), true],
     ['timeout', { kind: 'timeout' }, true],
-  ])('seed 000 tapOn on a DOM element: every web rejection or other failure fails closed: %s', (failureReason, outcome, mayHaveRun) => {
+  ])('R-TDOM-04, R-WEB-16: every web rejection or other failure fails closed: %s', (failureReason, outcome, mayHaveRun) => {
     expect(interpretBridgeOutcome(route, outcome)).toEqual({ kind: 'failClosed', backend: 'sdk', failureReason, mayHaveRun });
   });
 
-  it('seed 000 tapOn on a DOM element: only an unavailable web view bridge falls back (unsupported_action is no web answer)', () => {
+  it('R-TDOM-04: only an unavailable web view bridge falls back (unsupported_action is no web answer)', () => {
     expect(interpretBridgeOutcome(route, rejected('unsupported_action'))).toMatchObject({ kind: 'failClosed', failureReason: 'bad_reply' });
   });
 
-  it('seed 000 tapOn on a DOM element: an accepted click is done, with no XCTest path', () => {
+  it('R-TDOM-04: an accepted click is done, with no XCTest path', () => {
     expect(interpretBridgeOutcome(route, reply({ available: true, result: { success: true, durationMs: 4 } }))).toEqual({
       kind: 'done',
       backend: 'sdk',
@@ -307,7 +307,7 @@ describe('seed 000 tapOn on a DOM element', () => {
   });
 });
 
-describe('seed 000 tapOn: XCTest command outcomes', () => {
+describe('tapOn: XCTest command outcomes', () => {
   it.each([
     ['a successful reply', { kind: 'reply', reply: { success: true } }, { kind: 'done' }],
     [
@@ -322,7 +322,7 @@ describe('seed 000 tapOn: XCTest command outcomes', () => {
     ],
     ['a timeout after the action may have run', { kind: 'timeout' }, { kind: 'failClosed', failureReason: 'timeout', mayHaveRun: true }],
     ['a disconnect after sending', { kind: 'disconnected', sent: true }, { kind: 'failClosed', failureReason: 'runner_disconnected', mayHaveRun: true }],
-  ] as const)('seed 000 tapOn: an XCTest tap outcome: %s', (_, outcome, expected) => {
+  ] as const)('R-WIRE-08: an XCTest tap outcome: %s', (_, outcome, expected) => {
     expect(interpretRunnerOutcome(outcome)).toEqual(expected);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The pure helpers behind acting from the UI (issue 5) and AppReveal's UI (issue 7): which box a click
+ * The pure helpers behind acting from the UI and AppReveal's UI: which box a click
  * aims at, which gesture a stroke was, what each device kind offers, the request a gesture sends, and
  * the words and numbers of a timeline step.
  */

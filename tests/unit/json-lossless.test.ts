@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonLossless, stringifyJsonLossless, UInt64Schema } from '@shared/protocol/json';
 
-describe('lossless JSON for capture identities (protocol.md §5)', () => {
+describe('R-WIRE-10: lossless JSON for capture identities', () => {
   it('keeps a captureIdentity above 2^53 digit for digit', () => {
     const parsed = parseJsonLossless('{"snapshot":{"captureIdentity":18446744073709551000,"n":1}}') as {
       snapshot: { captureIdentity: string; n: number };

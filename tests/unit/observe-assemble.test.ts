@@ -118,8 +118,8 @@ function observe(over: Partial<ObservationStages>): Observation {
 }
 const nodes = (o: Observation) => flattenTree(o.viewHierarchy!.hierarchy!).map((f) => f.node);
 
-describe('seed 002 the observation object', () => {
-  it('seed 002: the golden Settings screen assembles into a valid observation: screen, window, tree, quality, stamps', () => {
+describe('the observation object', () => {
+  it('R-OBJ-01, R-OBJ-02, R-OBJ-04: the golden Settings screen assembles into a valid observation: screen, window, tree, quality, stamps', () => {
     const o = observe({
       hierarchy: { ok: true, hierarchy: golden(), frameContext: '946BF959-8722-4080-BE15-4E9A2148C58C:75:b3ace3af9b894ed3' },
       discovery: discoverSdk({
@@ -148,18 +148,18 @@ describe('seed 002 the observation object', () => {
     expect(o.fallbackReason).toBeUndefined();
   });
 
-  it('seed 002: the server clock stands in when the device states no updatedAt', () => {
+  it('R-OBJ-01: the server clock stands in when the device states no updatedAt', () => {
     const { updatedAt: _drop, ...noTime } = shop();
     expect(observe({ hierarchy: { ok: true, hierarchy: noTime } })).toMatchObject({ updatedAt: 5, updatedAtSource: 'server' });
   });
 
-  it('seed 002: layoutWarnings is always present under its one key, computed on the merged tree', () => {
+  it('R-LAY-01, R-LAY-06: layoutWarnings is always present under its one key, computed on the merged tree', () => {
     const o = observe({ hierarchy: { ok: true, hierarchy: shop([{ className: 'UILabel', text: 'Clock', bounds: rect(16, 20, 80, 70) }]) } });
     expect(o.layoutWarnings.warnings).toEqual([expect.objectContaining({ side: 'top', overflowPx: 42, insetPx: 62, caption: 'Clock' })]);
     expect(o.viewHierarchy && flattenTree(o.viewHierarchy.hierarchy!).find((f) => f.key === o.layoutWarnings.warnings[0]!.nodeKey)?.node.text).toBe('Clock');
   });
 
-  it('seed 002: partial failures — a failing stage adds to errors and never loses the other stages’ data', () => {
+  it('R-ERR-01: partial failures — a failing stage adds to errors and never loses the other stages’ data', () => {
     const broken: BridgeRead = { kind: 'reply', reply: { snapshot: { ...bridgeSnapshot(), root: { id: 'r', role: 'x', bounds: rect(0, 0, 1, 1) } as never } } };
     const o = observe({ bridge: broken, web: webRead() });
     expect(o.errors).toEqual([expect.objectContaining({ stage: 'bridge', code: 'internal_error' })]);
@@ -168,7 +168,7 @@ describe('seed 002 the observation object', () => {
     expect(o.screenSize).toEqual({ width: 402, height: 874, scale: 3 });
   });
 
-  it('seed 002: timings carry the caller’s per-stage figures and, with a clock, the pure stages', () => {
+  it('R-OBJ-08: timings carry the caller’s per-stage figures and, with a clock, the pure stages', () => {
     let t = 0;
     const o = observe({ timings: { xctest: 90, bridge: 40 }, bridge: bridgeRead(), clock: () => (t += 1) });
     expect(o.timings).toMatchObject({ xctest: 90, bridge: 40 });
@@ -187,8 +187,8 @@ describe('seed 002 the observation object', () => {
   });
 });
 
-describe('seed 000 Observe: backend and fallbackReason on the observation', () => {
-  it('seed 000 Observe: a merged bridge snapshot reports backend sdk and stamps its capture identity', () => {
+describe('Observe: backend and fallbackReason on the observation', () => {
+  it('R-OBS-06: a merged bridge snapshot reports backend sdk and stamps its capture identity', () => {
     const o = observe({ bridge: bridgeRead() });
     expect(o).toMatchObject({ backend: 'sdk', captureIdentity: BIG, sources: { bridge: { status: 'merged', nodes: 2, leaves: 1 } } });
     expect(o.fallbackReason).toBeUndefined();
@@ -196,7 +196,7 @@ describe('seed 000 Observe: backend and fallbackReason on the observation', () =
     expect(nodes(o).find((n) => n['sdk-element-id'] === 'checkout')).toMatchObject({ 'content-desc': 'Checkout' });
   });
 
-  it('seed 000 Observe: a coordinateSpace other than screen is not merged: backend xctest, fallbackReason unavailable, tree unchanged', () => {
+  it('R-OBS-06: a coordinateSpace other than screen is not merged: backend xctest, fallbackReason unavailable, tree unchanged', () => {
     const o = observe({ bridge: bridgeRead('window') });
     expect(o).toMatchObject({
       backend: 'xctest',
@@ -207,7 +207,7 @@ describe('seed 000 Observe: backend and fallbackReason on the observation', () =
     expect(nodes(o).some((n) => n['sdk-element-id'] !== undefined)).toBe(false);
   });
 
-  it('seed 000 Observe: a registered bridge that did not answer reports backend xctest, fallbackReason unavailable, and the error', () => {
+  it('R-OBS-06: a registered bridge that did not answer reports backend xctest, fallbackReason unavailable, and the error', () => {
     for (const bridge of [{ kind: 'timeout' } as BridgeRead, undefined]) {
       const o = observe({ bridge });
       expect(o).toMatchObject({ backend: 'xctest', fallbackReason: 'unavailable' });
@@ -215,7 +215,7 @@ describe('seed 000 Observe: backend and fallbackReason on the observation', () =
     }
   });
 
-  it('seed 000 Observe: a failed discovery probe reports neither backend nor fallbackReason, and says why in errors', () => {
+  it('R-OBS-07: a failed discovery probe reports neither backend nor fallbackReason, and says why in errors', () => {
     const o = observe({ discovery: failedProbe, bridge: bridgeRead(), web: webRead() });
     expect(o.backend).toBeUndefined();
     expect(o.fallbackReason).toBeUndefined();
@@ -224,46 +224,46 @@ describe('seed 000 Observe: backend and fallbackReason on the observation', () =
     expect(nodes(o).some((n) => n.extras?.['sdk.source'] !== undefined)).toBe(false);
   });
 
-  it('seed 000 Backend selection: with the flag off, the observation carries neither field even when reads were handed in', () => {
+  it('R-SEL-02: with the flag off, the observation carries neither field even when reads were handed in', () => {
     const o = observe({ flagEnabled: false, bridge: bridgeRead(), web: webRead() });
     expect(o.backend).toBeUndefined();
     expect(o.fallbackReason).toBeUndefined();
     expect(o.sources).toEqual({ bridge: { status: 'not_read', reason: 'flag_off' }, web: { status: 'not_read', reason: 'flag_off' } });
   });
 
-  it('seed 000 Backend selection: an app with no registered bridge carries neither field', () => {
+  it('R-SEL-02: an app with no registered bridge carries neither field', () => {
     const o = observe({ discovery: discovery(false, []), bridge: bridgeRead() });
     expect(o.backend).toBeUndefined();
     expect(o.sources.bridge).toEqual({ status: 'not_read', reason: 'NOT_REGISTERED' });
   });
 
-  it('seed 000 Observe: web views: a web merge reports backend sdk when the native bridge set none', () => {
+  it('R-OWV-16: a web merge reports backend sdk when the native bridge set none', () => {
     const o = observe({ discovery: discovery(false), web: webRead() });
     expect(o).toMatchObject({ backend: 'sdk', webSnapshotId: 's9', sources: { web: { status: 'merged', nodes: 1, leaves: 1 } } });
     expect(o.fallbackReason).toBeUndefined();
   });
 
-  it('seed 000 Observe: web views: a web merge keeps the backend the native bridge already set', () => {
+  it('R-OWV-16: a web merge keeps the backend the native bridge already set', () => {
     const o = observe({ bridge: { kind: 'timeout' }, web: webRead() });
     expect(o).toMatchObject({ backend: 'xctest', fallbackReason: 'unavailable', sources: { web: { status: 'merged' } } });
   });
 
-  it('seed 000 Observe: web views: a reply that cannot be read (bad_reply) is logged and the observation stays XCTest-only', () => {
+  it('R-OWV-02: a reply that cannot be read (bad_reply) is logged and the observation stays XCTest-only', () => {
     const o = observe({ discovery: discovery(false), web: webRead('bad_reply') });
     expect(o.backend).toBeUndefined();
     expect(o.errors).toEqual([expect.objectContaining({ stage: 'web', code: 'web_failure', failure: 'bad_reply' })]);
     expect(nodes(o).some((n) => n['web-element-id'] !== undefined)).toBe(false);
   });
 
-  it('seed 000 Observe: web views: no snapshot yet is a state, not an error; the web view keeps its XCTest nodes', () => {
+  it('R-OWV-15: no snapshot yet is a state, not an error; the web view keeps its XCTest nodes', () => {
     const o = observe({ discovery: discovery(false), web: webRead('no_snapshot') });
     expect(o.errors).toEqual([]);
     expect(o.sources.web).toEqual({ status: 'not_merged', reason: 'no_snapshot' });
   });
 });
 
-describe('seed 003 strategies and quality on the observation', () => {
-  it('seed 003: a real AX failure is preserved as an error (ax_failure), not an empty tree', () => {
+describe('strategies and quality on the observation', () => {
+  it('R-STR-09: a real AX failure is preserved as an error (ax_failure), not an empty tree', () => {
     const o = observe({
       hierarchy: { ok: true, hierarchy: { error: 'Failed to get snapshot: kAXErrorIllegalArgument', screenWidth: 402, screenHeight: 874 } },
       bridge: bridgeRead(),
@@ -274,7 +274,7 @@ describe('seed 003 strategies and quality on the observation', () => {
     expect(o.screenSize).toEqual({ width: 402, height: 874 });
   });
 
-  it('seed 003: an application root alone is sparse (application_root_only), and recovered when the bridge supplied the controls', () => {
+  it('R-QUA-02: an application root alone is sparse (application_root_only), and recovered when the bridge supplied the controls', () => {
     const rootOnly: ViewHierarchy = { ...shop(), hierarchy: { className: 'XCUIApplication', bounds: rect(0, 0, 402, 874) } };
     expect(observe({ hierarchy: { ok: true, hierarchy: rootOnly }, discovery: discovery(false, []) }).quality).toEqual({
       verdict: 'sparse',
@@ -286,7 +286,7 @@ describe('seed 003 strategies and quality on the observation', () => {
     });
   });
 
-  it('seed 003: no hierarchy at all still yields an observation with the error', () => {
+  it('R-ERR-01: no hierarchy at all still yields an observation with the error', () => {
     const o = observe({ hierarchy: { ok: false, kind: 'timeout', message: 'no hierarchy in 10 s' } });
     expect(o).toMatchObject({
       quality: { verdict: 'sparse', reason: 'hierarchy_unavailable' },
@@ -296,13 +296,13 @@ describe('seed 003 strategies and quality on the observation', () => {
     expect(o.backend).toBeUndefined();
   });
 
-  it('seed 003: raw carries the whole tree, offscreen nodes included', () => {
+  it('R-STR-08: raw carries the whole tree, offscreen nodes included', () => {
     const offscreen = shop([{ className: 'UILabel', 'resource-id': 'below', text: 'x', bounds: rect(0, 2000, 100, 2040) }]);
     expect(nodes(observe({ strategy: 'raw', hierarchy: { ok: true, hierarchy: offscreen } })).some((n) => n['resource-id'] === 'below')).toBe(true);
     expect(nodes(observe({ strategy: 'visible', hierarchy: { ok: true, hierarchy: offscreen } })).some((n) => n['resource-id'] === 'below')).toBe(false);
   });
 
-  it('seed 003: raw too large to carry is an explicit error; the rest of the observation survives', () => {
+  it('R-STR-08, R-OBJ-02: raw too large to carry is an explicit error; the rest of the observation survives', () => {
     const o = observe({ strategy: 'raw', rawMaxBytes: 300, bridge: bridgeRead() });
     expect(o.viewHierarchy).toBeUndefined();
     expect(o.errors).toEqual([expect.objectContaining({ stage: 'projection', code: 'raw_too_large' })]);
@@ -310,8 +310,8 @@ describe('seed 003 strategies and quality on the observation', () => {
   });
 });
 
-describe('protocol.md §5: capture identities above 2^53 stay exact through the pipeline', () => {
-  it('seed 000: a UInt64 capture identity survives decode → merge → observation → lossless JSON → decode, digit for digit', () => {
+describe('capture identities above 2^53 stay exact through the pipeline', () => {
+  it('R-WIRE-10: a UInt64 capture identity survives decode → merge → observation → lossless JSON → decode, digit for digit', () => {
     const wire = `{"captureIdentity":${BIG},"orientation":"portrait","coordinateSpace":"screen","bounds":{"left":0,"top":0,"right":402,"bottom":874},"root":{"id":"checkout","role":"button","label":"Checkout","bounds":{"left":20,"top":700,"right":380,"bottom":744}},"capabilities":[]}`;
     const snapshot = ObservationSnapshotSchema.parse(parseJsonLossless(wire));
     const o = observe({ bridge: { kind: 'reply', reply: { available: true, snapshot } } });

@@ -34,7 +34,7 @@ const reply = (snap: ObservationSnapshot | undefined, failure?: string): BridgeR
 });
 const byId = (root: UiNode, id: string) => flattenTree(root).find((f) => f.node['sdk-element-id'] === id || f.node['resource-id'] === id)?.node;
 
-describe('seed 000 Observe: native bridge attribute mapping', () => {
+describe('Observe: native bridge attribute mapping', () => {
   const snap = snapshot({ captureIdentity: '41' }, [
     { id: 'submit', role: 'button', label: 'Submit order', value: 'ready', bounds: { left: 20.7, top: 700.2, right: 380.9, bottom: 744.5 } },
     { id: 'email', role: 'textField', label: 'Email', value: 'a@b.c', bounds: rect(20, 200, 380, 240), focused: true },
@@ -50,7 +50,7 @@ describe('seed 000 Observe: native bridge attribute mapping', () => {
   ]);
   const merged = mergeBridgeSnapshot(xctest([keyboard]), snap).root;
 
-  it('seed 000 Observe: id → resource-id and test-tag, label → content-desc, value → text, role → class', () => {
+  it('R-OBS-03: id → resource-id and test-tag, label → content-desc, value → text, role → class', () => {
     expect(byId(merged, 'submit')).toMatchObject({
       'resource-id': 'submit',
       'test-tag': 'submit',
@@ -60,22 +60,22 @@ describe('seed 000 Observe: native bridge attribute mapping', () => {
     });
   });
 
-  it('seed 000 Observe: enabled nodes are clickable; a disabled one is not and says enabled false', () => {
+  it('R-OBS-03: enabled nodes are clickable; a disabled one is not and says enabled false', () => {
     expect(byId(merged, 'submit')).toMatchObject({ clickable: 'true' });
     const disabled = byId(merged, 'disabled')!;
     expect(disabled.clickable).toBeUndefined();
     expect(disabled.enabled).toBe('false');
   });
 
-  it('seed 000 Observe: bridge nodes carry sdk-element-id, sdk-capture-identity and extras sdk.source sdkBridge', () => {
+  it('R-OBS-04: bridge nodes carry sdk-element-id, sdk-capture-identity and extras sdk.source sdkBridge', () => {
     expect(byId(merged, 'submit')).toMatchObject({ 'sdk-element-id': 'submit', 'sdk-capture-identity': '41', extras: { [SDK_SOURCE_KEY]: 'sdkBridge' } });
   });
 
-  it('seed 000 Observe: bridge bounds are truncated to whole points, as the runner truncates XCTest frames', () => {
+  it('R-OBS-03: bridge bounds are truncated to whole points, as the runner truncates XCTest frames', () => {
     expect(byId(merged, 'submit')!.bounds).toEqual(rect(20, 700, 380, 744));
   });
 
-  it('seed 000 Observe: only visible bridge nodes map; a visible child of an invisible node moves up to its nearest mapped ancestor', () => {
+  it('R-OBS-03: only visible bridge nodes map; a visible child of an invisible node moves up to its nearest mapped ancestor', () => {
     expect(byId(merged, 'ghost')).toBeUndefined();
     const root = byId(merged, 'root')!;
     expect(root.node!.map((n) => n['sdk-element-id'])).toEqual(['submit', 'email', 'disabled', 'shown-child']);
@@ -86,17 +86,17 @@ describe('seed 000 Observe: native bridge attribute mapping', () => {
     expect(byId(merged, 'submit')!.role).toBeUndefined();
   });
 
-  it('seed 000 Observe: merged in place under the XCUIApplication node, so system UI and the keyboard stay observable', () => {
+  it('R-OBS-02: merged in place under the XCUIApplication node, so system UI and the keyboard stay observable', () => {
     expect(merged.className).toBe('XCUIApplication');
     expect(merged.node!.map((n) => n['resource-id'])).toEqual(['root', 'keyboard']);
     expect(byId(merged, 'keyboard')!.node).toHaveLength(1);
   });
 
-  it('seed 000 Observe: a merged tree still decodes with the runner node schema', () => {
+  it('R-OBS-04: a merged tree still decodes with the runner node schema', () => {
     expect(UiNodeSchema.safeParse(merged).success).toBe(true);
   });
 
-  it('seed 000 Observe: a snapshot whose root is the application itself merges its children in place — no second application node', () => {
+  it('R-OBS-02: a snapshot whose root is the application itself merges its children in place — no second application node', () => {
     const appRooted = ObservationSnapshotSchema.parse({
       captureIdentity: '7',
       orientation: 'portrait',
@@ -156,7 +156,7 @@ describe('seed 000 Observe: native bridge attribute mapping', () => {
   });
 });
 
-describe('seed 000 Observe: XCTest duplicates of bridge nodes', () => {
+describe('Observe: XCTest duplicates of bridge nodes', () => {
   const bridgeChildren = [
     { id: 'save', role: 'button', label: 'Save', bounds: rect(20, 700, 380, 744) },
     { id: 'title', role: 'text', label: 'Profile', bounds: rect(16, 100, 200, 140) },
@@ -181,7 +181,7 @@ describe('seed 000 Observe: XCTest duplicates of bridge nodes', () => {
     { name: 'the same bounds but another label and id', leaf: { className: 'UIButton', text: 'Cancel', bounds: rect(20, 700, 380, 744) }, removed: false },
   ];
   for (const row of table) {
-    it(`seed 000 Observe: an XCTest leaf with ${row.name} ${row.removed ? 'is removed as a duplicate' : 'stays'}`, () => {
+    it(`R-OBS-05: an XCTest leaf with ${row.name} ${row.removed ? 'is removed as a duplicate' : 'stays'}`, () => {
       const before = xctest([{ className: 'UIWindow', bounds: rect(0, 0, 402, 874), node: [row.leaf] }]);
       const { root, duplicatesRemoved } = mergeBridgeSnapshot(before, snapshot({}, bridgeChildren));
       const window = root.node!.find((n) => n.className === 'UIWindow')!;
@@ -190,7 +190,7 @@ describe('seed 000 Observe: XCTest duplicates of bridge nodes', () => {
     });
   }
 
-  it('seed 000 Observe: only leaves are duplicates — an XCTest container with the same bounds and label stays', () => {
+  it('R-OBS-05: only leaves are duplicates — an XCTest container with the same bounds and label stays', () => {
     const container: UiNode = {
       className: 'UIButton',
       text: 'Save',
@@ -202,7 +202,7 @@ describe('seed 000 Observe: XCTest duplicates of bridge nodes', () => {
     expect(root.node).toContain(container);
   });
 
-  it('seed 000 Observe: the input XCTest tree is not modified by the merge', () => {
+  it('R-OBS-05: the input XCTest tree is not modified by the merge', () => {
     const before = xctest([{ className: 'UIButton', text: 'Save', bounds: rect(20, 700, 380, 744) }]);
     const copy = JSON.stringify(before);
     mergeBridgeSnapshot(before, snapshot({}, bridgeChildren));
@@ -210,10 +210,10 @@ describe('seed 000 Observe: XCTest duplicates of bridge nodes', () => {
   });
 });
 
-describe('seed 000 Observe: when the bridge snapshot is merged', () => {
+describe('Observe: when the bridge snapshot is merged', () => {
   const base = xctest([keyboard]);
 
-  it('seed 000 Observe: a screen-space snapshot is merged and reports backend sdk', () => {
+  it('R-OBS-06: a screen-space snapshot is merged and reports backend sdk', () => {
     const out = mergeBridgeRead(base, reply(snapshot({}, [{ id: 'a', role: 'button', bounds: rect(0, 0, 10, 10) }])));
     expect(out).toMatchObject({ merged: true, backend: 'sdk', reason: 'merged', captureIdentity: '41', nodes: 2 });
     expect(out.fallbackReason).toBeUndefined();
@@ -229,7 +229,7 @@ describe('seed 000 Observe: when the bridge snapshot is merged', () => {
     { name: 'a reply without a snapshot', read: reply(undefined), reason: 'no_snapshot' },
   ];
   for (const row of unmerged) {
-    it(`seed 000 Observe: ${row.name} is not merged: backend xctest, fallbackReason unavailable, XCTest tree unchanged`, () => {
+    it(`R-OBS-06: ${row.name} is not merged: backend xctest, fallbackReason unavailable, XCTest tree unchanged`, () => {
       const out = mergeBridgeRead(base, row.read);
       expect(out).toMatchObject({ merged: false, backend: 'xctest', fallbackReason: 'unavailable', reason: row.reason });
       expect(out.root).toBe(base);
@@ -237,7 +237,7 @@ describe('seed 000 Observe: when the bridge snapshot is merged', () => {
     });
   }
 
-  it('seed 000 Observe: a capture identity above 2^53 is carried digit for digit onto every bridge node', () => {
+  it('R-OBS-04: a capture identity above 2^53 is carried digit for digit onto every bridge node', () => {
     const decoded = decodeWith(
       ObservationSnapshotSchema,
       `{"captureIdentity":${BIG},"orientation":"portrait","coordinateSpace":"screen","bounds":{"left":0,"top":0,"right":402,"bottom":874},"root":{"id":"r","role":"window","bounds":{"left":0,"top":0,"right":402,"bottom":874},"children":[{"id":"b","role":"button","bounds":{"left":1,"top":2,"right":3,"bottom":4}}]},"capabilities":[]}`,

@@ -35,8 +35,8 @@ function stateFor(probe: CapabilityProbe | undefined, runnerCommands = FULL_RUNN
   return observationBridgeState({ foregroundBundleId: APP, runnerCommands, probe });
 }
 
-describe('seed 000 Discovery: the bridge state per foreground app', () => {
-  it('seed 000 Discovery: an available bridge reports its schema version and sorted action kinds', () => {
+describe('Discovery: the bridge state per foreground app', () => {
+  it('R-DISC-04: an available bridge reports its schema version and sorted action kinds', () => {
     const probe = reply({
       success: true,
       available: true,
@@ -46,33 +46,39 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
     expect(stateFor(probe)).toEqual({ available: true, schemaVersion: 1, supportedActions: ['insertText', 'scroll', 'tap'] });
   });
 
-  const table: { name: string; probe: CapabilityProbe; commands?: string[]; expected: Extract<BridgeState, { available: false }>['reason'] }[] = [
+  const table: { rule: string; name: string; probe: CapabilityProbe; commands?: string[]; expected: Extract<BridgeState, { available: false }>['reason'] }[] = [
     {
+      rule: 'R-DISC-05',
       name: 'NOT_REGISTERED: the SDK is present, but no bridge is registered',
       probe: reply({ available: true, bundleId: APP, observationBridge: { ...bridge({ available: false, reason: 'NOT_REGISTERED' }) } as never }),
       expected: 'NOT_REGISTERED',
     },
     {
+      rule: 'R-DISC-06',
       name: 'SDK_TOO_OLD: an SDK that answers without a bridge object predates discovery',
       probe: reply({ available: true, bundleId: APP, capabilities: ['x'] }),
       expected: 'SDK_TOO_OLD',
     },
     {
+      rule: 'R-DISC-07',
       name: 'SDK_UNAVAILABLE: a reply with available false and no bridge object (the app does not embed the SDK)',
       probe: reply({ success: true, available: false, capabilities: [] }),
       expected: 'SDK_UNAVAILABLE',
     },
     {
+      rule: 'R-DISC-07',
       name: 'SDK_UNAVAILABLE: a reply with available false and no bridge object for another bundle',
       probe: reply({ success: true, available: false, bundleId: 'com.other.app' }),
       expected: 'SDK_UNAVAILABLE',
     },
     {
+      rule: 'R-DISC-07',
       name: 'SDK_UNAVAILABLE: a reply for another bundle never answers for this one, even with an available bridge',
       probe: reply({ available: true, bundleId: 'com.other.app', observationBridge: bridge({ available: true }) as never }),
       expected: 'SDK_UNAVAILABLE',
     },
     {
+      rule: 'R-DISC-08',
       name: 'MALFORMED_RESPONSE: the bridge object does not match the schema',
       probe: reply({
         available: true,
@@ -82,16 +88,19 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
       expected: 'MALFORMED_RESPONSE',
     },
     {
+      rule: 'R-DISC-08',
       name: 'MALFORMED_RESPONSE: an SDK that declares the observationBridge capability but whose bridge object the runner dropped as malformed',
       probe: reply({ success: true, available: true, bundleId: APP, capabilities: ['frameMetrics', 'observationBridge', 'webViewBridge'] }),
       expected: 'MALFORMED_RESPONSE',
     },
     {
+      rule: 'R-DISC-09',
       name: 'UNKNOWN: a reason written by a newer SDK',
       probe: reply({ available: true, bundleId: APP, observationBridge: { schemaVersion: 1, available: false, reason: 'UNKNOWN', supportedActions: [] } }),
       expected: 'UNKNOWN',
     },
     {
+      rule: 'R-DISC-06',
       name: 'SDK_TOO_OLD: a runner that lists get_sdk_capabilities but not the relay commands',
       probe: reply({ available: true, bundleId: APP, observationBridge: bridge({ available: true }) as never }),
       commands: ['request_hierarchy', 'get_sdk_capabilities'],
@@ -99,18 +108,18 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
     },
   ];
   for (const row of table) {
-    it(`seed 000 Discovery: ${row.name}`, () => {
+    it(`${row.rule}: ${row.name}`, () => {
       expect(stateFor(row.probe, row.commands)).toEqual({ available: false, reason: row.expected });
     });
   }
 
-  it('seed 000 Discovery: a runner that does not list get_sdk_capabilities is SDK_TOO_OLD without a probe', () => {
+  it('R-DISC-06: a runner that does not list get_sdk_capabilities is SDK_TOO_OLD without a probe', () => {
     const commands = ['request_hierarchy', 'request_tap_coordinates'];
     expect(needsCapabilityProbe(commands)).toBe(false);
     expect(stateFor(undefined, commands)).toEqual({ available: false, reason: 'SDK_TOO_OLD' });
   });
 
-  it('seed 000 Discovery: a malformed bridge object decoded from the wire reads as MALFORMED_RESPONSE, not a failed reply', () => {
+  it('R-DISC-08: a malformed bridge object decoded from the wire reads as MALFORMED_RESPONSE, not a failed reply', () => {
     const decoded = decodeRunnerInbound(
       JSON.stringify({
         type: 'sdk_capabilities_result',
@@ -125,7 +134,7 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
     expect(stateFor(reply(decoded.value as SdkCapabilitiesReply))).toEqual({ available: false, reason: 'MALFORMED_RESPONSE' });
   });
 
-  it('seed 000 Discovery: the recorded Settings reply (available false, no bridge) is SDK_UNAVAILABLE', () => {
+  it('R-DISC-07: the recorded Settings reply (available false, no bridge) is SDK_UNAVAILABLE', () => {
     const file = resolve(dirname(fileURLToPath(import.meta.url)), '../../resources/recordings/settings-tap-general/0004-get_sdk_capabilities.json');
     const recorded = JSON.parse(readFileSync(file, 'utf8')) as { response: unknown };
     const decoded = decodeRunnerInbound(JSON.stringify(recorded.response));
@@ -140,7 +149,7 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
     { name: 'no probe result at all', probe: undefined, kind: 'no_reply' },
   ];
   for (const row of failures) {
-    it(`seed 000 Discovery: a failed probe (${row.name}) throws SdkCapabilityQueryError, never unavailable`, () => {
+    it(`R-DISC-10: a failed probe (${row.name}) throws SdkCapabilityQueryError, never unavailable`, () => {
       expect(() => stateFor(row.probe)).toThrow(SdkCapabilityQueryError);
       const discovery = discoverSdk({ foregroundBundleId: APP, runnerCommands: FULL_RUNNER, probe: row.probe });
       expect(discovery.ok).toBe(false);
@@ -148,7 +157,7 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
     });
   }
 
-  it('seed 000 Discovery: registered web views come with the discovery; an app without the SDK has none', () => {
+  it('R-WEB-02: registered web views come with the discovery; an app without the SDK has none', () => {
     const entry = { webViewId: 'wv1', allowedOrigins: ['https://a.example'], contentProcessAvailable: true };
     const withWeb = discoverSdk({
       foregroundBundleId: APP,
@@ -166,7 +175,7 @@ describe('seed 000 Discovery: the bridge state per foreground app', () => {
   });
 });
 
-describe('seed 000 Discovery: the capability cache under a generation binding', () => {
+describe('Discovery: the capability cache under a generation binding', () => {
   const ok = (bundleId: string): SdkDiscovery =>
     discoverSdk({
       foregroundBundleId: bundleId,
@@ -174,7 +183,7 @@ describe('seed 000 Discovery: the capability cache under a generation binding', 
       probe: reply({ available: true, bundleId, observationBridge: bridge({ available: true }) as never }),
     });
 
-  it('seed 000 Discovery: a probe answered for one foreground app never answers for another', () => {
+  it('R-DISC-03: a probe answered for one foreground app never answers for another', () => {
     const cache = new CapabilityCache();
     expect(cache.set({ bundleId: 'a', generation: 1 }, ok('a'))).toBe(true);
     expect(cache.get({ bundleId: 'a', generation: 1 })).toBeDefined();
@@ -183,7 +192,7 @@ describe('seed 000 Discovery: the capability cache under a generation binding', 
     expect(cache.get({ bundleId: 'a', generation: 2 })).toBeUndefined();
   });
 
-  it('seed 000 Discovery: a late reply for an older generation is not stored over the current one', () => {
+  it('R-DISC-03: a late reply for an older generation is not stored over the current one', () => {
     const cache = new CapabilityCache();
     cache.advance({ bundleId: 'b', generation: 2 });
     expect(cache.set({ bundleId: 'a', generation: 1 }, ok('a'))).toBe(false);
@@ -192,7 +201,7 @@ describe('seed 000 Discovery: the capability cache under a generation binding', 
     expect(cache.get({ bundleId: 'b', generation: 2 })).toBeDefined();
   });
 
-  it('seed 000 Discovery: a failed probe is never cached as an answer, and a discovery for another bundle is refused', () => {
+  it('R-DISC-03: a failed probe is never cached as an answer, and a discovery for another bundle is refused', () => {
     const cache = new CapabilityCache();
     const failed = discoverSdk({ foregroundBundleId: 'a', runnerCommands: FULL_RUNNER, probe: { ok: false, kind: 'timeout', message: 't' } });
     expect(cache.set({ bundleId: 'a', generation: 1 }, failed)).toBe(false);
@@ -200,7 +209,7 @@ describe('seed 000 Discovery: the capability cache under a generation binding', 
     expect(cache.get({ bundleId: 'a', generation: 1 })).toBeUndefined();
   });
 
-  it('seed 000 Discovery: advancing to a new foreground app drops the old entry', () => {
+  it('R-DISC-03: advancing to a new foreground app drops the old entry', () => {
     const cache = new CapabilityCache();
     cache.set({ bundleId: 'a', generation: 1 }, ok('a'));
     cache.advance({ bundleId: 'b', generation: 2 });
@@ -208,7 +217,7 @@ describe('seed 000 Discovery: the capability cache under a generation binding', 
   });
 });
 
-describe('seed 000 Backend selection', () => {
+describe('Backend selection', () => {
   const webView = { className: 'WKWebView', bounds: { left: 0, top: 100, right: 400, bottom: 700 } };
   const screen = (children: object[]): ViewHierarchy => ({
     screenWidth: 400,
@@ -223,26 +232,26 @@ describe('seed 000 Backend selection', () => {
       probe: reply({ available: true, bundleId: APP, observationBridge: bridge(state) as never, webViewBridge: webViews as never }),
     });
 
-  it(`seed 000 Backend selection: the ${OBSERVATION_BRIDGE_FLAG} flag defaults on and routes to a registered bridge`, () => {
+  it(`R-SEL-01: the ${OBSERVATION_BRIDGE_FLAG} flag defaults on and routes to a registered bridge`, () => {
     expect(selectBackend({ discovery: discovery({ available: true }), hierarchy: screen([]), strategy: 'visible' })).toMatchObject({
       readBridge: true,
       bridgeReason: 'available',
     });
   });
 
-  it('seed 000 Backend selection: with the flag off, observe is XCTest-only (no bridge read, no web read)', () => {
+  it('R-SEL-01: with the flag off, observe is XCTest-only (no bridge read, no web read)', () => {
     const sel = selectBackend({ flagEnabled: false, discovery: discovery({ available: true }, [entry]), hierarchy: screen([webView]), strategy: 'visible' });
     expect(sel).toMatchObject({ readBridge: false, readWebViews: false, bridgeReason: 'flag_off' });
   });
 
-  it('seed 000 Backend selection: an app with no registered bridge is XCTest-only for the native bridge', () => {
+  it('R-SEL-02: an app with no registered bridge is XCTest-only for the native bridge', () => {
     expect(selectBackend({ discovery: discovery({ available: false, reason: 'NOT_REGISTERED' }), hierarchy: screen([]), strategy: 'visible' })).toMatchObject({
       readBridge: false,
       bridgeReason: 'NOT_REGISTERED',
     });
   });
 
-  it('seed 000 Backend selection: a failed discovery probe makes no read at all', () => {
+  it('R-OBS-07: a failed discovery probe makes no read at all', () => {
     const failed = discoverSdk({ foregroundBundleId: APP, runnerCommands: FULL_RUNNER, probe: { ok: false, kind: 'timeout', message: 't' } });
     expect(selectBackend({ discovery: failed, hierarchy: screen([webView]), strategy: 'visible' })).toEqual({
       readBridge: false,
@@ -252,7 +261,7 @@ describe('seed 000 Backend selection', () => {
     });
   });
 
-  it('seed 000 Observe: web views: exactly one outermost WKWebView on screen → one web snapshot read', () => {
+  it('R-OWV-01: exactly one outermost WKWebView on screen → one web snapshot read', () => {
     const sel = selectBackend({
       discovery: discovery({ available: false, reason: 'NOT_REGISTERED' }, [entry]),
       hierarchy: screen([webView]),
@@ -261,7 +270,7 @@ describe('seed 000 Backend selection', () => {
     expect(sel).toMatchObject({ readWebViews: true, webReason: 'read' });
   });
 
-  it('seed 000 Observe: web views: any other screen makes no read (none, two, or one scrolled off screen)', () => {
+  it('R-OWV-01: any other screen makes no read (none, two, or one scrolled off screen)', () => {
     const d = discovery({ available: true }, [entry]);
     expect(selectBackend({ discovery: d, hierarchy: screen([]), strategy: 'visible' }).readWebViews).toBe(false);
     expect(selectBackend({ discovery: d, hierarchy: screen([webView, { ...webView }]), strategy: 'visible' }).readWebViews).toBe(false);
@@ -272,12 +281,12 @@ describe('seed 000 Backend selection', () => {
     });
   });
 
-  it('seed 000 Observe: web views: a nested WKWebView does not count; only outermost ones do', () => {
+  it('R-OWV-01: a nested WKWebView does not count; only outermost ones do', () => {
     const nested = { ...webView, node: [{ ...webView }] };
     expect(selectBackend({ discovery: discovery({ available: true }, [entry]), hierarchy: screen([nested]), strategy: 'visible' }).readWebViews).toBe(true);
   });
 
-  it('seed 000 Observe: web views: an app known to register no web view is not asked', () => {
+  it('R-OWV-01: an app known to register no web view is not asked', () => {
     expect(selectBackend({ discovery: discovery({ available: true }, []), hierarchy: screen([webView]), strategy: 'visible' })).toMatchObject({
       readWebViews: false,
       webReason: 'no_registered_web_view',

@@ -27,8 +27,8 @@ function input(children: UiNode[], over: Partial<LayoutInput> = {}): LayoutInput
   };
 }
 
-describe('seed 002 layoutWarnings', () => {
-  it('seed 002: a text element overlapping the status bar is flagged with overflowPx and insetPx in points', () => {
+describe('layoutWarnings', () => {
+  it('R-LAY-02, R-LAY-03: a text element overlapping the status bar is flagged with overflowPx and insetPx in points', () => {
     const result = layoutWarnings(input([{ className: 'UILabel', text: 'Title', bounds: rect(16, 40, 120, 80) }]));
     expect(result.scope).toBe('full');
     expect(result.total).toBeUndefined();
@@ -37,7 +37,7 @@ describe('seed 002 layoutWarnings', () => {
     ]);
   });
 
-  it('seed 002: an interactive element in the home-indicator area is flagged more severely than text', () => {
+  it('R-LAY-05: an interactive element in the home-indicator area is flagged more severely than text', () => {
     const warnings = findLayoutWarnings(
       input([
         { className: 'UILabel', text: 'Footer', bounds: rect(16, 830, 200, 850) },
@@ -50,7 +50,7 @@ describe('seed 002 layoutWarnings', () => {
     ]);
   });
 
-  it('seed 002: an element overlapping the display cutout is flagged against the cutout', () => {
+  it('R-LAY-02: an element overlapping the display cutout is flagged against the cutout', () => {
     const warnings = findLayoutWarnings(input([{ className: 'UIButton', clickable: 'true', 'resource-id': 'island', bounds: rect(180, 30, 220, 70) }]));
     expect(warnings).toEqual(
       expect.arrayContaining([
@@ -60,17 +60,17 @@ describe('seed 002 layoutWarnings', () => {
     );
   });
 
-  it('seed 002: left and right insets (landscape) are unsafe sides too', () => {
+  it('R-LAY-02: left and right insets (landscape) are unsafe sides too', () => {
     const landscape = { ...INSETS, safeArea: { top: 0, left: 62, bottom: 21, right: 62 }, displayCutoutInfo: { classification: 'none' } };
     const warnings = findLayoutWarnings(input([{ className: 'UIButton', clickable: 'true', bounds: rect(40, 200, 100, 240) }], { insets: landscape }));
     expect(warnings).toEqual([expect.objectContaining({ side: 'left', region: 'leftInset', overflowPx: 22, insetPx: 62 })]);
   });
 
-  it('seed 002: elements inside the safe area are not flagged', () => {
+  it('R-LAY-02: elements inside the safe area are not flagged', () => {
     expect(layoutWarnings(input([{ className: 'UIButton', clickable: 'true', text: 'OK', bounds: rect(16, 100, 386, 800) }])).warnings).toEqual([]);
   });
 
-  it('seed 002: the descendant wins — a flagged descendant fully contained by a flagged ancestor on the same side keeps the descendant finding', () => {
+  it('R-LAY-04: the descendant wins — a flagged descendant fully contained by a flagged ancestor on the same side keeps the descendant finding', () => {
     const warnings = findLayoutWarnings(
       input([
         {
@@ -86,7 +86,7 @@ describe('seed 002 layoutWarnings', () => {
     expect(top.map((w) => w.nodeKey)).toEqual(['0.0.0']);
   });
 
-  it('seed 002: the descendant rule is per side — an ancestor keeps its finding on a side its descendant does not reach', () => {
+  it('R-LAY-04: the descendant rule is per side — an ancestor keeps its finding on a side its descendant does not reach', () => {
     const warnings = findLayoutWarnings(
       input([
         {
@@ -106,12 +106,12 @@ describe('seed 002 layoutWarnings', () => {
     expect(warnings.find((w) => w.nodeKey === '0.0' && w.side === 'top')).toBeUndefined();
   });
 
-  it('seed 002: edge-to-edge backgrounds are advisory, not failures', () => {
+  it('R-LAY-05: edge-to-edge backgrounds are advisory, not failures', () => {
     const warnings = findLayoutWarnings(input([{ className: 'UIImageView', clickable: 'true', 'resource-id': 'hero', bounds: rect(0, 0, W, 300) }]));
     expect(warnings.every((w) => w.severity === 'advisory' && w.advisory === 'edgeToEdgeBackground')).toBe(true);
   });
 
-  it('seed 002: scrollable content is advisory, not a failure', () => {
+  it('R-LAY-05: scrollable content is advisory, not a failure', () => {
     const warnings = findLayoutWarnings(
       input([
         {
@@ -126,7 +126,7 @@ describe('seed 002 layoutWarnings', () => {
     expect(row).toMatchObject({ severity: 'advisory', advisory: 'scrollableContent' });
   });
 
-  it(`seed 002: over ${MAX_LAYOUT_WARNINGS} findings the list is truncated to the highest-severity, largest-overflow ${MAX_LAYOUT_WARNINGS}, total = pre-cap count`, () => {
+  it(`R-LAY-07: over ${MAX_LAYOUT_WARNINGS} findings the list is truncated to the highest-severity, largest-overflow ${MAX_LAYOUT_WARNINGS}, total = pre-cap count`, () => {
     const children: UiNode[] = [];
     for (let i = 0; i < 150; i++) {
       // Text with growing overflow, and every tenth one interactive (more severe).
@@ -156,7 +156,7 @@ describe('seed 002 layoutWarnings', () => {
     expect(LayoutWarningsSchema.safeParse(result).success).toBe(true);
   });
 
-  it('seed 002: a scoped list keeps only warnings whose element is still present, drops the stale total, and caps anew', () => {
+  it('R-LAY-08: a scoped list keeps only warnings whose element is still present, drops the stale total, and caps anew', () => {
     const ranked = findLayoutWarnings(
       input([
         { className: 'UILabel', text: 'a', bounds: rect(0, 40, 50, 80) },
@@ -167,7 +167,7 @@ describe('seed 002 layoutWarnings', () => {
     expect(scoped).toEqual({ scope: 'scoped', warnings: [expect.objectContaining({ nodeKey: '0.0', caption: 'b' })] });
   });
 
-  it('seed 002: with insets unavailable (as the recorded runner reports them) there is nothing to warn about', () => {
+  it('R-LAY-02: with insets unavailable (as the recorded runner reports them) there is nothing to warn about', () => {
     const unavailable = { available: false, source: 'unavailable', units: 'unknown', displayCutoutInfo: { classification: 'unknown' } };
     expect(layoutWarnings(input([{ className: 'UILabel', text: 'x', bounds: rect(0, 0, 100, 20) }], { insets: unavailable }))).toEqual({
       scope: 'full',

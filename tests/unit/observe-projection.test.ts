@@ -61,8 +61,8 @@ function longList(rows: number): ViewHierarchy {
   ]);
 }
 
-describe('seed 003 visible strategy', () => {
-  it('seed 003: the golden Settings hierarchy projects visible without losing the bottom search bar', () => {
+describe('visible strategy', () => {
+  it('R-STR-02: the golden Settings hierarchy projects visible without losing the bottom search bar', () => {
     const h = golden('0008-request_hierarchy_if_stale.json');
     const projected = projectVisible(h).hierarchy!;
     const searchBar = flattenTree(projected).find((f) => f.node.className === 'UISearchBar');
@@ -73,7 +73,7 @@ describe('seed 003 visible strategy', () => {
     expect(ids(projected)).toContain('com.apple.settings.screenTime');
   });
 
-  it('seed 003: no node-count cutoff — a bottom tab bar after a 5,000-row list stays', () => {
+  it('R-STR-05: no node-count cutoff — a bottom tab bar after a 5,000-row list stays', () => {
     const projected = projectVisible(longList(5000)).hierarchy!;
     const kept = ids(projected);
     expect(kept).toEqual(expect.arrayContaining(['tabs', 'tabHome', 'tabSearch', 'tabProfile']));
@@ -82,7 +82,7 @@ describe('seed 003 visible strategy', () => {
     expect(kept.filter((id) => id.startsWith('row'))).toHaveLength(16); // rows 0–15 overlap 100..790
   });
 
-  it('seed 003: a node inside a scroll container counts only when it intersects both the app viewport and the nearest visible scroll container', () => {
+  it('R-STR-03: a node inside a scroll container counts only when it intersects both the app viewport and the nearest visible scroll container', () => {
     const projected = projectVisible(
       app([
         {
@@ -103,7 +103,7 @@ describe('seed 003 visible strategy', () => {
     expect(ids(projected)).toEqual(['inside', 'outsideAnyScroll']);
   });
 
-  it('seed 003: a nested scroll container narrows the clip: its content is visible only where it overlaps every enclosing container', () => {
+  it('R-STR-03: a nested scroll container narrows the clip: its content is visible only where it overlaps every enclosing container', () => {
     const projected = projectVisible(
       app([
         {
@@ -129,7 +129,7 @@ describe('seed 003 visible strategy', () => {
     expect(ids(projected)).toEqual(['outer', 'carousel', 'visibleCard']);
   });
 
-  it('seed 003: offscreen descendants set hiddenContentAbove / hiddenContentBelow on their scroll container instead of being emitted', () => {
+  it('R-STR-04: offscreen descendants set hiddenContentAbove / hiddenContentBelow on their scroll container instead of being emitted', () => {
     const list: UiNode = {
       className: 'UITableView',
       'resource-id': 'list',
@@ -169,7 +169,7 @@ describe('seed 003 visible strategy', () => {
     expect(flattenTree(projected).find((f) => f.node['resource-id'] === 'web')!.node.extras).toEqual({ [HIDDEN_CONTENT_BELOW]: 'true' });
   });
 
-  it('seed 003: visible ancestors are kept — a wrapper without a frame of its own holds its visible child', () => {
+  it('R-STR-02: visible ancestors are kept — a wrapper without a frame of its own holds its visible child', () => {
     const projected = projectVisible(
       app([
         {
@@ -183,7 +183,7 @@ describe('seed 003 visible strategy', () => {
     expect(ids(projected)).toEqual(['zeroWrapper', 'ok']);
   });
 
-  it('seed 003: the input tree is not modified and an unchanged subtree is shared', () => {
+  it('R-STR-02: the input tree is not modified and an unchanged subtree is shared', () => {
     const h = longList(50);
     const before = JSON.stringify(h);
     const projected = projectVisible(h).hierarchy!;
@@ -191,20 +191,20 @@ describe('seed 003 visible strategy', () => {
     expect(projected.node![1]).toBe(h.hierarchy!.node![1]); // the tab bar, wholly visible
   });
 
-  it('seed 003: a hierarchy that is only an error passes through untouched', () => {
+  it('R-STR-02: a hierarchy that is only an error passes through untouched', () => {
     const failed: ViewHierarchy = { error: 'kAXErrorIllegalArgument' };
     expect(projectVisible(failed)).toBe(failed);
   });
 });
 
-describe('seed 003 raw strategy', () => {
-  it('seed 003: raw keeps the whole tree, offscreen nodes included', () => {
+describe('raw strategy', () => {
+  it('R-STR-08: raw keeps the whole tree, offscreen nodes included', () => {
     const h = longList(200);
     const raw = projectRaw(h, { maxBytes: 10_000_000 });
     expect(raw.ok && raw.hierarchy).toBe(h);
   });
 
-  it('seed 003: a raw tree too large to carry fails with an explicit typed error, never a silent truncation', () => {
+  it('R-STR-08: a raw tree too large to carry fails with an explicit typed error, never a silent truncation', () => {
     const raw = projectRaw(longList(5000), { maxBytes: 100_000 });
     expect(raw.ok).toBe(false);
     if (!raw.ok) {
@@ -215,17 +215,19 @@ describe('seed 003 raw strategy', () => {
   });
 });
 
-describe('seed 003 quality verdict', () => {
-  const table: { name: string; xctest: ViewHierarchy | undefined; merged?: UiNode; verdict: string; reason: string }[] = [
-    { name: 'an application root alone is sparse, not an empty screen', xctest: app([]), verdict: 'sparse', reason: 'application_root_only' },
+describe('R-QUA-01: quality verdict', () => {
+  const table: { rule: string; name: string; xctest: ViewHierarchy | undefined; merged?: UiNode; verdict: string; reason: string }[] = [
+    { rule: 'R-QUA-02', name: 'an application root alone is sparse, not an empty screen', xctest: app([]), verdict: 'sparse', reason: 'application_root_only' },
     {
+      rule: 'R-QUA-02',
       name: 'root + only non-interactive wrappers is sparse',
       xctest: app([{ className: 'UIWindow', bounds: rect(0, 0, W, H), node: [{ className: 'UIView', 'resource-id': 'container', bounds: rect(0, 0, W, H) }] }]),
       verdict: 'sparse',
       reason: 'non_interactive_wrappers_only',
     },
-    { name: 'a tree with controls is healthy', xctest: longList(3), verdict: 'healthy', reason: 'xctest_tree' },
+    { rule: 'R-QUA-01', name: 'a tree with controls is healthy', xctest: longList(3), verdict: 'healthy', reason: 'xctest_tree' },
     {
+      rule: 'R-QUA-03',
       name: 'recovered when XCTest was sparse but the SDK bridge supplied the controls',
       xctest: app([]),
       merged: { className: 'XCUIApplication', node: [{ className: 'button', clickable: 'true', extras: { [SDK_SOURCE_KEY]: 'sdkBridge' } }] },
@@ -233,6 +235,7 @@ describe('seed 003 quality verdict', () => {
       reason: 'sdk_bridge_supplied_controls',
     },
     {
+      rule: 'R-QUA-03',
       name: 'recovered when the web snapshot supplied the controls',
       xctest: app([{ className: 'WKWebView', bounds: rect(0, 0, W, H) }]),
       merged: {
@@ -243,16 +246,23 @@ describe('seed 003 quality verdict', () => {
       reason: 'web_bridge_supplied_controls',
     },
     {
+      rule: 'R-QUA-01',
       name: 'a real AX failure (kAXErrorIllegalArgument) is preserved as ax_failure, not an empty tree',
       xctest: { error: 'Error kAXErrorIllegalArgument getting snapshot' },
       verdict: 'sparse',
       reason: 'ax_failure',
     },
-    { name: 'another hierarchy error is named as such', xctest: { error: 'application is not running' }, verdict: 'sparse', reason: 'hierarchy_error' },
-    { name: 'no hierarchy at all', xctest: undefined, verdict: 'sparse', reason: 'hierarchy_unavailable' },
+    {
+      rule: 'R-QUA-02',
+      name: 'another hierarchy error is named as such',
+      xctest: { error: 'application is not running' },
+      verdict: 'sparse',
+      reason: 'hierarchy_error',
+    },
+    { rule: 'R-QUA-02', name: 'no hierarchy at all', xctest: undefined, verdict: 'sparse', reason: 'hierarchy_unavailable' },
   ];
   for (const row of table) {
-    it(`seed 003: ${row.name}`, () => {
+    it(`${row.rule}: ${row.name}`, () => {
       expect(qualityVerdict({ xctest: row.xctest, merged: row.merged })).toEqual({ verdict: row.verdict, reason: row.reason });
     });
   }

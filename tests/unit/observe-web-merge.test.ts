@@ -38,14 +38,14 @@ const domNodes = (root: UiNode) =>
     .map((f) => f.node);
 const byWebId = (root: UiNode, id: string) => domNodes(root).find((n) => n['web-element-id'] === id);
 
-describe('seed 000 Observe: web views — when to read and when to merge', () => {
-  it('seed 000 Observe: web views: exactly one outermost WKWebView on screen is read', () => {
+describe('Observe: web views — when to read and when to merge', () => {
+  it('R-OWV-01: exactly one outermost WKWebView on screen is read', () => {
     expect(shouldReadWebViews(screen())).toBe(true);
     const two = screen([], [{ className: 'WKWebView', bounds: rect(0, 700, 400, 800) }]);
     expect(shouldReadWebViews(two)).toBe(false);
   });
 
-  it('seed 000 Observe: web views: merged only when the app registered exactly one web view and the screen shows exactly one outermost WKWebView', () => {
+  it('R-OWV-03: merged only when the app registered exactly one web view and the screen shows exactly one outermost WKWebView', () => {
     const s = snap([{ id: 'a', role: 'button', label: 'Pay', bounds: [10, 10, 100, 40] }]);
     expect(mergeWebRead(screen(), read(s))).toMatchObject({ merged: true, reason: 'merged', nodes: 1, webViewId: 'wv-1', snapshotId: 's7' });
     const twoRegistered = mergeWebRead(screen(), read(s, [entry, { ...entry, webViewId: 'wv-2' }]));
@@ -55,16 +55,16 @@ describe('seed 000 Observe: web views — when to read and when to merge', () =>
     expect(mergeWebRead(twoOnScreen, read(s)).root).toBe(twoOnScreen);
   });
 
-  const withoutSnapshot: { name: string; read: WebRead; unreadable: boolean }[] = [
-    { name: 'none posted yet (no_snapshot)', read: read(undefined, [entry], 'no_snapshot'), unreadable: false },
-    { name: 'a disallowed origin', read: read(undefined, [entry], 'disallowed_origin'), unreadable: false },
-    { name: 'a terminated web process', read: read(undefined, [entry], 'web_process_unavailable'), unreadable: false },
-    { name: 'a reply without a snapshot', read: read(undefined), unreadable: false },
-    { name: 'a reply that cannot be read (bad_reply), which is logged', read: read(undefined, [entry], 'bad_reply'), unreadable: true },
-    { name: 'a timeout, which is logged', read: { kind: 'timeout' }, unreadable: true },
+  const withoutSnapshot: { rule: string; name: string; read: WebRead; unreadable: boolean }[] = [
+    { rule: 'R-OWV-15', name: 'none posted yet (no_snapshot)', read: read(undefined, [entry], 'no_snapshot'), unreadable: false },
+    { rule: 'R-OWV-15', name: 'a disallowed origin', read: read(undefined, [entry], 'disallowed_origin'), unreadable: false },
+    { rule: 'R-OWV-15', name: 'a terminated web process', read: read(undefined, [entry], 'web_process_unavailable'), unreadable: false },
+    { rule: 'R-OWV-15', name: 'a reply without a snapshot', read: read(undefined), unreadable: false },
+    { rule: 'R-OWV-02', name: 'a reply that cannot be read (bad_reply), which is logged', read: read(undefined, [entry], 'bad_reply'), unreadable: true },
+    { rule: 'R-OWV-02', name: 'a timeout, which is logged', read: { kind: 'timeout' }, unreadable: true },
   ];
   for (const row of withoutSnapshot) {
-    it(`seed 000 Observe: web views: a web view without a snapshot — ${row.name} — keeps only its XCTest nodes`, () => {
+    it(`${row.rule}: a web view without a snapshot — ${row.name} — keeps only its XCTest nodes`, () => {
       const before = screen([{ className: 'UIButton', text: 'Pay', bounds: rect(10, 110, 100, 140) }]);
       const out = mergeWebRead(before, row.read);
       expect(out.merged).toBe(false);
@@ -74,7 +74,7 @@ describe('seed 000 Observe: web views — when to read and when to merge', () =>
   }
 });
 
-describe('seed 000 Observe: web views — viewport mapping', () => {
+describe('Observe: web views — viewport mapping', () => {
   const table: { name: string; bounds: [number, number, number, number]; viewport?: WebSnapshot['viewport']; expected: ReturnType<typeof rect> | null }[] = [
     {
       name: 'a snapshot without a viewport takes CSS pixels as points, offset by the web view origin',
@@ -104,12 +104,12 @@ describe('seed 000 Observe: web views — viewport mapping', () => {
     },
   ];
   for (const row of table) {
-    it(`seed 000 Observe: web views: ${row.name}`, () => {
+    it(`R-OWV-05: ${row.name}`, () => {
       expect(mapWebBounds(row.bounds, row.viewport, WV)).toEqual(row.expected);
     });
   }
 
-  it('seed 000 Observe: web views: the mapped, clipped bounds are what the merged node carries', () => {
+  it('R-OWV-05: the mapped, clipped bounds are what the merged node carries', () => {
     const out = mergeWebRead(
       screen(),
       read(
@@ -120,7 +120,7 @@ describe('seed 000 Observe: web views — viewport mapping', () => {
   });
 });
 
-describe('seed 000 Observe: web views — which elements and how they map', () => {
+describe('Observe: web views — which elements and how they map', () => {
   const elements: El[] = [
     { id: 'pay', role: 'button', label: 'Pay now', value: 'pay', bounds: [10, 10, 100, 40] },
     { id: 'q', role: 'input', inputType: 'search', label: 'Search', value: 'shoes', bounds: [10, 60, 300, 30], focused: true },
@@ -135,35 +135,35 @@ describe('seed 000 Observe: web views — which elements and how they map', () =
   ];
   const out = mergeWebRead(screen(), read(snap(elements)));
 
-  it('seed 000 Observe: web views: each visible DOM element is attached as a child of its WKWebView node', () => {
+  it('R-OWV-04: each visible DOM element is attached as a child of its WKWebView node', () => {
     expect(webView(out.root).node!.map((n) => n['web-element-id'])).toEqual(['pay', 'q', 'secret', 'note', 'agree', 'off']);
   });
 
-  it('seed 000 Observe: web views: an element that is not visible is not attached', () => {
+  it('R-OWV-04: an element that is not visible is not attached', () => {
     expect(byWebId(out.root, 'hidden')).toBeUndefined();
   });
 
-  it('seed 000 Observe: web views: elements whose id occurs more than once in the snapshot are dropped', () => {
+  it('R-OWV-06: elements whose id occurs more than once in the snapshot are dropped', () => {
     expect(byWebId(out.root, 'dup')).toBeUndefined();
   });
 
-  it('seed 000 Observe: web views: an element wholly outside the web view is dropped', () => {
+  it('R-OWV-06: an element wholly outside the web view is dropped', () => {
     expect(byWebId(out.root, 'far')).toBeUndefined();
   });
 
-  it('seed 000 Observe: web views: label → content-desc, value → text, role → class, enabled → clickable', () => {
+  it('R-OWV-07: label → content-desc, value → text, role → class, enabled → clickable', () => {
     expect(byWebId(out.root, 'pay')).toMatchObject({ 'content-desc': 'Pay now', text: 'pay', className: 'button', clickable: 'true' });
     expect(byWebId(out.root, 'off')).toMatchObject({ enabled: 'false' });
     expect(byWebId(out.root, 'off')!.clickable).toBeUndefined();
   });
 
-  it('seed 000 Observe: web views: a redacted value is not reported as text but as value-redacted "true"', () => {
+  it('R-OWV-07: a redacted value is not reported as text but as value-redacted "true"', () => {
     const secret = byWebId(out.root, 'secret')!;
     expect(secret['value-redacted']).toBe('true');
     expect(secret.text).toBeUndefined();
   });
 
-  it('seed 000 Observe: web views: elements carry web-view-id, web-snapshot-id, web-element-id, web-document-id, web-origin, web-role and sdk.source sdkWebBridge', () => {
+  it('R-OWV-10: elements carry web-view-id, web-snapshot-id, web-element-id, web-document-id, web-origin, web-role and sdk.source sdkWebBridge', () => {
     expect(byWebId(out.root, 'q')).toMatchObject({
       'web-view-id': 'wv-1',
       'web-snapshot-id': 's7',
@@ -175,7 +175,7 @@ describe('seed 000 Observe: web views — which elements and how they map', () =
     });
   });
 
-  it('seed 000 Observe: web views: web-document-id only when the SDK reports it, web-origin only when the URL has one', () => {
+  it('R-OWV-10: web-document-id only when the SDK reports it, web-origin only when the URL has one', () => {
     const bare = mergeWebRead(
       screen(),
       read(snap([{ id: 'a', role: 'button', bounds: [0, 0, 10, 10] }], { documentId: undefined, url: 'about:blank' }), [{ ...entry, url: undefined } as never]),
@@ -186,11 +186,11 @@ describe('seed 000 Observe: web views — which elements and how they map', () =
     expect(node['web-view-id']).toBe('wv-1');
   });
 
-  it('seed 000 Observe: web views: an unreplaced element keeps its own focus', () => {
+  it('R-OWV-12: an unreplaced element keeps its own focus', () => {
     expect(byWebId(out.root, 'q')!.focused).toBe('true');
   });
 
-  it('seed 000 Observe: web views: the merged tree still decodes with the runner node schema', () => {
+  it('R-OWV-10: the merged tree still decodes with the runner node schema', () => {
     expect(UiNodeSchema.safeParse(out.root).success).toBe(true);
   });
 
@@ -204,7 +204,7 @@ describe('seed 000 Observe: web views — which elements and how they map', () =
     { element: { role: 'button' }, textfield: false },
   ];
   for (const row of entryRoles) {
-    it(`seed 000 Observe: web views: ${row.element.role}${row.element.inputType ? ` type=${row.element.inputType}` : ''} ${row.textfield ? 'reports' : 'does not report'} role textfield`, () => {
+    it(`R-OWV-09: ${row.element.role}${row.element.inputType ? ` type=${row.element.inputType}` : ''} ${row.textfield ? 'reports' : 'does not report'} role textfield`, () => {
       expect(isWebTextEntry(row.element)).toBe(row.textfield);
       const one = mergeWebRead(screen(), read(snap([{ id: 'x', ...row.element, bounds: [0, 0, 50, 20] }])));
       expect(byWebId(one.root, 'x')!.role).toBe(row.textfield ? 'textfield' : undefined);
@@ -212,12 +212,12 @@ describe('seed 000 Observe: web views — which elements and how they map', () =
   }
 });
 
-describe('seed 000 Observe: web views — XCTest leaves inside the web view', () => {
+describe('Observe: web views — XCTest leaves inside the web view', () => {
   // XCTest sees the page's button at the same screen rect the DOM element maps to: (10, 110)–(110, 150).
   const leafBounds = rect(10, 110, 110, 150);
   const dom = (over: Partial<El> = {}): El => ({ id: 'pay', role: 'button', label: 'Pay now', value: 'pay', bounds: [10, 10, 100, 40], ...over });
 
-  it('seed 000 Observe: web views: a leaf with the same bounds and the same label is replaced by the DOM element in the leaf’s place', () => {
+  it('R-OWV-11: a leaf with the same bounds and the same label is replaced by the DOM element in the leaf’s place', () => {
     const before = screen([
       {
         className: 'UIView',
@@ -242,19 +242,19 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
     { name: 'the same id', leaf: { className: 'UIButton', 'resource-id': 'pay', bounds: leafBounds } },
   ];
   for (const row of matchTable) {
-    it(`seed 000 Observe: web views: a leaf with the same bounds and ${row.name} as a DOM element is replaced`, () => {
+    it(`R-OWV-11: a leaf with the same bounds and ${row.name} as a DOM element is replaced`, () => {
       const out = mergeWebRead(screen([row.leaf]), read(snap([dom()])));
       expect(webView(out.root).node).toHaveLength(1);
       expect(webView(out.root).node![0]!['web-element-id']).toBe('pay');
     });
   }
 
-  it('seed 000 Observe: web views: a leaf with the same label but other bounds is not replaced', () => {
+  it('R-OWV-11: a leaf with the same label but other bounds is not replaced', () => {
     const out = mergeWebRead(screen([{ className: 'UIButton', text: 'Pay now', bounds: rect(10, 111, 110, 150) }]), read(snap([dom()])));
     expect(webView(out.root).node!.map((n) => n['web-element-id'])).toEqual([undefined, 'pay']);
   });
 
-  it('seed 000 Observe: web views: every attribute the fresh leaf reports wins over the snapshot’s (resource-id, native class, input properties, focus)', () => {
+  it('R-OWV-12: every attribute the fresh leaf reports wins over the snapshot’s (resource-id, native class, input properties, focus)', () => {
     const leaf: UiNode = {
       className: 'UITextField',
       role: 'textfield',
@@ -282,7 +282,7 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
     });
   });
 
-  it('seed 000 Observe: web views: the DOM element adds its web identity and what the leaf does not report, but never its focus', () => {
+  it('R-OWV-12: the DOM element adds its web identity and what the leaf does not report, but never its focus', () => {
     const out = mergeWebRead(screen([{ className: 'UIButton', text: 'Pay now', bounds: leafBounds }]), read(snap([dom({ focused: true })])));
     const node = webView(out.root).node![0]!;
     expect(node).toMatchObject({
@@ -297,7 +297,7 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
     expect(node.focused).toBeUndefined();
   });
 
-  it('seed 000 Observe: web views: a redacted value stays value-redacted when the replaced leaf reports a readable value', () => {
+  it('R-OWV-12: a redacted value stays value-redacted when the replaced leaf reports a readable value', () => {
     const out = mergeWebRead(
       screen([{ className: 'UITextField', text: 'Password', value: 'hunter2', bounds: leafBounds }]),
       read(snap([dom({ id: 'pw', label: 'Password', value: undefined, valueRedacted: true })])),
@@ -305,7 +305,7 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
     expect(webView(out.root).node![0]).toMatchObject({ value: 'hunter2', 'value-redacted': 'true', 'web-element-id': 'pw' });
   });
 
-  it('seed 000 Observe: web views: a leaf that two DOM elements both match (a wrapper and the control it wraps) is not replaced', () => {
+  it('R-OWV-13: a leaf that two DOM elements both match (a wrapper and the control it wraps) is not replaced', () => {
     const out = mergeWebRead(
       screen([{ className: 'UIButton', text: 'Pay now', bounds: leafBounds }]),
       read(snap([dom({ id: 'wrap', role: 'div' }), dom({ id: 'btn' })])),
@@ -314,7 +314,7 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
     expect(out.leavesReplaced).toBe(0);
   });
 
-  it('seed 000 Observe: web views: a leaf whose attributes match different DOM elements (label one, value another) is not replaced', () => {
+  it('R-OWV-13: a leaf whose attributes match different DOM elements (label one, value another) is not replaced', () => {
     const leaf: UiNode = { className: 'UITextField', 'content-desc': 'Amount', value: '42', bounds: leafBounds };
     const out = mergeWebRead(screen([leaf]), read(snap([dom({ id: 'a', label: 'Amount', value: '1' }), dom({ id: 'b', label: 'Other', value: '42' })])));
     expect(webView(out.root).node![0]).toBe(leaf);
@@ -327,7 +327,7 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
     expect(webView(out.root).node!.map((n) => n['web-element-id'] ?? n.className)).toEqual(['UIButton', 'UIButton', 'pay']);
   });
 
-  it('seed 000 Observe: web views: a redacted value never matches a leaf', () => {
+  it('R-OWV-13: a redacted value never matches a leaf', () => {
     const out = mergeWebRead(
       screen([{ className: 'UITextField', value: 'x', bounds: leafBounds }]),
       read(snap([dom({ id: 'pw', label: 'PIN', value: 'x', valueRedacted: true })])),
@@ -335,7 +335,7 @@ describe('seed 000 Observe: web views — XCTest leaves inside the web view', ()
     expect(out.leavesReplaced).toBe(0);
   });
 
-  it('seed 000 Observe: web views: the input tree is not modified', () => {
+  it('the input tree is not modified', () => {
     const before = screen([{ className: 'UIButton', text: 'Pay now', bounds: leafBounds }]);
     const copy = JSON.stringify(before);
     mergeWebRead(before, read(snap([dom()])));

@@ -21,7 +21,7 @@ import {
 import { nodeFlag } from '@shared/model/node';
 import { failed } from '../support/results';
 
-// The recorded real-runner session (byte-identical to fixtures/ctrlproxy-golden/settings-tap-general).
+// The recorded real-runner session (resources/recordings/settings-tap-general).
 const GOLDEN = fileURLToPath(new URL('../../resources/recordings/settings-tap-general/', import.meta.url));
 const goldenFiles = readdirSync(GOLDEN)
   .filter((name) => name.endsWith('.json'))
@@ -134,7 +134,7 @@ describe('golden runner traffic (settings-tap-general)', () => {
     expect(push.id).toBe(99);
     expect(push.supportedCommands).toContain('get_sdk_capabilities');
     expect(push.supportedCommands).toContain('request_hierarchy_if_stale');
-    expect(push.supportedCommands).not.toContain('request_sdk_observation'); // this runner predates seed 000
+    expect(push.supportedCommands).not.toContain('request_sdk_observation'); // this runner has no relay commands (docs/protocol.md#p-peers-differ)
     expect(push.supportedFeatures).toEqual(['display_cutout_info']);
   });
 
@@ -206,7 +206,7 @@ describe('runner message shapes', () => {
     expect(push).not.toHaveProperty('novel');
   });
 
-  it('a merged tree keeps the attributes the merge adds (protocol.md §4)', () => {
+  it('R-OBS-04, R-OWV-10: a merged tree keeps the attributes the merge adds', () => {
     const merged = {
       className: 'UIButton',
       'sdk-element-id': 'submit',

@@ -30,8 +30,8 @@ function inbound(text: string): RunnerInbound {
 
 const rect = { left: 0, top: 0, right: 402, bottom: 874 };
 
-describe('capture identities (protocol.md §5)', () => {
-  it('seed 000: a snapshot captureIdentity above 2^53 decodes digit for digit', () => {
+describe('capture identities', () => {
+  it('R-WIRE-10: a snapshot captureIdentity above 2^53 decodes digit for digit', () => {
     const text = `{"type":"sdk_observation_result","requestId":"o1","success":true,"available":true,"snapshot":{"captureIdentity":${BIG},"orientation":"portrait","coordinateSpace":"screen","bounds":{"left":0,"top":0,"right":402,"bottom":874},"capabilities":[]}}`;
     const reply = inbound(text) as { snapshot?: { captureIdentity: string } };
     expect(reply.snapshot?.captureIdentity).toBe(BIG);
@@ -45,14 +45,14 @@ describe('capture identities (protocol.md §5)', () => {
     ).toBe(BIG);
   });
 
-  it('seed 000: an action encodes its observationIdentity back digit for digit', () => {
+  it('R-WIRE-10: an action encodes its observationIdentity back digit for digit', () => {
     const action: AutoMobileAction = { tap: { observationIdentity: BIG, elementId: 'submit' } };
     const text = encodeAutoMobileAction(action);
     expect(text).toBe(`{"tap":{"observationIdentity":${BIG},"elementId":"submit"}}`);
     expect(ok(decodeAutoMobileAction(text))).toEqual(action);
   });
 
-  it('seed 000: the actionJson string survives the runner request envelope unchanged', () => {
+  it('R-CMD-03: the actionJson string survives the runner request envelope unchanged', () => {
     const actionJson = encodeAutoMobileAction({ back: { observationIdentity: BIG } });
     const frame = encodeRunnerMessage({ type: 'request_sdk_action', requestId: 'sdkAction_1', actionJson });
     const request = ok(decodeRunnerRequest(frame));
@@ -60,7 +60,7 @@ describe('capture identities (protocol.md §5)', () => {
     expect(ok(decodeAutoMobileAction(actionJson))).toEqual({ back: { observationIdentity: BIG } });
   });
 
-  it('seed 000: an accepted action carries nextObservationIdentity exactly', () => {
+  it('R-CMD-09: an accepted action carries nextObservationIdentity exactly', () => {
     const reply = inbound(
       `{"type":"sdk_action_result","requestId":"a","available":true,"result":{"success":true,"durationMs":12,"nextObservationIdentity":${BIG}}}`,
     );
@@ -109,7 +109,7 @@ describe('AutoMobileAction: Swift enum shape, one key', () => {
     expect(decodeAutoMobileAction(text)).toMatchObject({ ok: false, error: { kind: 'invalid_message', field } });
   });
 
-  it('seed 000: results carry the rejection reasons in check order', () => {
+  it('R-CMD-08: results carry the rejection reasons in check order', () => {
     expect(ACTION_REJECTION_REASONS).toEqual([
       'unsupported_action',
       'stale_observation',
@@ -125,16 +125,16 @@ describe('AutoMobileAction: Swift enum shape, one key', () => {
   });
 });
 
-describe('observation bridge discovery (seed 000 Discovery)', () => {
+describe('observation bridge discovery', () => {
   it.each(['NOT_REGISTERED', 'SDK_TOO_OLD', 'SDK_UNAVAILABLE', 'MALFORMED_RESPONSE'])('reason %s reads as itself', (reason) => {
     expect(ObservationBridgeStateSchema.parse({ schemaVersion: 1, available: false, reason, supportedActions: [] }).reason).toBe(reason);
   });
 
-  it('seed 000 Discovery: a reason written by a newer SDK reads as UNKNOWN', () => {
+  it('R-DISC-09: a reason written by a newer SDK reads as UNKNOWN', () => {
     expect(ObservationBridgeStateSchema.parse({ schemaVersion: 1, available: false, reason: 'BRIDGE_PAUSED', supportedActions: [] }).reason).toBe('UNKNOWN');
   });
 
-  it('seed 000 Discovery: supportedActions are sorted kinds (a kind this client cannot send is dropped)', () => {
+  it('R-DISC-04: supportedActions are sorted kinds (a kind this client cannot send is dropped)', () => {
     const state = ObservationBridgeStateSchema.parse({ schemaVersion: 1, available: true, supportedActions: ['tap', 'scroll', 'insertText', 'rotate', 'tap'] });
     expect(state.supportedActions).toEqual(['insertText', 'scroll', 'tap']);
   });
@@ -142,7 +142,7 @@ describe('observation bridge discovery (seed 000 Discovery)', () => {
   const capabilities = (bridge: string) =>
     `{"type":"sdk_capabilities_result","requestId":"sdkCapabilities_1","success":true,"available":true,"bundleId":"com.example","capabilities":["hierarchy"],"observationBridge":${bridge}}`;
 
-  it('seed 000 Discovery: the registered bridge of the seed example decodes', () => {
+  it('R-DISC-02: the registered bridge of the spec example decodes', () => {
     const reply = inbound(capabilities('{"schemaVersion":1,"available":true,"supportedActions":["tap","insertText","scroll"]}'));
     expect(reply).toMatchObject({ available: true, observationBridge: { available: true, supportedActions: ['insertText', 'scroll', 'tap'] } });
     const unregistered = inbound(capabilities('{"schemaVersion":1,"available":false,"reason":"NOT_REGISTERED","supportedActions":[]}'));
@@ -155,7 +155,7 @@ describe('observation bridge discovery (seed 000 Discovery)', () => {
     ['supportedActions as a string', '{"schemaVersion":1,"available":true,"supportedActions":"tap"}'],
     ['available missing', '{"schemaVersion":1,"supportedActions":[]}'],
     ['null', 'null'],
-  ])('seed 000 Discovery: a malformed observationBridge (%s) reads as MALFORMED_RESPONSE and the reply still decodes', (_name, bridge) => {
+  ])('R-DISC-08: a malformed observationBridge (%s) reads as MALFORMED_RESPONSE and the reply still decodes', (_name, bridge) => {
     const reply = inbound(capabilities(bridge));
     expect(reply).toMatchObject({
       type: 'sdk_capabilities_result',
@@ -166,13 +166,13 @@ describe('observation bridge discovery (seed 000 Discovery)', () => {
     });
   });
 
-  it('seed 000: a reply without bridge fields (an older runner) leaves them undefined', () => {
+  it('R-DISC-06: a reply without bridge fields (an older runner) leaves them undefined', () => {
     const reply = inbound('{"type":"sdk_capabilities_result","requestId":"c","success":true,"available":false,"capabilities":[]}');
     expect(reply).not.toHaveProperty('observationBridge');
     expect((reply as { webViewBridge?: unknown }).webViewBridge).toBeUndefined();
   });
 
-  it('seed 000 WKWebView: webViewBridge keeps registration order and sorts allowedOrigins', () => {
+  it('R-WEB-02: webViewBridge keeps registration order and sorts allowedOrigins', () => {
     const reply = inbound(
       '{"type":"sdk_capabilities_result","requestId":"c","available":true,"webViewBridge":[' +
         '{"webViewId":"checkout","url":"https://b.example/pay","allowedOrigins":["https://b.example","https://a.example"],"contentProcessAvailable":true},' +
@@ -230,7 +230,7 @@ describe('observation snapshot', () => {
   });
 });
 
-describe('web views (seed 000 WKWebView)', () => {
+describe('web views', () => {
   const target = { snapshotId: 's1', elementId: 'q' };
   const examples: WebControlAction[] = [
     { click: target },
@@ -248,7 +248,7 @@ describe('web views (seed 000 WKWebView)', () => {
     expect(ok(decodeWebControlAction(encodeWebControlAction(action)))).toEqual(action);
   });
 
-  it('decodes the seed example', () => {
+  it('decodes the spec example', () => {
     expect(ok(decodeWebControlAction('{"setValue":{"snapshotId":"s1","elementId":"q","text":"hi"}}'))).toEqual({ setValue: { ...target, text: 'hi' } });
   });
 
@@ -257,7 +257,7 @@ describe('web views (seed 000 WKWebView)', () => {
     ['evaluate', '{"evaluate":{"snapshotId":"s1","script":"alert(1)"}}', 'evaluate'],
     ['a click with a script beside it', '{"click":{"snapshotId":"s1","elementId":"q"},"javascript":"alert(1)"}', ''],
     ['a click without elementId', '{"click":{"snapshotId":"s1"}}', 'click.elementId'],
-  ])('seed 000 WKWebView: there is no JavaScript case, so %s is rejected', (_name, text, field) => {
+  ])('R-WEB-12: there is no JavaScript case, so %s is rejected', (_name, text, field) => {
     expect(decodeWebControlAction(text)).toMatchObject({ ok: false, error: { kind: 'invalid_message', field } });
   });
 
@@ -287,7 +287,7 @@ describe('web views (seed 000 WKWebView)', () => {
   });
 });
 
-describe('relay failures (seed 000)', () => {
+describe('relay failures', () => {
   it('names every failure code of the observation and web commands', () => {
     expect(SDK_RELAY_FAILURES).toEqual([
       'bridge_unavailable',
@@ -301,7 +301,7 @@ describe('relay failures (seed 000)', () => {
     ]);
   });
 
-  it.each(SDK_RELAY_FAILURES)('seed 000: failure %s decodes', (failure) => {
+  it.each(SDK_RELAY_FAILURES)('R-CMD-06: failure %s decodes', (failure) => {
     const available = failure !== 'bridge_unavailable';
     const reply = inbound(JSON.stringify({ type: 'sdk_web_snapshot_result', requestId: 'w', success: false, available, failure }));
     expect(reply).toMatchObject({ available, failure, webViews: [] });
@@ -314,7 +314,7 @@ describe('relay failures (seed 000)', () => {
     });
   });
 
-  it('seed 000: a request without actionJson still decodes, so a server can answer invalid_action', () => {
+  it('R-CMD-06: a request without actionJson still decodes, so a server can answer invalid_action', () => {
     expect(ok(decodeRunnerRequest('{"type":"request_sdk_web_action","requestId":"w"}'))).toEqual({ type: 'request_sdk_web_action', requestId: 'w' });
   });
 });

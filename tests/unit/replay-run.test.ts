@@ -1,5 +1,5 @@
 /**
- * The trace view's replay state (issue 6): a run follows the host's step events for its own trace and
+ * The trace view's replay state: a run follows the host's step events for its own trace and
  * device, ends with the report (from the reply or, when the reply wait gave up, from the end event),
  * and says plainly why a refused replay did not run. The report's one line, shared with the CLI.
  */

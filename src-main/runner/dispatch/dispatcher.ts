@@ -1,16 +1,17 @@
 /**
- * The action dispatcher's I/O (issue 5): one fresh read, one routing decision from the pure core
- * (src-shared/act), the requests that decision names, and one observation after.
+ * The action dispatcher's I/O (docs/architecture.md#a-act): one fresh read, one routing decision from the
+ * pure core (src-shared/act), the requests that decision names, and one observation after.
  *
- * Rules the code below keeps, all from seed 000 and design principle 3:
+ * Rules the code below keeps, from docs/rules.md and docs/architecture.md#a-fail-closed:
  * - XCTest stands in only on a verdict's fallback (unavailable / unsupported), never after `done`,
- *   never after a timeout or any other failure: the action may already have run.
+ *   never after a timeout or any other failure: the action may already have run (R-TAP-03, R-TAP-04,
+ *   R-TAP-05).
  * - Nothing is re-sent. A timed-out SDK request is `mayHaveRun`, is not stall evidence, and causes no
- *   reconnect; only an XCTest command's own timeout is reported as stall evidence.
+ *   reconnect; only an XCTest command's own timeout is reported as stall evidence (R-CMD-11, R-CMD-12).
  * - An action costs at most one fresh read before it and one observation after it. sendKeys has two
  *   actions of its own (the XCTest focus tap, then the text entry), so the read after the focus tap is
- *   also the fresh read the seed asks for before the first bridge action.
- * Actions on one device run one at a time, as a finger on one screen would.
+ *   also the fresh read R-KEY-07 asks for before the first bridge action.
+ * Actions on one device run one at a time, as a finger on one screen would (R-KEY-09).
  */
 import { EventEmitter } from 'node:events';
 import type { z } from 'zod';

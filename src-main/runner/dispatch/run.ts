@@ -204,7 +204,7 @@ export class ActionRun {
     const code = error instanceof RunnerError ? error.code : undefined;
     if (code === 'timeout') return { kind: 'timeout' };
     if (neverSent(error)) return { kind: 'disconnected', sent: false };
-    // A sent request whose answer cannot be read is the seed's bad_reply: it may have run.
+    // A sent request whose answer cannot be read is bad_reply (R-CMD-06): it may have run.
     if (code === 'unexpected_reply') return { kind: 'reply', reply: { available: true, failure: 'bad_reply' } };
     return { kind: 'disconnected', sent: true };
   }

@@ -65,7 +65,7 @@ export async function runSendKeys(run: ActionRun, request: z.output<typeof SendK
     return { served: servedBeforeSending(focus), ending: fail(session.failed.failureReason, session.failed.mayHaveRun), target, warnings: resolvedWarnings };
   }
 
-  // The focus tap stays on XCTest (seed 000), so an XCTest stand-in finds the field focused as usual.
+  // The focus tap stays on XCTest (R-KEY-03), so an XCTest stand-in finds the field focused as usual.
   const focusTap: XctestTap | undefined = start.focusTap
     ? { ...start.focusTap, ...(focusPoint ?? {}) }
     : focusPoint

@@ -1,6 +1,6 @@
 import './CompareView.css';
 /**
- * Compare (issue 6): the XCTest-only observation beside the SDK-backed one of the same moment, each
+ * Compare: the XCTest-only observation beside the SDK-backed one of the same moment, each
  * with its boxes over the screenshot and its tree, selection following from one side to the other
  * through the diff's pairs. A summary counts each class of difference; picking a class shows only its
  * nodes and lists its differences. The live view and a trace opened offline both show a comparison

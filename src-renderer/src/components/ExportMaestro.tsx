@@ -1,5 +1,5 @@
 /**
- * Export of an opened trace to a Maestro flow (issue 6): the YAML is saved as a file the user keeps
+ * Export of an opened trace to a Maestro flow: the YAML is saved as a file the user keeps
  * (a download in the browser, the save dialog in Electron), and the steps that have no Maestro form
  * are listed, so the user knows what the flow leaves out before running it.
  */

@@ -1,6 +1,6 @@
 import './LiveCompare.css';
 /**
- * Compare on a live device (issue 6): the Compare button of the canvas bar takes an XCTest-only and an
+ * Compare on a live device: the Compare button of the canvas bar takes an XCTest-only and an
  * SDK-backed read of the current screen through the host, and the comparison replaces the live view
  * until it is closed. While this device is being recorded, the comparison can be saved into the trace.
  */

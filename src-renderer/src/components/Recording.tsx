@@ -1,6 +1,6 @@
 import './Recording.css';
 /**
- * Recording (issue 6): a Record button for the selected device that shows the step count while it
+ * Recording: a Record button for the selected device that shows the step count while it
  * records and the trace file when it stops, and, at startup, an offer to recover each trace a crash or
  * a kill left unfinished.
  */

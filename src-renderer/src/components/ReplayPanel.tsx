@@ -1,6 +1,6 @@
 import './ReplayPanel.css';
 /**
- * Replay in the trace view (issue 6): the trace's actions run again on a device the host holds, each
+ * Replay in the trace view: the trace's actions run again on a device the host holds, each
  * step's verdict shown on the filmstrip as it arrives, the selected step's replay under its recorded
  * result, and the report summed up in one line.
  */

@@ -1,6 +1,6 @@
 import './Timeline.css';
 /**
- * The action timeline of the selected device, newest first (issue 5): per step the action, how its
+ * The action timeline of the selected device, newest first: per step the action, how its
  * target was resolved, the backend and fallback reason, the outcome or fail-closed reason with what it
  * means and what to do, the time per stage, and before / after thumbnails. A failed step stands out.
  * Clicking a step opens its before and after frames (StepDetail).

@@ -1,6 +1,6 @@
 import './TraceView.css';
 /**
- * A trace reopened offline (issue 6): its manifest, a filmstrip of its steps, the selected step's before
+ * A trace reopened offline: its manifest, a filmstrip of its steps, the selected step's before
  * and after screenshots with their boxes, the tree and attributes of either frame, and the step's result.
  * A damaged or foreign file shows what is wrong with it instead.
  */

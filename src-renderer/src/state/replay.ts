@@ -1,5 +1,5 @@
 /**
- * The trace view's replay (issue 6): the one replay this window started, filled in step by step from
+ * The trace view's replay: the one replay this window started, filled in step by step from
  * the host's `trace.replayStep` events and closed by its report.
  *
  * The run listens to the host itself, from its start to its end, rather than through a component: a
