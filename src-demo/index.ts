@@ -12,11 +12,12 @@
  * inspected as both device kinds at once.
  */
 import { DemoAppReveal } from '@demo/appreveal/app';
-import { startAppRevealServer, type AppRevealServerHandle } from '@demo/appreveal/server';
+import { ALWAYS_PRESENT_TOOLS, APPREVEAL_FLAVORS, startAppRevealServer, type AppRevealFlavor, type AppRevealServerHandle } from '@demo/appreveal/server';
 import { DemoDevice } from '@demo/phone/device';
 import { RunnerServer } from '@demo/runner/server';
 
 export { FAULT_NAMES, FAULTS, parseFault } from '@demo/phone/faults';
+export { ALWAYS_PRESENT_TOOLS, APPREVEAL_FLAVORS, type AppRevealFlavor } from '@demo/appreveal/server';
 export { SCREENS } from '@demo/phone/app-page';
 export { findBrowser, NO_BROWSER_MESSAGE } from '@demo/phone/find-browser';
 
@@ -43,8 +44,17 @@ export interface StartDemoDeviceOptions {
   appReveal?: boolean;
   /** AppReveal's port; 0 (the default) picks any free one. */
   appRevealPort?: number;
-  /** Advertise AppReveal over Bonjour (default false; the CLI turns it on). */
+  /** Advertise AppReveal over Bonjour (default false; the CLI turns it on). Only the address it listens on is advertised. */
   advertise?: boolean;
+  /** Which real AppReveal server the app's speaks as: the iOS framework (default) or the Tauri crate. */
+  appRevealFlavor?: AppRevealFlavor;
+  /**
+   * The AppReveal tools the app registers: absent, every tool of its flavour; `'always'`, only the tools
+   * every server has (batch, device_info, get_state, launch_context), as Tauri's example app; or a list.
+   */
+  appRevealTools?: 'always' | readonly string[];
+  /** AppReveal's listen address (default 127.0.0.1; 0.0.0.0 for the LAN, as the Tauri plugin binds). */
+  appRevealHost?: string;
 }
 
 export async function startDemoDevice(options: StartDemoDeviceOptions = {}): Promise<DemoDeviceHandle> {
@@ -65,10 +75,15 @@ export async function startDemoDevice(options: StartDemoDeviceOptions = {}): Pro
   let appReveal: AppRevealServerHandle | undefined;
   if (options.appReveal !== false) {
     try {
+      const flavor = options.appRevealFlavor ?? 'ios';
+      if (!APPREVEAL_FLAVORS.includes(flavor)) throw new Error(`unknown AppReveal flavour ${String(flavor)} (${APPREVEAL_FLAVORS.join(' or ')})`);
+      const tools = options.appRevealTools === 'always' ? ALWAYS_PRESENT_TOOLS : options.appRevealTools;
       appReveal = await startAppRevealServer({
         app: new DemoAppReveal(device),
+        flavor,
+        ...(tools ? { tools } : {}),
         port: appRevealPort,
-        host: '127.0.0.1',
+        host: options.appRevealHost ?? '127.0.0.1',
         advertise: options.advertise ?? false,
       });
     } catch (error) {

@@ -180,6 +180,8 @@
     screens: SCREENS,
     showScreen: (name) => showScreen(name),
     currentScreen: () => current,
+    /** The screens Back returns through, oldest first (AppReveal's get_navigation_stack reads it). */
+    history: () => [...history],
     back,
     setWebViews,
     reset,

@@ -10,8 +10,19 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame } from 'playwright-core';
-import { AppRevealToolError, type ActionOutcome, type AppRevealApp, type TapTextOptions, type WebTypeOptions } from './server';
-import type { AppRevealElement, AppRevealScreenInfo, AppRevealWindow, ScrollDirection } from '@shared/protocol/appreveal';
+import {
+  AppRevealToolError,
+  type ActionOutcome,
+  type AppErrorEntry,
+  type AppLogEntry,
+  type AppNavigationStack,
+  type AppNetworkCall,
+  type AppRevealApp,
+  type TapTextOptions,
+  type WebTypeOptions,
+} from './server';
+import type { AppRevealElement, AppRevealScreenInfo, AppRevealWindow } from '@shared/protocol/appreveal';
+import type { ScrollDirection } from '@shared/protocol/appreveal-tools';
 import type { WebControlAction } from '@shared/protocol/sdk';
 import type { NativeCapture, NativeNode, Rect } from '@demo/phone/capture-model';
 import { DEVICE_GEOMETRY } from '@demo/phone/browser';
@@ -286,11 +297,173 @@ const sameBounds = (a: readonly number[], b: readonly number[]) => a.length === 
 
 // ---- The app -----------------------------------------------------------------------------------------
 
+/** How many log lines, network calls and errors the app keeps (AppReveal's providers keep a ring too). */
+const KEEP = 200;
+const LOG_SUBSYSTEM = DEMO_BUNDLE_ID;
+
 export class DemoAppReveal implements AppRevealApp {
   readonly bundleId = DEMO_BUNDLE_ID;
   readonly version = DEMO_APP_VERSION;
+  readonly appName = DEMO_APP_NAME;
+  readonly build = '1';
+  readonly screen = { ...DEVICE_GEOMETRY };
+  private readonly logs: AppLogEntry[] = [];
+  private readonly calls: AppNetworkCall[] = [];
+  private readonly errors: AppErrorEntry[] = [];
+  private nextCall = 1;
 
-  constructor(private readonly device: DemoDevice) {}
+  constructor(private readonly device: DemoDevice) {
+    // The app's real traffic: every request its page and its web views make, as the network provider sees it.
+    const context = device.app.context;
+    context.on('requestfinished', (request) => {
+      void request.response().then((response) => {
+        const timing = request.timing();
+        const call: AppNetworkCall = { id: `call-${this.nextCall++}`, method: request.method(), url: request.url() };
+        if (response) call.statusCode = response.status();
+        if (timing.responseEnd >= 0) call.durationMs = Math.round(timing.responseEnd);
+        this.keep(this.calls, call);
+      });
+    });
+    context.on('requestfailed', (request) => {
+      this.keep(this.calls, { id: `call-${this.nextCall++}`, method: request.method(), url: request.url(), error: request.failure()?.errorText ?? 'failed' });
+    });
+  }
+
+  // ---- App state (the read-only tools) ---------------------------------------------------------------
+
+  async getState(): Promise<Record<string, unknown>> {
+    const { native } = (await this.device.monitor.refresh()).capture;
+    const info = screenInfo(native);
+    const fields: Record<string, string> = {};
+    for (const { node } of locateAll(native)) {
+      // What the user typed, as the app's state holds it; a secure field's text never leaves the app.
+      if (node.editable && node.id && !node.secure) fields[node.id] = node.value ?? '';
+    }
+    return { screen: info.screenKey, title: info.screenTitle ?? null, activeTab: info.activeTab ?? null, fields };
+  }
+
+  async getNavigationStack(): Promise<AppNavigationStack> {
+    const current = await this.device.app.currentScreen();
+    const history = (await this.device.app.page.evaluate('window.__demoApp.history()').catch(() => [])) as unknown;
+    const stack = Array.isArray(history) ? history.filter((s): s is string => typeof s === 'string') : [];
+    return {
+      currentRoute: current,
+      navigationStack: [...stack, current],
+      presentedModals: MODAL_SCREENS.has(current) ? [CONTROLLERS[current] ?? current] : [],
+    };
+  }
+
+  getFeatureFlags(): Record<string, unknown> {
+    const flags: Record<string, unknown> = { checkoutWebView: true, feedPrefetch: true };
+    // The demo's faults are what is switched on in this build: shown as the flags they are.
+    for (const fault of this.device.faults.list()) flags[`fault.${fault.split('=')[0] ?? fault}`] = true;
+    return flags;
+  }
+
+  getLogs(): AppLogEntry[] {
+    return [...this.logs];
+  }
+
+  getNetworkCalls(): AppNetworkCall[] {
+    return [...this.calls];
+  }
+
+  getRecentErrors(): AppErrorEntry[] {
+    return [...this.errors];
+  }
+
+  /** get_view_tree: every native view, flat, its place in the tree given by `depth` (iOS dumpNode). */
+  async getViewTree(maxDepth: number, windowId?: string): Promise<Array<Record<string, unknown>>> {
+    checkWindow(windowId);
+    const { native } = (await this.device.monitor.refresh()).capture;
+    const located = new Map(locateAll(native).map((entry) => [entry.node, entry]));
+    const out: Array<Record<string, unknown>> = [];
+    const visit = (node: NativeNode, depth: number): void => {
+      if (depth > maxDepth) return;
+      const entry = located.get(node);
+      const view: Record<string, unknown> = {
+        class: node.cls,
+        frame: frameText(node.rect),
+        hidden: entry?.shown === undefined,
+        alpha: 1,
+        userInteraction: TAPPABLE.has(node.cls) || node.editable === true || node.scrollable === true,
+        depth,
+      };
+      if (node.id) view.accessibilityId = node.id;
+      if (node.label) view.accessibilityLabel = node.label;
+      if (node.editable) view.isEditable = true;
+      if (node.cls === 'UISwitch') view.isOn = node.checked === true;
+      if (node.cls !== 'UISecureTextField' && !node.secure && node.value) view.text = node.value;
+      out.push(view);
+      for (const child of node.children) visit(child, depth + 1);
+    };
+    if (native.root) visit(native.root, 0);
+    return out;
+  }
+
+  private keep<T>(list: T[], item: T): void {
+    list.push(item);
+    if (list.length > KEEP) list.splice(0, list.length - KEEP);
+  }
+
+  private log(message: string, level = 'info'): void {
+    this.keep(this.logs, { timestamp: new Date().toISOString(), subsystem: LOG_SUBSYSTEM, category: 'ui', level, message });
+  }
+
+  /** One action: logged first, and a refusal kept as a recent error. Never logs typed text. */
+  private async logged<T>(message: string, run: () => Promise<T>): Promise<T> {
+    this.log(message);
+    try {
+      return await run();
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.log(`${message} failed: ${text}`, 'error');
+      this.keep(this.errors, { timestamp: new Date().toISOString(), domain: 'AppReveal.InteractionError', message: text });
+      throw error;
+    }
+  }
+
+  // ---- Actions (each logged) -----------------------------------------------------------------------
+
+  tapElement(id: string, windowId?: string): Promise<ActionOutcome> {
+    return this.logged(`tap ${id}`, () => this.tapElementNow(id, windowId));
+  }
+
+  tapText(text: string, options: TapTextOptions): Promise<ActionOutcome> {
+    return this.logged(`tap text "${text.slice(0, 40)}"`, () => this.tapTextNow(text, options));
+  }
+
+  tapPoint(x: number, y: number, windowId?: string): Promise<ActionOutcome> {
+    return this.logged(`tap at ${Math.round(x)},${Math.round(y)}`, () => this.tapPointNow(x, y, windowId));
+  }
+
+  typeText(text: string, elementId?: string, windowId?: string): Promise<ActionOutcome> {
+    return this.logged(`typed ${text.length} characters into ${elementId ?? 'the focused field'}`, () => this.typeTextNow(text, elementId, windowId));
+  }
+
+  clearText(elementId: string, windowId?: string): Promise<ActionOutcome> {
+    return this.logged(`cleared ${elementId}`, () => this.clearTextNow(elementId, windowId));
+  }
+
+  scroll(direction: ScrollDirection, containerId?: string, windowId?: string): Promise<ActionOutcome> {
+    return this.logged(`scroll ${direction}${containerId ? ` in ${containerId}` : ''}`, () => this.scrollNow(direction, containerId, windowId));
+  }
+
+  scrollToElement(id: string, windowId?: string): Promise<ActionOutcome> {
+    return this.logged(`scroll to ${id}`, () => this.scrollToElementNow(id, windowId));
+  }
+
+  navigateBack(windowId?: string): Promise<ActionOutcome> {
+    return this.logged('navigate back', () => this.navigateBackNow(windowId));
+  }
+
+  webClick(selector: string, webviewId?: string, windowId?: string): Promise<unknown> {
+    return this.logged(`web click ${selector.slice(0, 80)}`, () => this.webClickNow(selector, webviewId, windowId));
+  }
+
+  webType(selector: string, text: string, options: WebTypeOptions): Promise<unknown> {
+    return this.logged(`web typed ${text.length} characters into ${selector.slice(0, 80)}`, () => this.webTypeNow(selector, text, options));
+  }
 
   // ---- Reads ---------------------------------------------------------------------------------------
 
@@ -325,7 +498,7 @@ export class DemoAppReveal implements AppRevealApp {
 
   // ---- Native actions ------------------------------------------------------------------------------
 
-  async tapElement(id: string, windowId?: string): Promise<ActionOutcome> {
+  private async tapElementNow(id: string, windowId?: string): Promise<ActionOutcome> {
     checkWindow(windowId);
     if (id.startsWith(DOM_ELEMENT_PREFIX)) return this.domAction(id, (target) => ({ click: { snapshotId: target.snapshotId, elementId: target.element.id } }));
     const entry = await this.locate(id);
@@ -334,7 +507,7 @@ export class DemoAppReveal implements AppRevealApp {
     return undefined;
   }
 
-  async tapText(text: string, options: TapTextOptions): Promise<ActionOutcome> {
+  private async tapTextNow(text: string, options: TapTextOptions): Promise<ActionOutcome> {
     checkWindow(options.windowId);
     const wanted = text.trim().toLowerCase();
     if (wanted === '') throw new Error('text must not be empty');
@@ -398,7 +571,7 @@ export class DemoAppReveal implements AppRevealApp {
     return chosen.id !== undefined ? { element_id: chosen.id } : undefined;
   }
 
-  async tapPoint(x: number, y: number, windowId?: string): Promise<ActionOutcome> {
+  private async tapPointNow(x: number, y: number, windowId?: string): Promise<ActionOutcome> {
     checkWindow(windowId);
     const { width, height } = DEVICE_GEOMETRY;
     if (x < 0 || y < 0 || x >= width || y >= height) throw new Error(`Point ${x},${y} is outside the screen (${width}x${height})`);
@@ -406,7 +579,7 @@ export class DemoAppReveal implements AppRevealApp {
     return undefined;
   }
 
-  async typeText(text: string, elementId?: string, windowId?: string): Promise<ActionOutcome> {
+  private async typeTextNow(text: string, elementId?: string, windowId?: string): Promise<ActionOutcome> {
     checkWindow(windowId);
     if (elementId?.startsWith(DOM_ELEMENT_PREFIX)) {
       return this.domAction(elementId, (target) => ({ insertText: { snapshotId: target.snapshotId, elementId: target.element.id, text } }), true);
@@ -426,7 +599,7 @@ export class DemoAppReveal implements AppRevealApp {
     return undefined;
   }
 
-  async clearText(elementId: string, windowId?: string): Promise<ActionOutcome> {
+  private async clearTextNow(elementId: string, windowId?: string): Promise<ActionOutcome> {
     checkWindow(windowId);
     if (elementId.startsWith(DOM_ELEMENT_PREFIX)) {
       return this.domAction(elementId, (target) => ({ clear: { snapshotId: target.snapshotId, elementId: target.element.id } }), true);
@@ -438,7 +611,7 @@ export class DemoAppReveal implements AppRevealApp {
     return undefined;
   }
 
-  async scroll(direction: ScrollDirection, containerId?: string, windowId?: string): Promise<ActionOutcome> {
+  private async scrollNow(direction: ScrollDirection, containerId?: string, windowId?: string): Promise<ActionOutcome> {
     checkWindow(windowId);
     const located = locateAll(await this.device.app.captureNative());
     let scroller: Located | undefined;
@@ -458,7 +631,7 @@ export class DemoAppReveal implements AppRevealApp {
     return outcome;
   }
 
-  async scrollToElement(id: string, windowId?: string): Promise<ActionOutcome> {
+  private async scrollToElementNow(id: string, windowId?: string): Promise<ActionOutcome> {
     checkWindow(windowId);
     const read = async () => locateAll(await this.device.app.captureNative());
     let located = await read();
@@ -488,7 +661,7 @@ export class DemoAppReveal implements AppRevealApp {
     throw new Error(`Element not found: ${id}`);
   }
 
-  async navigateBack(windowId?: string): Promise<ActionOutcome> {
+  private async navigateBackNow(windowId?: string): Promise<ActionOutcome> {
     checkWindow(windowId);
     if (!(await this.device.app.back())) throw new Error('Nothing to go back to: this is the first screen');
     return undefined;
@@ -539,7 +712,7 @@ export class DemoAppReveal implements AppRevealApp {
     return { elements, count: elements.length };
   }
 
-  async webClick(selector: string, webviewId?: string, windowId?: string): Promise<unknown> {
+  private async webClickNow(selector: string, webviewId?: string, windowId?: string): Promise<unknown> {
     checkWindow(windowId);
     const { webViewId, frame } = await this.webViewOnScreen(webviewId);
     const { node, element, snapshotId } = await this.resolveSelector(webViewId, frame, selector);
@@ -547,7 +720,7 @@ export class DemoAppReveal implements AppRevealApp {
     return { success: true, tag: node.tag, ...(node.text !== undefined ? { text: node.text } : {}) };
   }
 
-  async webType(selector: string, text: string, options: WebTypeOptions): Promise<unknown> {
+  private async webTypeNow(selector: string, text: string, options: WebTypeOptions): Promise<unknown> {
     checkWindow(options.windowId);
     const { webViewId, frame } = await this.webViewOnScreen(options.webviewId);
     const { element, snapshotId } = await this.resolveSelector(webViewId, frame, selector);

@@ -1,30 +1,38 @@
 /**
  * An AppReveal server (docs/protocol.md#p-appreveal) in front of an abstract app: the demo device embeds
- * it the way a debug iOS build embeds the AppReveal framework, and tests use it as a real peer.
+ * it the way a debug build embeds AppReveal, and tests use it as a real peer. It speaks as one of the
+ * real servers, chosen by `flavor` (docs/rules.md#r-ar-25):
+ *   - `ios`: the iOS framework's hand-written HTTP server (`iOS/Sources/AppReveal/MCPServer/MCPServer.swift`):
+ *     empty 403/405/413 bodies, a JSON-RPC 401 without `id`, `"jsonrpc": "2.0"` required, a notification
+ *     (no id, or `"id": null`) answered 204;
+ *   - `tauri`: the Rust crate's (`Windows/appreveal-tauri/src/server.rs`, `protocol.rs`): 405 and 403 as
+ *     plain text, JSON-RPC bodies with `"id": null` for 400/401/413, `Invalid Request: …` messages,
+ *     `ping`, tools listed in name order, keys of every result in name order (serde_json).
+ * The tools of each flavour are in tools.ts.
  *
- * The wire is the JSON-only form of MCP Streamable HTTP that AppReveal speaks: each POST carries one
- * JSON-RPC object and gets one application/json reply; no SSE, no Mcp-Session-Id. The MCP SDK's server
- * transport would answer notifications with 202 and insist on an Accept header AppReveal does not
- * require, so the small JSON-RPC surface is implemented here by hand. Nothing is printed, ever.
+ * The wire is the JSON-only form of MCP Streamable HTTP both speak: each POST carries one JSON-RPC object
+ * and gets one application/json reply, connection closed; no SSE, no Mcp-Session-Id. Nothing is
+ * printed, ever.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Bonjour } from 'bonjour-service';
+import { isIP, type AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { Bonjour, Service } from 'bonjour-service';
 import {
   APPREVEAL_INSTANCE_PREFIX,
   APPREVEAL_SERVICE_TYPE,
-  SCROLL_DIRECTIONS,
   SESSION_TOKEN_PARAM,
   type AppRevealElement,
-  type AppRevealFrame,
   type AppRevealScreenInfo,
   type AppRevealWindow,
-  type ScrollDirection,
 } from '@shared/protocol/appreveal';
+import type { ScrollDirection } from '@shared/protocol/appreveal-tools';
+import { APPREVEAL_SERVER_VERSION, buildTools, type AppRevealFlavor, type ToolDef, type ToolResult } from './tools';
+
+export { ALWAYS_PRESENT_TOOLS, APPREVEAL_FLAVORS, APPREVEAL_SERVER_VERSION, AppRevealToolError, type AppRevealFlavor } from './tools';
 
 export const APPREVEAL_PROTOCOL_VERSION = '2025-06-18';
-export const APPREVEAL_SERVER_VERSION = '1.4.0';
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 type MaybePromise<T> = T | Promise<T>;
@@ -44,14 +52,48 @@ export interface WebTypeOptions {
   windowId?: string;
 }
 
+/** get_navigation_stack's answer (also what Tauri's get_screen reads its route from). */
+export interface AppNavigationStack {
+  currentRoute?: string;
+  navigationStack: string[];
+  presentedModals: string[];
+}
+
+export interface AppLogEntry {
+  timestamp: string;
+  subsystem?: string;
+  category?: string;
+  level: string;
+  message: string;
+}
+
+export interface AppNetworkCall {
+  id: string;
+  method: string;
+  url: string;
+  statusCode?: number;
+  durationMs?: number;
+  error?: string;
+}
+
+export interface AppErrorEntry {
+  timestamp: string;
+  domain: string;
+  message: string;
+}
+
 /**
- * The app behind the server. A tool-level failure is a thrown error: its message becomes the
- * `{"error": ...}` text, and an AppRevealToolError's `extra` (for example tap_text's `candidates`) is
- * merged into it.
+ * The app behind the server. A tool-level failure is a thrown error: its message becomes the app's
+ * failure in the flavour's form, and an AppRevealToolError's `extra` (for example tap_text's
+ * `candidates`) is merged into it. The app-state reads are optional, as their providers are in a real app.
  */
 export interface AppRevealApp {
   readonly bundleId: string;
   readonly version: string;
+  readonly appName?: string;
+  readonly build?: string;
+  /** Points and scale, for device_info. */
+  readonly screen?: { width: number; height: number; scale: number };
   listWindows(): MaybePromise<AppRevealWindow[]>;
   getScreen(windowId?: string): MaybePromise<AppRevealScreenInfo>;
   getElements(windowId?: string): MaybePromise<AppRevealElement[]>;
@@ -65,6 +107,15 @@ export interface AppRevealApp {
   scroll(direction: ScrollDirection, containerId?: string, windowId?: string): MaybePromise<ActionOutcome>;
   scrollToElement(id: string, windowId?: string): MaybePromise<ActionOutcome>;
   navigateBack(windowId?: string): MaybePromise<ActionOutcome>;
+  // App state (the read-only tools), each registered when the app has it.
+  getState?(): MaybePromise<unknown>;
+  getNavigationStack?(): MaybePromise<AppNavigationStack>;
+  getFeatureFlags?(): MaybePromise<Record<string, unknown>>;
+  getLogs?(): MaybePromise<AppLogEntry[]>;
+  getNetworkCalls?(): MaybePromise<AppNetworkCall[]>;
+  getRecentErrors?(): MaybePromise<AppErrorEntry[]>;
+  /** iOS get_view_tree: the flat node list (hierarchy by `depth`). */
+  getViewTree?(maxDepth: number, windowId?: string): MaybePromise<Array<Record<string, unknown>>>;
   // Web view tools: registered only when the app implements them.
   getWebViews?(windowId?: string): MaybePromise<unknown[]>;
   getDomInteractive?(webviewId?: string, windowId?: string): MaybePromise<unknown>;
@@ -72,31 +123,24 @@ export interface AppRevealApp {
   webType?(selector: string, text: string, options: WebTypeOptions): MaybePromise<unknown>;
 }
 
-/** A tool-level failure with extra fields for the `{"error": ...}` object. */
-export class AppRevealToolError extends Error {
-  override readonly name = 'AppRevealToolError';
-  constructor(
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
-
-/** iOS/Android encode booleans, frames and actions as strings; Flutter/Tauri as real JSON types. */
+/** iOS/Android encode booleans, frames and actions as strings; Flutter as real JSON types (iOS flavour only). */
 export type AppRevealElementForm = 'strings' | 'booleans';
 
 export interface AppRevealServerOptions {
   app: AppRevealApp;
+  /** Which real server to speak as (default ios). */
+  flavor?: AppRevealFlavor;
   /** 0 or absent: any free port. */
   port?: number;
-  /** Listen address; loopback unless the caller wants the LAN. */
+  /** Listen address; loopback unless the caller wants the LAN. Bonjour advertises exactly where it listens. */
   host?: string;
   /** The session token; absent: a fresh 64-hex-char one; null: auth disabled. */
   token?: string | null;
-  /** The tools to register (only these are listed and callable); absent: every tool the app can serve. */
+  /** The tools to register (only these are listed and callable); absent: every tool the flavour serves. */
   tools?: readonly string[];
   elementForm?: AppRevealElementForm;
+  /** iOS: the screenshot as an image content block (newer routers, default) or as `{image}` JSON text (stored tools). */
+  screenshotForm?: 'image' | 'text';
   /** Publish `_appreveal._tcp` over Bonjour once listening. */
   advertise?: boolean;
   maxBodyBytes?: number;
@@ -108,47 +152,84 @@ export interface AppRevealServerHandle {
   readonly baseUrl: string;
   readonly port: number;
   readonly token: string | null;
+  readonly flavor: AppRevealFlavor;
   /** The registered tool names. */
   readonly tools: readonly string[];
   /** How many HTTP requests arrived, by `METHOD path` (tests check that nothing was sent). */
   readonly requests: Readonly<Record<string, number>>;
   /** tools/call counts by tool name. */
   readonly toolCalls: Readonly<Record<string, number>>;
+  /** The addresses Bonjour advertises (empty when not advertising). */
+  readonly advertisedAddresses: readonly string[];
   close(): Promise<void>;
-}
-
-type ToolResult = { kind: 'json'; value: unknown } | { kind: 'image'; data: Buffer };
-type Args = Record<string, unknown>;
-interface ToolDef {
-  description: string;
-  properties: Record<string, { type: string; description?: string; enum?: readonly string[] }>;
-  required?: string[];
-  run(args: Args): Promise<ToolResult>;
 }
 
 class BodyTooLarge extends Error {}
 
+type RpcId = string | number | null;
+
+/** How one flavour answers at the HTTP level. */
+interface Wire {
+  forbidden(res: ServerResponse): void;
+  methodNotAllowed(res: ServerResponse): void;
+  unauthorized(res: ServerResponse): void;
+  tooLarge(res: ServerResponse): void;
+  /** A 400 with a JSON-RPC error body. */
+  badRequest(res: ServerResponse, id: RpcId, code: number, message: string): void;
+  noContent(res: ServerResponse): void;
+  /** The envelope of a JSON-RPC error reply (in a 200 or a 400). */
+  errorBody(id: RpcId, code: number, message: string): Record<string, unknown>;
+  /** A result as the flavour serializes it (Tauri: keys in name order). */
+  result(value: unknown): unknown;
+}
+
+const IOS_WIRE: Wire = {
+  forbidden: (res) => sendEmpty(res, 403, 'application/json'),
+  methodNotAllowed: (res) => sendEmpty(res, 405, 'application/json'),
+  // MCPResponse(id: nil, error: .internalError("Unauthorized")): Swift leaves nil optionals out.
+  unauthorized: (res) => sendJson(res, 401, { jsonrpc: '2.0', error: { code: -32603, message: 'Unauthorized' } }),
+  tooLarge: (res) => sendEmpty(res, 413, 'application/json'),
+  badRequest: (res, _id, code, message) => sendJson(res, 400, { jsonrpc: '2.0', error: { code, message } }),
+  noContent: (res) => sendEmpty(res, 204, 'application/json'),
+  errorBody: (id, code, message) => (id === null ? { jsonrpc: '2.0', error: { code, message } } : { jsonrpc: '2.0', id, error: { code, message } }),
+  result: (value) => value,
+};
+
+const TAURI_WIRE: Wire = {
+  forbidden: (res) => sendText(res, 403, 'Origin is not allowed'),
+  methodNotAllowed: (res) => sendText(res, 405, 'Only POST is supported'),
+  unauthorized: (res) => sendJson(res, 401, { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Unauthorized' } }),
+  tooLarge: (res) => sendJson(res, 413, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: request body too large' } }),
+  badRequest: (res, id, code, message) => sendJson(res, 400, { jsonrpc: '2.0', id, error: { code, message } }),
+  noContent: (res) => sendEmpty(res, 204, 'text/plain; charset=utf-8'),
+  errorBody: (id, code, message) => ({ jsonrpc: '2.0', id, error: { code, message } }),
+  result: (value) => sortKeys(value),
+};
+
 export async function startAppRevealServer(options: AppRevealServerOptions): Promise<AppRevealServerHandle> {
   const app = options.app;
+  const flavor: AppRevealFlavor = options.flavor ?? 'ios';
+  const wire = flavor === 'tauri' ? TAURI_WIRE : IOS_WIRE;
   const token = options.token === undefined ? randomBytes(32).toString('hex') : options.token;
-  const form: AppRevealElementForm = options.elementForm ?? 'strings';
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const allTools = buildTools(app, form);
+  const allTools = buildTools(app, { flavor, elementForm: options.elementForm ?? 'strings', screenshotForm: options.screenshotForm ?? 'image' });
   const wanted = options.tools ?? Object.keys(allTools);
   const tools = new Map<string, ToolDef>();
   for (const name of wanted) {
     const def = allTools[name];
     if (def) tools.set(name, def);
   }
+  const listed = flavor === 'tauri' ? [...tools.keys()].sort() : [...tools.keys()];
   const requests: Record<string, number> = {};
   const toolCalls: Record<string, number> = {};
+  const listenHost = options.host ?? '127.0.0.1';
   let port = 0;
   let advertiser: Advertiser | undefined;
 
   const server: Server = createServer((req, res) => {
     void handle(req, res).catch(() => {
       // A handler bug must not take the app down; the client sees a 500.
-      if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
+      if (!res.headersSent) sendEmpty(res, 500, 'application/json');
       else res.destroy();
     });
   });
@@ -160,51 +241,45 @@ export async function startAppRevealServer(options: AppRevealServerOptions): Pro
     const url = new URL(req.url ?? '/', 'http://appreveal.invalid');
     const key = `${req.method ?? '?'} ${url.pathname}`;
     requests[key] = (requests[key] ?? 0) + 1;
+    // Every real server answers once and closes.
+    res.setHeader('connection', 'close');
 
-    const origin = req.headers.origin;
-    if (origin !== undefined && !isLoopbackOrigin(origin)) {
-      sendJson(res, 403, { error: 'origin not allowed' });
-      return;
-    }
-    if (origin !== undefined) {
+    const origins = req.headersDistinct.origin;
+    if (origins !== undefined) {
+      const origin = origins[0] ?? '';
+      // Tauri bound to every interface refuses any Origin; both refuse a non-loopback one or several.
+      const wildcard = listenHost === '0.0.0.0' || listenHost === '::';
+      if (origins.length !== 1 || !isLoopbackOrigin(origin) || (flavor === 'tauri' && wildcard)) {
+        wire.forbidden(res);
+        return;
+      }
       res.setHeader('access-control-allow-origin', origin);
+      res.setHeader('access-control-allow-methods', 'GET, POST, OPTIONS');
+      res.setHeader(
+        'access-control-allow-headers',
+        flavor === 'tauri' ? 'authorization, content-type, x-appreveal-session' : 'Authorization, Content-Type, X-AppReveal-Session',
+      );
       res.setHeader('vary', 'Origin');
     }
-    if (req.method === 'OPTIONS' && origin !== undefined) {
-      res.writeHead(204, {
-        'access-control-allow-methods': 'GET, POST, OPTIONS',
-        'access-control-allow-headers': 'authorization, content-type, x-appreveal-session, mcp-protocol-version',
-        'access-control-max-age': '600',
-      });
-      res.end();
+    if (req.method === 'OPTIONS') {
+      sendEmpty(res, 204, flavor === 'tauri' ? 'text/plain; charset=utf-8' : 'application/json');
       return;
     }
     if (req.method === 'GET' && url.pathname === '/health') {
-      sendJson(res, 200, {
-        status: 'ok',
-        port,
-        auth: token === null ? 'disabled' : 'session-token',
-        bundleId: app.bundleId,
-        version: app.version,
-        transport: 'streamable-http',
-        server: { name: 'AppReveal', version: APPREVEAL_SERVER_VERSION },
-        bonjour: { advertised: advertiser?.published ?? false, ...(advertiser ? { name: advertiser.name } : {}) },
-      });
+      sendJson(res, 200, health());
       return;
     }
     if (req.method !== 'POST') {
-      res.setHeader('allow', 'POST');
-      sendJson(res, 405, { error: 'method not allowed' });
-      return;
-    }
-    if (token !== null && !authorized(req, url, token)) {
-      res.setHeader('www-authenticate', 'Bearer');
-      sendJson(res, 401, { error: 'unauthorized' });
+      wire.methodNotAllowed(res);
       return;
     }
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > maxBody) {
       tooLarge(req, res);
+      return;
+    }
+    if (token !== null && !authorized(req, url, token)) {
+      wire.unauthorized(res);
       return;
     }
     let body: string;
@@ -215,78 +290,141 @@ export async function startAppRevealServer(options: AppRevealServerOptions): Pro
       else res.destroy();
       return;
     }
+    if (flavor === 'tauri' && body.trim() === '') {
+      wire.badRequest(res, null, -32700, 'Parse error: Empty body');
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(body);
-    } catch {
-      sendJson(res, 400, rpcError(null, -32700, 'Parse error'));
+    } catch (error) {
+      wire.badRequest(res, null, -32700, `Parse error: ${error instanceof Error ? error.message : 'not JSON'}`);
       return;
     }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      sendJson(res, 400, rpcError(null, -32600, 'Invalid Request: one JSON-RPC object per POST'));
+    const checked = flavor === 'tauri' ? checkTauriRequest(message) : checkIosRequest(message);
+    if (!checked.ok) {
+      wire.badRequest(res, checked.id, checked.code, checked.message);
       return;
     }
-    const msg = message as { id?: unknown; method?: unknown; params?: unknown };
-    if (msg.id === undefined || typeof msg.method !== 'string') {
-      // A notification (or a stray response): nothing to answer.
-      res.writeHead(204);
-      res.end();
+    const reply = await dispatch(checked.id, checked.method, checked.params);
+    if (checked.notification) {
+      // A notification still runs; it just gets no body.
+      wire.noContent(res);
       return;
     }
-    const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : null;
-    sendJson(res, 200, await dispatch(id, msg.method, msg.params));
+    sendJson(res, 200, reply);
   }
 
-  async function dispatch(id: string | number | null, method: string, params: unknown): Promise<unknown> {
+  function health(): Record<string, unknown> {
+    const auth = token === null ? 'disabled' : 'session-token';
+    // Neither real /health names the app: its identity is in launch_context (docs/protocol.md#p-ar-health).
+    if (flavor === 'tauri') return sortKeys({ status: 'ok', port, auth, discovery: advertiser ? 'bonjour' : 'manual' }) as Record<string, unknown>;
+    const usable = advertiser !== undefined && advertiser.addresses.some((address) => !isLoopback(address));
+    return {
+      status: 'ok',
+      port,
+      auth,
+      bonjour: advertiser ? 'advertising' : 'not_started',
+      bonjourDiagnostics: { status: advertiser ? 'advertising' : 'not_started', retryAttempt: 0, maxRetryAttempts: 5 },
+      lan: {
+        pathStatus: 'satisfied',
+        pathInterfaces: ['loopback'],
+        hasUsableLANAddress: usable,
+        interfaces: advertiser ? [...advertiser.addresses] : [listenHost],
+        warnings: usable ? [] : ['listening on loopback only: not reachable from the network'],
+      },
+    };
+  }
+
+  function tooLarge(req: IncomingMessage, res: ServerResponse): void {
+    // Reading the rest of a huge body only to discard it is what 413 is meant to avoid: close instead.
+    wire.tooLarge(res);
+    req.resume();
+  }
+
+  async function dispatch(id: RpcId, method: string, params: unknown): Promise<unknown> {
+    const result = (value: unknown) => ({ jsonrpc: '2.0', id, result: wire.result(value) });
     switch (method) {
       case 'initialize':
-        return rpcResult(id, {
+        return result({
           protocolVersion: APPREVEAL_PROTOCOL_VERSION,
           capabilities: { tools: {} },
           serverInfo: { name: 'AppReveal', version: APPREVEAL_SERVER_VERSION },
         });
       case 'ping':
-        return rpcResult(id, {});
+        // Only the Tauri crate answers ping; iOS's router has no handler for it.
+        if (flavor === 'tauri') return result({});
+        return wire.errorBody(id, -32601, `Method not found: ${method}`);
       case 'tools/list':
-        return rpcResult(id, {
-          tools: [...tools].map(([name, def]) => ({
-            name,
-            description: def.description,
-            inputSchema: { type: 'object', properties: def.properties, ...(def.required ? { required: def.required } : {}) },
-          })),
+        return result({
+          tools: listed.map((name) => {
+            const def = tools.get(name)!;
+            return {
+              name,
+              description: def.description,
+              inputSchema: { type: 'object', properties: def.properties, ...(def.required ? { required: def.required } : {}) },
+            };
+          }),
         });
       case 'tools/call': {
-        const p = (typeof params === 'object' && params !== null ? params : {}) as { name?: unknown; arguments?: unknown };
-        if (typeof p.name !== 'string') return rpcError(id, -32602, 'Missing tool name');
-        const def = tools.get(p.name);
-        if (!def) return rpcError(id, -32601, `Tool not found: ${p.name}`);
-        toolCalls[p.name] = (toolCalls[p.name] ?? 0) + 1;
-        const args = (typeof p.arguments === 'object' && p.arguments !== null && !Array.isArray(p.arguments) ? p.arguments : {}) as Args;
-        const result = await runTool(def, args);
-        if (result.kind === 'image') {
-          return rpcResult(id, { content: [{ type: 'image', data: result.data.toString('base64'), mimeType: imageMimeType(result.data) }] });
+        const p = typeof params === 'object' && params !== null && !Array.isArray(params) ? (params as { name?: unknown; arguments?: unknown }) : undefined;
+        if (!p || typeof p.name !== 'string') return wire.errorBody(id, -32602, 'Invalid params: Missing tool name');
+        const isObject = typeof p.arguments === 'object' && p.arguments !== null && !Array.isArray(p.arguments);
+        if (flavor === 'tauri' && p.arguments !== undefined && p.arguments !== null && !isObject) {
+          return wire.errorBody(id, -32602, 'Invalid params: arguments must be an object');
         }
-        return rpcResult(id, { content: [{ type: 'text', text: JSON.stringify(result.value) }] });
+        const def = tools.get(p.name);
+        if (!def) return wire.errorBody(id, -32601, `Method not found: ${p.name}`);
+        toolCalls[p.name] = (toolCalls[p.name] ?? 0) + 1;
+        // Tauri's batch tells "no arguments at all" from an empty object; iOS reads anything else as none.
+        if (flavor === 'tauri' && p.name === 'batch' && p.arguments === undefined)
+          return wire.errorBody(id, -32603, 'Invalid params: arguments must be an object');
+        let outcome: ToolResult;
+        try {
+          outcome = await def.run(isObject ? (p.arguments as Record<string, unknown>) : {});
+        } catch (error) {
+          outcome = { kind: 'rpc_error', code: -32603, message: error instanceof Error ? error.message : String(error) };
+        }
+        return toolReply(id, outcome);
       }
       default:
-        return rpcError(id, -32601, `Method not found: ${method}`);
+        return wire.errorBody(id, -32601, `Method not found: ${method}`);
     }
+  }
+
+  function toolReply(id: RpcId, outcome: ToolResult): unknown {
+    if (outcome.kind === 'rpc_error') return wire.errorBody(id, outcome.code, outcome.message);
+    if (outcome.kind === 'image') {
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: wire.result({
+          content: [
+            { type: 'image', data: outcome.data.toString('base64'), mimeType: imageMimeType(outcome.data) },
+            { type: 'text', text: JSON.stringify(wire.result(outcome.meta)) },
+          ],
+          structuredContent: outcome.meta,
+        }),
+      };
+    }
+    return { jsonrpc: '2.0', id, result: { content: [{ text: JSON.stringify(wire.result(outcome.value)), type: 'text' }] } };
   }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+    server.listen(options.port ?? 0, listenHost, () => {
       server.off('error', reject);
       resolve();
     });
   });
   port = (server.address() as AddressInfo).port;
-  const listenHost = options.host ?? '127.0.0.1';
   const urlHost = listenHost === '0.0.0.0' || listenHost === '::' ? '127.0.0.1' : listenHost.includes(':') ? `[${listenHost}]` : listenHost;
+  // Tauri's session_url has no "/" before the query; iOS prints one.
   const baseUrl = `http://${urlHost}:${port}/`;
-  const url = token === null ? baseUrl : `${baseUrl}?${SESSION_TOKEN_PARAM}=${token}`;
+  const url =
+    token === null ? baseUrl : flavor === 'tauri' ? `http://${urlHost}:${port}?${SESSION_TOKEN_PARAM}=${token}` : `${baseUrl}?${SESSION_TOKEN_PARAM}=${token}`;
 
-  if (options.advertise) advertiser = advertise(app, port, token === null ? 'disabled' : 'session-token');
+  if (options.advertise) advertiser = advertise(app, port, token === null ? 'disabled' : 'session-token', listenHost);
 
   let closing: Promise<void> | undefined;
   return {
@@ -294,9 +432,13 @@ export async function startAppRevealServer(options: AppRevealServerOptions): Pro
     baseUrl,
     port,
     token,
-    tools: [...tools.keys()],
+    flavor,
+    tools: listed,
     requests,
     toolCalls,
+    get advertisedAddresses() {
+      return advertiser ? [...advertiser.addresses] : [];
+    },
     close() {
       closing ??= (async () => {
         await advertiser?.stop();
@@ -310,20 +452,69 @@ export async function startAppRevealServer(options: AppRevealServerOptions): Pro
   };
 }
 
+// ---- JSON-RPC envelope checks -------------------------------------------------------------------------
+
+type Checked = { ok: true; id: RpcId; method: string; params: unknown; notification: boolean } | { ok: false; id: RpcId; code: number; message: string };
+
+/** MCPServer.swift's order: an object, `"jsonrpc": "2.0"`, a string method, an Int or String id. */
+function checkIosRequest(message: unknown): Checked {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    return { ok: false, id: null, code: -32600, message: 'Invalid Request: JSON-RPC payload must be an object' };
+  }
+  const msg = message as Record<string, unknown>;
+  if (msg.jsonrpc !== '2.0') return { ok: false, id: null, code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' };
+  if (typeof msg.method !== 'string') return { ok: false, id: null, code: -32600, message: 'Invalid Request: method is required' };
+  const id = msg.id;
+  if (id !== undefined && id !== null && typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) {
+    // The Codable decode of MCPRequest fails: reported as a parse error.
+    return { ok: false, id: null, code: -32700, message: 'Parse error: id must be an integer or a string' };
+  }
+  if (msg.params !== undefined && (typeof msg.params !== 'object' || msg.params === null || Array.isArray(msg.params))) {
+    return { ok: false, id: null, code: -32700, message: 'Parse error: params must be an object' };
+  }
+  // `"id": null` decodes as nil: a notification, like no id at all.
+  const rpcId = id === undefined || id === null ? null : (id as string | number);
+  return { ok: true, id: rpcId, method: msg.method, params: msg.params, notification: rpcId === null };
+}
+
+/** protocol.rs's parse_json_rpc_request: every failure names what was wrong after "Invalid Request:". */
+function checkTauriRequest(message: unknown): Checked {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    return { ok: false, id: null, code: -32600, message: 'Invalid Request: request must be an object' };
+  }
+  const msg = message as Record<string, unknown>;
+  const echo: RpcId = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : null;
+  if (!('jsonrpc' in msg)) return { ok: false, id: echo, code: -32600, message: 'Invalid Request: jsonrpc is required' };
+  if (msg.jsonrpc !== '2.0') return { ok: false, id: echo, code: -32600, message: 'Invalid Request: jsonrpc must be "2.0"' };
+  if (!('method' in msg)) return { ok: false, id: echo, code: -32600, message: 'Invalid Request: method is required' };
+  if (typeof msg.method !== 'string') return { ok: false, id: echo, code: -32600, message: 'Invalid Request: method must be a string' };
+  if (msg.method === '') return { ok: false, id: echo, code: -32600, message: 'Invalid Request: method must not be empty' };
+  if ('id' in msg && msg.id !== null && typeof msg.id !== 'string' && typeof msg.id !== 'number') {
+    return { ok: false, id: null, code: -32600, message: 'Invalid Request: id must be a string, number, or null' };
+  }
+  // Only a missing id is a notification: `"id": null` is a request and is answered with `"id": null`.
+  return { ok: true, id: echo, method: msg.method, params: msg.params, notification: !('id' in msg) };
+}
+
 // ---- HTTP helpers ------------------------------------------------------------------------------------
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
 
-function tooLarge(req: IncomingMessage, res: ServerResponse): void {
-  // Reading the rest of a huge body only to discard it is what 413 is meant to avoid: close instead.
-  res.setHeader('connection', 'close');
-  sendJson(res, 413, { error: 'payload too large' });
-  req.resume();
+function sendText(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendEmpty(res: ServerResponse, status: number, contentType: string): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { 'content-type': contentType, 'content-length': 0 });
+  res.end();
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
@@ -354,7 +545,7 @@ function isLoopbackOrigin(origin: string): boolean {
   try {
     const { hostname, protocol } = new URL(origin);
     if (protocol !== 'http:' && protocol !== 'https:') return false;
-    return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+    return hostname === 'localhost' || hostname.endsWith('.localhost') || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
   } catch {
     // "null" (a sandboxed frame or a file:// page) is not a loopback origin.
     return false;
@@ -365,7 +556,7 @@ function authorized(req: IncomingMessage, url: URL, token: string): boolean {
   const offered: string[] = [];
   const auth = req.headers.authorization;
   if (typeof auth === 'string') {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(auth.trim());
     if (match?.[1]) offered.push(match[1]);
   }
   const header = req.headers['x-appreveal-session'];
@@ -380,292 +571,125 @@ function sameSecret(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function rpcResult(id: string | number | null, result: unknown): unknown {
-  return { jsonrpc: '2.0', id, result };
-}
-
-function rpcError(id: string | number | null, code: number, message: string): unknown {
-  return { jsonrpc: '2.0', id, error: { code, message } };
-}
-
 function imageMimeType(data: Buffer): string {
   if (data.length >= 3 && data[0] === 0xff && data[1] === 0xd8 && data[2] === 0xff) return 'image/jpeg';
   return 'image/png';
 }
 
-// ---- Tools -------------------------------------------------------------------------------------------
-
-async function runTool(def: ToolDef, args: Args): Promise<ToolResult> {
-  for (const name of def.required ?? []) {
-    if (args[name] === undefined || args[name] === null) return json({ error: `${name} required` });
-  }
-  try {
-    return await def.run(args);
-  } catch (error) {
-    if (error instanceof AppRevealToolError) return json({ ...error.extra, error: error.message });
-    return json({ error: error instanceof Error ? error.message : String(error) });
-  }
+/** serde_json's default map order: keys sorted, at every depth. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+  );
 }
 
-const json = (value: unknown): ToolResult => ({ kind: 'json', value });
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined);
-const num = (value: unknown): number | undefined => {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n : undefined;
-};
-const success = (outcome: ActionOutcome, echo: Record<string, unknown> = {}): ToolResult => json({ success: true, ...echo, ...(outcome ?? {}) });
+// ---- Bonjour (docs/protocol.md#p-ar-bonjour) ------------------------------------------------------------
 
-const WINDOW_ID = { type: 'string', description: 'Target window ID from list_windows (default: key window)' };
-
-function buildTools(app: AppRevealApp, form: AppRevealElementForm): Record<string, ToolDef> {
-  const windowOf = (args: Args) => str(args.window_id);
-  const defs: Record<string, ToolDef> = {
-    list_windows: {
-      description: 'List all visible app windows with IDs, titles, frames, and key status',
-      properties: {},
-      run: async () => {
-        const windows = (await app.listWindows()).map((w) => encodeWindow(w, form));
-        return json({ windows, count: windows.length });
-      },
-    },
-    get_screen: {
-      description: 'Get the currently active screen identity and metadata',
-      properties: { window_id: WINDOW_ID },
-      run: async (args) => json(await app.getScreen(windowOf(args))),
-    },
-    get_elements: {
-      description: 'List all visible interactive elements on the current screen, with how each id was derived (idSource)',
-      properties: { window_id: WINDOW_ID },
-      run: async (args) => {
-        const windowId = windowOf(args);
-        const elements = (await app.getElements(windowId)).map((e) => encodeElement(e, form));
-        let screenKey: string | undefined;
-        try {
-          screenKey = (await app.getScreen(windowId)).screenKey;
-        } catch {
-          screenKey = undefined;
-        }
-        return json(screenKey === undefined ? { elements } : { screenKey, elements });
-      },
-    },
-    screenshot: {
-      description: 'Capture a screenshot of the current screen as an image',
-      properties: { window_id: WINDOW_ID, format: { type: 'string', enum: ['png'] } },
-      run: async (args) => ({ kind: 'image', data: await app.screenshot(windowOf(args)) }),
-    },
-    tap_element: {
-      description: 'Tap an element by ID',
-      properties: { element_id: { type: 'string' }, window_id: WINDOW_ID },
-      required: ['element_id'],
-      run: async (args) => {
-        const id = str(args.element_id) ?? '';
-        return success(await app.tapElement(id, windowOf(args)), { element_id: id });
-      },
-    },
-    tap_text: {
-      description: 'Tap the nearest tappable element containing the given visible text',
-      properties: {
-        text: { type: 'string' },
-        match_mode: { type: 'string', enum: ['exact', 'contains'] },
-        occurrence: { type: 'integer', description: '0-based index when multiple matches exist' },
-        window_id: WINDOW_ID,
-      },
-      required: ['text'],
-      run: async (args) => {
-        const text = str(args.text) ?? '';
-        const occurrence = num(args.occurrence);
-        const windowId = windowOf(args);
-        const options: TapTextOptions = {
-          matchMode: args.match_mode === 'contains' ? 'contains' : 'exact',
-          ...(occurrence !== undefined && occurrence >= 0 ? { occurrence } : {}),
-          ...(windowId !== undefined ? { windowId } : {}),
-        };
-        return success(await app.tapText(text, options), { text });
-      },
-    },
-    tap_point: {
-      description: 'Tap at specific screen coordinates',
-      properties: { x: { type: 'number' }, y: { type: 'number' }, window_id: WINDOW_ID },
-      required: ['x', 'y'],
-      run: async (args) => {
-        const x = num(args.x);
-        const y = num(args.y);
-        if (x === undefined || y === undefined) return json({ error: 'x and y are required numeric coordinates' });
-        return success(await app.tapPoint(x, y, windowOf(args)), { x, y });
-      },
-    },
-    type_text: {
-      description: 'Type text into a text field',
-      properties: { text: { type: 'string' }, element_id: { type: 'string' }, window_id: WINDOW_ID },
-      required: ['text'],
-      run: async (args) => {
-        const text = str(args.text) ?? '';
-        return success(await app.typeText(text, str(args.element_id), windowOf(args)), { text });
-      },
-    },
-    clear_text: {
-      description: 'Clear a text field',
-      properties: { element_id: { type: 'string' }, window_id: WINDOW_ID },
-      required: ['element_id'],
-      run: async (args) => success(await app.clearText(str(args.element_id) ?? '', windowOf(args))),
-    },
-    scroll: {
-      description: 'Scroll a container in a direction',
-      properties: { direction: { type: 'string', enum: SCROLL_DIRECTIONS }, container_id: { type: 'string' }, window_id: WINDOW_ID },
-      required: ['direction'],
-      run: async (args) => {
-        const direction = SCROLL_DIRECTIONS.find((d) => d === args.direction);
-        if (!direction) return json({ error: 'Invalid direction' });
-        return success(await app.scroll(direction, str(args.container_id), windowOf(args)));
-      },
-    },
-    scroll_to_element: {
-      description: 'Scroll until an element is visible',
-      properties: { element_id: { type: 'string' }, window_id: WINDOW_ID },
-      required: ['element_id'],
-      run: async (args) => success(await app.scrollToElement(str(args.element_id) ?? '', windowOf(args))),
-    },
-    navigate_back: {
-      description: 'Pop the current navigation stack',
-      properties: { window_id: WINDOW_ID },
-      run: async (args) => success(await app.navigateBack(windowOf(args))),
-    },
-  };
-  const getWebViews = app.getWebViews?.bind(app);
-  if (getWebViews) {
-    defs.get_webviews = {
-      description: 'List the web views on the current screen',
-      properties: { window_id: WINDOW_ID },
-      run: async (args) => {
-        const webviews = await getWebViews(windowOf(args));
-        return json({ webviews, count: webviews.length });
-      },
-    };
-  }
-  const getDomInteractive = app.getDomInteractive?.bind(app);
-  if (getDomInteractive) {
-    defs.get_dom_interactive = {
-      description: 'Get the interactive DOM elements of a web view',
-      properties: { webview_id: { type: 'string' }, window_id: WINDOW_ID },
-      run: async (args) => json({ result: await getDomInteractive(str(args.webview_id), windowOf(args)) }),
-    };
-  }
-  const webClick = app.webClick?.bind(app);
-  if (webClick) {
-    defs.web_click = {
-      description: 'Click a DOM element by CSS selector',
-      properties: { selector: { type: 'string' }, webview_id: { type: 'string' }, window_id: WINDOW_ID },
-      required: ['selector'],
-      run: async (args) => json({ result: await webClick(str(args.selector) ?? '', str(args.webview_id), windowOf(args)) }),
-    };
-  }
-  const webType = app.webType?.bind(app);
-  if (webType) {
-    defs.web_type = {
-      description: 'Type text into a DOM input by CSS selector',
-      properties: {
-        selector: { type: 'string' },
-        text: { type: 'string' },
-        clear: { type: 'boolean' },
-        webview_id: { type: 'string' },
-        window_id: WINDOW_ID,
-      },
-      required: ['selector', 'text'],
-      run: async (args) => {
-        const webviewId = str(args.webview_id);
-        const windowId = windowOf(args);
-        const options: WebTypeOptions = {
-          clear: args.clear === true,
-          ...(webviewId !== undefined ? { webviewId } : {}),
-          ...(windowId !== undefined ? { windowId } : {}),
-        };
-        return json({ result: await webType(str(args.selector) ?? '', str(args.text) ?? '', options) });
-      },
-    };
-  }
-  return defs;
+function isLoopback(address: string): boolean {
+  return address.startsWith('127.') || address === '::1';
 }
 
-function encodeFrame(frame: AppRevealFrame, form: AppRevealElementForm): unknown {
-  if (form === 'booleans') return { x: frame.x, y: frame.y, width: frame.width, height: frame.height };
-  // iOS truncates to Int(...) when it formats the frame.
-  return [frame.x, frame.y, frame.width, frame.height].map((v) => Math.trunc(v)).join(',');
+/**
+ * The addresses a service bound to `listenHost` can be reached at, which are the only ones to advertise
+ * (docs/rules.md#r-ar-26): a specific address is itself; a wildcard is every address of this machine's
+ * interfaces (IPv4 only for 0.0.0.0), loopback last. Link-local IPv6 needs a zone an A/AAAA record
+ * cannot carry, so it is left out.
+ */
+export function advertisableAddresses(listenHost: string, interfaces: ReturnType<typeof networkInterfaces> = networkInterfaces()): string[] {
+  if (listenHost !== '0.0.0.0' && listenHost !== '::') return isIP(listenHost) !== 0 ? [listenHost] : ['127.0.0.1'];
+  const all = Object.values(interfaces)
+    .flat()
+    .filter((info): info is NonNullable<typeof info> => info !== undefined)
+    .filter((info) => (listenHost === '0.0.0.0' ? info.family === 'IPv4' : true))
+    .filter((info) => !info.address.toLowerCase().startsWith('fe80'))
+    .map((info) => info.address);
+  const unique = [...new Set(all)];
+  return [...unique.filter((a) => !isLoopback(a)), ...unique.filter(isLoopback)];
 }
-
-function encodeElement(element: AppRevealElement, form: AppRevealElementForm): Record<string, unknown> {
-  if (form === 'booleans') {
-    return {
-      id: element.id,
-      type: element.type,
-      ...(element.label !== undefined ? { label: element.label } : {}),
-      ...(element.value !== undefined ? { value: element.value } : {}),
-      enabled: element.enabled,
-      visible: element.visible,
-      tappable: element.tappable,
-      frame: encodeFrame(element.frame, form),
-      actions: [...element.actions],
-      ...(element.idSource !== undefined ? { idSource: element.idSource } : {}),
-    };
-  }
-  return {
-    id: element.id,
-    type: element.type,
-    label: element.label ?? '',
-    value: element.value ?? '',
-    enabled: String(element.enabled),
-    visible: String(element.visible),
-    tappable: String(element.tappable),
-    frame: encodeFrame(element.frame, form),
-    actions: element.actions.join(','),
-    ...(element.idSource !== undefined ? { idSource: element.idSource } : {}),
-  };
-}
-
-function encodeWindow(window: AppRevealWindow, form: AppRevealElementForm): Record<string, unknown> {
-  return {
-    id: window.id,
-    title: window.title ?? '',
-    isKey: window.isKey,
-    ...(window.frame ? { frame: encodeFrame(window.frame, form) } : {}),
-  };
-}
-
-// ---- Bonjour -----------------------------------------------------------------------------------------
 
 interface Advertiser {
   readonly name: string;
-  readonly published: boolean;
+  readonly addresses: readonly string[];
   stop(): Promise<void>;
 }
 
-function advertise(app: AppRevealApp, port: number, auth: string): Advertiser {
+interface MdnsResponder {
+  register(records: unknown[]): void;
+  unregister(records: unknown[]): void;
+  mdns: NodeJS.EventEmitter & { respond(packet: unknown, callback?: (error?: Error | null) => void): void };
+}
+
+interface ServiceRecord {
+  name: string;
+  type: string;
+  ttl: number;
+  data: unknown;
+}
+
+/**
+ * Publishes `_appreveal._tcp` with A/AAAA records for exactly the addresses the server listens on.
+ * bonjour-service's own publish always advertises every interface address (and never loopback), which
+ * would send a client on the network where nothing listens; so its Service only builds the PTR, SRV and
+ * TXT records, and the responder answers with those plus our address records.
+ */
+function advertise(app: AppRevealApp, port: number, auth: string, listenHost: string): Advertiser {
   // bonjour-service's default error callback throws, and its multicast socket emits 'error' with no
   // listener: either would crash the app over a Bonjour problem that should only cost discovery.
   const bonjour = new Bonjour({}, () => undefined);
-  const mdns = (bonjour as unknown as { server?: { mdns?: NodeJS.EventEmitter } }).server?.mdns;
-  mdns?.on('error', () => undefined);
-  mdns?.on('warning', () => undefined);
-  const name = `${APPREVEAL_INSTANCE_PREFIX}${app.bundleId}`;
-  const service = bonjour.publish({
-    name,
-    type: APPREVEAL_SERVICE_TYPE,
-    protocol: 'tcp',
-    port,
-    txt: { bundleId: app.bundleId, version: app.version, transport: 'streamable-http', auth },
-    // Probing logs a conflict with console.log, and the server prints nothing; two demo devices with
-    // one bundle id would both answer, which discovery tolerates (it keys devices by host and port).
-    probe: false,
-  });
-  service.on('error', () => undefined);
+  const responder = (bonjour as unknown as { server?: MdnsResponder }).server;
+  responder?.mdns.on('error', () => undefined);
+  responder?.mdns.on('warning', () => undefined);
+  const addresses = advertisableAddresses(listenHost);
+  const noop = () => undefined;
+  const service = new Service(
+    {
+      name: `${APPREVEAL_INSTANCE_PREFIX}${app.bundleId}`,
+      type: APPREVEAL_SERVICE_TYPE,
+      protocol: 'tcp',
+      port,
+      txt: {
+        bundleId: app.bundleId,
+        version: app.version,
+        transport: 'streamable-http',
+        auth,
+        ...(addresses.some((a) => !isLoopback(a)) ? { lan: 'available' } : {}),
+      },
+    },
+    noop,
+    noop,
+  );
+  const records: ServiceRecord[] = [
+    ...(service.records() as ServiceRecord[]).filter((record) => record.type !== 'A' && record.type !== 'AAAA'),
+    ...addresses.map((address) => ({ name: service.host, type: isIP(address) === 6 ? 'AAAA' : 'A', ttl: 120, data: address })),
+  ];
+  const timers: NodeJS.Timeout[] = [];
+  const announce = () => {
+    try {
+      responder?.mdns.respond(records, () => undefined);
+    } catch {
+      // a closed socket: discovery is lost, the HTTP listener is not
+    }
+  };
+  responder?.register(records);
+  announce();
+  // RFC 6762 §8.3: announce again, one second apart then growing, so a browser that missed one hears the next.
+  for (const ms of [1000, 3000]) {
+    const timer = setTimeout(announce, ms);
+    timer.unref();
+    timers.push(timer);
+  }
   let stopped: Promise<void> | undefined;
   return {
     // bonjour-service turns dots into dashes in instance names ("AppReveal-dev-parallax-demo").
     name: service.name,
-    get published() {
-      return service.published;
-    },
+    addresses,
     stop() {
       stopped ??= new Promise<void>((resolve) => {
+        for (const timer of timers) clearTimeout(timer);
         let finished = false;
         const done = () => {
           if (finished) return;
@@ -681,7 +705,12 @@ function advertise(app: AppRevealApp, port: number, auth: string): Advertiser {
         // The goodbye packet (TTL 0) tells browsers the service is gone; do not wait on it forever.
         const timer = setTimeout(done, 1000);
         try {
-          bonjour.unpublishAll(done);
+          responder?.unregister(records);
+          responder?.mdns.respond(
+            records.map((record) => ({ ...record, ttl: 0 })),
+            done,
+          );
+          if (!responder) done();
         } catch {
           done();
         }

@@ -1,7 +1,8 @@
 /**
  * Actions on an AppReveal device (docs/rules.md#r-ar-14): each ActionRequest maps onto the tools the app
- * registered. What has no AppReveal form fails closed with that reason and nothing sent; nothing is
- * retried.
+ * registered, with arguments named as each tool's inputSchema names them (the client builds them). What
+ * has no AppReveal form fails closed with that reason and nothing sent; every answer the app gave that
+ * says it did not do it is `mayHaveRun: false` (docs/rules.md#r-ar-07); nothing is retried.
  */
 import { ActionRequestSchema, type ActionRequest, type ActionResult, type FailureReason, type TargetSelector } from '@shared/protocol/action';
 import { AppRevealError, type AppRevealClient } from './client';
@@ -14,7 +15,14 @@ export async function actThroughAppReveal(client: AppRevealClient, input: unknow
   let requestsSent = 0;
   const call = async (run: () => Promise<unknown>): Promise<void> => {
     requestsSent++;
-    await run();
+    try {
+      await run();
+    } catch (error) {
+      // Refused before the wire (no such tool listed, or arguments it cannot take): nothing was sent.
+      if (error instanceof AppRevealError && (error.code === 'no_form' || (error.code === 'unknown_tool' && error.details.rpcCode === undefined)))
+        requestsSent--;
+      throw error;
+    }
   };
   let outcome: Outcome;
   try {
@@ -110,12 +118,16 @@ function failureOf(error: unknown): Outcome {
     case 'tool_error':
       return { ok: false, reason: 'appreveal_tool_error', mayHaveRun: false, warnings };
     case 'unknown_tool':
+    case 'no_form':
+      // The app does not have the tool, or the tool cannot take what this action must name: nothing sent.
       return { ok: false, reason: 'appreveal_unknown_tool', mayHaveRun: false, warnings };
     case 'unauthorized':
     case 'forbidden_origin':
       return { ok: false, reason: 'appreveal_unauthorized', mayHaveRun: false, warnings };
     case 'timeout':
       return { ok: false, reason: 'timeout', mayHaveRun: true, warnings };
+    // unreachable: the request or its answer was lost; bad_reply: an answer that cannot be read, which
+    // may come after the tool ran. Either way it may have run, and it is never sent again.
     default:
       return { ok: false, reason: 'appreveal_unreachable', mayHaveRun: true, warnings };
   }

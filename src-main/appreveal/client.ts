@@ -1,10 +1,19 @@
 /**
  * A client for an app's embedded AppReveal MCP server (docs/protocol.md#p-appreveal), through the
- * official MCP SDK client over Streamable HTTP.
+ * official MCP SDK client over Streamable HTTP. One client for every port (iOS, Android, Flutter, Tauri).
  *
- * `connect()` probes `GET /health` (unauthenticated) first, so "nothing listens" and "wrong token" are
- * told apart, then initializes and reads `tools/list`: that list alone decides what may be called. A
- * tool the app did not register fails here with `unknown_tool` and never reaches the wire.
+ * `connect()` probes `GET /health` (unauthenticated, bounded) first, so "nothing listens" and "wrong
+ * token" are told apart, then initializes, reads `tools/list` (that list alone decides what may be
+ * called, and each tool's inputSchema how its arguments are named: docs/rules.md#r-ar-19) and asks
+ * launch_context / device_info who the app is (docs/rules.md#r-ar-20). A tool the app did not register
+ * fails here with `unknown_tool` and never reaches the wire.
+ *
+ * Every way a server says no (an `{"error"}` or `{"success": false}` result, `isError`, a JSON-RPC error
+ * of any code in a 200 or as the body of a 4xx) is `tool_error` / `unknown_tool`: the app answered and
+ * did not do it. Only a lost connection or no answer is `unreachable` / `timeout` (docs/rules.md#r-ar-07).
+ * The MCP SDK raises its own McpErrors for a closed connection (-32000) and a timeout (-32001); a
+ * server may send those codes too, so the client notes every JSON-RPC error the server sent and tells
+ * the two apart by that, never by the code alone.
  *
  * The session token lives in one private field and the transport's request headers. It is never put in
  * a URL, an error message, an event or a log line: errors name the endpoint as host:port only, and any
@@ -14,10 +23,9 @@ import { EventEmitter } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import {
-  APPREVEAL_WEB_TOOLS,
   AppRevealElementsReplySchema,
   AppRevealHealthSchema,
   AppRevealScreenInfoSchema,
@@ -25,19 +33,43 @@ import {
   AppRevealToolFailureSchema,
   AppRevealWindowsReplySchema,
   endpointLabel,
+  identityOf,
   isToolFailure,
+  JsonRpcErrorBodySchema,
+  MAX_HEALTH_BYTES,
+  mergeIdentities,
   parseAppRevealSessionUrl,
   type AppRevealCandidate,
   type AppRevealElements,
   type AppRevealHealth,
+  type AppRevealIdentity,
   type AppRevealScreenInfo,
   type AppRevealSession,
   type AppRevealWindow,
-  type ScrollDirection,
 } from '@shared/protocol/appreveal';
+import {
+  APPREVEAL_READ_TOOLS,
+  APPREVEAL_WEB_TOOLS,
+  AppRevealBatchReplySchema,
+  buildToolArguments,
+  MAX_APP_STATE_READING_CHARS,
+  toolSpecOf,
+  type AppRevealBatchItem,
+  type AppRevealToolSpec,
+  type AppState,
+  type AppStateReading,
+  type ScrollDirection,
+  type ToolArgumentRequest,
+} from '@shared/protocol/appreveal-tools';
 import { isRecord } from '@shared/protocol/json';
+import { httpGet } from '@main/discovery/http-probe';
 
-export type AppRevealErrorCode = 'unauthorized' | 'forbidden_origin' | 'tool_error' | 'unknown_tool' | 'timeout' | 'unreachable' | 'bad_reply';
+/**
+ * `tool_error`, `unknown_tool`, `no_form`, `unauthorized`, `forbidden_origin`: the app answered (or was
+ * never asked) and did nothing. `timeout`, `unreachable`: no answer, so it may have run. `bad_reply`: an
+ * answer that cannot be read, which may follow a run.
+ */
+export type AppRevealErrorCode = 'unauthorized' | 'forbidden_origin' | 'tool_error' | 'unknown_tool' | 'no_form' | 'timeout' | 'unreachable' | 'bad_reply';
 
 export class AppRevealError extends Error {
   override readonly name = 'AppRevealError';
@@ -53,6 +85,8 @@ export class AppRevealError extends Error {
       candidates?: AppRevealCandidate[];
       /** The app's hint, if it gave one (tap_text: "use occurrence"). */
       hint?: string;
+      /** The JSON-RPC error code the server answered with, when it answered with one. */
+      rpcCode?: number;
     } = {},
   ) {
     super(message);
@@ -108,15 +142,19 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   health: AppRevealHealth | undefined;
   /** The server's name and version from initialize. */
   serverInfo: { name: string; version: string } | undefined;
+  /** Who the app is: from /health, launch_context and device_info, whichever has each field. */
+  identity: AppRevealIdentity = {};
 
   readonly #token: string | undefined;
   readonly #options: Required<Omit<AppRevealClientOptions, 'headers'>> & { headers: Record<string, string> };
   #mcp: Client | undefined;
   #tools: string[] = [];
-  #toolSet = new Set<string>();
+  #specs = new Map<string, AppRevealToolSpec>();
   #state: AppRevealClientState = 'disconnected';
   #lastError: string | undefined;
   #connecting: Promise<void> | undefined;
+  /** JSON-RPC errors the server sent and no request has claimed yet, by "code message". */
+  readonly #serverErrors = new Map<string, number>();
 
   constructor(session: AppRevealSession, options: AppRevealClientOptions = {}) {
     super();
@@ -151,12 +189,22 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   }
 
   has(tool: string): boolean {
-    return this.#toolSet.has(tool);
+    return this.#specs.has(tool);
+  }
+
+  /** What the app's tools/list says of one tool's arguments. */
+  spec(tool: string): AppRevealToolSpec | undefined {
+    return this.#specs.get(tool);
   }
 
   /** The web view tools the app listed. */
   get webTools(): readonly string[] {
-    return APPREVEAL_WEB_TOOLS.filter((tool) => this.#toolSet.has(tool));
+    return APPREVEAL_WEB_TOOLS.filter((tool) => this.has(tool));
+  }
+
+  /** The read-only tools (app state) the app listed, in the App panel's order. */
+  get readTools(): readonly string[] {
+    return APPREVEAL_READ_TOOLS.filter((tool) => this.has(tool));
   }
 
   /** /health, then initialize, then tools/list. Rejects with an AppRevealError; never leaves a half-open client. */
@@ -181,6 +229,8 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
         // AppReveal has no SSE stream to resume; a dropped request is a failed request.
         reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
       });
+      // Set before connect: the SDK's Protocol calls the handler it finds there before its own.
+      transport.onmessage = (message) => this.noteServerMessage(message);
       mcp = new Client({ name: this.#options.clientName, version: this.#options.clientVersion }, { capabilities: {} });
       // The SDK reports transport trouble here as well as by rejecting the request; the rejection is
       // what we act on, so this only keeps the SDK from treating it as unhandled.
@@ -189,12 +239,15 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
       await mcp.connect(transport, { timeout });
       const info = mcp.getServerVersion();
       this.serverInfo = info ? { name: info.name, version: info.version } : undefined;
-      const tools: string[] = [];
+      const specs = new Map<string, AppRevealToolSpec>();
       let cursor: string | undefined;
       let pages = 0;
       do {
         const page = await mcp.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
-        tools.push(...page.tools.map((tool) => tool.name));
+        for (const tool of page.tools) {
+          const spec = toolSpecOf(tool);
+          if (spec && !specs.has(spec.name)) specs.set(spec.name, spec);
+        }
         cursor = page.nextCursor;
         pages++;
       } while (cursor !== undefined && pages < 50);
@@ -203,15 +256,36 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
         throw this.closedError();
       }
       this.#mcp = mcp;
-      this.#tools = [...new Set(tools)];
-      this.#toolSet = new Set(this.#tools);
+      this.#specs = specs;
+      this.#tools = [...specs.keys()];
+      this.identity = await this.readIdentity();
       this.setState('connected', undefined);
     } catch (error) {
       const mapped = this.mapError(error, 'connect');
+      this.#mcp = undefined;
       await mcp?.close().catch(() => undefined);
       if (this.#state !== 'closed') this.setState('disconnected', mapped.message);
       throw mapped;
     }
+  }
+
+  /**
+   * Who the app is. /health names no app on any real server, so launch_context is asked, and
+   * device_info when launch_context is missing or has no bundle id. A failed read costs only the name.
+   */
+  private async readIdentity(): Promise<AppRevealIdentity> {
+    const read = async (tool: string): Promise<AppRevealIdentity> => {
+      if (!this.has(tool)) return {};
+      try {
+        return identityOf(this.parseText(tool, await this.callContent(tool, {}, {})));
+      } catch {
+        return {};
+      }
+    };
+    const fromHealth = identityOf(this.health);
+    const launch = await read('launch_context');
+    const merged = mergeIdentities(fromHealth, launch);
+    return merged.bundleId !== undefined ? merged : mergeIdentities(merged, await read('device_info'));
   }
 
   async close(): Promise<void> {
@@ -222,14 +296,21 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     await mcp?.close().catch(() => undefined);
   }
 
+  /** GET /health now (bounded): the liveness check of a connected device. Throws an AppRevealError. */
+  async checkHealth(timeoutMs = this.#options.healthTimeoutMs): Promise<AppRevealHealth> {
+    this.health = await this.probeHealth(timeoutMs);
+    return this.health;
+  }
+
   // ---- Observation ---------------------------------------------------------------------------------
 
   async getScreen(options: CallOptions = {}): Promise<AppRevealScreenInfo> {
-    return this.decode('get_screen', AppRevealScreenInfoSchema, await this.callJson('get_screen', windowArgs(options), options));
+    const args = this.args('get_screen', { window: options.windowId, optional: ['window'] });
+    return this.decode('get_screen', AppRevealScreenInfoSchema, await this.callJson('get_screen', args, options));
   }
 
   async getElements(windowId?: string, options: CallOptions = {}): Promise<AppRevealElements> {
-    const args = windowArgs({ ...options, ...(windowId !== undefined ? { windowId } : {}) });
+    const args = this.args('get_elements', { window: windowId ?? options.windowId, optional: ['window'] });
     return this.decode('get_elements', AppRevealElementsReplySchema, await this.callJson('get_elements', args, options));
   }
 
@@ -239,7 +320,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
 
   /** The image content block (or the JSON `{image}` form older ports send) as base64 PNG/JPEG. */
   async screenshot(windowId?: string, options: CallOptions = {}): Promise<AppRevealScreenshot> {
-    const args = windowArgs({ ...options, ...(windowId !== undefined ? { windowId } : {}) });
+    const args = this.args('screenshot', { window: windowId ?? options.windowId, optional: ['window'] });
     const content = await this.callContent('screenshot', args, options);
     const image = content.find((block) => block.type === 'image');
     if (image && typeof image.data === 'string') return this.checkImage(image.data);
@@ -254,10 +335,64 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     };
   }
 
+  // ---- App state (the read-only tools) -------------------------------------------------------------
+
+  /**
+   * Every read-only tool the app registered (docs/rules.md#r-ar-22), in one `batch` when the app has it
+   * (else one call each). Each reading is the tool's value, scrubbed of the session token, or why there
+   * is none; nothing here changes anything in the app. Never rejects for one tool's failure.
+   */
+  async readAppState(options: CallOptions = {}): Promise<AppState> {
+    const tools = [...this.readTools];
+    let readings: AppStateReading[] | undefined;
+    if (tools.length > 1 && this.has('batch')) {
+      try {
+        const items = await this.batch(
+          tools.map((tool) => ({ tool })),
+          options,
+        );
+        readings = tools.map((tool, index) => {
+          const item = items.find((entry) => entry.tool === tool) ?? items.find((entry) => entry.index === index && entry.tool === undefined);
+          if (!item) return { tool, ok: false, error: 'the batch reply has no result for it' };
+          return item.ok ? this.reading(tool, item.value) : { tool, ok: false, error: this.scrub(item.error ?? 'failed') };
+        });
+      } catch (error) {
+        // A lost connection stays lost for single calls too; anything else is worth the slow way.
+        if (error instanceof AppRevealError && (error.code === 'unreachable' || error.code === 'unauthorized')) throw error;
+        readings = undefined;
+      }
+    }
+    readings ??= await Promise.all(
+      tools.map(async (tool): Promise<AppStateReading> => {
+        try {
+          return this.reading(tool, this.parseText(tool, await this.callContent(tool, {}, options), MAX_APP_STATE_READING_CHARS));
+        } catch (error) {
+          return { tool, ok: false, error: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    );
+    return { readAt: Date.now(), readings };
+  }
+
+  /** Several tools in one call; each result decoded from its port's form (docs/rules.md#r-ar-21). */
+  async batch(actions: ReadonlyArray<{ tool: string; arguments?: Record<string, unknown> }>, options: CallOptions = {}): Promise<AppRevealBatchItem[]> {
+    const args = this.args('batch', { values: { actions: actions.map((a) => ({ tool: a.tool, ...(a.arguments ? { arguments: a.arguments } : {}) })) } });
+    const limit = MAX_APP_STATE_READING_CHARS * Math.max(1, actions.length);
+    const value = this.parseText('batch', await this.callContent('batch', args, options), limit);
+    if (isToolFailure(value)) throw this.toolFailure('batch', value);
+    return this.decode('batch', AppRevealBatchReplySchema, value);
+  }
+
+  private reading(tool: string, value: unknown): AppStateReading {
+    const size = JSON.stringify(value ?? null).length;
+    if (size > MAX_APP_STATE_READING_CHARS) return { tool, ok: false, error: `the answer is larger than ${MAX_APP_STATE_READING_CHARS} characters (${size})` };
+    return { tool, ok: true, value: this.scrubDeep(value) };
+  }
+
   // ---- Actions -------------------------------------------------------------------------------------
 
   tapElement(id: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('tap_element', { element_id: id, ...windowArgs(options) }, options);
+    return this.action('tap_element', { element: id, window: options.windowId }, options);
   }
 
   /**
@@ -265,106 +400,108 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
    * pass `occurrence` (0-based) to pick one.
    */
   tapText(text: string, options: CallOptions & { matchMode?: 'exact' | 'contains'; occurrence?: number } = {}): Promise<AppRevealActionResult> {
-    const args: Record<string, unknown> = { text, ...windowArgs(options) };
-    if (options.matchMode) args.match_mode = options.matchMode;
-    if (options.occurrence !== undefined) args.occurrence = options.occurrence;
-    return this.action('tap_text', args, options);
+    // Tauri's tap_text has no match_mode (it matches exactly, or as a CSS selector): left out there.
+    const values = { text, match_mode: options.matchMode, occurrence: options.occurrence };
+    return this.action('tap_text', { window: options.windowId, values, optional: ['match_mode'] }, options);
   }
 
   tapPoint(x: number, y: number, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('tap_point', { x, y, ...windowArgs(options) }, options);
+    return this.action('tap_point', { window: options.windowId, values: { x, y } }, options);
   }
 
   typeText(text: string, elementId?: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('type_text', { text, ...(elementId !== undefined ? { element_id: elementId } : {}), ...windowArgs(options) }, options);
+    return this.action('type_text', { element: elementId, window: options.windowId, values: { text } }, options);
   }
 
   clearText(elementId: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('clear_text', { element_id: elementId, ...windowArgs(options) }, options);
+    return this.action('clear_text', { element: elementId, window: options.windowId }, options);
   }
 
   scroll(direction: ScrollDirection, containerId?: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('scroll', { direction, ...(containerId !== undefined ? { container_id: containerId } : {}), ...windowArgs(options) }, options);
+    return this.action('scroll', { container: containerId, window: options.windowId, values: { direction } }, options);
   }
 
   scrollToElement(id: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('scroll_to_element', { element_id: id, ...windowArgs(options) }, options);
+    return this.action('scroll_to_element', { element: id, window: options.windowId }, options);
   }
 
   navigateBack(options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('navigate_back', windowArgs(options), options);
+    return this.action('navigate_back', { window: options.windowId }, options);
   }
 
   // ---- Web views (only what the app listed) --------------------------------------------------------
 
   async getWebViews(options: CallOptions = {}): Promise<unknown[]> {
-    const value = await this.callJson('get_webviews', windowArgs(options), options);
+    const value = await this.callJson('get_webviews', this.args('get_webviews', { window: options.windowId, optional: ['window'] }), options);
     const list = isRecord(value) ? value.webviews : value;
     if (!Array.isArray(list)) throw this.badReply('get_webviews', 'expected a webviews list');
     return list;
   }
 
   async getDomInteractive(webviewId?: string, options: CallOptions = {}): Promise<unknown> {
-    const value = await this.callJson('get_dom_interactive', { ...webviewArgs(webviewId), ...windowArgs(options) }, options);
-    return isRecord(value) && 'result' in value ? value.result : value;
+    const args = this.args('get_dom_interactive', { webview: webviewId, window: options.windowId, optional: ['window', 'webview'] });
+    const value = await this.callJson('get_dom_interactive', args, options);
+    if (!isRecord(value) || !('result' in value)) return value;
+    // iOS wraps what the page's script produced as a JSON string: it is parsed a second time.
+    if (typeof value.result !== 'string') return value.result;
+    try {
+      return JSON.parse(value.result) as unknown;
+    } catch {
+      throw this.badReply('get_dom_interactive', 'the result string is not JSON');
+    }
   }
 
   webClick(selector: string, webviewId?: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('web_click', { selector, ...webviewArgs(webviewId), ...windowArgs(options) }, options);
+    return this.action('web_click', { webview: webviewId, window: options.windowId, values: { selector } }, options);
   }
 
   webType(selector: string, text: string, options: CallOptions & { webviewId?: string; clear?: boolean } = {}): Promise<AppRevealActionResult> {
-    const args = { selector, text, ...(options.clear ? { clear: true } : {}), ...webviewArgs(options.webviewId), ...windowArgs(options) };
-    return this.action('web_type', args, options);
+    const values = { selector, text, clear: options.clear ? true : undefined };
+    return this.action('web_type', { webview: options.webviewId, window: options.windowId, values }, options);
   }
 
   webSelect(selector: string, value: string, options: CallOptions & { webviewId?: string } = {}): Promise<AppRevealActionResult> {
-    return this.action('web_select', { selector, value, ...webviewArgs(options.webviewId), ...windowArgs(options) }, options);
+    return this.action('web_select', { webview: options.webviewId, window: options.windowId, values: { selector, value } }, options);
   }
 
   webToggle(selector: string, checked: boolean, options: CallOptions & { webviewId?: string } = {}): Promise<AppRevealActionResult> {
-    return this.action('web_toggle', { selector, checked, ...webviewArgs(options.webviewId), ...windowArgs(options) }, options);
+    return this.action('web_toggle', { webview: options.webviewId, window: options.windowId, values: { selector, checked } }, options);
   }
 
   webScrollTo(selector: string, options: CallOptions & { webviewId?: string } = {}): Promise<AppRevealActionResult> {
-    return this.action('web_scroll_to', { selector, ...webviewArgs(options.webviewId), ...windowArgs(options) }, options);
+    return this.action('web_scroll_to', { webview: options.webviewId, window: options.windowId, values: { selector } }, options);
   }
 
   webNavigate(url: string, options: CallOptions & { webviewId?: string } = {}): Promise<AppRevealActionResult> {
-    return this.action('web_navigate', { url, ...webviewArgs(options.webviewId), ...windowArgs(options) }, options);
+    return this.action('web_navigate', { webview: options.webviewId, window: options.windowId, values: { url } }, options);
   }
 
   // ---- Internals -----------------------------------------------------------------------------------
 
-  private async probeHealth(): Promise<AppRevealHealth> {
+  private async probeHealth(timeoutMs = this.#options.healthTimeoutMs): Promise<AppRevealHealth> {
     const url = new URL('/health', this.baseUrl);
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        headers: { accept: 'application/json', ...this.#options.headers },
-        signal: AbortSignal.timeout(this.#options.healthTimeoutMs),
-        redirect: 'error',
-      });
-    } catch (error) {
-      if (isAbort(error)) {
-        throw new AppRevealError('timeout', `AppReveal at ${this.endpoint} did not answer /health within ${this.#options.healthTimeoutMs} ms`);
-      }
-      throw new AppRevealError('unreachable', `AppReveal at ${this.endpoint} is unreachable${causeCode(error)}`);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+    // Bounded before it is read whole: a peer that floods /health is refused, not buffered.
+    const outcome = await httpGet(host, port, '/health', {
+      timeoutMs,
+      maxBytes: MAX_HEALTH_BYTES,
+      secure: url.protocol === 'https:',
+      headers: this.#options.headers,
+    });
+    if (outcome.kind === 'absent') throw new AppRevealError('unreachable', `AppReveal at ${this.endpoint} is unreachable (ECONNREFUSED)`);
+    if (outcome.kind === 'failed') {
+      if (/^no answer/.test(outcome.reason)) throw new AppRevealError('timeout', `AppReveal at ${this.endpoint} did not answer /health within ${timeoutMs} ms`);
+      throw new AppRevealError('unreachable', `AppReveal at ${this.endpoint} ${outcome.reason} (/health)`);
     }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch {
-      throw new AppRevealError('unreachable', `AppReveal at ${this.endpoint} closed the connection during /health`);
-    }
-    if (response.status === 403) throw this.forbidden(403);
-    if (response.status === 401) throw this.unauthorized(401);
-    if (response.status !== 200) {
-      throw new AppRevealError('bad_reply', `AppReveal at ${this.endpoint} answered /health with HTTP ${response.status}`, { status: response.status });
+    if (outcome.status === 403) throw this.forbidden(403);
+    if (outcome.status === 401) throw this.unauthorized(401);
+    if (outcome.status !== 200) {
+      throw new AppRevealError('bad_reply', `AppReveal at ${this.endpoint} answered /health with HTTP ${outcome.status}`, { status: outcome.status });
     }
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      body = JSON.parse(outcome.body);
     } catch {
       throw new AppRevealError('bad_reply', `AppReveal at ${this.endpoint} answered /health with something that is not JSON`);
     }
@@ -378,13 +515,27 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     return parsed.data;
   }
 
-  private async action(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<AppRevealActionResult> {
+  /** A tool's arguments as its inputSchema names them; `no_form` (nothing sent) when it cannot take them. */
+  private args(tool: string, request: ToolArgumentRequest): Record<string, unknown> {
+    const built = buildToolArguments(this.#specs.get(tool) ?? { name: tool }, request);
+    if (!built.ok) throw new AppRevealError('no_form', `${tool} at AppReveal ${this.endpoint}: ${built.why}`, { tool });
+    return built.args;
+  }
+
+  private async action(tool: string, request: ToolArgumentRequest, options: CallOptions): Promise<AppRevealActionResult> {
+    const args = this.args(tool, request);
     const started = performance.now();
-    const value = await this.callJson(tool, args, options);
+    let value = await this.callJson(tool, args, options);
+    // iOS web view tools wrap what the page's script answered as a JSON string, a failure included.
+    if (tool.startsWith('web_') && isRecord(value) && typeof value.result === 'string') {
+      const inner = parseJsonOr(value.result);
+      if (isToolFailure(inner)) throw this.toolFailure(tool, inner);
+      value = { ...value, result: inner };
+    }
     return { tool, durationMs: Math.round(performance.now() - started), result: isRecord(value) ? value : { value } };
   }
 
-  /** A tool call whose one text block is JSON; `{"error": ...}` becomes a tool_error. */
+  /** A tool call whose one text block is JSON; `{"error": ...}` or `{"success": false}` becomes a tool_error. */
   private async callJson(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<unknown> {
     const value = this.parseText(tool, await this.callContent(tool, args, options));
     if (isToolFailure(value)) throw this.toolFailure(tool, value);
@@ -395,7 +546,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     if (this.#state === 'closed') throw this.closedError();
     const mcp = this.#mcp;
     if (!mcp) throw new AppRevealError('unreachable', `not connected to AppReveal at ${this.endpoint}`, { tool });
-    if (!this.#toolSet.has(tool)) {
+    if (!this.#specs.has(tool)) {
       throw new AppRevealError('unknown_tool', `AppReveal at ${this.endpoint} does not offer ${tool}`, { tool });
     }
     let result: unknown;
@@ -417,9 +568,10 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     return content;
   }
 
-  private parseText(tool: string, content: ContentBlock[]): unknown {
+  private parseText(tool: string, content: ContentBlock[], maxChars?: number): unknown {
     const text = firstText(content);
     if (text === undefined) throw this.badReply(tool, 'the result has no text block');
+    if (maxChars !== undefined && text.length > maxChars) throw this.badReply(tool, `the answer is larger than ${maxChars} characters (${text.length})`);
     try {
       return JSON.parse(text);
     } catch {
@@ -465,6 +617,29 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     throw this.badReply('screenshot', 'the image is neither PNG nor JPEG');
   }
 
+  /** Every JSON-RPC error response the server sends is noted, so mapError can tell it from the SDK's own. */
+  private noteServerMessage(message: JSONRPCMessage): void {
+    if (!isRecord(message) || !('error' in message) || !isRecord(message.error)) return;
+    const { code, message: text } = message.error;
+    if (typeof code !== 'number' || typeof text !== 'string') return;
+    const key = `${code} ${text}`;
+    this.#serverErrors.set(key, (this.#serverErrors.get(key) ?? 0) + 1);
+    // Unclaimed notes (a reply to a request that had already timed out) must not pile up.
+    if (this.#serverErrors.size > 100) this.#serverErrors.delete(this.#serverErrors.keys().next().value as string);
+  }
+
+  /** Whether this McpError is one the server sent (and claims the note), rather than one the SDK made. */
+  private fromServer(error: McpError): boolean {
+    const prefix = `MCP error ${error.code}: `;
+    const text = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    const key = `${error.code} ${text}`;
+    const count = this.#serverErrors.get(key);
+    if (count === undefined) return false;
+    if (count <= 1) this.#serverErrors.delete(key);
+    else this.#serverErrors.set(key, count - 1);
+    return true;
+  }
+
   private mapError(error: unknown, what: string, timeoutMs = this.#options.timeoutMs): AppRevealError {
     if (error instanceof AppRevealError) return error;
     const tool = what === 'connect' ? {} : { tool: what };
@@ -472,18 +647,45 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
       if (error.code === 401) return this.unauthorized(401, tool);
       if (error.code === 403) return this.forbidden(403, tool);
       if (error.code === -1) return new AppRevealError('bad_reply', `AppReveal at ${this.endpoint} answered ${what} with an unexpected content type`, tool);
-      return new AppRevealError('bad_reply', `AppReveal at ${this.endpoint} answered ${what} with HTTP ${error.code}`, { ...tool, status: error.code });
+      const rpc = jsonRpcErrorIn(error.message);
+      if (rpc && what !== 'connect') {
+        // A 400 with a JSON-RPC body (-32700 parse error, -32600 invalid request): refused, not run.
+        return new AppRevealError(
+          'tool_error',
+          `${what} refused by AppReveal at ${this.endpoint} (HTTP ${error.code}, ${rpc.code}): ${this.scrub(rpc.message)}`,
+          {
+            ...tool,
+            status: error.code,
+            rpcCode: rpc.code,
+          },
+        );
+      }
+      if (error.code !== undefined && error.code >= 400 && error.code < 500 && what !== 'connect') {
+        // iOS answers 400 and 413 with an empty body: it read the request and ran nothing.
+        return new AppRevealError('tool_error', `${what} refused by AppReveal at ${this.endpoint} (HTTP ${error.code})`, { ...tool, status: error.code });
+      }
+      const detail = rpc ? `: ${rpc.code} ${this.scrub(rpc.message)}` : '';
+      return new AppRevealError('bad_reply', `AppReveal at ${this.endpoint} answered ${what} with HTTP ${error.code}${detail}`, {
+        ...tool,
+        status: error.code,
+      });
     }
     if (error instanceof UnauthorizedError) return this.unauthorized(401, tool);
     if (error instanceof McpError) {
+      if (this.fromServer(error)) {
+        const text = this.scrub(error.message.replace(/^MCP error -?\d+: /, ''));
+        if (what === 'connect')
+          return new AppRevealError('bad_reply', `AppReveal at ${this.endpoint} refused to connect (${error.code}): ${text}`, { rpcCode: error.code });
+        if (error.code === ErrorCode.MethodNotFound) {
+          return new AppRevealError('unknown_tool', `AppReveal at ${this.endpoint} does not offer ${what} (${text})`, { ...tool, rpcCode: error.code });
+        }
+        return new AppRevealError('tool_error', `${what} failed: ${text}`, { ...tool, rpcCode: error.code });
+      }
       switch (error.code) {
         case ErrorCode.RequestTimeout:
           return new AppRevealError('timeout', `${what} got no answer from AppReveal at ${this.endpoint} within ${timeoutMs} ms`, tool);
         case ErrorCode.ConnectionClosed:
           return new AppRevealError('unreachable', `the connection to AppReveal at ${this.endpoint} closed during ${what}`, tool);
-        case ErrorCode.MethodNotFound:
-          if (what !== 'connect') return new AppRevealError('unknown_tool', `AppReveal at ${this.endpoint} does not offer ${what}`, tool);
-          break;
         default:
           break;
       }
@@ -525,10 +727,22 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
 
   /** Peer text quoted in an error: one line, bounded, and never the token. */
   private scrub(text: string): string {
-    let out = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
-    if (this.#token !== undefined && this.#token !== '') out = out.split(this.#token).join('‹token›');
-    out = out.replace(/appreveal_session_token=[^&\s"']*/gi, 'appreveal_session_token=‹token›');
+    const out = this.withoutToken(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
     return out.length > 300 ? `${out.slice(0, 300)}…` : out;
+  }
+
+  private withoutToken(text: string): string {
+    let out = text;
+    if (this.#token !== undefined && this.#token !== '') out = out.split(this.#token).join('‹token›');
+    return out.replace(/appreveal_session_token=[^&\s"']*/gi, 'appreveal_session_token=‹token›');
+  }
+
+  /** An app's own data (its logs may print the session URL), with every string scrubbed of the token. */
+  private scrubDeep(value: unknown): unknown {
+    if (typeof value === 'string') return this.withoutToken(value);
+    if (Array.isArray(value)) return value.map((item) => this.scrubDeep(item));
+    if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [this.withoutToken(key), this.scrubDeep(item)]));
+    return value;
   }
 
   private setState(state: AppRevealClientState, error: string | undefined): void {
@@ -536,6 +750,26 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     this.#state = state;
     this.#lastError = error;
     if (changed) this.emit('state', state, error);
+  }
+}
+
+function parseJsonOr(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The JSON-RPC error a StreamableHTTPError quotes from a non-2xx body, if the body was one. */
+function jsonRpcErrorIn(message: string): { code: number; message: string } | undefined {
+  const start = message.indexOf('{');
+  if (start < 0) return undefined;
+  try {
+    const parsed = JsonRpcErrorBodySchema.safeParse(JSON.parse(message.slice(start)));
+    return parsed.success ? { code: parsed.data.error.code, message: parsed.data.error.message } : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -551,14 +785,6 @@ function firstText(content: ContentBlock[]): string | undefined {
     if (block.type === 'text' && typeof block.text === 'string') return block.text;
   }
   return undefined;
-}
-
-function windowArgs(options: CallOptions): Record<string, unknown> {
-  return options.windowId !== undefined ? { window_id: options.windowId } : {};
-}
-
-function webviewArgs(webviewId: string | undefined): Record<string, unknown> {
-  return webviewId !== undefined ? { webview_id: webviewId } : {};
 }
 
 function isAbort(error: unknown): boolean {

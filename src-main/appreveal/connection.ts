@@ -1,15 +1,20 @@
 /**
  * A device behind AppReveal (an MCP server inside a debug build): the same screen, boxes and tree as a
- * runner device, read through get_screen / get_elements / screenshot.
+ * runner device, read through get_screen / get_elements / list_windows / screenshot, each only when the
+ * app registered it: an app with none of them (Tauri's always-present tools only) still shows its
+ * identity and app state, and its observation says it has no element tree (docs/rules.md#r-ar-24).
+ * After each action the app's read-only tools are read too, so the timeline and a recording keep what
+ * they said then (docs/rules.md#r-ar-22).
  *
  * AppReveal is request/response HTTP with no connection to watch, so liveness is its /health: while
  * connected the connection checks it every few seconds, and a device that stops answering is shown
  * disconnected and reconnected with backoff. The session token stays inside the client.
  */
 import { EventEmitter } from 'node:events';
-import { appRevealViewHierarchy, stripSessionToken } from '@shared/protocol/appreveal';
-import { assembleObservation } from '@shared/observe/assemble';
-import { AppRevealClient, type AppRevealScreenshot } from './client';
+import { stripSessionToken, type AppRevealScreenInfo, type AppRevealWindow } from '@shared/protocol/appreveal';
+import type { AppState } from '@shared/protocol/appreveal-tools';
+import { appRevealObservation, type AppRevealElementsRead } from '@shared/observe/appreveal';
+import { AppRevealClient, AppRevealError, type AppRevealScreenshot } from './client';
 import { actThroughAppReveal } from './actions';
 import { DeviceGate } from '@main/devices/gate';
 import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection } from '@main/devices/connection';
@@ -54,6 +59,10 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   get capabilities(): readonly string[] {
     return this.client.tools;
   }
+  /** The app's bundle id, from launch_context or device_info (docs/rules.md#r-ar-20). */
+  get bundleId(): string | undefined {
+    return this.client.identity.bundleId;
+  }
 
   start(): void {
     void this.connect();
@@ -80,48 +89,77 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
 
   private async observeNow(options: ObserveOptions): Promise<ObservedFrame> {
     await this.waitUntilConnected();
+    const client = this.client;
     const started = performance.now();
-    const wantScreenshot = options.screenshot !== false && this.client.has('screenshot');
     const windowId = options.windowId;
+    const readErrors: Array<{ tool: string; message: string }> = [];
+    const optional = <T>(tool: string, read: () => Promise<T>): Promise<T | undefined> =>
+      client.has(tool)
+        ? read().catch((error: unknown) => {
+            readErrors.push({ tool, message: (error as Error).message });
+            return undefined;
+          })
+        : Promise.resolve(undefined);
+    const wantScreenshot = options.screenshot !== false && client.has('screenshot');
     const [screen, elements, windows, screenshot] = await Promise.all([
-      this.client.has('get_screen') ? this.client.getScreen().catch(() => undefined) : Promise.resolve(undefined),
-      this.client.getElements(windowId),
-      this.client.has('list_windows') ? this.client.listWindows().catch(() => []) : Promise.resolve([]),
+      optional<AppRevealScreenInfo>('get_screen', () => client.getScreen(windowId !== undefined ? { windowId } : {})),
+      this.readElements(windowId),
+      optional<AppRevealWindow[]>('list_windows', () => client.listWindows()),
       wantScreenshot
-        ? this.client.screenshot(windowId).then(
+        ? client.screenshot(windowId).then(
             (shot): { shot: AppRevealScreenshot } => ({ shot }),
             (error: Error) => ({ error: error.message }),
           )
         : Promise.resolve(undefined),
     ]);
+    const windowList = windows ?? [];
+    if (windowId !== undefined && windows !== undefined && !windows.some((window) => window.id === windowId)) {
+      // A window that is not there is the caller's mistake, not an empty screen.
+      const ids = windows.map((window) => window.id).join(', ') || 'none';
+      throw new AppRevealError('tool_error', `AppReveal at ${client.endpoint} has no window ${windowId} (it lists ${ids})`);
+    }
     const keyWindow =
-      (windowId !== undefined ? windows.find((window) => window.id === windowId) : undefined) ?? windows.find((window) => window.isKey) ?? windows[0];
+      (windowId !== undefined ? windowList.find((window) => window.id === windowId) : undefined) ?? windowList.find((window) => window.isKey) ?? windowList[0];
     const geometry = keyWindow?.frame ? { width: keyWindow.frame.width, height: keyWindow.frame.height } : undefined;
-    const bundleId = typeof this.client.health?.bundleId === 'string' ? this.client.health.bundleId : undefined;
-    const hierarchy = appRevealViewHierarchy({
-      elements: elements.elements,
-      ...(screen ? { screen } : {}),
-      ...(bundleId ? { bundleId } : {}),
-      ...(geometry ? { geometry } : {}),
-    });
-    const observation = assembleObservation({
+    const observation = appRevealObservation({
       strategy: options.strategy ?? 'visible',
-      // AppReveal is its own backend: there is no XCTest read for the SDK bridge to merge into.
-      flagEnabled: false,
       now: Date.now(),
-      hierarchy: { ok: true, hierarchy },
-      discovery: undefined,
+      elements,
+      screen,
+      identity: client.identity,
+      geometry,
       timings: { appreveal: performance.now() - started },
+      readErrors,
     });
     const frame: ObservedFrame = {
       observation,
       screenshot: null,
       receivedAt: Date.now(),
-      appReveal: { screen: screen ?? null, tools: [...this.client.tools], windows },
+      appReveal: { screen: screen ?? null, tools: [...client.tools], windows: windowList, identity: { ...client.identity } },
     };
     if (screenshot && 'shot' in screenshot) frame.screenshot = { format: 'png', dataBase64: screenshot.shot.dataBase64 };
     else frame.screenshotError = screenshot?.error ?? 'this app did not register the screenshot tool';
     return frame;
+  }
+
+  /** get_elements when the app has it. An app that is gone fails the observe; any other failure is the verdict's. */
+  private async readElements(windowId: string | undefined): Promise<AppRevealElementsRead> {
+    if (!this.client.has('get_elements')) return { kind: 'not_offered' };
+    try {
+      const read = await this.client.getElements(windowId);
+      return { kind: 'read', elements: read.elements, ...(read.screenKey !== undefined ? { screenKey: read.screenKey } : {}) };
+    } catch (error) {
+      if (error instanceof AppRevealError && (error.code === 'unreachable' || error.code === 'unauthorized')) throw error;
+      return { kind: 'failed', message: (error as Error).message };
+    }
+  }
+
+  /** What the app's read-only tools say now; an app that registered none gives an empty reading. */
+  appState(): Promise<AppState> {
+    return this.gate.read(async () => {
+      await this.waitUntilConnected();
+      return this.client.readAppState();
+    });
   }
 
   screenshot(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>> {
@@ -157,6 +195,11 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     return this.gate.exclusive(async () => {
       const result = await actThroughAppReveal(this.client, request);
       const after = await this.observeNow({}).catch(() => undefined);
+      // What the action did to the app's state, read in the same turn, so no other action comes between.
+      if (after?.appReveal && this.client.readTools.length > 0) {
+        const app = await this.client.readAppState().catch(() => undefined);
+        if (app) after.appReveal.app = app;
+      }
       return { result, after };
     });
   }
@@ -187,8 +230,7 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   private async checkHealth(): Promise<void> {
     if (this.closed) return;
     try {
-      const response = await fetch(new URL('/health', this.client.baseUrl), { signal: AbortSignal.timeout(2_000) });
-      if (!response.ok) throw new Error(`/health answered ${response.status}`);
+      await this.client.checkHealth(2_000);
       this.schedule(HEALTH_INTERVAL_MS, () => this.checkHealth());
     } catch (error) {
       this.setState('disconnected', `AppReveal at ${this.client.endpoint} stopped answering (${(error as Error).message})`);

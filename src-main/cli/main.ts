@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UiNode } from '@shared/protocol/runner';
@@ -39,7 +40,8 @@ Commands:
   compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
   demo-device [--port N] [--screen NAME] [--fault F]...
-                                      start the simulated iPhone; prints {runnerUrl, adminUrl}
+              [--appreveal-flavor ios|tauri] [--appreveal-tools always|T1,T2...] [--appreveal-host ADDR]
+                                      start the simulated iPhone; prints {runnerUrl, adminUrl, appRevealUrl}
 `;
 
 type Out = { log: (line: string) => void; error: (line: string) => void };
@@ -273,13 +275,35 @@ async function demoDevice(args: string[], out: Out): Promise<number> {
     screen: { type: 'string' },
     fault: { type: 'string', multiple: true },
     browser: { type: 'string' },
+    'appreveal-flavor': { type: 'string' },
+    'appreveal-tools': { type: 'string' },
+    'appreveal-host': { type: 'string' },
   });
-  const { startDemoDevice } = await import('@demo/index');
+  const { startDemoDevice, APPREVEAL_FLAVORS } = await import('@demo/index');
+  const flavor = values['appreveal-flavor'];
+  if (flavor !== undefined && !(APPREVEAL_FLAVORS as readonly string[]).includes(flavor)) {
+    throw new UsageError(`--appreveal-flavor must be ${APPREVEAL_FLAVORS.join(' or ')}, not "${flavor}"`);
+  }
+  const toolsFlag = values['appreveal-tools'];
+  const tools =
+    toolsFlag === undefined
+      ? undefined
+      : toolsFlag === 'always'
+        ? ('always' as const)
+        : toolsFlag
+            .split(',')
+            .map((t) => t.trim())
+            .filter((t) => t !== '');
+  const host = values['appreveal-host'];
+  if (host !== undefined && isIP(host) === 0) throw new UsageError(`--appreveal-host must be an IP address, not "${host}"`);
   const device = await startDemoDevice({
     port: portOption(values.port) ?? 0,
     ...(values.screen ? { screen: values.screen } : {}),
     ...(values.fault ? { faults: values.fault } : {}),
     ...(values.browser ? { browserPath: values.browser } : {}),
+    ...(flavor ? { appRevealFlavor: flavor as (typeof APPREVEAL_FLAVORS)[number] } : {}),
+    ...(tools ? { appRevealTools: tools } : {}),
+    ...(host ? { appRevealHost: host } : {}),
     advertise: mdnsEnabled(),
   });
   // Like a real AppReveal app, the demo prints its session URL: it is how a user connects to it.

@@ -25,6 +25,8 @@ export interface DeviceConnection extends EventEmitter<ConnectionEvents> {
   readonly error: string | undefined;
   /** What the device said it can do: the runner's commands, or the app's AppReveal tools. */
   readonly capabilities: readonly string[];
+  /** The app's bundle id when the device said who it is before any observe (AppReveal's launch_context). */
+  readonly bundleId?: string | undefined;
   start(): void;
   waitUntilConnected(timeoutMs?: number): Promise<void>;
   observe(options: ObserveOptions): Promise<ObservedFrame>;

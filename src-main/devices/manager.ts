@@ -173,7 +173,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
 
   private summary(device: ManagedDevice): DeviceSummary {
     const { connection } = device;
-    const bundleId = device.lastFrame?.observation?.activeWindow?.bundleId;
+    const bundleId = device.lastFrame?.observation?.activeWindow?.bundleId ?? connection.bundleId;
     return {
       id: device.id,
       kind: connection.kind,

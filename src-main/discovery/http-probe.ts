@@ -2,7 +2,8 @@
  * One bounded `GET` for discovery probes. Whatever the peer does (refuses, answers garbage, stalls,
  * closes mid-answer, floods) the promise settles once with an outcome and never rejects.
  */
-import { request } from 'node:http';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 
 export type ProbeOutcome =
   /** Nothing listens there: not a device at all. */
@@ -15,6 +16,10 @@ export type ProbeOutcome =
 export interface ProbeOptions {
   timeoutMs: number;
   maxBytes?: number;
+  /** https instead of http. */
+  secure?: boolean;
+  /** Extra request headers (an AppReveal client's own, e.g. an Origin a test acts with). */
+  headers?: Record<string, string>;
 }
 
 export function httpGet(host: string, port: number, path: string, options: ProbeOptions): Promise<ProbeOutcome> {
@@ -30,6 +35,7 @@ export function httpGet(host: string, port: number, path: string, options: Probe
     };
     // One deadline for connect, headers and body: a peer that trickles bytes must not hold a probe.
     const timer = setTimeout(() => finish({ kind: 'failed', reason: `no answer within ${options.timeoutMs} ms` }), options.timeoutMs);
+    const request = options.secure ? httpsRequest : httpRequest;
     const req = request({
       host,
       port,
@@ -37,7 +43,7 @@ export function httpGet(host: string, port: number, path: string, options: Probe
       method: 'GET',
       // A fresh socket per probe: a pooled keep-alive socket could outlive discovery and hold the process.
       agent: false,
-      headers: { accept: 'application/json', connection: 'close' },
+      headers: { accept: 'application/json', ...options.headers, connection: 'close' },
     });
     req.on('error', (error: NodeJS.ErrnoException) => finish(classifyError(error)));
     req.on('response', (res) => {

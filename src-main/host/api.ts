@@ -71,6 +71,12 @@ export function createApiService(
       if (!connection.client.has('get_dom_interactive')) throw new NotOfferedError('this app did not register get_dom_interactive');
       return connection.webControls();
     },
+    'device.appState': async ({ deviceId }) => {
+      const connection = appRevealOf(deviceId, 'app state');
+      await connection.waitUntilConnected();
+      if (connection.client.readTools.length === 0) throw new NotOfferedError('this app registered none of the read-only tools (get_state, get_logs, …)');
+      return connection.appState();
+    },
     'device.webAct': ({ deviceId, tool, selector, text }) => {
       appRevealOf(deviceId, 'web view tools');
       return manager.act(deviceId, { action: 'webTool', tool, selector, ...(text !== undefined ? { text } : {}) });

@@ -6,7 +6,8 @@
  * before anything runs, whichever host delivered them.
  */
 import { z } from 'zod';
-import { AppRevealScreenInfoSchema, AppRevealSessionUrlSchema, AppRevealWindowSchema, DiscoveredDeviceSchema } from '@shared/protocol/appreveal';
+import { AppRevealIdentitySchema, AppRevealScreenInfoSchema, AppRevealSessionUrlSchema, AppRevealWindowSchema, DiscoveredDeviceSchema } from '@shared/protocol/appreveal';
+import { AppStateSchema } from '@shared/protocol/appreveal-tools';
 import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from '@shared/protocol/action';
 import { DiffClassSchema, TreeDiffSchema } from '@shared/compare/diff';
 import { ObservationSchema, StrategySchema } from '@shared/protocol/observation';
@@ -48,12 +49,17 @@ export const FrameSchema = z.object({
   /** Why there is no screenshot (for example a runner that recorded none), if there is none. */
   screenshotError: z.string().optional(),
   receivedAt: z.number(),
-  /** For an AppReveal device: its screen identity (frame header), the tools it registered, its windows. */
+  /**
+   * For an AppReveal device: its screen identity (frame header), the tools it registered, its windows,
+   * who the app is, and (on the frame after an action) what its read-only tools said then.
+   */
   appReveal: z
     .object({
       screen: AppRevealScreenInfoSchema.nullable(),
       tools: z.array(z.string()),
       windows: z.array(AppRevealWindowSchema),
+      identity: AppRevealIdentitySchema.optional(),
+      app: AppStateSchema.optional(),
     })
     .optional(),
 });
@@ -303,6 +309,15 @@ export const apiMethods = {
   'device.webControls': {
     input: DeviceIdInput,
     output: WebControlsSchema,
+  },
+  /**
+   * What an AppReveal app's read-only tools say now (state, navigation stack, feature flags, network
+   * calls, logs, recent errors, device info, launch context): each one the app registered, read fresh.
+   * not_offered for a runner or an app that registered none.
+   */
+  'device.appState': {
+    input: DeviceIdInput,
+    output: AppStateSchema,
   },
   /** web_click / web_type on a web view element by selector, recorded like device.act (only these bounded tools). */
   'device.webAct': {

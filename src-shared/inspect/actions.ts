@@ -15,7 +15,7 @@ import {
   type TargetSelector,
 } from '@shared/protocol/action';
 import type { ActionStep, DeviceSummary } from '@shared/api/api';
-import { APPREVEAL_EXTRAS } from '@shared/protocol/appreveal';
+import { APPREVEAL_EXTRAS } from '@shared/observe/appreveal';
 import type { UiNode } from '@shared/protocol/runner';
 import { nodesAtIn } from './pick';
 import { SOURCE_LABELS } from './source';

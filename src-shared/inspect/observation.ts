@@ -32,6 +32,10 @@ export const QUALITY_REASON_TEXT: Readonly<Record<QualityReason, string>> = {
   ax_failure: 'The runner reported an accessibility serialization failure instead of a tree.',
   hierarchy_error: 'The runner reported a hierarchy error instead of a tree.',
   hierarchy_unavailable: 'No hierarchy arrived (timeout or disconnect).',
+  appreveal_elements: 'The app listed its own elements through AppReveal (not an XCTest read).',
+  appreveal_no_elements: 'The app answered get_elements with no elements.',
+  appreveal_elements_not_offered: 'This app registered no get_elements tool: there is no element tree, only what its other tools show.',
+  appreveal_elements_failed: 'The app did not answer get_elements: no element tree this time.',
 };
 
 export const QUALITY_VERDICT_TITLE: Readonly<Record<QualityVerdict, string>> = {

@@ -9,7 +9,6 @@
  * which port it talked to.
  */
 import { z } from 'zod';
-import type { Bounds, UiNode, ViewHierarchy } from './runner';
 
 // ---- Lenient scalars ---------------------------------------------------------------------------------
 
@@ -107,7 +106,12 @@ export const WireFrameSchema = z
 export const APPREVEAL_ID_SOURCES = ['explicit', 'appReveal', 'ocr', 'text', 'semantics', 'tooltip', 'derived', 'dom'] as const;
 export type AppRevealIdSource = (typeof APPREVEAL_ID_SOURCES)[number];
 
-/** The one element shape every port normalizes to. */
+/**
+ * The one element shape every port normalizes to. `type` is the element's kind in AppReveal's native
+ * vocabulary (button, textField, secureTextField, label, toggle, checkbox, link, picker, …): for a DOM
+ * element (Tauri's web view, whose `type` on the wire is the HTML type attribute) it is derived from the
+ * element's role, tag and input type, which are kept beside it.
+ */
 export const AppRevealElementSchema = z.object({
   id: z.string(),
   type: z.string(),
@@ -121,10 +125,51 @@ export const AppRevealElementSchema = z.object({
   idSource: z.string().optional(),
   /** Recognized by OCR (idSource "ocr"): visible text SwiftUI kept out of the accessibility tree, not a real view. */
   ocr: z.boolean(),
+  /** DOM elements only: the page's role, tag and HTML input type, and the CSS selector the app gave. */
+  role: z.string().optional(),
+  tag: z.string().optional(),
+  inputType: z.string().optional(),
+  selector: z.string().optional(),
+  /** The window the element is in, when the app says (Tauri: the webview window's label). */
+  windowId: z.string().optional(),
 });
 export type AppRevealElement = z.infer<typeof AppRevealElementSchema>;
 
-/** One element as any port sends it; decodes to AppRevealElement. */
+const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'number', 'date', 'datetime-local', 'month', 'time', 'week']);
+const BUTTON_INPUT_TYPES = new Set(['submit', 'button', 'reset', 'image']);
+
+/**
+ * A DOM element's kind in the native vocabulary, from what Tauri's snapshot script reports: `role` (an
+ * explicit ARIA role, else button | link | combobox | textbox | checkbox | radio | the tag), `tag`, and
+ * `type` (the HTML type attribute). docs/protocol.md#p-ar-elements.
+ */
+export function domElementKind(role: string | undefined, tag: string | undefined, inputType: string | undefined): string {
+  const r = role?.trim().toLowerCase() ?? '';
+  const g = tag?.trim().toLowerCase() ?? '';
+  const t = inputType?.trim().toLowerCase() ?? '';
+  if (t === 'password') return 'secureTextField';
+  if (r === 'checkbox' || t === 'checkbox') return 'checkbox';
+  if (r === 'radio' || t === 'radio') return 'radio';
+  if (r === 'switch') return 'toggle';
+  if (r === 'combobox' || r === 'listbox' || g === 'select') return 'picker';
+  if (g === 'textarea') return 'textView';
+  if (r === 'button' || g === 'button' || g === 'summary' || (g === 'input' && BUTTON_INPUT_TYPES.has(t))) return 'button';
+  if (r === 'textbox' || r === 'searchbox' || (g === 'input' && TEXT_INPUT_TYPES.has(t))) return 'textField';
+  if (r === 'link' || g === 'a') return 'link';
+  return r || g || 'other';
+}
+
+const OptionalNameSchema = z
+  .string()
+  .nullish()
+  .transform((raw): string | undefined => (raw === null || raw === undefined || raw.trim() === '' ? undefined : raw));
+
+/**
+ * One element as any port sends it; decodes to AppRevealElement. A DOM element is one that carries a
+ * `tag` (Tauri): its wire `type` is the input type, its kind comes from `domElementKind`. A port that
+ * sends no `tappable` (Tauri) is tappable when its actions include "tap"; a missing `frame` is read from
+ * `rect`.
+ */
 export const WireElementSchema = z
   .object({
     id: z.union([z.string(), z.number()]).transform(String),
@@ -134,24 +179,44 @@ export const WireElementSchema = z
     enabled: WireBooleanSchema.nullish(),
     visible: WireBooleanSchema.nullish(),
     tappable: WireBooleanSchema.nullish(),
-    frame: WireFrameSchema,
+    frame: WireFrameSchema.nullish(),
+    rect: WireFrameSchema.nullish(),
     actions: StringListSchema,
     idSource: z.string().nullish(),
+    role: OptionalNameSchema,
+    tag: OptionalNameSchema,
+    selector: OptionalNameSchema,
+    windowId: OptionalNameSchema,
   })
-  .transform((raw): AppRevealElement => ({
-    id: raw.id,
-    type: raw.type ?? 'other',
-    ...(raw.label !== undefined ? { label: raw.label } : {}),
-    ...(raw.value !== undefined ? { value: raw.value } : {}),
-    // An absent enabled/visible means the port does not track it: the element is there and usable.
-    enabled: raw.enabled ?? true,
-    visible: raw.visible ?? true,
-    tappable: raw.tappable ?? false,
-    frame: raw.frame,
-    actions: raw.actions,
-    ...(raw.idSource ? { idSource: raw.idSource } : {}),
-    ocr: raw.idSource === 'ocr',
-  }));
+  .transform((raw, ctx): AppRevealElement => {
+    const frame = raw.frame ?? raw.rect;
+    if (!frame) {
+      ctx.addIssue({ code: 'custom', path: ['frame'], message: 'an element needs a frame (or a rect)' });
+      return z.NEVER;
+    }
+    const dom = raw.tag !== undefined;
+    const inputType = dom && raw.type ? raw.type : undefined;
+    const element: AppRevealElement = {
+      id: raw.id,
+      type: dom ? domElementKind(raw.role, raw.tag, inputType) : raw.type || 'other',
+      // An absent enabled/visible means the port does not track it: the element is there and usable.
+      enabled: raw.enabled ?? true,
+      visible: raw.visible ?? true,
+      tappable: raw.tappable ?? raw.actions.includes('tap'),
+      frame,
+      actions: raw.actions,
+      ocr: raw.idSource === 'ocr',
+    };
+    if (raw.label !== undefined) element.label = raw.label;
+    if (raw.value !== undefined) element.value = raw.value;
+    if (raw.idSource) element.idSource = raw.idSource;
+    if (raw.role !== undefined) element.role = raw.role;
+    if (raw.tag !== undefined) element.tag = raw.tag;
+    if (inputType !== undefined) element.inputType = inputType;
+    if (raw.selector !== undefined) element.selector = raw.selector;
+    if (raw.windowId !== undefined) element.windowId = raw.windowId;
+    return element;
+  });
 
 export interface AppRevealElements {
   /** The screen the elements were read from, when the port says (iOS does). */
@@ -257,26 +322,53 @@ export interface AppRevealCandidate {
 }
 
 /**
- * A tool that failed answers a normal result whose JSON text is `{"error": "..."}`; an ambiguous tap_text
- * adds `candidates` and a `hint`.
+ * A tool that failed, as a normal result: iOS and Android answer `{"error": "..."}` (an ambiguous
+ * tap_text adds `candidates` and a `hint`), Tauri's UI tools `{"success": false, "error": "..."}`, and
+ * iOS tap_element's DOM fallback `{"success": false, ...}` with no `error` at all
+ * (docs/protocol.md#p-ar-errors). Each is "the app answered and did not do it".
  */
 export const AppRevealToolFailureSchema = z
   .object({
-    error: z.union([z.string(), z.number(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown())]),
+    error: z.union([z.string(), z.number(), z.boolean(), z.record(z.string(), z.unknown()), z.array(z.unknown()), z.null()]).optional(),
+    success: z.unknown().optional(),
     candidates: z.array(AppRevealCandidateSchema).optional(),
     hint: z.string().optional(),
+    reason: z.string().optional(),
   })
-  .transform((raw) => ({
-    error: typeof raw.error === 'string' ? raw.error : JSON.stringify(raw.error),
-    ...(raw.candidates ? { candidates: raw.candidates } : {}),
-    ...(raw.hint !== undefined ? { hint: raw.hint } : {}),
-  }));
+  .transform((raw) => {
+    const error =
+      typeof raw.error === 'string' && raw.error !== ''
+        ? raw.error
+        : raw.error !== undefined && raw.error !== null && raw.error !== ''
+          ? JSON.stringify(raw.error)
+          : raw.reason !== undefined
+            ? raw.reason
+            : 'the app answered "success": false without saying why';
+    return {
+      error,
+      ...(raw.candidates ? { candidates: raw.candidates } : {}),
+      ...(raw.hint !== undefined ? { hint: raw.hint } : {}),
+    };
+  });
 export type AppRevealToolFailure = z.output<typeof AppRevealToolFailureSchema>;
 
-/** True when a decoded tool result is a tool-level failure (has an `error` key). */
+/** True when a decoded tool result is a tool-level failure: it has an `error` key, or `success: false`. */
 export function isToolFailure(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'error' in value;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return ('error' in record && record.error !== null) || record.success === false;
 }
+
+/**
+ * A JSON-RPC error as a server sends it, in a 200 reply or as the body of a 400 or 401
+ * (`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: …"}}`; iOS omits `id`).
+ */
+export const JsonRpcErrorBodySchema = z.object({
+  jsonrpc: z.literal('2.0').optional(),
+  id: z.union([z.string(), z.number(), z.null()]).optional(),
+  error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+});
+export type JsonRpcErrorBody = z.infer<typeof JsonRpcErrorBodySchema>;
 
 // ---- Screenshot --------------------------------------------------------------------------------------
 
@@ -293,15 +385,88 @@ export const AppRevealScreenshotTextSchema = z.object({
 
 export const APPREVEAL_AUTH_MODES = ['session-token', 'disabled'] as const;
 
-/** `GET /health`, unauthenticated. Extra diagnostics (Bonjour state, version) are kept. */
+/**
+ * `GET /health`, unauthenticated: iOS `{status, port, auth, bonjour, bonjourDiagnostics, lan}`, Tauri
+ * exactly `{status, port, auth, discovery}`. Neither names the app; other keys are kept.
+ */
 export const AppRevealHealthSchema = z
   .object({
     status: z.string(),
     port: z.number().int().optional(),
     auth: z.string().optional(),
+    discovery: z.string().optional(),
   })
   .loose();
 export type AppRevealHealth = z.output<typeof AppRevealHealthSchema>;
+
+/** The largest /health body read (iOS adds Bonjour and LAN diagnostics; a few KiB in practice). */
+export const MAX_HEALTH_BYTES = 64 * 1024;
+
+// ---- The app's identity (launch_context, device_info) ------------------------------------------------
+
+const IdentityTextSchema = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((raw): string | undefined => {
+    if (raw === null || raw === undefined) return undefined;
+    const text = String(raw).trim();
+    return text === '' || text.length > 500 ? undefined : text;
+  });
+
+const IDENTITY_FIELDS = [
+  'bundleId',
+  'appName',
+  'displayName',
+  'version',
+  'build',
+  'platform',
+  'frameworkType',
+  'deviceName',
+  'deviceModel',
+  'systemVersion',
+] as const;
+type IdentityField = (typeof IDENTITY_FIELDS)[number];
+
+/** Who the app is, as far as the app said: every field optional, since each port sends a different set. */
+export const AppRevealIdentitySchema = z.object(
+  Object.fromEntries(IDENTITY_FIELDS.map((field) => [field, z.string().optional()])) as Record<IdentityField, z.ZodOptional<z.ZodString>>,
+);
+export type AppRevealIdentity = z.infer<typeof AppRevealIdentitySchema>;
+
+const WireIdentitySchema = z
+  .object(Object.fromEntries(IDENTITY_FIELDS.map((field) => [field, IdentityTextSchema])) as Record<IdentityField, typeof IdentityTextSchema>)
+  .loose();
+
+/**
+ * The identity fields of one reply: launch_context (iOS `{bundleId, version, build, platform, …}`, no
+ * appName; Tauri adds appName, displayName, frameworkType), device_info (the same keys at the top, Tauri
+ * also under `app`) or /health (which real servers leave without any). Tauri's `version: "unknown"` is
+ * no version. Anything that is not an object gives nothing.
+ */
+export function identityOf(reply: unknown): AppRevealIdentity {
+  if (typeof reply !== 'object' || reply === null || Array.isArray(reply)) return {};
+  const top = WireIdentitySchema.safeParse(reply);
+  const nested = (reply as Record<string, unknown>).app;
+  const inner = nested !== undefined ? WireIdentitySchema.safeParse(nested) : undefined;
+  const out: AppRevealIdentity = {};
+  for (const field of IDENTITY_FIELDS) {
+    const value = (top.success ? top.data[field] : undefined) ?? (inner?.success ? inner.data[field] : undefined);
+    if (value !== undefined && !(field === 'version' && value === 'unknown')) out[field] = value;
+  }
+  return out;
+}
+
+/** Several sources of identity, the first that has a field wins (docs/rules.md#r-ar-20). */
+export function mergeIdentities(...sources: readonly AppRevealIdentity[]): AppRevealIdentity {
+  const out: AppRevealIdentity = {};
+  for (const source of sources) {
+    for (const field of IDENTITY_FIELDS) {
+      const value = source[field];
+      if (out[field] === undefined && value !== undefined) out[field] = value;
+    }
+  }
+  return out;
+}
 
 export const APPREVEAL_SERVICE_TYPE = 'appreveal';
 export const APPREVEAL_INSTANCE_PREFIX = 'AppReveal-';
@@ -459,188 +624,4 @@ function withoutToken(url: URL): string {
   copy.hash = '';
   // URLSearchParams leaves a bare "?" behind when the token was the only parameter.
   return copy.search === '' || copy.search === '?' ? `${copy.origin}${copy.pathname}` : `${copy.origin}${copy.pathname}${copy.search}`;
-}
-
-// ---- Tools -------------------------------------------------------------------------------------------
-
-/** The UI tools the inspector uses; each is offered only when the app lists it. */
-export const APPREVEAL_UI_TOOLS = [
-  'list_windows',
-  'get_screen',
-  'get_elements',
-  'screenshot',
-  'tap_element',
-  'tap_text',
-  'tap_point',
-  'type_text',
-  'clear_text',
-  'scroll',
-  'scroll_to_element',
-  'navigate_back',
-] as const;
-export type AppRevealUiTool = (typeof APPREVEAL_UI_TOOLS)[number];
-
-/** Web view tools the inspector can drive; `web_evaluate` (arbitrary JavaScript) is deliberately absent. */
-export const APPREVEAL_WEB_TOOLS = [
-  'get_webviews',
-  'get_dom_interactive',
-  'web_click',
-  'web_type',
-  'web_select',
-  'web_toggle',
-  'web_scroll_to',
-  'web_navigate',
-] as const;
-export type AppRevealWebTool = (typeof APPREVEAL_WEB_TOOLS)[number];
-
-export const SCROLL_DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
-export type ScrollDirection = (typeof SCROLL_DIRECTIONS)[number];
-
-// ---- Projection onto the runner's node shape ---------------------------------------------------------
-
-/** extras keys the projection sets; `appreveal.ocr` is "true" only on OCR-derived elements. */
-export const APPREVEAL_EXTRAS = {
-  idSource: 'appreveal.idSource',
-  ocr: 'appreveal.ocr',
-  type: 'appreveal.type',
-  visible: 'appreveal.visible',
-  screenKey: 'appreveal.screenKey',
-  screenSource: 'appreveal.screenSource',
-  confidence: 'appreveal.confidence',
-  frameworkType: 'appreveal.frameworkType',
-  appBarTitle: 'appreveal.appBarTitle',
-} as const;
-
-/** The root's className: not XCUIApplication, so nothing mistakes an AppReveal tree for an XCTest one. */
-export const APPREVEAL_ROOT_CLASS = 'AppRevealScreen';
-
-const ROLE_BY_TYPE: Record<string, string> = {
-  button: 'button',
-  link: 'link',
-  textfield: 'textfield',
-  securetextfield: 'textfield',
-  searchfield: 'textfield',
-  textview: 'textfield',
-  textarea: 'textfield',
-  input: 'textfield',
-  label: 'text',
-  text: 'text',
-  statictext: 'text',
-  image: 'image',
-  imageview: 'image',
-  cell: 'listitem',
-  tableviewcell: 'listitem',
-  collectionviewcell: 'listitem',
-  listitem: 'listitem',
-  heading: 'heading',
-  header: 'heading',
-  toggle: 'switch',
-  switch: 'switch',
-  checkbox: 'checkbox',
-  slider: 'slider',
-  stepper: 'stepper',
-  tab: 'tab',
-  tabbar: 'tabbar',
-  navigationbar: 'navigationbar',
-  scrollview: 'scrollview',
-  tableview: 'list',
-  collectionview: 'list',
-  webview: 'webview',
-};
-
-export function boundsOfFrame(frame: AppRevealFrame): Bounds {
-  const left = Math.round(frame.x);
-  const top = Math.round(frame.y);
-  return { left, top, right: Math.round(frame.x + frame.width), bottom: Math.round(frame.y + frame.height) };
-}
-
-/** One element as a runner node: kebab-case keys, string booleans, integer bounds. */
-export function appRevealElementToUiNode(element: AppRevealElement): UiNode {
-  const typeKey = element.type.toLowerCase().replace(/[^a-z]/g, '');
-  const extras: Record<string, string> = { [APPREVEAL_EXTRAS.type]: element.type };
-  if (element.idSource !== undefined) extras[APPREVEAL_EXTRAS.idSource] = element.idSource;
-  if (element.ocr) extras[APPREVEAL_EXTRAS.ocr] = 'true';
-  if (!element.visible) extras[APPREVEAL_EXTRAS.visible] = 'false';
-  const node: UiNode = {
-    'resource-id': element.id,
-    'view-id': element.id,
-    className: element.type,
-    role: ROLE_BY_TYPE[typeKey] ?? typeKey,
-    bounds: boundsOfFrame(element.frame),
-    extras,
-    actions: [...element.actions],
-    enabled: element.enabled ? 'true' : 'false',
-    clickable: element.tappable ? 'true' : 'false',
-  };
-  if (element.label !== undefined) node.text = element.label;
-  if (element.value !== undefined) node.value = element.value;
-  if (element.label !== undefined && element.value !== undefined) node['content-desc'] = element.label;
-  if (element.actions.includes('scroll')) node.scrollable = 'true';
-  if (element.actions.includes('type')) node.focusable = 'true';
-  if (typeKey === 'securetextfield') node.password = 'true';
-  if (typeKey === 'toggle' || typeKey === 'switch' || typeKey === 'checkbox') {
-    node.checkable = 'true';
-    const on = element.value?.toLowerCase();
-    if (on === '1' || on === 'true' || on === 'on') node.checked = 'true';
-  }
-  return node;
-}
-
-export interface ScreenGeometry {
-  width: number;
-  height: number;
-}
-
-/**
- * The elements under one root that stands for the screen. AppReveal's elements are a flat list (no
- * containment), so they are the root's children in the order the app listed them.
- */
-export function appRevealElementsToUiNodes(elements: readonly AppRevealElement[], screen?: AppRevealScreenInfo, geometry?: ScreenGeometry): UiNode {
-  const extras: Record<string, string> = {};
-  if (screen) {
-    extras[APPREVEAL_EXTRAS.screenKey] = screen.screenKey;
-    if (screen.source !== undefined) extras[APPREVEAL_EXTRAS.screenSource] = screen.source;
-    if (screen.confidence !== undefined) extras[APPREVEAL_EXTRAS.confidence] = String(screen.confidence);
-    if (screen.frameworkType !== undefined) extras[APPREVEAL_EXTRAS.frameworkType] = screen.frameworkType;
-    if (screen.appBarTitle !== undefined) extras[APPREVEAL_EXTRAS.appBarTitle] = screen.appBarTitle;
-  }
-  const root: UiNode = {
-    className: APPREVEAL_ROOT_CLASS,
-    bounds: geometry ? boundsOfFrame({ x: 0, y: 0, ...geometry }) : unionBounds(elements),
-    extras,
-    node: elements.map(appRevealElementToUiNode),
-  };
-  if (screen?.screenTitle !== undefined) root.text = screen.screenTitle;
-  if (screen) root['resource-id'] = screen.screenKey;
-  return root;
-}
-
-/** A ViewHierarchy for the frame the renderer draws, built from one get_screen + get_elements. */
-export function appRevealViewHierarchy(input: {
-  elements: readonly AppRevealElement[];
-  screen?: AppRevealScreenInfo;
-  bundleId?: string;
-  geometry?: ScreenGeometry;
-  updatedAt?: number;
-}): ViewHierarchy {
-  const hierarchy = appRevealElementsToUiNodes(input.elements, input.screen, input.geometry);
-  const result: ViewHierarchy = { hierarchy, updatedAt: input.updatedAt ?? Date.now() };
-  if (input.bundleId !== undefined) result.packageName = input.bundleId;
-  if (input.geometry) {
-    result.screenWidth = Math.round(input.geometry.width);
-    result.screenHeight = Math.round(input.geometry.height);
-  }
-  return result;
-}
-
-function unionBounds(elements: readonly AppRevealElement[]): Bounds {
-  if (elements.length === 0) return { left: 0, top: 0, right: 0, bottom: 0 };
-  const all = elements.map((element) => boundsOfFrame(element.frame));
-  // The screen's origin is 0,0 even when every element sits lower and to the right.
-  return {
-    left: Math.min(0, ...all.map((b) => b.left)),
-    top: Math.min(0, ...all.map((b) => b.top)),
-    right: Math.max(...all.map((b) => b.right)),
-    bottom: Math.max(...all.map((b) => b.bottom)),
-  };
 }

@@ -73,6 +73,14 @@ export const QUALITY_REASONS = [
   'hierarchy_error',
   /** No hierarchy arrived at all (timeout, disconnect). */
   'hierarchy_unavailable',
+  /** AppReveal: the app listed its own elements (get_elements). Not an XCTest read. */
+  'appreveal_elements',
+  /** AppReveal: the app's get_elements answered an empty list. */
+  'appreveal_no_elements',
+  /** AppReveal: the app registered no get_elements tool, so there is no element tree at all. */
+  'appreveal_elements_not_offered',
+  /** AppReveal: get_elements failed or did not answer. */
+  'appreveal_elements_failed',
 ] as const;
 export const QualityReasonSchema = z.enum(QUALITY_REASONS);
 export type QualityReason = z.infer<typeof QualityReasonSchema>;
@@ -123,7 +131,8 @@ export type LayoutWarnings = z.infer<typeof LayoutWarningsSchema>;
 
 // ---- Partial failures -------------------------------------------------------------------------------
 
-export const OBSERVATION_STAGES = ['xctest', 'discovery', 'projection', 'bridge', 'web', 'layout'] as const;
+/** `appreveal`: a read of an AppReveal app's own tools (get_elements, get_screen, list_windows). */
+export const OBSERVATION_STAGES = ['xctest', 'discovery', 'projection', 'bridge', 'web', 'layout', 'appreveal'] as const;
 export const ObservationStageSchema = z.enum(OBSERVATION_STAGES);
 export type ObservationStage = z.infer<typeof ObservationStageSchema>;
 

@@ -7,8 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRevealClient, AppRevealError } from '@main/appreveal/client';
-import { startAppRevealServer, type AppRevealServerHandle, type AppRevealServerOptions } from '@demo/appreveal/server';
-import { APPREVEAL_UI_TOOLS, parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
+import { ALWAYS_PRESENT_TOOLS, startAppRevealServer, type AppRevealServerHandle, type AppRevealServerOptions } from '@demo/appreveal/server';
+import { parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
+import { APPREVEAL_UI_TOOLS } from '@shared/protocol/appreveal-tools';
 import { FAKE_BUNDLE_ID, FakeApp, FakeWebApp } from './appreveal-fake-app';
 
 const servers: AppRevealServerHandle[] = [];
@@ -93,9 +94,12 @@ describe('AppReveal connection', () => {
     await c.connect();
     expect(c.state).toBe('connected');
     expect(states).toEqual(['connecting', 'connected']);
-    expect(c.health).toMatchObject({ status: 'ok', port: server.port, auth: 'session-token', bundleId: FAKE_BUNDLE_ID });
+    expect(c.health).toMatchObject({ status: 'ok', port: server.port, auth: 'session-token' });
+    // No real /health names the app: launch_context does (R-AR-20).
+    expect(c.health).not.toHaveProperty('bundleId');
+    expect(c.identity).toMatchObject({ bundleId: FAKE_BUNDLE_ID, version: '2.3.4', platform: 'iOS' });
     expect(c.serverInfo?.name).toBe('AppReveal');
-    expect([...c.tools].sort()).toEqual([...APPREVEAL_UI_TOOLS].sort());
+    expect([...c.tools].sort()).toEqual([...APPREVEAL_UI_TOOLS, ...ALWAYS_PRESENT_TOOLS].sort());
     expect(c.has('get_elements')).toBe(true);
     expect(c.has('web_click')).toBe(false);
     expect(c.webTools).toEqual([]);
@@ -149,7 +153,7 @@ describe('AppReveal connection', () => {
     expect((await c.getScreen({ windowId: 'w1' })).screenKey).toBe('overlay');
   });
 
-  it('normalizes the string form (iOS, Android) and the boolean form (Flutter, Tauri) to the same elements', async () => {
+  it('R-AR-10: normalizes the string form (iOS, Android) and the boolean form (Flutter) to the same elements', async () => {
     const strings = await serve({ elementForm: 'strings' });
     const booleans = await serve({ elementForm: 'booleans' });
 
@@ -168,7 +172,7 @@ describe('AppReveal connection', () => {
     const rawStrings = (await wire(strings.server)).elements[0];
     const rawBooleans = (await wire(booleans.server)).elements[0];
     expect(rawStrings).toMatchObject({ enabled: 'true', frame: '16,200,358,44', actions: 'tap,type,clear' });
-    expect(rawBooleans).toMatchObject({ enabled: true, frame: { x: 16, y: 200, width: 358, height: 44 }, actions: ['tap', 'type', 'clear'] });
+    expect(rawBooleans).toMatchObject({ enabled: true, frame: '16,200,358,44', actions: ['tap', 'type', 'clear'] });
 
     const a = client(strings.server.url);
     const b = client(booleans.server.url);

@@ -5,7 +5,8 @@
  */
 import { PNG } from 'pngjs';
 import { AppRevealToolError, type AppRevealApp, type TapTextOptions } from '@demo/appreveal/server';
-import type { AppRevealElement, AppRevealScreenInfo, AppRevealWindow, ScrollDirection } from '@shared/protocol/appreveal';
+import type { AppRevealElement, AppRevealScreenInfo, AppRevealWindow } from '@shared/protocol/appreveal';
+import type { ScrollDirection } from '@shared/protocol/appreveal-tools';
 
 export const FAKE_BUNDLE_ID = 'dev.parallax.fake';
 export const SCREEN_WIDTH = 390;

@@ -13,14 +13,13 @@ import {
   AppRevealWindowsReplySchema,
   DiscoveredDeviceSchema,
   WireElementSchema,
-  appRevealElementsToUiNodes,
   appRevealSessionFromParts,
-  appRevealViewHierarchy,
   endpointLabel,
   parseAppRevealSessionUrl,
   stripSessionToken,
   type AppRevealElement,
 } from '@shared/protocol/appreveal';
+import { appRevealElementsToUiNodes, appRevealViewHierarchy } from '@shared/observe/appreveal';
 import { UiNodeSchema, ViewHierarchySchema } from '@shared/protocol/runner';
 import { nodeFlag } from '@shared/model/node';
 
@@ -337,9 +336,8 @@ describe('projection onto runner nodes', () => {
       'view-id': 'email',
       className: 'secureTextField',
       role: 'textfield',
+      // A secure field's value is never carried (docs/rules.md#r-ar-10), whatever the app sent.
       text: 'Password',
-      value: 'x',
-      'content-desc': 'Password',
       bounds: { left: 16, top: 201, right: 374, bottom: 245 },
       extras: { 'appreveal.type': 'secureTextField', 'appreveal.idSource': 'explicit' },
       actions: ['tap', 'type', 'clear'],

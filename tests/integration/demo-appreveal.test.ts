@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import WebSocket from 'ws';
 import { AppRevealClient, AppRevealError } from '@main/appreveal/client';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
-import { APPREVEAL_UI_TOOLS, parseAppRevealSessionUrl, type AppRevealElement } from '@shared/protocol/appreveal';
+import { APPREVEAL_UI_TOOLS } from '@shared/protocol/appreveal-tools';
+import { parseAppRevealSessionUrl, type AppRevealElement } from '@shared/protocol/appreveal';
 import type { UiNode } from '@shared/protocol/runner';
 
 type Msg = Record<string, any>;
@@ -156,13 +157,10 @@ describe('the AppReveal endpoint', () => {
   it('answers /health without a token, and refuses tool calls without one', async () => {
     const health = await fetch(new URL('/health', device.appRevealBaseUrl));
     expect(health.status).toBe(200);
-    expect(await health.json()).toMatchObject({
-      status: 'ok',
-      auth: 'session-token',
-      bundleId: 'dev.parallax.demo',
-      transport: 'streamable-http',
-      bonjour: { advertised: false },
-    });
+    // As iOS's /health: listener diagnostics, and no app identity (R-AR-05, R-AR-20).
+    const body = (await health.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ status: 'ok', auth: 'session-token', bonjour: 'not_started', lan: { hasUsableLANAddress: false } });
+    expect(body).not.toHaveProperty('bundleId');
 
     const anonymous = new AppRevealClient({ baseUrl: device.appRevealBaseUrl ?? '' });
     const error = await anonymous.connect().then(
@@ -179,7 +177,8 @@ describe('the AppReveal endpoint', () => {
   });
 
   it('lists the UI tools and the bounded web view tools, never web_evaluate', async () => {
-    expect(appReveal.health).toMatchObject({ status: 'ok', bundleId: 'dev.parallax.demo' });
+    expect(appReveal.health).toMatchObject({ status: 'ok' });
+    expect(appReveal.identity).toMatchObject({ bundleId: 'dev.parallax.demo', platform: 'iOS', version: '1.0' });
     for (const tool of APPREVEAL_UI_TOOLS) expect(appReveal.tools).toContain(tool);
     expect(appReveal.webTools).toEqual(['get_webviews', 'get_dom_interactive', 'web_click', 'web_type']);
     expect(appReveal.tools).not.toContain('web_evaluate');

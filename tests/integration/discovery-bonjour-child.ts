@@ -3,6 +3,7 @@
  * AppReveal server over Bonjour, browses with Discovery, and prints one JSON line per step. It never
  * prints the session token; the parent checks that nothing it found carries one.
  */
+import { Bonjour } from 'bonjour-service';
 import { AppRevealClient } from '@main/appreveal/client';
 import { startAppRevealServer } from '@demo/appreveal/server';
 import { Discovery, discoverOnce, type DiscoveredDevice } from '@main/discovery/index';
@@ -38,9 +39,16 @@ async function main(): Promise<void> {
   await discovery.start();
   const isOurs = (d: DiscoveredDevice) => d.kind === 'appreveal' && d.bundleId === FAKE_BUNDLE_ID;
 
+  // The address records a browser receives, as bonjour-service hands them over.
+  const raw = new Bonjour({}, () => undefined);
+  const received = new Promise<string[]>((resolve) => {
+    raw.find({ type: 'appreveal', protocol: 'tcp' }, (service) => resolve([...(service.addresses ?? [])]));
+  });
   const found = await waitFor(discovery, (devices) => devices.some((d) => isOurs(d) && d.state === 'available'), 15_000);
   const device = found.find(isOurs);
-  say({ event: 'found', device, port: server.port });
+  const addresses = await Promise.race([received, new Promise<string[]>((resolve) => setTimeout(() => resolve(['(none received)']), 5000))]);
+  raw.destroy();
+  say({ event: 'found', device, port: server.port, advertised: server.advertisedAddresses, addresses });
 
   // The discovered URL plus the token the app printed is all a user needs to connect.
   const token = server.token ?? '';

@@ -48,7 +48,7 @@ function runInNamespace(timeoutMs: number): Promise<{ code: number | null; stdou
 }
 
 describe('Bonjour discovery in a private network namespace', () => {
-  it('finds an advertised AppReveal app with its TXT, connects, and sees it leave', async () => {
+  it('R-AR-17, R-AR-26: finds an advertised AppReveal app with its TXT at the address it listens on, connects, and sees it leave', async () => {
     const missing = ['unshare', 'ip'].filter((tool) => which(tool) === undefined);
     if (missing.length > 0) {
       throw new Error(
@@ -66,13 +66,15 @@ describe('Bonjour discovery in a private network namespace', () => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.map((line) => line.event)).toEqual(['found', 'connected', 'once', 'gone']);
 
-    const found = lines[0] as { device: unknown; port: number };
+    const found = lines[0] as { device: unknown; port: number; advertised: string[]; addresses: string[] };
+    // R-AR-26: a server on loopback advertises loopback, and nothing else, and that is what a browser receives.
+    expect(found.advertised).toEqual(['127.0.0.1']);
+    expect(found.addresses).toEqual(['127.0.0.1']);
     const device = DiscoveredDeviceSchema.parse(found.device);
     expect(device).toMatchObject({
       kind: 'appreveal',
       name: 'AppReveal-dev-parallax-fake',
       bundleId: FAKE_BUNDLE_ID,
-      // Services found in a namespace carry no address records: the fallback is loopback.
       url: `http://127.0.0.1:${found.port}/`,
       state: 'available',
       sources: ['bonjour'],
@@ -82,7 +84,7 @@ describe('Bonjour discovery in a private network namespace', () => {
     expect(stdout).not.toContain('appreveal_session_token');
     // Advertiser, browser and client print nothing of their own (stdout held only the JSON lines above).
     expect(stderr).toBe('');
-    expect(lines[1]).toMatchObject({ screenKey: 'login', tools: 12 });
+    expect(lines[1]).toMatchObject({ screenKey: 'login', tools: 16 });
     expect(lines[2]).toMatchObject({ found: ['available'], warnings: [] });
     expect(lines[3]).toMatchObject({ warnings: [] });
   }, 60_000);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAppRevealServer, type AppRevealServerHandle } from '@demo/appreveal/server';
 import { Discovery, ManualEntries, ManualEntryError, normalizeManualUrl } from '@main/discovery/index';
-import { FakeApp, FAKE_BUNDLE_ID } from './appreveal-fake-app';
+import { FakeApp } from './appreveal-fake-app';
 
 let dir: string;
 const servers: AppRevealServerHandle[] = [];
@@ -64,7 +64,7 @@ describe('manual entries', () => {
       id: `appreveal:127.0.0.1:${server.port}`,
       kind: 'appreveal',
       name: 'My phone',
-      bundleId: FAKE_BUNDLE_ID,
+      // No real /health names the app, and discovery has no token to ask launch_context (R-AR-20).
       url: server.baseUrl,
       state: 'available',
       sources: ['manual'],

@@ -24,7 +24,7 @@ import {
   targetMark,
 } from '@shared/inspect';
 import { ActionResultSchema, FAILURE_EXPLANATIONS, type ActionResult } from '@shared/protocol/action';
-import { appRevealElementToUiNode } from '@shared/protocol/appreveal';
+import { appRevealElementToUiNode } from '@shared/observe/appreveal';
 import type { UiNode } from '@shared/protocol/runner';
 import { indexTree, type FlatNode } from '@shared/model/tree';
 import { withoutChildren } from '@shared/model/node';
