@@ -7,6 +7,8 @@
  */
 import type { ActionStep, Frame, RecordingStatus } from '@shared/api/api';
 import type { ResourceRef } from '@shared/trace/schema';
+import type { AppState } from '@shared/protocol/appreveal-tools';
+import { appStateChanges } from '@shared/trace/app-state';
 import { TraceRecorder } from './index';
 import { recordComparison, type Comparison } from '@main/devices/compare';
 import type { DeviceManager } from '@main/devices/manager';
@@ -23,6 +25,8 @@ export class SessionRecording {
   private recorder: TraceRecorder | undefined;
   private deviceId: string | undefined;
   private steps = 0;
+  /** The last app state written (AppReveal): each step keeps only what changed since (docs/rules.md#r-ar-22). */
+  private lastAppState: AppState | undefined;
   private nextComparison = 1;
   private lastTrace: string | undefined;
   /** Appends in the order the events happened, whatever order their resources finish writing in. */
@@ -66,16 +70,24 @@ export class SessionRecording {
         format: 'parallax-trace',
         version: 1,
         device: { name: device.name, kind: device.kind, url: device.url },
-        ...(device.bundleId ? { app: { bundleId: device.bundleId } } : {}),
+        ...(device.bundleId ? { app: { bundleId: device.bundleId, ...this.appIdentity(deviceId) } } : {}),
         generator: { name: 'parallax', version: this.options.version },
       },
       secrets: this.options.secrets?.() ?? [],
     });
     this.deviceId = deviceId;
     this.steps = 0;
+    this.lastAppState = undefined;
     const current = this.manager.lastFrame(deviceId);
     if (current) this.onObserved(current);
     return this.status();
+  }
+
+  /** The app's name and version, when an AppReveal app said them (launch_context, device_info). */
+  private appIdentity(deviceId: string): { name?: string; version?: string } {
+    const identity = this.manager.lastFrame(deviceId)?.appReveal?.identity;
+    const name = identity?.displayName ?? identity?.appName;
+    return { ...(name ? { name } : {}), ...(identity?.version ? { version: identity.version } : {}) };
   }
 
   /** Packs the trace into one `.parallax-trace` file and returns its path. */
@@ -130,7 +142,15 @@ export class SessionRecording {
     const recorder = this.recorder;
     if (!recorder || step.deviceId !== this.deviceId) return;
     this.steps++;
-    this.enqueue(() => recordActionAfter(recorder, { callId: step.callId, result: step.result, after: step.after }));
+    const app = step.after?.appReveal?.app;
+    this.enqueue(async () => {
+      let appStateRef: ResourceRef | undefined;
+      if (app) {
+        appStateRef = await recorder.addResource('appState', appStateChanges(this.lastAppState, app));
+        this.lastAppState = app;
+      }
+      await recordActionAfter(recorder, { callId: step.callId, result: step.result, after: step.after, appStateRef });
+    });
   }
 
   private onObserved(frame: Frame): void {

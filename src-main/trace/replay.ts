@@ -57,7 +57,7 @@ export async function recordActionBefore(recorder: TraceRecorder, input: RecordA
 /** Writes the action.after with the whole result and the frame after it. */
 export async function recordActionAfter(
   recorder: TraceRecorder,
-  input: { callId: string; result: ActionResult; after?: ObservedFrame | null; time?: number },
+  input: { callId: string; result: ActionResult; after?: ObservedFrame | null; time?: number; appStateRef?: ResourceRef | undefined },
 ): Promise<void> {
   const refs = await frameResources(recorder, input.after);
   await recorder.append({
@@ -65,6 +65,7 @@ export async function recordActionAfter(
     callId: input.callId,
     result: input.result,
     ...refs,
+    ...(input.appStateRef !== undefined ? { appStateRef: input.appStateRef } : {}),
     ...(input.time !== undefined ? { time: input.time } : {}),
   });
 }

@@ -13,6 +13,7 @@ import { MAX_TRACE_BYTES, SavedComparisonSchema, type TraceOpened, type TraceRes
 import { isRecord } from '@shared/protocol/json';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
 import type { TraceTarget } from '@shared/trace/schema';
+import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { dataDir } from '@main/paths';
 import { openTraceFile, TraceOpenError, type OpenedTrace } from './index';
 
@@ -80,6 +81,7 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
         : null,
       ...(before ? { before } : {}),
       ...(after ? { after } : {}),
+      ...(step.after?.appStateRef ? { appStateRef: step.after.appStateRef } : {}),
     });
   }
   return {
@@ -122,6 +124,11 @@ export async function traceResource(path: string, ref: string, as: TraceResource
     return { kind: 'png', dataBase64: data.toString('base64') };
   }
   const json = await trace.resourceJson(ref);
+  if (as === 'appState') {
+    const changes = AppStateChangesSchema.safeParse(json);
+    if (!changes.success) throw new TraceOpenError('bad_resource', `resource ${ref} is not an app state: ${firstIssue(changes.error)}`);
+    return { kind: 'appState', appState: changes.data };
+  }
   if (as === 'comparison') {
     const comparison = SavedComparisonSchema.safeParse(json);
     if (!comparison.success) throw new TraceOpenError('bad_resource', `resource ${ref} is not a saved comparison: ${firstIssue(comparison.error)}`);

@@ -6,13 +6,20 @@
  * before anything runs, whichever host delivered them.
  */
 import { z } from 'zod';
-import { AppRevealIdentitySchema, AppRevealScreenInfoSchema, AppRevealSessionUrlSchema, AppRevealWindowSchema, DiscoveredDeviceSchema } from '@shared/protocol/appreveal';
+import {
+  AppRevealIdentitySchema,
+  AppRevealScreenInfoSchema,
+  AppRevealSessionUrlSchema,
+  AppRevealWindowSchema,
+  DiscoveredDeviceSchema,
+} from '@shared/protocol/appreveal';
 import { AppStateSchema } from '@shared/protocol/appreveal-tools';
 import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from '@shared/protocol/action';
 import { DiffClassSchema, TreeDiffSchema } from '@shared/compare/diff';
 import { ObservationSchema, StrategySchema } from '@shared/protocol/observation';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
 import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-report';
+import { AppStateChangesSchema } from '@shared/trace/app-state';
 
 export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo', 'appreveal']);
 export const DeviceStateSchema = z.enum(['connecting', 'connected', 'disconnected']);
@@ -135,6 +142,8 @@ export const TraceViewStepSchema = z.object({
     .nullable(),
   before: TraceFrameRefsSchema.optional(),
   after: TraceFrameRefsSchema.optional(),
+  /** AppReveal: what the app's read-only tools said after the step, as changes (read as `appState`). */
+  appStateRef: z.string().optional(),
 });
 export type TraceViewStep = z.infer<typeof TraceViewStepSchema>;
 
@@ -226,14 +235,15 @@ export const ReplayEndedSchema = z.object({
 });
 export type ReplayEnded = z.infer<typeof ReplayEndedSchema>;
 
-/** What a trace resource is read as: a screenshot, a recorded screen (its ViewHierarchy), or a saved comparison's diff. */
-export const TRACE_RESOURCE_KINDS = ['png', 'hierarchy', 'comparison'] as const;
+/** What a trace resource is read as: a screenshot, a recorded screen (its ViewHierarchy), a saved comparison's diff, or an AppReveal step's app state. */
+export const TRACE_RESOURCE_KINDS = ['png', 'hierarchy', 'comparison', 'appState'] as const;
 
 /** One resource of a trace, decoded by the host with the schema of what the caller asked it to be. */
 export const TraceResourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('png'), dataBase64: z.string() }),
   z.object({ kind: z.literal('hierarchy'), hierarchy: ViewHierarchySchema }),
   z.object({ kind: z.literal('comparison'), comparison: z.lazy(() => SavedComparisonSchema) }),
+  z.object({ kind: z.literal('appState'), appState: AppStateChangesSchema }),
 ]);
 export type TraceResource = z.infer<typeof TraceResourceSchema>;
 

@@ -50,6 +50,8 @@ export const RESOURCE_EXTENSIONS = {
   observation: 'json',
   screenshot: 'png',
   comparison: 'json',
+  /** What an AppReveal app's read-only tools said after a step (AppStateChanges, trace/app-state.ts). */
+  appState: 'json',
 } as const;
 export type ResourceKind = keyof typeof RESOURCE_EXTENSIONS;
 
@@ -157,6 +159,11 @@ export const ActionAfterEventSchema = z.object({
   ...eventBase,
   result: TraceActionResultSchema,
   ...refs,
+  /**
+   * AppReveal only: what the app's read-only tools said after the step, as changes since the step
+   * before (an `appState` resource). Optional, so traces written before it still read.
+   */
+  appStateRef: ResourceRefSchema.optional(),
 });
 
 export const ObservationEventSchema = z.object({

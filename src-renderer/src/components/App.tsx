@@ -25,6 +25,7 @@ import { DiscoveredList } from './DiscoveredList';
 import { InteractBar } from './InteractBar';
 import { CompareButton, LiveCompareView, useLiveComparison } from './LiveCompare';
 import { WebViewPanel } from './WebViewPanel';
+import { AppPanel } from './AppPanel';
 import { ModeToggle } from './ModeToggle';
 import { RecordControls, RecoverOffer } from './Recording';
 import { StepDetail, useOpenStep } from './StepDetail';
@@ -263,6 +264,7 @@ function LiveApp() {
       <aside className="inspector">
         <Tree tree={tree} matchKeys={matchKeys} frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext} />
         <Attributes tree={tree} appReveal={appReveal} />
+        {device && appReveal && <AppPanel device={device} frame={frame} />}
         {device && appReveal && device.supportedCommands.includes('get_dom_interactive') && <WebViewPanel device={device} frame={frame} act={act} />}
       </aside>
       <Timeline device={device} />

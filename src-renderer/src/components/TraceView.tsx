@@ -20,6 +20,7 @@ import { Screen } from './Screen';
 import { ExportMaestroButton } from './ExportMaestro';
 import { TraceComparisons } from './TraceComparisons';
 import { useTraceFrame, useTraceResource } from './trace-resources';
+import { TraceAppState } from './AppPanel';
 import { Tree } from './Tree';
 import { indexTree } from '@shared/model/tree';
 
@@ -317,6 +318,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <aside className="inspector trace-inspector">
             <Tree tree={tree} matchKeys={EMPTY} frameContext={undefined} />
             <Attributes tree={tree} />
+            {step.appStateRef && <TraceAppState path={trace.path} appStateRef={step.appStateRef} />}
           </aside>
         </div>
       )}
