@@ -131,6 +131,9 @@ interface AppRevealClientEvents {
   state: [state: AppRevealClientState, error: string | undefined];
 }
 
+/** iOS web view tools, whose answer wraps the page script's JSON as a string. */
+const PAGE_TOOL = /^(web_|get_dom_|query_dom$|find_dom_text$)/;
+
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
@@ -335,6 +338,29 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     };
   }
 
+  /**
+   * Any tool the app listed, by name, with its JSON answer (what AppReveal's own CLI calls `call`). Every
+   * failure form is a tool_error as for the typed methods. `web_evaluate` is refused: Parallax never has
+   * an app run arbitrary JavaScript (docs/rules.md#r-ar-16).
+   */
+  async call(tool: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<unknown> {
+    if (tool === 'web_evaluate') throw new AppRevealError('no_form', 'web_evaluate is never sent: Parallax does not run JavaScript in an app', { tool });
+    return this.unwrapPageResult(tool, await this.callJson(tool, args, options));
+  }
+
+  /**
+   * iOS's web view tools answer what the page's script produced as a JSON string inside `result` (or
+   * `dom` for get_dom_tree), a failure included: parsed a second time, and a failure inside is a tool_error.
+   */
+  private unwrapPageResult(tool: string, value: unknown): unknown {
+    if (!PAGE_TOOL.test(tool) || !isRecord(value)) return value;
+    const key = typeof value.result === 'string' ? 'result' : typeof value.dom === 'string' ? 'dom' : undefined;
+    if (key === undefined) return value;
+    const inner = parseJsonOr(value[key] as string);
+    if (isToolFailure(inner)) throw this.toolFailure(tool, inner);
+    return { ...value, [key]: inner };
+  }
+
   // ---- App state (the read-only tools) -------------------------------------------------------------
 
   /**
@@ -440,15 +466,9 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
 
   async getDomInteractive(webviewId?: string, options: CallOptions = {}): Promise<unknown> {
     const args = this.args('get_dom_interactive', { webview: webviewId, window: options.windowId, optional: ['window', 'webview'] });
-    const value = await this.callJson('get_dom_interactive', args, options);
-    if (!isRecord(value) || !('result' in value)) return value;
-    // iOS wraps what the page's script produced as a JSON string: it is parsed a second time.
-    if (typeof value.result !== 'string') return value.result;
-    try {
-      return JSON.parse(value.result) as unknown;
-    } catch {
-      throw this.badReply('get_dom_interactive', 'the result string is not JSON');
-    }
+    // iOS wraps the page's answer in `result` (a JSON string); Tauri answers the element list itself.
+    const value = this.unwrapPageResult('get_dom_interactive', await this.callJson('get_dom_interactive', args, options));
+    return isRecord(value) && 'result' in value ? value.result : value;
   }
 
   webClick(selector: string, webviewId?: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
@@ -525,13 +545,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   private async action(tool: string, request: ToolArgumentRequest, options: CallOptions): Promise<AppRevealActionResult> {
     const args = this.args(tool, request);
     const started = performance.now();
-    let value = await this.callJson(tool, args, options);
-    // iOS web view tools wrap what the page's script answered as a JSON string, a failure included.
-    if (tool.startsWith('web_') && isRecord(value) && typeof value.result === 'string') {
-      const inner = parseJsonOr(value.result);
-      if (isToolFailure(inner)) throw this.toolFailure(tool, inner);
-      value = { ...value, result: inner };
-    }
+    const value = this.unwrapPageResult(tool, await this.callJson(tool, args, options));
     return { tool, durationMs: Math.round(performance.now() - started), result: isRecord(value) ? value : { value } };
   }
 

@@ -4,7 +4,15 @@
  * PNG screenshot.
  */
 import { PNG } from 'pngjs';
-import { AppRevealToolError, type AppRevealApp, type TapTextOptions } from '@demo/appreveal/server';
+import {
+  AppRevealToolError,
+  type AppErrorEntry,
+  type AppLogEntry,
+  type AppNavigationStack,
+  type AppNetworkCall,
+  type AppRevealApp,
+  type TapTextOptions,
+} from '@demo/appreveal/server';
 import type { AppRevealElement, AppRevealScreenInfo, AppRevealWindow } from '@shared/protocol/appreveal';
 import type { ScrollDirection } from '@shared/protocol/appreveal-tools';
 
@@ -178,4 +186,34 @@ function screen(screenKey: string, screenTitle: string, confidence: number, sour
     appBarTitle: screenTitle,
     activeTab: undefined,
   };
+}
+
+/**
+ * A FakeApp whose host set every provider Tauri's crate and iOS know (state, navigation, feature flags,
+ * logs, network calls, recent errors), holding what the recorded builtins run registered
+ * (tests/fixtures/appreveal-tauri/builtins).
+ */
+export class FakeProvidersApp extends FakeApp {
+  readonly appName = 'Fake';
+  getState(): Record<string, unknown> {
+    return { screen: this.current(), email: this.email };
+  }
+  getNavigationStack(): AppNavigationStack {
+    return { currentRoute: this.current(), navigationStack: ['home', ...this.stack], presentedModals: [] };
+  }
+  getFeatureFlags(): Record<string, unknown> {
+    return { newCheckout: true };
+  }
+  getLogs(): AppLogEntry[] {
+    return [
+      { timestamp: '2026-12-01T10:00:00Z', level: 'info', message: 'hello', subsystem: FAKE_BUNDLE_ID, category: 'test' },
+      ...this.log.map((message) => ({ timestamp: '2026-12-01T10:00:01Z', level: 'info', message })),
+    ];
+  }
+  getNetworkCalls(): AppNetworkCall[] {
+    return [{ id: '1', method: 'GET', url: 'https://example.test/api', statusCode: 200, durationMs: 12 }];
+  }
+  getRecentErrors(): AppErrorEntry[] {
+    return [];
+  }
 }
