@@ -41,6 +41,23 @@ export default tseslint.config(
     },
   },
   {
+    // A benchmark that prints the figures of contract cases runs the tests' own cases (tests/support), not a copy.
+    files: ['bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!tests/support/[^/]+$)',
+              message: 'Import across folders through an alias (@shared/, @main/, @demo/, @renderer/), not ../',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src-*/**/*.{ts,tsx}', 'tests/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
     plugins: { boundaries },
     settings: {

@@ -297,6 +297,11 @@ const sameBounds = (a: readonly number[], b: readonly number[]) => a.length === 
 
 // ---- The app -----------------------------------------------------------------------------------------
 
+/** The page's own record of what it loaded: the navigation and each resource, with status and duration. */
+const EARLIER_LOADS = `performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')).map(function (e) {
+  return { url: e.name, ms: e.duration, status: e.responseStatus };
+})`;
+
 /** How many log lines, network calls and errors the app keeps (AppReveal's providers keep a ring too). */
 const KEEP = 200;
 const LOG_SUBSYSTEM = DEMO_BUNDLE_ID;
@@ -327,6 +332,21 @@ export class DemoAppReveal implements AppRevealApp {
     context.on('requestfailed', (request) => {
       this.keep(this.calls, { id: `call-${this.nextCall++}`, method: request.method(), url: request.url(), error: request.failure()?.errorText ?? 'failed' });
     });
+    // What the app loaded before AppReveal started (its page and scripts), as its own timing entries say.
+    void device.app.page
+      .evaluate(EARLIER_LOADS)
+      .then((entries) => {
+        const earlier = (Array.isArray(entries) ? entries : []).flatMap((entry): AppNetworkCall[] => {
+          const e = entry as { url?: unknown; ms?: unknown; status?: unknown };
+          if (typeof e.url !== 'string') return [];
+          const call: AppNetworkCall = { id: `call-${this.nextCall++}`, method: 'GET', url: e.url };
+          if (typeof e.status === 'number' && e.status > 0) call.statusCode = e.status;
+          if (typeof e.ms === 'number') call.durationMs = Math.round(e.ms);
+          return [call];
+        });
+        this.calls.unshift(...earlier.slice(-KEEP));
+      })
+      .catch(() => undefined);
   }
 
   // ---- App state (the read-only tools) ---------------------------------------------------------------

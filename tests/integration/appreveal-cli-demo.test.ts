@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
-import { AppRevealCli, CLI_TOOLS, cliToolsServed, CliError } from './appreveal-cli';
+import { AppRevealCli, CLI_TOOLS, cliToolsServed, CliError } from '../support/appreveal-cli';
 
 describe('AppReveal CLI against the iOS-flavoured demo', () => {
   let device: DemoDeviceHandle;

@@ -5,7 +5,7 @@
  * The cases are in appreveal-contract-cases.ts (`npm run bench -- appreveal` prints the counts).
  */
 import { describe, expect, it } from 'vitest';
-import { compareSetWithDemo, FIXTURE_SETS, loadExchanges, replaySetAgainstClient } from './appreveal-contract-cases';
+import { compareSetWithDemo, FIXTURE_SETS, loadExchanges, replaySetAgainstClient } from '../support/appreveal-contract-cases';
 
 describe.each(FIXTURE_SETS)('recorded %s exchanges', (set) => {
   it(`R-AR-07, R-AR-20: the client decodes and classifies each ${set} reply as the server meant`, async () => {

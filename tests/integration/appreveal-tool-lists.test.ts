@@ -4,7 +4,7 @@
  * (appreveal-tool-cases.ts; `npm run bench -- appreveal` prints the counts).
  */
 import { describe, expect, it } from 'vitest';
-import { IOS_TOOLS, runToolList, TAURI_TOOLS, toolsClassified } from './appreveal-tool-cases';
+import { IOS_TOOLS, runToolList, TAURI_TOOLS, toolsClassified } from '../support/appreveal-tool-cases';
 
 describe.each([IOS_TOOLS, TAURI_TOOLS])('the $platform tool list', (list) => {
   it(`R-AR-07, R-AR-19: every ${list.platform} tool is called with its own argument names and read as the server meant`, async () => {

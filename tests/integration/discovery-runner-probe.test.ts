@@ -9,7 +9,7 @@ import { createServer as createTcpServer, type Server as TcpServer, type Socket 
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAppRevealServer, type AppRevealServerHandle } from '@demo/appreveal/server';
 import { Discovery, RUNNER_PORT_FIRST, RUNNER_PORT_LAST, probeRunnerPorts, type DiscoveredDevice } from '@main/discovery/index';
-import { FakeApp, FAKE_BUNDLE_ID } from './appreveal-fake-app';
+import { FakeApp } from './appreveal-fake-app';
 
 type AnyServer = HttpServer | TcpServer;
 const servers: AnyServer[] = [];
@@ -128,7 +128,8 @@ describe('runner port probe', () => {
     if (!server) throw new Error('no free port in the runner range');
     appReveals.push(server);
     const [result] = await probeRunnerPorts({ ports: [server.port], timeoutMs: 500 });
-    expect(result).toEqual({ host: '127.0.0.1', port: server.port, kind: 'appreveal', state: 'available', auth: 'session-token', bundleId: FAKE_BUNDLE_ID });
+    // No real /health names the app (R-AR-20): the probe knows it is AppReveal, not which app.
+    expect(result).toEqual({ host: '127.0.0.1', port: server.port, kind: 'appreveal', state: 'available', auth: 'session-token' });
   });
 
   it('probes the whole default range with a short timeout', async () => {

@@ -170,7 +170,9 @@ function LiveApp() {
             : 'The device is disconnected and has shown nothing yet.'
         : !frame.observation?.viewHierarchy && !frame.screenshot
           ? `The frame has neither a tree nor a screenshot${frame.screenshotError ? ` (${frame.screenshotError})` : ''}.`
-          : null;
+          : appReveal && !frame.screenshot && frame.observation?.quality.reason === 'appreveal_elements_not_offered'
+            ? 'This app offers neither its elements nor a screenshot: what it does offer is in the App panel.'
+            : null;
 
   return (
     <div className="app">

@@ -4,20 +4,21 @@
  * answer to the request of its kind, and the client must decode and classify it as the server meant
  * (`replayExchangeAgainstClient`); each recorded request is sent to the demo's server in the Tauri
  * flavour, and its answer must have the recorded shape (`compareWithDemo`). Used by
- * appreveal-contract.test.ts and by `npm run bench -- appreveal`, which prints the counts.
+ * tests/integration/appreveal-contract.test.ts and by `npm run bench -- appreveal`, which prints the counts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AppRevealClient, AppRevealError } from '@main/appreveal/client';
 import { actThroughAppReveal } from '@main/appreveal/actions';
 import { ALWAYS_PRESENT_TOOLS, startAppRevealServer, type AppRevealServerHandle } from '@demo/appreveal/server';
 import { appReadingView, logRows, networkRows } from '@shared/inspect/app-state';
 import { identityOf } from '@shared/protocol/appreveal';
-import { FakeProvidersApp } from './appreveal-fake-app';
+import { FakeProvidersApp } from '../integration/appreveal-fake-app';
 
-export const FIXTURES = join(__dirname, '..', 'fixtures', 'appreveal-tauri');
+export const FIXTURES = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'fixtures', 'appreveal-tauri');
 export const FIXTURE_SETS = ['example', 'builtins'] as const;
 export type FixtureSet = (typeof FIXTURE_SETS)[number];
 
