@@ -80,7 +80,8 @@ const reading = (tool: string) => async (client: AppRevealClient) => appReadingV
 
 // ---- iOS ------------------------------------------------------------------------------------------------
 
-const IOS_ELEMENT = {
+/** One element of iOS's get_elements (ElementInventory), strings for its booleans and actions. */
+export const IOS_ELEMENT = {
   id: 'login.email',
   type: 'textField',
   label: 'Email',
@@ -393,12 +394,16 @@ export const IOS_TOOLS: ToolList = {
       'unknown_tool',
     ),
     fails('get_state', 'a handler that threw (-32603)', call('get_state'), { rpc: { code: -32603, message: 'The operation couldn’t be completed.' } }),
+    // A server's -32000 is the server's answer, not the MCP SDK's "connection closed".
+    fails('tap_point', 'a -32000 server error', (c) => c.tapPoint(1, 2), { rpc: { code: -32000, message: 'Server error' } }),
+    fails('tap_element', 'missing tool name (-32602)', (c) => c.tapElement('x'), { rpc: { code: -32602, message: 'Invalid params: Missing tool name' } }),
   ],
 };
 
 // ---- Tauri ----------------------------------------------------------------------------------------------
 
-const TAURI_EMAIL = {
+/** One element of Tauri's get_elements, as its DOM snapshot script reports an email input. */
+export const TAURI_EMAIL = {
   id: 'web.main.0',
   windowId: 'main',
   source: 'tauri_webview_dom',

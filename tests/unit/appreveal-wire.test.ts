@@ -21,29 +21,18 @@ import { hidesText, nodeFlag } from '@shared/model/node';
 import { isEditableNode } from '@shared/inspect/actions';
 import { ObservationSchema } from '@shared/protocol/observation';
 import { advertisableAddresses } from '@demo/appreveal/server';
+import { IOS_ELEMENT, TAURI_EMAIL } from '../support/appreveal-tool-cases';
 
 const node = (raw: unknown) => appRevealElementToUiNode(WireElementSchema.parse(raw));
 
 describe('elements of every platform', () => {
   // Tauri's DOM snapshot (Windows/appreveal-tauri/src/tauri_integration.rs): role, tag, the HTML type
   // attribute as `type`, an actions array, real booleans, no tappable, a frame string plus rect.
-  const tauri = (extra: Record<string, unknown>) => ({
-    id: 'web.main.0',
-    windowId: 'main',
-    source: 'tauri_webview_dom',
-    idSource: 'dom',
-    domId: 'email',
-    selector: '#email',
-    label: 'Email',
-    text: '',
-    value: null,
-    enabled: true,
-    visible: true,
-    frame: '10,20,200,40',
-    rect: { x: 10, y: 20, width: 200, height: 40 },
-    localRect: { x: 10, y: 20, width: 200, height: 40 },
-    ...extra,
-  });
+  const tauri = (extra: Record<string, unknown>): Record<string, unknown> => {
+    // The email field's element, its kind fields (role, tag, type, actions) given by each case.
+    const { role: _role, tag: _tag, type: _type, actions: _actions, ...common } = TAURI_EMAIL;
+    return { ...common, ...extra };
+  };
 
   it('R-AR-10: a Tauri email input is a clickable, editable text field, not class "email"', () => {
     const email = node(tauri({ role: 'textbox', tag: 'input', type: 'email', actions: ['tap', 'type_text', 'clear_text'] }));
@@ -78,30 +67,8 @@ describe('elements of every platform', () => {
   });
 
   it('R-AR-10: iOS strings and Flutter booleans give the same node', () => {
-    const ios = node({
-      id: 'login.email',
-      type: 'textField',
-      label: 'Email',
-      value: '',
-      enabled: 'true',
-      visible: 'true',
-      tappable: 'true',
-      frame: '16,200,358,44',
-      actions: 'tap,type,clear',
-      idSource: 'explicit',
-    });
-    const flutter = node({
-      id: 'login.email',
-      type: 'textField',
-      label: 'Email',
-      value: '',
-      enabled: true,
-      visible: true,
-      tappable: true,
-      frame: '16,200,358,44',
-      actions: ['tap', 'type', 'clear'],
-      idSource: 'explicit',
-    });
+    const ios = node(IOS_ELEMENT);
+    const flutter = node({ ...IOS_ELEMENT, enabled: true, visible: true, tappable: true, actions: ['tap', 'type', 'clear'] });
     expect(ios).toEqual(flutter);
     expect(ios).toMatchObject({ className: 'textField', role: 'textfield', clickable: 'true', focusable: 'true' });
     // iOS's "tappable": "false" wins over its actions; a label is text, not editable.
