@@ -20,6 +20,7 @@ import {
   type InProgressMarker,
 } from './files';
 import { packTraceFolder, readTraceFolder, type PackReport } from './pack';
+import { TraceOpenError } from './errors';
 
 export interface UnfinishedTrace {
   folder: string;
@@ -120,7 +121,12 @@ export interface RecoveryReport extends PackReport {
  */
 export async function recoverTrace(folder: string, outFile?: string, options: { force?: boolean } = {}): Promise<RecoveryReport> {
   const abs = resolve(folder);
+  // Recovery removes the folder: only ever an unfinished recording's (docs/rules.md#r-path-03).
+  if (!basename(abs).endsWith(IN_PROGRESS_SUFFIX)) {
+    throw new TraceOpenError('forbidden', `${abs} is not an unfinished trace folder (*${IN_PROGRESS_SUFFIX})`);
+  }
   const marker = await readMarker(abs);
+  if (marker === 'absent') throw new TraceOpenError('forbidden', `${abs} has no ${IN_PROGRESS_MARKER} marker: it is not a recording left unfinished`);
   if (marker !== 'absent' && marker !== 'unreadable' && markerOwnerAlive(marker) && !options.force) {
     throw new Error(`the recording in ${abs} is still running (process ${marker.pid}); stop it there`);
   }
@@ -136,7 +142,9 @@ export async function recoverTrace(folder: string, outFile?: string, options: { 
 export async function discardUnfinishedTrace(folder: string): Promise<void> {
   const abs = resolve(folder);
   if (!basename(abs).endsWith(IN_PROGRESS_SUFFIX)) {
-    throw new Error(`${abs} is not an unfinished trace folder (*${IN_PROGRESS_SUFFIX})`);
+    throw new TraceOpenError('forbidden', `${abs} is not an unfinished trace folder (*${IN_PROGRESS_SUFFIX})`);
   }
+  if ((await readMarker(abs)) === 'absent')
+    throw new TraceOpenError('forbidden', `${abs} has no ${IN_PROGRESS_MARKER} marker: it is not a recording left unfinished`);
   await removeTraceFolder(abs);
 }
