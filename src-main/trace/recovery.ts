@@ -127,11 +127,11 @@ export async function recoverTrace(folder: string, outFile?: string, options: { 
   }
   const marker = await readMarker(abs);
   if (marker === 'absent') throw new TraceOpenError('forbidden', `${abs} has no ${IN_PROGRESS_MARKER} marker: it is not a recording left unfinished`);
-  if (marker !== 'absent' && marker !== 'unreadable' && markerOwnerAlive(marker) && !options.force) {
+  if (marker !== 'unreadable' && markerOwnerAlive(marker) && !options.force) {
     throw new Error(`the recording in ${abs} is still running (process ${marker.pid}); stop it there`);
   }
   const name = basename(abs);
-  const traceId = name.endsWith(IN_PROGRESS_SUFFIX) ? name.slice(0, -IN_PROGRESS_SUFFIX.length) : name;
+  const traceId = name.slice(0, -IN_PROGRESS_SUFFIX.length);
   const target = resolve(outFile ?? join(dirname(abs), `${traceId}${TRACE_FILE_EXTENSION}`));
   const report = await packTraceFolder(abs, target, { verifyResources: true });
   await removeTraceFolder(abs);

@@ -151,10 +151,10 @@ describe('failed uploads leave nothing behind', () => {
 
   it('R-PATH-04: a foreign file, a damaged trace and a body cut off mid-way leave no copy', async () => {
     const before = await copies();
-    const post = (body: Uint8Array) =>
+    const post = (body: Uint8Array<ArrayBuffer>) =>
       fetch(`${origin}${TRACE_UPLOAD_PATH}?token=${token}&name=x.parallax-trace`, { method: 'POST', body, headers: { origin } });
     expect((await post(new TextEncoder().encode('not a zip'))).status).toBe(400);
-    const zipHead = Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4]);
+    const zipHead = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4]);
     expect((await post(zipHead)).status).toBe(400);
     // A client that promises more than it sends and hangs up.
     await new Promise<void>((resolve) => {
