@@ -8,7 +8,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
+import { MAX_VIEW_DEPTH } from '@shared/model/node';
 import { ApiServerMessageSchema, TRACE_UPLOAD_PATH } from '@shared/api/api';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import { createApiService } from '@main/host/api';
@@ -118,6 +119,54 @@ describe('the API socket has a limit, and going over it closes only that socket'
     expect((await fresh.call('app.info', {})).result).toEqual({ version: 'test', host: 'web' });
     fresh.ws.close();
     bystander.ws.close();
+  });
+});
+
+describe('a device that sends a tree 5,000 levels deep', () => {
+  it('R-LIM-02: is observed over the API socket: every node arrives, nested to MAX_VIEW_DEPTH, and the host keeps serving', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', path: '/ws' });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    let tree = '{"className":"Leaf","bounds":{"left":0,"top":0,"right":10,"bottom":10}}';
+    for (let i = 1; i < 5_000; i++) tree = `{"className":"Other","bounds":{"left":0,"top":0,"right":390,"bottom":844},"node":[${tree}]}`;
+    wss.on('connection', (socket) => {
+      socket.send(JSON.stringify({ type: 'connected', supportedCommands: ['request_hierarchy', 'request_screenshot'], supportedFeatures: [] }));
+      socket.on('message', (data) => {
+        const request = JSON.parse(data.toString()) as { type: string; requestId: string };
+        socket.send(
+          request.type === 'request_hierarchy'
+            ? `{"type":"hierarchy_update","requestId":"${request.requestId}","data":{"screenWidth":390,"screenHeight":844,"screenScale":3,"hierarchy":${tree}}}`
+            : JSON.stringify({ type: 'screenshot_error', requestId: request.requestId, error: 'none' }),
+        );
+      });
+    });
+    const deep = manager.connect(`ws://127.0.0.1:${(wss.address() as { port: number }).port}/ws`, { name: 'deep' });
+    const { ws, call } = await apiSocket();
+    try {
+      await manager.connectionOf(deep.id).waitUntilConnected(5_000);
+      const observed = await call('device.observe', { deviceId: deep.id, strategy: 'raw' });
+      expect(observed.error).toBeUndefined();
+      let depth = 0;
+      let count = 0;
+      const stack = [(observed.result as { observation: { viewHierarchy: { hierarchy: { node?: unknown[] } } } }).observation.viewHierarchy.hierarchy];
+      const depths = [1];
+      while (stack.length > 0) {
+        const node = stack.pop() as { node?: unknown[] };
+        const at = depths.pop()!;
+        count++;
+        depth = Math.max(depth, at);
+        for (const child of node.node ?? []) {
+          stack.push(child as { node?: unknown[] });
+          depths.push(at + 1);
+        }
+      }
+      expect(count).toBe(5_000);
+      expect(depth).toBe(MAX_VIEW_DEPTH + 1);
+      expect((await call('app.info', {})).ok).toBe(true);
+    } finally {
+      ws.close();
+      await manager.disconnect(deep.id);
+      wss.close();
+    }
   });
 });
 
