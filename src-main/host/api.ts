@@ -10,6 +10,7 @@ import { RunnerError } from '@main/runner/client';
 import type { Discovery } from '@main/discovery/index';
 import { AppRevealConnection } from '@main/appreveal/connection';
 import { DeviceNotFoundError, type DeviceManager } from '@main/devices/manager';
+import { DeviceBusyError } from '@main/devices/gate';
 import { CompareError } from '@main/devices/compare';
 import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
 import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
@@ -193,7 +194,7 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof NotOfferedError) return { code: 'not_offered', message: error.message };
   if (error instanceof CompareError) return { code: 'compare_failed', message: error.message };
   if (error instanceof UnknownComparisonError) return { code: 'not_found', message: error.message };
-  if (error instanceof ReplayBusyError) return { code: 'busy', message: error.message };
+  if (error instanceof ReplayBusyError || error instanceof DeviceBusyError) return { code: 'busy', message: error.message };
   if (error instanceof RecordingStateError) return { code: 'recording_state', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };
