@@ -45,15 +45,15 @@ const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1
 /** Refuses an entry over its cap or inflating like a bomb, from the zip directory alone, before any byte is read. */
 export function checkEntryLimit(entry: ZipEntry, limit: EntryLimit): void {
   const name = entry.fileName;
-  const what = limit.what ?? name;
+  const what = limit.what === undefined || limit.what === name ? name : `${limit.what} (${name})`;
   if (entry.uncompressedSize > limit.maxBytes) {
-    throw new ZipError('too_large', `${what} (${name}) is ${mib(entry.uncompressedSize)} inflated, over the ${mib(limit.maxBytes)} limit`);
+    throw new ZipError('too_large', `${what} is ${mib(entry.uncompressedSize)} inflated, over the ${mib(limit.maxBytes)} limit`);
   }
   if (entry.uncompressedSize > RATIO_FLOOR_BYTES && entry.uncompressedSize > entry.compressedSize * MAX_INFLATE_RATIO) {
     const ratio = Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize));
     throw new ZipError(
       'too_large',
-      `${what} (${name}) is a zip bomb: ${entry.compressedSize} stored bytes would inflate ${ratio}× to ${mib(entry.uncompressedSize)}, over the ${MAX_INFLATE_RATIO}× limit`,
+      `${what} is a zip bomb: ${entry.compressedSize} stored bytes would inflate ${ratio}× to ${mib(entry.uncompressedSize)}, over the ${MAX_INFLATE_RATIO}× limit`,
     );
   }
 }
