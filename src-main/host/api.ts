@@ -99,17 +99,17 @@ export function createApiService(
         ...(trace.manifest ? { deviceName: trace.manifest.device.name } : {}),
       })),
     'recording.recover': async ({ folder }) => {
-      const report = await recoverTrace(await access.unfinished(folder));
+      const report = await recoverTrace(access.unfinished(folder));
       return { path: report.outFile, droppedLines: report.droppedLines };
     },
-    'trace.open': async ({ path }) => openTraceView(await access.readable(path)),
-    'trace.resource': async ({ path, ref, as }) => traceResource(await access.readable(path), ref, as),
+    'trace.open': ({ path }) => openTraceView(access.readable(path)),
+    'trace.resource': ({ path, ref, as }) => traceResource(access.readable(path), ref, as),
     'trace.recent': () => recentTraces(requireRecording().dir),
     'trace.exportMaestro': async ({ path }) => {
-      const flow = await exportMaestro(await openedTrace(await access.readable(path)));
+      const flow = await exportMaestro(await openedTrace(access.readable(path)));
       return { yaml: flow.yaml, notes: exportNotes(flow) };
     },
-    'trace.replay': async ({ path, deviceId, stopOnDivergence }) => replays.run(await access.readable(path), deviceId, stopOnDivergence),
+    'trace.replay': ({ path, deviceId, stopOnDivergence }) => replays.run(access.readable(path), deviceId, stopOnDivergence),
     'trace.stopReplay': () => ({ stopping: replays.stop() }),
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {

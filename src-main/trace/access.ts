@@ -5,8 +5,11 @@
  * Paths are compared after symlinks are resolved, so a link under traces/ cannot point outside (R-PATH-02).
  * Recovery packs and removes a folder, so it takes only an unfinished recording directly under the
  * recordings folder (R-PATH-03).
+ *
+ * The checks are synchronous on purpose: a call checked here reaches its handler in the order it came,
+ * as every other API call does (a replay asked for on hearing the last one ended must find the host free).
  */
-import { lstat, realpath } from 'node:fs/promises';
+import { lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { TraceOpenError } from './errors';
 import { IN_PROGRESS_MARKER, IN_PROGRESS_SUFFIX } from './files';
@@ -18,8 +21,20 @@ export interface TraceAccessRoots {
   recover: () => readonly string[];
 }
 
-async function real(path: string): Promise<string | undefined> {
-  return realpath(path).catch(() => undefined);
+function real(path: string): string | undefined {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function lstatOf(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function inside(path: string, root: string): boolean {
@@ -37,12 +52,12 @@ export class TraceAccess {
   }
 
   /** The path to read for a trace a page named; throws TraceOpenError('forbidden') for any other file. */
-  async readable(path: string): Promise<string> {
+  readable(path: string): string {
     const abs = resolve(path);
-    const resolved = await real(abs);
+    const resolved = real(abs);
     if (this.chosen.has(abs) || (resolved !== undefined && this.chosen.has(resolved))) return resolved ?? abs;
     for (const root of this.roots.read()) {
-      const rootReal = (await real(root)) ?? resolve(root);
+      const rootReal = real(root) ?? resolve(root);
       // A missing file under a root is let through, so opening it says "no such file", not "forbidden".
       if (resolved === undefined ? inside(abs, resolve(root)) : inside(resolved, rootReal)) return resolved ?? abs;
     }
@@ -50,16 +65,16 @@ export class TraceAccess {
   }
 
   /** The folder of an unfinished recording a page may recover or discard; throws TraceOpenError('forbidden'). */
-  async unfinished(folder: string): Promise<string> {
+  unfinished(folder: string): string {
     const abs = resolve(folder);
     const refuse = (why: string) => new TraceOpenError('forbidden', `${abs} cannot be recovered: ${why}`);
     if (!basename(abs).endsWith(IN_PROGRESS_SUFFIX)) throw refuse(`it is not an unfinished trace folder (*${IN_PROGRESS_SUFFIX})`);
-    const info = await lstat(abs).catch(() => undefined);
+    const info = lstatOf(abs);
     if (!info?.isDirectory()) throw refuse('it is not a folder (a link is not followed)');
-    const parent = await real(dirname(abs));
-    const roots = await Promise.all(this.roots.recover().map(async (root) => (await real(root)) ?? resolve(root)));
+    const parent = real(dirname(abs));
+    const roots = this.roots.recover().map((root) => real(root) ?? resolve(root));
     if (parent === undefined || !roots.includes(parent)) throw refuse("it is not in Parallax's traces folder");
-    const marker = await lstat(join(abs, IN_PROGRESS_MARKER)).catch(() => undefined);
+    const marker = lstatOf(join(abs, IN_PROGRESS_MARKER));
     if (!marker?.isFile()) throw refuse(`it has no ${IN_PROGRESS_MARKER} marker, so it is not a recording left unfinished`);
     return abs;
   }
