@@ -460,6 +460,8 @@ export interface SurfaceReport {
   name: string;
   cases: number;
   failure?: string;
+  /** What the failing case did: threw (crash), took over HANG_MS (hang), or ended without a typed error. */
+  kind?: FuzzFailure['kind'];
   ms: number;
 }
 
@@ -481,12 +483,12 @@ export async function runSurface(
       numRuns: options.numRuns,
       interruptAfterTimeLimit: options.timeLimitMs,
       markInterruptAsFailure: false,
-      endOnFailure: true,
     });
     const failure = details.failed
       ? `${String((details.errorInstance as Error | undefined)?.message ?? details.errorInstance)} (counterexample: ${fc.stringify(details.counterexample).slice(0, 300)})`
       : undefined;
-    return { name: surface.name, cases, ms: Math.round(performance.now() - started), ...(failure ? { failure } : {}) };
+    const kind = details.errorInstance instanceof FuzzFailure ? details.errorInstance.kind : 'crash';
+    return { name: surface.name, cases, ms: Math.round(performance.now() - started), ...(failure ? { failure, kind } : {}) };
   } finally {
     await surface.teardown?.();
   }
