@@ -158,23 +158,22 @@ function zipOf(entries: Array<{ name: string; data: Buffer; crc: number; size: n
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name);
-    const local = Buffer.alloc(30);
+    // The fields a local header and a directory header share, from `at` (4 and 6: the directory's
+    // header also says which version made it).
+    const common = (header: Buffer, at: number) => {
+      header.writeUInt16LE(20, at);
+      header.writeUInt16LE(entry.method, at + 4);
+      header.writeUInt32LE(entry.crc >>> 0, at + 10);
+      header.writeUInt32LE(entry.data.length, at + 14);
+      header.writeUInt32LE(entry.size, at + 18);
+      header.writeUInt16LE(name.length, at + 22);
+      return header;
+    };
+    const local = common(Buffer.alloc(30), 4);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(entry.method, 8);
-    local.writeUInt32LE(entry.crc >>> 0, 14);
-    local.writeUInt32LE(entry.data.length, 18);
-    local.writeUInt32LE(entry.size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const header = Buffer.alloc(46);
+    const header = common(Buffer.alloc(46), 6);
     header.writeUInt32LE(0x02014b50, 0);
     header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(20, 6);
-    header.writeUInt16LE(entry.method, 10);
-    header.writeUInt32LE(entry.crc >>> 0, 16);
-    header.writeUInt32LE(entry.data.length, 20);
-    header.writeUInt32LE(entry.size, 24);
-    header.writeUInt16LE(name.length, 28);
     header.writeUInt32LE(offset, 42);
     central.push(header, name);
     parts.push(local, name, entry.data);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { MAX_VIEW_DEPTH } from '@shared/model/node';
-import { ApiServerMessageSchema, TRACE_UPLOAD_PATH } from '@shared/api/api';
+import { TRACE_UPLOAD_PATH } from '@shared/api/api';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import { createApiService } from '@main/host/api';
 import { startWebHost, type WebHost } from '@main/host/web-host';
@@ -19,6 +19,7 @@ import { DeviceManager } from '@main/devices/manager';
 import { SessionRecording } from '@main/trace/recording';
 import { TraceRecorder } from '@main/trace/recorder';
 import { GOLDEN_DIR as GOLDEN } from '../support/golden';
+import { openApiSocket } from '../support/api-socket';
 
 let replay: ReplayDevice;
 let manager: DeviceManager;
@@ -54,31 +55,7 @@ afterAll(async () => {
   await rm(outside, { recursive: true, force: true });
 });
 
-type Reply = { ok: boolean; result?: unknown; error?: { code: string; message: string } };
-
-async function apiSocket() {
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/api?token=${token}`, { origin });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  let nextId = 1;
-  const call = (method: string, params: unknown) =>
-    new Promise<Reply>((resolve, reject) => {
-      const id = nextId++;
-      const onMessage = (data: WebSocket.RawData) => {
-        const message = ApiServerMessageSchema.parse(JSON.parse(data.toString()));
-        if ('id' in message && message.id === id) {
-          ws.off('message', onMessage);
-          resolve(message);
-        }
-      };
-      ws.on('message', onMessage);
-      ws.once('close', (code) => reject(new Error(`socket closed ${code}`)));
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return { ws, call };
-}
+const apiSocket = () => openApiSocket(origin, `?token=${token}`);
 
 /** A raw HTTP GET with the headers given, so Host and the path go out exactly as written. */
 function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {

@@ -90,6 +90,13 @@ beforeAll(async () => {
   await vi.waitFor(() => expect(captured.loaded).toBeTruthy(), { timeout: 15_000 });
 });
 
+/** The CSP the shell adds to a response. */
+function sentCsp(): string {
+  let headers: { responseHeaders: Record<string, string[]> } | undefined;
+  captured.headersHandler?.({ responseHeaders: {} }, (r) => (headers = r as typeof headers));
+  return headers?.responseHeaders['Content-Security-Policy']?.[0] ?? '';
+}
+
 describe('Electron shell security', () => {
   it('opens the renderer with contextIsolation, sandbox, no nodeIntegration and the CJS preload', () => {
     const prefs = captured.windowOptions?.webPreferences;
@@ -106,9 +113,7 @@ describe('Electron shell security', () => {
   });
 
   it('sends a strict CSP with every response and denies every permission', () => {
-    let headers: { responseHeaders: Record<string, string[]> } | undefined;
-    captured.headersHandler?.({ responseHeaders: {} }, (r) => (headers = r as typeof headers));
-    const csp = headers?.responseHeaders['Content-Security-Policy']?.[0] ?? '';
+    const csp = sentCsp();
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-eval');
@@ -147,9 +152,7 @@ describe('Electron shell: who may call, and where a page may go', () => {
   });
 
   it('R-HOST-04: the CSP forbids <base> and form posts, and every permission check says no', () => {
-    let headers: { responseHeaders: Record<string, string[]> } | undefined;
-    captured.headersHandler?.({ responseHeaders: {} }, (r) => (headers = r as typeof headers));
-    const csp = headers?.responseHeaders['Content-Security-Policy']?.[0] ?? '';
+    const csp = sentCsp();
     expect(csp).toContain("base-uri 'none'");
     expect(csp).toContain("form-action 'none'");
     expect(captured.permissionCheck).toBeDefined();
