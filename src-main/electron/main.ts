@@ -2,7 +2,18 @@
  * The Electron shell, kept thin: one window, the preload, IPC wiring and the security settings.
  * Everything it calls is the same main-process code the web host runs.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  session,
+  shell,
+  type IpcMainEvent,
+  type IpcMainInvokeEvent,
+  type MenuItemConstructorOptions,
+} from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -14,10 +25,16 @@ import { projectRoot, rendererDir } from '@main/paths';
 
 const CallSchema = z.object({ method: z.string().max(100), params: z.unknown() });
 
+/**
+ * The external pages the app links to, exactly as written in the renderer. None today; a link added
+ * to the UI is listed here, or it does not open (docs/rules.md#r-host-04).
+ */
+export const EXTERNAL_URLS: ReadonlySet<string> = new Set<string>();
+
 const rendererIndex = join(rendererDir(), 'index.html');
 const rendererUrl = pathToFileURL(rendererIndex).href;
 
-function fromOurRenderer(event: IpcMainInvokeEvent): boolean {
+function fromOurRenderer(event: IpcMainInvokeEvent | IpcMainEvent): boolean {
   return event.senderFrame?.url === rendererUrl;
 }
 
@@ -35,11 +52,18 @@ async function createWindow(api: ApiService): Promise<void> {
     },
   });
   window.webContents.on('will-navigate', (event) => event.preventDefault());
+  window.webContents.on('will-redirect', (event) => event.preventDefault());
   window.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https:\/\//.test(url)) void shell.openExternal(url);
+    // Only a URL the app itself defines leaves for the browser; whatever a page names is dropped (R-HOST-04).
+    if (EXTERNAL_URLS.has(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
 
+  // A dropped or picked file's path, sent by the preload from a real File (a page cannot make one with
+  // a path of its choosing), so the page may open it (R-PATH-01).
+  ipcMain.on('parallax:chosen', (event, path: unknown) => {
+    if (fromOurRenderer(event) && typeof path === 'string' && path !== '' && path.length <= 4096) api.allowTrace(path);
+  });
   ipcMain.handle('parallax:call', async (event, raw: unknown) => {
     if (!fromOurRenderer(event)) return { ok: false, error: { code: 'forbidden', message: 'not the Parallax renderer' } };
     const call = CallSchema.safeParse(raw);
@@ -69,7 +93,10 @@ function applicationMenu(window: BrowserWindow, api: ApiService): Menu {
       ],
     });
     const path = picked.canceled ? undefined : picked.filePaths[0];
-    if (path) api.emit('trace.openRequested', { path });
+    if (!path) return;
+    // The user chose it here, so the page may open it (docs/rules.md#r-path-01).
+    api.allowTrace(path);
+    api.emit('trace.openRequested', { path });
   };
   const template: MenuItemConstructorOptions[] = [
     ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
@@ -95,6 +122,8 @@ void app.whenReady().then(async () => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
   });
   session.defaultSession.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
+  // Checks are asked separately from requests (a page can probe without asking); both say no (R-HOST-04).
+  session.defaultSession.setPermissionCheckHandler(() => false);
   services = await startAppServices('electron');
   defaultDevice = await startDefaultDevice();
   connectDefaultDevice(services.manager, defaultDevice);

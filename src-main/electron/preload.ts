@@ -18,6 +18,11 @@ contextBridge.exposeInMainWorld('parallax', {
     ipcRenderer.on('parallax:event', handler);
     return () => ipcRenderer.removeListener('parallax:event', handler);
   },
-  // A picked or dropped file's path on disk ('' for one that has none), so a trace opens in place.
-  pathForFile: (file: File): string => webUtils.getPathForFile(file),
+  // A picked or dropped file's path on disk ('' for one that has none), so a trace opens in place. The
+  // main process hears of it first: only a path the user chose this way may be opened by the page.
+  pathForFile: (file: File): string => {
+    const path = webUtils.getPathForFile(file);
+    if (path) ipcRenderer.send('parallax:chosen', path);
+    return path;
+  },
 });

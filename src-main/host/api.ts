@@ -10,12 +10,15 @@ import { RunnerError } from '@main/runner/client';
 import type { Discovery } from '@main/discovery/index';
 import { AppRevealConnection } from '@main/appreveal/connection';
 import { DeviceNotFoundError, type DeviceManager } from '@main/devices/manager';
+import { DeviceBusyError } from '@main/devices/gate';
 import { CompareError } from '@main/devices/compare';
 import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
 import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
 import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
 import { exportMaestro, exportNotes, findUnfinishedTraces, recoverTrace, TraceOpenError } from '@main/trace/index';
-import { openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
+import { openedCopiesDir, openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
+import { TraceAccess } from '@main/trace/access';
+import { tracesDir } from '@main/paths';
 
 export type HostKind = 'electron' | 'web';
 
@@ -29,6 +32,8 @@ export interface ApiService {
   emit<E extends ApiEvent>(event: E, payload: ApiEventPayload<E>): void;
   /** A trace file's bytes from a browser (the web host's upload), answered as `trace.open` would be. */
   receiveTrace(name: string, body: AsyncIterable<Uint8Array>): Promise<ApiResult>;
+  /** A file the user chose in the host's own UI (dialog, drop): the page may then open it (docs/rules.md#r-path-01). */
+  allowTrace(path: string): void;
 }
 
 type Handlers = { [M in ApiMethod]: (input: z.output<(typeof apiMethods)[M]['input']>) => Promise<ApiOutput<M>> | ApiOutput<M> };
@@ -43,6 +48,9 @@ export function createApiService(
     for (const listener of listeners) listener(event, payload);
   };
   const comparisons = new Comparisons(manager);
+  // Paths from a page are only the traces the user opened or the ones Parallax keeps (R-PATH-01).
+  const recordingsDirs = () => [tracesDir(), ...(recording ? [recording.dir] : [])];
+  const access = new TraceAccess({ read: () => [...recordingsDirs(), openedCopiesDir()], recover: recordingsDirs });
   const replays = new ReplayRunner(
     manager,
     { onStep: (progress) => emit('trace.replayStep', progress), onEnded: (ended) => emit('trace.replayEnded', ended) },
@@ -97,17 +105,17 @@ export function createApiService(
         ...(trace.manifest ? { deviceName: trace.manifest.device.name } : {}),
       })),
     'recording.recover': async ({ folder }) => {
-      const report = await recoverTrace(folder);
+      const report = await recoverTrace(access.unfinished(folder));
       return { path: report.outFile, droppedLines: report.droppedLines };
     },
-    'trace.open': ({ path }) => openTraceView(path),
-    'trace.resource': ({ path, ref, as }) => traceResource(path, ref, as),
+    'trace.open': ({ path }) => openTraceView(access.readable(path)),
+    'trace.resource': ({ path, ref, as }) => traceResource(access.readable(path), ref, as),
     'trace.recent': () => recentTraces(requireRecording().dir),
     'trace.exportMaestro': async ({ path }) => {
-      const flow = await exportMaestro(await openedTrace(path));
+      const flow = await exportMaestro(await openedTrace(access.readable(path)));
       return { yaml: flow.yaml, notes: exportNotes(flow) };
     },
-    'trace.replay': ({ path, deviceId, stopOnDivergence }) => replays.run(path, deviceId, stopOnDivergence),
+    'trace.replay': ({ path, deviceId, stopOnDivergence }) => replays.run(access.readable(path), deviceId, stopOnDivergence),
     'trace.stopReplay': () => ({ stopping: replays.stop() }),
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {
@@ -135,6 +143,7 @@ export function createApiService(
 
   return {
     emit,
+    allowTrace: (path) => access.choose(path),
     async receiveTrace(name, body) {
       try {
         return { ok: true, result: await receiveTrace(name, body) };
@@ -191,7 +200,7 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof NotOfferedError) return { code: 'not_offered', message: error.message };
   if (error instanceof CompareError) return { code: 'compare_failed', message: error.message };
   if (error instanceof UnknownComparisonError) return { code: 'not_found', message: error.message };
-  if (error instanceof ReplayBusyError) return { code: 'busy', message: error.message };
+  if (error instanceof ReplayBusyError || error instanceof DeviceBusyError) return { code: 'busy', message: error.message };
   if (error instanceof RecordingStateError) return { code: 'recording_state', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };

@@ -4,13 +4,17 @@
  * Every request must carry the per-start token: the first page load has it in `?token=`, which sets an
  * HttpOnly, SameSite=Strict cookie so the page's own assets and API socket carry it too. A request with
  * neither is refused (401). The token never appears in a log line: URLs are logged without the query.
+ *
+ * Before the token, the Host header must name this host (`127.0.0.1:PORT` or `localhost:PORT`), so a page
+ * on a rebound DNS name never reaches it (docs/rules.md#r-host-02). The API socket takes frames up to
+ * MAX_API_FRAME_BYTES; a bigger one closes that socket only (R-HOST-01).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ApiCallEnvelopeSchema, MAX_TRACE_BYTES, TRACE_UPLOAD_PATH } from '@shared/api/api';
+import { ApiCallEnvelopeSchema, MAX_API_FRAME_BYTES, MAX_TRACE_BYTES, TRACE_UPLOAD_PATH } from '@shared/api/api';
 import type { ApiService } from './api';
 
 export const RENDERER_CSP = [
@@ -56,6 +60,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? randomBytes(32).toString('hex');
   const rendererDir = resolve(options.rendererDir);
   const host = '127.0.0.1';
+  /** Set once listening; no request is served before. */
+  let port = 0;
+  const parseUrl = (raw: string | undefined): URL | undefined => {
+    try {
+      return new URL(raw ?? '/', `http://${host}`);
+    } catch {
+      return undefined;
+    }
+  };
 
   const server: Server = createServer((request, response) => {
     void serveHttp(request, response).catch(() => {
@@ -65,7 +78,16 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   async function serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', `http://${host}`);
+    if (!hostMatches(request)) {
+      response.writeHead(421, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      response.end(`Parallax answers only Host: ${host}:${port} or localhost:${port}.\n`);
+      return;
+    }
+    const url = parseUrl(request.url);
+    if (!url) {
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('bad request: the URL does not parse\n');
+      return;
+    }
     const fromQuery = url.searchParams.get('token');
     const authorized = tokenMatches(fromQuery, token) || tokenMatches(cookieToken(request), token);
     if (!authorized) {
@@ -81,7 +103,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       response.writeHead(405).end();
       return;
     }
-    const relative = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    let relative: string;
+    try {
+      relative = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
+    } catch {
+      // A percent escape that is not UTF-8 (docs/rules.md#r-host-03).
+      response.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('bad request: the path does not decode\n');
+      return;
+    }
     const file = normalize(join(rendererDir, relative));
     if (!file.startsWith(rendererDir + sep)) {
       response.writeHead(404).end();
@@ -107,6 +136,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (fromQuery) headers['set-cookie'] = `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`;
     response.writeHead(200, headers);
     response.end(request.method === 'HEAD' ? undefined : body);
+  }
+
+  /** Whether the request names this host: DNS rebinding gives another name (R-HOST-02). */
+  function hostMatches(request: IncomingMessage): boolean {
+    const named = request.headers.host;
+    return named === `${host}:${port}` || named === `localhost:${port}`;
   }
 
   /** Whether a request comes from this host's own page (or from no page at all, like a test's client). */
@@ -148,11 +183,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     reply(result.ok ? 200 : 400, result);
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_API_FRAME_BYTES });
+  wss.on('error', () => undefined);
   server.on('upgrade', (request, socket, head) => {
-    const url = new URL(request.url ?? '/', `http://${host}`);
-    const authorized = tokenMatches(url.searchParams.get('token'), token) || tokenMatches(cookieToken(request), token);
-    if (url.pathname !== '/api' || !authorized || !sameOrigin(request)) {
+    socket.on('error', () => socket.destroy());
+    if (!hostMatches(request)) {
+      socket.write('HTTP/1.1 421 Misdirected Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    const url = parseUrl(request.url);
+    const authorized = url !== undefined && (tokenMatches(url.searchParams.get('token'), token) || tokenMatches(cookieToken(request), token));
+    if (url?.pathname !== '/api' || !authorized || !sameOrigin(request)) {
       socket.write('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       socket.destroy();
       return;
@@ -165,7 +207,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     server.listen(options.port ?? 0, host, () => resolvePromise());
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  port = typeof address === 'object' && address ? address.port : 0;
 
   return {
     url: `http://${host}:${port}/?token=${token}`,
@@ -185,6 +227,9 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
   };
   const unsubscribe = api.subscribe((event, payload) => send({ event, payload }));
   ws.on('close', unsubscribe);
+  // A frame over maxPayload (or any protocol error) is an 'error' on this socket, which ws then closes
+  // (1009 for the size). Without a listener Node would exit, taking every device with it (R-HOST-01).
+  ws.on('error', () => undefined);
   ws.on('message', (data, isBinary) => {
     if (isBinary) return;
     let raw: unknown;

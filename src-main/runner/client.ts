@@ -20,7 +20,7 @@ import {
   type RunnerReply,
   type RunnerRequest,
 } from '@shared/protocol/runner';
-import type { ProtocolDecodeError } from '@shared/protocol/errors';
+import { MAX_FRAME_BYTES, type ProtocolDecodeError } from '@shared/protocol/errors';
 
 export type RunnerClientState = 'connecting' | 'connected' | 'disconnected';
 
@@ -46,6 +46,8 @@ export interface RunnerClientOptions {
   reconnectMaxMs?: number;
   /** How long to wait for the `connected` push after the socket opens. */
   handshakeTimeoutMs?: number;
+  /** The largest frame taken from the runner (default MAX_FRAME_BYTES, docs/rules.md#r-lim-01). */
+  maxFrameBytes?: number;
 }
 
 interface Pending {
@@ -103,6 +105,7 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
       reconnectInitialMs: options.reconnectInitialMs ?? 250,
       reconnectMaxMs: options.reconnectMaxMs ?? 5_000,
       handshakeTimeoutMs: options.handshakeTimeoutMs ?? 5_000,
+      maxFrameBytes: options.maxFrameBytes ?? MAX_FRAME_BYTES,
     };
     this.reconnectDelay = this.options.reconnectInitialMs;
   }
@@ -224,7 +227,7 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
   private connect(): void {
     this.handshake = undefined;
     this.setState('connecting', this.lastError);
-    const socket = new WebSocket(this.url, { handshakeTimeout: this.options.handshakeTimeoutMs, maxPayload: 64 * 1024 * 1024 });
+    const socket = new WebSocket(this.url, { handshakeTimeout: this.options.handshakeTimeoutMs, maxPayload: this.options.maxFrameBytes });
     this.socket = socket;
     const handshakeTimer = setTimeout(() => {
       if (!this.handshake) socket.terminate();
@@ -236,6 +239,17 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
     });
     socket.on('error', (error) => {
       this.lastError = error.message;
+      if ((error as NodeJS.ErrnoException).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
+        // ws refuses the frame from its header, before holding it, then waits up to 30 s for a close
+        // handshake the runner (still sending) never answers: the requests in flight would time out
+        // instead of saying why. They fail now, and the connection is dropped and reopened (R-LIM-04).
+        const size = (socket as unknown as { _receiver?: { _totalPayloadLength?: number } })._receiver?._totalPayloadLength;
+        this.lastError = `the runner sent a frame of ${typeof size === 'number' && size > 0 ? size : 'more than that many'} bytes, over the ${this.options.maxFrameBytes}-byte limit`;
+        this.failPending('disconnected', `${this.lastError}; the connection was closed`);
+        this.handshake = undefined;
+        this.setState('disconnected', this.lastError);
+        socket.terminate();
+      }
     });
     socket.on('close', () => {
       clearTimeout(handshakeTimer);
@@ -264,8 +278,9 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
     if (!decoded.ok) {
       this.emit('protocolError', decoded.error);
       // A garbage frame naming a request we wait for still ends that request: better a clear error now
-      // than a timeout later. We can only find the id if the text is JSON with a string requestId.
-      const requestId = extractRequestId(text);
+      // than a timeout later (docs/rules.md#r-wire-02). A frame cut short is found by the id in its text,
+      // or, when the id never came, by its reply type if exactly one request waits for that type.
+      const requestId = extractRequestId(text) ?? (decoded.error.kind === 'truncated' ? this.onlyWaiterFor(text) : undefined);
       const entry = requestId === undefined ? undefined : this.pending.get(requestId);
       if (entry && requestId !== undefined) {
         clearTimeout(entry.timer);
@@ -312,6 +327,14 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
     entry.resolve(reply);
   }
 
+  /** The one request waiting for the reply type a (cut-short) frame starts with, if only one is. */
+  private onlyWaiterFor(text: string): string | undefined {
+    const type = /^\s*\{\s*"type"\s*:\s*"([a-z_]{1,64})"/.exec(text)?.[1];
+    if (type === undefined) return undefined;
+    const waiting = [...this.pending].filter(([, entry]) => RESULT_TYPES[entry.command].includes(type));
+    return waiting.length === 1 ? waiting[0]![0] : undefined;
+  }
+
   private failPending(code: RunnerErrorCode, message: string): void {
     for (const [requestId, entry] of this.pending) {
       clearTimeout(entry.timer);
@@ -330,15 +353,19 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
   private lastErrorReported: string | undefined;
 }
 
+/**
+ * The requestId a frame that did not decode names: from its JSON when it parses, else from its text
+ * (a reply cut short keeps the fields before the cut).
+ */
 function extractRequestId(text: string): string | undefined {
-  if (text.length > 1024 * 1024) return undefined;
-  try {
-    const value: unknown = JSON.parse(text);
-    if (value && typeof value === 'object' && 'requestId' in value && typeof value.requestId === 'string') {
-      return value.requestId;
+  if (text.length <= 1024 * 1024) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (value && typeof value === 'object' && 'requestId' in value) return typeof value.requestId === 'string' ? value.requestId : undefined;
+    } catch {
+      // not JSON: look in the text
     }
-  } catch {
-    // not JSON: nothing to match
   }
-  return undefined;
+  const match = /"requestId"\s*:\s*"([A-Za-z0-9_.:-]{1,200})"/.exec(text);
+  return match?.[1];
 }

@@ -16,6 +16,7 @@ import { CapabilityCache, type GenerationBinding } from '@shared/observe/capabil
 import { discoverSdk, needsCapabilityProbe, type CapabilityProbe, type SdkDiscovery } from '@shared/observe/discovery';
 import { selectBackendFor } from '@shared/observe/backend';
 import { projectVisible } from '@shared/observe/projection';
+import { limitDepth } from '@shared/model/node';
 import type { BridgeRead } from '@shared/observe/bridge-merge';
 import type { WebRead } from '@shared/observe/web-merge';
 import { RunnerError, type RunnerClient } from './client';
@@ -222,7 +223,13 @@ async function relayRead<R extends { kind: string }>(
  */
 function hierarchyStage(update: HierarchyUpdate | HierarchyUpdateReply): HierarchyStage {
   const frameContext = update.frameContext ?? undefined;
-  if (update.data) return { ok: true, hierarchy: update.data, frameContext };
+  if (update.data) {
+    // A tree deeper than the pipeline walks is flattened below MAX_VIEW_DEPTH (docs/rules.md#r-lim-02):
+    // every node still shows, where a recursion would have failed the whole observe.
+    const tree = update.data.hierarchy;
+    const hierarchy = tree ? { ...update.data, hierarchy: limitDepth(tree).root } : update.data;
+    return { ok: true, hierarchy, frameContext };
+  }
   if (typeof update.error === 'string') return { ok: true, hierarchy: { error: update.error } as ViewHierarchy, frameContext };
   return { ok: false, kind: 'error', message: 'the runner sent no hierarchy' };
 }

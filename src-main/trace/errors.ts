@@ -15,7 +15,11 @@ export type TraceOpenErrorCode =
   | 'bad_resource'
   | 'unsupported_version'
   /** The file could not be read at all: missing, a permission problem, a disk error. */
-  | 'unreadable';
+  | 'unreadable'
+  /** A part of the trace is over its size limit, or inflates far more than a trace does (docs/rules.md#r-lim-03). */
+  | 'too_large'
+  /** A page named a path that is not a trace the user opened, nor under Parallax's folders (R-PATH-01). */
+  | 'forbidden';
 
 export class TraceOpenError extends Error {
   override readonly name = 'TraceOpenError';

@@ -7,7 +7,7 @@
  * (the zip, manifest.json, events.jsonl and its line, a resource) and what is wrong with it.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseJsonLossless } from '@shared/protocol/json';
 import { buildTimeline, parseManifest, readTraceEvents, type TimelineStep } from '@shared/trace/reader';
@@ -15,7 +15,8 @@ import { isResourceRef, TRACE_FILES, type ResourceRef, type TraceEvent, type Tra
 import { TraceOpenError } from './errors';
 import { IN_PROGRESS_MARKER, RESOURCE_FILE } from './files';
 import { referencedResources } from './pack';
-import { openZip, readZipDirectory, readZipEntry, ZipError, type ZipArchive, type ZipEntry } from './zip';
+import { openZip, readZipDirectory, readZipEntry, ZipError, type EntryLimit, type ZipArchive, type ZipEntry } from './zip';
+import { readFileCapped, TRACE_LIMITS } from './limits';
 
 export { TraceOpenError, type TraceOpenErrorCode } from './errors';
 
@@ -39,10 +40,6 @@ export interface OpenedTrace {
   /** An observation or comparison resource, parsed (UInt64 identities kept exact). Throws TraceOpenError. */
   resourceJson(ref: string): Promise<unknown>;
 }
-
-/** Larger than any manifest; a bigger one is damage or a zip bomb, not something to allocate. */
-const MAX_MANIFEST_BYTES = 1 << 20;
-const MAX_EVENTS_BYTES = 1 << 30;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -123,25 +120,20 @@ async function openZipTrace(path: string, mtimeMs: number): Promise<OpenedTrace>
         `not a Parallax trace: ${TRACE_FILES.manifest} missing (the zip holds ${names.length === 0 ? 'no files' : shown})`,
       );
     }
-    const readEntry = async (entry: ZipEntry): Promise<Buffer> => {
+    const readEntry = async (entry: ZipEntry, limit: EntryLimit): Promise<Buffer> => {
       try {
-        return await readZipEntry(archive, entry);
+        return await readZipEntry(archive, entry, limit);
       } catch (error) {
         throw TraceOpenError.from(error, path);
       }
     };
-    if (manifestEntry.uncompressedSize > MAX_MANIFEST_BYTES) {
-      throw new TraceOpenError('damaged', `${TRACE_FILES.manifest} is ${manifestEntry.uncompressedSize} bytes, far larger than a trace manifest`);
-    }
-    const manifestText = decodeText(await readEntry(manifestEntry), TRACE_FILES.manifest);
+    const manifestText = decodeText(await readEntry(manifestEntry, TRACE_LIMITS.manifest), TRACE_FILES.manifest);
     // The manifest first: a foreign or newer file says so before its events are judged.
     const manifest = readManifest(manifestText);
     const eventsEntry = entries.get(prefix + TRACE_FILES.events);
     if (!eventsEntry) throw new TraceOpenError('damaged', `${TRACE_FILES.events} missing from the trace`);
-    if (eventsEntry.uncompressedSize > MAX_EVENTS_BYTES) {
-      throw new TraceOpenError('damaged', `${TRACE_FILES.events} is ${eventsEntry.uncompressedSize} bytes, too large to be a trace's events`);
-    }
-    const eventsText = decodeText(await readEntry(eventsEntry), TRACE_FILES.events);
+    // Over its limit or inflating like a bomb, the events are refused as such before they are read.
+    const eventsText = decodeText(await readEntry(eventsEntry, TRACE_LIMITS.events), TRACE_FILES.events);
     const parts = readParts(manifest, eventsText);
 
     const byHex = new Map<string, ZipEntry>();
@@ -159,7 +151,7 @@ async function openZipTrace(path: string, mtimeMs: number): Promise<OpenedTrace>
       if (!entry) throw missing(ref);
       const data = await reader.use(async (open) => {
         try {
-          return await readZipEntry(open, entry);
+          return await readZipEntry(open, entry, TRACE_LIMITS.resource);
         } catch (error) {
           throw TraceOpenError.from(error, path);
         }
@@ -248,19 +240,19 @@ class IdleArchive {
 }
 
 async function openFolder(path: string): Promise<OpenedTrace> {
-  const read = async (name: string): Promise<string | undefined> => {
+  const read = async (name: string, limit: EntryLimit): Promise<string | undefined> => {
     try {
-      return decodeText(await readFile(join(path, name)), name);
+      return decodeText(await readFileCapped(join(path, name), limit), name);
     } catch (error) {
       if (error instanceof TraceOpenError) throw error;
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw TraceOpenError.fromIo(error, join(path, name));
     }
   };
-  const manifestText = await read(TRACE_FILES.manifest);
+  const manifestText = await read(TRACE_FILES.manifest, TRACE_LIMITS.manifest);
   if (manifestText === undefined) throw new TraceOpenError('not_parallax_trace', `not a Parallax trace: ${TRACE_FILES.manifest} missing in ${path}`);
   const manifest = readManifest(manifestText);
-  const eventsText = await read(TRACE_FILES.events);
+  const eventsText = await read(TRACE_FILES.events, TRACE_LIMITS.events);
   if (eventsText === undefined) throw new TraceOpenError('damaged', `${TRACE_FILES.events} missing in ${path}`);
   const parts = readParts(manifest, eventsText);
   const inProgress = (await stat(join(path, IN_PROGRESS_MARKER)).catch(() => undefined)) !== undefined;
@@ -284,8 +276,9 @@ async function openFolder(path: string): Promise<OpenedTrace> {
     if (name === undefined) throw missing(ref);
     let data: Buffer;
     try {
-      data = await readFile(join(resourcesDir, name));
+      data = await readFileCapped(join(resourcesDir, name), { ...TRACE_LIMITS.resource, what: `${TRACE_FILES.resources}/${name}` });
     } catch (error) {
+      if (error instanceof TraceOpenError) throw error;
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw missing(ref);
       throw TraceOpenError.fromIo(error, join(resourcesDir, name));
     }

@@ -7,14 +7,15 @@
  * renamed, so a crash mid-pack never leaves a half file under the final name.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
+import { open, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { buildTimeline, parseManifest, readTraceEvents } from '@shared/trace/reader';
 import { TRACE_FILES, type ResourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
 import { RESOURCE_FILE, syncDir, tempNameFor } from './files';
 import { TraceOpenError } from './errors';
 import { writeZip, type ZipInput } from './zip';
+import { readFileCapped, TRACE_LIMITS } from './limits';
 
 export interface FolderContents {
   manifest: TraceManifest;
@@ -36,7 +37,7 @@ export interface FolderContents {
 export async function readTraceFolder(folder: string): Promise<FolderContents> {
   let manifestText: string;
   try {
-    manifestText = await readFile(join(folder, TRACE_FILES.manifest), 'utf8');
+    manifestText = (await readFileCapped(join(folder, TRACE_FILES.manifest), TRACE_LIMITS.manifest)).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new TraceOpenError('not_parallax_trace', `not a Parallax trace: ${TRACE_FILES.manifest} missing in ${folder}`);
@@ -48,7 +49,7 @@ export async function readTraceFolder(folder: string): Promise<FolderContents> {
 
   let text = '';
   try {
-    text = await readFile(join(folder, TRACE_FILES.events), 'utf8');
+    text = (await readFileCapped(join(folder, TRACE_FILES.events), TRACE_LIMITS.events)).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -133,6 +134,12 @@ export async function packTraceFolder(folder: string, outFile: string, options: 
         // Synchronous on purpose: these files were just written and sit in the page cache, where a sync
         // read takes microseconds while each promise round trip through the thread pool costs ~0.5 ms,
         // which was a third of the time to stop a 500-step recording.
+        // Over its limit it could never be opened again (docs/rules.md#r-lim-03): left out as damaged.
+        if (statSync(join(resourcesDir, name)).size > TRACE_LIMITS.resource.maxBytes) {
+          damagedResources.push(name);
+          contents.resources.delete(hex);
+          continue;
+        }
         data = readFileSync(join(resourcesDir, name));
       } catch (error) {
         // Vanished between listing and reading: counts as missing, like one never written.

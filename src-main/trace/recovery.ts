@@ -20,6 +20,7 @@ import {
   type InProgressMarker,
 } from './files';
 import { packTraceFolder, readTraceFolder, type PackReport } from './pack';
+import { TraceOpenError } from './errors';
 
 export interface UnfinishedTrace {
   folder: string;
@@ -120,12 +121,17 @@ export interface RecoveryReport extends PackReport {
  */
 export async function recoverTrace(folder: string, outFile?: string, options: { force?: boolean } = {}): Promise<RecoveryReport> {
   const abs = resolve(folder);
+  // Recovery removes the folder: only ever an unfinished recording's (docs/rules.md#r-path-03).
+  if (!basename(abs).endsWith(IN_PROGRESS_SUFFIX)) {
+    throw new TraceOpenError('forbidden', `${abs} is not an unfinished trace folder (*${IN_PROGRESS_SUFFIX})`);
+  }
   const marker = await readMarker(abs);
-  if (marker !== 'absent' && marker !== 'unreadable' && markerOwnerAlive(marker) && !options.force) {
+  if (marker === 'absent') throw new TraceOpenError('forbidden', `${abs} has no ${IN_PROGRESS_MARKER} marker: it is not a recording left unfinished`);
+  if (marker !== 'unreadable' && markerOwnerAlive(marker) && !options.force) {
     throw new Error(`the recording in ${abs} is still running (process ${marker.pid}); stop it there`);
   }
   const name = basename(abs);
-  const traceId = name.endsWith(IN_PROGRESS_SUFFIX) ? name.slice(0, -IN_PROGRESS_SUFFIX.length) : name;
+  const traceId = name.slice(0, -IN_PROGRESS_SUFFIX.length);
   const target = resolve(outFile ?? join(dirname(abs), `${traceId}${TRACE_FILE_EXTENSION}`));
   const report = await packTraceFolder(abs, target, { verifyResources: true });
   await removeTraceFolder(abs);
@@ -136,7 +142,9 @@ export async function recoverTrace(folder: string, outFile?: string, options: { 
 export async function discardUnfinishedTrace(folder: string): Promise<void> {
   const abs = resolve(folder);
   if (!basename(abs).endsWith(IN_PROGRESS_SUFFIX)) {
-    throw new Error(`${abs} is not an unfinished trace folder (*${IN_PROGRESS_SUFFIX})`);
+    throw new TraceOpenError('forbidden', `${abs} is not an unfinished trace folder (*${IN_PROGRESS_SUFFIX})`);
   }
+  if ((await readMarker(abs)) === 'absent')
+    throw new TraceOpenError('forbidden', `${abs} has no ${IN_PROGRESS_MARKER} marker: it is not a recording left unfinished`);
   await removeTraceFolder(abs);
 }

@@ -155,7 +155,7 @@ export const OPENED_COPIES_KEPT = 4;
 const receiving = new Set<string>();
 
 async function pruneOpenedCopies(keep: number): Promise<void> {
-  const dir = uploadDir();
+  const dir = openedCopiesDir();
   const inUse = receiving;
   const copies = await Promise.all(
     (await readdir(dir).catch(() => [] as string[])).map(async (name) => {
@@ -170,7 +170,8 @@ async function pruneOpenedCopies(keep: number): Promise<void> {
   await Promise.all(old.map((c) => rm(c.file, { force: true })));
 }
 
-function uploadDir(): string {
+/** Where the copies of uploaded traces are kept, under PARALLAX_HOME. */
+export function openedCopiesDir(): string {
   return join(dataDir(), 'opened-traces');
 }
 
@@ -187,10 +188,10 @@ function safeName(name: string): string {
  * Throws TraceOpenError; a stream over the limit is cut off and leaves no copy behind.
  */
 export async function receiveTrace(name: string, body: AsyncIterable<Uint8Array>): Promise<TraceOpened> {
-  await mkdir(uploadDir(), { recursive: true });
+  await mkdir(openedCopiesDir(), { recursive: true });
   // Room for this one among the kept copies.
   await pruneOpenedCopies(OPENED_COPIES_KEPT - 1);
-  const file = join(uploadDir(), `${randomUUID()}-${safeName(name)}`);
+  const file = join(openedCopiesDir(), `${randomUUID()}-${safeName(name)}`);
   receiving.add(file);
   try {
     let received = 0;
@@ -211,7 +212,14 @@ export async function receiveTrace(name: string, body: AsyncIterable<Uint8Array>
   } finally {
     receiving.delete(file);
   }
-  return openTraceView(file);
+  try {
+    return await openTraceView(file);
+  } catch (error) {
+    // A copy that does not open is no use to anyone: a failed upload leaves nothing (docs/rules.md#r-path-04).
+    cache.delete(file);
+    await rm(file, { force: true });
+    throw error;
+  }
 }
 
 /** How many recent traces the list offers. */

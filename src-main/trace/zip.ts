@@ -18,10 +18,43 @@ import * as yazl from 'yazl';
 export class ZipError extends Error {
   override readonly name = 'ZipError';
   constructor(
-    readonly kind: 'not_zip' | 'damaged',
+    readonly kind: 'not_zip' | 'damaged' | 'too_large',
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * How much an entry may inflate: at most this many times its stored size once it is over
+ * RATIO_FLOOR_BYTES (small entries compress any amount). Real traces stay far below: screenshots are
+ * stored (1×), events and observations deflate about 5–30×; a zip bomb is 1,000× (docs/rules.md#r-lim-03).
+ */
+export const MAX_INFLATE_RATIO = 200;
+const RATIO_FLOOR_BYTES = 1 << 20;
+
+/** What a read may hold: the entry's own size cap, by what it is (manifest, events, resource). */
+export interface EntryLimit {
+  maxBytes: number;
+  /** What the entry is, for the error: "events.jsonl", "a screenshot". */
+  what?: string;
+}
+
+const mib = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(bytes < 10 * 1024 * 1024 ? 1 : 0)} MiB`;
+
+/** Refuses an entry over its cap or inflating like a bomb, from the zip directory alone, before any byte is read. */
+export function checkEntryLimit(entry: ZipEntry, limit: EntryLimit): void {
+  const name = entry.fileName;
+  const what = limit.what === undefined || limit.what === name ? name : `${limit.what} (${name})`;
+  if (entry.uncompressedSize > limit.maxBytes) {
+    throw new ZipError('too_large', `${what} is ${mib(entry.uncompressedSize)} inflated, over the ${mib(limit.maxBytes)} limit`);
+  }
+  if (entry.uncompressedSize > RATIO_FLOOR_BYTES && entry.uncompressedSize > entry.compressedSize * MAX_INFLATE_RATIO) {
+    const ratio = Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize));
+    throw new ZipError(
+      'too_large',
+      `${what} is a zip bomb: ${entry.compressedSize} stored bytes would inflate ${ratio}× to ${mib(entry.uncompressedSize)}, over the ${MAX_INFLATE_RATIO}× limit`,
+    );
   }
 }
 
@@ -142,24 +175,34 @@ function entryFailure(error: unknown, name: string): unknown {
   return new ZipError('damaged', `${name} is damaged: ${message}`);
 }
 
-/** One entry's bytes, inflated and checked against its size and CRC. Throws ZipError, or the I/O error. */
-export async function readZipEntry(archive: ZipArchive, entry: ZipEntry): Promise<Buffer> {
+/**
+ * One entry's bytes, inflated and checked against its size and CRC. The size cap and the inflate ratio
+ * are checked from the directory before anything is read, and the bytes are counted again as they
+ * stream, into one buffer of the declared size (never more), so a lying entry is stopped at its cap.
+ * Throws ZipError, or the I/O error.
+ */
+export async function readZipEntry(archive: ZipArchive, entry: ZipEntry, limit: EntryLimit): Promise<Buffer> {
   const name = entry.fileName;
   if (entry.isEncrypted()) throw new ZipError('damaged', `${name} is encrypted; Parallax never encrypts a trace`);
   if (!entry.canDecodeFileData()) {
     throw new ZipError('damaged', `${name} uses zip compression method ${entry.compressionMethod}, which Parallax never writes`);
   }
-  const chunks: Buffer[] = [];
+  checkEntryLimit(entry, limit);
+  const out = Buffer.allocUnsafe(entry.uncompressedSize);
   let crc = 0;
   let length = 0;
   try {
-    // yauzl stops an inflating entry at its declared size (validateEntrySizes), so a damaged or hostile
-    // one cannot make us hold more; a stored one is read as a byte range of that size.
+    // yauzl also stops an inflating entry at its declared size (validateEntrySizes); a stored one is read
+    // as a byte range of that size.
     const stream = await archive.openReadStreamPromise(entry);
     for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (length + chunk.length > out.length) {
+        stream.destroy();
+        throw new ZipError('damaged', `${name} is damaged: it inflates past the ${entry.uncompressedSize} bytes its zip directory declares`);
+      }
       crc = crc32(chunk, crc);
+      chunk.copy(out, length);
       length += chunk.length;
-      chunks.push(chunk);
     }
   } catch (error) {
     throw entryFailure(error, name);
@@ -169,7 +212,7 @@ export async function readZipEntry(archive: ZipArchive, entry: ZipEntry): Promis
     throw new ZipError('damaged', `${name} is cut short: ${length} of its ${entry.uncompressedSize} bytes are in the file`);
   }
   if (crc !== entry.crc32) throw new ZipError('damaged', `${name} is damaged: its checksum does not match`);
-  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  return out;
 }
 
 /** FileHandle.write may write less than asked; a short write would leave a gap. (Used by the recorder.) */

@@ -247,6 +247,12 @@ export const TraceResourceSchema = z.discriminatedUnion('kind', [
 ]);
 export type TraceResource = z.infer<typeof TraceResourceSchema>;
 
+/**
+ * The largest API call frame the web host takes (docs/rules.md#r-host-01): 1 MB of typed text, or a
+ * tapped node whose label a device made huge, fits many times over; a bigger frame closes its socket.
+ */
+export const MAX_API_FRAME_BYTES = 16 * 1024 * 1024;
+
 /** The largest trace file a browser may hand the host (512 MiB). */
 export const MAX_TRACE_BYTES = 512 * 1024 * 1024;
 

@@ -34,6 +34,54 @@ export function withChildren(node: UiNode, children: UiNode[]): UiNode {
   return node.node === undefined ? { ...node } : withoutChildren(node);
 }
 
+/**
+ * How deep a tree the observe pipeline and the UI walk (they recurse; the decoders do not, and take
+ * 10,000 levels: docs/rules.md#r-lim-02). Real UIs are a few dozen levels deep.
+ */
+export const MAX_VIEW_DEPTH = 1_000;
+
+/**
+ * The tree with every node below `maxDepth` moved up to be a child of its ancestor at `maxDepth`, in
+ * document order: each keeps its own frame and attributes, only the nesting is lost. Iterative, so any
+ * decoded depth is safe; a tree within the depth is returned as it is.
+ */
+export function limitDepth(root: UiNode, maxDepth = MAX_VIEW_DEPTH): { root: UiNode; flattened: number } {
+  const measure: Array<[UiNode, number]> = [[root, 1]];
+  let deepest = 0;
+  while (measure.length > 0 && deepest <= maxDepth) {
+    const [node, depth] = measure.pop()!;
+    deepest = Math.max(deepest, depth);
+    for (const child of childrenOf(node)) measure.push([child, depth + 1]);
+  }
+  if (deepest <= maxDepth) return { root, flattened: 0 };
+  let flattened = 0;
+  const top = withoutChildren(root);
+  const stack: Array<{ from: UiNode; into: UiNode; depth: number }> = [{ from: root, into: top, depth: 1 }];
+  while (stack.length > 0) {
+    const { from, into, depth } = stack.pop()!;
+    const children = childrenOf(from);
+    if (children.length === 0) continue;
+    if (depth < maxDepth) {
+      const copies = children.map(withoutChildren);
+      into.node = copies;
+      children.forEach((child, i) => stack.push({ from: child, into: copies[i]!, depth: depth + 1 }));
+      continue;
+    }
+    // At the limit: every descendant, in document order, as a direct child.
+    const flat: UiNode[] = [];
+    const pending = [...children].reverse();
+    while (pending.length > 0) {
+      const node = pending.pop()!;
+      flat.push(withoutChildren(node));
+      const below = childrenOf(node);
+      flattened += below.length;
+      for (let i = below.length - 1; i >= 0; i--) pending.push(below[i]!);
+    }
+    into.node = flat;
+  }
+  return { root: top, flattened };
+}
+
 export function withExtras(node: UiNode, extras: Record<string, string>): UiNode {
   return { ...node, extras: { ...node.extras, ...extras } };
 }

@@ -6,7 +6,8 @@
 import type { z } from 'zod';
 import { parseJsonLossless } from './json';
 
-export type DecodeErrorKind = 'invalid_json' | 'too_large' | 'invalid_message';
+/** `truncated`: the text stops mid-way (a reply cut short), which says more than "invalid JSON". */
+export type DecodeErrorKind = 'invalid_json' | 'truncated' | 'too_large' | 'invalid_message';
 
 export class ProtocolDecodeError extends Error {
   override readonly name = 'ProtocolDecodeError';
@@ -25,20 +26,33 @@ export class ProtocolDecodeError extends Error {
 
 export type DecodeResult<T> = { ok: true; value: T } | { ok: false; error: ProtocolDecodeError };
 
-/** The largest frame any decoder accepts: a full-screen PNG in base64 fits with room to spare. */
-export const MAX_FRAME_BYTES = 32 * 1024 * 1024;
+/**
+ * The largest frame any decoder accepts (docs/rules.md#r-lim-01): a 50 MB screenshot reply fits more
+ * than twice over; a bigger frame is refused before it is parsed.
+ */
+export const MAX_FRAME_BYTES = 128 * 1024 * 1024;
 
 /** Size check and lossless JSON parse of one text frame. */
 export function parseFrame(text: string, maxBytes = MAX_FRAME_BYTES): DecodeResult<unknown> {
   const bytes = utf8Length(text, maxBytes);
   if (bytes > maxBytes) {
-    return fail('too_large', '', `frame is over the ${maxBytes}-byte limit`);
+    return fail('too_large', '', `frame of ${utf8Length(text, Infinity)} bytes is over the ${maxBytes}-byte limit`);
   }
   try {
     return { ok: true, value: parseJsonLossless(text) };
   } catch (error) {
-    return fail('invalid_json', '', error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    if (endsMidway(text, message)) return fail('truncated', '', `the frame stops mid-way after ${bytes} bytes (cut short): ${message}`);
+    return fail('invalid_json', '', message);
   }
+}
+
+/** Whether the parser ran out of text rather than met a wrong character (R-LIM-04). */
+function endsMidway(text: string, message: string): boolean {
+  if (text.trim() === '') return false;
+  if (/end of JSON input/i.test(message)) return true;
+  const at = /at position (\d+)/.exec(message);
+  return at !== null && Number(at[1]) >= text.trimEnd().length;
 }
 
 /** Runs `schema` on an already parsed value; the first zod issue becomes the error. Never throws. */
@@ -89,11 +103,13 @@ function deepestIssue(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]
   return { path, message: first.message };
 }
 
-/** UTF-8 byte length of `text`, counting no further than just past `limit`. */
+/** UTF-8 byte length of `text`, counting no further than just past `limit` (Infinity: the exact length). */
 function utf8Length(text: string, limit: number): number {
   // Every UTF-16 unit is 1 to 3 UTF-8 bytes, so the cheap bounds settle almost every frame.
-  if (text.length > limit) return text.length;
-  if (text.length * 3 <= limit) return text.length;
+  if (limit !== Infinity) {
+    if (text.length > limit) return text.length;
+    if (text.length * 3 <= limit) return text.length;
+  }
   let bytes = 0;
   for (let i = 0; i < text.length && bytes <= limit; i++) {
     const code = text.charCodeAt(i);

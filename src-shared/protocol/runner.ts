@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { decodeWith, fail, parseFrame, validateWith, type DecodeResult } from './errors';
 import { stringifyJsonLossless } from './json';
+import { treeSchema } from './tree';
 import {
   SdkActionPayloadSchema,
   SdkCapabilitiesPayloadSchema,
@@ -19,13 +20,19 @@ import {
 
 // ---- Hierarchy --------------------------------------------------------------------------------------
 
-/** Integer screen points; a node may extend off screen, so any sign. */
-export const BoundsSchema = z.object({
-  left: z.number().int(),
-  top: z.number().int(),
-  right: z.number().int(),
-  bottom: z.number().int(),
-});
+/**
+ * Integer screen points; a node may extend off screen, so any sign, but never inverted: right is not
+ * left of left, bottom not above top (an empty box is fine: hidden views have one). docs/rules.md#r-lim-05
+ */
+export const BoundsSchema = z
+  .object({
+    left: z.number().int(),
+    top: z.number().int(),
+    right: z.number().int(),
+    bottom: z.number().int(),
+  })
+  .refine((b) => b.right >= b.left, { path: ['right'], message: 'inverted bounds: right is less than left' })
+  .refine((b) => b.bottom >= b.top, { path: ['bottom'], message: 'inverted bounds: bottom is less than top' });
 export type Bounds = z.infer<typeof BoundsSchema>;
 
 /** Node booleans travel as the strings "true"/"false" (a frozen contract shared with Android). */
@@ -46,7 +53,8 @@ export type NodeFlag = (typeof NODE_FLAGS)[number];
 
 const text = z.string().optional();
 
-export const UiNodeSchema = z.object({
+/** A node's own fields; its children (`node`) are decoded by treeSchema, without recursion (R-LIM-02). */
+const UiNodeFieldsSchema = z.object({
   text,
   value: text,
   'content-desc': text,
@@ -80,10 +88,8 @@ export const UiNodeSchema = z.object({
   'web-origin': text,
   'web-role': text,
   'value-redacted': text,
-  get node(): z.ZodOptional<z.ZodArray<typeof UiNodeSchema>> {
-    return z.array(UiNodeSchema).optional();
-  },
 });
+export const UiNodeSchema = treeSchema(UiNodeFieldsSchema, 'node');
 export type UiNode = z.infer<typeof UiNodeSchema>;
 
 export const WindowInfoSchema = z.object({
@@ -125,12 +131,13 @@ export const ViewHierarchySchema = z
     hierarchy: UiNodeSchema.optional(),
     windowInfo: WindowInfoSchema.optional(),
     windows: z.array(WindowInfoSchema).optional(),
-    screenScale: z.number().optional(),
-    screenWidth: z.number().int().optional(),
-    screenHeight: z.number().int().optional(),
-    nativeScale: z.number().optional(),
-    pixelWidth: z.number().int().optional(),
-    pixelHeight: z.number().int().optional(),
+    // A screen has a size: zero or negative is impossible geometry, refused naming the field (R-LIM-05).
+    screenScale: z.number().positive().optional(),
+    screenWidth: z.number().int().positive().optional(),
+    screenHeight: z.number().int().positive().optional(),
+    nativeScale: z.number().positive().optional(),
+    pixelWidth: z.number().int().positive().optional(),
+    pixelHeight: z.number().int().positive().optional(),
     rotation: z.number().int().min(0).max(3).optional(),
     systemInsets: EdgeInsetsSchema.optional(),
     insets: InsetsSchema.optional(),
@@ -282,18 +289,8 @@ export type RunnerRequest = z.infer<typeof RunnerRequestSchema>;
 
 // ---- Replies ----------------------------------------------------------------------------------------
 
-export interface PerfTiming {
-  name: string;
-  durationMs: number;
-  children?: PerfTiming[] | undefined;
-}
-export const PerfTimingSchema: z.ZodType<PerfTiming> = z.object({
-  name: z.string(),
-  durationMs: z.number(),
-  get children() {
-    return z.array(PerfTimingSchema).optional();
-  },
-});
+export const PerfTimingSchema = treeSchema(z.object({ name: z.string(), durationMs: z.number() }), 'children');
+export type PerfTiming = z.infer<typeof PerfTimingSchema>;
 
 const replyEnvelope = {
   requestId: z.string(),

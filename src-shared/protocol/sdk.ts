@@ -3,6 +3,7 @@
  * serve, as the runner relays them. Identities are UInt64 decimal strings (json.ts), never JS numbers.
  */
 import { z } from 'zod';
+import { treeSchema } from './tree';
 import { decodeWith, type DecodeResult } from './errors';
 import { stringifyJsonLossless, UInt64Schema } from './json';
 
@@ -103,7 +104,8 @@ export const SdkBoundsSchema = z.object({ left: z.number(), top: z.number(), rig
 export const ORIENTATIONS = ['portrait', 'portraitUpsideDown', 'landscapeLeft', 'landscapeRight', 'unknown'] as const;
 export const COORDINATE_SPACES = ['screen', 'window', 'view'] as const;
 
-export const ObservationNodeSchema = z.object({
+/** A bridge node's own fields; `children` are decoded by treeSchema, without recursion (docs/rules.md#r-lim-02). */
+const ObservationNodeFieldsSchema = z.object({
   id: z.string(),
   role: z.string(),
   label: z.string().optional(),
@@ -112,10 +114,8 @@ export const ObservationNodeSchema = z.object({
   enabled: z.boolean().default(true),
   visible: z.boolean().default(true),
   focused: z.boolean().default(false),
-  get children(): z.ZodDefault<z.ZodArray<typeof ObservationNodeSchema>> {
-    return z.array(ObservationNodeSchema).default([]);
-  },
 });
+export const ObservationNodeSchema = treeSchema(ObservationNodeFieldsSchema, 'children', { childrenDefault: true });
 export type ObservationNode = z.output<typeof ObservationNodeSchema>;
 
 export const ObservationSnapshotSchema = z.object({

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice } from '@demo/index';
 import { RunnerConnection } from '@main/runner/connection';
+import { DeviceBusyError, DeviceGate } from '@main/devices/gate';
 
 let demo: Awaited<ReturnType<typeof startDemoDevice>>;
 let connection: RunnerConnection;
@@ -39,4 +40,107 @@ describe('one device, one action at a time against its observers', () => {
       await live;
     }
   });
+});
+
+describe('a slow device slows only itself (docs/rules.md#r-gate-01)', () => {
+  /** An action whose end the test decides. */
+  function controlled() {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    return { run: () => done, finish };
+  }
+
+  it('R-GATE-01: an observe waits behind the one action in flight, never behind the actions queued after it', async () => {
+    const gate = new DeviceGate();
+    const order: string[] = [];
+    const actions = [controlled(), controlled(), controlled()];
+    const acted = actions.map((a, i) => gate.exclusive(async () => (await a.run(), order.push(`action ${i}`))));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const read = gate.read(async () => order.push('read'));
+    actions[0]!.finish();
+    await read;
+    expect(order).toEqual(['action 0', 'read']);
+    actions[1]!.finish();
+    actions[2]!.finish();
+    await Promise.all(acted);
+    expect(order).toEqual(['action 0', 'read', 'action 1', 'action 2']);
+  });
+
+  it('R-GATE-01: a queued action is not starved by reads that keep coming', async () => {
+    const gate = new DeviceGate();
+    let stop = false;
+    let reads = 0;
+    const reader = async () => {
+      while (!stop) await gate.read(async () => (reads++, await new Promise((resolve) => setTimeout(resolve, 5))));
+    };
+    const readers = Promise.all([reader(), reader(), reader()]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = Date.now();
+    await gate.exclusive(async () => undefined);
+    expect(Date.now() - started).toBeLessThan(200);
+    stop = true;
+    await readers;
+    expect(reads).toBeGreaterThan(3);
+  });
+
+  it('R-GATE-02: a read that cannot start within its budget fails as busy, naming the wait; the action goes on', async () => {
+    const gate = new DeviceGate({ readWaitBudgetMs: 100 });
+    const action = controlled();
+    const acting = gate.exclusive(action.run);
+    const started = Date.now();
+    const error = (await gate.read(async () => 'read').catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(DeviceBusyError);
+    expect(error.message).toMatch(/waited 100 ms behind an action that has run for \d+ ms/);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    action.finish();
+    await acting;
+    expect(await gate.read(async () => 'read')).toBe('read');
+  });
+
+  it('R-GATE-01: with a runner whose taps take 1.5 s and three taps queued, an observe answers after the first, and another device is not slowed', async () => {
+    const { WebSocketServer } = await import('ws');
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', path: '/ws' });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    wss.on('connection', (socket) => {
+      socket.send(
+        JSON.stringify({ type: 'connected', supportedCommands: ['request_hierarchy', 'request_screenshot', 'request_tap_coordinates'], supportedFeatures: [] }),
+      );
+      socket.on('message', (data) => {
+        const request = JSON.parse(data.toString()) as { type: string; requestId: string };
+        const reply = (body: object) => socket.send(JSON.stringify({ requestId: request.requestId, ...body }));
+        if (request.type === 'request_hierarchy')
+          reply({
+            type: 'hierarchy_update',
+            data: {
+              screenWidth: 390,
+              screenHeight: 844,
+              screenScale: 3,
+              hierarchy: { className: 'XCUIApplication', bounds: { left: 0, top: 0, right: 390, bottom: 844 } },
+            },
+          });
+        else if (request.type === 'request_tap_coordinates') setTimeout(() => reply({ type: 'tap_coordinates_result', success: true }), 1_500);
+        else reply({ type: 'screenshot_error', error: 'none' });
+      });
+    });
+    const slow = new RunnerConnection('runner', `ws://127.0.0.1:${(wss.address() as { port: number }).port}/ws`);
+    slow.start();
+    try {
+      await slow.waitUntilConnected(5_000);
+      const taps = [1, 2, 3].map((x) => slow.act({ action: 'tap', target: { point: { x, y: 10 } } }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const asked = Date.now();
+      const [frame, other] = await Promise.all([
+        slow.observe({ screenshot: false }).then(() => Date.now() - asked),
+        connection.observe({ screenshot: false }).then(() => Date.now() - asked),
+      ]);
+      // Behind the first tap (1.5 s, with its reads), not behind all three (4.5 s).
+      expect(frame).toBeLessThan(2_800);
+      expect(other).toBeLessThan(1_000);
+      const results = await Promise.all(taps);
+      expect(results.map((r) => r.result.success)).toEqual([true, true, true]);
+    } finally {
+      await slow.close();
+      wss.close();
+    }
+  }, 30_000);
 });

@@ -235,6 +235,63 @@ describe('runner client against a faulty runner', () => {
     expect(c.state).toBe('connected');
   });
 
+  it('R-LIM-04: a truncated reply fails its request at once, saying it was cut short, never as a timeout', async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    const c = client(runner.url, { requestTimeoutMs: 10_000 });
+    await c.waitUntilConnected();
+    let calls = 0;
+    runner.onRequest = (request, socket) => {
+      calls++;
+      const whole = JSON.stringify({ type: 'screenshot', requestId: request.requestId, format: 'png', data: 'iVBORw0KGgo'.repeat(100_000) });
+      // The second time the id comes after the data, so only the reply's type can say which request it was.
+      const reordered = `{"type":"screenshot","format":"png","data":"${'iVBORw0KGgo'.repeat(100_000)}","requestId":"${String(request.requestId)}"}`;
+      socket.send((calls === 1 ? whole : reordered).slice(0, 500_000));
+    };
+    for (let i = 0; i < 2; i++) {
+      const started = Date.now();
+      const error = (await c.request('request_screenshot', {}).catch((e: unknown) => e)) as RunnerError;
+      expect(error).toBeInstanceOf(RunnerError);
+      expect(error.code).toBe('unexpected_reply');
+      expect(error.message).toMatch(/truncated.*cut short/);
+      expect(error.message).not.toMatch(/no reply within/);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+    expect(c.state).toBe('connected');
+  });
+
+  it('R-LIM-04: a reply over the frame limit fails the request at once, naming the limit and the size; the client reconnects', async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    const c = client(runner.url, { requestTimeoutMs: 10_000, maxFrameBytes: 1024 * 1024 });
+    await c.waitUntilConnected();
+    let calls = 0;
+    runner.onRequest = (request, socket) => {
+      calls++;
+      const data = calls === 1 ? 'A'.repeat(2 * 1024 * 1024) : 'AAAA';
+      socket.send(JSON.stringify({ type: 'screenshot', requestId: request.requestId, format: 'png', data }));
+    };
+    const started = Date.now();
+    const error = (await c.request('request_screenshot', {}).catch((e: unknown) => e)) as RunnerError;
+    expect(error).toBeInstanceOf(RunnerError);
+    expect(error.message).toMatch(/frame of \d+ bytes, over the 1048576-byte limit/);
+    expect(error.message).not.toMatch(/no reply within/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    await c.waitUntilConnected(5_000);
+    expect((await c.request('request_screenshot', {})).type).toBe('screenshot');
+  });
+
+  it('R-LIM-01: a 50 MB screenshot reply (real traffic) arrives whole under the default limit', async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    const c = client(runner.url);
+    await c.waitUntilConnected();
+    const data = 'A'.repeat(50 * 1000 * 1000);
+    runner.onRequest = (request, socket) => socket.send(JSON.stringify({ type: 'screenshot', requestId: request.requestId, format: 'png', data }));
+    const reply = (await c.request('request_screenshot', {}, { timeoutMs: 15_000 })) as { data?: string };
+    expect(reply.data?.length).toBe(data.length);
+  });
+
   it('a reply of the wrong type fails the request with what was received', async () => {
     const runner = await FakeRunner.start();
     cleanups.push(() => runner.kill());

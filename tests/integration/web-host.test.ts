@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ApiServerMessageSchema } from '@shared/api/api';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import { createApiService } from '@main/host/api';
 import { startWebHost, type WebHost } from '@main/host/web-host';
 import { DeviceManager } from '@main/devices/manager';
 import { GOLDEN_DIR as GOLDEN } from '../support/golden';
+import { openApiSocket } from '../support/api-socket';
 
 let replay: ReplayDevice;
 let manager: DeviceManager;
@@ -37,29 +37,7 @@ afterAll(async () => {
 });
 
 /** Opens the API socket and makes calls over it, as the renderer does. */
-async function apiSocket(query = `?token=${token}`) {
-  const ws = new WebSocket(`${origin.replace('http', 'ws')}/api${query}`, { origin });
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-  });
-  let nextId = 1;
-  const call = (method: string, params: unknown) =>
-    new Promise<{ ok: boolean; result?: unknown; error?: { code: string; message: string } }>((resolve) => {
-      const id = nextId++;
-      const onMessage = (data: WebSocket.RawData) => {
-        const message = ApiServerMessageSchema.parse(JSON.parse(data.toString()));
-        if ('id' in message && message.id === id) {
-          ws.off('message', onMessage);
-          resolve(message);
-        }
-      };
-      ws.on('message', onMessage);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return { ws, call };
-}
+const apiSocket = (query = `?token=${token}`) => openApiSocket(origin, query);
 
 describe('web host: the per-start token', () => {
   it('refuses the page without the token', async () => {

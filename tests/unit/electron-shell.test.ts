@@ -10,6 +10,9 @@ const captured = vi.hoisted(() => ({
   webContentsHandlers: new Map<string, (...args: unknown[]) => void>(),
   windowOpenHandler: undefined as undefined | ((details: { url: string }) => { action: string }),
   ipcHandlers: new Map<string, (...args: unknown[]) => unknown>(),
+  ipcListeners: new Map<string, (...args: unknown[]) => unknown>(),
+  permissionCheck: undefined as undefined | ((...args: unknown[]) => boolean),
+  openExternal: [] as string[],
   headersHandler: undefined as undefined | ((details: unknown, callback: (r: unknown) => void) => void),
   permissionHandler: undefined as undefined | ((wc: unknown, permission: string, callback: (ok: boolean) => void) => void),
   ready: undefined as undefined | Promise<void>,
@@ -60,12 +63,16 @@ vi.mock('electron', () => {
       setApplicationMenu: (menu: MenuItem[]) => (captured.menu = menu),
     },
     dialog: { showOpenDialog: async () => captured.dialogAnswer },
-    ipcMain: { handle: (channel: string, handler: (...args: unknown[]) => unknown) => captured.ipcHandlers.set(channel, handler) },
-    shell: { openExternal: vi.fn() },
+    ipcMain: {
+      handle: (channel: string, handler: (...args: unknown[]) => unknown) => captured.ipcHandlers.set(channel, handler),
+      on: (channel: string, listener: (...args: unknown[]) => unknown) => captured.ipcListeners.set(channel, listener),
+    },
+    shell: { openExternal: (url: string) => captured.openExternal.push(url) },
     session: {
       defaultSession: {
         webRequest: { onHeadersReceived: (handler: typeof captured.headersHandler) => (captured.headersHandler = handler) },
         setPermissionRequestHandler: (handler: typeof captured.permissionHandler) => (captured.permissionHandler = handler),
+        setPermissionCheckHandler: (handler: typeof captured.permissionCheck) => (captured.permissionCheck = handler),
       },
     },
   };
@@ -83,6 +90,13 @@ beforeAll(async () => {
   await vi.waitFor(() => expect(captured.loaded).toBeTruthy(), { timeout: 15_000 });
 });
 
+/** The CSP the shell adds to a response. */
+function sentCsp(): string {
+  let headers: { responseHeaders: Record<string, string[]> } | undefined;
+  captured.headersHandler?.({ responseHeaders: {} }, (r) => (headers = r as typeof headers));
+  return headers?.responseHeaders['Content-Security-Policy']?.[0] ?? '';
+}
+
 describe('Electron shell security', () => {
   it('opens the renderer with contextIsolation, sandbox, no nodeIntegration and the CJS preload', () => {
     const prefs = captured.windowOptions?.webPreferences;
@@ -99,9 +113,7 @@ describe('Electron shell security', () => {
   });
 
   it('sends a strict CSP with every response and denies every permission', () => {
-    let headers: { responseHeaders: Record<string, string[]> } | undefined;
-    captured.headersHandler?.({ responseHeaders: {} }, (r) => (headers = r as typeof headers));
-    const csp = headers?.responseHeaders['Content-Security-Policy']?.[0] ?? '';
+    const csp = sentCsp();
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-eval');
@@ -128,6 +140,41 @@ describe('Electron shell security', () => {
   });
 });
 
+describe('Electron shell: who may call, and where a page may go', () => {
+  it('R-HOST-04: redirects are blocked, and no URL a page names reaches the system browser', () => {
+    const preventDefault = vi.fn();
+    captured.webContentsHandlers.get('will-redirect')?.({ preventDefault }, 'https://evil.example');
+    expect(preventDefault).toHaveBeenCalled();
+    for (const url of ['https://evil.example/', 'https://github.com/', 'file:///etc/passwd', 'mailto:x@y.z']) {
+      expect(captured.windowOpenHandler?.({ url })).toEqual({ action: 'deny' });
+    }
+    expect(captured.openExternal).toEqual([]);
+  });
+
+  it('R-HOST-04: the CSP forbids <base> and form posts, and every permission check says no', () => {
+    const csp = sentCsp();
+    expect(csp).toContain("base-uri 'none'");
+    expect(csp).toContain("form-action 'none'");
+    expect(captured.permissionCheck).toBeDefined();
+    for (const permission of ['media', 'geolocation', 'clipboard-read', 'notifications']) {
+      expect(captured.permissionCheck?.({}, permission, 'file://', {})).toBe(false);
+    }
+  });
+
+  it('R-PATH-01: the page opens only a file the user chose (dialog or drop), not any path it names', async () => {
+    const handle = captured.ipcHandlers.get('parallax:call')!;
+    const ours = { senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } };
+    const foreign = { senderFrame: { url: 'https://evil.example/' } };
+    const dropped = '/home/qa/dropped.parallax-trace';
+    expect(await handle(ours, { method: 'trace.open', params: { path: dropped } })).toMatchObject({ ok: false, error: { code: 'trace_forbidden' } });
+    captured.ipcListeners.get('parallax:chosen')?.(foreign, dropped);
+    expect(await handle(ours, { method: 'trace.open', params: { path: dropped } })).toMatchObject({ ok: false, error: { code: 'trace_forbidden' } });
+    captured.ipcListeners.get('parallax:chosen')?.(ours, dropped);
+    // Allowed now: it fails only because the file is not there.
+    expect(await handle(ours, { method: 'trace.open', params: { path: dropped } })).toMatchObject({ ok: false, error: { code: 'trace_unreadable' } });
+  });
+});
+
 describe('Electron menu', () => {
   const openRequests = () => captured.sent.filter((s) => (s.message as { event?: string }).event === 'trace.openRequested');
   const openTraceItem = () => captured.menu?.find((m) => m.label === 'File')?.submenu?.find((m) => m.label === 'Open Trace…');
@@ -139,6 +186,12 @@ describe('Electron menu', () => {
     captured.dialogAnswer = { canceled: false, filePaths: ['/home/qa/login.parallax-trace'] };
     item?.click?.();
     await vi.waitFor(() => expect(openRequests()).toHaveLength(1));
+    const handle = captured.ipcHandlers.get('parallax:call')!;
+    const ours = { senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } };
+    // R-PATH-01: the picked file may be opened by the page (it is not there, so: unreadable, not forbidden).
+    expect(await handle(ours, { method: 'trace.open', params: { path: '/home/qa/login.parallax-trace' } })).toMatchObject({
+      error: { code: 'trace_unreadable' },
+    });
     expect(openRequests()[0]).toEqual({
       channel: 'parallax:event',
       message: { event: 'trace.openRequested', payload: { path: '/home/qa/login.parallax-trace' } },
