@@ -22,7 +22,6 @@ import {
   AppRevealScreenshotTextSchema,
   AppRevealToolFailureSchema,
   AppRevealWindowsReplySchema,
-  appRevealElementsToUiNodes,
 } from '@shared/protocol/appreveal';
 import { decodeRunnerInbound, decodeRunnerRequest, RUNNER_COMMANDS, RUNNER_REPLY_TYPES } from '@shared/protocol/runner';
 import { decodeAutoMobileAction, decodeWebControlAction } from '@shared/protocol/sdk';
@@ -32,6 +31,7 @@ import { startWebHost, type WebHost } from '@main/host/web-host';
 import { DeviceManager } from '@main/devices/manager';
 import { openTraceFile, TraceOpenError } from '@main/trace/open';
 import { SessionRecording } from '@main/trace/recording';
+import { appRevealElementsToUiNodes } from '@shared/observe/appreveal';
 
 /** A single case slower than this is reported as a hang. */
 export const HANG_MS = 5_000;
