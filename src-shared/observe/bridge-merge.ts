@@ -149,9 +149,10 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
 
 /**
  * The XCTest nodes the merge keeps that a bridge node also describes: a container (screen, navigation
- * bar, web view, tab bar) is not a duplicate leaf and stays, but the bridge node with its frame and its
- * id or label, or with its frame and element type when neither carries an id or label, is the same
- * element. Only a one-to-one match counts.
+ * bar, web view, tab bar) is not a duplicate leaf and stays, and neither does an anonymous leaf (an
+ * image with no id or label), but the bridge node with its frame and its id or label, or with its frame
+ * and element type when neither carries an id or label, is the same element. Only a one-to-one match
+ * counts.
  */
 function twinKeptNodes(
   kept: readonly UiNode[],
@@ -171,7 +172,7 @@ function twinKeptNodes(
     const id = node['resource-id'];
     const label = node['content-desc'] ?? node.text;
     let matches = free.filter(({ source }) => (present(id) && source.id === id) || (present(source.label) && source.label === label));
-    if (matches.length === 0 && children.length > 0 && !present(id) && !present(label)) {
+    if (matches.length === 0 && !present(id) && !present(label)) {
       const type = elementTypeOf(node);
       matches = free.filter(({ source, mapped }) => !present(source.label) && type !== 'Other' && elementTypeOf(mapped) === type);
     }

@@ -6,6 +6,7 @@ import { flattenTree } from '@shared/model/tree';
 import { mergeBridgeSnapshot, mergeWebRead } from '@shared/observe';
 import { xctestTwinOf } from '@shared/model/node';
 import { xctestAttributes } from '@shared/selectors';
+import { diffTrees } from '@shared/compare/diff';
 
 const rect = (left: number, top: number, right: number, bottom: number) => ({ left, top, right, bottom });
 const find = (root: UiNode, test: (n: UiNode) => boolean) => flattenTree(root).find((f) => test(f.node))?.node;
@@ -74,12 +75,12 @@ describe('Observe: the XCTest node a merged node stands for', () => {
     expect(xctestTwinOf(find(merged, (n) => n['sdk-element-id'] === 'web')!)).toMatchObject({ kind: 'kept', node: { className: 'WKWebView' } });
   });
 
-  it('R-QA-06: a bridge node XCTest never reported has no twin, and XCTest sees nothing of it', () => {
+  it('R-QA-06: a bridge node XCTest never reported has no twin, and XCTest sees nothing of it; an anonymous leaf of its type and frame is its twin', () => {
     const promo = find(merged, (n) => n['sdk-element-id'] === 'promo')!;
     expect(xctestTwinOf(promo)).toBeUndefined();
     expect(xctestAttributes(promo)).toBeNull();
-    // A leaf with the same frame and type but no shared id or label is not claimed as a twin.
-    expect(xctestTwinOf(find(merged, (n) => n['sdk-element-id'] === 'avatar')!)).toBeUndefined();
+    // An anonymous XCTest leaf (no id, no label) with the bridge node's frame and type is that element.
+    expect(xctestTwinOf(find(merged, (n) => n['sdk-element-id'] === 'avatar')!)).toMatchObject({ kind: 'kept', node: { className: 'UIImageView' } });
   });
 
   it('R-QA-06: a DOM element merged over an XCTest leaf records the leaf as what XCTest saw', () => {
@@ -104,5 +105,84 @@ describe('Observe: the XCTest node a merged node stands for', () => {
     const hello = find(result.root, (n) => n['web-element-id'] === 'e1')!;
     expect(xctestTwinOf(hello)).toMatchObject({ kind: 'replaced', node: { className: 'UILabel', text: 'Hello' } });
     expect(xctestAttributes(find(result.root, (n) => n['web-element-id'] === 'e2')!)).toBeNull();
+  });
+});
+
+describe('Compare: one element, one difference', () => {
+  const leaf: UiNode = { className: 'UILabel', role: 'text', text: 'Your order', bounds: rect(16, 132, 386, 162) };
+  const field: UiNode = {
+    className: 'UITextField',
+    role: 'textfield',
+    'content-desc': 'Email',
+    text: 'you@example.com',
+    'hint-text': 'you@example.com',
+    bounds: rect(16, 200, 386, 240),
+  };
+  const xctestOnly: UiNode = {
+    className: 'XCUIApplication',
+    bounds: rect(0, 0, 402, 874),
+    node: [
+      {
+        className: 'UIView',
+        'resource-id': 'screen.checkout',
+        bounds: rect(0, 0, 402, 874),
+        node: [{ className: 'WKWebView', bounds: rect(0, 116, 402, 791), node: [leaf] }],
+      },
+      field,
+    ],
+  };
+  const bridge = ObservationSnapshotSchema.parse({
+    captureIdentity: '3',
+    orientation: 'portrait',
+    coordinateSpace: 'screen',
+    bounds: rect(0, 0, 402, 874),
+    capabilities: [],
+    root: {
+      id: 'root',
+      role: 'application',
+      bounds: rect(0, 0, 402, 874),
+      children: [
+        {
+          id: 'screen.checkout',
+          role: 'other',
+          bounds: rect(0, 0, 402, 874),
+          children: [{ id: 'WKWebView@0', role: 'webView', bounds: rect(0, 116, 402, 791) }],
+        },
+        { id: 'email', role: 'textField', label: 'Email', bounds: rect(16, 200, 386, 240) },
+      ],
+    },
+  });
+  const withBridge = mergeBridgeSnapshot(xctestOnly, bridge).root;
+  const web = WebSnapshotSchema.parse({
+    snapshotId: 's2',
+    documentId: 'd',
+    url: 'https://shop.example/',
+    elements: [{ id: 'e2', role: 'heading', label: 'Your order', bounds: [16, 16, 370, 30], enabled: true, visible: true, focused: false }],
+  });
+  const sdkBacked = mergeWebRead(withBridge, {
+    kind: 'reply',
+    reply: {
+      available: true,
+      webViews: [{ webViewId: 'checkout', url: 'https://shop.example/', allowedOrigins: [], contentProcessAvailable: true }],
+      snapshot: web,
+    },
+  }).root;
+  const diff = diffTrees(xctestOnly, sdkBacked);
+
+  it('R-QA-12: a DOM element merged over an XCTest leaf is one identity added, not also a value change', () => {
+    const dom = flattenTree(sdkBacked).find((f) => f.node['web-element-id'] === 'e2')!;
+    expect(diff.differences.filter((d) => d.sdkKey === dom.key).map((d) => d.class)).toEqual(['identity_added']);
+  });
+
+  it('R-QA-12: bridge nodes beside the XCTest containers they describe add their identity, they are not nodes of their own', () => {
+    expect(diff.summary.only_sdk).toBe(0);
+    const details = diff.differences.filter((d) => d.class === 'identity_added').map((d) => d.detail);
+    expect(details.some((d) => d.includes('sdk-element-id="screen.checkout"'))).toBe(true);
+    expect(details.some((d) => d.includes('sdk-element-id="WKWebView@0"'))).toBe(true);
+  });
+
+  it('R-QA-12: an empty field XCTest reads as its placeholder has no value, as the bridge says: no change', () => {
+    expect(diff.summary.value_changed).toBe(0);
+    expect(diff.summary.text_changed).toBe(0);
   });
 });
