@@ -135,7 +135,8 @@ async function serve(args: string[], out: Out): Promise<number> {
     if (values.replay) {
       const replay = await startReplayDevice(values.replay);
       owned.push(replay);
-      manager.connect(replay.url, { kind: 'replay', name: `Recorded: ${replay.recording.folder.split(/[\\/]/).pop()}` });
+      const folder = replay.recording.folder.split(/[\\/]/).pop() ?? replay.recording.folder;
+      manager.connect(replay.url, { kind: 'replay', name: `Recorded: ${folder}`, recording: { folder } });
     }
     for (const url of values.device ?? []) manager.connect(url);
     if (!values.replay && !values.device?.length && !values['no-default-device']) {

@@ -16,10 +16,22 @@ import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-repor
 export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo', 'appreveal']);
 export const DeviceStateSchema = z.enum(['connecting', 'connected', 'disconnected']);
 
+/** How a device's kind reads in the device list. */
+export const DEVICE_KIND_LABELS: Record<z.infer<typeof DeviceKindSchema>, string> = {
+  runner: 'iOS runner',
+  replay: 'Recorded session',
+  demo: 'Demo device',
+  appreveal: 'AppReveal app',
+};
+
 export const DeviceSummarySchema = z.object({
   id: z.string(),
   kind: DeviceKindSchema,
   name: z.string(),
+  /** The app on screen, as XCTest names it (the application's label), once an observation has arrived. */
+  appName: z.string().optional(),
+  /** A recorded session played back: the folder it plays. */
+  recording: z.object({ folder: z.string() }).optional(),
   url: z.string(),
   state: DeviceStateSchema,
   /** Why the device is not connected (last error), in one line. */

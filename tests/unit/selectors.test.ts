@@ -18,6 +18,7 @@ import {
   viewOf,
   type SelectorSuggestion,
 } from '@shared/selectors';
+import { iosAttributes } from '@shared/inspect';
 import { goldenRoot } from '../support/golden';
 
 const DEMO = join(__dirname, '..', 'fixtures', 'demo-observations');
@@ -228,5 +229,32 @@ describe('selectors: element types', () => {
       placeholderValue: 'you@example.com',
       xcuiType: 'XCUIElementTypeTextField',
     });
+  });
+});
+
+describe('attributes in iOS terms', () => {
+  it('R-QA-13: identifier, label, type and frame in points, each with its wire name', () => {
+    const root = goldenRoot();
+    const general = flattenTree(root).find((f) => f.node['resource-id'] === 'com.apple.settings.general')!.node;
+    const rows = iosAttributes(general);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { name: 'identifier', wire: 'resource-id', value: 'com.apple.settings.general' },
+        { name: 'label', wire: 'text', value: 'General' },
+        { name: 'type', wire: 'className, role', value: 'XCUIElementTypeButton' },
+        { name: 'enabled', wire: 'enabled', value: 'true' },
+      ]),
+    );
+    expect(rows.find((r) => r.name === 'frame')).toMatchObject({ wire: 'bounds', value: expect.stringMatching(/^x \d+, y \d+, \d+ × \d+ pt$/) });
+    expect(rows.some((r) => r.name === 'seen by XCTest')).toBe(false);
+  });
+
+  it('R-QA-13: a DOM-only element says XCTest does not report it; a bridge node over an XCTest one says as what', () => {
+    const checkout = demoRoot('checkout');
+    const chat = flattenTree(checkout).find((f) => f.node['content-desc'] === 'Chat')!.node;
+    expect(iosAttributes(chat).find((r) => r.name === 'seen by XCTest')?.value).toBe("no: only the web view's DOM reports it");
+    const login = demoRoot('login');
+    const submit = flattenTree(login).find((f) => f.node['sdk-element-id'] === 'login.submit' || f.node['resource-id'] === 'login.submit')!.node;
+    expect(iosAttributes(submit).find((r) => r.name === 'seen by XCTest')?.value).toBe('as XCUIElementTypeButton login.submit');
   });
 });

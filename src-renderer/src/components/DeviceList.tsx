@@ -1,5 +1,5 @@
 import './DeviceList.css';
-import type { DeviceSummary } from '@shared/api/api';
+import { DEVICE_KIND_LABELS, type DeviceSummary } from '@shared/api/api';
 import { useDevices, useDisconnectDevice } from '@renderer/api/queries';
 import { errorMessage } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
@@ -36,12 +36,20 @@ export function DeviceList() {
           >
             <div className="device-line">
               <span className={`state-dot state-${d.state}`} aria-hidden />
-              <span className="device-name" title={d.name}>
-                {d.name}
+              <span className="device-name" data-testid="device-name" title={d.name}>
+                {d.appName ?? d.name}
               </span>
-              <span className="device-kind">{d.kind}</span>
+              <span className="device-kind" data-testid="device-kind" data-kind={d.kind}>
+                {DEVICE_KIND_LABELS[d.kind]}
+              </span>
             </div>
+            {d.recording && (
+              <div className="device-url" data-testid="device-recording" title={d.recording.folder}>
+                recording {d.recording.folder}
+              </div>
+            )}
             <div className="device-url" title={d.url}>
+              {d.appName && d.appName !== d.name ? `${d.name} · ` : ''}
               {d.url}
             </div>
             <div className="device-line">
