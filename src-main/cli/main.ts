@@ -34,7 +34,7 @@ Commands:
   open FILE [--json]                  print a recorded trace, without a device
   replay FILE --device URL [--json] [--stop-on-divergence]
                                       re-run a trace; exit 0 only when every step matched
-  export FILE [--maestro] [--out PATH]
+  export FILE [--maestro|--xcuitest] [--out PATH]
                                       export a trace as a Maestro flow
   compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL

@@ -14,7 +14,7 @@ import { CompareError } from '@main/devices/compare';
 import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
 import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
 import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
-import { exportMaestro, exportNotes, findUnfinishedTraces, recoverTrace, TraceOpenError } from '@main/trace/index';
+import { exportMaestro, exportNotes, exportXcuiTest, findUnfinishedTraces, recoverTrace, TraceOpenError } from '@main/trace/index';
 import { openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 
 export type HostKind = 'electron' | 'web';
@@ -100,6 +100,10 @@ export function createApiService(
     'trace.exportMaestro': async ({ path }) => {
       const flow = await exportMaestro(await openedTrace(path));
       return { yaml: flow.yaml, notes: exportNotes(flow) };
+    },
+    'trace.exportXcuiTest': async ({ path }) => {
+      const method = await exportXcuiTest(await openedTrace(path));
+      return { swift: method.swift, notes: exportNotes(method) };
     },
     'trace.replay': ({ path, deviceId, stopOnDivergence }) => replays.run(path, deviceId, stopOnDivergence),
     'trace.stopReplay': () => ({ stopping: replays.stop() }),

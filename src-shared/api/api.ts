@@ -389,6 +389,14 @@ export const apiMethods = {
     input: z.object({ path: z.string().min(1).max(4096) }),
     output: z.object({ yaml: z.string(), notes: z.array(z.string()) }),
   },
+  /**
+   * The trace as an XCUITest test method (Swift), with the same notes as the Maestro export: steps with no
+   * XCUITest form, secrets to set in the scheme's environment, screens that could not be read.
+   */
+  'trace.exportXcuiTest': {
+    input: z.object({ path: z.string().min(1).max(4096) }),
+    output: z.object({ swift: z.string(), notes: z.array(z.string()) }),
+  },
   /** Stops the running replay between steps (the step in flight finishes); false when none runs. */
   'trace.stopReplay': { input: z.object({}), output: z.object({ stopping: z.boolean() }) },
 } as const;
