@@ -12,6 +12,7 @@ import { connectionFor } from '@main/devices/manager';
 import { startReplayDevice } from '@demo/replay-device';
 import { runActionCommand } from './actions';
 import { runTraceCommand } from './traces';
+import { runDoctor } from './doctor';
 import { discoverOnce } from '@main/discovery/index';
 import { startAppServices } from '@main/host/app-services';
 import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
@@ -35,8 +36,9 @@ Commands:
   replay FILE --device URL [--json] [--stop-on-divergence]
                                       re-run a trace; exit 0 only when every step matched
   export FILE [--maestro|--xcuitest] [--out PATH]
-                                      export a trace as a Maestro flow
+                                      export a trace as a Maestro flow or an XCUITest method
   compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
+  doctor [--device URL] [--json]      check a runner or an AppReveal app from here; the next step for each failure
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
   demo-device [--port N] [--screen NAME] [--fault F]...
                                       start the simulated iPhone; prints {runnerUrl, adminUrl}
@@ -75,6 +77,8 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
         return await runTraceCommand(command, rest, out);
       case 'replay-device':
         return await replayDevice(rest, out);
+      case 'doctor':
+        return await runDoctor(rest, out);
       case 'demo-device':
         return await demoDevice(rest, out);
       case undefined:

@@ -203,7 +203,7 @@ function evaluateRaw(parsed: ParsedSelector, screen: ScreenIndex, viewName: View
     case '--id':
     case '--text': {
       const selector = parsed.strategy === '--id' ? { id: parsed.value } : { text: parsed.value };
-      return selectorMatches(selector, screen.root)
+      return selectorMatches(selector, screen.root, screen.nodes)
         .map((f) => screen.byKey.get(f.key))
         .filter((i): i is number => i !== undefined);
     }

@@ -14,8 +14,8 @@
  * range scan over the subtree span, which keeps every evaluation linear in the tree.
  */
 import type { UiNode } from '@shared/protocol/runner';
-import { boundsOf, nodeSource, xctestTwinOf } from '@shared/model/node';
-import { flattenTree, type FlatNode, type NodeKey } from '@shared/model/tree';
+import { boundsOf, childrenOf, nodeSource, xctestTwinOf } from '@shared/model/node';
+import { childKey, ROOT_KEY, type FlatNode, type NodeKey } from '@shared/model/tree';
 import { elementAttributes, type ElementAttributes } from './element';
 
 export type ViewName = 'xctest' | 'merged';
@@ -106,13 +106,23 @@ function boundsKey(node: UiNode): string | undefined {
 export function indexScreen(root: UiNode): ScreenIndex {
   const cached = cache.get(root);
   if (cached) return cached;
-  const nodes = flattenTree(root);
+  // One pre-order walk that keeps each node's parent by index (model/tree.ts flattenTree's order and keys).
+  const nodes: FlatNode[] = [];
+  const parents: number[] = [];
+  const stack: { node: UiNode; key: NodeKey; depth: number; parent: number }[] = [{ node: root, key: ROOT_KEY, depth: 0, parent: -1 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    const i = nodes.length;
+    const parent = item.parent;
+    nodes.push({ key: item.key, node: item.node, depth: item.depth, parentKey: parent < 0 ? null : nodes[parent]!.key, order: i });
+    parents.push(parent);
+    const children = childrenOf(item.node);
+    for (let c = children.length - 1; c >= 0; c--) stack.push({ node: children[c]!, key: childKey(item.key, c), depth: item.depth + 1, parent: i });
+  }
   const n = nodes.length;
   const byKey = new Map<NodeKey, number>();
   for (let i = 0; i < n; i++) byKey.set(nodes[i]!.key, i);
-
-  const parentIndex = new Int32Array(n).fill(-1);
-  for (let i = 1; i < n; i++) parentIndex[i] = byKey.get(nodes[i]!.parentKey!) ?? -1;
+  const parentIndex = Int32Array.from(parents);
   const end = new Int32Array(n);
   for (let i = n - 1; i >= 0; i--) {
     end[i] = Math.max(end[i]!, i + 1);

@@ -112,7 +112,7 @@ type Axis = 'child' | 'descendant' | 'descendant-or-self' | 'self' | 'parent';
 function axisNodes(view: ScreenView, node: number, axis: Axis): number[] {
   switch (axis) {
     case 'child':
-      return [...view.children(node)];
+      return view.children(node) as number[];
     case 'descendant':
       return view.descendantsOf([node]);
     case 'descendant-or-self':
@@ -264,10 +264,12 @@ class Parser {
       const out: number[] = [];
       for (const context of from) {
         let nodes = axisNodes(view, context, axis).filter((n) => n >= 0 && test(view, n));
-        nodes = applyPredicates(view, nodes, predicates);
-        out.push(...nodes);
+        if (predicates.length > 0) nodes = applyPredicates(view, nodes, predicates);
+        for (const n of nodes) out.push(n);
       }
-      return from.length <= 1 ? out : uniqueSorted(out);
+      if (from.length <= 1) return out;
+      // The children of different nodes never overlap; other axes can, and are made unique.
+      return axis === 'child' ? out.sort((a, b) => a - b) : uniqueSorted(out);
     };
   }
 
@@ -474,6 +476,8 @@ function applyPredicates(view: ScreenView, nodes: number[], predicates: readonly
 }
 
 function descendantOrSelf(view: ScreenView, from: readonly number[]): number[] {
+  // The usual case, `//` from the document: itself and everything, already in document order.
+  if (from.length === 1) return [from[0]!, ...view.descendantsOf(from)];
   return uniqueSorted([...from, ...view.descendantsOf(from)]);
 }
 

@@ -79,7 +79,22 @@ export function DeviceList() {
           </li>
         ))}
       </ul>
-      {devices.isSuccess && list.length === 0 && <div className="empty-note">No devices yet.</div>}
+      {devices.isSuccess && list.length === 0 && (
+        <div className="empty-note" data-testid="device-list-empty">
+          <p>No devices yet.</p>
+          <p>
+            A simulator: boot it (<code>xcrun simctl boot "iPhone 17"</code>) and let AutoMobile start its CtrlProxy runner on port 8765; Parallax finds runners
+            on 127.0.0.1:8765–8864.
+          </p>
+          <p>
+            An iPhone: sign CtrlProxy for it and forward the port with <code>iproxy 8765:8765</code>.
+          </p>
+          <p>An AppReveal app: paste the “Session URL” line from its log into Connect.</p>
+          <p>
+            <code>npx parallax doctor --device URL</code> checks each step; the README’s “From the demo to a real device” has the details.
+          </p>
+        </div>
+      )}
     </div>
   );
 }
