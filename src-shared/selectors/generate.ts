@@ -248,41 +248,35 @@ function parallax(ctx: Context, node: UiNode, i: number, xctestSeen: ElementAttr
     const value = raw[name];
     if (typeof value === 'string' && value !== '') ids.add(value);
   }
-  for (const id of ids) {
-    const selector = `--id ${shellQuote(id)}`;
-    const { matches } = check(ctx, 'parallax', selector, 'merged', i);
-    if (!accepts(matches)) continue;
-    const visibleTo: Visibility = id === xctestSeen?.identifier ? 'xctest' : source === 'xctest' ? 'xctest' : source;
-    push(ctx, {
-      syntax: 'parallax',
-      strategy: '--id',
-      selector,
-      basis: 'identifier',
-      visibleTo,
-      robustness: BASIS_SCORE.identifier + (visibleTo === 'xctest' ? 0 : BRIDGE_PENALTY),
-      targetIndex: matches[0]!,
-    });
-  }
   const texts = new Set<string>();
   for (const name of ['content-desc', 'text', 'value'] as const) {
     const value = raw[name];
     if (typeof value === 'string' && value !== '' && !(name !== 'content-desc' && hidesText(node))) texts.add(value);
   }
-  for (const text of texts) {
-    const selector = `--text ${shellQuote(text)}`;
-    const { matches } = check(ctx, 'parallax', selector, 'merged', i);
-    if (!accepts(matches)) continue;
-    const seenByXctest = xctestSeen !== undefined && [xctestSeen.label, xctestSeen.value, xctestSeen.placeholderValue].includes(text);
-    const visibleTo: Visibility = source === 'xctest' || seenByXctest ? 'xctest' : source;
-    push(ctx, {
-      syntax: 'parallax',
-      strategy: '--text',
-      selector,
-      basis: 'label',
-      visibleTo,
-      robustness: BASIS_SCORE.label + (visibleTo === 'xctest' ? 0 : BRIDGE_PENALTY),
-      targetIndex: matches[0]!,
-    });
+  const seenAs = (basis: SelectorBasis, value: string) =>
+    basis === 'identifier'
+      ? value === xctestSeen?.identifier
+      : xctestSeen !== undefined && [xctestSeen.label, xctestSeen.value, xctestSeen.placeholderValue].includes(value);
+  const flags: [strategy: '--id' | '--text', basis: SelectorBasis, values: Set<string>][] = [
+    ['--id', 'identifier', ids],
+    ['--text', 'label', texts],
+  ];
+  for (const [strategy, basis, values] of flags) {
+    for (const value of values) {
+      const selector = `${strategy} ${shellQuote(value)}`;
+      const { matches } = check(ctx, 'parallax', selector, 'merged', i);
+      if (!accepts(matches)) continue;
+      const visibleTo: Visibility = source === 'xctest' || seenAs(basis, value) ? 'xctest' : source;
+      push(ctx, {
+        syntax: 'parallax',
+        strategy,
+        selector,
+        basis,
+        visibleTo,
+        robustness: BASIS_SCORE[basis] + (visibleTo === 'xctest' ? 0 : BRIDGE_PENALTY),
+        targetIndex: matches[0]!,
+      });
+    }
   }
 }
 

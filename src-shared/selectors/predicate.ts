@@ -13,6 +13,7 @@
 import { SelectorError, wholeMatch, MAX_PATTERN_LENGTH, type SelectorSyntax } from './errors';
 import { elementTypeInfo } from './element-type';
 import type { ElementAttributes } from './element';
+import { TokenCursor } from './tokens';
 
 type Value = string | number | boolean | null | Value[];
 export type PredicateArg = string | number | boolean;
@@ -128,22 +129,15 @@ type Operand = { kind: 'key'; read: (e: ElementAttributes) => Value } | { kind: 
 const STRING_OPS = new Set(['BEGINSWITH', 'ENDSWITH', 'CONTAINS', 'LIKE', 'MATCHES']);
 const COMPARISONS = new Set(['==', '=', '!=', '<>', '<', '<=', '=<', '>', '>=', '=>']);
 
-class Parser {
-  private pos = 0;
+class Parser extends TokenCursor<Token> {
   private argIndex = 0;
 
   constructor(
-    private readonly tokens: Token[],
+    tokens: Token[],
     private readonly args: readonly PredicateArg[],
     private readonly syntax: SelectorSyntax,
-  ) {}
-
-  private peek(): Token {
-    return this.tokens[this.pos]!;
-  }
-
-  private next(): Token {
-    return this.tokens[this.pos++]!;
+  ) {
+    super(tokens);
   }
 
   private fail(reason: string, token: Token = this.peek()): never {

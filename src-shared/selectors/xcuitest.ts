@@ -14,6 +14,7 @@ import { elementTypeByName, elementTypeInfo, type ElementTypeName } from './elem
 import type { ElementAttributes } from './element';
 import { parsePredicate, type Predicate, type PredicateArg } from './predicate';
 import type { ScreenView } from './screen';
+import { TokenCursor } from './tokens';
 
 type Step =
   | { op: 'descendants' | 'children'; type: ElementTypeName }
@@ -146,19 +147,7 @@ const ACTIONS = new Set([
   'clearText',
 ]);
 
-class Parser {
-  private pos = 0;
-
-  constructor(private readonly tokens: Token[]) {}
-
-  private peek(offset = 0): Token {
-    return this.tokens[Math.min(this.pos + offset, this.tokens.length - 1)]!;
-  }
-
-  private next(): Token {
-    return this.tokens[this.pos++]!;
-  }
-
+class Parser extends TokenCursor<Token> {
   private punct(value: string): boolean {
     const t = this.peek();
     return t.kind === 'punct' && t.value === value;

@@ -13,6 +13,7 @@
 import { SelectorError } from './errors';
 import type { ElementAttributes } from './element';
 import type { ScreenView } from './screen';
+import { TokenCursor } from './tokens';
 
 /** One attribute of the page source element for node `i` of `view`, or undefined when it has none. */
 export function xpathAttribute(e: ElementAttributes, view: ScreenView, i: number, name: string): string | undefined {
@@ -153,19 +154,7 @@ type AttrRef = { attr: string };
 
 // ---- Parser -----------------------------------------------------------------------------------------
 
-class Parser {
-  private pos = 0;
-
-  constructor(private readonly tokens: Token[]) {}
-
-  private peek(offset = 0): Token {
-    return this.tokens[Math.min(this.pos + offset, this.tokens.length - 1)]!;
-  }
-
-  private next(): Token {
-    return this.tokens[this.pos++]!;
-  }
-
+class Parser extends TokenCursor<Token> {
   private op(value: string, offset = 0): boolean {
     const t = this.peek(offset);
     return t.kind === 'op' && t.value === value;
