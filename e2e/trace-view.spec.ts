@@ -64,9 +64,9 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   await expect(page.getByTestId('attr-row').first()).toBeVisible();
   await page.screenshot({ path: '/tmp/trace-view.png' });
 
-  // Export: a Maestro flow file, saved as a download, with one tapOn per recorded tap. The picked
-  // username field is named by its label, unique on its screen; Sign In, a bridge node whose label
-  // the screen repeats, falls back to its point.
+  // Export: a Maestro flow file, saved as a download, with one tapOn per recorded tap. Both picked
+  // nodes are named by the accessibility identifier XCTest reports for them, Sign In too, although the
+  // bridge served it (R-QA-08): no point.
   const download = page.waitForEvent('download');
   await page.getByTestId('export-maestro').click();
   const flow = await download;
@@ -74,9 +74,18 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   const yaml = await readFile((await flow.path())!, 'utf8');
   expect(yaml).toMatch(/^appId: 'dev\.parallax\.demo'$/m);
   expect(yaml.match(/^- tapOn:$/gm)).toHaveLength(2);
-  expect(yaml).toMatch(/^ {4}point: '\d+%, \d+%'$/m);
-  expect(yaml).toMatch(/^ {4}text: 'Username'$/m);
+  expect(yaml).not.toMatch(/point:/);
+  expect(yaml).toMatch(/^ {4}id: 'login\\\.username'$/m);
+  expect(yaml).toMatch(/^ {4}id: 'login\\\.submit'$/m);
   await expect(page.getByTestId('export-notes')).toBeAttached();
+  // And beside it, the same steps as an XCUITest method.
+  const swiftDownload = page.waitForEvent('download');
+  await page.getByTestId('export-maestro-xcuitest').click();
+  const method = await swiftDownload;
+  expect(method.suggestedFilename()).toMatch(/\.xcuitest\.swift$/);
+  const swift = await readFile((await method.path())!, 'utf8');
+  expect(swift).toContain('app.buttons["login.submit"].tap()');
+  await expect(page.getByTestId('export-notes-xcuitest')).toBeAttached();
 
   // Close goes back to the live view.
   await page.getByTestId('trace-close').click();

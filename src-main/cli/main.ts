@@ -13,6 +13,7 @@ import { connectionFor } from '@main/devices/manager';
 import { startReplayDevice } from '@demo/replay-device';
 import { runActionCommand } from './actions';
 import { runTraceCommand } from './traces';
+import { runDoctor } from './doctor';
 import { discoverOnce } from '@main/discovery/index';
 import { startAppServices } from '@main/host/app-services';
 import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
@@ -35,9 +36,10 @@ Commands:
   open FILE [--json]                  print a recorded trace, without a device
   replay FILE --device URL [--json] [--stop-on-divergence]
                                       re-run a trace; exit 0 only when every step matched
-  export FILE [--maestro] [--out PATH]
-                                      export a trace as a Maestro flow
+  export FILE [--maestro|--xcuitest] [--out PATH]
+                                      export a trace as a Maestro flow or an XCUITest method
   compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
+  doctor [--device URL] [--json]      check a runner or an AppReveal app from here; the next step for each failure
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
   demo-device [--port N] [--screen NAME] [--fault F]...
               [--appreveal-flavor ios|tauri] [--appreveal-tools always|T1,T2...] [--appreveal-host ADDR]
@@ -77,6 +79,8 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
         return await runTraceCommand(command, rest, out);
       case 'replay-device':
         return await replayDevice(rest, out);
+      case 'doctor':
+        return await runDoctor(rest, out);
       case 'demo-device':
         return await demoDevice(rest, out);
       case undefined:
@@ -137,7 +141,8 @@ async function serve(args: string[], out: Out): Promise<number> {
     if (values.replay) {
       const replay = await startReplayDevice(values.replay);
       owned.push(replay);
-      manager.connect(replay.url, { kind: 'replay', name: `Recorded: ${replay.recording.folder.split(/[\\/]/).pop()}` });
+      const folder = replay.recording.folder.split(/[\\/]/).pop() ?? replay.recording.folder;
+      manager.connect(replay.url, { kind: 'replay', name: `Recorded: ${folder}`, recording: { folder } });
     }
     for (const url of values.device ?? []) manager.connect(url);
     if (!values.replay && !values.device?.length && !values['no-default-device']) {

@@ -15,8 +15,8 @@ import { nodeAtKey } from '@shared/model/tree';
 import { StrategySchema } from '@shared/protocol/observation';
 import { replaySummary } from '@shared/trace/replay-report';
 import type { UiNode } from '@shared/protocol/runner';
-import type { TimelineStep } from '@shared/trace/reader';
-import { exportMaestro, exportNotes, openTraceFile, TraceOpenError, type OpenedTrace } from '@main/trace/index';
+import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
+import { exportMaestro, exportNotes, exportXcuiTest, openTraceFile, TraceOpenError, type OpenedTrace } from '@main/trace/index';
 import { compareNow } from '@main/devices/compare';
 import type { DeviceConnection } from '@main/devices/connection';
 import { connectionFor } from '@main/devices/manager';
@@ -32,8 +32,9 @@ export const TRACE_USAGE = `Usage:
   parallax replay FILE --device URL [--json] [--stop-on-divergence] [--timeout MS]
         runs the trace's actions again; each step matched, diverged or failed
         exit code 0 only when every step matched
-  parallax export FILE [--maestro] [--out PATH]
-        the trace as a Maestro flow (YAML) on stdout, or written to PATH; notes on stderr
+  parallax export FILE [--maestro | --xcuitest] [--out PATH]
+        the trace as a Maestro flow (YAML, the default) or an XCUITest test method (Swift),
+        on stdout or written to PATH; notes on stderr, steps numbered as the trace view numbers them
   parallax compare --device URL [--json] [--strategy visible|raw] [--timeout MS]
         the current screen, XCTest-only against SDK-backed: summary and differences
         (--json: the whole diff)
@@ -49,6 +50,7 @@ const OPTIONS = {
   'stop-on-divergence': { type: 'boolean' },
   timeout: { type: 'string' },
   maestro: { type: 'boolean' },
+  xcuitest: { type: 'boolean' },
   out: { type: 'string' },
   strategy: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -59,7 +61,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: tru
 const ALLOWED: Record<TraceCommand, readonly (keyof typeof OPTIONS)[]> = {
   open: ['json'],
   replay: ['device', 'json', 'stop-on-divergence', 'timeout'],
-  export: ['maestro', 'out'],
+  export: ['maestro', 'xcuitest', 'out'],
   compare: ['device', 'json', 'strategy', 'timeout'],
 };
 
@@ -86,6 +88,7 @@ function parse(command: TraceCommand, args: string[]): { values: Values; file: s
   if (values.help) return { values, file: undefined };
   const stray = (Object.keys(values) as (keyof typeof OPTIONS)[]).find((k) => values[k] !== undefined && k !== 'help' && !ALLOWED[command].includes(k));
   if (stray) throw new UsageError(`${command} does not take --${stray}`);
+  if (values.maestro && values.xcuitest) throw new UsageError('export takes --maestro or --xcuitest, not both');
   if (command === 'compare') {
     if (positionals.length > 0) throw new UsageError(`compare takes no FILE (it compares the device's current screen), not "${positionals[0]}"`);
   } else if (positionals.length !== 1) {
@@ -178,9 +181,12 @@ function subjectOf(step: TimelineStep | undefined): string {
   return target ?? '';
 }
 
-/** One line: number, kind, target, result (backend, fallback or failure reason), duration. */
-function stepLine(step: TimelineStep, width: number): string {
-  const n = String(step.index + 1).padStart(width);
+/**
+ * One line: number, kind, target, result (backend, fallback or failure reason), duration. Actions carry
+ * the trace view's step number (the one the exports' notes use); other steps a dot.
+ */
+function stepLine(step: TimelineStep, width: number, number: number | undefined): string {
+  const n = (number === undefined ? '·' : String(number)).padStart(width);
   const target = step.kind === 'action' ? subjectOf(step) : '';
   const what = step.kind === 'comparison' && step.comparisons[0] ? `${step.statusText}: ${summaryText(step.comparisons[0].summary)}` : step.statusText;
   const ms = step.durationMs !== undefined && step.kind === 'action' ? `  ${Math.round(step.durationMs)} ms` : '';
@@ -251,8 +257,9 @@ async function openCommand(file: string, values: Values, out: Out): Promise<numb
   out.log(`  ${trace.timeline.length} steps (${actions} actions), ${trace.events.length} events`);
   for (const warning of traceWarnings(trace)) out.log(`! ${warning}`);
   const width = String(trace.timeline.length).length;
+  const numbers = filmstripNumbers(trace.timeline);
   for (const step of trace.timeline) {
-    out.log(stepLine(step, width));
+    out.log(stepLine(step, width, numbers.get(step.callId)));
     for (const warning of step.warnings) out.log(`${' '.repeat(width)}  ! ${warning}`);
   }
   return 0;
@@ -262,21 +269,24 @@ async function openCommand(file: string, values: Values, out: Out): Promise<numb
 
 async function exportCommand(file: string, values: Values, out: Out): Promise<number> {
   const trace = await openTraceFile(file);
-  const flow = await exportMaestro(trace);
-  const notes = exportNotes(flow);
+  const swift = values.xcuitest === true;
+  const exported = swift ? await exportXcuiTest(trace) : await exportMaestro(trace);
+  const text = 'swift' in exported ? exported.swift : exported.yaml;
+  const what = swift ? 'the XCUITest method' : 'the Maestro flow';
+  const notes = exportNotes(exported);
   if (values.out !== undefined) {
     const target = resolve(values.out);
     try {
-      await writeFile(target, flow.yaml);
+      await writeFile(target, text);
     } catch (error) {
       throw new Error(`cannot write ${target}: ${oneLine(error)}`);
     }
-    out.log(`Wrote the Maestro flow to ${target} (${notes.length === 0 ? 'every step exported' : `${notes.length} note(s)`})`);
+    out.log(`Wrote ${what} to ${target} (${notes.length === 0 ? 'every step exported' : `${notes.length} note(s)`})`);
     for (const note of notes) out.log(note);
     return 0;
   }
-  // The YAML alone on stdout, so it can be piped into a file or into Maestro; the notes go beside it.
-  out.log(flow.yaml.endsWith('\n') ? flow.yaml.slice(0, -1) : flow.yaml);
+  // The export alone on stdout, so it can be piped into a file or into Maestro; the notes go beside it.
+  out.log(text.endsWith('\n') ? text.slice(0, -1) : text);
   for (const note of notes) out.error(note);
   return 0;
 }

@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import type { ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '@shared/api/api';
 import type { ActionRequest } from '@shared/protocol/action';
 import { withoutFrames } from '@shared/inspect/actions';
+import { appNameOf } from '@shared/inspect/observation';
 import type { RunnerClientOptions } from '@main/runner/client';
 import { AppRevealConnection } from '@main/appreveal/connection';
 import type { DeviceConnection, DeviceKind } from './connection';
@@ -19,6 +20,8 @@ export type { DeviceKind } from './connection';
 interface ManagedDevice {
   id: string;
   name: string;
+  /** A recorded session's folder (a replay device). */
+  recording?: { folder: string };
   connection: DeviceConnection;
   lastFrame: Frame | undefined;
   /** The device's action steps, oldest first (see HISTORY_STEPS). */
@@ -72,18 +75,26 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
    * Adds a device by its URL and starts connecting: `ws://` is a runner, `http(s)://` an AppReveal
    * session URL (its token stays inside the connection). The same device twice is one device.
    */
-  connect(url: string, options: { name?: string; kind?: DeviceKind } = {}): DeviceSummary {
+  connect(url: string, options: { name?: string; kind?: DeviceKind; recording?: { folder: string } } = {}): DeviceSummary {
     const connection = connectionFor(url, { ...options, runner: this.clientOptions });
     const existing = [...this.devices.values()].find((device) => device.connection.url === connection.url);
     if (existing) return this.summary(existing);
     const id = `device-${this.nextId++}`;
-    const device: ManagedDevice = { id, name: options.name ?? connection.url, connection, lastFrame: undefined, history: [] };
+    const device: ManagedDevice = {
+      id,
+      name: options.name ?? connection.url,
+      ...(options.recording ? { recording: options.recording } : {}),
+      connection,
+      lastFrame: undefined,
+      history: [],
+    };
     this.devices.set(id, device);
     connection.on('state', () => this.emitDevices());
     connection.on('frame', (observed) => {
       if (!this.devices.has(id)) return;
-      device.lastFrame = { deviceId: id, ...observed };
-      this.emit('frame', device.lastFrame);
+      const frame: Frame = { deviceId: id, ...observed };
+      this.setFrame(device, frame);
+      this.emit('frame', frame);
     });
     connection.start();
     this.emitDevices();
@@ -102,7 +113,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     const device = this.get(deviceId);
     await device.connection.waitUntilConnected();
     const frame: Frame = { deviceId, ...(await device.connection.observe(options)) };
-    device.lastFrame = frame;
+    this.setFrame(device, frame);
     this.emit('observed', frame);
     return frame;
   }
@@ -128,7 +139,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     const { result, after } = await device.connection.act(request, options);
     const afterFrame: Frame | null = after ? { deviceId, ...after } : null;
     if (afterFrame && this.devices.has(deviceId)) {
-      device.lastFrame = afterFrame;
+      this.setFrame(device, afterFrame);
       this.emit('frame', afterFrame);
     }
     const step: ActionStep = { callId, deviceId, request, result, startedAt, before, after: afterFrame };
@@ -165,6 +176,13 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     await Promise.all(devices.map((device) => device.connection.close()));
   }
 
+  /** The device's newest frame; the list names a device by its app, so a new app name is announced. */
+  private setFrame(device: ManagedDevice, frame: Frame): void {
+    const named = appNameOf(device.lastFrame?.observation);
+    device.lastFrame = frame;
+    if (appNameOf(frame.observation) !== named && this.devices.has(device.id)) this.emitDevices();
+  }
+
   private get(deviceId: string): ManagedDevice {
     const device = this.devices.get(deviceId);
     if (!device) throw new DeviceNotFoundError(deviceId);
@@ -174,10 +192,13 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   private summary(device: ManagedDevice): DeviceSummary {
     const { connection } = device;
     const bundleId = device.lastFrame?.observation?.activeWindow?.bundleId ?? connection.bundleId;
+    const appName = appNameOf(device.lastFrame?.observation);
     return {
       id: device.id,
       kind: connection.kind,
       name: device.name,
+      ...(appName ? { appName } : {}),
+      ...(device.recording ? { recording: device.recording } : {}),
       url: connection.url,
       state: connection.state,
       ...(connection.error ? { error: connection.error } : {}),

@@ -15,7 +15,7 @@ import { CompareError } from '@main/devices/compare';
 import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
 import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
 import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
-import { exportMaestro, exportNotes, findUnfinishedTraces, recoverTrace, TraceOpenError } from '@main/trace/index';
+import { exportMaestro, exportNotes, exportXcuiTest, findUnfinishedTraces, recoverTrace, TraceOpenError } from '@main/trace/index';
 import { openedCopiesDir, openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 import { TraceAccess } from '@main/trace/access';
 import { tracesDir } from '@main/paths';
@@ -114,6 +114,10 @@ export function createApiService(
     'trace.exportMaestro': async ({ path }) => {
       const flow = await exportMaestro(await openedTrace(access.readable(path)));
       return { yaml: flow.yaml, notes: exportNotes(flow) };
+    },
+    'trace.exportXcuiTest': async ({ path }) => {
+      const method = await exportXcuiTest(await openedTrace(access.readable(path)));
+      return { swift: method.swift, notes: exportNotes(method) };
     },
     'trace.replay': ({ path, deviceId, stopOnDivergence }) => replays.run(access.readable(path), deviceId, stopOnDivergence),
     'trace.stopReplay': () => ({ stopping: replays.stop() }),

@@ -2,6 +2,7 @@
  * The device a new user sees on `npm start`: the demo device when it can start (it needs a Chromium),
  * otherwise the bundled recorded runner session, with the reason said in one line.
  */
+import { basename } from 'node:path';
 import { bundledRecording, mdnsEnabled } from '@main/paths';
 import { startReplayDevice } from '@demo/replay-device';
 import type { DeviceKind, DeviceManager } from '@main/devices/manager';
@@ -14,6 +15,8 @@ export interface DefaultDevice {
   appRevealUrl?: string;
   /** Why the demo device is not the one running, if it is not. */
   note?: string;
+  /** The recorded session's folder, when the device plays one back. */
+  recording?: { folder: string };
   close(): Promise<void>;
 }
 
@@ -28,11 +31,18 @@ export async function startDefaultDevice(): Promise<DefaultDevice> {
     note = `demo device unavailable (${(error as Error).message.split('\n')[0]}); showing the recorded Settings session instead`;
   }
   const replay = await startReplayDevice(bundledRecording());
-  return { kind: 'replay', name: 'Recorded: Settings, tap General', url: replay.url, note, close: () => replay.close() };
+  return {
+    kind: 'replay',
+    name: 'Recorded: Settings, tap General',
+    url: replay.url,
+    note,
+    recording: { folder: basename(replay.recording.folder) },
+    close: () => replay.close(),
+  };
 }
 
 /** The demo shows both device kinds on one app: its runner, and AppReveal inside the same app. */
 export function connectDefaultDevice(manager: DeviceManager, device: DefaultDevice): void {
-  manager.connect(device.url, { kind: device.kind, name: device.name });
+  manager.connect(device.url, { kind: device.kind, name: device.name, ...(device.recording ? { recording: device.recording } : {}) });
   if (device.appRevealUrl) manager.connect(device.appRevealUrl, { name: `${device.name} (AppReveal)` });
 }

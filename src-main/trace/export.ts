@@ -1,17 +1,23 @@
 /**
- * An opened trace → a Maestro flow. The flow logic is pure (src-shared/trace/maestro.ts); this
- * loads the observations it needs from the trace: the screen each exported action was aimed at, and,
- * when the manifest names no app, the observations that may name it.
+ * An opened trace → a Maestro flow or an XCUITest method. The export logic is pure
+ * (src-shared/trace/maestro.ts, xcuitest.ts); this loads the observations it needs from the trace: the
+ * screen each exported action was aimed at, and, when the manifest names no app, the observations that
+ * may name it.
  */
 import { exportMaestroFlow, type MaestroExport } from '@shared/trace/maestro';
+import { exportXcuiTest as exportXcuiTestMethod, type XcuiTestExport } from '@shared/trace/xcuitest';
+import type { ExportNote } from '@shared/trace/export-plan';
 import type { OpenedTrace } from './open';
 
-export interface MaestroExportResult extends MaestroExport {
-  /** Observations the flow needed but could not read (missing or damaged); their steps fall back to points or notes. */
+export interface Unreadable {
+  /** Observations the export needed but could not read (missing or damaged); their steps fall back to points or notes. */
   unreadableObservations: { ref: string; problem: string }[];
 }
 
-/** Which observation references the export will look up, mirroring exportMaestroFlow's choice of screen. */
+export type MaestroExportResult = MaestroExport & Unreadable;
+export type XcuiTestExportResult = XcuiTestExport & Unreadable;
+
+/** Which observation references the export will look up, mirroring walkExport's choice of screen. */
 function neededObservations(trace: Pick<OpenedTrace, 'manifest' | 'timeline'>): string[] {
   const needed = new Set<string>();
   const all: string[] = [];
@@ -33,9 +39,9 @@ function neededObservations(trace: Pick<OpenedTrace, 'manifest' | 'timeline'>): 
   return [...needed];
 }
 
-export async function exportMaestro(trace: OpenedTrace): Promise<MaestroExportResult> {
+async function loadObservations(trace: OpenedTrace): Promise<{ observations: Map<string, unknown> } & Unreadable> {
   const observations = new Map<string, unknown>();
-  const unreadableObservations: MaestroExportResult['unreadableObservations'] = [];
+  const unreadableObservations: Unreadable['unreadableObservations'] = [];
   const queue = neededObservations(trace);
   // A few reads in flight overlap their I/O; more would only hold more observations in memory at once.
   const worker = async () => {
@@ -48,15 +54,28 @@ export async function exportMaestro(trace: OpenedTrace): Promise<MaestroExportRe
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
-  const flow = exportMaestroFlow(trace.manifest, trace.timeline, observations);
-  return { ...flow, unreadableObservations };
+  return { observations, unreadableObservations };
 }
 
-/** What a user should know about an export, one line each: steps without a Maestro form, unreadable screens. */
-export function exportNotes(flow: MaestroExportResult): string[] {
+export async function exportMaestro(trace: OpenedTrace): Promise<MaestroExportResult> {
+  const { observations, unreadableObservations } = await loadObservations(trace);
+  return { ...exportMaestroFlow(trace.manifest, trace.timeline, observations), unreadableObservations };
+}
+
+export async function exportXcuiTest(trace: OpenedTrace): Promise<XcuiTestExportResult> {
+  const { observations, unreadableObservations } = await loadObservations(trace);
+  return { ...exportXcuiTestMethod(trace.manifest, trace.timeline, observations), unreadableObservations };
+}
+
+function stepName(n: ExportNote): string {
+  return n.step === undefined ? `an action the trace view does not show (${n.callId})` : `step ${n.step} (${n.callId})`;
+}
+
+/** What a user should know about an export, one line each: steps without a form, secrets to pass, unreadable screens. */
+export function exportNotes(flow: { warnings: string[]; notes: ExportNote[] } & Unreadable): string[] {
   return [
     ...flow.warnings.map((w) => `note: ${w}`),
-    ...flow.notes.map((n) => `note: step ${n.step + 1} (${n.callId}): ${n.note}`),
+    ...flow.notes.map((n) => `note: ${stepName(n)}: ${n.note}`),
     ...flow.unreadableObservations.map((u) => `note: observation ${u.ref} could not be read (${u.problem}); its steps use points or notes`),
   ];
 }

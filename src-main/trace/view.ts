@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { MAX_TRACE_BYTES, SavedComparisonSchema, type TraceOpened, type TraceResource, type TraceViewStep } from '@shared/api/api';
 import { isRecord } from '@shared/protocol/json';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
+import { isFilmstripStep } from '@shared/trace/reader';
 import type { TraceTarget } from '@shared/trace/schema';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { dataDir } from '@main/paths';
@@ -59,7 +60,7 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
   const trace = await openedTrace(path, true);
   const steps: TraceViewStep[] = [];
   for (const step of trace.timeline) {
-    if (step.kind !== 'action' || !step.before) continue;
+    if (!isFilmstripStep(step) || !step.before) continue;
     const result = step.after?.result;
     const before = refsOf(step.before);
     const after = refsOf(step.after);

@@ -157,6 +157,16 @@ function revalidate(picked: UiNode, nodes: readonly FlatNode[]): Resolution {
   };
 }
 
+/**
+ * The elements an id or text selector names on `root`, one per on-screen element, in screen order: the
+ * candidates resolveTarget picks the first of (the Parallax CLI's `--id` / `--text`, docs/selectors.md#s-parallax).
+ */
+export function selectorMatches(selector: { id: string } | { text: string }, root: UiNode | undefined, flat?: readonly FlatNode[]): FlatNode[] {
+  const nodes = flat ?? (root ? flattenTree(root) : []);
+  if ('id' in selector) return collapseTwins(nodes.filter(({ node }) => ID_FIELDS.some((f) => node[f] === selector.id)));
+  return collapseTwins(textMatches(nodes, selector.text));
+}
+
 export function resolveTarget(selector: TargetSelector, root: UiNode | undefined, options: { preferEditable?: boolean } = {}): Resolution {
   const nodes = root ? flattenTree(root) : [];
   if ('point' in selector) {

@@ -24,10 +24,22 @@ import { AppStateChangesSchema } from '@shared/trace/app-state';
 export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo', 'appreveal']);
 export const DeviceStateSchema = z.enum(['connecting', 'connected', 'disconnected']);
 
+/** How a device's kind reads in the device list. */
+export const DEVICE_KIND_LABELS: Record<z.infer<typeof DeviceKindSchema>, string> = {
+  runner: 'iOS runner',
+  replay: 'Recorded session',
+  demo: 'Demo device',
+  appreveal: 'AppReveal app',
+};
+
 export const DeviceSummarySchema = z.object({
   id: z.string(),
   kind: DeviceKindSchema,
   name: z.string(),
+  /** The app on screen, as XCTest names it (the application's label), once an observation has arrived. */
+  appName: z.string().optional(),
+  /** A recorded session played back: the folder it plays. */
+  recording: z.object({ folder: z.string() }).optional(),
   url: z.string(),
   state: DeviceStateSchema,
   /** Why the device is not connected (last error), in one line. */
@@ -407,6 +419,14 @@ export const apiMethods = {
   'trace.exportMaestro': {
     input: z.object({ path: z.string().min(1).max(4096) }),
     output: z.object({ yaml: z.string(), notes: z.array(z.string()) }),
+  },
+  /**
+   * The trace as an XCUITest test method (Swift), with the same notes as the Maestro export: steps with no
+   * XCUITest form, secrets to set in the scheme's environment, screens that could not be read.
+   */
+  'trace.exportXcuiTest': {
+    input: z.object({ path: z.string().min(1).max(4096) }),
+    output: z.object({ swift: z.string(), notes: z.array(z.string()) }),
   },
   /** Stops the running replay between steps (the step in flight finishes); false when none runs. */
   'trace.stopReplay': { input: z.object({}), output: z.object({ stopping: z.boolean() }) },

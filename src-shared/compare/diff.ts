@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { UiNode } from '@shared/protocol/runner';
-import { childrenOf, nodeSource } from '@shared/model/node';
+import { childrenOf, nodeSource, xctestTwinOf } from '@shared/model/node';
 
 export const DIFF_CLASSES = ['only_xctest', 'only_sdk', 'text_changed', 'value_changed', 'geometry_changed', 'identity_added'] as const;
 export const DiffClassSchema = z.enum(DIFF_CLASSES);
@@ -101,8 +101,8 @@ function flatten(root: UiNode): Flat[] {
       node,
       box,
       boxKey: null,
-      label: labelOf(node),
-      value: valueOf(node),
+      label: labelOf(shownText(node)),
+      value: valueOf(shownText(node)),
     });
     const children = childrenOf(node);
     for (let i = children.length - 1; i >= 0; i--) {
@@ -131,6 +131,18 @@ function nonEmpty(text: string | undefined): string | undefined {
 }
 
 /**
+ * The node whose text the SDK-backed tree shows for `node`. A DOM element merged over an XCTest leaf
+ * keeps the leaf's label and value (web-merge.ts `mergeLeaf`: the fresh leaf's attributes win), so its
+ * text is the leaf's, read the way XCTest's is; the DOM adds only its identity
+ * (docs/rules.md#r-qa-12). Every other node shows its own.
+ */
+function shownText(node: UiNode): UiNode {
+  if (nodeSource(node) !== 'sdkWebBridge') return node;
+  const twin = xctestTwinOf(node);
+  return twin?.kind === 'replaced' ? twin.node : node;
+}
+
+/**
  * What a reader sees first. XCTest puts an element's label in `text`; the bridge merge puts the bridge
  * label in `content-desc` and its value in `text` (docs/rules.md#r-obs-03), so content-desc wins when
  * both are set.
@@ -142,6 +154,9 @@ function labelOf(node: UiNode): string | undefined {
 /** The value, wherever the merge put it; unknown when redacted, so a redaction is never a "change". */
 function valueOf(node: UiNode): string | undefined {
   if (node['value-redacted'] === 'true') return undefined;
+  // XCTest reads an empty field's value as its placeholder: that is no value (the bridge reports none).
+  const placeholder = nonEmpty(node['hint-text']);
+  if (placeholder !== undefined && (node.value ?? (nonEmpty(node['content-desc']) !== undefined ? node.text : undefined)) === placeholder) return undefined;
   if (node.value !== undefined) return node.value;
   return nonEmpty(node['content-desc']) !== undefined ? node.text : undefined;
 }
@@ -450,6 +465,37 @@ function identityDetail(x: UiNode, s: UiNode): string | undefined {
 }
 
 /**
+ * Each bridge node of the SDK-backed tree with a kept twin, mapped to the XCTest node beside it (same
+ * frame, and the class, id and label the twin records), and back.
+ */
+function keptTwins(ss: readonly Flat[]): Map<number, number> {
+  const pairs = new Map<number, number>();
+  const xctestByBox = new Map<string, number[]>();
+  for (let j = 0; j < ss.length; j++) {
+    if (nodeSource(ss[j]!.node) !== 'xctest') continue;
+    const key = boundsKey(ss[j]!);
+    if (key === undefined) continue;
+    const list = xctestByBox.get(key);
+    if (list) list.push(j);
+    else xctestByBox.set(key, [j]);
+  }
+  if (xctestByBox.size === 0) return pairs;
+  for (let j = 0; j < ss.length; j++) {
+    const twin = xctestTwinOf(ss[j]!.node);
+    if (twin?.kind !== 'kept') continue;
+    const key = boundsKey(ss[j]!);
+    const match = (key === undefined ? [] : (xctestByBox.get(key) ?? [])).find((t) => {
+      const n = ss[t]!.node;
+      return !pairs.has(t) && n.className === twin.node.className && n['resource-id'] === twin.node['resource-id'] && n.text === twin.node.text;
+    });
+    if (match === undefined) continue;
+    pairs.set(j, match);
+    pairs.set(match, j);
+  }
+  return pairs;
+}
+
+/**
  * Pairs the two trees (identity, then label, then box overlap) and classifies what differs.
  * Differences follow the XCTest tree's document order, with nodes only in the SDK-backed tree last.
  */
@@ -494,8 +540,20 @@ export function diffTrees(xctestRoot: UiNode, sdkRoot: UiNode): TreeDiff {
     const identity = identityDetail(x.node, s.node);
     if (identity !== undefined) add({ class: 'identity_added', xctestKey, sdkKey, detail: identity });
   }
+  // A bridge node merged beside the XCTest node it describes (a kept twin, docs/protocol.md#p-merge-attrs)
+  // is that element again, with an identity: one difference, identity added, not a node of its own.
+  const besides = keptTwins(ss);
   for (let j = 0; j < ss.length; j++) {
-    if (p.sPartner[j] === -1) add({ class: 'only_sdk', sdkKey: ss[j]!.key, detail: describe(ss[j]!) });
+    if (p.sPartner[j] !== -1) continue;
+    const twin = besides.get(j);
+    const x = twin === undefined ? -1 : p.sPartner[twin]!;
+    if (x >= 0) {
+      // The bridge node adds its identity; an XCTest copy whose bridge node paired in its place adds nothing.
+      const identity = identityDetail(xs[x]!.node, ss[j]!.node);
+      if (identity !== undefined) add({ class: 'identity_added', xctestKey: xs[x]!.key, sdkKey: ss[j]!.key, detail: identity });
+      continue;
+    }
+    add({ class: 'only_sdk', sdkKey: ss[j]!.key, detail: describe(ss[j]!) });
   }
 
   return { pairs, differences, summary, nodes: { xctest: xs.length, sdk: ss.length } };

@@ -24,12 +24,20 @@ export interface PairIndex {
   sdk: ReadonlyMap<NodeKey, NodeKey>;
 }
 
-export function pairIndex(pairs: readonly NodePair[]): PairIndex {
+/**
+ * `differences` adds the SDK-backed nodes that are an XCTest node again without pairing with it (a
+ * bridge node beside the XCTest node it describes, whose identity the diff reports as added): each
+ * leads to its XCTest node, which keeps leading to its own partner.
+ */
+export function pairIndex(pairs: readonly NodePair[], differences: readonly Difference[] = []): PairIndex {
   const xctest = new Map<NodeKey, NodeKey>();
   const sdk = new Map<NodeKey, NodeKey>();
   for (const pair of pairs) {
     xctest.set(pair.xctestKey, pair.sdkKey);
     sdk.set(pair.sdkKey, pair.xctestKey);
+  }
+  for (const d of differences) {
+    if (d.class === 'identity_added' && d.xctestKey !== undefined && d.sdkKey !== undefined && !sdk.has(d.sdkKey)) sdk.set(d.sdkKey, d.xctestKey);
   }
   return { xctest, sdk };
 }
@@ -66,4 +74,25 @@ export function summaryText(summary: Partial<Record<DiffClass, number>>): string
 
 function lowerFirst(text: string): string {
   return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/**
+ * What the reader asked to see: `hideIdentityAdded` leaves out the elements XCTest sees as well and
+ * the bridge or DOM only names (docs/rules.md#r-qa-12), for a reader who wants what XCTest cannot see.
+ */
+export interface DifferenceFilter {
+  cls?: DiffClass | null;
+  hideIdentityAdded?: boolean;
+}
+
+export function shownDifferences(diff: Pick<TreeDiff, 'differences'>, filter: DifferenceFilter): Difference[] {
+  return diff.differences.filter((d) => (filter.cls ? d.class === filter.cls : true) && !(filter.hideIdentityAdded && d.class === 'identity_added'));
+}
+
+/** The summary as shown: a hidden class counts 0. */
+export function shownSummary(
+  summary: Partial<Record<DiffClass, number>>,
+  filter: Pick<DifferenceFilter, 'hideIdentityAdded'>,
+): Partial<Record<DiffClass, number>> {
+  return filter.hideIdentityAdded ? { ...summary, identity_added: 0 } : summary;
 }

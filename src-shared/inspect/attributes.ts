@@ -1,8 +1,10 @@
 /**
- * What the attributes table shows for a node, and the one-line label the tree shows.
+ * What the attributes table shows for a node: in iOS terms (`iosAttributes`) and as the wire sent it
+ * (`nodeAttributes`), and the one-line label the tree shows.
  */
 import { NODE_FLAGS, type UiNode } from '@shared/protocol/runner';
-import { boundsOf, childrenOf, MERGED_ATTRIBUTES, nodeFlag, rectHeight, rectWidth } from '@shared/model/node';
+import { boundsOf, childrenOf, MERGED_ATTRIBUTES, nodeFlag, nodeSource, rectHeight, rectWidth } from '@shared/model/node';
+import { elementAttributes, xctestAttributes } from '@shared/selectors/element';
 
 export interface NodeAttribute {
   /** The wire name (kebab-case as the runner sends it; `extras.<key>` for an extra). */
@@ -82,4 +84,47 @@ export function nodeCaption(node: UiNode): string {
     if (typeof v === 'string' && v.trim() !== '') return v;
   }
   return '';
+}
+
+/** One attribute in iOS terms (docs/selectors.md#s-attributes), with the wire attribute it was read from. */
+export interface IosAttribute {
+  /** The XCUIElement name: identifier, label, value, placeholderValue, type, frame, enabled, selected, hasFocus. */
+  name: string;
+  /** Where it came from on the wire: `resource-id`, `text`, `content-desc`, `className`, … */
+  wire: string;
+  value: string;
+}
+
+/**
+ * The node's attributes as an iOS tester names them: XCUIElement's identifier, label, value,
+ * placeholderValue, type (XCUIElementType…), frame in points and state, each with its wire name; for a
+ * bridge or DOM node, whether plain XCTest reports the element and as what.
+ */
+export function iosAttributes(node: UiNode): IosAttribute[] {
+  const raw = node as Record<string, unknown>;
+  const e = elementAttributes(node);
+  const present = (name: string) => typeof raw[name] === 'string' && raw[name] !== '';
+  const labelFrom = present('content-desc') ? 'content-desc' : 'text';
+  const valueFrom = present('value') ? 'value' : 'text';
+  const rows: IosAttribute[] = [];
+  if (e.identifier !== undefined) rows.push({ name: 'identifier', wire: 'resource-id', value: e.identifier });
+  if (e.label !== undefined) rows.push({ name: 'label', wire: labelFrom, value: e.label });
+  if (e.value !== undefined) rows.push({ name: 'value', wire: valueFrom, value: e.value });
+  if (e.placeholderValue !== undefined) rows.push({ name: 'placeholderValue', wire: 'hint-text', value: e.placeholderValue });
+  rows.push({ name: 'type', wire: present('role') ? 'className, role' : 'className', value: e.xcuiType });
+  if (e.frame) rows.push({ name: 'frame', wire: 'bounds', value: `x ${e.frame.x}, y ${e.frame.y}, ${e.frame.width} × ${e.frame.height} pt` });
+  rows.push({ name: 'enabled', wire: 'enabled', value: String(e.enabled) });
+  if (e.selected) rows.push({ name: 'selected', wire: 'selected', value: 'true' });
+  if (e.hasFocus) rows.push({ name: 'hasFocus', wire: 'focused', value: 'true' });
+  const source = nodeSource(node);
+  if (source !== 'xctest') {
+    const seen = xctestAttributes(node);
+    const as = seen ? [seen.xcuiType, seen.identifier ?? seen.label].filter((v) => v !== undefined).join(' ') : '';
+    rows.push({
+      name: 'seen by XCTest',
+      wire: 'extras.xctest.*',
+      value: seen ? `as ${as}` : `no: only the ${source === 'sdkBridge' ? 'SDK bridge' : "web view's DOM"} reports it`,
+    });
+  }
+  return rows;
 }

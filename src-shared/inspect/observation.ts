@@ -252,3 +252,11 @@ export function timingsLine(timings: Readonly<Record<string, number>> | undefine
   const head = timings['total'] !== undefined ? [`total ${Math.round(timings['total'])} ms`] : [];
   return [...head, ...entries.map(([k, v]) => `${k} ${v < 1 ? v.toFixed(1) : Math.round(v)}`)].join(' · ');
 }
+
+/** The app's name as XCTest reports it: the label of the XCUIApplication root, if the observation has one. */
+export function appNameOf(observation: Pick<Observation, 'viewHierarchy'> | null | undefined): string | undefined {
+  const root = observation?.viewHierarchy?.hierarchy;
+  if (!root || root.className !== 'XCUIApplication') return undefined;
+  const name = (root.text ?? root['content-desc'])?.trim();
+  return name === undefined || name === '' ? undefined : name;
+}

@@ -112,6 +112,68 @@ export const MERGED_ATTRIBUTES = [
   'value-redacted',
 ] as const;
 
+// ---- What plain XCTest saw of a merged node ---------------------------------------------------------
+
+/**
+ * A bridge or DOM node that stands for an element XCTest also reported carries that XCTest node's
+ * identifying attributes in its extras, under this prefix (docs/protocol.md#p-merge-attrs): the merge
+ * is the one place that knows which XCTest node a merged node stands for, and after it the XCTest
+ * leaf is gone (a bridge duplicate) or overlaid (a DOM element merged over its leaf).
+ */
+export const XCTEST_TWIN_PREFIX = 'xctest.';
+/** `replaced`: the XCTest node is no longer in the tree, this node stands for it; `kept`: it is still there, beside this one. */
+export const XCTEST_TWIN_KEY = `${XCTEST_TWIN_PREFIX}twin`;
+export type XctestTwinKind = 'replaced' | 'kept';
+/** The attributes of the XCTest node a merged node keeps: what XCTest identifies and labels it by. */
+export const XCTEST_TWIN_ATTRIBUTES = ['className', 'role', 'resource-id', 'text', 'value', 'content-desc', 'hint-text'] as const;
+
+/** The extras that say a merged node stands for `xctest`. */
+export function xctestTwinExtras(xctest: UiNode, kind: XctestTwinKind): Record<string, string> {
+  const twin: Record<string, string> = { [XCTEST_TWIN_KEY]: kind };
+  for (const name of XCTEST_TWIN_ATTRIBUTES) {
+    const value: unknown = (xctest as Record<string, unknown>)[name];
+    if (typeof value === 'string') twin[`${XCTEST_TWIN_PREFIX}${name}`] = value;
+  }
+  return twin;
+}
+
+/** `merged` with the identifying attributes of the XCTest node it stands for. */
+export function withXctestTwin(merged: UiNode, xctest: UiNode, kind: XctestTwinKind): UiNode {
+  return withExtras(merged, xctestTwinExtras(xctest, kind));
+}
+
+export interface XctestTwin {
+  kind: XctestTwinKind;
+  /** The XCTest node as XCTest reported it: its identifying attributes, with the merged node's frame and flags. */
+  node: UiNode;
+}
+
+/** The XCTest node a merged node stands for, or undefined (an XCTest node, or a merged node XCTest did not report). */
+export function xctestTwinOf(node: UiNode): XctestTwin | undefined {
+  const extras: unknown = (node as { extras?: unknown }).extras;
+  if (extras === null || typeof extras !== 'object') return undefined;
+  const record = extras as Record<string, unknown>;
+  const kind = record[XCTEST_TWIN_KEY];
+  if (kind !== 'replaced' && kind !== 'kept') return undefined;
+  const twin: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    // The frame and the flags are the element's; identity and text are what XCTest reported.
+    if (
+      key !== 'node' &&
+      key !== 'extras' &&
+      !(XCTEST_TWIN_ATTRIBUTES as readonly string[]).includes(key) &&
+      !(MERGED_ATTRIBUTES as readonly string[]).includes(key)
+    ) {
+      twin[key] = value;
+    }
+  }
+  for (const name of XCTEST_TWIN_ATTRIBUTES) {
+    const value = record[`${XCTEST_TWIN_PREFIX}${name}`];
+    if (typeof value === 'string') twin[name] = value;
+  }
+  return { kind, node: twin as UiNode };
+}
+
 // ---- Flags ------------------------------------------------------------------------------------------
 
 /**

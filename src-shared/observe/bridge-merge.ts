@@ -11,7 +11,8 @@ import type { ObservationNode, ObservationSnapshot, SdkRelayFailure } from '@sha
 import type { UiNode } from '@shared/protocol/runner';
 import { RectIndex, truncateRect } from './geometry';
 import { isXctest, present, rectOf } from './nodes';
-import { childrenOf, SDK_SOURCE_KEY, withChildren } from '@shared/model/node';
+import { childrenOf, SDK_SOURCE_KEY, withChildren, xctestTwinExtras, type XctestTwinKind } from '@shared/model/node';
+import { elementTypeOf } from '@shared/selectors/element-type';
 
 export const SDK_BRIDGE_SOURCE = 'sdkBridge';
 
@@ -73,7 +74,7 @@ export function mergeBridgeRead(root: UiNode, read: BridgeRead | undefined): Bri
 export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot): { root: UiNode; nodes: number; duplicatesRemoved: number } {
   const identity = snapshot.captureIdentity;
   // Bridge nodes by frame, for the duplicate check: one Map lookup per XCTest leaf.
-  const index = new RectIndex<ObservationNode>();
+  const index = new RectIndex<{ source: ObservationNode; mapped: UiNode }>();
   const scrollableTwins = scrollableXctestFrames(root);
   let count = 0;
 
@@ -88,26 +89,36 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
     const mapped = bridgeNodeToUiNode(node, identity, children);
     if (SCROLL_CONTAINER_ROLES.has(node.role.toLowerCase()) || isScrollableTwin(node, mapped, scrollableTwins)) mapped.scrollable = 'true';
     count++;
-    index.add(mapped.bounds!, node);
+    index.add(mapped.bounds!, { source: node, mapped });
     return [mapped];
   };
   const bridgeNodes = snapshot.root ? map(snapshot.root, true) : [];
 
   let duplicatesRemoved = 0;
-  const isDuplicate = (leaf: UiNode): boolean => {
+  // Each bridge node stands for at most one XCTest node (docs/protocol.md#p-merge-attrs, `xctest.*`).
+  const twinned = new Set<UiNode>();
+  const twin = (mapped: UiNode, xctest: UiNode, kind: XctestTwinKind) => {
+    twinned.add(mapped);
+    // `mapped` was built by this merge and is not shared yet.
+    mapped.extras = { ...mapped.extras, ...xctestTwinExtras(xctest, kind) };
+  };
+  const duplicateOf = (leaf: UiNode): UiNode | undefined => {
     const bounds = rectOf(leaf);
     const list = bounds ? index.get(bounds) : [];
-    if (list.length === 0) return false;
+    if (list.length === 0) return undefined;
     const id = leaf['resource-id'];
     // The runner puts an element's accessibility label in `text` (see the golden hierarchies).
     const desc = leaf['content-desc'];
     const text = leaf.text;
-    return list.some((node) => (present(id) && node.id === id) || (present(node.label) && (node.label === desc || node.label === text)));
+    const match = list.find(({ source: node }) => (present(id) && node.id === id) || (present(node.label) && (node.label === desc || node.label === text)));
+    return match?.mapped;
   };
   const prune = (node: UiNode): UiNode | null => {
     const children = childrenOf(node);
     if (children.length === 0) {
-      if (isXctest(node) && isDuplicate(node)) {
+      const duplicate = isXctest(node) ? duplicateOf(node) : undefined;
+      if (duplicate) {
+        if (!twinned.has(duplicate)) twin(duplicate, node, 'replaced');
         duplicatesRemoved++;
         return null;
       }
@@ -130,9 +141,43 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
           .map(prune)
           .filter((n): n is UiNode => n !== null)
       : [...childrenOf(root)];
+  if (index.size > 0) twinKeptNodes(rootChildren, index, twinned, twin);
   // First under the root: XCTest lists later windows (alerts, the keyboard) after the app's own, and
   // they are drawn above the app content the bridge describes.
   return { root: withChildren(root, [...bridgeNodes, ...rootChildren]), nodes: count, duplicatesRemoved };
+}
+
+/**
+ * The XCTest nodes the merge keeps that a bridge node also describes: a container (screen, navigation
+ * bar, web view, tab bar) is not a duplicate leaf and stays, and neither does an anonymous leaf (an
+ * image with no id or label), but the bridge node with its frame and its id or label, or with its frame
+ * and element type when neither carries an id or label, is the same element. Only a one-to-one match
+ * counts.
+ */
+function twinKeptNodes(
+  kept: readonly UiNode[],
+  index: RectIndex<{ source: ObservationNode; mapped: UiNode }>,
+  twinned: Set<UiNode>,
+  twin: (mapped: UiNode, xctest: UiNode, kind: XctestTwinKind) => void,
+): void {
+  const stack = [...kept];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const children = childrenOf(node);
+    for (const child of children) stack.push(child);
+    if (!isXctest(node)) continue;
+    const bounds = rectOf(node);
+    const free = bounds ? index.get(bounds).filter((c) => !twinned.has(c.mapped)) : [];
+    if (free.length === 0) continue;
+    const id = node['resource-id'];
+    const label = node['content-desc'] ?? node.text;
+    let matches = free.filter(({ source }) => (present(id) && source.id === id) || (present(source.label) && source.label === label));
+    if (matches.length === 0 && !present(id) && !present(label)) {
+      const type = elementTypeOf(node);
+      matches = free.filter(({ source, mapped }) => !present(source.label) && type !== 'Other' && elementTypeOf(mapped) === type);
+    }
+    if (matches.length === 1) twin(matches[0]!.mapped, node, 'kept');
+  }
 }
 
 /** The XCTest tree's scroll containers by frame: few per screen, found in one walk. */

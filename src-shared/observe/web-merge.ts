@@ -9,7 +9,7 @@ import type { SdkRelayFailure, WebElement, WebSnapshot, WebViewBridgeEntry } fro
 import { RectIndex } from './geometry';
 import { isXctest, present, rectOf } from './nodes';
 import { mapWebBounds, originOf, usableViewport, webElementToUiNode, type WebIdentity } from './web-mapping';
-import { type Rect, childrenOf, withChildren, withoutChildren } from '@shared/model/node';
+import { type Rect, childrenOf, withChildren, withoutChildren, xctestTwinExtras } from '@shared/model/node';
 
 export const WEB_VIEW_CLASS = 'WKWebView';
 
@@ -205,7 +205,8 @@ export function mergeLeaf(leaf: UiNode, domNode: UiNode): UiNode {
   for (const [key, value] of Object.entries(withoutChildren(leaf))) {
     if (value !== undefined) out[key] = value;
   }
-  out['extras'] = { ...dom.extras, ...leaf.extras };
+  // The leaf's identity and text are what plain XCTest reported for this element (docs/protocol.md#p-merge-attrs).
+  out['extras'] = { ...dom.extras, ...leaf.extras, ...xctestTwinExtras(leaf, 'replaced') };
   return out as UiNode;
 }
 

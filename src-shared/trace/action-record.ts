@@ -10,6 +10,7 @@
  *                          node      the element's attributes (no children) on the before-screen
  *                          nodeKey   its index path in the before-observation
  *                          point     where it is (the selector's point, or the node's centre)
+ *                          xctest    what plain XCTest reported of it (null: only the bridge or DOM did)
  *                  observationRef: the before-screen's ViewHierarchy; screenshotRef: its PNG
  *   action.after   result: the whole ActionResult (backend, fallback and failure reasons, target record)
  */
@@ -17,7 +18,8 @@ import { ActionRequestSchema, type ActionRequest, type ActionResult, type Point,
 import { isRecord } from '@shared/protocol/json';
 import type { UiNode } from '@shared/protocol/runner';
 import { resolveTarget } from '@shared/act/resolve';
-import { centerOf, hidesText, withoutChildren } from '@shared/model/node';
+import { centerOf, hidesText, withoutChildren, XCTEST_TWIN_ATTRIBUTES } from '@shared/model/node';
+import { xctestNodeOf } from '@shared/selectors/element';
 import { flattenTree } from '@shared/model/tree';
 import { selectorText, type Outcome, type PlainSelector } from './replay-report';
 import type { TraceAction, TraceActionResult, TraceTarget } from './schema';
@@ -63,17 +65,26 @@ export function traceActionFor(
   if (selector) {
     target = {};
     let node: UiNode | undefined;
-    if ('node' in selector) node = selector.node;
-    else {
+    // The node of the before-screen the target is: where the exports look for its selectors.
+    let onScreen: UiNode | undefined;
+    if ('node' in selector) {
+      node = selector.node;
+      // A picked node arrives as a copy: found again on the before-screen by its identity, as the dispatcher finds it.
+      const resolved = beforeRoot ? resolveTarget(selector, beforeRoot) : undefined;
+      if (resolved?.kind === 'node' && !resolved.unrevalidated) onScreen = resolved.node;
+    } else {
       target.selector = { ...selector };
       const resolved = beforeRoot ? resolveTarget(selector, beforeRoot, { preferEditable: kind === 'sendKeys' }) : undefined;
-      if (resolved?.kind === 'node') node = resolved.node;
+      if (resolved?.kind === 'node') node = onScreen = resolved.node;
     }
-    if (node && beforeRoot) {
-      const found = flattenTree(beforeRoot).find((f) => f.node === node);
+    if (onScreen && beforeRoot) {
+      const found = flattenTree(beforeRoot).find((f) => f.node === onScreen);
       if (found) target.nodeKey = found.key;
     }
-    if (node) target.node = withoutChildren(node);
+    if (node) {
+      target.node = withoutChildren(node);
+      target.xctest = xctestRecord(node);
+    }
     const point = 'point' in selector ? selector.point : node ? centerOf(node) : undefined;
     if (point) target.point = point;
   }
@@ -91,6 +102,21 @@ export function traceActionFor(
     }
   }
   return target ? { action, target } : { action };
+}
+
+/** What XCTest reported of `node` (its twin's attributes for a merged node), or null when it reported nothing. */
+function xctestRecord(node: UiNode): Record<string, string> | null {
+  const seen = xctestNodeOf(node);
+  if (!seen) return null;
+  const out: Record<string, string> = {};
+  // A secret field's value stays out of the trace whatever XCTest showed of it (docs/rules.md#R-SECRET).
+  const secret = hidesText(node) || hidesText(seen);
+  for (const name of XCTEST_TWIN_ATTRIBUTES) {
+    if (secret && name === 'value') continue;
+    const value: unknown = (seen as Record<string, unknown>)[name];
+    if (typeof value === 'string') out[name] = value;
+  }
+  return out;
 }
 
 export function outcomeOf(result: TraceActionResult | ActionResult): Outcome {

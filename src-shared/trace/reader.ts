@@ -199,6 +199,24 @@ export interface TimelineStep {
   warnings: string[];
 }
 
+/**
+ * Whether the trace view's filmstrip shows the step: an action whose action.before was recorded.
+ * Observations, comparisons and notes are steps of the timeline but not of the filmstrip.
+ */
+export function isFilmstripStep(step: Pick<TimelineStep, 'kind' | 'before'>): boolean {
+  return step.kind === 'action' && step.before !== undefined;
+}
+
+/**
+ * The step numbers a person sees (docs/rules.md#r-qa-10): 1-based over the filmstrip's steps, by call
+ * id. The trace view, the exports' notes and the command line all number with this.
+ */
+export function filmstripNumbers(steps: readonly TimelineStep[]): Map<string, number> {
+  const numbers = new Map<string, number>();
+  for (const step of steps) if (isFilmstripStep(step)) numbers.set(step.callId, numbers.size + 1);
+  return numbers;
+}
+
 /** Groups events by call id, in order of each call's first event; pairs every action's before with its after. */
 export function buildTimeline(events: readonly TraceEvent[]): TimelineStep[] {
   const steps: TimelineStep[] = [];

@@ -123,6 +123,13 @@ export const TraceTargetSchema = z.looseObject({
   node: z.record(z.string(), z.unknown()).optional(),
   selector: z.record(z.string(), z.unknown()).optional(),
   point: PointSchema.optional(),
+  /**
+   * What plain XCTest reported of the target (docs/protocol.md#p-trace): the identifying attributes of
+   * the XCTest node it is, or was merged over (className, role, resource-id, text, value, content-desc,
+   * hint-text), or null when only the SDK bridge or the DOM reported it. Absent in traces written before
+   * it was recorded, and for a point that hit no element.
+   */
+  xctest: z.record(z.string(), z.string()).nullable().optional(),
 });
 export type TraceTarget = z.infer<typeof TraceTargetSchema>;
 

@@ -19,7 +19,9 @@ import {
   type Frame,
 } from '@shared/api/api';
 import type { UiNode } from '@shared/protocol/runner';
-import { nodeSource } from '@shared/model/node';
+import { nodeSource, xctestTwinOf } from '@shared/model/node';
+import { pairIndex, shownDifferences, shownSummary, summaryText } from '@shared/compare/sides';
+import { elementTypeOf } from '@shared/selectors';
 import { indexTree, nodeAtKey, type FlatNode } from '@shared/model/tree';
 import { failed } from '../support/results';
 
@@ -81,8 +83,11 @@ const labelOf = (node: UiNode) => (node['content-desc'] ?? node.text ?? '').trim
 function xctestSees(xctest: readonly FlatNode[], node: UiNode): boolean {
   const id = node['resource-id'];
   const label = labelOf(node);
+  const sameFrame = (x: UiNode) => JSON.stringify(x.bounds) === JSON.stringify(node.bounds);
   return xctest.some(({ node: x }) => {
     if (id && x['resource-id'] === id) return true;
+    // An element with nothing to name it by (a web view, an anonymous image) is the one of its type in its frame.
+    if (sameFrame(x) && elementTypeOf(x) === elementTypeOf(node) && elementTypeOf(x) !== 'Other' && !x['resource-id'] && labelOf(x) === '') return true;
     return label !== '' && labelOf(x) === label && !!x.bounds && !!node.bounds && intersectionOverUnion(x.bounds, node.bounds) >= 0.5;
   });
 }
@@ -116,11 +121,22 @@ function expectConsistent(view: ComparisonView): void {
     if (d.class === 'only_sdk') expect(sPaired.has(d.sdkKey!), d.sdkKey).toBe(false);
     if (d.class === 'only_xctest') expect(xPaired.has(d.xctestKey!), d.xctestKey).toBe(false);
   }
-  // Every node is either paired or named as only on its side.
+  // Every node is either paired or named as only on its side, except the two halves of one element
+  // the merge keeps side by side (a bridge node beside the XCTest node it describes): the bridge node
+  // is named by its added identity, the XCTest copy by nothing, as the same element again.
   const onlyX = view.diff.differences.filter((d) => d.class === 'only_xctest').length;
   const onlyS = view.diff.differences.filter((d) => d.class === 'only_sdk').length;
   expect(xPaired.size + onlyX).toBe(xctest.nodes.length);
-  expect(sPaired.size + onlyS).toBe(sdk.nodes.length);
+  const named = new Set(view.diff.differences.map((d) => d.sdkKey));
+  const beside = sdk.nodes.filter((flat) => !sPaired.has(flat.key) && !view.diff.differences.some((d) => d.class === 'only_sdk' && d.sdkKey === flat.key));
+  for (const flat of beside) {
+    const bridgeHalf = xctestTwinOf(flat.node)?.kind === 'kept' && named.has(flat.key);
+    const xctestHalf =
+      nodeSource(flat.node) === 'xctest' &&
+      sdk.nodes.some((other) => xctestTwinOf(other.node)?.kind === 'kept' && JSON.stringify(other.node.bounds) === JSON.stringify(flat.node.bounds));
+    expect(bridgeHalf || xctestHalf, `${flat.key} is neither paired, only in SDK-backed, nor half of a kept pair`).toBe(true);
+  }
+  expect(sPaired.size + onlyS + beside.length).toBe(sdk.nodes.length);
   // The summary counts the differences, class by class.
   for (const [cls, count] of Object.entries(view.diff.summary)) {
     expect(view.diff.differences.filter((d) => d.class === cls).length, cls).toBe(count);
@@ -203,8 +219,28 @@ describe('device.compare', () => {
     const chat = web.filter((flat) => labelOf(flat.node) === 'Chat');
     expect(chat).toHaveLength(1);
     expect(unseenKeys.has(chat[0]!.key)).toBe(true);
-    // The bridge's own web view element has no counterpart XCTest could name.
-    expect(unseen.map((flat) => flat.node.className)).toContain('webView');
+    // The bridge's own web view element is the XCTest WKWebView again: its identity is added, nothing more.
+    const webView = sdk.nodes.find((flat) => flat.node.className === 'webView')!;
+    expect(classesOf(view, webView.key)).toEqual(['identity_added']);
+  });
+
+  it('R-QA-12: an unchanged Checkout counts only what differs: the chat launcher XCTest cannot see, and identities added, one per element', async () => {
+    const { view } = await compareScreen('checkout', webMerged);
+    const sdk = treeOf(view.sdk);
+    // Each DOM element merged over an XCTest leaf is one difference of one class.
+    for (const flat of sdk.nodes.filter((f) => nodeSource(f.node) === 'sdkWebBridge')) {
+      const classes = classesOf(view, flat.key);
+      expect(classes.length, `${flat.key} ${labelOf(flat.node)}: ${classes.join()}`).toBe(1);
+    }
+    expect(view.diff.summary).toMatchObject({ only_xctest: 0, text_changed: 0, value_changed: 0, geometry_changed: 0, only_sdk: 1 });
+    const onlySdk = view.diff.differences.find((d) => d.class === 'only_sdk')!;
+    expect(labelOf(sdk.byKey.get(onlySdk.sdkKey!)!.node)).toBe('Chat');
+    // Hiding "identity added" leaves what XCTest cannot see, and the summary says so.
+    expect(shownDifferences(view.diff, { hideIdentityAdded: true })).toEqual([onlySdk]);
+    expect(summaryText(shownSummary(view.diff.summary, { hideIdentityAdded: true }))).toBe('1 only in SDK-backed');
+    // Every identity added leads from the SDK-backed node to an XCTest node.
+    const index = pairIndex(view.diff.pairs, view.diff.differences);
+    for (const d of view.diff.differences.filter((x) => x.class === 'identity_added')) expect(index.sdk.get(d.sdkKey!)).toBe(d.xctestKey);
   });
 
   it('an AppReveal app is refused: it has only its own view of the screen, nothing to set beside it', async () => {

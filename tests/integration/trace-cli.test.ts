@@ -139,12 +139,13 @@ describe('parallax open', () => {
     expect(text).toContain(`Trace ${loginTrace}`);
     expect(text).toContain('on Demo iPhone (demo, ');
     expect(text).toContain('4 steps (3 actions)');
-    const steps = stdout.filter((line) => /^\d+ {2}/.test(line));
+    // R-QA-10: actions carry the trace view's step numbers; the note is a step of the trace, not of the filmstrip.
+    const steps = stdout.filter((line) => /^[\d·] {2}/.test(line));
     expect(steps).toHaveLength(4);
     expect(steps[0]).toMatch(/^1 {2}tap +id "login\.submit" +succeeded via sdk +\d+ ms$/);
     expect(steps[1]).toMatch(/^2 {2}tap +id "login\.passkey" +failed: element_not_actionable via sdk +\d+ ms$/);
     expect(steps[2]).toMatch(/^3 {2}tap +id "tab\.checkout" +succeeded via sdk/);
-    expect(steps[3]).toMatch(/^4 {2}note +recorded by the trace CLI test$/);
+    expect(steps[3]).toMatch(/^· {2}note +recorded by the trace CLI test$/);
   });
 
   it('--json gives the manifest and the steps with backend and reasons', async () => {
@@ -359,11 +360,13 @@ describe('parallax export', () => {
     expect(yaml).toContain('# recorded by the trace CLI test');
   });
 
-  it('bridge-merged steps fall back to text or point, a refused step becomes a note, and the notes go to stderr', async () => {
+  it('R-QA-08: bridge-merged steps use the id XCTest saw of them, a refused step becomes a note, and the notes go to stderr', async () => {
     const { code, stdout, stderr } = await run('export', loginTrace);
     expect(code).toBe(0);
     const yaml = stdout.join('\n');
-    expect(yaml).toContain("- tapOn:\n    text: 'Checkout'");
+    // The bridge served these taps, but the trace recorded that XCTest reports the same ids.
+    expect(yaml).toContain("- tapOn:\n    id: 'login\\.submit'");
+    expect(yaml).toContain("- tapOn:\n    id: 'tab\\.checkout'");
     expect(yaml).toContain('# Parallax: step 2 (tap): not exported: the action failed: element_not_actionable via sdk');
     expect(stderr).toEqual(['note: step 2 (call-2): not exported: the action failed: element_not_actionable via sdk']);
   });
@@ -376,7 +379,19 @@ describe('parallax export', () => {
       `Wrote the Maestro flow to ${out} (1 note(s))`,
       'note: step 2 (call-2): not exported: the action failed: element_not_actionable via sdk',
     ]);
-    expect(await readFile(out, 'utf8')).toContain("- tapOn:\n    text: 'Checkout'");
+    expect(await readFile(out, 'utf8')).toContain("- tapOn:\n    id: 'tab\\.checkout'");
+  });
+
+  it('R-QA-08: --xcuitest prints the same steps as an XCUITest method, with the same notes', async () => {
+    const { code, stdout, stderr } = await run('export', loginTrace, '--xcuitest');
+    expect(code).toBe(0);
+    const swift = stdout.join('\n');
+    expect(swift).toContain('func testRecordedFlow() throws {');
+    expect(swift).toContain('app.buttons["login.submit"].tap()');
+    expect(swift).toContain('app.buttons["tab.checkout"].tap()');
+    expect(swift).toContain('// Parallax: step 2 (tap): not exported: the action failed: element_not_actionable via sdk');
+    expect(stderr).toEqual(['note: step 2 (call-2): not exported: the action failed: element_not_actionable via sdk']);
+    expect((await run('export', loginTrace, '--xcuitest', '--maestro')).code).toBe(2);
   });
 });
 describe('parallax compare', () => {
@@ -433,7 +448,7 @@ describe('parallax compare', () => {
     expect(await trace.resourceJson(event.diffRef!)).toMatchObject({ summary: comparison.diff.summary, sameScreen: true });
     const { code, stdout } = await run('open', file);
     expect(code).toBe(0);
-    expect(stdout.at(-1)).toMatch(new RegExp(`^1 {2}comparison +comparison recorded: .*${comparison.diff.summary.identity_added} identity added$`));
+    expect(stdout.at(-1)).toMatch(new RegExp(`^· {2}comparison +comparison recorded: .*${comparison.diff.summary.identity_added} identity added$`));
   });
 
   it('an unreachable device is one line and exit code 1', async () => {

@@ -188,16 +188,20 @@ describe('exportMaestroFlow', () => {
 
   it('notes every step with no Maestro form, in the YAML and in notes', () => {
     expect(flow.notes.map((n) => [n.callId, n.note])).toEqual([
-      ['type_2', 'the typed text is not in the trace (a secure or redacted field), so it cannot be replayed'],
+      // The secret is typed as a variable; the field itself, with no id, text or point, cannot be focused.
+      ['type_2', 'cannot focus the field: the target has no unique id or text on the recorded screen, and no point'],
       ['tap_4', 'not exported: the action failed: stale_observation via sdk'],
       ['back_1', "Maestro's back exists only on Android; on iOS tap the screen's back button instead"],
       ['tap_5', 'not exported: the action was in flight when the trace stopped, so whether it ran is unknown'],
     ]);
+    // R-QA-10: notes are numbered as the filmstrip numbers its steps, 1-based over the actions.
+    const filmstrip = steps.filter((step) => step.kind === 'action' && step.before);
     for (const n of flow.notes) {
-      const step = steps[n.step]!;
+      const step = filmstrip[n.step! - 1]!;
       expect(step.callId).toBe(n.callId);
-      expect(parsed.comments).toContain(`# Parallax: step ${n.step + 1} (${step.before?.action.kind}): ${n.note}`);
+      expect(parsed.comments).toContain(`# Parallax: step ${n.step} (${step.before?.action.kind}): ${n.note}`);
     }
+    expect(flow.notes.at(-1)).toMatchObject({ callId: 'tap_5', step: 12 });
     expect(parsed.comments).toContain('# checked the General screen');
     expect(flow.yaml).not.toContain('hunter2');
   });

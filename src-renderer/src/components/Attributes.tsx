@@ -1,10 +1,11 @@
 import './Attributes.css';
 /**
- * The selected node's attributes, one row each: where it came from, what the runner reported, and then
- * what the inspector's merge added (bridge and web identities, redaction), all shown exactly as sent.
+ * The selected node's attributes, one row each: first in iOS terms (identifier, label, value, type,
+ * frame in points) with the wire name beside each, then what the runner reported and what the
+ * inspector's merge added (bridge and web identities, redaction), all shown exactly as sent.
  */
 import { useMemo } from 'react';
-import { appRevealIdSource, isOcrNode, nodeAttributes, SOURCE_LABELS } from '@shared/inspect';
+import { appRevealIdSource, iosAttributes, isOcrNode, nodeAttributes, SOURCE_LABELS } from '@shared/inspect';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
 import { nodeSource } from '@shared/model/node';
 import type { TreeIndex } from '@shared/model/tree';
@@ -15,13 +16,14 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
   const source = flat ? nodeSource(flat.node) : null;
   const idSource = flat ? appRevealIdSource(flat.node) : undefined;
   const ocr = flat ? isOcrNode(flat.node) : false;
-  const { own, merged } = useMemo(() => {
+  const { ios, own, merged } = useMemo(() => {
     const rows = flat ? nodeAttributes(flat.node) : [];
     return {
+      ios: appReveal || !flat ? [] : iosAttributes(flat.node),
       own: [{ name: 'key', value: flat?.key ?? '' }, ...rows.filter((r) => r.group !== 'merged')],
       merged: rows.filter((r) => r.group === 'merged'),
     };
-  }, [flat]);
+  }, [flat, appReveal]);
   return (
     <section className="panel attributes-panel">
       <div className="panel-title">
@@ -50,6 +52,28 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
       <div className="attributes" data-testid="attributes" data-node-key={flat?.key ?? ''}>
         {flat ? (
           <table>
+            {ios.length > 0 && (
+              <tbody className="attr-group-ios" data-testid="attr-ios">
+                <tr className="attr-group-title">
+                  <th colSpan={2} scope="rowgroup">
+                    iOS (XCUIElement)
+                  </th>
+                </tr>
+                {ios.map((row) => (
+                  <tr key={row.name} data-testid="attr-ios-row" data-name={row.name} data-wire={row.wire}>
+                    <th scope="row">
+                      {row.name} <span className="attr-wire">{row.wire}</span>
+                    </th>
+                    <td>{row.value}</td>
+                  </tr>
+                ))}
+                <tr className="attr-group-title">
+                  <th colSpan={2} scope="rowgroup">
+                    As sent
+                  </th>
+                </tr>
+              </tbody>
+            )}
             <tbody>
               {own.map((row) => (
                 <tr key={row.name} data-testid="attr-row" data-name={row.name}>

@@ -7,7 +7,7 @@ import './CompareView.css';
  * through this view, each with its own buttons.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { DIFF_CLASSES, DIFF_CLASS_LABELS, filterDifferences, type DiffClass, type Difference, type TreeDiff } from '@shared/compare/diff';
+import { DIFF_CLASSES, DIFF_CLASS_LABELS, type DiffClass, type Difference, type TreeDiff } from '@shared/compare/diff';
 import {
   COMPARE_SIDES,
   COMPARE_SIDE_LABELS,
@@ -18,6 +18,8 @@ import {
   otherSide,
   pairIndex,
   partnerOf,
+  shownDifferences,
+  shownSummary,
   type CompareSide,
   type PairIndex,
 } from '@shared/compare/sides';
@@ -76,14 +78,16 @@ export function CompareView({
     () => ({ xctest: indexTree(frames.xctest.observation?.viewHierarchy?.hierarchy), sdk: indexTree(frames.sdk.observation?.viewHierarchy?.hierarchy) }),
     [frames],
   );
-  const index = useMemo(() => pairIndex(diff.pairs), [diff]);
+  const index = useMemo(() => pairIndex(diff.pairs, diff.differences), [diff]);
   const [stores] = useState(createCompareStores);
   const [selection, setSelection] = useState<{ side: CompareSide; key: NodeKey } | null>(null);
   const [filter, setFilter] = useState<DiffClass | null>(null);
+  const [hideIdentityAdded, setHideIdentityAdded] = useState(false);
   useEffect(() => linkSides(stores, index, (side, key) => setSelection(key === null ? null : { side, key })), [stores, index]);
 
-  const listed = useMemo(() => (filter ? filterDifferences(diff, filter) : diff.differences), [diff, filter]);
-  const classKeys = useMemo(() => ({ xctest: filter ? keysOn(listed, 'xctest') : NONE, sdk: filter ? keysOn(listed, 'sdk') : NONE }), [filter, listed]);
+  const listed = useMemo(() => shownDifferences(diff, { cls: filter, hideIdentityAdded }), [diff, filter, hideIdentityAdded]);
+  const narrowed = filter !== null || hideIdentityAdded;
+  const classKeys = useMemo(() => ({ xctest: narrowed ? keysOn(listed, 'xctest') : NONE, sdk: narrowed ? keysOn(listed, 'sdk') : NONE }), [narrowed, listed]);
   const select = (d: Difference) => {
     const side: CompareSide = d.sdkKey !== undefined ? 'sdk' : 'xctest';
     stores[side].getState().selectNode(keyOn(d, side) ?? null);
@@ -103,7 +107,19 @@ export function CompareView({
           The screen changed between the two reads — compare again. Differences below may be the app moving, not the backends.
         </div>
       )}
-      <DiffSummary diff={diff} filter={filter} onFilter={setFilter} />
+      <DiffSummary diff={diff} filter={filter} onFilter={setFilter} hideIdentityAdded={hideIdentityAdded} />
+      <label className="compare-hide-identity">
+        <input
+          type="checkbox"
+          data-testid="compare-hide-identity"
+          checked={hideIdentityAdded}
+          onChange={(e) => {
+            setHideIdentityAdded(e.target.checked);
+            if (e.target.checked && filter === 'identity_added') setFilter(null);
+          }}
+        />{' '}
+        Hide “identity added” (only what XCTest cannot see)
+      </label>
       <SelectionNote diff={diff} trees={trees} selection={selection} partner={partner} />
       <div className="compare-body">
         {COMPARE_SIDES.map((side) => (
@@ -113,7 +129,7 @@ export function CompareView({
               frame={frames[side]}
               tree={trees[side]}
               classKeys={classKeys[side]}
-              filtering={filter !== null}
+              filtering={narrowed}
               unpaired={selection !== null && selection.side !== side && partner === null ? selection.side : null}
             />
           </InspectorScope.Provider>
@@ -124,7 +140,18 @@ export function CompareView({
   );
 }
 
-function DiffSummary({ diff, filter, onFilter }: { diff: TreeDiff; filter: DiffClass | null; onFilter(filter: DiffClass | null): void }) {
+function DiffSummary({
+  diff,
+  filter,
+  onFilter,
+  hideIdentityAdded,
+}: {
+  diff: TreeDiff;
+  filter: DiffClass | null;
+  onFilter(filter: DiffClass | null): void;
+  hideIdentityAdded: boolean;
+}) {
+  const summary = shownSummary(diff.summary, { hideIdentityAdded });
   return (
     <div className="compare-summary" data-testid="compare-summary" data-filter={filter ?? ''}>
       <button
@@ -137,7 +164,7 @@ function DiffSummary({ diff, filter, onFilter }: { diff: TreeDiff; filter: DiffC
         All <span className="compare-count">{diff.differences.length}</span>
       </button>
       {DIFF_CLASSES.map((cls) => {
-        const count = diff.summary[cls] ?? 0;
+        const count = summary[cls] ?? 0;
         return (
           <button
             type="button"

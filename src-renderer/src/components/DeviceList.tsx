@@ -1,5 +1,5 @@
 import './DeviceList.css';
-import type { DeviceSummary } from '@shared/api/api';
+import { DEVICE_KIND_LABELS, type DeviceSummary } from '@shared/api/api';
 import { useDevices, useDisconnectDevice } from '@renderer/api/queries';
 import { errorMessage } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
@@ -36,12 +36,20 @@ export function DeviceList() {
           >
             <div className="device-line">
               <span className={`state-dot state-${d.state}`} aria-hidden />
-              <span className="device-name" title={d.name}>
-                {d.name}
+              <span className="device-name" data-testid="device-name" title={d.name}>
+                {d.appName ?? d.name}
               </span>
-              <span className="device-kind">{d.kind}</span>
+              <span className="device-kind" data-testid="device-kind" data-kind={d.kind}>
+                {DEVICE_KIND_LABELS[d.kind]}
+              </span>
             </div>
+            {d.recording && (
+              <div className="device-url" data-testid="device-recording" title={d.recording.folder}>
+                recording {d.recording.folder}
+              </div>
+            )}
             <div className="device-url" title={d.url}>
+              {d.appName && d.appName !== d.name ? `${d.name} · ` : ''}
               {d.url}
             </div>
             <div className="device-line">
@@ -71,7 +79,22 @@ export function DeviceList() {
           </li>
         ))}
       </ul>
-      {devices.isSuccess && list.length === 0 && <div className="empty-note">No devices yet.</div>}
+      {devices.isSuccess && list.length === 0 && (
+        <div className="empty-note" data-testid="device-list-empty">
+          <p>No devices yet.</p>
+          <p>
+            A simulator: boot it (<code>xcrun simctl boot "iPhone 17"</code>) and let AutoMobile start its CtrlProxy runner on port 8765; Parallax finds runners
+            on 127.0.0.1:8765–8864.
+          </p>
+          <p>
+            An iPhone: sign CtrlProxy for it and forward the port with <code>iproxy 8765:8765</code>.
+          </p>
+          <p>An AppReveal app: paste the “Session URL” line from its log into Connect.</p>
+          <p>
+            <code>npx parallax doctor --device URL</code> checks each step; the README’s “From the demo to a real device” has the details.
+          </p>
+        </div>
+      )}
     </div>
   );
 }

@@ -17,7 +17,7 @@ import { useSeen } from '@renderer/state/useSeen';
 import { Attributes } from './Attributes';
 import { ReplayBadge, ReplayPanel, ReplayStepResult } from './ReplayPanel';
 import { Screen } from './Screen';
-import { ExportMaestroButton } from './ExportMaestro';
+import { ExportButtons } from './ExportMaestro';
 import { TraceComparisons } from './TraceComparisons';
 import { useTraceFrame, useTraceResource } from './trace-resources';
 import { TraceAppState } from './AppPanel';
@@ -263,7 +263,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
 
   return (
     <Shell
-      actions={<ExportMaestroButton path={trace.path} />}
+      actions={<ExportButtons path={trace.path} />}
       title={
         <span className="trace-manifest" data-testid="trace-manifest">
           <strong>{manifest.device.name}</strong> ({manifest.device.kind})

@@ -1,0 +1,105 @@
+/**
+ * Selectors over observation-sized trees: `npm run bench -- selectors` (docs/rules.md#r-qa-05).
+ *
+ * The target: evaluating a selector over a 50,000-node tree is linear. The tree imitates a long list
+ * (rows of a cell, a button with an id and a label, an icon, a label and a shared chevron id); at 5,000
+ * and 50,000 nodes it prints the time to index the observation once, then the median time per selector
+ * of each syntax on that index, and to generate every selector for one node. Ten times the nodes should
+ * cost about ten times the time.
+ */
+import type { UiNode } from '@shared/protocol/runner';
+import { indexScreen, parseSelector, evaluateIn, selectorsFor } from '@shared/selectors';
+
+const RUNS = 15;
+
+function listScreen(nodes: number): UiNode {
+  const rows = Math.max(1, Math.round((nodes - 2) / 5));
+  const cells: UiNode[] = [];
+  for (let i = 0; i < rows; i++) {
+    const top = 168 + i * 52;
+    const row = { left: 16, top, right: 386, bottom: top + 52 };
+    cells.push({
+      className: 'UITableViewCell',
+      role: 'listitem',
+      bounds: row,
+      node: [
+        {
+          className: 'UIButton',
+          role: 'button',
+          'resource-id': `com.example.row${i}`,
+          text: `Setting ${i}`,
+          bounds: row,
+          node: [
+            { className: 'UIImageView', role: 'image', bounds: { left: 29, top: top + 11, right: 58, bottom: top + 40 } },
+            { className: 'UILabel', role: 'text', text: `Setting ${i}`, bounds: { left: 70, top: top + 15, right: 250, bottom: top + 37 } },
+            { className: 'UIImageView', role: 'image', 'resource-id': 'chevron.forward', bounds: { left: 360, top: top + 20, right: 367, bottom: top + 32 } },
+          ],
+        },
+      ],
+    });
+  }
+  return {
+    className: 'XCUIApplication',
+    text: 'Settings',
+    bounds: { left: 0, top: 0, right: 402, bottom: 874 },
+    node: [{ className: 'UICollectionView', role: 'list', bounds: { left: 0, top: 0, right: 402, bottom: 874 }, node: cells }],
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function time(run: () => void): number {
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    run();
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+const SELECTORS: [string, (rows: number) => string][] = [
+  ['Maestro id', (r) => `id: 'com\\.example\\.row${r - 3}'`],
+  ['Maestro text + index', () => "text: 'Setting 7'\nindex: 1"],
+  ['XCUITest subscript', (r) => `app.buttons["com.example.row${r - 3}"]`],
+  ['XCUITest predicate', (r) => `app.buttons.element(matching: NSPredicate(format: "label BEGINSWITH %@", "Setting ${r - 3}"))`],
+  ['XCUITest containing', (r) => `app.cells.containing(.button, identifier: "com.example.row${r - 3}").firstMatch`],
+  ['Appium predicate', (r) => `-ios predicate string: type == 'XCUIElementTypeButton' AND name == 'com.example.row${r - 3}'`],
+  ['Appium class chain', (r) => `**/XCUIElementTypeCell/XCUIElementTypeButton[\`label == "Setting ${r - 3}"\`]`],
+  ['Appium XPath', (r) => `//XCUIElementTypeButton[@name="com.example.row${r - 3}"]`],
+  ['Appium XPath (…)[n]', () => '(//XCUIElementTypeCell/XCUIElementTypeButton)[5]'],
+  ['CLI --id', (r) => `--id com.example.row${r - 3}`],
+];
+
+const results: Record<number, Record<string, number>> = {};
+for (const nodes of [5_000, 50_000]) {
+  const rows = Math.round((nodes - 2) / 5);
+  const index = time(() => indexScreen(listScreen(nodes)));
+  const root = listScreen(nodes);
+  const screen = indexScreen(root);
+  const count = screen.nodes.length;
+  const line: Record<string, number> = { index };
+  console.log(`\n${count.toLocaleString('en')} nodes: index the observation ${index.toFixed(1)} ms (once per observation)`);
+  for (const [name, make] of SELECTORS) {
+    const parsed = parseSelector(make(rows));
+    const view = parsed.syntax === 'parallax' ? 'merged' : 'xctest';
+    const matches = evaluateIn(parsed, screen, view).length;
+    const ms = time(() => evaluateIn(parsed, screen, view));
+    line[name] = ms;
+    console.log(`  ${name.padEnd(24)} ${ms.toFixed(2).padStart(7)} ms  (${matches} match${matches === 1 ? '' : 'es'})`);
+  }
+  const target = screen.nodes[screen.nodes.length - 3]!.key;
+  const generate = time(() => selectorsFor(root, target));
+  line['generate'] = generate;
+  console.log(`  ${'every selector for a node'.padEnd(24)} ${generate.toFixed(1).padStart(7)} ms  (${selectorsFor(root, target).length} selectors)`);
+  results[nodes] = line;
+}
+const small = results[5_000]!;
+const large = results[50_000]!;
+const ratios = Object.keys(large).map((k) => large[k]! / Math.max(small[k]!, 0.01));
+console.log(
+  `\n50,000 vs 5,000 nodes: each measure grew ${Math.min(...ratios).toFixed(1)}–${Math.max(...ratios).toFixed(1)}x for 10x the nodes (linear is 10x)`,
+);

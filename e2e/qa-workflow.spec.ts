@@ -1,0 +1,47 @@
+/**
+ * The QA workflow's data in the UI (docs/rules.md#r-qa-13, #r-qa-14, #r-qa-15): attributes in iOS terms
+ * beside their wire names, devices named by their app and kind, and an empty device list that says how
+ * to get a real device in.
+ */
+import { expect, test } from '@playwright/test';
+import { boxCentre, runParallax, stopAfterEach, urlIn, type DemoUrls } from './harness';
+
+const running = stopAfterEach();
+
+test('an empty device list says how to get a simulator, an iPhone or an AppReveal app in', async ({ page }) => {
+  const host = await runParallax(['serve', '--no-default-device'], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  const empty = page.getByTestId('device-list-empty');
+  await expect(empty).toBeVisible();
+  await expect(empty).toContainText('xcrun simctl boot');
+  await expect(empty).toContainText('8765');
+  await expect(empty).toContainText('iproxy 8765:8765');
+  await expect(empty).toContainText('Session URL');
+  await expect(empty).toContainText('parallax doctor');
+});
+
+test('the demo is listed by its app and kind; a picked button reads in iOS terms, its wire names beside them', async ({ page }) => {
+  const demoProcess = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
+  running.push(demoProcess);
+  const demo = JSON.parse(demoProcess.line) as DemoUrls;
+  const host = await runParallax(['serve', '--device', demo.runnerUrl], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  const device = page.getByTestId('device-item');
+  await expect(device).toHaveAttribute('data-state', 'connected');
+  await device.click();
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  await expect(page.getByTestId('device-name')).toHaveText('Parallax Demo');
+  await expect(page.getByTestId('device-kind')).toHaveText('iOS runner');
+
+  const submit = await boxCentre(page, 'login.submit');
+  await page.mouse.click(submit.x, submit.y);
+  const ios = (name: string) => page.locator(`[data-testid="attr-ios-row"][data-name="${name}"]`);
+  await expect(ios('identifier')).toContainText('login.submit');
+  await expect(ios('identifier')).toHaveAttribute('data-wire', 'resource-id');
+  await expect(ios('type')).toContainText('XCUIElementTypeButton');
+  await expect(ios('frame')).toContainText(/x \d+, y \d+, \d+ × \d+ pt/);
+  // The bridge served this button; XCTest reports it too, by the same identifier.
+  await expect(ios('seen by XCTest')).toContainText('as XCUIElementTypeButton login.submit');
+});

@@ -1,0 +1,346 @@
+/**
+ * The selectors that find a node (docs/selectors.md#s-generate), in Maestro, XCUITest, Appium and the
+ * Parallax CLI, each checked on the observation it came from: every suggestion is evaluated with the
+ * same evaluator a pasted selector goes through, and kept only when it finds exactly this element.
+ *
+ * Ranked by robustness: an accessibility identifier before a label, a label before a placeholder, a
+ * type alone last; a position (`index:`, `.element(boundBy:)`, `[n]`) only when nothing without one is
+ * unique; within Appium, accessibility id, predicate, class chain, then XPath. A selector built from
+ * what only the SDK bridge or the DOM reports is marked with that source: plain XCTest, and so Maestro
+ * and Appium, will not find it.
+ */
+import type { UiNode } from '@shared/protocol/runner';
+import { hidesText, nodeSource } from '@shared/model/node';
+import type { NodeKey } from '@shared/model/tree';
+import { SELECTOR_SYNTAXES, type SelectorSyntax } from './errors';
+import { elementTypeInfo } from './element-type';
+import type { ElementAttributes, Visibility } from './element';
+import { escapeRegex, formatMaestroSelector, type MaestroSelector } from './maestro';
+import { predicateString } from './predicate';
+import { chainPredicate } from './class-chain';
+import { xpathString } from './xpath';
+import { swiftString } from './xcuitest';
+import { evaluateIn, parseSelector, type ParsedSelector } from './query';
+import { indexScreen, type ScreenIndex, type ViewName } from './screen';
+
+/** What a selector identifies the element by. */
+export type SelectorBasis = 'identifier' | 'label' | 'placeholder' | 'type';
+
+export interface SelectorSuggestion {
+  syntax: SelectorSyntax;
+  /** `id`, `text` (Maestro); `subscript`, `predicate`, `type` (XCUITest); the Appium strategy; `--id`, `--text`. */
+  strategy: string;
+  /** What to paste: the Maestro selector lines, the Swift expression, the Appium value (its strategy apart), the CLI flag. */
+  selector: string;
+  basis: SelectorBasis;
+  /** What it matches on this observation: always 1, the element it came from. */
+  count: number;
+  /** Set when a position was needed: how many matched without it. */
+  of?: number;
+  /** Who can find it: XCTest (and so every tool), or only the SDK bridge / the DOM. */
+  visibleTo: Visibility;
+  /** Lower is more robust; comparable across syntaxes. */
+  robustness: number;
+  /** The node it finds: this node, or the XCTest node beside it when the bridge node is its twin. */
+  target: NodeKey;
+  note?: string;
+}
+
+const BASIS_SCORE: Record<SelectorBasis, number> = { identifier: 0, label: 10, placeholder: 20, type: 30 };
+const POSITION_PENALTY = 5;
+const BRIDGE_PENALTY = 100;
+
+interface Context {
+  screen: ScreenIndex;
+  out: SelectorSuggestion[];
+}
+
+/** Evaluates `text` (in `syntax`) and reports whether it finds exactly `target` in `view`, and with how many matches. */
+function check(ctx: Context, syntax: SelectorSyntax, text: string, view: ViewName, target: number): { unique: boolean; matches: number[] } {
+  let parsed: ParsedSelector;
+  try {
+    parsed = parseSelector(text, syntax);
+  } catch {
+    return { unique: false, matches: [] };
+  }
+  const matches = evaluateIn(parsed, ctx.screen, view);
+  return { unique: matches.length === 1 && matches[0] === target, matches };
+}
+
+function appiumCheck(ctx: Context, strategy: string, value: string, view: ViewName, target: number) {
+  return check(ctx, 'appium', `${strategy}: ${value}`, view, target);
+}
+
+interface Basis {
+  basis: SelectorBasis;
+  value: string;
+}
+
+/** What an element can be identified by, most robust first. A secret field's value is never one. */
+function bases(e: ElementAttributes): Basis[] {
+  const out: Basis[] = [];
+  if (e.identifier !== undefined) out.push({ basis: 'identifier', value: e.identifier });
+  if (e.label !== undefined) out.push({ basis: 'label', value: e.label });
+  if (e.placeholderValue !== undefined && e.placeholderValue !== e.label) out.push({ basis: 'placeholder', value: e.placeholderValue });
+  return out;
+}
+
+function push(ctx: Context, s: Omit<SelectorSuggestion, 'count' | 'target'> & { targetIndex: number }): void {
+  const { targetIndex, ...rest } = s;
+  if (ctx.out.some((o) => o.syntax === rest.syntax && o.selector === rest.selector && o.strategy === rest.strategy)) return;
+  ctx.out.push({ ...rest, count: 1, target: ctx.screen.nodes[targetIndex]!.key });
+}
+
+function positionNote(of: number): string {
+  return `${of} elements match without the position, which changes when elements are added or moved`;
+}
+
+// ---- Per syntax -------------------------------------------------------------------------------------
+
+function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: number, visibleTo: Visibility, penalty: number, note?: string): void {
+  for (const { basis, value } of bases(e)) {
+    const base: MaestroSelector = basis === 'identifier' ? { id: escapeRegex(value) } : { text: escapeRegex(value) };
+    const first = check(ctx, 'maestro', formatMaestroSelector(base), view, target);
+    const robustness = BASIS_SCORE[basis] + penalty;
+    const strategy = basis === 'identifier' ? 'id' : 'text';
+    if (first.unique) {
+      push(ctx, {
+        syntax: 'maestro',
+        strategy,
+        selector: formatMaestroSelector(base),
+        basis,
+        visibleTo,
+        robustness,
+        targetIndex: target,
+        ...(note ? { note } : {}),
+      });
+      continue;
+    }
+    const index = first.matches.indexOf(target);
+    if (index < 0) continue;
+    const indexed = { ...base, index };
+    if (check(ctx, 'maestro', formatMaestroSelector(indexed), view, target).unique) {
+      push(ctx, {
+        syntax: 'maestro',
+        strategy,
+        selector: formatMaestroSelector(indexed),
+        basis,
+        of: first.matches.length,
+        visibleTo,
+        robustness: robustness + POSITION_PENALTY,
+        targetIndex: target,
+        note: note ?? positionNote(first.matches.length),
+      });
+    }
+  }
+}
+
+function xcuitest(ctx: Context, e: ElementAttributes, view: ViewName, target: number, visibleTo: Visibility, penalty: number, note?: string): void {
+  const info = elementTypeInfo(e.type);
+  if (info.query === '' || info.name === 'Any') return;
+  const query = `app.${info.query}`;
+  const add = (strategy: string, selector: string, basis: SelectorBasis, extra: { of?: number; position?: boolean } = {}) =>
+    push(ctx, {
+      syntax: 'xcuitest',
+      strategy,
+      selector,
+      basis,
+      visibleTo,
+      robustness: BASIS_SCORE[basis] + penalty + (extra.position ? POSITION_PENALTY : 0) + (strategy === 'predicate' ? 1 : 0),
+      targetIndex: target,
+      ...(extra.of !== undefined ? { of: extra.of } : {}),
+      ...(note ? { note } : extra.of !== undefined ? { note: positionNote(extra.of) } : {}),
+    });
+  for (const { basis, value } of bases(e)) {
+    const literal = swiftString(value);
+    const subscript = `${query}[${literal}]`;
+    const sub = check(ctx, 'xcuitest', subscript, view, target);
+    if (sub.unique) add('subscript', subscript, basis);
+    // The subscript matches any identifying property; a predicate on the one attribute is narrower.
+    const attribute = basis === 'identifier' ? 'identifier' : basis === 'label' ? 'label' : 'placeholderValue';
+    const predicate = `NSPredicate(format: "${attribute} == %@", ${literal})`;
+    const single = `${query}.element(matching: ${predicate})`;
+    const pred = check(ctx, 'xcuitest', single, view, target);
+    if (pred.unique) {
+      if (!sub.unique) add('predicate', single, basis);
+      else if (basis === 'label') add('predicate', single, basis);
+      continue;
+    }
+    if (sub.unique) continue;
+    const index = pred.matches.indexOf(target);
+    if (index < 0) continue;
+    const bound = `${query}.matching(${predicate}).element(boundBy: ${index})`;
+    if (check(ctx, 'xcuitest', bound, view, target).unique) add('predicate', bound, basis, { of: pred.matches.length, position: true });
+  }
+  if (visibleTo === 'xctest') {
+    const all = check(ctx, 'xcuitest', `${query}.element`, view, target);
+    if (all.unique) add('type', `${query}.element`, 'type');
+    else {
+      const index = all.matches.indexOf(target);
+      const bound = `${query}.element(boundBy: ${index})`;
+      if (index >= 0 && check(ctx, 'xcuitest', bound, view, target).unique) add('type', bound, 'type', { of: all.matches.length, position: true });
+    }
+  }
+}
+
+function appium(ctx: Context, e: ElementAttributes, view: ViewName, target: number, visibleTo: Visibility, penalty: number, note?: string): void {
+  const type = e.xcuiType;
+  const add = (strategy: string, selector: string, basis: SelectorBasis, order: number, of?: number) =>
+    push(ctx, {
+      syntax: 'appium',
+      strategy,
+      selector,
+      basis,
+      visibleTo,
+      robustness: BASIS_SCORE[basis] + penalty + order + (of !== undefined ? POSITION_PENALTY : 0),
+      targetIndex: target,
+      ...(of !== undefined ? { of } : {}),
+      ...(note ? { note } : of !== undefined ? { note: positionNote(of) } : {}),
+    });
+  const name = e.identifier ?? e.label;
+  if (name !== undefined && appiumCheck(ctx, 'accessibility id', name, view, target).unique) {
+    add('accessibility id', name, e.identifier !== undefined ? 'identifier' : 'label', 0);
+  }
+  const attributeTests: { basis: SelectorBasis; attribute: string; value: string }[] = [];
+  if (e.identifier !== undefined) attributeTests.push({ basis: 'identifier', attribute: 'name', value: e.identifier });
+  if (e.label !== undefined) attributeTests.push({ basis: 'label', attribute: 'label', value: e.label });
+  if (e.placeholderValue !== undefined && e.placeholderValue !== e.label)
+    attributeTests.push({ basis: 'placeholder', attribute: 'placeholderValue', value: e.placeholderValue });
+  if (visibleTo === 'xctest') attributeTests.push({ basis: 'type', attribute: '', value: '' });
+  for (const { basis, attribute, value } of attributeTests) {
+    const condition = attribute === '' ? '' : `${attribute} == ${predicateString(value)}`;
+    const predicate = condition === '' ? `type == ${predicateString(type)}` : `type == ${predicateString(type)} AND ${condition}`;
+    if (appiumCheck(ctx, '-ios predicate string', predicate, view, target).unique) add('-ios predicate string', predicate, basis, 1);
+    const chain = `**/${type}${condition === '' ? '' : chainPredicate(condition)}`;
+    const chained = appiumCheck(ctx, '-ios class chain', chain, view, target);
+    if (chained.unique) add('-ios class chain', chain, basis, 2);
+    else {
+      const position = chained.matches.indexOf(target);
+      const indexed = `${chain}[${position + 1}]`;
+      if (position >= 0 && appiumCheck(ctx, '-ios class chain', indexed, view, target).unique)
+        add('-ios class chain', indexed, basis, 2, chained.matches.length);
+    }
+    const literal = attribute === '' ? '' : xpathString(value);
+    if (literal === undefined) continue;
+    const xpath = `//${type}${attribute === '' ? '' : `[@${attribute}=${literal}]`}`;
+    const found = appiumCheck(ctx, 'xpath', xpath, view, target);
+    if (found.unique) add('xpath', xpath, basis, 3);
+    else {
+      const position = found.matches.indexOf(target);
+      const indexed = `(${xpath})[${position + 1}]`;
+      if (position >= 0 && appiumCheck(ctx, 'xpath', indexed, view, target).unique) add('xpath', indexed, basis, 3, found.matches.length);
+    }
+  }
+}
+
+/** A shell word that reads back as `text`. */
+function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+function parallax(ctx: Context, node: UiNode, i: number, xctestSeen: ElementAttributes | undefined): void {
+  const raw = node as Record<string, unknown>;
+  const source = nodeSource(node);
+  const partner = ctx.screen.partner[i]!;
+  const accepts = (matches: number[]) => matches.length === 1 && (matches[0] === i || matches[0] === partner);
+  const ids = new Set<string>();
+  for (const name of ['resource-id', 'sdk-element-id', 'web-element-id'] as const) {
+    const value = raw[name];
+    if (typeof value === 'string' && value !== '') ids.add(value);
+  }
+  const texts = new Set<string>();
+  for (const name of ['content-desc', 'text', 'value'] as const) {
+    const value = raw[name];
+    if (typeof value === 'string' && value !== '' && !(name !== 'content-desc' && hidesText(node))) texts.add(value);
+  }
+  const seenAs = (basis: SelectorBasis, value: string) =>
+    basis === 'identifier'
+      ? value === xctestSeen?.identifier
+      : xctestSeen !== undefined && [xctestSeen.label, xctestSeen.value, xctestSeen.placeholderValue].includes(value);
+  const flags: [strategy: '--id' | '--text', basis: SelectorBasis, values: Set<string>][] = [
+    ['--id', 'identifier', ids],
+    ['--text', 'label', texts],
+  ];
+  for (const [strategy, basis, values] of flags) {
+    for (const value of values) {
+      const selector = `${strategy} ${shellQuote(value)}`;
+      const { matches } = check(ctx, 'parallax', selector, 'merged', i);
+      if (!accepts(matches)) continue;
+      const visibleTo: Visibility = source === 'xctest' || seenAs(basis, value) ? 'xctest' : source;
+      push(ctx, {
+        syntax: 'parallax',
+        strategy,
+        selector,
+        basis,
+        visibleTo,
+        robustness: BASIS_SCORE[basis] + (visibleTo === 'xctest' ? 0 : BRIDGE_PENALTY),
+        targetIndex: matches[0]!,
+      });
+    }
+  }
+}
+
+const SOURCE_NOTES: Record<Exclude<Visibility, 'xctest'>, string> = {
+  sdkBridge: 'only the SDK bridge reports this: plain XCTest, and so Maestro and Appium, will not find it',
+  sdkWebBridge: "only the web view's DOM reports this: plain XCTest, and so Maestro and Appium, will not find it",
+};
+
+/** The attributes `e` has that `seen` (what XCTest reports) does not, for the bridge-only selectors. */
+function onlyMerged(e: ElementAttributes, seen: ElementAttributes | undefined): ElementAttributes | undefined {
+  if (!seen) return e;
+  const out: ElementAttributes = { ...e };
+  let any = false;
+  for (const name of ['identifier', 'label', 'placeholderValue'] as const) {
+    const values = [seen.identifier, seen.label, seen.value, seen.placeholderValue];
+    if (out[name] !== undefined && values.includes(out[name])) delete out[name];
+    else if (out[name] !== undefined) any = true;
+  }
+  return any ? out : undefined;
+}
+
+/**
+ * The selectors that find the node at `key` on `root`, most robust first within each syntax (syntaxes
+ * in the order Maestro, XCUITest, Appium, Parallax CLI). Empty when the key is not in the tree.
+ */
+export function selectorsFor(root: UiNode, key: NodeKey): SelectorSuggestion[] {
+  const screen = indexScreen(root);
+  const i = screen.byKey.get(key);
+  if (i === undefined) return [];
+  const ctx: Context = { screen, out: [] };
+  const node = screen.nodes[i]!.node;
+  const source = nodeSource(node);
+
+  // Where XCTest has this element: the node itself, or the XCTest node a bridge twin stands beside.
+  const partner = screen.partner[i]!;
+  const xi = screen.xctest.has(i) ? i : partner >= 0 && screen.xctest.has(partner) ? partner : -1;
+  const seen = xi >= 0 ? screen.xctest.attrs[xi]! : undefined;
+  if (seen) {
+    const note = xi !== i ? `XCTest reports this element as the ${seen.xcuiType} beside it (${screen.nodes[xi]!.key})` : undefined;
+    maestro(ctx, seen, 'xctest', xi, 'xctest', 0, note);
+    xcuitest(ctx, seen, 'xctest', xi, 'xctest', 0, note);
+    appium(ctx, seen, 'xctest', xi, 'xctest', 0, note);
+  }
+  if (source !== 'xctest') {
+    const own = onlyMerged(screen.merged.attrs[i]!, seen);
+    if (own) {
+      const note = SOURCE_NOTES[source];
+      maestro(ctx, own, 'merged', i, source, BRIDGE_PENALTY, note);
+      xcuitest(ctx, own, 'merged', i, source, BRIDGE_PENALTY, note);
+      appium(ctx, own, 'merged', i, source, BRIDGE_PENALTY, note);
+    }
+  }
+  parallax(ctx, node, i, seen);
+
+  const order = (s: SelectorSyntax) => SELECTOR_SYNTAXES.indexOf(s);
+  return ctx.out.sort((a, b) => order(a.syntax) - order(b.syntax) || a.robustness - b.robustness);
+}
+
+/** The most robust selector of one syntax that XCTest can see, if any. */
+export function bestXctestSelector(root: UiNode, key: NodeKey, syntax: SelectorSyntax): SelectorSuggestion | undefined {
+  return selectorsFor(root, key).find((s) => s.syntax === syntax && s.visibleTo === 'xctest');
+}
+
+/** A suggestion as the text `parseSelector` reads back (an Appium value with its strategy in front). */
+export function suggestionText(s: Pick<SelectorSuggestion, 'syntax' | 'strategy' | 'selector'>): string {
+  return s.syntax === 'appium' ? `${s.strategy}: ${s.selector}` : s.selector;
+}

@@ -1,0 +1,450 @@
+/**
+ * NSPredicate format strings, the subset element queries use (docs/selectors.md#s-predicate): XCTest's
+ * `NSPredicate(format:)` and Appium's `-ios predicate string` and class chain predicates.
+ *
+ * Comparisons `==` `=` `!=` `<>` `<` `<=` `=<` `>` `>=` `=>`, string operators `BEGINSWITH` `ENDSWITH`
+ * `CONTAINS` `LIKE` `MATCHES` with `[c]` `[d]` `[cd]`, `IN {…}`, `BETWEEN {a, b}`, `AND` `&&` `OR` `||`
+ * `NOT` `!`, parentheses, `TRUEPREDICATE` `FALSEPREDICATE`; literals in single or double quotes, numbers,
+ * `TRUE` `FALSE` `YES` `NO` `NIL` `NULL`; `%@` `%K` `%d` `%i` `%f` filled from the format's arguments.
+ * Key paths are the element attributes of XCTest (`identifier`, `label`, `value`, `placeholderValue`,
+ * `title`, `elementType`, `isEnabled`, `isSelected`, `hasFocus`) and of Appium's driver (`name`, `type`,
+ * `enabled`, `visible`, `selected`, `focused`, and the `wd`-prefixed forms).
+ */
+import { SelectorError, wholeMatch, MAX_PATTERN_LENGTH, type SelectorSyntax } from './errors';
+import { elementTypeInfo } from './element-type';
+import type { ElementAttributes } from './element';
+import { TokenCursor } from './tokens';
+
+type Value = string | number | boolean | null | Value[];
+export type PredicateArg = string | number | boolean;
+
+/** A compiled predicate: true when the element's attributes satisfy it. */
+export type Predicate = (element: ElementAttributes) => boolean;
+
+// ---- Attributes -------------------------------------------------------------------------------------
+
+const ATTRIBUTES: Record<string, (e: ElementAttributes) => Value> = {
+  identifier: (e) => e.identifier ?? '',
+  label: (e) => e.label ?? '',
+  value: (e) => e.value ?? null,
+  placeholdervalue: (e) => e.placeholderValue ?? null,
+  title: () => '',
+  elementtype: (e) => elementTypeInfo(e.type).raw,
+  isenabled: (e) => e.enabled,
+  enabled: (e) => e.enabled,
+  isselected: (e) => e.selected,
+  selected: (e) => e.selected,
+  hasfocus: (e) => e.hasFocus,
+  focused: (e) => e.hasFocus,
+  isfocused: (e) => e.hasFocus,
+  // Appium's XCUITest driver: `name` is the identifier, else the label (docs/selectors.md#s-appium).
+  name: (e) => e.identifier ?? e.label ?? null,
+  type: (e) => e.xcuiType,
+  // The runner reports what is on screen; an element in the observation is visible.
+  visible: () => true,
+  isvisible: () => true,
+};
+for (const key of ['name', 'label', 'value', 'type', 'enabled', 'visible', 'selected', 'focused', 'placeholdervalue']) {
+  ATTRIBUTES[`wd${key}`] = ATTRIBUTES[key]!;
+}
+
+export const PREDICATE_ATTRIBUTES = Object.keys(ATTRIBUTES);
+
+// ---- Tokens -----------------------------------------------------------------------------------------
+
+type Token =
+  | { kind: 'string'; value: string; at: number }
+  | { kind: 'number'; value: number; at: number }
+  | { kind: 'word'; value: string; at: number }
+  | { kind: 'arg'; spec: string; at: number }
+  | { kind: 'op'; value: string; at: number }
+  | { kind: 'end'; at: number };
+
+const OPERATORS = ['==', '!=', '<>', '<=', '=<', '>=', '=>', '&&', '||', '=', '<', '>', '!', '(', ')', '{', '}', ',', '[', ']'];
+
+function tokenize(text: string, syntax: SelectorSyntax): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    const at = i;
+    if (c === '"' || c === "'") {
+      let value = '';
+      i++;
+      for (;;) {
+        if (i >= text.length) throw new SelectorError(syntax, 'a quoted string is not closed', at);
+        const d = text[i]!;
+        if (d === c) break;
+        if (d === '\\' && i + 1 < text.length) {
+          const e = text[i + 1]!;
+          value += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'r' ? '\r' : e;
+          i += 2;
+          continue;
+        }
+        value += d;
+        i++;
+      }
+      i++;
+      tokens.push({ kind: 'string', value, at });
+      continue;
+    }
+    if (c === '%') {
+      const m = /^%(@|K|d|i|f|ld|lu|u)/.exec(text.slice(i));
+      if (!m) throw new SelectorError(syntax, `unknown format specifier ${JSON.stringify(text.slice(i, i + 2))}`, at);
+      tokens.push({ kind: 'arg', spec: m[1]!, at });
+      i += m[0].length;
+      continue;
+    }
+    const number = /^-?(?:\d+\.?\d*|\.\d+)/.exec(text.slice(i));
+    const last = tokens.at(-1);
+    // A minus starts a number only where a value can start: first, or after an operator.
+    if (number && (c !== '-' || last === undefined || last.kind === 'op')) {
+      tokens.push({ kind: 'number', value: Number(number[0]), at });
+      i += number[0].length;
+      continue;
+    }
+    const word = /^[A-Za-z_$#@][\w$.]*/.exec(text.slice(i));
+    if (word) {
+      tokens.push({ kind: 'word', value: word[0], at });
+      i += word[0].length;
+      continue;
+    }
+    const op = OPERATORS.find((o) => text.startsWith(o, i));
+    if (!op) throw new SelectorError(syntax, `unexpected ${JSON.stringify(c)}`, at);
+    tokens.push({ kind: 'op', value: op, at });
+    i += op.length;
+  }
+  tokens.push({ kind: 'end', at: text.length });
+  return tokens;
+}
+
+// ---- Parser -----------------------------------------------------------------------------------------
+
+type Operand = { kind: 'key'; read: (e: ElementAttributes) => Value } | { kind: 'const'; value: Value };
+
+const STRING_OPS = new Set(['BEGINSWITH', 'ENDSWITH', 'CONTAINS', 'LIKE', 'MATCHES']);
+const COMPARISONS = new Set(['==', '=', '!=', '<>', '<', '<=', '=<', '>', '>=', '=>']);
+
+class Parser extends TokenCursor<Token> {
+  private argIndex = 0;
+
+  constructor(
+    tokens: Token[],
+    private readonly args: readonly PredicateArg[],
+    private readonly syntax: SelectorSyntax,
+  ) {
+    super(tokens);
+  }
+
+  private fail(reason: string, token: Token = this.peek()): never {
+    throw new SelectorError(this.syntax, reason, token.at);
+  }
+
+  private isWord(token: Token, ...words: string[]): boolean {
+    return token.kind === 'word' && words.includes(token.value.toUpperCase());
+  }
+
+  private isOp(token: Token, ...ops: string[]): boolean {
+    return token.kind === 'op' && ops.includes(token.value);
+  }
+
+  parse(): Predicate {
+    if (this.peek().kind === 'end') this.fail('the predicate is empty');
+    const predicate = this.or();
+    const rest = this.peek();
+    if (rest.kind !== 'end') this.fail(`unexpected ${describe(rest)} after a complete predicate`, rest);
+    if (this.argIndex < this.args.length) this.fail(`${this.args.length} argument(s) given, but the format uses ${this.argIndex}`);
+    return predicate;
+  }
+
+  private or(): Predicate {
+    let left = this.and();
+    while (this.isWord(this.peek(), 'OR') || this.isOp(this.peek(), '||')) {
+      this.next();
+      const a = left;
+      const b = this.and();
+      left = (e) => a(e) || b(e);
+    }
+    return left;
+  }
+
+  private and(): Predicate {
+    let left = this.not();
+    while (this.isWord(this.peek(), 'AND') || this.isOp(this.peek(), '&&')) {
+      this.next();
+      const a = left;
+      const b = this.not();
+      left = (e) => a(e) && b(e);
+    }
+    return left;
+  }
+
+  private not(): Predicate {
+    if (this.isWord(this.peek(), 'NOT') || this.isOp(this.peek(), '!')) {
+      this.next();
+      const inner = this.not();
+      return (e) => !inner(e);
+    }
+    return this.primary();
+  }
+
+  private primary(): Predicate {
+    const token = this.peek();
+    if (this.isOp(token, '(')) {
+      this.next();
+      const inner = this.or();
+      if (!this.isOp(this.peek(), ')')) this.fail('a parenthesis is not closed', token);
+      this.next();
+      return inner;
+    }
+    if (this.isWord(token, 'TRUEPREDICATE')) {
+      this.next();
+      return () => true;
+    }
+    if (this.isWord(token, 'FALSEPREDICATE')) {
+      this.next();
+      return () => false;
+    }
+    return this.comparison();
+  }
+
+  private comparison(): Predicate {
+    const left = this.operand();
+    const opToken = this.next();
+    let op: string;
+    if (opToken.kind === 'op' && COMPARISONS.has(opToken.value)) op = opToken.value;
+    else if (opToken.kind === 'word' && (STRING_OPS.has(opToken.value.toUpperCase()) || ['IN', 'BETWEEN'].includes(opToken.value.toUpperCase()))) {
+      op = opToken.value.toUpperCase();
+    } else return this.fail(`expected a comparison (==, !=, BEGINSWITH, CONTAINS, LIKE, MATCHES, IN, …), found ${describe(opToken)}`, opToken);
+    const options = this.modifiers();
+    const right = this.operand();
+    return compare(left, op, options, right, this.syntax, opToken.at);
+  }
+
+  private modifiers(): { c: boolean; d: boolean } {
+    const options = { c: false, d: false };
+    if (!this.isOp(this.peek(), '[')) return options;
+    const open = this.next();
+    const word = this.next();
+    if (word.kind !== 'word' || !/^[cdn]+$/i.test(word.value)) this.fail('expected an option such as [c], [d] or [cd]', word);
+    for (const ch of word.value.toLowerCase()) {
+      if (ch === 'c') options.c = true;
+      if (ch === 'd') options.d = true;
+    }
+    if (!this.isOp(this.peek(), ']')) this.fail('an option bracket is not closed', open);
+    this.next();
+    return options;
+  }
+
+  private operand(): Operand {
+    const token = this.next();
+    switch (token.kind) {
+      case 'string':
+        return { kind: 'const', value: token.value };
+      case 'number':
+        return { kind: 'const', value: token.value };
+      case 'arg': {
+        const arg = this.args[this.argIndex++];
+        if (arg === undefined) return this.fail(`the format uses more arguments than the ${this.args.length} given`, token);
+        if (token.spec === 'K') {
+          if (typeof arg !== 'string') return this.fail('%K takes an attribute name', token);
+          return this.key(arg, token);
+        }
+        return { kind: 'const', value: arg };
+      }
+      case 'word': {
+        const upper = token.value.toUpperCase();
+        if (upper === 'TRUE' || upper === 'YES') return { kind: 'const', value: true };
+        if (upper === 'FALSE' || upper === 'NO') return { kind: 'const', value: false };
+        if (upper === 'NIL' || upper === 'NULL') return { kind: 'const', value: null };
+        return this.key(token.value, token);
+      }
+      case 'op':
+        if (token.value === '{') {
+          const items: Value[] = [];
+          if (!this.isOp(this.peek(), '}')) {
+            for (;;) {
+              const item = this.operand();
+              if (item.kind !== 'const') this.fail('a list holds literal values only', token);
+              items.push(item.value);
+              if (this.isOp(this.peek(), ',')) {
+                this.next();
+                continue;
+              }
+              break;
+            }
+          }
+          if (!this.isOp(this.peek(), '}')) this.fail('a list is not closed with }', token);
+          this.next();
+          return { kind: 'const', value: items };
+        }
+        return this.fail(`expected an attribute or a value, found ${describe(token)}`, token);
+      case 'end':
+        return this.fail('the predicate ends where a value was expected', token);
+    }
+  }
+
+  private key(name: string, token: Token): Operand {
+    const read = ATTRIBUTES[name.replace(/^SELF\./i, '').toLowerCase()];
+    if (!read) {
+      return this.fail(
+        name.toLowerCase() === 'accessible'
+          ? 'the observation does not say whether an element is accessible'
+          : `unknown attribute ${JSON.stringify(name)} (known: identifier, label, value, placeholderValue, elementType, name, type, enabled, selected, hasFocus, visible)`,
+        token,
+      );
+    }
+    return { kind: 'key', read };
+  }
+}
+
+function describe(token: Token): string {
+  switch (token.kind) {
+    case 'end':
+      return 'the end';
+    case 'string':
+      return `the string ${JSON.stringify(token.value)}`;
+    case 'number':
+      return `the number ${token.value}`;
+    case 'arg':
+      return `%${token.spec}`;
+    default:
+      return JSON.stringify(token.value);
+  }
+}
+
+// ---- Evaluation -------------------------------------------------------------------------------------
+
+function fold(text: string, options: { c: boolean; d: boolean }): string {
+  let out = text;
+  if (options.d) out = out.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+  if (options.c) out = out.toLowerCase();
+  return out;
+}
+
+function asNumber(value: Value): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return undefined;
+}
+
+function equal(a: Value, b: Value, options: { c: boolean; d: boolean }): boolean {
+  if (a === null || b === null) return a === b;
+  if (typeof a === 'string' && typeof b === 'string') return fold(a, options) === fold(b, options);
+  if (Array.isArray(a) || Array.isArray(b)) return false;
+  const x = asNumber(a);
+  const y = asNumber(b);
+  return x !== undefined && y !== undefined && x === y;
+}
+
+function order(a: Value, b: Value, options: { c: boolean; d: boolean }): number | undefined {
+  if (typeof a === 'string' && typeof b === 'string') {
+    const x = fold(a, options);
+    const y = fold(b, options);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  const x = a === null || Array.isArray(a) ? undefined : asNumber(a);
+  const y = b === null || Array.isArray(b) ? undefined : asNumber(b);
+  return x === undefined || y === undefined ? undefined : x - y;
+}
+
+function likePattern(pattern: string, options: { c: boolean; d: boolean }, syntax: SelectorSyntax): RegExp {
+  if (pattern.length > MAX_PATTERN_LENGTH) throw new SelectorError(syntax, `the pattern is longer than ${MAX_PATTERN_LENGTH} characters`);
+  const source = [...fold(pattern, options)].map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&'))).join('');
+  return new RegExp(`^${source}$`, 's');
+}
+
+function compare(left: Operand, op: string, options: { c: boolean; d: boolean }, right: Operand, syntax: SelectorSyntax, at: number): Predicate {
+  const read = (o: Operand) => (o.kind === 'const' ? () => o.value : o.read);
+  const l = read(left);
+  const r = read(right);
+  const constant = right.kind === 'const' ? right.value : undefined;
+  switch (op) {
+    case '==':
+    case '=':
+      return (e) => equal(l(e), r(e), options);
+    case '!=':
+    case '<>':
+      return (e) => !equal(l(e), r(e), options);
+    case '<':
+      return (e) => {
+        const c = order(l(e), r(e), options);
+        return c !== undefined && c < 0;
+      };
+    case '<=':
+    case '=<':
+      return (e) => {
+        const c = order(l(e), r(e), options);
+        return c !== undefined && c <= 0;
+      };
+    case '>':
+      return (e) => {
+        const c = order(l(e), r(e), options);
+        return c !== undefined && c > 0;
+      };
+    case '>=':
+    case '=>':
+      return (e) => {
+        const c = order(l(e), r(e), options);
+        return c !== undefined && c >= 0;
+      };
+    case 'IN':
+      return (e) => {
+        const list = r(e);
+        const value = l(e);
+        if (Array.isArray(list)) return list.some((item) => equal(value, item, options));
+        // `'a' IN 'abc'` is a substring test in NSPredicate.
+        return typeof list === 'string' && typeof value === 'string' && fold(list, options).includes(fold(value, options));
+      };
+    case 'BETWEEN': {
+      if (!Array.isArray(constant) || constant.length !== 2) throw new SelectorError(syntax, 'BETWEEN takes a list of two values, {low, high}', at);
+      const [low, high] = constant as [Value, Value];
+      return (e) => {
+        const v = l(e);
+        const a = order(v, low, options);
+        const b = order(v, high, options);
+        return a !== undefined && b !== undefined && a >= 0 && b <= 0;
+      };
+    }
+    case 'LIKE':
+    case 'MATCHES': {
+      // A constant pattern compiles once; a pattern read from the element, per element.
+      const compile = (pattern: string) => (op === 'LIKE' ? likePattern(pattern, options, syntax) : wholeMatch(pattern, syntax, `s${options.c ? 'i' : ''}`));
+      const fixed = typeof constant === 'string' ? compile(constant) : undefined;
+      if (constant !== undefined && typeof constant !== 'string') throw new SelectorError(syntax, `${op} takes a string pattern`, at);
+      return (e) => {
+        const value = l(e);
+        if (typeof value !== 'string') return false;
+        const pattern = fixed ?? (typeof r(e) === 'string' ? compile(r(e) as string) : undefined);
+        if (!pattern) return false;
+        return pattern.test(op === 'LIKE' ? fold(value, options) : options.d ? fold(value, { c: false, d: true }) : value);
+      };
+    }
+    default: {
+      if (constant !== undefined && typeof constant !== 'string') throw new SelectorError(syntax, `${op} takes a string`, at);
+      return (e) => {
+        const value = l(e);
+        const other = r(e);
+        if (typeof value !== 'string' || typeof other !== 'string') return false;
+        const a = fold(value, options);
+        const b = fold(other, options);
+        return op === 'BEGINSWITH' ? a.startsWith(b) : op === 'ENDSWITH' ? a.endsWith(b) : a.includes(b);
+      };
+    }
+  }
+}
+
+/** Compiles a predicate format string (with its `%@` arguments), or throws a SelectorError saying why it is not one. */
+export function parsePredicate(format: string, args: readonly PredicateArg[] = [], syntax: SelectorSyntax = 'xcuitest'): Predicate {
+  return new Parser(tokenize(format, syntax), args, syntax).parse();
+}
+
+/** A string as an NSPredicate literal: double quotes, with backslash escapes. */
+export function predicateString(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+}
