@@ -164,6 +164,8 @@ export function createApiService(
       manager.on('frame', onFrame);
       manager.on('action', onAction);
       manager.on('actionProgress', onProgress);
+      const onRecording = (status: ApiEventPayload<'recording.changed'>) => listener('recording.changed', status);
+      recording?.on('changed', onRecording);
       discovery?.on('changed', onDiscovered);
       return () => {
         listeners.delete(listener);
@@ -171,6 +173,7 @@ export function createApiService(
         manager.off('frame', onFrame);
         manager.off('action', onAction);
         manager.off('actionProgress', onProgress);
+        recording?.off('changed', onRecording);
         discovery?.off('changed', onDiscovered);
       };
     },

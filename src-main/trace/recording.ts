@@ -5,6 +5,7 @@
  * The `before` event is appended and flushed before the action's result comes back, so a crash while
  * an action is in flight still leaves a trace that says what was being done.
  */
+import { EventEmitter } from 'node:events';
 import type { ActionStep, Frame, RecordingStatus } from '@shared/api/api';
 import type { ResourceRef } from '@shared/trace/schema';
 import { TraceRecorder } from './index';
@@ -17,12 +18,14 @@ export class RecordingStateError extends Error {
   override readonly name = 'RecordingStateError';
 }
 
-export class SessionRecording {
+export class SessionRecording extends EventEmitter<{ changed: [status: RecordingStatus] }> {
   /** Where traces (finished and in progress) are kept. */
   readonly dir: string;
   private recorder: TraceRecorder | undefined;
   private deviceId: string | undefined;
   private steps = 0;
+  /** Which recording a written step belongs to: a late write of the last one never counts in the next. */
+  private generation = 0;
   private nextComparison = 1;
   private lastTrace: string | undefined;
   /** Appends in the order the events happened, whatever order their resources finish writing in. */
@@ -33,6 +36,7 @@ export class SessionRecording {
     private readonly manager: DeviceManager,
     private readonly options: { dir: string; version: string; secrets?: () => string[] },
   ) {
+    super();
     this.dir = options.dir;
     const onStarted = (step: Parameters<typeof this.onActionStarted>[0]) => this.onActionStarted(step);
     const onAction = (step: ActionStep) => this.onAction(step);
@@ -73,6 +77,7 @@ export class SessionRecording {
     });
     this.deviceId = deviceId;
     this.steps = 0;
+    this.generation++;
     const current = this.manager.lastFrame(deviceId);
     if (current) this.onObserved(current);
     return this.status();
@@ -129,8 +134,14 @@ export class SessionRecording {
   private onAction(step: ActionStep): void {
     const recorder = this.recorder;
     if (!recorder || step.deviceId !== this.deviceId) return;
-    this.steps++;
-    this.enqueue(() => recordActionAfter(recorder, { callId: step.callId, result: step.result, after: step.after }));
+    // A step counts once its result is written and flushed: what the status says is what a crash keeps.
+    const generation = this.generation;
+    this.enqueue(async () => {
+      await recordActionAfter(recorder, { callId: step.callId, result: step.result, after: step.after });
+      if (this.generation !== generation) return;
+      this.steps++;
+      this.emit('changed', this.status());
+    });
   }
 
   private onObserved(frame: Frame): void {

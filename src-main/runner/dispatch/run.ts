@@ -252,10 +252,14 @@ export class ActionRun {
     return interpretRunnerOutcome(await this.runner(stage, command, payload, timeoutMs));
   }
 
-  /** The screen in points, as the latest read that reported it says. */
+  /**
+   * The screen in points, as the latest read that reported it says: this action's own, else any read of
+   * the device (the live view's), so a point still converts when this action's read got no tree.
+   */
   get screen(): ScreenSize | undefined {
     const display = this.device.latestDisplay;
-    return display?.screenWidth !== undefined && display.screenHeight !== undefined ? { width: display.screenWidth, height: display.screenHeight } : undefined;
+    if (display?.screenWidth !== undefined && display.screenHeight !== undefined) return { width: display.screenWidth, height: display.screenHeight };
+    return this.device.observer.latestScreen;
   }
 
   /** Points are points (docs/rules.md#r-tap-11): a coordinate off the screen is refused before anything is sent. */

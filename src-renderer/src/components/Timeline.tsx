@@ -142,7 +142,7 @@ const StepRow = memo(function StepRow({ entry, open }: { entry: TimelineEntry; o
             </div>
           )}
           {result.warnings.length > 0 && (
-            <div className="step-warnings" title={result.warnings.join('\n')}>
+            <div className="step-warnings" data-testid="step-warnings" title={result.warnings.join('\n')}>
               ⚠ {result.warnings.join(' · ')}
             </div>
           )}
