@@ -145,26 +145,6 @@ export type ViewHierarchy = z.infer<typeof ViewHierarchySchema>;
 
 // ---- Pushes -----------------------------------------------------------------------------------------
 
-/**
- * The commands every real runner has (its RequestType) that Parallax sends. A `connected` push without a
- * list (the real runner's fallback when encoding its list fails, docs/protocol.md#p-runner-push) stands
- * for these and no more: never the SDK relay commands, which no real runner has.
- */
-export const BASE_RUNNER_COMMANDS = [
-  'request_hierarchy',
-  'request_hierarchy_if_stale',
-  'request_screenshot',
-  'request_tap_coordinates',
-  'request_swipe',
-  'request_set_text',
-  'request_append_text',
-  'request_clear_text',
-  'request_ime_action',
-  'request_press_key',
-  'request_launch_app',
-  'get_sdk_capabilities',
-] as const;
-
 export const ConnectedPushSchema = z
   .object({
     type: z.literal('connected'),
@@ -234,6 +214,13 @@ export const RUNNER_COMMANDS = [
   'request_sdk_web_action',
 ] as const;
 export type RunnerCommand = (typeof RUNNER_COMMANDS)[number];
+
+/**
+ * The commands every real runner has (its RequestType) that Parallax sends: all but the SDK relay
+ * commands (`request_sdk_*`), which no real runner has. A `connected` push without a list (the real
+ * runner's fallback when encoding its list fails, docs/protocol.md#p-runner-push) stands for these.
+ */
+export const BASE_RUNNER_COMMANDS: readonly RunnerCommand[] = RUNNER_COMMANDS.filter((command) => !command.startsWith('request_sdk_'));
 
 const requestEnvelope = {
   requestId: z.string(),

@@ -13,6 +13,7 @@ import { DeviceManager } from '@main/devices/manager';
 import { createApiService } from '@main/host/api';
 import { startWebHost, type WebHost } from '@main/host/web-host';
 import { outcomeClassOf } from '@shared/act/verdict';
+import { RUNNER_COMMANDS } from '@shared/protocol/runner';
 import {
   apiClient,
   expectedFor,
@@ -25,17 +26,16 @@ import {
   type OutcomeCase,
 } from '../support/outcome-cases';
 
-const ACTION_COMMANDS = [
-  'request_tap_coordinates',
-  'request_swipe',
-  'request_set_text',
-  'request_append_text',
-  'request_clear_text',
-  'request_ime_action',
-  'request_press_key',
-  'request_sdk_action',
-  'request_sdk_web_action',
-];
+/** The commands that act on the device: every command but the reads. */
+const READS = new Set([
+  'request_hierarchy',
+  'request_hierarchy_if_stale',
+  'request_screenshot',
+  'get_sdk_capabilities',
+  'request_sdk_observation',
+  'request_sdk_web_snapshot',
+]);
+const ACTION_COMMANDS = RUNNER_COMMANDS.filter((command) => !READS.has(command));
 
 let device: DemoDeviceHandle;
 beforeAll(async () => {

@@ -28,9 +28,9 @@ export function StageBar({ timings }: { timings: Readonly<Record<string, number>
         {stages.map((s, i) => (
           <span
             key={s.stage}
-            className={`stage-seg stage-${(i % STAGE_COLOURS) + 1}`}
+            className="stage-seg"
             data-stage={s.stage}
-            style={{ width: `${Math.max(1.5, s.share * 100)}%` }}
+            style={{ width: `${Math.max(1.5, s.share * 100)}%`, background: `var(--stage-${(i % STAGE_COLOURS) + 1})` }}
           />
         ))}
       </div>
