@@ -6,8 +6,9 @@
  */
 import { EventEmitter } from 'node:events';
 import { ACTION_REJECTION_REASONS } from '@shared/protocol/sdk';
+import { isRunnerCommand } from '@shared/protocol/runner';
 
-type ValueKind = 'flag' | 'ms' | 'uint64' | 'count' | 'reason' | 'space';
+type ValueKind = 'flag' | 'ms' | 'uint64' | 'count' | 'reason' | 'space' | 'command';
 
 /** Every fault, with what its value is. The list is the admin API's vocabulary. */
 export const FAULTS = {
@@ -23,7 +24,11 @@ export const FAULTS = {
   'bridge-coordinate-space': { value: 'space', help: 'snapshots report this coordinate space (window: bounds relative to the content below the status bar)' },
   'bridge-slow': { value: 'ms', help: 'snapshot routes answer after MS' },
   'bridge-action-slow': { value: 'ms', help: 'the host executor waits MS before running an action (it still runs)' },
-  'bridge-reject': { value: 'reason', help: 'the bridge or executor rejects every otherwise valid action with REASON' },
+  'bridge-reject': {
+    value: 'reason',
+    help: 'the bridge or executor rejects every otherwise valid action with REASON (a known reason, or any host reason such as unsupported_gesture)',
+  },
+  'bridge-success-form': { value: 'flag', help: "action results go out in the spec's {success} form instead of the SDK's Swift {status} form" },
   'app-inactive': { value: 'flag', help: 'the app resigned active: SDK requests answer app_not_active' },
   'capture-identity-base': { value: 'uint64', help: 'the next capture identity is N (UInt64)' },
   // Web views: docs/rules.md#r-webview-commands, docs/rules.md#r-observe-web
@@ -39,11 +44,23 @@ export const FAULTS = {
   // The runner's socket
   'runner-drop-next': { value: 'flag', help: 'the next request closes the connection without an answer (one shot)' },
   'runner-garbage': { value: 'flag', help: 'the next request is answered with non-JSON garbage (one shot)' },
+  // The same, aimed at one command, so an action's own request meets it (docs/rules.md#r-act-01)
+  'runner-drop-at': { value: 'command', help: 'the next COMMAND request closes the connection without an answer (one shot)' },
+  'runner-garbage-at': { value: 'command', help: 'the next COMMAND request is answered with non-JSON garbage (one shot)' },
+  'runner-error-reply': {
+    value: 'command',
+    help: "the next COMMAND request gets the runner's error reply with requestId null, as a real runner answers a request it cannot decode (one shot)",
+  },
+  'runner-deadline': {
+    value: 'command',
+    help: 'the next COMMAND gesture runs, then answers that it completed after its deadline (outcome indeterminate), as a real runner does (one shot)',
+  },
 } as const satisfies Record<string, { value: ValueKind; help: string }>;
 
 export type FaultName = keyof typeof FAULTS;
 export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 type OneShotFault = 'runner-drop-next' | 'runner-garbage';
+type AimedFault = 'runner-drop-at' | 'runner-garbage-at' | 'runner-error-reply' | 'runner-deadline';
 const UINT64_MAX = 18446744073709551615n;
 
 export type ParsedFault = { ok: true; name: FaultName; value: string | true } | { ok: false; error: string };
@@ -70,12 +87,16 @@ export function parseFault(spec: string): ParsedFault {
       if (!/^\d+$/.test(raw) || BigInt(raw) > UINT64_MAX) return { ok: false, error: `fault ${fault} needs a UInt64, got "${raw}"` };
       return { ok: true, name: fault, value: BigInt(raw).toString() };
     case 'reason':
-      if (!(ACTION_REJECTION_REASONS as readonly string[]).includes(raw)) {
-        return { ok: false, error: `fault ${fault} needs one of ${ACTION_REJECTION_REASONS.join(', ')}` };
+      // A host executor may answer any reason (docs/protocol.md#p-action-result); a word, so it reads as one.
+      if (!/^[a-z][a-z0-9_]{0,63}$/.test(raw)) {
+        return { ok: false, error: `fault ${fault} needs a reason word such as ${ACTION_REJECTION_REASONS.join(', ')} or unsupported_gesture` };
       }
       return { ok: true, name: fault, value: raw };
     case 'space':
       if (raw !== 'screen' && raw !== 'window' && raw !== 'view') return { ok: false, error: `fault ${fault} needs screen, window or view` };
+      return { ok: true, name: fault, value: raw };
+    case 'command':
+      if (!isRunnerCommand(raw)) return { ok: false, error: `fault ${fault} needs a runner command such as request_tap_coordinates, got "${raw}"` };
       return { ok: true, name: fault, value: raw };
   }
 }
@@ -132,6 +153,14 @@ export class Faults extends EventEmitter<{ changed: [changed: FaultName[]] }> {
     for (const [name, value] of next) this.active.set(name, value);
     if (changed.length > 0) this.emit('changed', changed);
     return this.list();
+  }
+
+  /** True once for a one-shot fault aimed at `command`, when that command comes; the fault is then cleared. */
+  consumeFor(name: AimedFault, command: string | undefined): boolean {
+    if (command === undefined || this.active.get(name) !== command) return false;
+    this.active.delete(name);
+    this.emit('changed', [name]);
+    return true;
   }
 
   /** True once for a one-shot fault, which is then cleared. */

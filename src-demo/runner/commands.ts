@@ -138,11 +138,11 @@ export class RunnerCommands {
       case 'request_sdk_observation':
         return relayReply('sdk_observation_result', await device.relay.observation());
       case 'request_sdk_action':
-        return relayReply('sdk_action_result', await device.relay.action(request.actionJson));
+        return relayReply('sdk_action_result', await device.relay.action(request.actionJson, request.timeoutMs));
       case 'request_sdk_web_snapshot':
         return relayReply('sdk_web_snapshot_result', await device.relay.webSnapshot(request.webViewId));
       case 'request_sdk_web_action':
-        return relayReply('sdk_web_action_result', await device.relay.webAction(request.webViewId, request.actionJson));
+        return relayReply('sdk_web_action_result', await device.relay.webAction(request.webViewId, request.actionJson, request.timeoutMs));
     }
   }
 

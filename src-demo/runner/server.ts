@@ -121,12 +121,24 @@ export class RunnerServer {
     const peek = text === undefined ? {} : peekEnvelope(text);
     this.device.countRequest(peek.type && isRunnerCommand(peek.type) ? peek.type : 'invalid');
 
-    if (this.device.faults.consume('runner-drop-next')) {
+    const faults = this.device.faults;
+    if (faults.consume('runner-drop-next') || faults.consumeFor('runner-drop-at', peek.type)) {
       connection.socket.terminate();
       return;
     }
-    if (this.device.faults.consume('runner-garbage')) {
+    if (faults.consume('runner-garbage') || faults.consumeFor('runner-garbage-at', peek.type)) {
       this.send(connection, GARBAGE_FRAME);
+      return;
+    }
+    if (faults.consumeFor('runner-error-reply', peek.type)) {
+      // What a real runner sends for a request it cannot decode: no id it could read (docs/protocol.md#p-runner-error).
+      this.send(connection, {
+        error: `Invalid value '${peek.type}' for parameter 'type'`,
+        requestId: null,
+        success: false,
+        timestamp: Date.now(),
+        type: 'error',
+      });
       return;
     }
     if (text === undefined) {
@@ -144,7 +156,18 @@ export class RunnerServer {
       this.send(connection, reply);
       return;
     }
+    const late = faults.consumeFor('runner-deadline', peek.type);
     const reply = await this.commands.handle(decoded.value, connection);
+    if (late) {
+      // The gesture ran; the runner says it finished past its deadline, as CtrlProxy's CommandError does.
+      this.send(connection, {
+        ...reply,
+        success: false,
+        error: `Command ${decoded.value.type} exceeded deadline at 5000ms (gesture completed after its deadline; outcome is indeterminate)`,
+        errorCode: 'deadline_completed_late',
+      });
+      return;
+    }
     this.send(connection, reply);
   }
 }

@@ -6,17 +6,22 @@
  *   host executor: action_queue_overloaded, action_cancelled
  * Every capture moves the current observation identity (a UInt64, kept as a bigint and sent as digits);
  * an accepted action answers with the identity of the capture taken after it.
+ *
+ * Results go out in the SDK's Swift form, `{status, reason?, durationMs, nextObservationIdentity?}`
+ * (docs/protocol.md#p-action-result), as a real app's bridge encodes them; the `bridge-success-form`
+ * fault switches to the older `{success, reason?, …}` form the spec describes.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type {
-  ACTION_REJECTION_REASONS,
   ActionKind,
-  ActionResultSchema,
+  ActionResultStatus,
   AutoMobileAction,
   ObservationNodeSchema,
   ObservationSnapshotSchema,
   SdkBoundsSchema,
+  SuccessActionResultSchema,
+  SwiftActionResultSchema,
 } from '@shared/protocol/sdk';
 import type { AppPage } from '@demo/phone/app-page';
 import { walkNative, type NativeCapture, type NativeNode } from '@demo/phone/capture-model';
@@ -32,8 +37,17 @@ const SNAPSHOT_CAPABILITIES = ['accessibilityIdentifiers', 'focus', 'values', 'v
 export type WireBounds = z.input<typeof SdkBoundsSchema>;
 export type WireObservationNode = z.input<typeof ObservationNodeSchema> & { children: WireObservationNode[] };
 export type WireObservationSnapshot = z.input<typeof ObservationSnapshotSchema>;
-export type ActionRejection = (typeof ACTION_REJECTION_REASONS)[number];
-export type WireActionResult = z.input<typeof ActionResultSchema>;
+export type WireActionResult = z.input<typeof SwiftActionResultSchema> | z.input<typeof SuccessActionResultSchema>;
+
+/** What the bridge decided, before it is encoded in one of the two wire forms. */
+interface Decided {
+  status: ActionResultStatus;
+  reason?: string;
+  durationMs?: number;
+  nextObservationIdentity?: string;
+}
+
+const rejected = (reason: string): Decided => ({ status: reason === 'action_cancelled' ? 'cancelled' : 'rejected', reason });
 
 interface Indexed {
   node: WireObservationNode;
@@ -162,28 +176,38 @@ export class ObservationBridge {
   }
 
   async perform(action: AutoMobileAction): Promise<WireActionResult> {
+    const decided = await this.decide(action);
+    if (this.faults.has('bridge-success-form')) {
+      const { status, ...rest } = decided;
+      return { success: status === 'accepted', ...rest };
+    }
+    // Swift always encodes durationMs (0 on the bridge's own rejections); nil optionals are left out.
+    return { ...decided, durationMs: decided.durationMs ?? 0 };
+  }
+
+  private async decide(action: AutoMobileAction): Promise<Decided> {
     const kind = Object.keys(action)[0] as ActionKind;
     const payload = (action as Record<string, Record<string, unknown>>)[kind] ?? {};
 
     // SDK
-    if (!SUPPORTED_ACTIONS.includes(kind)) return { success: false, reason: 'unsupported_action' };
+    if (!SUPPORTED_ACTIONS.includes(kind)) return rejected('unsupported_action');
 
     // Bridge
     const named = String(payload.observationIdentity);
     if (this.currentIdentity === undefined || named !== this.currentIdentity.toString()) {
-      return { success: false, reason: 'stale_observation' };
+      return rejected('stale_observation');
     }
     const elementId = typeof payload.elementId === 'string' ? payload.elementId : undefined;
     let target: Indexed | undefined;
     if (elementId !== undefined) {
       target = this.lastIndex.get(elementId);
-      if (!target) return { success: false, reason: 'unknown_element' };
-      if (!actionable(kind, target)) return { success: false, reason: 'element_not_actionable' };
+      if (!target) return rejected('unknown_element');
+      if (!actionable(kind, target)) return rejected('element_not_actionable');
     } else if (kind === 'scroll') {
       target = [...this.lastIndex.values()].find((entry) => entry.source.scrollable && entry.node.visible);
-      if (!target) return { success: false, reason: 'element_not_actionable' };
+      if (!target) return rejected('element_not_actionable');
     }
-    if (this.inFlight) return { success: false, reason: 'action_in_flight' };
+    if (this.inFlight) return rejected('action_in_flight');
 
     // Host executor
     this.inFlight = true;
@@ -191,15 +215,15 @@ export class ObservationBridge {
     try {
       const slow = this.faults.number('bridge-action-slow') ?? 0;
       if (slow > 0) await sleep(slow);
-      if (this.faults.has('app-inactive')) return { success: false, reason: 'action_cancelled' };
+      if (this.faults.has('app-inactive')) return rejected('action_cancelled');
       const rejection = this.faults.value('bridge-reject');
-      if (rejection) return { success: false, reason: rejection as ActionRejection };
+      if (rejection) return rejected(rejection);
 
       const ran = await this.execute(kind, payload, target);
-      if (ran === 'cancelled') return { success: false, reason: 'action_cancelled' };
-      if (!ran) return { success: false, reason: 'element_not_actionable' };
+      if (ran === 'cancelled') return rejected('action_cancelled');
+      if (!ran) return rejected('element_not_actionable');
       const next = await this.snapshot();
-      return { success: true, durationMs: Date.now() - began, nextObservationIdentity: next.captureIdentity };
+      return { status: 'accepted', durationMs: Date.now() - began, nextObservationIdentity: String(next.captureIdentity) };
     } finally {
       this.inFlight = false;
     }

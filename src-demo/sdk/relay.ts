@@ -7,8 +7,10 @@
  *   invalid_action      actionJson (or webViewId) missing, or not an action
  *   bad_reply           a sent request got no answer, or the answer breaks the contract
  *   disallowed_origin, web_process_unavailable, message_too_large, no_snapshot (web commands)
- * Budgets: 2 s per SDK request, 5 s in total per runner command. A timed-out action is
- * `available: true` with bad_reply: it may have run.
+ * Budgets: 2 s per SDK request, 5 s in total per runner command. An action honours the budget its
+ * client sent (`timeoutMs`): a bridge swipe's is its duration + 3 s (docs/rules.md#r-swp-08), so the
+ * request that carries it may take that long. A timed-out action is `available: true` with bad_reply: it
+ * may have run.
  */
 import { parseJsonLossless } from '@shared/protocol/json';
 import {
@@ -37,8 +39,20 @@ class Budget {
   }
   /** The time the next request may take, or 0 when the command's budget is spent. */
   next(): number {
-    return Math.max(0, Math.min(SDK_REQUEST_BUDGET_MS, this.deadline - Date.now()));
+    return Math.max(0, Math.min(SDK_REQUEST_BUDGET_MS, this.left()));
   }
+  /** All the time left: what an action the client budgeted for may take. */
+  left(): number {
+    return Math.max(0, this.deadline - Date.now());
+  }
+}
+
+/** What the relay keeps back of a client's budget, so its own answer (bad_reply) arrives before the client gives up. */
+const ANSWER_MARGIN_MS = 100;
+
+/** The command's budget: the one the client sent (less the margin), else the runner's own 5 s. */
+function commandBudget(clientMs: number | undefined): Budget {
+  return new Budget(clientMs !== undefined && clientMs > 0 ? Math.max(1, clientMs - ANSWER_MARGIN_MS) : SDK_COMMAND_BUDGET_MS);
 }
 
 const WebViewListSchema = z.array(WebViewBridgeEntrySchema);
@@ -83,7 +97,7 @@ export class SdkRelay {
   private async call(method: 'GET' | 'POST', path: string, timeoutMs: number, body?: string): Promise<HttpOutcome> {
     if (timeoutMs <= 0) return { kind: 'timeout' };
     try {
-      const init: RequestInit = { method, signal: AbortSignal.timeout(timeoutMs) };
+      const init: RequestInit = { method, signal: AbortSignal.timeout(Math.max(1, Math.round(timeoutMs))) };
       if (body !== undefined) {
         init.body = body;
         init.headers = { 'content-type': 'application/json' };
@@ -183,8 +197,8 @@ export class SdkRelay {
     return { available: true, snapshot: outcome.body };
   }
 
-  async action(actionJson: string | undefined): Promise<Record<string, unknown>> {
-    const budget = new Budget(SDK_COMMAND_BUDGET_MS);
+  async action(actionJson: string | undefined, clientBudgetMs?: number): Promise<Record<string, unknown>> {
+    const budget = commandBudget(clientBudgetMs);
     const probe = await this.health(budget);
     if (probe.kind === 'absent') return { ...relayFailure('bridge_unavailable') };
     if (probe.kind === 'failed') return { ...relayFailure('bad_reply', probe.detail) };
@@ -192,8 +206,9 @@ export class SdkRelay {
     if (actionJson === undefined) return { ...relayFailure('invalid_action', 'actionJson is missing') };
     const decoded = decodeAutoMobileAction(actionJson);
     if (!decoded.ok) return { ...relayFailure('invalid_action', decoded.error.message) };
-    // The action goes on exactly as the client wrote it, so its identity keeps every digit.
-    const outcome = await this.call('POST', '/observation/action', budget.next(), actionJson);
+    // The action goes on exactly as the client wrote it, so its identity keeps every digit; it may take
+    // what the client budgeted for it (a swipe's stroke runs before the bridge answers).
+    const outcome = await this.call('POST', '/observation/action', clientBudgetMs !== undefined ? budget.left() : budget.next(), actionJson);
     if (outcome.kind !== 'response' || outcome.status !== 200) return { ...SdkRelay.failureOf(outcome) };
     if (!ActionResultSchema.safeParse(outcome.body).success) return { ...relayFailure('bad_reply', 'the result does not match the contract') };
     return { available: true, result: outcome.body };
@@ -219,8 +234,8 @@ export class SdkRelay {
     return { available: true, webViews, webViewId: answer.data.webViewId, snapshot: answer.data.snapshot };
   }
 
-  async webAction(webViewId: string | undefined, actionJson: string | undefined): Promise<Record<string, unknown>> {
-    const budget = new Budget(SDK_COMMAND_BUDGET_MS);
+  async webAction(webViewId: string | undefined, actionJson: string | undefined, clientBudgetMs?: number): Promise<Record<string, unknown>> {
+    const budget = commandBudget(clientBudgetMs);
     const probe = await this.health(budget);
     if (probe.kind === 'absent') return { ...relayFailure('bridge_unavailable') };
     if (probe.kind === 'failed') return { ...relayFailure('bad_reply', probe.detail) };
@@ -230,7 +245,7 @@ export class SdkRelay {
     const decoded = decodeWebControlAction(actionJson);
     if (!decoded.ok) return { ...relayFailure('invalid_action', decoded.error.message) };
     const body = `{"webViewId":${JSON.stringify(webViewId)},"action":${actionJson}}`;
-    const outcome = await this.call('POST', '/webview/action', budget.next(), body);
+    const outcome = await this.call('POST', '/webview/action', clientBudgetMs !== undefined ? budget.left() : budget.next(), body);
     if (outcome.kind !== 'response' || outcome.status !== 200) return { ...SdkRelay.failureOf(outcome) };
     if (!WebActionResultSchema.safeParse(outcome.body).success) return { ...relayFailure('bad_reply', 'the result does not match the contract') };
     return { available: true, result: outcome.body };

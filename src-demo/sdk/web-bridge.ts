@@ -41,7 +41,8 @@ const PostedSnapshotSchema = z.object({
 const PostedTooLargeSchema = z.object({ documentId: z.string().min(1).max(200), tooLarge: z.literal(true), bytes: z.number() });
 
 // The wire forms are the shared schemas' inputs: what a real SDK encodes (docs/protocol.md#p-sdk-types).
-export type WireWebSnapshot = z.input<typeof WebSnapshotSchema> & { documentId: string };
+// This bridge always knows where its elements are, so it never sends the real SDK's `bounds: []`.
+export type WireWebSnapshot = Omit<z.input<typeof WebSnapshotSchema>, 'elements'> & { elements: WebElement[]; documentId: string };
 export type WireWebViewEntry = z.input<typeof WebViewBridgeEntrySchema>;
 export type WebSnapshotFailure = Extract<
   SdkRelayFailure,

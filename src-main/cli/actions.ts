@@ -11,11 +11,13 @@ import {
   SWIPE_DIRECTIONS,
   type ActionRequest,
   type ActionResult,
+  type OutcomeClass,
   type Point,
   type SendKeysStep,
   type TargetSelector,
 } from '@shared/protocol/action';
 import { connectionFor } from '@main/devices/manager';
+import { outcomeClassOf } from '@shared/act/verdict';
 
 export type ActionCommand = 'tap' | 'type' | 'clear' | 'swipe' | 'scroll-to';
 type Out = { log: (line: string) => void; error: (line: string) => void };
@@ -25,7 +27,8 @@ export const ACTION_USAGE = `Usage: parallax <tap|type|clear|swipe|scroll-to> --
 Target (one of; a container for swipe and scroll-to):
   --id ID                 resource-id, bridge element id or web element id
   --text TEXT             label, text or value (exact, then ignoring case)
-  --point X,Y             screen points: the control there, else the raw point
+  --point X,Y             screen points, tapped exactly there (the result names what is there);
+                          a point off the screen is refused, nothing sent
 
 tap      [--long-press MS | --double]
 type     --text-to-type TEXT [--replace] [--ime done|next|go|search|send] [--tab]
@@ -168,15 +171,20 @@ export function buildActionRequest(command: ActionCommand, values: Values): Acti
   }
 }
 
+/** What a failure's class tells the person at the terminal (docs/rules.md#r-act-01). */
+const CLASS_WORDS: Record<OutcomeClass, string> = { done: 'done', notRun: 'nothing was run', mayHaveRun: 'may have run', refused: 'not sent' };
+
 /** One line a person reads: what happened, through which backend, and what it cost. */
 export function summarizeResult(command: ActionCommand, result: ActionResult): string {
   const backend = result.backend
     ? ` backend=${result.backend}${result.fallbackReason ? ` fallbackReason=${result.fallbackReason}` : ''}`
     : ' backend=xctest (plain)';
   const t = result.target;
-  const what = t.elementId ?? t.webElementId ?? t.selector ?? (t.point ? `${t.point.x},${t.point.y}` : t.resolvedBy);
-  const status = result.success ? 'ok' : `failed: ${result.failureReason} (mayHaveRun=${String(result.mayHaveRun)})`;
-  return `${command} ${what}: ${status}${backend} requests=${result.requestsSent} ${Math.round(result.timings.total ?? 0)} ms`;
+  const at = t.resolvedBy === 'point' && t.point ? `${t.point.x},${t.point.y}` : undefined;
+  const what = at ?? t.elementId ?? t.selector ?? (t.label !== undefined ? `“${t.label}”` : t.webElementId) ?? t.resolvedBy;
+  const found = at !== undefined && t.label !== undefined ? ` (“${t.label}” there)` : '';
+  const status = result.success ? 'ok' : `failed: ${result.failureReason} (${CLASS_WORDS[outcomeClassOf(result)]})`;
+  return `${command} ${what}${found}: ${status}${backend} requests=${result.requestsSent} ${Math.round(result.timings.total ?? 0)} ms`;
 }
 
 function oneLine(error: unknown): string {
@@ -224,6 +232,7 @@ export async function runActionCommand(command: ActionCommand, args: string[], o
       out.log(JSON.stringify(result, null, 2));
     } else {
       out.log(summarizeResult(command, result));
+      if (result.deviceMessage) out.log(`  the device said: ${result.deviceMessage}`);
       for (const warning of result.warnings) out.log(`! ${warning}`);
       if (result.failureReason) {
         const explained = FAILURE_EXPLANATIONS[result.failureReason];

@@ -36,8 +36,14 @@ export interface DeviceConnection extends EventEmitter<ConnectionEvents> {
    * Runs one action (an ActionRequest, decoded here: it arrives from the API or the CLI) and returns
    * its result with the observation taken after it.
    */
-  act(request: unknown, options?: { xctestOnly?: boolean }): Promise<ActedStep>;
+  act(request: unknown, options?: ActOptions): Promise<ActedStep>;
   close(): Promise<void>;
+}
+
+export interface ActOptions {
+  xctestOnly?: boolean;
+  /** Told each stage as the action enters it (a fresh read, the dispatch, the observation after, …). */
+  onStage?: (stage: string) => void;
 }
 
 export interface ActedStep {

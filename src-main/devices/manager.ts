@@ -5,7 +5,7 @@
  * frame, and reconnects by itself; nothing it does can throw out of here.
  */
 import { EventEmitter } from 'node:events';
-import type { ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '@shared/api/api';
+import type { ActionProgress, ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '@shared/api/api';
 import type { ActionRequest } from '@shared/protocol/action';
 import { withoutFrames } from '@shared/inspect/actions';
 import { appNameOf } from '@shared/inspect/observation';
@@ -26,6 +26,8 @@ interface ManagedDevice {
   lastFrame: Frame | undefined;
   /** The device's action steps, oldest first (see HISTORY_STEPS). */
   history: ActionStep[];
+  /** The screen's size in points as the latest frame that reported it said (docs/rules.md#r-tap-11). */
+  screenPoints: { width: number; height: number } | undefined;
 }
 
 /**
@@ -42,6 +44,8 @@ interface DeviceManagerEvents {
   /** An action about to be sent, with the frame it was aimed from (a recording writes it down first). */
   actionStarted: [step: Pick<ActionStep, 'callId' | 'deviceId' | 'request' | 'startedAt' | 'before'>];
   action: [step: ActionStep];
+  /** An action in flight entered a stage (docs/rules.md#r-act-05). */
+  actionProgress: [progress: ActionProgress];
   /** A frame read on request (not a live push): what a recording keeps as an observation. */
   observed: [frame: Frame];
 }
@@ -87,12 +91,13 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
       connection,
       lastFrame: undefined,
       history: [],
+      screenPoints: undefined,
     };
     this.devices.set(id, device);
     connection.on('state', () => this.emitDevices());
     connection.on('frame', (observed) => {
       if (!this.devices.has(id)) return;
-      const frame: Frame = { deviceId: id, ...observed };
+      const frame = this.stamp(device, { deviceId: id, ...observed });
       this.setFrame(device, frame);
       this.emit('frame', frame);
     });
@@ -112,7 +117,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   async observe(deviceId: string, options: ObserveOptions = {}): Promise<Frame> {
     const device = this.get(deviceId);
     await device.connection.waitUntilConnected();
-    const frame: Frame = { deviceId, ...(await device.connection.observe(options)) };
+    const frame: Frame = this.stamp(device, { deviceId, ...(await device.connection.observe(options)) });
     this.setFrame(device, frame);
     this.emit('observed', frame);
     return frame;
@@ -130,22 +135,40 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
    * Runs one action and records it as a timeline step: the frame the user was looking at before, the
    * result, and the observation after (which also becomes the device's current frame).
    */
-  async act(deviceId: string, request: ActionRequest, options: { xctestOnly?: boolean } = {}): Promise<ActionStep> {
+  async act(deviceId: string, request: ActionRequest, options: { xctestOnly?: boolean; clientRef?: string } = {}): Promise<ActionStep> {
     const device = this.get(deviceId);
     const before = device.lastFrame ?? null;
     const startedAt = Date.now();
     const callId = `call-${this.nextCall++}`;
+    const { clientRef } = options;
+    const named = clientRef !== undefined ? { clientRef } : {};
     this.emit('actionStarted', { callId, deviceId, request, startedAt, before });
-    const { result, after } = await device.connection.act(request, options);
-    const afterFrame: Frame | null = after ? { deviceId, ...after } : null;
+    const progress = (stage: string) =>
+      this.emit('actionProgress', { callId, deviceId, ...named, request, startedAt, stage, elapsedMs: Date.now() - startedAt });
+    progress('started');
+    const { result, after } = await device.connection.act(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), onStage: progress });
+    const afterFrame: Frame | null = after ? this.stamp(device, { deviceId, ...after }) : null;
     if (afterFrame && this.devices.has(deviceId)) {
       this.setFrame(device, afterFrame);
       this.emit('frame', afterFrame);
     }
-    const step: ActionStep = { callId, deviceId, request, result, startedAt, before, after: afterFrame };
+    const step: ActionStep = { callId, deviceId, ...named, request, result, startedAt, before, after: afterFrame };
     this.remember(device, step);
     this.emit('action', step);
     return step;
+  }
+
+  /**
+   * A frame with the screen's size in points: its own observation's, else the latest one the device
+   * reported, so a click on a screenshot without a tree still converts to points (docs/rules.md#r-tap-11).
+   */
+  private stamp(device: ManagedDevice, frame: Frame): Frame {
+    const own = frame.observation?.screenSize;
+    if (own && own.width > 0 && own.height > 0) {
+      device.screenPoints = { width: own.width, height: own.height };
+      return { ...frame, screenPoints: { ...device.screenPoints, from: 'observation' } };
+    }
+    return device.screenPoints ? { ...frame, screenPoints: { ...device.screenPoints, from: 'earlier' } } : frame;
   }
 
   /** The device's action steps so far, oldest first; only the newest HISTORY_FRAMES carry their frames. */

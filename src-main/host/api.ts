@@ -67,7 +67,8 @@ export function createApiService(
     },
     'device.observe': ({ deviceId, ...options }) => manager.observe(deviceId, options),
     'device.screenshot': ({ deviceId }) => manager.screenshot(deviceId),
-    'device.act': ({ deviceId, action, xctestOnly }) => manager.act(deviceId, action, xctestOnly ? { xctestOnly } : {}),
+    'device.act': ({ deviceId, action, xctestOnly, clientRef }) =>
+      manager.act(deviceId, action, { ...(xctestOnly ? { xctestOnly } : {}), ...(clientRef !== undefined ? { clientRef } : {}) }),
     'device.history': ({ deviceId }) => manager.history(deviceId),
     'device.navigateBack': ({ deviceId }) => {
       appRevealOf(deviceId, 'a back action');
@@ -176,16 +177,22 @@ export function createApiService(
         listener('devices.changed', apiEvents['devices.changed'].parse({ devices }));
       const onFrame = (frame: ApiEventPayload<'device.frame'>) => listener('device.frame', frame);
       const onAction = (step: ApiEventPayload<'device.action'>) => listener('device.action', step);
+      const onProgress = (progress: ApiEventPayload<'device.actionProgress'>) => listener('device.actionProgress', progress);
       const onDiscovered = (devices: ApiEventPayload<'discovery.changed'>['devices']) => listener('discovery.changed', { devices });
       manager.on('devicesChanged', onDevices);
       manager.on('frame', onFrame);
       manager.on('action', onAction);
+      manager.on('actionProgress', onProgress);
+      const onRecording = (status: ApiEventPayload<'recording.changed'>) => listener('recording.changed', status);
+      recording?.on('changed', onRecording);
       discovery?.on('changed', onDiscovered);
       return () => {
         listeners.delete(listener);
         manager.off('devicesChanged', onDevices);
         manager.off('frame', onFrame);
         manager.off('action', onAction);
+        manager.off('actionProgress', onProgress);
+        recording?.off('changed', onRecording);
         discovery?.off('changed', onDiscovered);
       };
     },

@@ -12,7 +12,9 @@ import WebSocket from 'ws';
 import {
   decodeRunnerInbound,
   encodeRunnerMessage,
+  isUnmatchedErrorReply,
   RESULT_TYPES,
+  RUNNER_ERROR_REPLY_TYPE,
   type ConnectedPush,
   type HierarchyUpdate,
   type PerformanceUpdate,
@@ -20,16 +22,22 @@ import {
   type RunnerReply,
   type RunnerRequest,
 } from '@shared/protocol/runner';
-import { MAX_FRAME_BYTES, type ProtocolDecodeError } from '@shared/protocol/errors';
+import { MAX_FRAME_BYTES, ProtocolDecodeError } from '@shared/protocol/errors';
 
 export type RunnerClientState = 'connecting' | 'connected' | 'disconnected';
 
-export type RunnerErrorCode = 'not_connected' | 'unsupported_command' | 'timeout' | 'disconnected' | 'unexpected_reply' | 'closed';
+/**
+ * `refused`: the runner answered with its error reply (docs/protocol.md#p-runner-error), so it ran
+ * nothing; `unexpected_reply`: an answer that could not be read, after which the command may have run.
+ */
+export type RunnerErrorCode = 'not_connected' | 'unsupported_command' | 'timeout' | 'disconnected' | 'unexpected_reply' | 'refused' | 'closed';
 
 export class RunnerError extends Error {
   constructor(
     readonly code: RunnerErrorCode,
     message: string,
+    /** The runner's own words, verbatim, when it sent any. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = 'RunnerError';
@@ -294,6 +302,10 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
       this.onReply(message as RunnerReply);
       return;
     }
+    if (isUnmatchedErrorReply(message)) {
+      this.onUnmatchedError(message.error);
+      return;
+    }
     switch (message.type) {
       case 'connected':
         this.handshake = message as ConnectedPush;
@@ -319,6 +331,12 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
     clearTimeout(entry.timer);
     this.pending.delete(reply.requestId);
     const expected = RESULT_TYPES[entry.command];
+    if (reply.type === RUNNER_ERROR_REPLY_TYPE) {
+      // The runner's own refusal: it could not decode or does not know the command, and ran nothing.
+      const text = typeof reply.error === 'string' ? reply.error : 'the runner refused the command';
+      entry.reject(new RunnerError('refused', `${entry.command} was refused by the runner: ${text}`, text));
+      return;
+    }
     if (!expected.includes(reply.type)) {
       const detail = 'error' in reply && typeof reply.error === 'string' ? `: ${reply.error}` : '';
       entry.reject(new RunnerError('unexpected_reply', `${entry.command} was answered with ${reply.type}${detail}`));
@@ -333,6 +351,32 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
     if (type === undefined) return undefined;
     const waiting = [...this.pending].filter(([, entry]) => RESULT_TYPES[entry.command].includes(type));
     return waiting.length === 1 ? waiting[0]![0] : undefined;
+  }
+
+  /**
+   * An error reply with `requestId: null`: the runner could not read the id of a request it could not
+   * decode. With exactly one request in flight it can only be that one, which then fails now instead of
+   * at its timeout; with several the reply names none of them, and each waits for its own answer or
+   * timeout (docs/protocol.md#p-runner-error). During an action's dispatch its request is the only one
+   * in flight (the device gate), so an action is always matched.
+   */
+  private onUnmatchedError(error: string | undefined): void {
+    const text = error ?? 'the runner refused a request it could not read';
+    if (this.pending.size !== 1) {
+      this.emit(
+        'protocolError',
+        new ProtocolDecodeError(
+          'invalid_message',
+          'requestId',
+          `an error reply without a requestId (${text}) while ${this.pending.size} requests are in flight`,
+        ),
+      );
+      return;
+    }
+    const [requestId, entry] = [...this.pending][0]!;
+    clearTimeout(entry.timer);
+    this.pending.delete(requestId);
+    entry.reject(new RunnerError('refused', `${entry.command} was refused by the runner: ${text}`, text));
   }
 
   private failPending(code: RunnerErrorCode, message: string): void {

@@ -4,7 +4,7 @@
 import { EventEmitter } from 'node:events';
 import type { HierarchyUpdate } from '@shared/protocol/runner';
 import { RunnerClient, type RunnerClientOptions } from './client';
-import type { ActedStep, ConnectionEvents, DeviceConnection, DeviceKind } from '@main/devices/connection';
+import type { ActedStep, ActOptions, ConnectionEvents, DeviceConnection, DeviceKind } from '@main/devices/connection';
 import { DeviceGate } from '@main/devices/gate';
 import { Dispatcher, type DispatcherOptions } from '@main/runner/dispatch/dispatcher';
 import { Observer, type ObserveOptions } from './observer';
@@ -63,9 +63,11 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     return this.gate.read(() => this.observer.readScreenshot());
   }
 
-  async act(request: unknown, options: { xctestOnly?: boolean } = {}): Promise<ActedStep> {
+  async act(request: unknown, options: ActOptions = {}): Promise<ActedStep> {
     // The dispatcher's own reads (before and after the action) run inside its turn.
-    const result = await this.gate.exclusive(() => this.dispatcher.dispatch(request, options.xctestOnly ? { xctestOnly: true } : {}));
+    const result = await this.gate.exclusive(() =>
+      this.dispatcher.dispatch(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), ...(options.onStage ? { onStage: options.onStage } : {}) }),
+    );
     return { result, after: this.dispatcher.lastFrame };
   }
 

@@ -49,6 +49,13 @@ export class Observer {
   private generation = 0;
   /** When the cached discovery was probed, on `clock`. */
   private probedAt = 0;
+  /** The screen's size in points as the latest hierarchy that reported it said (docs/rules.md#r-tap-11). */
+  private screen: { width: number; height: number } | undefined;
+
+  /** The screen's size in points as the latest read (by anyone: the live view, an action) reported it. */
+  get latestScreen(): { width: number; height: number } | undefined {
+    return this.screen;
+  }
 
   constructor(
     private readonly client: RunnerClient,
@@ -77,6 +84,9 @@ export class Observer {
       options.screenshot === false ? Promise.resolve(undefined) : timed('screenshot', () => this.readScreenshot()),
     ]);
 
+    if (hierarchy.ok && hierarchy.hierarchy.screenWidth !== undefined && hierarchy.hierarchy.screenHeight !== undefined) {
+      this.screen = { width: hierarchy.hierarchy.screenWidth, height: hierarchy.hierarchy.screenHeight };
+    }
     const flagEnabled = !options.xctestOnly;
     const bundleId = hierarchy.ok ? hierarchy.hierarchy.packageName : undefined;
     let discovery = flagEnabled && bundleId ? await timed('discovery', () => this.discover(bundleId)) : undefined;

@@ -5,6 +5,7 @@
  * The `before` event is appended and flushed before the action's result comes back, so a crash while
  * an action is in flight still leaves a trace that says what was being done.
  */
+import { EventEmitter } from 'node:events';
 import type { ActionStep, Frame, RecordingStatus } from '@shared/api/api';
 import type { ResourceRef } from '@shared/trace/schema';
 import type { AppState } from '@shared/protocol/appreveal-tools';
@@ -19,7 +20,7 @@ export class RecordingStateError extends Error {
   override readonly name = 'RecordingStateError';
 }
 
-export class SessionRecording {
+export class SessionRecording extends EventEmitter<{ changed: [status: RecordingStatus] }> {
   /** Where traces (finished and in progress) are kept. */
   readonly dir: string;
   private recorder: TraceRecorder | undefined;
@@ -27,6 +28,8 @@ export class SessionRecording {
   private steps = 0;
   /** The last app state written (AppReveal): each step keeps only what changed since (docs/rules.md#r-ar-22). */
   private lastAppState: AppState | undefined;
+  /** Which recording a written step belongs to: a late write of the last one never counts in the next. */
+  private generation = 0;
   private nextComparison = 1;
   private lastTrace: string | undefined;
   /** Appends in the order the events happened, whatever order their resources finish writing in. */
@@ -37,6 +40,7 @@ export class SessionRecording {
     private readonly manager: DeviceManager,
     private readonly options: { dir: string; version: string; secrets?: () => string[] },
   ) {
+    super();
     this.dir = options.dir;
     const onStarted = (step: Parameters<typeof this.onActionStarted>[0]) => this.onActionStarted(step);
     const onAction = (step: ActionStep) => this.onAction(step);
@@ -78,6 +82,7 @@ export class SessionRecording {
     this.deviceId = deviceId;
     this.steps = 0;
     this.lastAppState = undefined;
+    this.generation++;
     const current = this.manager.lastFrame(deviceId);
     if (current) this.onObserved(current);
     return this.status();
@@ -141,7 +146,8 @@ export class SessionRecording {
   private onAction(step: ActionStep): void {
     const recorder = this.recorder;
     if (!recorder || step.deviceId !== this.deviceId) return;
-    this.steps++;
+    // A step counts once its result is written and flushed: what the status says is what a crash keeps.
+    const generation = this.generation;
     const app = step.after?.appReveal?.app;
     this.enqueue(async () => {
       let appStateRef: ResourceRef | undefined;
@@ -150,6 +156,9 @@ export class SessionRecording {
         this.lastAppState = app;
       }
       await recordActionAfter(recorder, { callId: step.callId, result: step.result, after: step.after, appStateRef });
+      if (this.generation !== generation) return;
+      this.steps++;
+      this.emit('changed', this.status());
     });
   }
 

@@ -13,6 +13,7 @@ import type { OpenedTrace } from './open';
 import type { TraceRecorder } from './recorder';
 import type { DeviceConnection } from '@main/devices/connection';
 import { resolveTarget } from '@shared/act/resolve';
+import { outcomeClassOf } from '@shared/act/verdict';
 import type { ObservedFrame } from '@shared/api/api';
 
 async function frameResources(
@@ -210,12 +211,8 @@ async function replayStep(step: TimelineStep, connection: DeviceConnection, opti
 
     const act = async () => (await connection.act(built.request, xctestOnly ? { xctestOnly: true } : undefined)).result;
     let result = await act();
-    if (
-      !result.success &&
-      result.mayHaveRun === false &&
-      RACE_FAILURES.has(result.failureReason ?? '') &&
-      recordedOutcome?.failureReason !== result.failureReason
-    ) {
+    // Only an answer that says nothing ran is tried again (docs/rules.md#r-act-04): never one that may have run.
+    if (outcomeClassOf(result) === 'notRun' && RACE_FAILURES.has(result.failureReason ?? '') && recordedOutcome?.failureReason !== result.failureReason) {
       report.replayed.retriedAfter = result.failureReason!;
       await settle(connection, settleMs);
       result = await act();

@@ -6,7 +6,7 @@ import type { TargetRecord } from '@shared/protocol/action';
 import { UInt64Schema, type UInt64 } from '@shared/protocol/json';
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
-import { centerOf, SDK_SOURCE_KEY } from '@shared/model/node';
+import { centerOf, nodeLabel, SDK_SOURCE_KEY } from '@shared/model/node';
 
 export interface BridgeIdentity {
   readonly elementId: string;
@@ -98,6 +98,7 @@ export function nodeTargetRecord(node: UiNode, resolvedBy: TargetRecord['resolve
     source: id.kind === 'bridge' || marked === 'sdkBridge' ? 'sdkBridge' : id.kind === 'web' || marked === 'sdkWebBridge' ? 'sdkWebBridge' : 'xctest',
     ...(point ? { point } : {}),
     ...(node.bounds ? { bounds: node.bounds } : {}),
+    ...(nodeLabel(node) !== undefined ? { label: nodeLabel(node) } : {}),
     ...extra,
   };
   if (id.kind === 'bridge') {

@@ -7,5 +7,5 @@ export * from './look-for';
 export * from './result';
 export * from './send-keys';
 export * from './swipe';
-export { routeTap, type TapGesture, type TapRoute, type TapTarget, type XctestTap } from './tap';
+export { pointTargetRecord, routeTap, type TapGesture, type TapRoute, type TapTarget, type XctestTap } from './tap';
 export * from './verdict';

@@ -7,9 +7,10 @@ import type { LookFor, Point, TargetSelector } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { nodeIdentity } from './identity';
 import { normalizeLookForText } from './look-for';
-import { nodesAtIn } from '@shared/inspect/pick';
+import { topmostAt } from '@shared/inspect/pick';
+import { actionTargetAt, scrollContainerAt } from '@shared/inspect/actions';
 import { flattenTree, type FlatNode } from '@shared/model/tree';
-import { boundsOf, nodeFlag } from '@shared/model/node';
+import { boundsOf } from '@shared/model/node';
 
 export type Resolution =
   | {
@@ -25,7 +26,11 @@ export type Resolution =
        */
       readonly unrevalidated?: { readonly counterpart: UiNode | undefined } | undefined;
     }
-  | { readonly kind: 'point'; readonly point: Point }
+  /**
+   * A point is tapped where it is (docs/rules.md#r-tap-10); `found` is the node a finger hits there, by
+   * the picking rule, so the result can name it.
+   */
+  | { readonly kind: 'point'; readonly point: Point; readonly found?: UiNode | undefined }
   | { readonly kind: 'notFound'; readonly selector: string };
 
 const ID_FIELDS = ['resource-id', 'sdk-element-id', 'web-element-id'] as const;
@@ -97,21 +102,6 @@ function textMatches(nodes: readonly FlatNode[], text: string): FlatNode[] {
   return nodes.filter(({ node }) => TEXT_FIELDS.some((f) => node[f]?.toLowerCase() === folded));
 }
 
-/** The smallest enabled, clickable node at the point that holds no other clickable node (a control, not a screen). */
-function actionableAt(nodes: readonly FlatNode[], point: Point): UiNode | undefined {
-  const stack = nodesAtIn(nodes, point.x, point.y);
-  const isControl = (node: UiNode) =>
-    nodeFlag(node, 'clickable') &&
-    nodeFlag(node, 'enabled') &&
-    !flattenTree(node)
-      .slice(1)
-      .some(({ node: d }) => nodeFlag(d, 'clickable'));
-  const hit = stack.find(({ node }) => isControl(node));
-  if (!hit) return undefined;
-  const key = boundsKey(hit.node);
-  return stack.find(({ node }) => boundsKey(node) === key && identified(node))?.node ?? hit.node;
-}
-
 /** The same element as `picked` in another read, judged by what XCTest also reports: its id, else its frame and label. */
 export function sameElement(candidate: UiNode, picked: UiNode): boolean {
   const id = picked['resource-id'];
@@ -170,8 +160,9 @@ export function selectorMatches(selector: { id: string } | { text: string }, roo
 export function resolveTarget(selector: TargetSelector, root: UiNode | undefined, options: { preferEditable?: boolean } = {}): Resolution {
   const nodes = root ? flattenTree(root) : [];
   if ('point' in selector) {
-    const node = actionableAt(nodes, selector.point);
-    return node ? { kind: 'node', node, resolvedBy: 'point', selector: describeSelector(selector), warnings: [] } : { kind: 'point', point: selector.point };
+    const { x, y } = selector.point;
+    const found = (actionTargetAt(nodes, x, y) ?? topmostAt(nodes, x, y))?.node;
+    return { kind: 'point', point: selector.point, ...(found && found !== root ? { found } : {}) };
   }
   if ('node' in selector) return revalidate(selector.node, nodes);
   if ('id' in selector) {
@@ -181,14 +172,10 @@ export function resolveTarget(selector: TargetSelector, root: UiNode | undefined
   return pick(textMatches(nodes, selector.text), 'text', selector.text, options.preferEditable ?? false);
 }
 
-/** The scrollable container under a point: the innermost one, as the bridge node when one was merged over it. */
+/** The scrollable container a finger at `point` drags (the picking rule), as the bridge node when one was merged over it. */
 export function scrollableAt(root: UiNode | undefined, point: Point): UiNode | undefined {
   if (!root) return undefined;
-  const nodes = flattenTree(root);
-  const stack = nodesAtIn(nodes, point.x, point.y);
-  const hit = stack.find(({ node }) => nodeFlag(node, 'scrollable'));
-  if (!hit) return undefined;
-  return twinWithIdentity(hit.node, nodes) ?? hit.node;
+  return scrollContainerAt(flattenTree(root), point.x, point.y)?.node;
 }
 
 /** The bridge node merged over an XCTest node (same frame, same id), if any. */

@@ -5,6 +5,7 @@
  */
 import type { ActionResult, FailureReason, TargetRecord } from '@shared/protocol/action';
 import type { FallbackReason } from '@shared/protocol/observation';
+import { outcomeClass } from './verdict';
 
 /** Which backend served the action. Empty for plain XCTest (flag off, no bridge): neither field is reported. */
 export type Served =
@@ -12,13 +13,26 @@ export type Served =
   | { readonly backend: 'xctest'; readonly fallbackReason?: FallbackReason | undefined }
   | { readonly backend?: undefined };
 
-export type Ending = { readonly ok: true } | { readonly ok: false; readonly failureReason: FailureReason; readonly mayHaveRun: boolean };
+export type Ending =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly failureReason: FailureReason;
+      readonly mayHaveRun: boolean;
+      /** The device's own words about the failure, verbatim. */
+      readonly deviceMessage?: string | undefined;
+    };
 
 export interface ResultCommon {
   readonly target: TargetRecord;
   readonly requestsSent: number;
   readonly timings?: Readonly<Record<string, number>> | undefined;
   readonly warnings?: readonly string[] | undefined;
+  /**
+   * Whether an action request (not only a read) left Parallax: a failure that sent none is Parallax's own
+   * refusal (docs/rules.md#r-act-01). Default: whether any request was sent.
+   */
+  readonly actionSent?: boolean | undefined;
 }
 
 export const SDK: Served = { backend: 'sdk' };
@@ -35,7 +49,9 @@ export function buildActionResult(served: Served, ending: Ending, common: Result
     ...(served.backend !== undefined ? { backend: served.backend } : {}),
     ...(served.backend === 'xctest' && served.fallbackReason ? { fallbackReason: served.fallbackReason } : {}),
     ...(served.backend === 'sdk' && served.durationIgnored ? { durationIgnored: true } : {}),
+    outcome: outcomeClass(ending, common.actionSent ?? common.requestsSent > 0),
     ...(ending.ok ? {} : { failureReason: ending.failureReason, mayHaveRun: ending.mayHaveRun }),
+    ...(!ending.ok && ending.deviceMessage !== undefined && ending.deviceMessage !== '' ? { deviceMessage: ending.deviceMessage } : {}),
     warnings: [...(common.warnings ?? [])],
     target: common.target,
     timings: { ...(common.timings ?? {}) },

@@ -24,7 +24,7 @@ import { interpretBridgeOutcome, interpretRunnerOutcome, type RelayOutcome, type
 import { centerOf } from '@shared/model/node';
 import type { FallbackReason } from '@shared/protocol/observation';
 
-export { verifyTypedText, type TextVerification } from './verify-text';
+export { verifyFocusedTyping, verifyTypedText, type TextVerification } from './verify-text';
 
 // ---- Operations -------------------------------------------------------------------------------------
 
@@ -107,7 +107,26 @@ export interface SendKeysSession {
   /** In the order they happened. */
   readonly fallbackReasons: readonly FallbackReason[];
   readonly completedOps: number;
-  readonly failed?: { readonly failureReason: FailureReason; readonly mayHaveRun: boolean } | undefined;
+  readonly failed?: KeyFailure | undefined;
+}
+
+/** Why the command stopped; the device's own words when it gave any. */
+export interface KeyFailure {
+  readonly failureReason: FailureReason;
+  readonly mayHaveRun: boolean;
+  readonly deviceMessage?: string | undefined;
+}
+
+/**
+ * A step that failed after earlier ones ran (a replace whose clear was done): the command as a whole has
+ * changed the field, so it may have run whatever the failing step's own answer says (docs/rules.md#r-act-01).
+ */
+function commandFailure(session: SendKeysSession, verdict: KeyFailure): KeyFailure {
+  return {
+    failureReason: verdict.failureReason,
+    mayHaveRun: verdict.mayHaveRun || session.completedOps > 0,
+    ...(verdict.deviceMessage !== undefined ? { deviceMessage: verdict.deviceMessage } : {}),
+  };
 }
 
 export interface SendKeysFocus {
@@ -308,7 +327,7 @@ export type KeyStepResult =
   | { readonly kind: 'done'; readonly session: SendKeysSession }
   /** Run this through XCTest, then record its outcome with recordKeyOutcome. */
   | { readonly kind: 'standIn'; readonly session: SendKeysSession; readonly plan: XctestKeyPlan }
-  | { readonly kind: 'failClosed'; readonly session: SendKeysSession; readonly failureReason: FailureReason; readonly mayHaveRun: boolean };
+  | ({ readonly kind: 'failClosed'; readonly session: SendKeysSession } & KeyFailure);
 
 type DispatchedKeyPlan = Extract<KeyPlan, { via: 'sdk' | 'web' }>;
 
@@ -331,8 +350,8 @@ export function recordKeyOutcome(
       return { kind: 'standIn', session: next, plan: { via: 'xctest', command: verdict.standIn, fallbackReason: verdict.fallbackReason } };
     }
     case 'failClosed': {
-      const { failureReason, mayHaveRun } = verdict;
-      return { kind: 'failClosed', failureReason, mayHaveRun, session: { ...sent, usedSdk: true, failed: { failureReason, mayHaveRun } } };
+      const failed = commandFailure(session, verdict);
+      return { kind: 'failClosed', ...failed, session: { ...sent, usedSdk: true, failed } };
     }
     case 'done': {
       const accepted: SendKeysSession = { ...sent, usedSdk: true, completedOps: session.completedOps + 1 };
@@ -358,8 +377,8 @@ function recordXctest(session: SendKeysSession, op: KeyOp, plan: XctestKeyPlan, 
     ? { ...session, fallbackReasons: [...session.fallbackReasons, plan.fallbackReason] }
     : { ...session, usedPlainXctest: true };
   if (verdict.kind === 'failClosed') {
-    const { failureReason, mayHaveRun } = verdict;
-    return { kind: 'failClosed', failureReason, mayHaveRun, session: { ...used, failed: { failureReason, mayHaveRun } } };
+    const failed = commandFailure(session, verdict);
+    return { kind: 'failClosed', ...failed, session: { ...used, failed } };
   }
   // XCTest typed at the caret or cleared natively: the web view's clear no longer describes the field.
   const done: SendKeysSession = { ...used, clearedThroughWeb: false, completedOps: session.completedOps + 1 };
@@ -370,11 +389,10 @@ function recordXctest(session: SendKeysSession, op: KeyOp, plan: XctestKeyPlan, 
  * Records a failClosed plan (the command stops there). A field the bridge or a web view served names the
  * SDK as its backend even when the failure was decided before sending.
  */
-export function failKeyCommand(session: SendKeysSession, failure: { failureReason: FailureReason; mayHaveRun: boolean }): SendKeysSession {
+export function failKeyCommand(session: SendKeysSession, failure: KeyFailure): SendKeysSession {
   if (session.failed) return session;
   const routed = session.field.kind === 'bridge' || session.field.kind === 'web';
-  const { failureReason, mayHaveRun } = failure;
-  return { ...session, usedSdk: session.usedSdk || routed, failed: { failureReason, mayHaveRun } };
+  return { ...session, usedSdk: session.usedSdk || routed, failed: commandFailure(session, failure) };
 }
 
 /** Tab and IME actions can move focus or leave the page: later text follows keyboard focus through XCTest. */

@@ -25,7 +25,8 @@ export type TapTarget =
       /** Resolved from a cached hierarchy read, which is XCTest-only (R-OWV-19). */
       readonly fromCache?: boolean | undefined;
     }
-  | { readonly kind: 'point'; readonly point: Point };
+  /** A point is tapped where it is (docs/rules.md#r-tap-10); `found` names what a finger hits there. */
+  | { readonly kind: 'point'; readonly point: Point; readonly found?: UiNode | undefined };
 
 /** request_tap_coordinates, once or twice. */
 export interface XctestTap {
@@ -64,6 +65,16 @@ export type TapRoute =
     }
   | { readonly via: 'failClosed'; readonly failureReason: FailureReason; readonly mayHaveRun: false; readonly target: TargetRecord };
 
+/**
+ * A point tap names the node found there by its label, frame and source, and no identity: the device was
+ * asked to touch the point, not the element, and the record says what was sent.
+ */
+export function pointTargetRecord(point: Point, found: UiNode | undefined): TargetRecord {
+  if (!found) return { resolvedBy: 'point', point };
+  const { label, bounds, source } = nodeTargetRecord(found, 'point');
+  return { resolvedBy: 'point', point, ...(source ? { source } : {}), ...(bounds ? { bounds } : {}), ...(label ? { label } : {}) };
+}
+
 function xctestTap(point: Point, gesture: TapGesture): XctestTap {
   return {
     x: point.x,
@@ -75,7 +86,7 @@ function xctestTap(point: Point, gesture: TapGesture): XctestTap {
 
 export function routeTap(target: TapTarget, gesture: TapGesture, context: BridgeContext): TapRoute {
   if (target.kind === 'point') {
-    return { via: 'xctest', tap: xctestTap(target.point, gesture), target: { resolvedBy: 'point', point: target.point } };
+    return { via: 'xctest', tap: xctestTap(target.point, gesture), target: pointTargetRecord(target.point, target.found) };
   }
   const record = nodeTargetRecord(target.node, target.resolvedBy, {
     ...(target.selector !== undefined ? { selector: target.selector } : {}),

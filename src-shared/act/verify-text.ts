@@ -31,3 +31,30 @@ export function verifyTypedText(expected: string, node: UiNode | undefined): Tex
   if (expected === '' && actual === node['hint-text']) return { status: 'verified' };
   return { status: 'mismatch', actual };
 }
+
+/**
+ * Read-back of keys typed into whatever had keyboard focus (no target, docs/rules.md#r-act-06): what the
+ * field held before is unknown, so typing is verified when the focused field now ends with the typed
+ * text, and a clear or replace when it shows exactly what followed it.
+ */
+export function verifyFocusedTyping(
+  ops: readonly ({ readonly op: 'insertText'; readonly text: string } | { readonly op: 'clear' })[],
+  node: UiNode | undefined,
+): TextVerification {
+  let exact = false;
+  let tail = '';
+  for (const op of ops) {
+    if (op.op === 'clear') {
+      exact = true;
+      tail = '';
+    } else tail += op.text;
+  }
+  if (exact) return verifyTypedText(tail, node);
+  if (!node) return { status: 'unverifiable', reason: 'field_not_found' };
+  const reported = node.text ?? node.value;
+  if (reported === undefined && node['value-redacted'] === 'true') return { status: 'unverifiable', reason: 'value_redacted' };
+  const actual = reported ?? '';
+  if (actual.endsWith(tail)) return { status: 'verified' };
+  if (hidesText(node) && MASK.test(actual)) return { status: 'unverifiable', reason: 'secure_field' };
+  return { status: 'mismatch', actual };
+}

@@ -69,6 +69,12 @@ export const FrameSchema = z.object({
   screenshotError: z.string().optional(),
   receivedAt: z.number(),
   /**
+   * The screen's size in points, so a click on the screenshot converts to points with or without a tree
+   * (docs/rules.md#r-tap-11): from this frame's observation, else (`from: "earlier"`) from the latest
+   * frame of the same device that reported it. Absent when no frame of the device ever did.
+   */
+  screenPoints: z.object({ width: z.number().positive(), height: z.number().positive(), from: z.enum(['observation', 'earlier']) }).optional(),
+  /**
    * For an AppReveal device: its screen identity (frame header), the tools it registered, its windows,
    * who the app is, and (on the frame after an action) what its read-only tools said then.
    */
@@ -98,9 +104,13 @@ export type ScreenshotFrame = z.infer<typeof ScreenshotFrameSchema>;
  * One action on the timeline: what was asked, what happened (backend, fallback or fail-closed reason,
  * timings), and the frames the user saw before it and the device showed after it.
  */
+/** A caller's own name for one action call, echoed on its progress and its step, so a window can match them. */
+export const ClientRefSchema = z.string().min(1).max(100);
+
 export const ActionStepSchema = z.object({
   callId: z.string(),
   deviceId: z.string(),
+  clientRef: ClientRefSchema.optional(),
   request: ActionRequestSchema,
   result: ActionResultSchema,
   startedAt: z.number(),
@@ -108,6 +118,19 @@ export const ActionStepSchema = z.object({
   after: FrameSchema.nullable(),
 });
 export type ActionStep = z.infer<typeof ActionStepSchema>;
+
+/** The stage an action in flight has reached (`started` first, then the dispatcher's own stage names). */
+export const ActionProgressSchema = z.object({
+  callId: z.string(),
+  deviceId: z.string(),
+  clientRef: ClientRefSchema.optional(),
+  request: ActionRequestSchema,
+  startedAt: z.number(),
+  stage: z.string().max(100),
+  /** Milliseconds since the action started. */
+  elapsedMs: z.number().nonnegative(),
+});
+export type ActionProgress = z.infer<typeof ActionProgressSchema>;
 
 /** One interactive element of an AppReveal app's web view (get_dom_interactive), decoded and bounded; no password value. */
 export const WebControlSchema = z.object({
@@ -315,9 +338,13 @@ export const apiMethods = {
     input: DeviceIdInput,
     output: ScreenshotFrameSchema,
   },
-  /** Runs one action on the device (through the bridge, the web view, XCTest or AppReveal: see the result). */
+  /**
+   * Runs one action on the device (through the bridge, the web view, XCTest or AppReveal: see the result).
+   * It answers when the host has the result, however long that takes: a caller must not give up sooner
+   * (docs/rules.md#r-act-05); `device.actionProgress` says meanwhile what it is doing.
+   */
   'device.act': {
-    input: DeviceIdInput.extend({ action: ActionRequestSchema, xctestOnly: z.boolean().optional() }),
+    input: DeviceIdInput.extend({ action: ActionRequestSchema, xctestOnly: z.boolean().optional(), clientRef: ClientRefSchema.optional() }),
     output: ActionStepSchema,
   },
   /**
@@ -458,6 +485,8 @@ export const apiEvents = {
   /** A frame the device pushed by itself (a `hierarchy_update` push). */
   'device.frame': FrameSchema,
   'device.action': ActionStepSchema,
+  /** An action in flight (whoever asked for it): the stage it is in now, until its `device.action` step. */
+  'device.actionProgress': z.lazy(() => ActionProgressSchema),
   'recording.changed': z.lazy(() => RecordingStatusSchema),
   'discovery.changed': z.object({ devices: z.array(DiscoveredDeviceSchema) }),
   'trace.replayStep': ReplayProgressSchema,

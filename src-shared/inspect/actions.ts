@@ -5,6 +5,7 @@
  */
 import {
   FAILURE_EXPLANATIONS,
+  type OutcomeClass,
   type ActionRequest,
   type ActionResult,
   type FailureExplanation,
@@ -16,11 +17,12 @@ import {
 } from '@shared/protocol/action';
 import type { ActionStep, DeviceSummary } from '@shared/api/api';
 import { APPREVEAL_EXTRAS } from '@shared/observe/appreveal';
+import { outcomeClassOf } from '@shared/act/verdict';
 import type { UiNode } from '@shared/protocol/runner';
-import { nodesAtIn } from './pick';
+import { hitChain, type PickOptions } from './pick';
 import { SOURCE_LABELS } from './source';
 import type { FlatNode } from '@shared/model/tree';
-import { boundsOf, childrenOf, nodeFlag, nodeSource, withoutChildren, type Rect } from '@shared/model/node';
+import { boundsOf, childrenOf, nodeFlag, nodeLabel, nodeSource, withoutChildren, type Rect } from '@shared/model/node';
 
 // ---- Targets ----------------------------------------------------------------------------------------
 
@@ -66,23 +68,30 @@ export function isControlNode(node: UiNode): boolean {
 }
 
 /**
- * The box a click at (x, y) acts on: the smallest control under the point (the topmost one drawn; a
- * clickable screen or container holding controls is not one), as its bridge or web twin when one was
- * merged over it (same frame), so the action names the identity the observation captured. The root (the
- * whole screen) is never a target. `null`: empty space.
+ * The box a click at (x, y) acts on (docs/rules.md#r-pick-05): the node a finger hits there (the picking
+ * rule, pick.ts), or the nearest node around it that is a control (actionable and holding no other
+ * control: a clickable screen or container holding controls is not one), as its bridge or web twin when
+ * one was merged over it (same frame), so the action names the identity the observation captured. The
+ * root (the whole screen) is never a target. `null`: empty space, where a tap is a tap at the point.
  */
-export function actionTargetAt(nodes: readonly FlatNode[], x: number, y: number): FlatNode | null {
-  const stack = nodesAtIn(nodes, x, y).filter((flat) => flat.depth > 0);
-  const hit = stack.find((flat) => isControlNode(flat.node));
+export function actionTargetAt(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions = {}): FlatNode | null {
+  const chain = hitChain(nodes, x, y, options).filter((flat) => flat.depth > 0 && (options.pickable?.(flat) ?? true));
+  const hit = chain.find((flat) => isControlNode(flat.node));
   if (!hit) return null;
-  if (hasActionIdentity(hit.node)) return hit;
-  const bounds = boundsOf(hit.node);
-  return stack.find((flat) => hasActionIdentity(flat.node) && sameRect(boundsOf(flat.node), bounds)) ?? hit;
+  return twinWithIdentity(nodes, hit, options) ?? hit;
 }
 
-/** The innermost scrollable box under a point (the container a drag scrolls), if any. */
-export function scrollContainerAt(nodes: readonly FlatNode[], x: number, y: number): FlatNode | null {
-  return nodesAtIn(nodes, x, y).find((flat) => flat.depth > 0 && nodeFlag(flat.node, 'scrollable')) ?? null;
+/** The bridge or web node merged over `hit` (same frame), or `hit` itself when it has an identity. */
+function twinWithIdentity(nodes: readonly FlatNode[], hit: FlatNode, options: PickOptions): FlatNode | undefined {
+  if (hasActionIdentity(hit.node)) return hit;
+  const bounds = boundsOf(hit.node);
+  return nodes.find((flat) => hasActionIdentity(flat.node) && sameRect(boundsOf(flat.node), bounds) && (options.pickable?.(flat) ?? true));
+}
+
+/** The innermost scrollable box around the node a finger hits at a point (the container a drag scrolls), if any. */
+export function scrollContainerAt(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions = {}): FlatNode | null {
+  const hit = hitChain(nodes, x, y, options).find((flat) => flat.depth > 0 && nodeFlag(flat.node, 'scrollable') && (options.pickable?.(flat) ?? true));
+  return hit ? (twinWithIdentity(nodes, hit, options) ?? hit) : null;
 }
 
 /** Screen points rounded to a tenth, so a request reads cleanly in the timeline and the trace. */
@@ -334,12 +343,17 @@ export const RESOLVED_BY_TEXT: Readonly<Record<TargetRecord['resolvedBy'], strin
   lookFor: 'scroll search',
 };
 
-/** How the target was resolved, in one line: "picked node · SDK bridge · login.submit · capture 12". */
+/**
+ * How the target was resolved, in one line: "picked node · SDK bridge · “Sign In” (login.submit) ·
+ * capture 12". An element is named by its label; a DOM element's id ("e5") never stands in for it.
+ */
 export function describeTarget(target: TargetRecord): string {
   const parts: string[] = [RESOLVED_BY_TEXT[target.resolvedBy] ?? target.resolvedBy];
   if (target.source) parts.push(SOURCE_LABELS[target.source]);
-  const name = target.elementId ?? target.webElementId ?? target.selector;
-  if (name) parts.push(name);
+  const id = target.elementId ?? (target.label === undefined ? target.selector : undefined);
+  if (target.label !== undefined) parts.push(id !== undefined && id !== target.label ? `${quote(target.label)} (${id})` : quote(target.label));
+  else if (id !== undefined) parts.push(id);
+  else if (target.webElementId !== undefined) parts.push(`DOM element ${target.webElementId}`);
   if (target.point) parts.push(`at ${Math.round(target.point.x)}, ${Math.round(target.point.y)}`);
   if (target.captureIdentity !== undefined) parts.push(`capture ${target.captureIdentity}`);
   if (target.snapshotId) parts.push(`snapshot ${target.snapshotId}`);
@@ -352,8 +366,21 @@ export function backendText(result: Pick<ActionResult, 'backend'>): string {
   return result.backend ?? 'XCTest only';
 }
 
+/** What each outcome class tells the user (docs/rules.md#r-act-01), in a few words. */
+export const OUTCOME_TEXT: Readonly<Record<OutcomeClass, string>> = {
+  done: 'done',
+  notRun: 'failed · nothing was run',
+  mayHaveRun: 'failed · may have run',
+  refused: 'not sent',
+};
+
 export interface StepOutcome {
   ok: boolean;
+  /** The outcome class, and what it tells the user. */
+  outcome: OutcomeClass;
+  outcomeText: string;
+  /** The device's own words about it (a runner's error, a bridge's reason), verbatim. */
+  deviceMessage?: string;
   /** "done" or the failure reason. */
   label: string;
   failureReason?: FailureReason;
@@ -363,9 +390,11 @@ export interface StepOutcome {
 }
 
 export function stepOutcome(result: ActionResult): StepOutcome {
-  if (result.success) return { ok: true, label: 'done' };
+  const cls = outcomeClassOf(result);
+  if (result.success) return { ok: true, outcome: cls, outcomeText: OUTCOME_TEXT[cls], label: 'done' };
   const reason = result.failureReason;
-  const outcome: StepOutcome = { ok: false, label: reason ?? 'failed' };
+  const outcome: StepOutcome = { ok: false, outcome: cls, outcomeText: OUTCOME_TEXT[cls], label: reason ?? 'failed' };
+  if (result.deviceMessage !== undefined) outcome.deviceMessage = result.deviceMessage;
   if (reason) {
     outcome.failureReason = reason;
     outcome.explanation = FAILURE_EXPLANATIONS[reason] ?? { meaning: `The action failed (${reason}).`, whatToDo: 'Observe again before retrying.' };
@@ -480,16 +509,64 @@ export function confidenceText(confidence: number | undefined): string {
   return `${Math.round(Math.max(0, Math.min(1, confidence)) * 100)} %`;
 }
 
-/** The field the type box types into, as a person would name it. */
+/** The field the type box types into, as a person would name it: its label ("Full name"), never a DOM id. */
 export function fieldCaption(node: UiNode | null | undefined): string | null {
   if (!node) return null;
-  for (const v of [node['resource-id'], node['content-desc'], node['hint-text'], node.text, node.className]) {
-    if (typeof v === 'string' && v.trim() !== '') return v;
-  }
-  return childrenOf(node).length > 0 ? 'container' : 'field';
+  return nodeLabel(node) ?? (childrenOf(node).length > 0 ? 'container' : 'field');
 }
 
 /** For a tooltip: the source label of a node ("SDK bridge"). */
 export function sourceLabelOf(node: UiNode): string {
   return SOURCE_LABELS[nodeSource(node)];
+}
+
+// ---- Points ------------------------------------------------------------------------------------------
+
+export interface ScreenPoints {
+  width: number;
+  height: number;
+}
+
+/** Aspect ratios further apart than this show different displays (a rotation), not one at two scales. */
+const ASPECT_TOLERANCE = 0.02;
+
+/**
+ * The screen's size in points that a frame's screenshot shows (docs/rules.md#r-tap-11), so a click on
+ * it converts through the screenshot's own pixel size and the screen's point size, with or without a
+ * tree: the tree's screen size, else the observation's, else the one an earlier frame of the device
+ * reported (`screenPoints`) when the screenshot still has its shape. Null when nothing says: a click
+ * then cannot be converted, and is refused rather than sent in pixels.
+ */
+export function screenPointSize(
+  frame:
+    | {
+        observation: {
+          screenSize?: { width: number; height: number } | undefined;
+          viewHierarchy?: { screenWidth?: number | undefined; screenHeight?: number | undefined } | undefined;
+        } | null;
+        screenPoints?: { width: number; height: number } | undefined;
+      }
+    | undefined,
+  screenshotPixels?: { width: number; height: number } | null,
+): ScreenPoints | null {
+  if (!frame) return null;
+  const h = frame.observation?.viewHierarchy;
+  const candidates = [
+    h?.screenWidth !== undefined && h.screenHeight !== undefined ? { width: h.screenWidth, height: h.screenHeight } : undefined,
+    frame.observation?.screenSize,
+    frame.screenPoints,
+  ];
+  const size = candidates.find((c): c is ScreenPoints => c !== undefined && c.width > 0 && c.height > 0);
+  if (!size) return null;
+  if (screenshotPixels && screenshotPixels.width > 0 && screenshotPixels.height > 0) {
+    const pixels = screenshotPixels.width / screenshotPixels.height;
+    const points = size.width / size.height;
+    if (Math.abs(pixels - points) / points > ASPECT_TOLERANCE) return null;
+  }
+  return { width: size.width, height: size.height };
+}
+
+/** A point dragged past the screen's edge, brought back onto it: a finger cannot leave the glass. */
+export function clampToScreen(p: Point, screen: ScreenPoints): Point {
+  return { x: Math.min(screen.width, Math.max(0, p.x)), y: Math.min(screen.height, Math.max(0, p.y)) };
 }

@@ -1,31 +1,179 @@
 /**
- * Picking: which nodes lie under a point, smallest first, so overlapping boxes can be cycled through.
+ * Picking (docs/rules.md#r-pick): which node a finger at a point would hit, the one rule the UI's hover,
+ * click and Interact, the recorder and the CLI share.
+ *
+ * - R-PICK-01: a node is there at a point when its bounds contain it, the point is on the screen, and
+ *   every scroll container or web view above the node contains it too (content scrolled out of its
+ *   container is clipped away, as the screen shows it).
+ * - R-PICK-02: within one source (XCTest, the SDK bridge, the web view's DOM) the node drawn last is on
+ *   top: children over their parent, later siblings (a tab bar, a navigation bar, a sheet, an alert, the
+ *   keyboard) over earlier ones (the scroll content under them).
+ * - R-PICK-03: the sources describe one screen, so their topmost nodes are weighed against each other: a
+ *   node inside another's frame lies on it and wins; of two with the same frame the one with an identity
+ *   an action can name wins (DOM, then bridge, then XCTest); XCTest content the bridge does not describe
+ *   at all (an alert, the keyboard: a subtree of the root with no bridge twin) lies over the bridge's
+ *   nodes; otherwise the one later in the merged tree wins.
+ * - R-PICK-04: the stack under a point is the topmost node first, then the other nodes there, smallest
+ *   first (what a second click, Tab or the wheel walks through).
  */
 import type { UiNode } from '@shared/protocol/runner';
-import { flattenTree, type FlatNode } from '@shared/model/tree';
-import { boundsOf, rectArea, type Rect } from '@shared/model/node';
+import { flattenTree, type FlatNode, type NodeKey } from '@shared/model/tree';
+import { boundsOf, nodeFlag, nodeSource, rectArea, type Rect } from '@shared/model/node';
+
+/** The class XCTest reports for a web view; its page scrolls inside its frame. */
+const WEB_VIEW_CLASS = 'WKWebView';
 
 /** Half-open containment: a point on the shared edge of two adjacent rows belongs to the lower one. */
 export function rectContains(r: Rect, x: number, y: number): boolean {
   return x >= r.left && x < r.right && y >= r.top && y < r.bottom;
 }
 
-/**
- * The stack of nodes whose bounds contain (x, y), in screen points: smallest area first; equal areas put
- * the deeper node first, then the later one in document order (the one drawn on top).
- */
-export function nodesAtIn(nodes: readonly FlatNode[], x: number, y: number): FlatNode[] {
-  const hits: { flat: FlatNode; area: number }[] = [];
-  for (const flat of nodes) {
-    const r = boundsOf(flat.node);
-    if (r && rectContains(r, x, y)) hits.push({ flat, area: rectArea(r) });
-  }
-  hits.sort((a, b) => a.area - b.area || b.flat.depth - a.flat.depth || b.flat.order - a.flat.order);
-  return hits.map((h) => h.flat);
+export interface PickOptions {
+  /** The screen in points: a point outside it hits nothing. Absent: not checked. */
+  readonly screen?: { readonly width: number; readonly height: number } | null | undefined;
+  /** Which nodes may be picked (the legend's source filter); every node still clips what lies in it. */
+  readonly pickable?: ((flat: FlatNode) => boolean) | undefined;
 }
 
-export function nodesAt(root: UiNode, x: number, y: number): FlatNode[] {
-  return nodesAtIn(flattenTree(root), x, y);
+function clips(node: UiNode): boolean {
+  return nodeFlag(node, 'scrollable') || node.className === WEB_VIEW_CLASS;
+}
+
+/** The nodes really there at (x, y) (R-PICK-01), in tree order. */
+function present(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions): FlatNode[] {
+  const screen = options.screen;
+  if (screen && !(x >= 0 && y >= 0 && x < screen.width && y < screen.height)) return [];
+  // A node is clipped when its parent is, or its parent clips and does not contain the point. Nodes come
+  // in pre-order, parents first; a parent left out of the list clips nothing.
+  const clipped = new Set<NodeKey>();
+  const out: FlatNode[] = [];
+  const byKey = new Map<NodeKey, FlatNode>();
+  for (const flat of nodes) byKey.set(flat.key, flat);
+  for (const flat of nodes) {
+    const parent = flat.parentKey === null ? undefined : byKey.get(flat.parentKey);
+    if (parent) {
+      const parentBounds = boundsOf(parent.node);
+      if (clipped.has(parent.key) || (clips(parent.node) && parentBounds !== null && !rectContains(parentBounds, x, y))) {
+        clipped.add(flat.key);
+        continue;
+      }
+    }
+    const r = boundsOf(flat.node);
+    if (r && rectContains(r, x, y) && (options.pickable?.(flat) ?? true)) out.push(flat);
+  }
+  return out;
+}
+
+type Layer = 'xctest' | 'sdkBridge' | 'sdkWebBridge';
+/** Of two twins, the one an action can name (R-PICK-03). */
+const IDENTITY_RANK: Record<Layer, number> = { sdkWebBridge: 2, sdkBridge: 1, xctest: 0 };
+
+function strictlyInside(a: Rect, b: Rect): boolean {
+  return a.left >= b.left && a.top >= b.top && a.right <= b.right && a.bottom <= b.bottom && rectArea(a) < rectArea(b);
+}
+
+function sameRect(a: Rect, b: Rect): boolean {
+  return a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
+}
+
+/**
+ * The keys of the root's XCTest children the bridge does not describe anywhere (no bridge node with the
+ * same frame and the same id or label in the subtree): alerts, the keyboard, system UI. Empty when the
+ * tree has no bridge nodes, since then nothing is weighed against the bridge.
+ */
+function overlaySubtrees(nodes: readonly FlatNode[]): Set<NodeKey> {
+  const twins = new Set<string>();
+  for (const { node } of nodes) {
+    if (nodeSource(node) !== 'sdkBridge') continue;
+    const r = boundsOf(node);
+    if (!r) continue;
+    const frame = `${r.left},${r.top},${r.right},${r.bottom}`;
+    for (const name of [node['resource-id'], node['content-desc'], node.text]) if (name) twins.add(`${frame}|${name}`);
+  }
+  const overlays = new Set<NodeKey>();
+  if (twins.size === 0) return overlays;
+  const described = new Set<NodeKey>();
+  const roots = new Map<NodeKey, NodeKey>();
+  for (const flat of nodes) {
+    if (flat.depth === 0) continue;
+    const top = flat.depth === 1 ? flat.key : roots.get(flat.parentKey ?? '');
+    if (top === undefined) continue;
+    roots.set(flat.key, top);
+    if (flat.depth === 1 && nodeSource(flat.node) === 'xctest') overlays.add(top);
+    const r = boundsOf(flat.node);
+    if (!r || nodeSource(flat.node) !== 'xctest') continue;
+    const frame = `${r.left},${r.top},${r.right},${r.bottom}`;
+    for (const name of [flat.node['resource-id'], flat.node['content-desc'], flat.node.text]) if (name && twins.has(`${frame}|${name}`)) described.add(top);
+  }
+  for (const key of described) overlays.delete(key);
+  return overlays;
+}
+
+function rootChildOf(key: NodeKey): NodeKey {
+  const parts = key.split('.');
+  return parts.length < 2 ? key : `${parts[0]}.${parts[1]}`;
+}
+
+/** Which of two per-source topmost nodes a finger hits (R-PICK-03). */
+function above(a: FlatNode, b: FlatNode, overlays: ReadonlySet<NodeKey>): FlatNode {
+  const la = nodeSource(a.node) as Layer;
+  const lb = nodeSource(b.node) as Layer;
+  const aOverlay = la === 'xctest' && overlays.has(rootChildOf(a.key));
+  const bOverlay = lb === 'xctest' && overlays.has(rootChildOf(b.key));
+  if (aOverlay !== bOverlay && (la === 'sdkBridge' || lb === 'sdkBridge')) return aOverlay ? a : b;
+  const ra = boundsOf(a.node)!;
+  const rb = boundsOf(b.node)!;
+  if (sameRect(ra, rb)) return IDENTITY_RANK[la] >= IDENTITY_RANK[lb] ? a : b;
+  if (strictlyInside(ra, rb)) return a;
+  if (strictlyInside(rb, ra)) return b;
+  return a.order > b.order ? a : b;
+}
+
+function topmostOf(candidates: readonly FlatNode[], overlays: ReadonlySet<NodeKey>): FlatNode | null {
+  // Per source, the one drawn last (R-PICK-02): candidates are in pre-order.
+  const perLayer = new Map<Layer, FlatNode>();
+  for (const flat of candidates) perLayer.set(nodeSource(flat.node) as Layer, flat);
+  let best: FlatNode | null = null;
+  for (const flat of perLayer.values()) best = best === null ? flat : above(best, flat, overlays);
+  return best;
+}
+
+/** The node a finger at (x, y) hits, or null where there is none (R-PICK-01…03). */
+export function topmostAt(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions = {}): FlatNode | null {
+  return topmostOf(present(nodes, x, y, options), overlaySubtrees(nodes));
+}
+
+/** Every node really there at (x, y): the topmost first, then the rest smallest first (R-PICK-04). */
+export function pickStackAt(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions = {}): FlatNode[] {
+  const candidates = present(nodes, x, y, options);
+  const top = topmostOf(candidates, overlaySubtrees(nodes));
+  if (!top) return [];
+  const rest = candidates
+    .filter((flat) => flat !== top)
+    .map((flat) => ({ flat, area: rectArea(boundsOf(flat.node)!) }))
+    .sort((a, b) => a.area - b.area || b.flat.depth - a.flat.depth || b.flat.order - a.flat.order)
+    .map((entry) => entry.flat);
+  return [top, ...rest];
+}
+
+/** pickStackAt over a whole tree. */
+export function nodesAt(root: UiNode, x: number, y: number, options: PickOptions = {}): FlatNode[] {
+  return pickStackAt(flattenTree(root), x, y, options);
+}
+
+/** The topmost node and its ancestors in the list, innermost first: what a finger's touch bubbles through. */
+export function hitChain(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions = {}): FlatNode[] {
+  const top = topmostAt(nodes, x, y, options);
+  if (!top) return [];
+  const byKey = new Map(nodes.map((flat) => [flat.key, flat]));
+  const chain: FlatNode[] = [top];
+  for (let key = top.parentKey; key !== null;) {
+    const flat = byKey.get(key);
+    if (!flat) break;
+    chain.push(flat);
+    key = flat.parentKey;
+  }
+  return chain;
 }
 
 /** The next position in a pick stack of `length` entries, wrapping around in both directions. */

@@ -249,3 +249,24 @@ export function hidesText(fields: Readonly<Record<string, unknown>>): boolean {
   const role = fields['role'];
   return (typeof className === 'string' && SECURE.test(className)) || (typeof role === 'string' && SECURE.test(role));
 }
+
+// ---- Names ------------------------------------------------------------------------------------------
+
+/** A name longer than this is cut: it is a caption, not a copy of the screen's text. */
+const MAX_LABEL_CHARS = 80;
+
+/**
+ * What a person calls the element (the type bar, the timeline, the trace): its accessibility label
+ * ("Full name"), else its placeholder, else the text it shows, else its id. A field's text is its
+ * value, so it names the field only when it is no secret (hidesText) and no field at all; a web
+ * element's DOM id ("e5") never stands for it.
+ */
+export function nodeLabel(node: UiNode): string | undefined {
+  const field = node.role === 'textfield' || (node.actions ?? []).includes('set_text');
+  const shown = field || hidesText(node) ? undefined : (node.text ?? node.value);
+  for (const v of [node['content-desc'], node['hint-text'], shown, node['resource-id']]) {
+    const text = typeof v === 'string' ? v.replace(/\s+/g, ' ').trim() : '';
+    if (text !== '') return text.length > MAX_LABEL_CHARS ? `${text.slice(0, MAX_LABEL_CHARS - 1)}…` : text;
+  }
+  return undefined;
+}

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { UInt64Schema } from './json';
 import { BackendSchema, FallbackReasonSchema, NodeSourceSchema } from './observation';
 import { BoundsSchema, IME_ACTIONS, UiNodeSchema } from './runner';
-import { ACTION_REJECTION_REASONS, SDK_RELAY_FAILURES, WEB_ACTION_REJECTION_REASONS } from './sdk';
+import { ACTION_REJECTION_REASONS, MAX_REASON_CHARS, SDK_RELAY_FAILURES, WEB_ACTION_REJECTION_REASONS } from './sdk';
 
 // ---- Requests ---------------------------------------------------------------------------------------
 
@@ -140,6 +140,13 @@ export const DISPATCH_FAILURES = [
   'runner_disconnected',
   'stale_frame_context',
   'runner_error',
+  // The runner ran the gesture past its deadline: it may have landed (docs/protocol.md#p-runner-error).
+  'outcome_indeterminate',
+  // The app rejected the action with a reason the spec does not name; its text is the device message.
+  'action_rejected',
+  // Parallax refused before sending: the point is not inside the screen, or the screen's size is unknown.
+  'point_off_screen',
+  'screen_size_unknown',
   'document_changed',
   'display_changed',
   'target_not_found',
@@ -171,6 +178,8 @@ export const TargetRecordSchema = z.object({
   source: NodeSourceSchema.optional(),
   /** The id or text the selector named. */
   selector: z.string().optional(),
+  /** What a person calls the element acted on (or, for a point, found there): its label, else its text or id. */
+  label: z.string().optional(),
   /** Where XCTest touched (or would have touched). */
   point: PointSchema.optional(),
   bounds: BoundsSchema.optional(),
@@ -185,15 +194,28 @@ export const TargetRecordSchema = z.object({
 });
 export type TargetRecord = z.infer<typeof TargetRecordSchema>;
 
+/**
+ * What the user is told about an action (docs/rules.md#r-act-01), decided by the one table in
+ * src-shared/act/verdict.ts: it ran; the device said it did nothing; it may have run (do not repeat it);
+ * or Parallax refused it and sent nothing.
+ */
+export const OUTCOME_CLASSES = ['done', 'notRun', 'mayHaveRun', 'refused'] as const;
+export const OutcomeClassSchema = z.enum(OUTCOME_CLASSES);
+export type OutcomeClass = z.infer<typeof OutcomeClassSchema>;
+
 export const ActionResultSchema = z
   .object({
     success: z.boolean(),
+    /** Absent only in results recorded before it existed; `outcomeClassOf` derives it then. */
+    outcome: OutcomeClassSchema.optional(),
     /** Absent only when the flag is off or the app has no bridge: plain XCTest carries neither field. */
     backend: BackendSchema.optional(),
     fallbackReason: FallbackReasonSchema.optional(),
     failureReason: FailureReasonSchema.optional(),
     /** On a failure: whether the action may already have happened, so nobody retries it blindly. */
     mayHaveRun: z.boolean().optional(),
+    /** The runner's, the bridge's or the app's own words about it, verbatim (a rejection reason, an error text). */
+    deviceMessage: z.string().max(MAX_REASON_CHARS).optional(),
     /** A bridge scroll has no timed stroke (R-SWP-06). */
     durationIgnored: z.boolean().optional(),
     warnings: z.array(z.string()).default([]),
@@ -214,6 +236,14 @@ export const ActionResultSchema = z
   .refine((r) => r.mayHaveRun === undefined || !r.success, {
     path: ['mayHaveRun'],
     message: 'only a failure says whether it may have run',
+  })
+  .refine((r) => r.outcome === undefined || (r.outcome === 'done') === r.success, {
+    path: ['outcome'],
+    message: 'done is the outcome of a success, and only of one',
+  })
+  .refine((r) => r.outcome === undefined || r.success || (r.outcome === 'mayHaveRun') === (r.mayHaveRun === true), {
+    path: ['outcome'],
+    message: 'a failure that may have run has the outcome mayHaveRun, and only such a failure does',
   });
 export type ActionResult = z.output<typeof ActionResultSchema>;
 
@@ -259,7 +289,7 @@ export const FAILURE_EXPLANATIONS: Record<FailureReason, FailureExplanation> = {
     whatToDo: 'Observe again so the element carries fresh identities; if it keeps happening, report it as a Parallax bug.',
   },
   bad_reply: {
-    meaning: 'The app did not answer properly after the action was sent, so it may or may not have happened.',
+    meaning: 'The device did not answer properly after the action was sent, so it may or may not have happened.',
     whatToDo: 'Observe to see whether the action took effect before trying again.',
   },
   stale_snapshot: {
@@ -299,8 +329,24 @@ export const FAILURE_EXPLANATIONS: Record<FailureReason, FailureExplanation> = {
     whatToDo: 'Observe a fresh frame, then retry.',
   },
   runner_error: {
-    meaning: 'The device runner refused the command (it may be busy or not support it); nothing was done.',
-    whatToDo: 'Check the runner connection and version, then retry.',
+    meaning: 'The device runner refused the command and said why (its own words are shown with it); nothing was done.',
+    whatToDo: 'Read the runner’s reason: focus a field, observe again or check the runner version, then retry.',
+  },
+  outcome_indeterminate: {
+    meaning: 'The runner carried the gesture out after its deadline had passed, so it may have landed on a screen that had already changed.',
+    whatToDo: 'Observe to see what happened before doing anything else; do not simply repeat it.',
+  },
+  action_rejected: {
+    meaning: 'The app rejected the action with a reason Parallax does not know (shown as the app wrote it); whether part of it ran is not known.',
+    whatToDo: 'Read the app’s reason and observe before trying again.',
+  },
+  point_off_screen: {
+    meaning: 'The point lies outside the screen, so Parallax did not send it.',
+    whatToDo: 'Give a point inside the screen, in points (the screen size is in the frame header).',
+  },
+  screen_size_unknown: {
+    meaning: 'No read of this device has said how large its screen is in points, so Parallax cannot tell where a point lands and did not send it.',
+    whatToDo: 'Observe once the device reports its hierarchy, or tap an element by id or text.',
   },
   document_changed: {
     meaning: 'The web page navigated after the field was focused, so the field Parallax was typing into belongs to a page that is gone.',

@@ -152,15 +152,22 @@ export type ViewHierarchy = z.infer<typeof ViewHierarchySchema>;
 
 // ---- Pushes -----------------------------------------------------------------------------------------
 
-export const ConnectedPushSchema = z.object({
-  type: z.literal('connected'),
-  id: z.number().optional(),
-  /** How a client detects an older runner: a command missing here is never sent. */
-  supportedCommands: z.array(z.string()),
-  supportedFeatures: z.array(z.string()).default([]),
-  timestamp: z.number().optional(),
-});
-export type ConnectedPush = z.infer<typeof ConnectedPushSchema>;
+export const ConnectedPushSchema = z
+  .object({
+    type: z.literal('connected'),
+    id: z.number().optional(),
+    /** How a client detects an older runner: a command missing here is never sent. */
+    supportedCommands: z.array(z.string()).optional(),
+    supportedFeatures: z.array(z.string()).default([]),
+    timestamp: z.number().optional(),
+  })
+  .transform(({ supportedCommands, ...push }) => ({
+    ...push,
+    supportedCommands: supportedCommands ?? [...BASE_RUNNER_COMMANDS],
+    /** False when the runner sent no list and BASE_RUNNER_COMMANDS stands in for it. */
+    commandsListed: supportedCommands !== undefined,
+  }));
+export type ConnectedPush = z.output<typeof ConnectedPushSchema>;
 
 /** A failed hierarchy read is a hierarchy_update with `error` and no `data` (the runner's CommandHandler). */
 const dataUnlessError = (m: { data?: unknown; error?: string | null }) => m.data !== undefined || hasError(m.error);
@@ -214,6 +221,13 @@ export const RUNNER_COMMANDS = [
   'request_sdk_web_action',
 ] as const;
 export type RunnerCommand = (typeof RUNNER_COMMANDS)[number];
+
+/**
+ * The commands every real runner has (its RequestType) that Parallax sends: all but the SDK relay
+ * commands (`request_sdk_*`), which no real runner has. A `connected` push without a list (the real
+ * runner's fallback when encoding its list fails, docs/protocol.md#p-runner-push) stands for these.
+ */
+export const BASE_RUNNER_COMMANDS: readonly RunnerCommand[] = RUNNER_COMMANDS.filter((command) => !command.startsWith('request_sdk_'));
 
 const requestEnvelope = {
   requestId: z.string(),
@@ -297,6 +311,9 @@ const replyEnvelope = {
   timestamp: z.number().optional(),
   success: z.boolean().optional(),
   error: ErrorTextSchema,
+  // The runner's additive machine-readable error code (CtrlProxy's `wireCode`: deadline_completed_late,
+  // deadline_not_started), read before the wording (docs/protocol.md#p-runner-error).
+  errorCode: z.string().nullish().catch(undefined),
   totalTimeMs: z.number().optional(),
   // Some runner versions send a list of top-level timings instead of one tree.
   perfTiming: z.union([PerfTimingSchema, z.array(PerfTimingSchema)]).optional(),
@@ -371,8 +388,25 @@ export const GenericReplySchema = z.object({
 });
 export type GenericReply = z.infer<typeof GenericReplySchema>;
 
+/**
+ * The runner's error reply (docs/protocol.md#p-runner-error): it could not decode or does not know the
+ * command, so it ran nothing. `requestId` is null when it could not even read the id.
+ */
+export const RunnerErrorReplySchema = z.object({
+  type: z.literal('error'),
+  requestId: z.string().nullable(),
+  success: z.boolean().optional().catch(undefined),
+  error: z.string().optional().catch(undefined),
+  errorCode: z.string().nullish().catch(undefined),
+  timestamp: z.number().optional().catch(undefined),
+});
+export type RunnerErrorReply = z.infer<typeof RunnerErrorReplySchema>;
+export const RUNNER_ERROR_REPLY_TYPE = 'error';
+
 export type RunnerReply = KnownRunnerReply | GenericReply;
-export type RunnerInbound = RunnerPush | RunnerReply;
+/** An error reply whose requestId the runner could not read: a reply to nothing it can name. */
+export type UnmatchedErrorReply = RunnerErrorReply & { requestId: null };
+export type RunnerInbound = RunnerPush | RunnerReply | UnmatchedErrorReply;
 
 /** Which reply types answer each command; any other reply type means the command failed. */
 export const RESULT_TYPES: Record<RunnerCommand, readonly string[]> = {
@@ -403,6 +437,10 @@ export function isRunnerPush(message: RunnerInbound): message is RunnerPush {
   return !('requestId' in message);
 }
 
+export function isUnmatchedErrorReply(message: RunnerInbound): message is UnmatchedErrorReply {
+  return message.type === RUNNER_ERROR_REPLY_TYPE && 'requestId' in message && message.requestId === null;
+}
+
 // ---- Decode / encode --------------------------------------------------------------------------------
 
 const PUSH_SCHEMAS = {
@@ -422,6 +460,11 @@ export function decodeRunnerInbound(text: string): DecodeResult<RunnerInbound> {
   const id = typeof requestId === 'string' ? requestId : undefined;
   if (typeof type !== 'string') return fail('invalid_message', 'type', 'expected a string message type', id);
 
+  // The error reply, with its id or without one (null): read as itself, so the client can tell the
+  // runner's refusal from a reply it cannot read.
+  if (type === RUNNER_ERROR_REPLY_TYPE && (id !== undefined || requestId === null)) {
+    return validateWith(RunnerErrorReplySchema, raw, id) as DecodeResult<RunnerInbound>;
+  }
   const schema = pickInboundSchema(type, requestId);
   if (!schema) {
     if (id === undefined) return fail('invalid_message', 'type', `unknown message type "${type}" without a requestId`);

@@ -158,7 +158,11 @@ export function decodeAutoMobileAction(text: string): DecodeResult<AutoMobileAct
   return decodeWith(AutoMobileActionSchema, text);
 }
 
-/** In the order they are checked: the SDK, then the bridge, then the host executor (R-CMD-08). */
+/**
+ * The rejection reasons the spec names, in the order they are checked: the SDK, then the bridge, then
+ * the host executor (R-CMD-08). Known reasons keep their rules; on the wire `reason` is free text
+ * (docs/protocol.md#p-action-result): a host executor may answer any string, which is kept verbatim.
+ */
 export const ACTION_REJECTION_REASONS = [
   'unsupported_action',
   'stale_observation',
@@ -168,14 +172,66 @@ export const ACTION_REJECTION_REASONS = [
   'action_queue_overloaded',
   'action_cancelled',
 ] as const;
+export type KnownActionRejection = (typeof ACTION_REJECTION_REASONS)[number];
 
-export const ActionResultSchema = z.object({
+/** The SDK's own statuses (Swift `AutoMobileActionResult.Status`). */
+export const ACTION_RESULT_STATUSES = ['accepted', 'rejected', 'cancelled'] as const;
+export type ActionResultStatus = (typeof ACTION_RESULT_STATUSES)[number];
+
+/** A reason longer than this is not one a person reads: the reply is refused (bad_reply) rather than kept. */
+export const MAX_REASON_CHARS = 2_000;
+const ReasonSchema = z.string().max(MAX_REASON_CHARS);
+
+/** The Swift form every real SDK encodes: `durationMs` is a Double and always present. */
+export const SwiftActionResultSchema = z.object({
+  status: z.enum(ACTION_RESULT_STATUSES),
+  reason: ReasonSchema.optional(),
+  durationMs: z.number(),
+  nextObservationIdentity: UInt64Schema.optional(),
+});
+/** The older form the spec describes (and the demo device sends under a fault). */
+export const SuccessActionResultSchema = z.object({
   success: z.boolean(),
-  reason: z.enum(ACTION_REJECTION_REASONS).optional(),
+  reason: ReasonSchema.optional(),
   durationMs: z.number().optional(),
   nextObservationIdentity: UInt64Schema.optional(),
 });
-export type ActionResult = z.output<typeof ActionResultSchema>;
+
+export interface ActionResult {
+  /** `accepted` is success, in either form. */
+  readonly success: boolean;
+  readonly status: ActionResultStatus;
+  /** Verbatim; known values are ACTION_REJECTION_REASONS. */
+  readonly reason?: string | undefined;
+  readonly durationMs?: number | undefined;
+  readonly nextObservationIdentity?: string | undefined;
+  /** Which wire form it came in. */
+  readonly form: 'status' | 'success';
+}
+
+/**
+ * Either form, one shape out (docs/protocol.md#p-action-result): an object with `status` is read in the
+ * Swift form, anything else in the `success` form, so each error names the field of the form it tried.
+ */
+export const ActionResultSchema = z.unknown().transform((raw, ctx): ActionResult => {
+  const swift = typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'status' in raw;
+  const parsed = swift ? SwiftActionResultSchema.safeParse(raw) : SuccessActionResultSchema.safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  }
+  const { reason, durationMs, nextObservationIdentity } = parsed.data;
+  const status: ActionResultStatus =
+    'status' in parsed.data ? parsed.data.status : parsed.data.success ? 'accepted' : reason === 'action_cancelled' ? 'cancelled' : 'rejected';
+  return {
+    success: status === 'accepted',
+    status,
+    ...(reason !== undefined ? { reason } : {}),
+    ...(durationMs !== undefined ? { durationMs } : {}),
+    ...(nextObservationIdentity !== undefined ? { nextObservationIdentity } : {}),
+    form: swift ? 'status' : 'success',
+  };
+});
 
 // ---- Web views --------------------------------------------------------------------------------------
 
@@ -187,7 +243,10 @@ export const WebViewportSchema = z.object({
   scale: z.number(),
 });
 
-export const WebElementSchema = z.object({
+/** The real SDK's bridge replaces a redacted value with this text instead of leaving it out (protocol.md §9). */
+export const REDACTED_VALUE = '[REDACTED]';
+
+const WebElementFields = {
   id: z.string(),
   role: z.string().optional(),
   label: z.string().optional(),
@@ -199,7 +258,21 @@ export const WebElementSchema = z.object({
   enabled: z.boolean(),
   visible: z.boolean(),
   focused: z.boolean(),
-});
+};
+
+/** The SDK's "[REDACTED]" is a redaction, never the field's text. */
+function readRedaction<T extends { value?: string | undefined; valueRedacted?: boolean | undefined }>(element: T): T {
+  if (element.value !== REDACTED_VALUE) return element;
+  const { value: _redacted, ...rest } = element;
+  return { ...rest, valueRedacted: true } as T;
+}
+
+export const WebElementSchema = z.object(WebElementFields).transform(readRedaction);
+/**
+ * The real SDK sends `bounds: []` when the page script sent none: such an element has no place on the
+ * screen or the page, so the snapshot drops it rather than failing whole (docs/protocol.md#p-web-snapshot).
+ */
+const WebElementOnWireSchema = z.object({ ...WebElementFields, bounds: z.union([WebElementFields.bounds, z.tuple([])]) }).transform(readRedaction);
 export type WebElement = z.output<typeof WebElementSchema>;
 
 export const WebSnapshotSchema = z.object({
@@ -209,7 +282,7 @@ export const WebSnapshotSchema = z.object({
   url: z.string().optional(),
   title: z.string().optional(),
   viewport: WebViewportSchema.optional(),
-  elements: z.array(WebElementSchema),
+  elements: z.array(WebElementOnWireSchema).transform((elements) => elements.filter((element): element is WebElement => element.bounds.length === 4)),
 });
 export type WebSnapshot = z.output<typeof WebSnapshotSchema>;
 
@@ -244,10 +317,12 @@ export const WEB_ACTION_REJECTION_REASONS = [
   'web_process_unavailable',
   'javascript_error',
 ] as const;
+export type KnownWebActionRejection = (typeof WEB_ACTION_REJECTION_REASONS)[number];
 
+/** `reason` is kept verbatim like a native one; known values are WEB_ACTION_REJECTION_REASONS. */
 export const WebActionResultSchema = z.object({
   success: z.boolean(),
-  reason: z.enum(WEB_ACTION_REJECTION_REASONS).optional(),
+  reason: ReasonSchema.optional(),
   durationMs: z.number().optional(),
 });
 export type WebActionResult = z.output<typeof WebActionResultSchema>;

@@ -41,6 +41,24 @@ describe('parallax action commands on the demo device', () => {
     expect(JSON.parse(stdout)).toMatchObject({ success: true, backend: 'sdk' });
   });
 
+  it('R-TAP-10, R-TAP-11: parallax tap --point X,Y taps X,Y and names what is there; a point off the screen is refused', async () => {
+    await resetToLogin();
+    const before = ((await (await fetch(`${demo.adminUrl}/stats`)).json()) as { requests: Record<string, number> }).requests;
+    const { code, stdout } = await parallax('tap', '--device', demo.runnerUrl, '--point', '50,240', '--json');
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    // The field's centre is elsewhere (201, 244): the point itself is what was sent.
+    expect(result).toMatchObject({ success: true, outcome: 'done', target: { resolvedBy: 'point', point: { x: 50, y: 240 }, label: 'Username' } });
+    expect(result.backend).toBeUndefined();
+    const after = ((await (await fetch(`${demo.adminUrl}/stats`)).json()) as { requests: Record<string, number> }).requests;
+    expect((after.request_tap_coordinates ?? 0) - (before.request_tap_coordinates ?? 0)).toBe(1);
+    expect((after.request_sdk_action ?? 0) - (before.request_sdk_action ?? 0)).toBe(0);
+
+    const off = await parallax('tap', '--device', demo.runnerUrl, '--point', '500,100', '--json');
+    expect(off.code).toBe(1);
+    expect(JSON.parse(off.stdout)).toMatchObject({ success: false, outcome: 'refused', failureReason: 'point_off_screen', mayHaveRun: false });
+  });
+
   it('tap --id with an AppReveal session URL goes through AppReveal (backend appreveal)', async () => {
     await resetToLogin();
     const { code, stdout, stderr } = await parallax('tap', '--device', demo.appRevealUrl ?? '', '--id', 'login.submit', '--json');

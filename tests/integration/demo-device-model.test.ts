@@ -43,7 +43,11 @@ describe('faults', () => {
     expect(parseFault('capture-identity-base=18446744073709551615')).toMatchObject({ ok: true, value: '18446744073709551615' });
     expect(parseFault('capture-identity-base=18446744073709551616').ok).toBe(false);
     expect(parseFault('bridge-reject=action_cancelled')).toMatchObject({ ok: true, value: 'action_cancelled' });
-    expect(parseFault('bridge-reject=javascript_error').ok).toBe(false);
+    // A host executor may answer any reason word (docs/protocol.md#p-action-result); not just anything.
+    expect(parseFault('bridge-reject=unsupported_gesture')).toMatchObject({ ok: true, value: 'unsupported_gesture' });
+    expect(parseFault('bridge-reject=Not A Word!').ok).toBe(false);
+    expect(parseFault('runner-drop-at=request_tap_coordinates')).toMatchObject({ ok: true, value: 'request_tap_coordinates' });
+    expect(parseFault('runner-drop-at=request_teleport').ok).toBe(false);
     expect(parseFault('bridge-coordinate-space=window')).toMatchObject({ ok: true, value: 'window' });
     expect(parseFault('xctest-slow').ok).toBe(false);
     expect(parseFault('sdk-absent=3').ok).toBe(false);

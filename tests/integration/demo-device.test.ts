@@ -427,7 +427,7 @@ describe('XCTest view of the app', () => {
       expect(ids).toContain(`"${id}"`);
     // The screen still works: a tap on "Like" through the bridge changes it.
     const accepted = await sdkAction({ tap: { observationIdentity: Number(snapshot.captureIdentity), elementId: 'hostile.like' } });
-    expect(accepted.result.success).toBe(true);
+    expect(accepted.result.status).toBe('accepted');
   });
 
   it('Checkout: the web view appears as XCTest leaves with labels and values, no DOM ids', async () => {
@@ -514,17 +514,17 @@ describe('SDK observation bridge', () => {
     await admin('/reset', {});
     const snap = await observe();
     const reply = await sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
-    expect(reply).toMatchObject({ type: 'sdk_action_result', success: true, available: true, result: { success: true } });
+    expect(reply).toMatchObject({ type: 'sdk_action_result', success: true, available: true, result: { status: 'accepted' } });
     expect(BigInt(reply.result.nextObservationIdentity)).toBe(BigInt(snap.captureIdentity) + 1n);
     expect(byId((await hierarchy()).data.hierarchy, 'login.status')).toBeDefined();
 
     const typed = await sdkAction({
       insertText: { observationIdentity: Number(reply.result.nextObservationIdentity), elementId: 'login.username', text: 'erin' },
     });
-    expect(typed.result.success).toBe(true);
+    expect(typed.result.status).toBe('accepted');
     expect(byId((await hierarchy()).data.hierarchy, 'login.username')?.text).toBe('erin');
     const cleared = await sdkAction({ clearText: { observationIdentity: Number(typed.result.nextObservationIdentity), elementId: 'login.username' } });
-    expect(cleared.result.success).toBe(true);
+    expect(cleared.result.status).toBe('accepted');
     expect(byId((await hierarchy()).data.hierarchy, 'login.username')?.text).toBe('Email or username');
   });
 
@@ -534,7 +534,7 @@ describe('SDK observation bridge', () => {
     const list = JSON.stringify(snap.root);
     expect(list).toContain('"feed.list"');
     const reply = await sdkAction({ scroll: { observationIdentity: Number(snap.captureIdentity), elementId: 'feed.list', delta: { x: 0, y: 720 } } });
-    expect(reply.result.success).toBe(true);
+    expect(reply.result.status).toBe('accepted');
     const after = await observe();
     expect(JSON.stringify(after.root)).toContain('"feed.cell.19"');
   });
@@ -559,15 +559,15 @@ describe('SDK observation bridge', () => {
     const first = sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
     await sleep(100);
     const second = await sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
-    expect(second.result).toMatchObject({ success: false, reason: 'action_in_flight' });
-    expect((await first).result.success).toBe(true);
+    expect(second.result).toMatchObject({ status: 'rejected', reason: 'action_in_flight', durationMs: 0 });
+    expect((await first).result.status).toBe('accepted');
 
     // The app resigns active while the executor holds the action: it is cancelled.
     snap = await observe();
     const cancelled = sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
     await sleep(150);
     await setFaults(['bridge-action-slow=600', 'app-inactive']);
-    expect((await cancelled).result).toMatchObject({ success: false, reason: 'action_cancelled' });
+    expect((await cancelled).result).toMatchObject({ status: 'cancelled', reason: 'action_cancelled' });
 
     // The fault makes the executor answer any reason for an otherwise valid action.
     for (const rejection of [
@@ -582,8 +582,26 @@ describe('SDK observation bridge', () => {
       await setFaults([`bridge-reject=${rejection}`]);
       snap = await observe();
       const reply = await sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
-      expect(reply).toMatchObject({ available: true, result: { success: false, reason: rejection } });
+      const status = rejection === 'action_cancelled' ? 'cancelled' : 'rejected';
+      expect(reply).toMatchObject({ available: true, result: { status, reason: rejection, durationMs: 0 } });
     }
+  });
+
+  it("R-CMD-13, R-CMD-14: answers in the SDK's Swift form, a host's own reason verbatim, and in the {success} form under bridge-success-form", async () => {
+    await setScreen('login');
+    await setFaults(['bridge-reject=unsupported_gesture']);
+    let snap = await observe();
+    const host = await sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
+    expect(host.result).toEqual({ status: 'rejected', reason: 'unsupported_gesture', durationMs: 0 });
+    await setFaults(['bridge-success-form']);
+    snap = await observe();
+    const accepted = await sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
+    expect(accepted.result).toMatchObject({ success: true });
+    expect(accepted.result).not.toHaveProperty('status');
+    await setFaults(['bridge-success-form', 'bridge-reject=stale_observation']);
+    snap = await observe();
+    const refused = await sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
+    expect(refused.result).toEqual({ success: false, reason: 'stale_observation' });
   });
 
   it('typed failures: invalid_action, bridge_unavailable, app_not_active, bad_reply', async () => {
@@ -647,7 +665,7 @@ describe('SDK observation bridge', () => {
     // The action names the identity as bare digits, as a Swift client would.
     const actionJson = '{"tap":{"observationIdentity":18446744073709551000,"elementId":"login.submit"}}';
     const reply = await client.requestRaw('request_sdk_action', { actionJson });
-    expect(reply.msg.result?.success).toBe(true);
+    expect(reply.msg.result?.status).toBe('accepted');
     expect(reply.raw).toContain('"nextObservationIdentity":18446744073709551001');
     // What a float would have made of it is not a UInt64 at all.
     const rounded = '{"tap":{"observationIdentity":18446744073709551616,"elementId":"login.submit"}}';

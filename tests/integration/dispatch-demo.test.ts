@@ -3,10 +3,11 @@
  * reasons and request budgets; docs/rules.md names the rule each test covers. Request counts come from
  * the device's own admin stats, so "nothing else was sent" is the device's word, not the dispatcher's.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ActionResultSchema, type ActionResult } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
+import { withoutChildren } from '@shared/model/node';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { RunnerClient } from '@main/runner/client';
 import { Observer } from '@main/runner/observer';
@@ -215,14 +216,30 @@ describe('tapOn', () => {
     expect(client.state).toBe('connected');
   });
 
-  it('a point resolves to the control there and keeps its identity; an empty point taps through plain XCTest', async () => {
+  it('R-TAP-10: a point is tapped where it is, by XCTest, and the result names the control found there; an empty point names nothing', async () => {
     await reset('login');
     const onButton = await measured(() => dispatcher.tap({ action: 'tap', target: { point: { x: 100, y: 350 } } }));
-    expect(onButton.result).toMatchObject({ success: true, backend: 'sdk', target: { resolvedBy: 'point', elementId: 'login.submit' } });
+    expect(onButton.result).toMatchObject({ success: true, outcome: 'done', target: { resolvedBy: 'point', point: { x: 100, y: 350 }, label: 'Sign In' } });
+    // No identity is recorded: the device was asked to touch the point, not the element.
+    expect(onButton.result.backend).toBeUndefined();
+    expect(onButton.result.target.elementId).toBeUndefined();
+    expect(onButton.sent).toMatchObject({ request_tap_coordinates: 1 });
+    expect(onButton.sent.request_sdk_action).toBeUndefined();
     const onNothing = await measured(() => dispatcher.tap({ action: 'tap', target: { point: { x: 200, y: 600 } } }));
     expect(onNothing.result.success).toBe(true);
     expect(onNothing.result.backend).toBeUndefined();
     expect(onNothing.sent.request_tap_coordinates).toBe(1);
+  });
+
+  it.each([
+    ['left of the screen', { x: -1, y: 100 }],
+    ['below the screen', { x: 100, y: 875 }],
+    ['right of the screen', { x: 403, y: 100 }],
+  ])('R-TAP-11: a point %s is refused before anything is sent (point_off_screen, refused)', async (_where, point) => {
+    await reset('login');
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'tap', target: { point } }));
+    expect(result).toMatchObject({ success: false, outcome: 'refused', failureReason: 'point_off_screen', mayHaveRun: false });
+    expect(sent.request_tap_coordinates).toBeUndefined();
   });
 
   it('a selector that matches nothing fails closed as target_not_found, having sent only the read', async () => {
@@ -475,5 +492,112 @@ describe('parallax tap | type | clear | swipe | scroll-to', () => {
     const scrolled = await run('scroll-to', '--device', device.runnerUrl, '--look-for', 'Contact support', '--json');
     expect(scrolled.code).toBe(0);
     expect(JSON.parse(scrolled.stdout)).toMatchObject({ success: true, backend: 'sdk' });
+  });
+});
+
+describe('actions tell the truth', () => {
+  it("R-ACT-02, R-ACT-01: a runner refusal keeps the runner's own words: nothing was run", async () => {
+    await reset('login');
+    // No field has focus: the runner answers "No focused text field".
+    const { result } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', steps: [{ kind: 'type', text: 'qa' }] }));
+    expect(result).toMatchObject({ success: false, outcome: 'notRun', failureReason: 'runner_error', deviceMessage: 'No focused text field' });
+  });
+
+  it('R-ACT-06: typing into the focused field is read back from it: no warning when it shows the text', async () => {
+    await reset('login');
+    await dispatcher.tap({ action: 'tap', target: { id: 'login.username' } });
+    const { result } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', steps: [{ kind: 'type', text: 'qa' }] }));
+    expect(result).toMatchObject({ success: true, target: { resolvedBy: 'keyboardFocus' } });
+    expect(result.warnings.filter((w) => /read back/i.test(w))).toEqual([]);
+    expect(showsText(lastTree(), 'qa')).toBe(true);
+  });
+
+  it('R-TAP-04: the double tap’s own guard: a double tap on a bridge node never reaches the bridge', async () => {
+    await reset('login');
+    const node = await pick(bridgeNode('login.submit'));
+    const { result, sent } = await measured(() => dispatcher.tap({ action: 'doubleTap', target: { node: withoutChildren(node) } }));
+    expect(result).toMatchObject({ success: true, backend: 'xctest', fallbackReason: 'unsupported' });
+    expect(sent.request_sdk_action).toBeUndefined();
+    expect(sent.request_tap_coordinates).toBe(2);
+  });
+
+  it('R-SWP-08, R-CMD-10: a 2.5 s bridge swipe completes: the demo relay honours the budget the client sent', async () => {
+    await reset('feed');
+    const { result, sent, total } = await measured(() =>
+      dispatcher.swipe({ action: 'swipe', start: { x: 200, y: 600 }, end: { x: 200, y: 300 }, durationMs: 2_500 }),
+    );
+    expect(result).toMatchObject({ success: true, outcome: 'done', backend: 'sdk' });
+    expect(result.timings.dispatch).toBeGreaterThan(2_400);
+    expect(sent.request_sdk_action).toBe(1);
+    expect(total).toBeGreaterThan(0);
+  });
+});
+
+describe('budgets are pinned: the timeoutMs each request goes out with', () => {
+  /** Every request's command and the budget it was sent with, while `work` runs. */
+  async function budgets(work: () => Promise<unknown>): Promise<Array<[string, number]>> {
+    const seen: Array<[string, number]> = [];
+    const spy = vi.spyOn(client, 'request').mockImplementation(function (this: RunnerClient, command, payload, options) {
+      seen.push([command, options?.timeoutMs ?? -1]);
+      return RunnerClient.prototype.request.call(this, command, payload as never, options);
+    } as RunnerClient['request']);
+    try {
+      await work();
+    } finally {
+      spy.mockRestore();
+    }
+    return seen;
+  }
+  const of = (seen: Array<[string, number]>, command: string) => seen.filter(([c]) => c === command).map(([, ms]) => ms);
+
+  it("R-OBS-01, R-OWV-01: observe's bridge read and web read get 2 s each", async () => {
+    await reset('checkout');
+    const seen = await budgets(() => observer.observe({ screenshot: false }));
+    expect(of(seen, 'request_sdk_observation')).toEqual([2_000]);
+    expect(of(seen, 'request_sdk_web_snapshot')).toEqual([2_000]);
+  });
+
+  it('R-TDOM-01: a DOM click gets 5 s', async () => {
+    await reset('checkout');
+    const seen = await budgets(() => dispatcher.tap({ action: 'tap', target: { text: 'Place order' } }));
+    expect(of(seen, 'request_sdk_web_action')).toEqual([5_000]);
+  });
+
+  it('R-CMD-10, R-TAP-01: a bridge tap gets 2 s; a long press 2 s plus its press', async () => {
+    await reset('login');
+    expect(of(await budgets(() => dispatcher.tap({ action: 'tap', target: { id: 'login.submit' } })), 'request_sdk_action')).toEqual([2_000]);
+    await reset('login');
+    const press = await budgets(() => dispatcher.tap({ action: 'longPress', target: { id: 'login.submit' }, durationMs: 800 }));
+    expect(of(press, 'request_sdk_action')).toEqual([2_800]);
+  });
+
+  it('R-SWP-08: a bridge swipe gets its duration plus 3 s, never under 5 s', async () => {
+    await reset('feed');
+    const short = await budgets(() => dispatcher.swipe({ action: 'swipe', start: { x: 200, y: 600 }, end: { x: 200, y: 500 }, durationMs: 300 }));
+    expect(of(short, 'request_sdk_action')).toEqual([5_000]);
+    await reset('feed');
+    const long = await budgets(() => dispatcher.swipe({ action: 'swipe', start: { x: 200, y: 600 }, end: { x: 200, y: 500 }, durationMs: 2_500 }));
+    expect(of(long, 'request_sdk_action')).toEqual([5_500]);
+  });
+
+  it('R-CMD-10: one key command’s bridge requests share 5 s in total (each at most 2 s)', async () => {
+    await reset('login', ['bridge-action-slow=1700']);
+    const seen = await budgets(() =>
+      dispatcher.sendKeys({
+        action: 'sendKeys',
+        target: { id: 'login.username' },
+        steps: [
+          { kind: 'replace', text: 'a' },
+          { kind: 'type', text: 'b' },
+        ],
+      }),
+    );
+    const sent = of(seen, 'request_sdk_action');
+    expect(sent[0]).toBe(2_000);
+    expect(sent.every((ms) => ms <= 2_000)).toBe(true);
+    // Three bridge requests of ~1.7 s: the last one gets only what is left of the 5 s.
+    expect(sent.length).toBe(3);
+    expect(sent[2]).toBeLessThan(1_700);
+    expect(sent[2]).toBeGreaterThan(0);
   });
 });

@@ -292,14 +292,84 @@ describe('runner client against a faulty runner', () => {
     expect(reply.data?.length).toBe(data.length);
   });
 
-  it('a reply of the wrong type fails the request with what was received', async () => {
+  it('R-WIRE-04: a reply of the wrong type fails the request with what was received', async () => {
     const runner = await FakeRunner.start();
     cleanups.push(() => runner.kill());
-    runner.onRequest = (r, s) => s.send(JSON.stringify({ type: 'error', requestId: r.requestId, success: false, error: 'Unknown command' }));
+    runner.onRequest = (r, s) => s.send(JSON.stringify({ type: 'swipe_result', requestId: r.requestId, success: false, error: 'not the answer' }));
     const c = client(runner.url);
     const error = await c.request('request_hierarchy', {}).catch((e: unknown) => e);
     expect((error as RunnerError).code).toBe('unexpected_reply');
-    expect((error as RunnerError).message).toContain('Unknown command');
+    expect((error as RunnerError).message).toContain('not the answer');
+  });
+
+  it("R-WIRE-09: the runner's error reply is its refusal: the request fails now as refused, with the runner's own words", async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    runner.onRequest = (r, s) =>
+      s.send(JSON.stringify({ error: 'Unknown command type: request_hierarchy', requestId: r.requestId, success: false, timestamp: 1, type: 'error' }));
+    const c = client(runner.url);
+    const began = Date.now();
+    const error = await c.request('request_hierarchy', {}, { timeoutMs: 5_000 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'refused', detail: 'Unknown command type: request_hierarchy' });
+    expect(Date.now() - began).toBeLessThan(1_000);
+  });
+
+  it('R-WIRE-09: an error reply with requestId null fails the one request in flight now, not at its timeout', async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    runner.onRequest = (_r, s) =>
+      s.send('{"error":"Invalid value \'x\' for parameter \'type\'","requestId":null,"success":false,"timestamp":1,"type":"error"}');
+    const c = client(runner.url);
+    const errors: string[] = [];
+    c.on('protocolError', (e) => errors.push(e.message));
+    const began = Date.now();
+    const error = await c.request('request_hierarchy', {}, { timeoutMs: 5_000 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'refused', detail: "Invalid value 'x' for parameter 'type'" });
+    expect(Date.now() - began).toBeLessThan(1_000);
+    expect(errors).toEqual([]);
+  });
+
+  it('R-WIRE-09: with several requests in flight a null-id error reply names none of them: reported, and each waits for its own answer', async () => {
+    const runner = await FakeRunner.start();
+    cleanups.push(() => runner.kill());
+    let seen = 0;
+    runner.onRequest = (r, s) => {
+      seen++;
+      if (seen === 2) {
+        s.send('{"error":"bad frame","requestId":null,"success":false,"type":"error"}');
+        // The first one's own answer still comes, and still settles it.
+        s.send(JSON.stringify({ type: 'hierarchy_update', requestId: r.requestId, data: { hierarchy: { className: 'XCUIApplication' } } }));
+      }
+    };
+    const c = client(runner.url);
+    const errors: string[] = [];
+    c.on('protocolError', (e) => errors.push(e.message));
+    await c.waitUntilConnected();
+    const first = c.request('request_hierarchy', {}, { timeoutMs: 600 }).catch((e: unknown) => e);
+    const second = c.request('request_hierarchy', {}, { timeoutMs: 600 }).catch((e: unknown) => e);
+    const [a, b] = await Promise.all([first, second]);
+    expect([a, b].filter((x) => x instanceof RunnerError).map((x) => (x as RunnerError).code)).toEqual(['timeout']);
+    expect(errors.some((m) => m.includes('bad frame'))).toBe(true);
+  });
+
+  it('R-WIRE-12: a connected push without supportedCommands completes the handshake with the base commands, never the relay ones', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await once(wss, 'listening');
+    cleanups.push(() => new Promise<void>((resolve) => wss.close(() => resolve())));
+    wss.on('connection', (socket) => {
+      socket.send('{"type":"connected","id":7}');
+      socket.on('message', (data) => {
+        const r = JSON.parse(data.toString()) as { requestId: string };
+        socket.send(JSON.stringify({ type: 'hierarchy_update', requestId: r.requestId, data: { hierarchy: { className: 'XCUIApplication' } } }));
+      });
+    });
+    const c = client(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}/ws`);
+    const info = await c.waitUntilConnected();
+    expect(info).toMatchObject({ id: 7, commandsListed: false });
+    expect(c.supports('request_tap_coordinates')).toBe(true);
+    expect(c.supports('request_sdk_action')).toBe(false);
+    expect(await c.request('request_hierarchy', {})).toMatchObject({ type: 'hierarchy_update' });
+    await expect(c.request('request_sdk_observation', {})).rejects.toMatchObject({ code: 'unsupported_command' });
   });
 
   it('emits hierarchy and performance pushes', async () => {

@@ -145,6 +145,8 @@ describe('tapOn: routing a target with a bridge identity', () => {
       source: 'sdkBridge',
       point: { x: 60, y: 40 },
       bounds,
+      // What a person calls it: no label, so its id (docs/protocol.md#p-action-result-api).
+      label: 'submit',
       elementId: 'submit',
       captureIdentity: BIG,
     });
@@ -195,7 +197,7 @@ describe('tapOn: interpreting the bridge reply', () => {
     ['timeout', { kind: 'timeout' }, true],
   ])('R-TAP-05, R-CMD-11: every other result fails closed with the bridge reason: %s', (failureReason, outcome, mayHaveRun) => {
     const verdict = interpretBridgeOutcome(route, outcome);
-    expect(verdict).toEqual({ kind: 'failClosed', backend: 'sdk', failureReason, mayHaveRun });
+    expect(verdict).toMatchObject({ kind: 'failClosed', backend: 'sdk', failureReason, mayHaveRun });
     expect(verdict).not.toHaveProperty('standIn');
     const result = ActionResultSchema.parse(buildActionResult(SDK, { ok: false, failureReason, mayHaveRun }, { target: route.target, requestsSent: 1 }));
     expect(result).toMatchObject({ success: false, backend: 'sdk', failureReason, mayHaveRun });
@@ -290,7 +292,7 @@ describe('tapOn on a DOM element', () => {
     ['bad_reply', relayFailure('bad_reply'), true],
     ['timeout', { kind: 'timeout' }, true],
   ])('R-TDOM-04, R-WEB-16: every web rejection or other failure fails closed: %s', (failureReason, outcome, mayHaveRun) => {
-    expect(interpretBridgeOutcome(route, outcome)).toEqual({ kind: 'failClosed', backend: 'sdk', failureReason, mayHaveRun });
+    expect(interpretBridgeOutcome(route, outcome)).toMatchObject({ kind: 'failClosed', backend: 'sdk', failureReason, mayHaveRun });
   });
 
   it('R-TDOM-04: only an unavailable web view bridge falls back (unsupported_action is no web answer)', () => {
@@ -313,12 +315,17 @@ describe('tapOn: XCTest command outcomes', () => {
     [
       'a stale frame context',
       { kind: 'reply', reply: { success: false, error: 'Stale frame context; observe a fresh frame before retrying' } },
-      { kind: 'failClosed', failureReason: 'stale_frame_context', mayHaveRun: false },
+      {
+        kind: 'failClosed',
+        failureReason: 'stale_frame_context',
+        mayHaveRun: false,
+        deviceMessage: 'Stale frame context; observe a fresh frame before retrying',
+      },
     ],
     [
       'another runner error',
       { kind: 'reply', reply: { success: false, error: 'busy' } },
-      { kind: 'failClosed', failureReason: 'runner_error', mayHaveRun: false },
+      { kind: 'failClosed', failureReason: 'runner_error', mayHaveRun: false, deviceMessage: 'busy' },
     ],
     ['a timeout after the action may have run', { kind: 'timeout' }, { kind: 'failClosed', failureReason: 'timeout', mayHaveRun: true }],
     ['a disconnect after sending', { kind: 'disconnected', sent: true }, { kind: 'failClosed', failureReason: 'runner_disconnected', mayHaveRun: true }],

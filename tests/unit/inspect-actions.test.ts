@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   actionTargetAt,
+  clampToScreen,
+  screenPointSize,
   appRevealIdSource,
   classifyStroke,
   confidenceText,
@@ -57,8 +59,35 @@ const root = node({ className: 'XCUIApplication', bounds: b(0, 0, 402, 874) }, [
 const nodes = indexTree(root).nodes;
 const at = (x: number, y: number) => actionTargetAt(nodes, x, y);
 
+describe("the screen's size in points", () => {
+  const tree = { observation: { viewHierarchy: { screenWidth: 402, screenHeight: 874 } } };
+  it.each([
+    ['from the tree', tree, null, { width: 402, height: 874 }],
+    ['from the observation without a tree', { observation: { screenSize: { width: 402, height: 874 } } }, null, { width: 402, height: 874 }],
+    [
+      'from an earlier frame, the screenshot keeping its shape',
+      { observation: null, screenPoints: { width: 402, height: 874 } },
+      { width: 1206, height: 2622 },
+      { width: 402, height: 874 },
+    ],
+    ['unknown: nothing says', { observation: null }, { width: 1206, height: 2622 }, null],
+    [
+      'unknown: the screenshot shows another shape (rotated)',
+      { observation: null, screenPoints: { width: 402, height: 874 } },
+      { width: 2622, height: 1206 },
+      null,
+    ],
+  ])("R-TAP-11: the screen's size in points: %s", (_name, frame, pixels, expected) => {
+    expect(screenPointSize(frame, pixels)).toEqual(expected);
+  });
+
+  it('R-TAP-11: a drag past the edge stops at the glass', () => {
+    expect(clampToScreen({ x: -20, y: 900 }, { width: 402, height: 874 })).toEqual({ x: 0, y: 874 });
+  });
+});
+
 describe('the box a click acts on', () => {
-  it('is the smallest control under the point, as its bridge twin when one was merged over it', () => {
+  it('R-PICK-05: picks the control under a click, as its bridge twin when one was merged over it', () => {
     const hit = at(200, 355);
     expect(hit?.node['sdk-element-id']).toBe('login.submit');
     expect(hit?.node['sdk-capture-identity']).toBe('18446744073709551615');
@@ -203,10 +232,19 @@ describe('a timeline step', () => {
     expect(describeTarget({ resolvedBy: 'keyboardFocus' })).toBe('keyboard focus');
   });
 
+  it('R-ACT-03: names an element by its label: a DOM field as “Full name”, never by its DOM id', () => {
+    const dom = { resolvedBy: 'node' as const, source: 'sdkWebBridge' as const, label: 'Full name', webElementId: 'e5', snapshotId: 's2' };
+    expect(describeTarget(dom)).toBe('picked node · Web DOM · “Full name” · snapshot s2');
+    expect(describeTarget({ resolvedBy: 'id', source: 'sdkBridge', label: 'Sign In', elementId: 'login.submit', selector: 'login.submit' })).toBe(
+      'by id · SDK bridge · “Sign In” (login.submit)',
+    );
+    expect(describeTarget({ resolvedBy: 'point', point: { x: 50, y: 120 }, label: 'Username' })).toBe('by point · “Username” · at 50, 120');
+  });
+
   it('a failure carries its plain-language explanation and whether it may have run', () => {
     const failed = stepOutcome(result({ success: false, backend: 'sdk', failureReason: 'stale_observation', mayHaveRun: false }));
     expect(failed).toMatchObject({ ok: false, label: 'stale_observation', mayHaveRun: false, explanation: FAILURE_EXPLANATIONS.stale_observation });
-    expect(stepOutcome(result({}))).toEqual({ ok: true, label: 'done' });
+    expect(stepOutcome(result({}))).toEqual({ ok: true, outcome: 'done', outcomeText: 'done', label: 'done' });
   });
 
   it('stage timings in the order they ran, with the reported total', () => {

@@ -82,9 +82,12 @@ describe('nodesAt: the pick stack under a point', () => {
     expect(nodesAt(root, 201, 431)[0]?.node['resource-id']).toBe('com.apple.settings.general');
   });
 
-  it('finds nothing off the screen, and off-screen parts of nodes still count', () => {
+  it('R-PICK-01: finds nothing off the screen, nor a row scrolled out of its list', () => {
     expect(nodesAt(root, 500, 500)).toEqual([]);
-    expect(nodesAt(root, -10, 900).map((f) => f.key)).toEqual(['0.1.0']);
+    // The row reaches past the list's frame there, but the list clips it: a finger cannot touch it.
+    expect(nodesAt(root, -10, 900)).toEqual([]);
+    expect(nodesAt(root, 201, 406, { screen: { width: 402, height: 874 } }).length).toBeGreaterThan(0);
+    expect(nodesAt(root, 201, 900, { screen: { width: 402, height: 874 } })).toEqual([]);
   });
 
   it('cycles through a stack in both directions', () => {

@@ -260,7 +260,6 @@ describe('malformed frames are rejected with a typed error, never a throw', () =
     ['extras with a non-string value', hierarchyPush({ extras: { a: 1 } }), 'invalid_message', 'data.hierarchy.extras.a'],
     ['a hierarchy_update with neither data nor error', '{"type":"hierarchy_update"}', 'invalid_message', 'data'],
     ['data with neither hierarchy nor error', '{"type":"hierarchy_update","data":{"updatedAt":1}}', 'invalid_message', 'data.hierarchy'],
-    ['a connected push without its command list', '{"type":"connected","id":1}', 'invalid_message', 'supportedCommands'],
     [
       'a malformed perfTiming child',
       '{"type":"swipe_result","requestId":"s","perfTiming":{"name":"t","durationMs":1,"children":[{"name":"x"}]}}',

@@ -120,7 +120,9 @@ describe('AutoMobileAction: Swift enum shape, one key', () => {
       'action_cancelled',
     ]);
     for (const reason of ACTION_REJECTION_REASONS) {
-      expect(ActionResultSchema.parse({ success: false, reason })).toEqual({ success: false, reason });
+      const status = reason === 'action_cancelled' ? 'cancelled' : 'rejected';
+      expect(ActionResultSchema.parse({ success: false, reason })).toEqual({ success: false, status, reason, form: 'success' });
+      expect(ActionResultSchema.parse({ status, reason, durationMs: 0 })).toEqual({ success: false, status, reason, durationMs: 0, form: 'status' });
     }
   });
 });
@@ -316,5 +318,61 @@ describe('relay failures', () => {
 
   it('R-CMD-06: a request without actionJson still decodes, so a server can answer invalid_action', () => {
     expect(ok(decodeRunnerRequest('{"type":"request_sdk_web_action","requestId":"w"}'))).toEqual({ type: 'request_sdk_web_action', requestId: 'w' });
+  });
+});
+
+describe("the SDK's real wire (its Swift types, docs/protocol.md#p-peers-differ)", () => {
+  it.each([
+    [
+      'accepted',
+      '{"status":"accepted","durationMs":12.5,"nextObservationIdentity":2}',
+      { success: true, status: 'accepted', durationMs: 12.5, nextObservationIdentity: '2' },
+    ],
+    [
+      'a bridge rejection',
+      '{"status":"rejected","reason":"stale_observation","durationMs":0}',
+      { success: false, status: 'rejected', reason: 'stale_observation' },
+    ],
+    ['a cancel', '{"status":"cancelled","reason":"action_cancelled","durationMs":0}', { success: false, status: 'cancelled', reason: 'action_cancelled' }],
+    ['a host executor’s own reason', '{"status":"rejected","reason":"unsupported_gesture","durationMs":0}', { success: false, reason: 'unsupported_gesture' }],
+    ['the success form', '{"success":true,"durationMs":3}', { success: true, status: 'accepted', form: 'success' }],
+    ['the success form with a free-text reason', '{"success":false,"reason":"Host said: not now"}', { success: false, reason: 'Host said: not now' }],
+  ])('R-CMD-13, R-CMD-14: an action result decodes: %s', (_name, text, expected) => {
+    expect(ok(decodeWith(ActionResultSchema, text))).toMatchObject(expected);
+  });
+
+  it('R-CMD-13: a Swift-form result keeps an identity above 2^53 digit for digit', () => {
+    const reply = inbound(
+      `{"type":"sdk_action_result","requestId":"a","available":true,"result":{"status":"accepted","durationMs":1,"nextObservationIdentity":${BIG}}}`,
+    );
+    expect(reply).toMatchObject({ result: { success: true, status: 'accepted', nextObservationIdentity: BIG } });
+  });
+
+  it.each([
+    ['a status the SDK does not have', '{"status":"done","durationMs":0}', 'status'],
+    ['the Swift form without durationMs', '{"status":"accepted"}', 'durationMs'],
+    ['neither form', '{"ok":true}', 'success'],
+    ['a reason too long to be one', `{"status":"rejected","reason":"${'x'.repeat(2_001)}","durationMs":0}`, 'reason'],
+  ])('R-CMD-13: a result that is neither form is refused, naming the field: %s', (_name, text, field) => {
+    expect(decodeWith(ActionResultSchema, text)).toMatchObject({ ok: false, error: { kind: 'invalid_message', field } });
+  });
+
+  it('R-WEB-18: a web snapshot as the real SDK sends it: no viewport or documentId, "[REDACTED]" values, elements without bounds', () => {
+    const snapshot = WebSnapshotSchema.parse({
+      snapshotId: '1730000000000-0.42',
+      url: 'https://a.example/form',
+      elements: [
+        { id: 'e0', role: 'input', label: 'Password', value: '[REDACTED]', bounds: [8, 60, 300, 32], enabled: true, visible: true, focused: false },
+        { id: 'e1', role: 'button', label: 'Go', bounds: [], enabled: true, visible: true, focused: false },
+        { id: 'e2', role: 'input', label: 'Name', value: 'Jane', bounds: [8, 100, 300, 32], enabled: true, visible: true, focused: true },
+      ],
+    });
+    expect(snapshot.viewport).toBeUndefined();
+    expect(snapshot.documentId).toBeUndefined();
+    // "[REDACTED]" is a redaction, never the text; an element the script gave no bounds has no place.
+    expect(snapshot.elements).toEqual([
+      { id: 'e0', role: 'input', label: 'Password', valueRedacted: true, bounds: [8, 60, 300, 32], enabled: true, visible: true, focused: false },
+      { id: 'e2', role: 'input', label: 'Name', value: 'Jane', bounds: [8, 100, 300, 32], enabled: true, visible: true, focused: true },
+    ]);
   });
 });

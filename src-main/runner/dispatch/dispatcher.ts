@@ -56,6 +56,8 @@ export interface DispatchOptions {
    * of this dispatcher's latest read, else the fresh read itself.
    */
   plannedFor?: DisplayFence;
+  /** Told each stage as the action enters it (docs/rules.md#r-act-05: the UI shows them as they happen). */
+  onStage?: (stage: string) => void;
 }
 
 interface DispatcherEvents {
@@ -125,6 +127,7 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
       case 'webTool':
         return {
           success: false,
+          outcome: 'refused',
           failureReason: 'appreveal_unknown_tool',
           mayHaveRun: false,
           warnings: [`${request.tool} is an AppReveal web view tool: this device has none`],
@@ -136,6 +139,7 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
         // A runner has no back navigation of its own: fail closed, nothing sent.
         return {
           success: false,
+          outcome: 'refused',
           failureReason: 'no_back_form',
           mayHaveRun: false,
           warnings: ['this device has no back action: only an AppReveal app that registered navigate_back offers one'],
@@ -171,13 +175,14 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
   /** One action at a time on this device, as a finger on one screen would. */
   private exclusive(options: DispatchOptions, body: (run: ActionRun) => Promise<Outcome>): Promise<ActionResult> {
     const go = async (): Promise<ActionResult> => {
-      const run = new ActionRun(this.device, options.xctestOnly ?? this.xctestOnly);
+      const run = new ActionRun(this.device, options.xctestOnly ?? this.xctestOnly, options.onStage);
       const started = performance.now();
       const outcome = await withLedger(run.ledger, () => body(run));
       run.timings.total = performance.now() - started;
       return buildActionResult(outcome.served, outcome.ending, {
         target: outcome.target,
         requestsSent: run.ledger.sent,
+        actionSent: run.actionSent,
         timings: run.timings,
         warnings: [...run.warnings, ...(outcome.warnings ?? [])],
       });

@@ -5,11 +5,12 @@
  * scroll-to) decide what to send; this is how it goes out. Rules: docs/rules.md.
  */
 import { z } from 'zod';
-import type { FailureReason, TargetRecord, TargetSelector } from '@shared/protocol/action';
+import type { FailureReason, Point, TargetRecord, TargetSelector } from '@shared/protocol/action';
 import type { Observation } from '@shared/protocol/observation';
 import type { RunnerCommand, UiNode } from '@shared/protocol/runner';
 import { WebSnapshotSchema, WebViewBridgeEntrySchema, type ObservationBridgeState, type WebSnapshot } from '@shared/protocol/sdk';
 import {
+  checkPointsOnScreen,
   displayFenceOf,
   interpretRunnerOutcome,
   isRunnerStallEvidence,
@@ -22,10 +23,14 @@ import {
   type BridgeContext,
   type CommandOutcome,
   type DisplayFence,
+  type ScreenSize,
   type Ending,
+  type FailClosed,
   type RelayOutcome,
   type RelayReply,
+  type RequestOutcome,
   type RunnerOutcome,
+  type RunnerReplyStatus,
   type RunnerVerdict,
   type Served,
   type SendKeysFocus,
@@ -40,6 +45,17 @@ import { describeSelector, type Resolution } from '@shared/act/resolve';
 import type { FallbackReason } from '@shared/protocol/observation';
 import type { ObservedFrame } from '@shared/api/api';
 import type { RunnerReply } from '@shared/protocol/runner';
+
+/** How a request that threw ended: never sent, refused by the runner, unreadable, timed out or cut off. */
+function requestErrorOutcome<R>(error: unknown): RequestOutcome<R> {
+  const code = error instanceof RunnerError ? error.code : undefined;
+  if (code === 'timeout') return { kind: 'timeout' };
+  if (neverSent(error)) return { kind: 'disconnected', sent: false };
+  if (code === 'refused') return { kind: 'runnerRefused', error: (error as RunnerError).detail ?? (error as Error).message };
+  // A sent request whose answer cannot be read (R-CMD-06: bad_reply): it may have run.
+  if (code === 'unexpected_reply') return { kind: 'garbled', message: (error as Error).message };
+  return { kind: 'disconnected', sent: true };
+}
 
 /** An XCTest gesture or key command has this long, plus its own duration; it is the runner's own work. */
 export const XCTEST_COMMAND_TIMEOUT_MS = 10_000;
@@ -76,7 +92,14 @@ export interface Outcome {
 }
 
 export const ok: Ending = { ok: true };
-export const fail = (failureReason: FailureReason, mayHaveRun: boolean): Ending => ({ ok: false, failureReason, mayHaveRun });
+export const fail = (failureReason: FailureReason, mayHaveRun: boolean, deviceMessage?: string): Ending => ({
+  ok: false,
+  failureReason,
+  mayHaveRun,
+  ...(deviceMessage !== undefined ? { deviceMessage } : {}),
+});
+/** A verdict's failure as the action's ending, with the device's words. */
+export const failWith = (verdict: FailClosed): Ending => fail(verdict.failureReason, verdict.mayHaveRun, verdict.deviceMessage);
 
 function bridgeStateOf(observation: Observation | undefined): ObservationBridgeState | undefined {
   const state = observation?.bridge;
@@ -116,9 +139,12 @@ export class ActionRun {
     readonly device: DispatchDevice,
     /** The ios-sdk-observation-bridge flag off for this action: XCTest only, no backend fields. */
     readonly xctestOnly: boolean,
+    /** Told each stage as it begins. */
+    private readonly onStage?: (stage: string) => void,
   ) {}
 
   async timed<T>(stage: string, work: () => Promise<T> | T): Promise<T> {
+    this.onStage?.(stage);
     const started = performance.now();
     try {
       return await work();
@@ -201,53 +227,58 @@ export class ActionRun {
   }
 
   relayErrorOutcome(error: unknown): RelayOutcome {
-    const code = error instanceof RunnerError ? error.code : undefined;
-    if (code === 'timeout') return { kind: 'timeout' };
-    if (neverSent(error)) return { kind: 'disconnected', sent: false };
-    // A sent request whose answer cannot be read is bad_reply (R-CMD-06): it may have run.
-    if (code === 'unexpected_reply') return { kind: 'reply', reply: { available: true, failure: 'bad_reply' } };
-    return { kind: 'disconnected', sent: true };
+    return requestErrorOutcome<RelayReply>(error);
   }
 
-  /**
-   * One XCTest command. `garbled` marks a reply that arrived but could not be read: the runner may
-   * have acted, which interpretRunnerOutcome cannot know from a refusal, so callers widen mayHaveRun.
-   */
-  async runner(
-    stage: string,
-    command: RunnerCommand,
-    payload: Record<string, unknown>,
-    timeoutMs: number,
-  ): Promise<{ outcome: RunnerOutcome; garbled: boolean }> {
+  /** One XCTest command, and how it ended (docs/rules.md#r-act-01 reads it). */
+  async runner(stage: string, command: RunnerCommand, payload: Record<string, unknown>, timeoutMs: number): Promise<RunnerOutcome> {
     try {
       const reply: RunnerReply = await this.timed(stage, () => this.device.client.request(command, payload as never, { timeoutMs }));
       this.actionSent = true;
-      return { outcome: { kind: 'reply', reply: reply as { success?: boolean; error?: string | null } }, garbled: false };
+      return { kind: 'reply', reply: reply as RunnerReplyStatus };
     } catch (error) {
       if (!neverSent(error)) this.actionSent = true;
-      const code = error instanceof RunnerError ? error.code : undefined;
-      if (code === 'timeout') {
+      const outcome = requestErrorOutcome<RunnerReplyStatus>(error);
+      if (outcome.kind === 'timeout') {
         const evidence: CommandOutcome = { command, outcome: 'timeout' };
         if (isRunnerStallEvidence(evidence)) this.device.onStall(evidence);
-        return { outcome: { kind: 'timeout' }, garbled: false };
       }
-      if (neverSent(error)) return { outcome: { kind: 'disconnected', sent: false }, garbled: false };
-      if (code === 'unexpected_reply') {
-        this.warnings.push(`The runner's reply to ${command} could not be read: ${(error as Error).message}`);
-        return { outcome: { kind: 'reply', reply: { success: false, error: (error as Error).message } }, garbled: true };
-      }
-      return { outcome: { kind: 'disconnected', sent: true }, garbled: false };
+      if (outcome.kind === 'garbled') this.warnings.push(`The runner's reply to ${command} could not be read: ${outcome.message}`);
+      return outcome;
     }
   }
 
   async runnerVerdict(stage: string, command: RunnerCommand, payload: Record<string, unknown>, timeoutMs: number): Promise<RunnerVerdict> {
-    const { outcome, garbled } = await this.runner(stage, command, payload, timeoutMs);
-    const verdict = interpretRunnerOutcome(outcome);
-    return verdict.kind === 'failClosed' && garbled ? { ...verdict, mayHaveRun: true } : verdict;
+    return interpretRunnerOutcome(await this.runner(stage, command, payload, timeoutMs));
+  }
+
+  /**
+   * The screen in points, as the latest read that reported it says: this action's own, else any read of
+   * the device (the live view's), so a point still converts when this action's read got no tree.
+   */
+  get screen(): ScreenSize | undefined {
+    const display = this.device.latestDisplay;
+    if (display?.screenWidth !== undefined && display.screenHeight !== undefined) return { width: display.screenWidth, height: display.screenHeight };
+    return this.device.observer.latestScreen;
+  }
+
+  /** Points are points (docs/rules.md#r-tap-11): a coordinate off the screen is refused before anything is sent. */
+  offScreen(points: readonly Point[]): FailClosed | undefined {
+    const check = checkPointsOnScreen(points, this.screen);
+    if (check.kind === 'pass') return undefined;
+    const at = points.map((p) => `${p.x},${p.y}`).join(' → ');
+    this.warnings.push(
+      check.failureReason === 'screen_size_unknown'
+        ? `No read of this device has reported its screen size in points, so ${at} was not sent.`
+        : `${at} lies outside the ${this.screen?.width} x ${this.screen?.height} pt screen, so it was not sent.`,
+    );
+    return check;
   }
 
   /** request_tap_coordinates once, or twice for a double tap; only the first names the read's frame. */
   async xctestTap(tap: XctestTap, frameContext: string | undefined, stage = 'xctest'): Promise<RunnerVerdict> {
+    const off = this.offScreen([{ x: tap.x, y: tap.y }]);
+    if (off) return off;
     for (let i = 0; i < tap.taps; i++) {
       const payload = { x: tap.x, y: tap.y, duration: tap.durationMs, ...(i === 0 && frameContext ? { frameContext } : {}) };
       const verdict = await this.runnerVerdict(stage, 'request_tap_coordinates', payload, XCTEST_COMMAND_TIMEOUT_MS + tap.durationMs);
@@ -265,6 +296,11 @@ export class ActionRun {
           { x1: swipe.x2, y1: swipe.y2, x2: swipe.x1, y2: swipe.y1 },
         ]
       : [{ x1: swipe.x1, y1: swipe.y1, x2: swipe.x2, y2: swipe.y2 }];
+    const off = this.offScreen([
+      { x: swipe.x1, y: swipe.y1 },
+      { x: swipe.x2, y: swipe.y2 },
+    ]);
+    if (off) return off;
     for (const [i, stroke] of strokes.entries()) {
       const payload = { ...stroke, duration: swipe.durationMs, ...(i === 0 && frameContext ? { frameContext } : {}) };
       const verdict = await this.runnerVerdict('xctest', 'request_swipe', payload, XCTEST_COMMAND_TIMEOUT_MS + swipe.durationMs);

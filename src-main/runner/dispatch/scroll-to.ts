@@ -10,7 +10,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { interpretLookForStep, nodeTargetRecord, planLookFor, PLAIN_XCTEST, SDK, searchAfterWebStep, servedByXctest, type Served } from '@shared/act';
 import { findLookFor, resolveScope } from '@shared/act/resolve';
 import type { FallbackReason } from '@shared/protocol/observation';
-import { type ActionRun, fail, ok, selectorRecord, type Outcome } from './run';
+import { type ActionRun, fail, failWith, ok, selectorRecord, type Outcome } from './run';
 
 export async function runScrollTo(run: ActionRun, request: z.output<typeof ScrollToRequestSchema>): Promise<Outcome> {
   const lookFor: LookFor = request.lookFor;
@@ -55,7 +55,7 @@ export async function runScrollTo(run: ActionRun, request: z.output<typeof Scrol
     const verdict = interpretLookForStep(plan, relayed);
     if (verdict.kind === 'failClosed') {
       await run.observeAfter();
-      return { served: SDK, ending: fail(verdict.failureReason, verdict.mayHaveRun), target: miss };
+      return { served: SDK, ending: failWith(verdict), target: miss };
     }
     if (verdict.kind === 'settleAndSearch') {
       // The page posts its next snapshot (coalesced to one per 100 ms) after the scroll.
@@ -79,7 +79,7 @@ export async function runScrollTo(run: ActionRun, request: z.output<typeof Scrol
     const verdict = await run.xctestSwipe({ ...stroke, durationMs: 300, boomerang: false }, read.frameContext);
     if (verdict.kind === 'failClosed') {
       await run.observeAfter();
-      return { served, ending: fail(verdict.failureReason, verdict.mayHaveRun || i > 0), target: miss, warnings: searchWarnings };
+      return { served, ending: failWith({ ...verdict, mayHaveRun: verdict.mayHaveRun || i > 0 }), target: miss, warnings: searchWarnings };
     }
     read = await run.observeAfter('reread');
     const hit = search(read.root).found;

@@ -10,12 +10,14 @@ import {
   failKeyCommand,
   nodeTargetRecord,
   observeForSendKeys,
+  pointTargetRecord,
   planKeyOp,
   PLAIN_XCTEST,
   recordKeyOutcome,
   SDK,
   startSendKeys,
   summarizeSendKeys,
+  verifyFocusedTyping,
   verifyTypedText,
   type BridgeContext,
   type Ending,
@@ -30,7 +32,7 @@ import {
 } from '@shared/act';
 import { findSameField, resolveTarget } from '@shared/act/resolve';
 import { centerOf, hidesText } from '@shared/model/node';
-import { type ActionRun, fail, ok, servedBeforeSending, XCTEST_COMMAND_TIMEOUT_MS, type Outcome, type Read } from './run';
+import { type ActionRun, fail, failWith, ok, servedBeforeSending, XCTEST_COMMAND_TIMEOUT_MS, type Outcome, type Read } from './run';
 
 export async function runSendKeys(run: ActionRun, request: z.output<typeof SendKeysRequestSchema>): Promise<Outcome> {
   let read: Read | undefined;
@@ -46,7 +48,7 @@ export async function runSendKeys(run: ActionRun, request: z.output<typeof SendK
     if (notFound) return notFound;
     if (resolution.kind === 'point') {
       focusPoint = resolution.point;
-      pointTarget = { resolvedBy: 'point', point: resolution.point };
+      pointTarget = pointTargetRecord(resolution.point, resolution.found);
     } else if (resolution.kind === 'node') {
       resolvedWarnings = resolution.warnings;
       focus = { node: resolution.node, resolvedBy: resolution.resolvedBy === 'point' ? 'node' : resolution.resolvedBy, selector: resolution.selector };
@@ -62,7 +64,12 @@ export async function runSendKeys(run: ActionRun, request: z.output<typeof SendK
   let session: SendKeysSession = start.session;
   const target: TargetRecord = pointTarget ?? start.target;
   if (session.failed) {
-    return { served: servedBeforeSending(focus), ending: fail(session.failed.failureReason, session.failed.mayHaveRun), target, warnings: resolvedWarnings };
+    return {
+      served: servedBeforeSending(focus),
+      ending: fail(session.failed.failureReason, session.failed.mayHaveRun, session.failed.deviceMessage),
+      target,
+      warnings: resolvedWarnings,
+    };
   }
 
   // The focus tap stays on XCTest (R-KEY-03), so an XCTest stand-in finds the field focused as usual.
@@ -75,7 +82,7 @@ export async function runSendKeys(run: ActionRun, request: z.output<typeof SendK
     const verdict = await run.xctestTap(focusTap, read?.frameContext, 'focusTap');
     if (verdict.kind === 'failClosed') {
       if (run.actionSent) await run.observeAfter();
-      return { served: PLAIN_XCTEST, ending: fail(verdict.failureReason, verdict.mayHaveRun), target, warnings: resolvedWarnings };
+      return { served: PLAIN_XCTEST, ending: failWith(verdict), target, warnings: resolvedWarnings };
     }
   }
 
@@ -127,9 +134,10 @@ export async function runSendKeys(run: ActionRun, request: z.output<typeof SendK
   const served: Served =
     summary.backend === 'sdk' ? SDK : summary.backend === 'xctest' ? { backend: 'xctest', fallbackReason: summary.fallbackReason } : PLAIN_XCTEST;
   const warnings = [...resolvedWarnings, ...summary.warnings];
-  if (session.failed) return { served, ending: fail(session.failed.failureReason, session.failed.mayHaveRun), target, warnings };
+  if (session.failed) return { served, ending: fail(session.failed.failureReason, session.failed.mayHaveRun, session.failed.deviceMessage), target, warnings };
 
   let ending: Ending = ok;
+  const typed = request.steps.some((s) => s.kind !== 'ime' && s.kind !== 'tab');
   if (verifiable && expected !== undefined && after) {
     const field = focus ? findSameField(focus.node, after.root) : after.observation?.focusedElement?.node;
     const verification = await run.timed('verify', () => verifyField(expected as string, field));
@@ -139,8 +147,29 @@ export async function runSendKeys(run: ActionRun, request: z.output<typeof SendK
     } else if (verification.status === 'unverifiable') {
       warnings.push(`The typed text could not be read back (${verification.reason}).`);
     }
-  } else if (request.steps.some((s) => s.kind !== 'ime' && s.kind !== 'tab')) {
-    warnings.push('The typed text was not read back: what the field held before is unknown, or focus may have moved.');
+  } else if (typed && verifiable && !focus && after) {
+    // Keys that followed keyboard focus: checked against the field that has focus now (R-ACT-06).
+    const ops = expandSendKeysSteps(request.steps).filter(
+      (op): op is Extract<KeyOp, { op: 'insertText' | 'clear' }> => op.op === 'insertText' || op.op === 'clear',
+    );
+    const field = after.observation?.focusedElement?.node;
+    const verification = await run.timed('verify', () => verifyFocusedTyping(ops, field));
+    if (verification.status === 'mismatch') {
+      warnings.push(`The focused field shows "${verification.actual}", which does not end with what was typed: the keys may have gone elsewhere.`);
+    } else if (verification.status === 'unverifiable') {
+      warnings.push(
+        `The typed text could not be read back (${verification.reason === 'field_not_found' ? 'no field has keyboard focus after it' : verification.reason}).`,
+      );
+    }
+  } else if (typed && !verifiable) {
+    warnings.push('The typed text was not read back: Tab or an IME action moved focus after it.');
+  } else if (typed && after) {
+    // A secret field reads back as nothing or a mask: say so rather than "unknown".
+    warnings.push(
+      focus && hidesText(focus.node)
+        ? 'The typed text could not be read back (secure_field).'
+        : 'The typed text was not read back: what the field held before is unknown.',
+    );
   }
   return { served, ending, target, warnings };
 }
@@ -152,10 +181,7 @@ export async function keyStep(
   plan: Extract<ReturnType<typeof planKeyOp>, { via: 'xctest' }>,
 ): Promise<KeyStepResult> {
   const { command, payload } = keyPayload(plan.command);
-  const { outcome, garbled } = await run.runner(plan.fallbackReason ? 'standIn' : 'xctest', command, payload, XCTEST_COMMAND_TIMEOUT_MS);
-  const step = recordKeyOutcome(session, op, plan, outcome);
-  if (step.kind !== 'failClosed' || !garbled) return step;
-  return { ...step, mayHaveRun: true, session: { ...step.session, failed: { failureReason: step.failureReason, mayHaveRun: true } } };
+  return recordKeyOutcome(session, op, plan, await run.runner(plan.fallbackReason ? 'standIn' : 'xctest', command, payload, XCTEST_COMMAND_TIMEOUT_MS));
 }
 
 /** What a field shows before typing, when that can be known: an empty field reads as its placeholder or label. */

@@ -18,7 +18,7 @@ import {
 } from '@shared/act';
 import { flattenTree } from '@shared/model/tree';
 import { resolveTarget, scrollableAt, twinWithIdentity, type Resolution } from '@shared/act/resolve';
-import { type ActionRun, fail, ok, selectorRecord, type Outcome } from './run';
+import { type ActionRun, fail, failWith, ok, selectorRecord, type Outcome } from './run';
 
 export async function runSwipe(run: ActionRun, request: z.output<typeof SwipeRequestSchema>, plannedFor: DisplayFence | undefined): Promise<Outcome> {
   const expectedDisplay = plannedFor ?? run.device.latestDisplay;
@@ -57,18 +57,19 @@ export async function runSwipe(run: ActionRun, request: z.output<typeof SwipeReq
   );
   if (plan.via === 'failClosed') return { served: SDK, ending: fail(plan.failureReason, plan.mayHaveRun), target: plan.target };
 
+  const served: Served = plan.via === 'sdk' ? SDK : servedByXctest(plan.fallbackReason);
+  // The stroke as the user gave it must lie on the screen, whichever backend carries it (R-TAP-11).
+  const off = run.offScreen([request.start, request.end]);
+  if (off) return { served, ending: failWith(off), target: plan.target };
   const fence = checkDisplayFence(plan.steps[0].expected, current);
-  if (fence.kind === 'failClosed') {
-    const served: Served = plan.via === 'sdk' ? SDK : servedByXctest(plan.fallbackReason);
-    return { served, ending: fail(fence.failureReason, fence.mayHaveRun), target: plan.target };
-  }
+  if (fence.kind === 'failClosed') return { served, ending: fail(fence.failureReason, fence.mayHaveRun), target: plan.target };
 
   let outcome: Outcome;
   if (plan.via === 'xctest') {
     const verdict = await run.xctestSwipe(plan.steps[1].swipe, read.frameContext);
     outcome = {
       served: servedByXctest(plan.fallbackReason),
-      ending: verdict.kind === 'done' ? ok : fail(verdict.failureReason, verdict.mayHaveRun),
+      ending: verdict.kind === 'done' ? ok : failWith(verdict),
       target: plan.target,
     };
   } else {
@@ -81,11 +82,11 @@ export async function runSwipe(run: ActionRun, request: z.output<typeof SwipeReq
       const standIn = await run.xctestSwipe(verdict.standIn.steps[1].swipe, read.frameContext);
       outcome = {
         served: servedByXctest(verdict.fallbackReason),
-        ending: standIn.kind === 'done' ? ok : fail(standIn.failureReason, standIn.mayHaveRun),
+        ending: standIn.kind === 'done' ? ok : failWith(standIn),
         target: plan.target,
       };
     } else {
-      outcome = { served: SDK, ending: fail(verdict.failureReason, verdict.mayHaveRun), target: plan.target, warnings: plan.warnings };
+      outcome = { served: SDK, ending: failWith(verdict), target: plan.target, warnings: plan.warnings };
     }
   }
   if (run.actionSent) await run.observeAfter();

@@ -9,7 +9,7 @@ import { interpretBridgeOutcome, nodeIdentity, routeTap, SDK, servedByXctest, ty
 import { resolveTarget, type Resolution } from '@shared/act/resolve';
 import { centerOf } from '@shared/model/node';
 import type { FallbackReason } from '@shared/protocol/observation';
-import { type ActionRun, fail, ok, servedBeforeSending, type Outcome } from './run';
+import { type ActionRun, fail, failWith, ok, servedBeforeSending, type Outcome } from './run';
 
 export const TapLikeRequestSchema = z.discriminatedUnion('action', [TapRequestSchema, LongPressRequestSchema, DoubleTapRequestSchema]);
 
@@ -24,10 +24,10 @@ export async function runTap(run: ActionRun, request: z.output<typeof TapLikeReq
 
   const target: TapTarget =
     resolved.kind === 'point'
-      ? { kind: 'point', point: resolved.point }
+      ? { kind: 'point', point: resolved.point, found: resolved.found }
       : { kind: 'node', node: resolved.node, resolvedBy: resolved.resolvedBy === 'point' ? 'node' : resolved.resolvedBy, selector: resolved.selector };
   const route = routeTap(target, gesture, read.context);
-  const record: TargetRecord = resolved.kind === 'node' && resolved.resolvedBy === 'point' ? { ...route.target, resolvedBy: 'point' } : route.target;
+  const record: TargetRecord = route.target;
   const warnings = resolved.kind === 'node' ? resolved.warnings : [];
   const unrevalidated = resolved.kind === 'node' ? resolved.unrevalidated : undefined;
 
@@ -41,7 +41,7 @@ export async function runTap(run: ActionRun, request: z.output<typeof TapLikeReq
       return { served, ending: fail('target_not_found', false), target: record, warnings };
     }
     const verdict = await run.xctestTap({ ...tap, ...point }, read.frameContext, fallbackReason ? 'standIn' : 'xctest');
-    return { served, ending: verdict.kind === 'done' ? ok : fail(verdict.failureReason, verdict.mayHaveRun), target: record, warnings };
+    return { served, ending: verdict.kind === 'done' ? ok : failWith(verdict), target: record, warnings };
   };
 
   let outcome: Outcome;
@@ -62,7 +62,7 @@ export async function runTap(run: ActionRun, request: z.output<typeof TapLikeReq
       const verdict = interpretBridgeOutcome(route, outcomeOf);
       if (verdict.kind === 'done') outcome = { served: SDK, ending: ok, target: record, warnings };
       else if (verdict.kind === 'fallback') outcome = await standIn(verdict.standIn, verdict.fallbackReason);
-      else outcome = { served: SDK, ending: fail(verdict.failureReason, verdict.mayHaveRun), target: record, warnings };
+      else outcome = { served: SDK, ending: failWith(verdict), target: record, warnings };
       break;
     }
   }

@@ -12,8 +12,8 @@ import type { Strategy } from '@shared/protocol/observation';
 import { useInspector } from '@renderer/state/store';
 import { frameMeter } from '@renderer/state/frame-meter';
 import { errorMessage } from '@renderer/state/format';
-import { useTimeline } from '@renderer/state/timeline';
-import type { HostStatus, Transport } from './transport';
+import { deviceBusy, useTimeline } from '@renderer/state/timeline';
+import { ApiCallError, type HostStatus, type Transport } from './transport';
 
 /** How a frame is observed; each combination is its own cached frame. */
 export interface FrameOptions {
@@ -156,9 +156,16 @@ export function useRecoverTrace() {
   return useMutation({ mutationFn: (folder: string) => api.call('recording.recover', { folder }) });
 }
 
+/** Why a second action is not sent while the first runs (docs/rules.md#r-act-05). */
+export const BUSY_NOTICE = 'an action is still running on this device; the next one waits for its result';
+
 /**
  * Sends one action to a device. The step goes on the timeline (also from the `device.action` event, once)
  * and its after frame onto the screen, paused or live: the user asked for it.
+ *
+ * The device takes one action at a time: while one runs (this window's or one the host reports) another
+ * is not sent, and the user is told so. The call waits for the host's answer however long it takes; a
+ * lost connection to the host is said as such, and the row waits for the step the host still reports.
  */
 export function useAct(device: DeviceSummary | undefined, options: FrameOptions) {
   const api = useApi();
@@ -169,15 +176,29 @@ export function useAct(device: DeviceSummary | undefined, options: FrameOptions)
     async (action: ActionRequest): Promise<ActionStep | undefined> => {
       if (!deviceId) return undefined;
       const timeline = useTimeline.getState();
+      if (deviceBusy(timeline.pending, deviceId)) {
+        timeline.refuse(deviceId, BUSY_NOTICE);
+        return undefined;
+      }
       const pending = timeline.begin(deviceId, action);
       try {
-        const step = await api.call('device.act', { deviceId, action, ...(xctestOnly ? { xctestOnly: true } : {}) });
+        const step = await api.call('device.act', {
+          deviceId,
+          action,
+          ...(xctestOnly ? { xctestOnly: true } : {}),
+          ...(pending.clientRef ? { clientRef: pending.clientRef } : {}),
+        });
         useTimeline.getState().add(step);
-        useTimeline.getState().end(pending);
+        useTimeline.getState().end(pending.id);
         showStepResult(client, step, options);
         return step;
       } catch (error) {
-        useTimeline.getState().end(pending, errorMessage(error));
+        if (error instanceof ApiCallError && error.code === 'host_connection_lost') {
+          // Not a result: the host may still be running it, and reports the step when it has it.
+          useTimeline.getState().lose(pending.id, errorMessage(error));
+        } else {
+          useTimeline.getState().end(pending.id, errorMessage(error));
+        }
         return undefined;
       }
     },
@@ -257,6 +278,7 @@ export function subscribeHostEvents(api: Transport, client: QueryClient): () => 
         frameMeter.record();
       }
     }),
+    api.on('device.actionProgress', (progress) => useTimeline.getState().progress(progress)),
     api.on('device.action', (step) => {
       useTimeline.getState().add(step);
       // The step count of a running recording moves with every action; the host sends no event for it.

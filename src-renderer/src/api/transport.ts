@@ -182,14 +182,21 @@ interface PendingCall {
   method: string;
   resolve: (result: unknown) => void;
   reject: (error: ApiCallError) => void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: ReturnType<typeof setTimeout> | undefined;
   /** The frame, until it has been written to a socket. */
   unsent?: string;
 }
 
+/**
+ * Calls that run an action: the host answers each with its result however long the action takes (a
+ * fresh read, the act and the observation after may each take seconds), so no timeout here may turn
+ * one that is still running into a failure (docs/rules.md#r-act-05). Only a lost connection ends them.
+ */
+export const UNBOUNDED_METHODS: ReadonlySet<ApiMethod> = new Set<ApiMethod>(['device.act', 'device.navigateBack', 'device.webAct']);
+
 export interface WebSocketTransportOptions {
   url: string;
-  /** How long a call may wait for its reply (including waiting for the socket to open). */
+  /** How long any other call may wait for its reply (including waiting for the socket to open). */
   callTimeoutMs?: number;
   /** Reconnect delays grow from the first to the last value. */
   reconnectDelaysMs?: readonly number[];
@@ -229,10 +236,12 @@ export class WebSocketTransport implements Transport {
     const id = this.nextId++;
     const text = stringifyJsonLossless({ id, method, params });
     return new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new ApiCallError('timeout', `${method} got no answer within ${this.callTimeoutMs / 1000} s`, method));
-      }, this.callTimeoutMs);
+      const timer = UNBOUNDED_METHODS.has(method)
+        ? undefined
+        : setTimeout(() => {
+            this.pending.delete(id);
+            reject(new ApiCallError('timeout', `${method} got no answer within ${this.callTimeoutMs / 1000} s`, method));
+          }, this.callTimeoutMs);
       const call: PendingCall = { method, resolve, reject, timer, unsent: text };
       this.pending.set(id, call);
       this.flush();
@@ -318,7 +327,7 @@ export class WebSocketTransport implements Transport {
       if (this.socket !== socket) return;
       this.socket = null;
       // A call already written may have run: it fails, it is never sent again.
-      this.failSent('host_connection_lost', `${LOST} before the answer came`);
+      this.failSent('host_connection_lost', `${LOST} before the answer came; what was sent may still be running on the host`);
       if (this.closed) return;
       const detail = this.options.lostDetail ?? `${LOST}; reconnecting…`;
       this.setStatus({ state: 'lost', detail });

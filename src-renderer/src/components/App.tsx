@@ -5,9 +5,9 @@ import {
   gestureRequest,
   isEditableNode,
   isOcrNode,
-  nodesAtIn,
   nodesShownIn,
   offeredActions,
+  pickStackAt,
   searchNodesIn,
   sourceCounts,
   type ScreenGesture,
@@ -15,6 +15,7 @@ import {
 import type { DeviceSummary } from '@shared/api/api';
 import { useLiveLoop } from '@renderer/api/live';
 import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '@renderer/api/queries';
+import { useTimeline } from '@renderer/state/timeline';
 import { errorMessage, formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
 import { Attributes } from './Attributes';
@@ -124,7 +125,11 @@ function LiveApp() {
   const counts = useMemo(() => sourceCounts(tree.nodes), [tree]);
   const matches = useMemo(() => searchNodesIn(tree.nodes, searchQuery), [tree, searchQuery]);
   const matchKeys = useMemo(() => new Set(matches.map((m) => m.key)), [matches]);
-  const pickStack = useMemo(() => (pickX === undefined || pickY === undefined ? [] : nodesAtIn(shownNodes, pickX, pickY)), [shownNodes, pickX, pickY]);
+  const pickStack = useMemo(() => {
+    if (pickX === undefined || pickY === undefined) return [];
+    const shown = new Set(shownNodes.map((flat) => flat.key));
+    return pickStackAt(tree.nodes, pickX, pickY, { pickable: (flat) => shown.has(flat.key) });
+  }, [tree, shownNodes, pickX, pickY]);
   const mismatch = frameMismatch(frame);
   const appReveal = device?.kind === 'appreveal';
   const offered = useMemo(() => offeredActions(device), [device]);
@@ -145,15 +150,23 @@ function LiveApp() {
         return;
       }
       setRefusal(null);
-      // AppReveal types by element id: a tapped field is where the type box types next.
-      if ((gesture.kind === 'tap' || gesture.kind === 'doubleTap') && gesture.target && isEditableNode(gesture.target.node)) {
-        useInspector.getState().setTypeField(device.id, gesture.target.node);
+      useTimeline.getState().clearNotice();
+      // The field the user tapped (native, bridge or DOM) is where the type box types next, until focus
+      // moves: another tap moves it (docs/rules.md#r-act-03).
+      if (gesture.kind === 'tap' || gesture.kind === 'doubleTap' || gesture.kind === 'longPress') {
+        const field = gesture.target && isEditableNode(gesture.target.node) ? gesture.target.node : null;
+        useInspector.getState().setTypeField(device.id, field);
       }
       void act(built.request);
     },
     [device, offered, act],
   );
-  const interactOptions = useMemo(() => (device && device.state === 'connected' ? { offered, onGesture } : undefined), [device, offered, onGesture]);
+  const interactOptions = useMemo(
+    () => (device && device.state === 'connected' ? { offered, onGesture, onRefused: (reason: string) => setRefusal(reason) } : undefined),
+    [device, offered, onGesture],
+  );
+  const notice = useTimeline((s) => (s.notice && s.notice.deviceId === device?.id ? s.notice.text : null));
+  const shownRefusal = refusal ?? notice;
   const interacting = mode === 'interact' && device !== undefined;
 
   const placeholder = !device
@@ -233,6 +246,7 @@ function LiveApp() {
           <Screen
             frame={frame}
             nodes={shownNodes}
+            treeNodes={tree.nodes}
             matchKeys={matchKeys}
             pickStack={pickStack}
             mismatch={mismatch}
@@ -242,9 +256,17 @@ function LiveApp() {
           >
             {hierarchy && <SourceLegend counts={counts} observation={frame?.observation ?? null} appReveal={appReveal ? { ocr: ocrCount } : undefined} />}
           </Screen>
-          {interacting && refusal && (
-            <div className="stage-toast" data-testid="gesture-refused" role="status" onClick={() => setRefusal(null)}>
-              Not sent: {refusal}.
+          {interacting && shownRefusal && (
+            <div
+              className="stage-toast"
+              data-testid="gesture-refused"
+              role="status"
+              onClick={() => {
+                setRefusal(null);
+                useTimeline.getState().clearNotice();
+              }}
+            >
+              Not sent: {shownRefusal}.
             </div>
           )}
           {openEntry && <StepDetail entry={openEntry} />}

@@ -23,7 +23,7 @@ import {
   type CompareSide,
   type PairIndex,
 } from '@shared/compare/sides';
-import { frameMismatch, nodeCaption, nodesAtIn, shortClassName } from '@shared/inspect';
+import { frameMismatch, nodeCaption, pickStackAt, shortClassName } from '@shared/inspect';
 import type { Frame } from '@shared/api/api';
 import { createCompareStores, linkSides } from '@renderer/state/compare-link';
 import { plural } from '@renderer/state/format';
@@ -258,7 +258,11 @@ function CompareSidePanel({
   const pickX = useScopedInspector((s) => s.pick?.x);
   const pickY = useScopedInspector((s) => s.pick?.y);
   const shown = useMemo(() => (filtering ? tree.nodes.filter((flat) => classKeys.has(flat.key)) : tree.nodes), [tree, classKeys, filtering]);
-  const pickStack = useMemo(() => (pickX === undefined || pickY === undefined ? [] : nodesAtIn(shown, pickX, pickY)), [shown, pickX, pickY]);
+  const pickStack = useMemo(() => {
+    if (pickX === undefined || pickY === undefined) return [];
+    const keys = new Set(shown.map((flat) => flat.key));
+    return pickStackAt(tree.nodes, pickX, pickY, { pickable: (flat) => keys.has(flat.key) });
+  }, [tree, shown, pickX, pickY]);
   const placeholder = frame.observation?.viewHierarchy ? null : 'This read holds no tree.';
   return (
     <section className={`compare-side side-${side}`} data-testid={`compare-${side}`} data-selected-key={selectedKey ?? ''}>
@@ -274,7 +278,15 @@ function CompareSidePanel({
       </div>
       <div className="compare-side-body">
         <div className="compare-side-stage">
-          <Screen frame={frame} nodes={shown} matchKeys={classKeys} pickStack={pickStack} mismatch={frameMismatch(frame)} placeholder={placeholder} />
+          <Screen
+            frame={frame}
+            nodes={shown}
+            treeNodes={tree.nodes}
+            matchKeys={classKeys}
+            pickStack={pickStack}
+            mismatch={frameMismatch(frame)}
+            placeholder={placeholder}
+          />
         </div>
         <div className="compare-side-inspector">
           <Tree tree={tree} matchKeys={classKeys} frameContext={frame.hierarchyFrameContext ?? frame.observation?.frameContext} />

@@ -1,15 +1,17 @@
 import './InteractBar.css';
 /**
- * Interact mode's keyboard: a text box that types into the focused field, and Clear, Replace, IME Done
- * and Tab. On an AppReveal device only what its tools can do is offered (no IME or Tab tool; no type box
- * without type_text), and keys go to the field the user last tapped (AppReveal types by element id).
+ * Interact mode's keyboard: a text box, and Clear, Replace, IME Done and Tab. Keys go to the field the
+ * user tapped last (native, bridge or DOM), named in the bar, until focus moves: Tab, an IME action or
+ * another tap (docs/rules.md#r-act-03); with no field tapped a runner's keys follow keyboard focus. On an
+ * AppReveal device only what its tools can do is offered (no IME or Tab tool; no type box without
+ * type_text), and it types by element id only.
  */
 import { useState, type FormEvent } from 'react';
 import { fieldCaption, keyTargetFor, type OfferedActions } from '@shared/inspect';
 import type { ActionRequest, SendKeysStep } from '@shared/protocol/action';
 import type { DeviceSummary, Frame } from '@shared/api/api';
 import { useInspector } from '@renderer/state/store';
-import { useTimeline } from '@renderer/state/timeline';
+import { deviceBusy, useTimeline } from '@renderer/state/timeline';
 
 export function InteractBar({
   device,
@@ -25,19 +27,21 @@ export function InteractBar({
   const [text, setText] = useState('');
   const appReveal = device.kind === 'appreveal';
   const tappedField = useInspector((s) => s.typeField[device.id]);
-  const busy = useTimeline((s) => s.pending.some((p) => p.deviceId === device.id && p.error === undefined));
+  const busy = useTimeline((s) => deviceBusy(s.pending, device.id));
   const focused = frame?.observation?.focusedElement?.node;
-  // A runner types into whatever has keyboard focus; AppReveal into the field last tapped.
-  const field = appReveal ? tappedField : focused;
+  // The field last tapped; without one, a runner types into whatever has keyboard focus.
+  const field = tappedField ?? (appReveal ? undefined : focused);
   const caption = fieldCaption(field);
   const connected = device.state === 'connected';
   // The app's own back navigation: only an AppReveal app that registered navigate_back has one.
   const canGoBack = appReveal && device.supportedCommands.includes('navigate_back');
 
   const send = async (steps: SendKeysStep[], clearAfter = false) => {
-    const target = appReveal ? keyTargetFor(tappedField, true) : undefined;
+    const target = keyTargetFor(tappedField, appReveal);
     const request: ActionRequest = { action: 'sendKeys', steps, ...(target ? { target } : {}) };
     const step = (await act(request)) as { result?: { success: boolean } } | undefined;
+    // Tab and IME actions move focus (or leave the page): later keys follow the keyboard focus.
+    if (step && steps.some((s) => s.kind === 'tab' || s.kind === 'ime')) useInspector.getState().setTypeField(device.id, null);
     if (clearAfter && step?.result?.success) setText('');
   };
 
@@ -62,10 +66,18 @@ export function InteractBar({
       <span
         className={`type-field${caption ? '' : ' none'}`}
         data-testid="type-field"
-        title={appReveal ? 'AppReveal types into an element by id: tap a field first' : 'Keys follow the keyboard focus on the device (tap a field first)'}
+        data-target={tappedField ? 'tapped' : 'focus'}
+        title={
+          appReveal
+            ? 'AppReveal types into an element by id: tap a field first'
+            : tappedField
+              ? 'Keys go to the field you tapped, until Tab, an IME action or another tap moves focus'
+              : 'Keys follow the keyboard focus on the device (tap a field to aim them)'
+        }
       >
         <span className="interact-title">Type into</span>
         {caption ? <strong>{caption}</strong> : <em>{appReveal ? 'tap a field first' : 'the focused field'}</em>}
+        {!appReveal && !tappedField && caption && <span className="muted"> (keyboard focus)</span>}
       </span>
       <form className="type-form" onSubmit={submit}>
         <input
@@ -78,7 +90,7 @@ export function InteractBar({
           value={text}
           onChange={(e) => setText(e.target.value)}
         />
-        <button type="submit" className="key-button primary" data-testid="type-submit" disabled={!offered.type || !connected || text === ''}>
+        <button type="submit" className="key-button primary" data-testid="type-submit" disabled={!offered.type || !connected || text === '' || busy}>
           Type
         </button>
       </form>
@@ -147,7 +159,11 @@ export function InteractBar({
         </>
       )}
       <span className="spacer" />
-      {busy && <span className="busy-note">sending…</span>}
+      {busy && (
+        <span className="busy-note" data-testid="device-busy">
+          running… (the next action waits for its result)
+        </span>
+      )}
       <span className="gesture-hint" data-testid="gesture-hint" title={[...hints, ...(missing ? [missing] : [])].join('\n')}>
         {hints.length > 0 ? hints.join(' · ') : 'this device offers no gestures'}
       </span>

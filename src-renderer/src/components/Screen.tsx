@@ -4,12 +4,19 @@ import './Screen.css';
  * drawn over it. Boxes are placed from screen points to displayed pixels with one factor,
  * scale = displayedWidth / screenWidth.
  *
- * Inspect mode (picking): a click selects the smallest box under the pointer; clicking the same point
- * again, Tab (Shift+Tab back) or the wheel moves to the next larger box in the stack at that point.
+ * Every position is in screen points: a click converts through the screenshot's displayed size and the
+ * screen's point size (screenPointSize), with or without a tree; where the point size is unknown a
+ * click is refused, never sent in pixels (docs/rules.md#r-tap-11).
  *
- * Interact mode: the pointer acts on the device. A click taps the topmost actionable box (or the point on
- * empty space), a double click double-taps, press-and-hold long-presses, a drag swipes. The box a click
- * would tap is the one highlighted under the pointer; each touch leaves a short mark where it landed.
+ * Inspect mode (picking, docs/rules.md#r-pick): a click selects the node a finger would hit there (the
+ * topmost node really there); clicking the same point again, Tab (Shift+Tab back) or the wheel moves
+ * through the rest of the stack at that point.
+ *
+ * Interact mode: the pointer acts on the device. A click taps the control a finger would hit (or the
+ * point on empty space), a double click double-taps, press-and-hold long-presses, a drag swipes. The box
+ * a click would tap is the one highlighted under the pointer; each touch leaves a short mark where it
+ * landed. A click on a badge (a layout warning, a hidden-content arrow) selects it and never touches the
+ * device.
  */
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import type { Point } from '@shared/protocol/action';
@@ -18,6 +25,7 @@ import type { LayoutWarning, NodeSource } from '@shared/protocol/observation';
 import {
   actionTargetAt,
   appRevealIdSource,
+  clampToScreen,
   classifyStroke,
   isOcrNode,
   isSecondClick,
@@ -29,8 +37,11 @@ import {
   hiddenContentMarks,
   insetsOf,
   layoutWarningTitle,
-  nodesAtIn,
+  pickStackAt,
   safeAreaRegions,
+  screenPointSize,
+  topmostAt,
+  type PickOptions,
 } from '@shared/inspect';
 import { useElementSize } from '@renderer/state/useElementSize';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
@@ -45,15 +56,22 @@ const SAME_POINT_PX = 4;
 const WHEEL_STEP = 60;
 
 export interface ScreenGeometry {
-  /** The screen's size in points (or, without a hierarchy, the screenshot's size in pixels). */
+  /** The screen's size in points (or, when no point size is known, the screenshot's size in pixels). */
   width: number;
   height: number;
+  /** Whether width and height are points: only then can a click be sent. */
+  points: boolean;
 }
+
+/** Elements over the screen that take their own clicks (badges): a press on one never reaches the device. */
+const OWN_CLICKS = '[data-own-click]';
 
 interface ScreenProps {
   frame: Frame | undefined;
   /** The nodes whose boxes are drawn and can be picked (the source filter applied). */
   nodes: readonly FlatNode[];
+  /** The whole tree, when `nodes` is filtered: nodes left out still clip what lies in them. Default: `nodes`. */
+  treeNodes?: readonly FlatNode[] | undefined;
   matchKeys: ReadonlySet<NodeKey>;
   pickStack: readonly FlatNode[];
   /** The screenshot and the tree come from different frames: draw on the outline instead. */
@@ -70,6 +88,8 @@ interface ScreenProps {
 export interface InteractOptions {
   offered: OfferedActions;
   onGesture(gesture: ScreenGesture): void;
+  /** A gesture that cannot be sent, with why (the screen's point size is unknown). */
+  onRefused(reason: string): void;
 }
 
 interface TouchMark {
@@ -191,6 +211,7 @@ const WarningLayer = memo(function WarningLayer({
             type="button"
             key={`${tag.nodeKey}|${tag.bounds.left},${tag.bounds.top}`}
             data-testid="layout-warning-tag"
+            data-own-click="true"
             data-node-key={tag.nodeKey}
             className={`layout-warning-tag sev-${tag.severity}`}
             style={style}
@@ -208,7 +229,7 @@ const WarningLayer = memo(function WarningLayer({
   );
 });
 
-export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placeholder, children, interact, windowOutline }: ScreenProps) {
+export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch, placeholder, children, interact, windowOutline }: ScreenProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
   const viewport = useElementSize(viewportRef);
@@ -227,13 +248,14 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
   const imageSrc = screenshot && !mismatch ? `data:image/png;base64,${screenshot.dataBase64}` : null;
   const [natural, setNatural] = useState<{ src: string; width: number; height: number } | null>(null);
 
+  const pixels = imageSrc && natural && natural.src === imageSrc ? natural : null;
   const geometry: ScreenGeometry | null = useMemo(() => {
-    const width = hierarchy?.screenWidth ?? 0;
-    const height = hierarchy?.screenHeight ?? 0;
-    if (width > 0 && height > 0) return { width, height };
-    if (imageSrc && natural && natural.src === imageSrc) return { width: natural.width, height: natural.height };
+    // The screenshot's shape is checked only once it is measured; a tree alone needs no picture.
+    const points = screenPointSize(frame, pixels);
+    if (points) return { ...points, points: true };
+    if (pixels) return { width: pixels.width, height: pixels.height, points: false };
     return null;
-  }, [hierarchy, imageSrc, natural]);
+  }, [frame, pixels]);
 
   const availWidth = Math.max(0, viewport.width - 2 * MARGIN);
   const availHeight = Math.max(0, viewport.height - 2 * MARGIN);
@@ -268,9 +290,16 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
   const arrows = useMemo(() => (hierarchy ? hiddenContentMarks(nodes) : []), [hierarchy, nodes]);
   const warnings = layers.layoutWarnings && hierarchy ? (observation?.layoutWarnings.warnings ?? []) : [];
 
+  // Picking runs over the whole tree (a filtered-out scroll container still clips) but picks shown nodes only.
+  const allNodes = treeNodes ?? nodes;
+  const pickOptions: PickOptions = useMemo(() => {
+    const shown = new Set(nodes.map((f) => f.key));
+    return { ...(geometry?.points ? { screen: geometry } : {}), pickable: (flat) => shown.has(flat.key) };
+  }, [nodes, geometry]);
+
   // The latest values for the native wheel listener and the gesture timers.
-  const latest = useRef({ nodes, scale, pickStack, interact });
-  latest.current = { nodes, scale, pickStack, interact };
+  const latest = useRef({ nodes: allNodes, pickOptions, scale, pickStack, interact, geometry });
+  latest.current = { nodes: allNodes, pickOptions, scale, pickStack, interact, geometry };
   /** The stroke in progress (interact mode). */
   const stroke = useRef<{ pointerId: number; down: PointerSample } | null>(null);
   /** A press waiting to see whether a second one makes it a double tap. */
@@ -294,7 +323,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
     const p = pointFromClient(clientX, clientY);
     if (!p) return;
     const { pick: current, pickAt, cyclePick } = store.getState();
-    const { nodes: shown, scale: s, pickStack: stack } = latest.current;
+    const { nodes: all, pickOptions: options, scale: s, pickStack: stack } = latest.current;
     const same = current !== null && Math.hypot(current.x - p.x, current.y - p.y) * s <= SAME_POINT_PX;
     if (same)
       cyclePick(
@@ -305,7 +334,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
       pickAt(
         p.x,
         p.y,
-        nodesAtIn(shown, p.x, p.y).map((f) => f.key),
+        pickStackAt(all, p.x, p.y, options).map((f) => f.key),
       );
   };
 
@@ -330,8 +359,8 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     const p = pointFromClient(e.clientX, e.clientY);
     if (!p || !hierarchy) return;
-    // Interact mode highlights the box a click would tap; inspect mode the smallest box (the pick).
-    const hovered = interacting ? actionTargetAt(nodes, p.x, p.y)?.key : nodesAtIn(nodes, p.x, p.y)[0]?.key;
+    // Interact mode highlights the box a click would tap; inspect mode the node a finger hits (the pick).
+    const hovered = interacting ? actionTargetAt(allNodes, p.x, p.y, pickOptions)?.key : topmostAt(allNodes, p.x, p.y, pickOptions)?.key;
     store.getState().hoverNode(hovered ?? null);
   };
 
@@ -352,10 +381,18 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
     latest.current.interact?.onGesture(gesture);
   };
 
-  const targetAt = (p: Point) => actionTargetAt(latest.current.nodes, p.x, p.y);
+  const targetAt = (p: Point) => actionTargetAt(latest.current.nodes, p.x, p.y, latest.current.pickOptions);
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if (!interacting || e.button !== 0) return;
+    // A badge takes its own click (it selects what it marks); the device is not touched.
+    if ((e.target as Element).closest(OWN_CLICKS)) return;
+    if (!latest.current.geometry?.points) {
+      interact.onRefused(
+        "the screen's size in points is not known yet (no read of this device has reported it), so a click cannot be converted to a point on the device",
+      );
+      return;
+    }
     const down = sampleOf(e);
     if (!down) return;
     e.currentTarget.setPointerCapture(e.pointerId);
@@ -369,10 +406,13 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
     const up = sampleOf(e);
     if (!up) return;
     const offered = interact.offered;
-    const gesture = classifyStroke(started.down, up, latest.current.scale);
+    const screen = latest.current.geometry;
+    if (!screen?.points) return;
+    // Pointer capture follows a drag off the picture; a finger stops at the glass's edge.
+    const gesture = classifyStroke(started.down, { ...up, ...clampToScreen(up, screen) }, latest.current.scale);
     if (gesture.kind === 'drag') {
       if (!offered.swipe) return;
-      const container = scrollContainerAt(latest.current.nodes, gesture.start.x, gesture.start.y);
+      const container = scrollContainerAt(latest.current.nodes, gesture.start.x, gesture.start.y, latest.current.pickOptions);
       emit({ kind: 'swipe', start: gesture.start, end: gesture.end, durationMs: gesture.durationMs, container });
       return;
     }
@@ -452,6 +492,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
         data-scale={scale}
         data-screen-width={geometry.width}
         data-screen-height={geometry.height}
+        data-points={String(geometry.points)}
         data-mode={interacting ? 'interact' : 'inspect'}
         className={`screen${interacting ? ' mode-interact' : ''}`}
         style={{ width: displayedWidth, height: displayedHeight }}
@@ -479,6 +520,10 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
             src={imageSrc}
             alt="Device screenshot"
             draggable={false}
+            onLoad={(e) => {
+              const img = e.currentTarget;
+              if (natural?.src !== imageSrc) setNatural({ src: imageSrc, width: img.naturalWidth, height: img.naturalHeight });
+            }}
             width={displayedWidth}
             height={displayedHeight}
           />
@@ -507,6 +552,7 @@ export function Screen({ frame, nodes, matchKeys, pickStack, mismatch, placehold
                 type="button"
                 key={`${mark.nodeKey}-${mark.direction}`}
                 data-testid="hidden-arrow"
+                data-own-click="true"
                 data-direction={mark.direction}
                 data-node-key={mark.nodeKey}
                 className={`hidden-arrow dir-${mark.direction}`}

@@ -1,11 +1,13 @@
 import './Timeline.css';
 /**
  * The action timeline of the selected device, newest first: per step the action, how its
- * target was resolved, the backend and fallback reason, the outcome or fail-closed reason with what it
- * means and what to do, the time per stage, and before / after thumbnails. A failed step stands out.
- * Clicking a step opens its before and after frames (StepDetail).
+ * target was resolved, the backend and fallback reason, the outcome class (done, nothing was run, may
+ * have run, not sent: docs/rules.md#r-act-01) with the fail-closed reason, the device's own words, what
+ * it means and what to do, the time per stage, and before / after thumbnails. A failed step stands out.
+ * An action still running shows its stages as they happen until its step replaces it. Clicking a step
+ * opens its before and after frames (StepDetail).
  */
-import { memo, useMemo, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { backendText, describeRequest, describeSelector, describeTarget, formatMs, stageTimings, stepOutcome } from '@shared/inspect';
 import type { TargetSelector } from '@shared/protocol/action';
 import type { ActionStep, DeviceSummary } from '@shared/api/api';
@@ -15,8 +17,8 @@ import { useTimeline, type PendingAction, type TimelineEntry } from '@renderer/s
 
 const EMPTY: readonly TimelineEntry[] = [];
 
-/** One colour per stage position, so the bars of consecutive steps line up by stage. */
-const STAGE_COLOURS = ['#60a5fa', '#a78bfa', '#34d399', '#fbbf24', '#f472b6', '#94a3b8', '#22d3ee', '#fb923c'];
+/** One colour per stage position (tokens --stage-1 … --stage-8), so the bars of consecutive steps line up by stage. */
+const STAGE_COLOURS = 8;
 
 export function StageBar({ timings }: { timings: Readonly<Record<string, number>> }) {
   const { total, stages } = stageTimings(timings);
@@ -28,7 +30,7 @@ export function StageBar({ timings }: { timings: Readonly<Record<string, number>
             key={s.stage}
             className="stage-seg"
             data-stage={s.stage}
-            style={{ width: `${Math.max(1.5, s.share * 100)}%`, background: STAGE_COLOURS[i % STAGE_COLOURS.length] }}
+            style={{ width: `${Math.max(1.5, s.share * 100)}%`, background: `var(--stage-${(i % STAGE_COLOURS) + 1})` }}
           />
         ))}
       </div>
@@ -64,6 +66,7 @@ const StepRow = memo(function StepRow({ entry, open }: { entry: TimelineEntry; o
       data-backend={result.backend ?? ''}
       data-fallback={result.fallbackReason ?? ''}
       data-failure={result.failureReason ?? ''}
+      data-outcome={outcome.outcome}
       data-action={request.action}
       aria-selected={open}
       role="option"
@@ -100,9 +103,19 @@ const StepRow = memo(function StepRow({ entry, open }: { entry: TimelineEntry; o
         <span className={`chip outcome-${outcome.ok ? 'ok' : 'bad'}`} data-testid="step-outcome">
           {outcome.ok ? 'done' : outcome.label}
         </span>
-        {outcome.mayHaveRun && (
-          <span className="chip may-have-run" title="It may already have happened: observe before repeating it">
-            may have run
+        {!outcome.ok && (
+          <span
+            className={`chip outcome-class class-${outcome.outcome}`}
+            data-testid="step-outcome-class"
+            title={
+              outcome.outcome === 'mayHaveRun'
+                ? 'It may already have happened: observe before repeating it'
+                : outcome.outcome === 'refused'
+                  ? 'Parallax sent nothing to the device'
+                  : 'The device said it did nothing'
+            }
+          >
+            {outcome.outcomeText}
           </span>
         )}
         {result.durationIgnored && <span className="chip plain">duration ignored</span>}
@@ -115,6 +128,11 @@ const StepRow = memo(function StepRow({ entry, open }: { entry: TimelineEntry; o
       </div>
       {(!outcome.ok || result.warnings.length > 0) && (
         <div className="step-notes">
+          {outcome.deviceMessage && (
+            <div className="step-device-message" data-testid="step-device-message" title={outcome.deviceMessage}>
+              the device said: {outcome.deviceMessage}
+            </div>
+          )}
           {outcome.explanation && (
             <div className="step-explanation" data-testid="step-explanation" data-reason={outcome.failureReason}>
               <span className="explain-meaning">{outcome.explanation.meaning}</span>{' '}
@@ -124,7 +142,7 @@ const StepRow = memo(function StepRow({ entry, open }: { entry: TimelineEntry; o
             </div>
           )}
           {result.warnings.length > 0 && (
-            <div className="step-warnings" title={result.warnings.join('\n')}>
+            <div className="step-warnings" data-testid="step-warnings" title={result.warnings.join('\n')}>
               ⚠ {result.warnings.join(' · ')}
             </div>
           )}
@@ -143,10 +161,31 @@ function Thumb({ src, label, testid, present }: { src: string | undefined; label
   );
 }
 
+/** Seconds since `since`, ticking while the row is on screen. */
+function useElapsed(since: number, running: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, [running]);
+  return Math.max(0, now - since);
+}
+
 function PendingRow({ pending }: { pending: PendingAction }) {
   const failed = pending.error !== undefined;
+  const lost = pending.lost !== undefined;
+  const elapsed = useElapsed(pending.startedAt, !failed);
+  const stage = pending.stages.at(-1)?.stage;
   return (
-    <li className={`timeline-step pending${failed ? ' is-failed call-failed' : ''}`} data-testid="timeline-pending" data-error={pending.error ?? ''}>
+    <li
+      className={`timeline-step pending${failed ? ' is-failed call-failed' : ''}${lost ? ' host-lost' : ''}`}
+      data-testid="timeline-pending"
+      data-error={pending.error ?? ''}
+      data-lost={String(lost)}
+      data-stage={stage ?? ''}
+      data-call-id={pending.callId ?? ''}
+    >
       <div className="step-status">
         <span className={`step-icon ${failed ? 'bad' : 'busy'}`}>{failed ? '✕' : '◌'}</span>
         <span className="step-time">{formatTime(pending.startedAt)}</span>
@@ -169,7 +208,21 @@ function PendingRow({ pending }: { pending: PendingAction }) {
             </button>
           </>
         ) : (
-          'sending…'
+          <>
+            {lost
+              ? `The connection to the host was lost while it ran (${pending.lost}); it may have run, and its result appears here when the host reports it. `
+              : `running ${formatMs(elapsed)}${stage ? ` · ${stage}` : ''} `}
+            {pending.stages.length > 0 && (
+              <span className="pending-stages" data-testid="pending-stages">
+                {pending.stages.map((s) => s.stage).join(' → ')}
+              </span>
+            )}
+            {lost && (
+              <button type="button" className="link-button dark" onClick={() => useTimeline.getState().dismiss(pending.id)}>
+                stop waiting
+              </button>
+            )}
+          </>
         )}
       </div>
     </li>

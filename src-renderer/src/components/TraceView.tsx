@@ -6,7 +6,7 @@ import './TraceView.css';
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { create } from 'zustand';
-import { nodesAtIn } from '@shared/inspect';
+import { pickStackAt } from '@shared/inspect';
 import { FAILURE_EXPLANATIONS, type FailureReason } from '@shared/protocol/action';
 import { MAX_TRACE_BYTES, type Frame, type TraceOpened, type TraceViewStep } from '@shared/api/api';
 import { useApi } from '@renderer/api/queries';
@@ -126,7 +126,7 @@ function TraceFrame({
   const tree = useMemo(() => indexTree(frame?.observation?.viewHierarchy?.hierarchy), [frame]);
   const pickX = useInspector((s) => (active ? s.pick?.x : undefined));
   const pickY = useInspector((s) => (active ? s.pick?.y : undefined));
-  const pickStack = useMemo(() => (pickX === undefined || pickY === undefined ? [] : nodesAtIn(tree.nodes, pickX, pickY)), [tree, pickX, pickY]);
+  const pickStack = useMemo(() => (pickX === undefined || pickY === undefined ? [] : pickStackAt(tree.nodes, pickX, pickY)), [tree, pickX, pickY]);
   const placeholder = error ? `Cannot read this frame: ${errorMessage(error)}` : loading ? 'Loading…' : !frame ? 'Not recorded.' : null;
   return (
     <section

@@ -1,0 +1,181 @@
+/**
+ * Every fault of the demo device (src-demo/phone/faults.ts), each provoked by one action, with the outcome
+ * class the one table must give it (docs/rules.md#r-act-01). Shared by the integration test that checks
+ * them (tests/integration/outcomes.test.ts) and the bench that tallies them (bench/outcomes.bench.ts),
+ * through the CLI and through the web host's API.
+ */
+import WebSocket from 'ws';
+import type { ActionRequest, ActionResult, OutcomeClass } from '@shared/protocol/action';
+import { ActionStepSchema, ApiServerMessageSchema } from '@shared/api/api';
+import { parseJsonLossless } from '@shared/protocol/json';
+import { runActionCommand } from '@main/cli/actions';
+import { FAULT_NAMES } from '@demo/index';
+
+export interface OutcomeCase {
+  /** The fault as the admin endpoint takes it (`name` or `name=value`). */
+  fault: string;
+  screen: 'login' | 'feed' | 'checkout';
+  /** The same action, as the CLI takes it and as the API takes it. */
+  cli: readonly string[];
+  request: ActionRequest;
+  /** One class for both paths, or one per path where they meet the fault at different requests. */
+  expected: OutcomeClass | { readonly cli: OutcomeClass; readonly ui: OutcomeClass };
+  /** What the case shows, in a few words. */
+  why: string;
+}
+
+const submit = { cli: ['tap', '--id', 'login.submit'], request: { action: 'tap', target: { id: 'login.submit' } } } satisfies Partial<OutcomeCase>;
+const placeOrder = { cli: ['tap', '--text', 'Place order'], request: { action: 'tap', target: { text: 'Place order' } } } satisfies Partial<OutcomeCase>;
+const pointTap = { cli: ['tap', '--point', '201,355'], request: { action: 'tap', target: { point: { x: 201, y: 355 } } } } satisfies Partial<OutcomeCase>;
+const typeQa = { cli: ['type', '--text-to-type', 'qa'], request: { action: 'sendKeys', steps: [{ kind: 'type', text: 'qa' }] } } satisfies Partial<OutcomeCase>;
+
+/** Faults that leave work running after the case (a slow read, an executor still going): wait it out. */
+const LINGERING = /^(xctest-slow|bridge-slow|bridge-action-slow)/;
+
+/** After a case, until what it left running on the device has finished. */
+export async function settleAfter(c: OutcomeCase): Promise<void> {
+  if (LINGERING.test(c.fault)) await new Promise((resolve) => setTimeout(resolve, 3_000));
+}
+
+/** The class a path must see. */
+export function expectedFor(c: OutcomeCase, path: 'cli' | 'ui'): OutcomeClass {
+  return typeof c.expected === 'string' ? c.expected : c.expected[path];
+}
+
+export const OUTCOME_CASES: readonly OutcomeCase[] = [
+  { fault: 'xctest-ax-error', screen: 'login', ...submit, expected: 'refused', why: 'no tree to find the target in: only the read was sent' },
+  { fault: 'xctest-sparse', screen: 'login', ...submit, expected: 'done', why: 'the bridge supplies the controls' },
+  { fault: 'xctest-slow=1500', screen: 'login', ...submit, expected: 'done', why: 'slow, but it answers' },
+  { fault: 'sdk-absent', screen: 'login', ...submit, expected: 'done', why: 'plain XCTest' },
+  { fault: 'sdk-too-old', screen: 'login', ...submit, expected: 'done', why: 'plain XCTest' },
+  { fault: 'bridge-unregistered', screen: 'login', ...submit, expected: 'done', why: 'plain XCTest' },
+  { fault: 'bridge-malformed', screen: 'login', ...submit, expected: 'done', why: 'plain XCTest' },
+  { fault: 'bridge-coordinate-space=window', screen: 'login', ...submit, expected: 'done', why: 'not merged: XCTest stands in' },
+  { fault: 'bridge-slow=2500', screen: 'login', ...submit, expected: 'done', why: 'the read fell back: XCTest stands in' },
+  { fault: 'bridge-action-slow=2300', screen: 'login', ...submit, expected: 'mayHaveRun', why: 'the bridge answered after the budget (bad_reply)' },
+  { fault: 'bridge-reject=stale_observation', screen: 'login', ...submit, expected: 'notRun', why: 'a check before acting' },
+  { fault: 'bridge-reject=action_queue_overloaded', screen: 'login', ...submit, expected: 'notRun', why: 'the queue refused it' },
+  { fault: 'bridge-reject=action_cancelled', screen: 'login', ...submit, expected: 'mayHaveRun', why: 'cancelled after it was accepted' },
+  { fault: 'bridge-reject=unsupported_gesture', screen: 'login', ...submit, expected: 'mayHaveRun', why: 'a host’s own reason (action_rejected)' },
+  { fault: 'bridge-reject=unsupported_action', screen: 'login', ...submit, expected: 'done', why: 'no bridge form: XCTest stands in' },
+  { fault: 'bridge-success-form', screen: 'login', ...submit, expected: 'done', why: 'the spec’s {success} form' },
+  { fault: 'app-inactive', screen: 'login', ...submit, expected: 'done', why: 'the fresh read got app_not_active, so XCTest stands in (R-TAP-08)' },
+  { fault: 'capture-identity-base=18446744073709551000', screen: 'login', ...submit, expected: 'done', why: 'identities above 2^53' },
+  { fault: 'web-process-terminated', screen: 'checkout', ...placeOrder, expected: 'refused', why: 'the page is blank: nothing to click' },
+  { fault: 'web-disallowed-origin', screen: 'checkout', ...placeOrder, expected: 'done', why: 'no snapshot merged: XCTest clicks' },
+  { fault: 'web-duplicate-id', screen: 'checkout', ...placeOrder, expected: 'done', why: 'the duplicates are dropped' },
+  { fault: 'web-redact', screen: 'checkout', ...placeOrder, expected: 'done', why: 'values redacted' },
+  { fault: 'web-two-webviews', screen: 'checkout', ...placeOrder, expected: 'refused', why: 'the promo web view pushes the button out of view: not found' },
+  { fault: 'web-unregistered', screen: 'checkout', ...placeOrder, expected: 'done', why: 'no web read: XCTest clicks' },
+  { fault: 'web-no-snapshot', screen: 'checkout', ...placeOrder, expected: 'done', why: 'no snapshot: XCTest clicks' },
+  { fault: 'web-max-bytes=2000', screen: 'checkout', ...placeOrder, expected: 'done', why: 'the snapshot is too large: XCTest clicks' },
+  { fault: 'web-max-elements=3', screen: 'checkout', ...placeOrder, expected: 'done', why: 'the button is cut off the snapshot: XCTest clicks' },
+  {
+    fault: 'runner-drop-next',
+    screen: 'login',
+    ...submit,
+    expected: { cli: 'done', ui: 'refused' },
+    why: 'the CLI’s own first observe meets it and reconnects; the host’s action meets it on its read, having sent nothing',
+  },
+  {
+    fault: 'runner-garbage',
+    screen: 'login',
+    ...submit,
+    expected: { cli: 'done', ui: 'refused' },
+    why: 'the CLI’s own first observe meets it; the host’s action meets it on its read, having sent nothing',
+  },
+  { fault: 'runner-drop-at=request_tap_coordinates', screen: 'login', ...pointTap, expected: 'mayHaveRun', why: 'the tap went out and the connection dropped' },
+  {
+    fault: 'runner-garbage-at=request_tap_coordinates',
+    screen: 'login',
+    ...pointTap,
+    expected: 'mayHaveRun',
+    why: 'the tap’s reply cannot be read (bad_reply)',
+  },
+  {
+    fault: 'runner-error-reply=request_tap_coordinates',
+    screen: 'login',
+    ...pointTap,
+    expected: 'notRun',
+    why: 'the runner’s error reply, requestId null: it ran nothing',
+  },
+  {
+    fault: 'runner-deadline=request_tap_coordinates',
+    screen: 'login',
+    ...pointTap,
+    expected: 'mayHaveRun',
+    why: 'completed after its deadline: outcome indeterminate',
+  },
+  { fault: 'runner-drop-at=request_append_text', screen: 'login', ...typeQa, expected: 'mayHaveRun', why: 'the typing went out and the connection dropped' },
+];
+
+/** Every fault the demo device has is covered. */
+export function uncoveredFaults(): string[] {
+  const covered = new Set(OUTCOME_CASES.map((c) => c.fault.split('=')[0]));
+  return FAULT_NAMES.filter((name) => !covered.has(name));
+}
+
+/** The runner's socket faults are one-shot: they hit whatever request comes next. */
+const ONE_SHOT = /^runner-/;
+
+async function admin(adminUrl: string, path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${adminUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${path} failed: HTTP ${response.status}`);
+}
+
+/**
+ * Puts the device on the case's screen with its fault. A one-shot fault is set only once the screen has
+ * settled (a connected host observes the pushes a screen change makes), so the case's action meets it.
+ */
+export async function resetDevice(adminUrl: string, c: OutcomeCase): Promise<void> {
+  const oneShot = ONE_SHOT.test(c.fault);
+  await admin(adminUrl, '/reset', { screen: c.screen, faults: oneShot ? [] : [c.fault] });
+  if (!oneShot) return;
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  await admin(adminUrl, '/faults', { add: [c.fault] });
+}
+
+/** Runs the case's command line in-process (the same code `bin/parallax.mjs` runs) and reads its --json result. */
+export async function viaCli(runnerUrl: string, c: OutcomeCase): Promise<ActionResult> {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  const [command, ...args] = c.cli;
+  await runActionCommand(command as 'tap', ['--device', runnerUrl, ...args, '--json'], { log: (l) => lines.push(l), error: (l) => errors.push(l) });
+  if (lines.length === 0) throw new Error(`parallax ${c.cli.join(' ')} printed no result: ${errors.join(' ')}`);
+  return parseJsonLossless(lines.join('\n')) as ActionResult;
+}
+
+/** A WebSocket to the web host's API, as the renderer holds one. */
+export async function apiClient(hostUrl: string): Promise<{ call(method: string, params: unknown): Promise<unknown>; close(): void }> {
+  const url = new URL(hostUrl);
+  const ws = new WebSocket(`ws://${url.host}/api?token=${url.searchParams.get('token') ?? ''}`, { origin: url.origin });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  let nextId = 1;
+  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  ws.on('message', (data: WebSocket.RawData) => {
+    const message = ApiServerMessageSchema.parse(parseJsonLossless(data.toString()));
+    if (!('id' in message)) return;
+    const entry = waiting.get(message.id);
+    if (!entry) return;
+    waiting.delete(message.id);
+    if (message.ok) entry.resolve(message.result);
+    else entry.reject(new Error(`${message.error.code}: ${message.error.message}`));
+  });
+  return {
+    call: (method, params) =>
+      new Promise((resolve, reject) => {
+        const id = nextId++;
+        waiting.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => ws.close(),
+  };
+}
+
+/** The case's action through the web host's API, as the UI sends it (device.act), and its result. */
+export async function viaWebHost(api: { call(method: string, params: unknown): Promise<unknown> }, deviceId: string, c: OutcomeCase): Promise<ActionResult> {
+  return ActionStepSchema.parse(await api.call('device.act', { deviceId, action: c.request })).result;
+}

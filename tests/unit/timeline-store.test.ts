@@ -1,0 +1,75 @@
+/**
+ * The timeline's running actions (docs/rules.md#r-act-05): a row per action in flight with its stages,
+ * replaced by its step whenever that comes; the device busy until then, whoever sent the action.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ActionProgress, ActionStep } from '@shared/api/api';
+import { deviceBusy, useTimeline } from '@renderer/state/timeline';
+
+const tap = { action: 'tap' as const, target: { point: { x: 10, y: 20 } } };
+const progress = (over: Partial<ActionProgress>): ActionProgress => ({
+  callId: 'call-1',
+  deviceId: 'd1',
+  request: tap,
+  startedAt: 1,
+  stage: 'started',
+  elapsedMs: 0,
+  ...over,
+});
+const step = (over: Partial<ActionStep>): ActionStep => ({
+  callId: 'call-1',
+  deviceId: 'd1',
+  request: tap,
+  result: { success: true, outcome: 'done', warnings: [], target: { resolvedBy: 'point' }, timings: {}, requestsSent: 2 },
+  startedAt: 1,
+  before: null,
+  after: null,
+  ...over,
+});
+
+beforeEach(() => useTimeline.setState({ byDevice: {}, pending: [], notice: null }));
+
+describe('actions in flight on the timeline', () => {
+  it('R-ACT-05: this window’s action runs with its stages until its step, matched by its client ref, replaces it', () => {
+    const pending = useTimeline.getState().begin('d1', tap);
+    expect(deviceBusy(useTimeline.getState().pending, 'd1')).toBe(true);
+    for (const stage of ['started', 'freshRead', 'resolve', 'dispatch', 'observeAfter']) {
+      useTimeline.getState().progress(progress({ clientRef: pending.clientRef, stage, elapsedMs: 40_000 }));
+    }
+    const row = useTimeline.getState().pending[0]!;
+    expect(row.callId).toBe('call-1');
+    expect(row.stages.map((s) => s.stage)).toEqual(['started', 'freshRead', 'resolve', 'dispatch', 'observeAfter']);
+    useTimeline.getState().add(step({ clientRef: pending.clientRef }));
+    expect(useTimeline.getState().pending).toEqual([]);
+    expect(useTimeline.getState().byDevice['d1']?.map((e) => e.callId)).toEqual(['call-1']);
+    expect(deviceBusy(useTimeline.getState().pending, 'd1')).toBe(false);
+  });
+
+  it('R-ACT-05: an action another window or the CLI runs holds the device too, until its step', () => {
+    useTimeline.getState().progress(progress({ callId: 'call-7', stage: 'dispatch' }));
+    expect(deviceBusy(useTimeline.getState().pending, 'd1')).toBe(true);
+    expect(deviceBusy(useTimeline.getState().pending, 'd2')).toBe(false);
+    useTimeline.getState().add(step({ callId: 'call-7' }));
+    expect(deviceBusy(useTimeline.getState().pending, 'd1')).toBe(false);
+  });
+
+  it('R-ACT-05: a lost connection keeps the row waiting (and the device held); a refused call lets it go', () => {
+    const lost = useTimeline.getState().begin('d1', tap);
+    useTimeline.getState().lose(lost.id, 'host connection lost before the answer came');
+    expect(useTimeline.getState().pending[0]).toMatchObject({ lost: 'host connection lost before the answer came' });
+    expect(deviceBusy(useTimeline.getState().pending, 'd1')).toBe(true);
+    // The host reports the step once it is back (history or the event): the row goes.
+    useTimeline.getState().add(step({ clientRef: lost.clientRef, callId: 'call-9' }));
+    expect(useTimeline.getState().pending).toEqual([]);
+
+    const refused = useTimeline.getState().begin('d1', tap);
+    useTimeline.getState().end(refused.id, 'bad_request: device.act: action: invalid');
+    expect(deviceBusy(useTimeline.getState().pending, 'd1')).toBe(false);
+  });
+
+  it('R-ACT-05: a step already in ends it: a progress event that arrives after its step adds no row', () => {
+    useTimeline.getState().add(step({ callId: 'call-3' }));
+    useTimeline.getState().progress(progress({ callId: 'call-3', stage: 'observeAfter' }));
+    expect(useTimeline.getState().pending).toEqual([]);
+  });
+});
