@@ -22,6 +22,7 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-import-type-side-effects': 'error',
+      'no-duplicate-imports': ['error', { includeExports: false, allowSeparateTypeImports: true }],
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: ['../*', '../../*'], message: 'Import across folders through an alias (@shared/, @main/, @demo/, @renderer/), not ../' }] },

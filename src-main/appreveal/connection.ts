@@ -19,10 +19,9 @@ import { actThroughAppReveal } from './actions';
 import { DeviceGate } from '@main/devices/gate';
 import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection } from '@main/devices/connection';
 import type { ObserveOptions } from '@main/runner/observer';
-import type { WebControl, WebControls } from '@shared/api/api';
+import type { WebControl, WebControls, ObservedFrame } from '@shared/api/api';
 import { WEB_TOOLS } from '@shared/protocol/action';
 import { isRecord } from '@shared/protocol/json';
-import type { ObservedFrame } from '@shared/api/api';
 
 const MAX_WEB_CONTROLS = 200;
 const MAX_WEB_TEXT = 100;

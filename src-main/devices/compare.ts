@@ -3,12 +3,11 @@
  * a tree diff, plus the capture stamps that say whether both reads saw the same screen.
  */
 import { diffTrees, type TreeDiff } from '@shared/compare/diff';
-import type { CaptureStamp, SavedComparison } from '@shared/api/api';
+import type { CaptureStamp, SavedComparison, ObservedFrame } from '@shared/api/api';
 import type { Strategy } from '@shared/protocol/observation';
 import type { ResourceRef } from '@shared/trace/schema';
 import type { TraceRecorder } from '@main/trace/recorder';
 import type { DeviceConnection } from './connection';
-import type { ObservedFrame } from '@shared/api/api';
 
 export interface Comparison {
   xctest: ObservedFrame;

@@ -10,7 +10,7 @@
  */
 import type { Frame, ObservedFrame } from '@shared/api/api';
 import type { Strategy } from '@shared/protocol/observation';
-import type { HierarchyUpdate, HierarchyUpdateReply, ViewHierarchy } from '@shared/protocol/runner';
+import type { HierarchyUpdate, HierarchyUpdateReply, ViewHierarchy, RunnerReply } from '@shared/protocol/runner';
 import { assembleObservation, type HierarchyStage } from '@shared/observe/assemble';
 import { CapabilityCache, type GenerationBinding } from '@shared/observe/capability-cache';
 import { discoverSdk, needsCapabilityProbe, type CapabilityProbe, type SdkDiscovery } from '@shared/observe/discovery';
@@ -20,7 +20,6 @@ import { limitDepth } from '@shared/model/node';
 import type { BridgeRead } from '@shared/observe/bridge-merge';
 import type { WebRead } from '@shared/observe/web-merge';
 import { RunnerError, type RunnerClient } from './client';
-import type { RunnerReply } from '@shared/protocol/runner';
 
 /** R-OBS-01, R-OWV-01: every SDK read has 2 s. */
 export const SDK_READ_BUDGET_MS = 2_000;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UiNode } from '@shared/protocol/runner';
-import { ObservationSnapshotSchema } from '@shared/protocol/sdk';
-import { WebSnapshotSchema } from '@shared/protocol/sdk';
+import { ObservationSnapshotSchema, WebSnapshotSchema } from '@shared/protocol/sdk';
 import { flattenTree } from '@shared/model/tree';
 import { mergeBridgeSnapshot, mergeWebRead } from '@shared/observe';
 import { xctestTwinOf } from '@shared/model/node';

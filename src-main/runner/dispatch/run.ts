@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import type { FailureReason, Point, TargetRecord, TargetSelector } from '@shared/protocol/action';
-import type { Observation } from '@shared/protocol/observation';
-import type { RunnerCommand, UiNode } from '@shared/protocol/runner';
+import type { Observation, FallbackReason } from '@shared/protocol/observation';
+import type { RunnerCommand, UiNode, RunnerReply } from '@shared/protocol/runner';
 import { WebSnapshotSchema, WebViewBridgeEntrySchema, type ObservationBridgeState, type WebSnapshot } from '@shared/protocol/sdk';
 import {
   checkPointsOnScreen,
@@ -42,9 +42,7 @@ import { RunnerError, type RunnerClient } from '@main/runner/client';
 import type { Observer } from '@main/runner/observer';
 import { neverSent, RequestLedger } from '@main/runner/ledger';
 import { describeSelector, type Resolution } from '@shared/act/resolve';
-import type { FallbackReason } from '@shared/protocol/observation';
 import type { ObservedFrame } from '@shared/api/api';
-import type { RunnerReply } from '@shared/protocol/runner';
 
 /** How a request that threw ended: never sent, refused by the runner, unreadable, timed out or cut off. */
 function requestErrorOutcome<R>(error: unknown): RequestOutcome<R> {

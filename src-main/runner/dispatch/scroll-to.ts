@@ -5,11 +5,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { ScrollToRequestSchema, LookFor, TargetRecord } from '@shared/protocol/action';
-import type { Observation } from '@shared/protocol/observation';
+import type { Observation, FallbackReason } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
 import { interpretLookForStep, nodeTargetRecord, planLookFor, PLAIN_XCTEST, SDK, searchAfterWebStep, servedByXctest, type Served } from '@shared/act';
 import { findLookFor, resolveScope } from '@shared/act/resolve';
-import type { FallbackReason } from '@shared/protocol/observation';
 import { type ActionRun, fail, failWith, ok, selectorRecord, type Outcome } from './run';
 
 export async function runScrollTo(run: ActionRun, request: z.output<typeof ScrollToRequestSchema>): Promise<Outcome> {

@@ -3,9 +3,8 @@ import './SourceLegend.css';
  * The overlay's legend: one colour per source (XCTest, SDK bridge, web DOM) with its node count, how the
  * source took part in this observation, and a checkbox that shows or hides its boxes; then the layers.
  */
-import type { Observation } from '@shared/protocol/observation';
+import type { Observation, NodeSource } from '@shared/protocol/observation';
 import { insetsOf, layoutWarningSummary, NODE_SOURCES, SOURCE_LABELS, sourceOutcomeText } from '@shared/inspect';
-import type { NodeSource } from '@shared/protocol/observation';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import type { OverlayLayer } from '@renderer/state/store';
 
