@@ -28,7 +28,7 @@ import { CompareButton, LiveCompareView, useLiveComparison } from './LiveCompare
 import { WebViewPanel } from './WebViewPanel';
 import { AppPanel } from './AppPanel';
 import { ModeToggle } from './ModeToggle';
-import { RecordControls, RecoverOffer } from './Recording';
+import { RecordControls, RecoverOffer, SavedTraceNotice } from './Recording';
 import { StepDetail, useOpenStep } from './StepDetail';
 import { Timeline } from './Timeline';
 import { FrameFooter, FrameHeader, ObservationBanners } from './FrameHeader';
@@ -204,6 +204,7 @@ function LiveApp() {
           <RecordControls device={device} />
           {device && <LiveControls connected={device.state === 'connected'} refreshing={frameQuery.isFetching} onRefresh={() => void frameQuery.refetch()} />}
         </div>
+        <SavedTraceNotice />
         <div className="canvas-bar secondary">
           <ModeToggle disabled={!device} />
           <SearchBox matches={matches} />

@@ -12,6 +12,12 @@ import './Screen.css';
  * topmost node really there); clicking the same point again, Tab (Shift+Tab back) or the wheel moves
  * through the rest of the stack at that point.
  *
+ * Zoom and pan (docs/rules.md#r-qa-16): the screen sits in a react-zoom-pan-pinch container that fills the
+ * viewport; the wheel and a pinch zoom about the pointer, a drag pans (in interact mode, where a drag
+ * swipes, the middle button pans), and the toolbar asks for fit, 1:1 (one pixel per point) or 2x
+ * through `onZoomControls`. Boxes are laid out at the fit scale and zoom with the picture; a click is
+ * converted with the scale the screen is displayed at now (its measured width over its width in points).
+ *
  * Interact mode: the pointer acts on the device. A click taps the control a finger would hit (or the
  * point on empty space), a double click double-taps, press-and-hold long-presses, a drag swipes. The box
  * a click would tap is the one highlighted under the pointer; each touch leaves a short mark where it
@@ -19,6 +25,7 @@ import './Screen.css';
  * device.
  */
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { TransformComponent, TransformWrapper, type ReactZoomPanPinchContentRef } from 'react-zoom-pan-pinch';
 import type { Point } from '@shared/protocol/action';
 import type { Frame } from '@shared/api/api';
 import type { LayoutWarning, NodeSource } from '@shared/protocol/observation';
@@ -44,16 +51,19 @@ import {
   type PickOptions,
 } from '@shared/inspect';
 import { useElementSize } from '@renderer/state/useElementSize';
+import { zoomLimits, type ZoomControls } from '@renderer/state/zoom';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { boundsOf, childrenOf, nodeSource, type Rect } from '@shared/model/node';
 import type { FlatNode, NodeKey } from '@shared/model/tree';
 
 /** Room kept around the screen inside the canvas, in px. */
-const MARGIN = 20;
+const MARGIN = 12;
 /** Two clicks closer than this (displayed px) are "the same point". */
 const SAME_POINT_PX = 4;
-/** Wheel travel that moves one step through the stack. */
+/** Wheel travel (with Alt held: the wheel alone zooms) that moves one step through the stack. */
 const WHEEL_STEP = 60;
+/** How long a toolbar zoom (fit, 1:1, 2x, +, −) animates. */
+const ZOOM_ANIMATION_MS = 120;
 
 export interface ScreenGeometry {
   /** The screen's size in points (or, when no point size is known, the screenshot's size in pixels). */
@@ -83,6 +93,10 @@ interface ScreenProps {
   interact?: InteractOptions | undefined;
   /** A window frame to outline (AppReveal's window picker), in screen points. */
   windowOutline?: Rect | null | undefined;
+  /** The zoom's controls, for a toolbar (null when no screen is shown). */
+  onZoomControls?: ((controls: ZoomControls | null) => void) | undefined;
+  /** Displayed pixels per screen point, now and at fit, whenever either changes. */
+  onZoom?: ((pxPerPoint: number, fitPxPerPoint: number) => void) | undefined;
 }
 
 export interface InteractOptions {
@@ -229,9 +243,28 @@ const WarningLayer = memo(function WarningLayer({
   );
 });
 
-export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch, placeholder, children, interact, windowOutline }: ScreenProps) {
+export function Screen({
+  frame,
+  nodes,
+  treeNodes,
+  matchKeys,
+  pickStack,
+  mismatch,
+  placeholder,
+  children,
+  interact,
+  windowOutline,
+  onZoomControls,
+  onZoom,
+}: ScreenProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
+  const zoomRef = useRef<ReactZoomPanPinchContentRef>(null);
+  /** The zoom factor over fit, as the container last reported it. */
+  const zoomFactor = useRef(1);
+  /** A drag that panned: the click that ends it picks nothing. */
+  const panned = useRef(false);
+  const panStart = useRef<{ x: number; y: number } | null>(null);
   const viewport = useElementSize(viewportRef);
   const store = useInspectorStore();
   const selectedKey = useScopedInspector((s) => s.selectedKey);
@@ -298,8 +331,8 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
   }, [nodes, geometry]);
 
   // The latest values for the native wheel listener and the gesture timers.
-  const latest = useRef({ nodes: allNodes, pickOptions, scale, pickStack, interact, geometry });
-  latest.current = { nodes: allNodes, pickOptions, scale, pickStack, interact, geometry };
+  const latest = useRef({ nodes: allNodes, pickOptions, scale, pickStack, interact, geometry, onZoom });
+  latest.current = { nodes: allNodes, pickOptions, scale, pickStack, interact, geometry, onZoom };
   /** The stroke in progress (interact mode). */
   const stroke = useRef<{ pointerId: number; down: PointerSample } | null>(null);
   /** A press waiting to see whether a second one makes it a double tap. */
@@ -311,9 +344,16 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     [],
   );
 
+  /** Displayed pixels per point now: the screen's measured width (zoom included) over its width in points. */
+  const shownScale = () => {
+    const rect = screenRef.current?.getBoundingClientRect();
+    const width = latest.current.geometry?.width;
+    return rect && width ? rect.width / width : 0;
+  };
+
   const pointFromClient = (clientX: number, clientY: number) => {
     const rect = screenRef.current?.getBoundingClientRect();
-    const s = latest.current.scale;
+    const s = shownScale();
     if (!rect || s <= 0) return null;
     return { x: (clientX - rect.left) / s, y: (clientY - rect.top) / s };
   };
@@ -323,7 +363,8 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     const p = pointFromClient(clientX, clientY);
     if (!p) return;
     const { pick: current, pickAt, cyclePick } = store.getState();
-    const { nodes: all, pickOptions: options, scale: s, pickStack: stack } = latest.current;
+    const { nodes: all, pickOptions: options, pickStack: stack } = latest.current;
+    const s = shownScale();
     const same = current !== null && Math.hypot(current.x - p.x, current.y - p.y) * s <= SAME_POINT_PX;
     if (same)
       cyclePick(
@@ -343,8 +384,10 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     if (!element) return;
     let travel = 0;
     const onWheel = (e: WheelEvent) => {
-      if (latest.current.scale <= 0 || !hierarchy || store.getState().mode === 'interact') return;
+      // The wheel zooms (the container's own listener); with Alt it walks the stack instead.
+      if (!e.altKey || latest.current.scale <= 0 || !hierarchy || store.getState().mode === 'interact') return;
       e.preventDefault();
+      e.stopPropagation();
       travel += e.deltaMode === 0 ? e.deltaY : e.deltaY * 40;
       if (Math.abs(travel) < WHEEL_STEP) return;
       const delta = travel > 0 ? 1 : -1;
@@ -384,6 +427,7 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
   const targetAt = (p: Point) => actionTargetAt(latest.current.nodes, p.x, p.y, latest.current.pickOptions);
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    panned.current = false;
     if (!interacting || e.button !== 0) return;
     // A badge takes its own click (it selects what it marks); the device is not touched.
     if ((e.target as Element).closest(OWN_CLICKS)) return;
@@ -409,7 +453,7 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     const screen = latest.current.geometry;
     if (!screen?.points) return;
     // Pointer capture follows a drag off the picture; a finger stops at the glass's edge.
-    const gesture = classifyStroke(started.down, { ...up, ...clampToScreen(up, screen) }, latest.current.scale);
+    const gesture = classifyStroke(started.down, { ...up, ...clampToScreen(up, screen) }, shownScale());
     if (gesture.kind === 'drag') {
       if (!offered.swipe) return;
       const container = scrollContainerAt(latest.current.nodes, gesture.start.x, gesture.start.y, latest.current.pickOptions);
@@ -427,7 +471,7 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     }
     // A tap waits a moment for a second click, which makes it a double tap instead.
     const waiting = pendingPress.current;
-    if (waiting && isSecondClick(waiting.sample, up, latest.current.scale)) {
+    if (waiting && isSecondClick(waiting.sample, up, shownScale())) {
       clearTimeout(waiting.timer);
       pendingPress.current = null;
       const first = { x: waiting.sample.x, y: waiting.sample.y };
@@ -464,6 +508,35 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     }
   };
 
+  // The toolbar's zoom controls, while a screen is shown; sizes in pixels per point convert with the fit scale.
+  const shown = scale > 0;
+  useEffect(() => {
+    if (!onZoomControls) return;
+    if (!shown) {
+      onZoomControls(null);
+      return;
+    }
+    const about = (factor: number) => {
+      const zoom = zoomRef.current;
+      const wrapper = zoom?.instance.wrapperComponent;
+      if (!zoom || !wrapper) return;
+      const r = wrapper.getBoundingClientRect();
+      void zoom.zoomToPoint(factor, r.left + r.width / 2, r.top + r.height / 2, ZOOM_ANIMATION_MS);
+    };
+    onZoomControls({
+      fit: () => void zoomRef.current?.resetTransform(ZOOM_ANIMATION_MS),
+      toPxPerPoint: (pxPerPoint) => {
+        const fitScale = latest.current.scale;
+        if (fitScale > 0) void zoomRef.current?.centerView(pxPerPoint / fitScale, ZOOM_ANIMATION_MS);
+      },
+      zoomBy: (factor) => about(zoomFactor.current * factor),
+    });
+    return () => onZoomControls(null);
+  }, [onZoomControls, shown]);
+  useEffect(() => {
+    if (scale > 0) latest.current.onZoom?.(scale * zoomFactor.current, scale);
+  }, [scale]);
+
   if (!geometry) {
     return (
       <div className="screen-viewport" ref={viewportRef}>
@@ -483,104 +556,138 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
   }
 
   const pickMarker = pick && scale > 0 ? { left: r2(pick.x * scale), top: r2(pick.y * scale) } : null;
+  const limits = zoomLimits(scale);
 
   return (
     <div className="screen-viewport" ref={viewportRef}>
-      <div
-        ref={screenRef}
-        data-testid="screen"
-        data-scale={scale}
-        data-screen-width={geometry.width}
-        data-screen-height={geometry.height}
-        data-points={String(geometry.points)}
-        data-mode={interacting ? 'interact' : 'inspect'}
-        className={`screen${interacting ? ' mode-interact' : ''}`}
-        style={{ width: displayedWidth, height: displayedHeight }}
-        tabIndex={0}
-        aria-label={
-          interacting
-            ? 'Device screen (interact): click taps, double click double-taps, hold long-presses, drag swipes'
-            : 'Device screen: click a box to select it; click again, Tab or the wheel for the box below'
-        }
-        onPointerMove={onPointerMove}
-        onPointerLeave={() => store.getState().hoverNode(null)}
-        onPointerDown={onPointerDown}
-        onPointerUp={onPointerUp}
-        onPointerCancel={() => (stroke.current = null)}
-        onClick={(e) => {
-          if (!interacting) pickOrCycle(e.clientX, e.clientY, 1);
+      <TransformWrapper
+        ref={zoomRef}
+        minScale={limits.min}
+        maxScale={limits.max}
+        centerZoomedOut
+        doubleClick={{ disabled: true }}
+        wheel={{ step: 0.2 }}
+        // In interact mode a drag swipes on the device: only the middle button pans there.
+        panning={{ allowLeftClickPan: !interacting, allowMiddleClickPan: true, velocityDisabled: true }}
+        onPanningStart={(_, e) => {
+          panStart.current = 'clientX' in e ? { x: e.clientX, y: e.clientY } : null;
         }}
-        onKeyDown={onKeyDown}
+        onPanning={(_, e) => {
+          const from = panStart.current;
+          if (from && 'clientX' in e && Math.hypot(e.clientX - from.x, e.clientY - from.y) > SAME_POINT_PX) panned.current = true;
+        }}
+        onTransform={(_, state) => {
+          zoomFactor.current = state.scale;
+          const fitScale = latest.current.scale;
+          if (fitScale > 0) latest.current.onZoom?.(fitScale * state.scale, fitScale);
+        }}
       >
-        {imageSrc ? (
-          <img
-            data-testid="screen-image"
-            data-frame-context={screenshot?.frameContext ?? ''}
-            className="screen-image"
-            src={imageSrc}
-            alt="Device screenshot"
-            draggable={false}
-            onLoad={(e) => {
-              const img = e.currentTarget;
-              if (natural?.src !== imageSrc) setNatural({ src: imageSrc, width: img.naturalWidth, height: img.naturalHeight });
-            }}
-            width={displayedWidth}
-            height={displayedHeight}
-          />
-        ) : (
-          <div data-testid="screen-outline" className="screen-outline" />
-        )}
-        <div className="overlay">
-          {safeAreas.map((region, i) => (
+        <TransformComponent wrapperClass="screen-zoom" contentClass="screen-zoom-content" wrapperStyle={{ width: '100%', height: '100%' }}>
+          <div className="screen-frame" data-testid="screen-frame" style={{ width: viewport.width, height: viewport.height }}>
             <div
-              key={`${region.side}-${i}`}
-              data-testid="safe-area"
-              data-side={region.side}
-              className={`safe-area side-${region.side}`}
-              style={place(region.rect, scale)}
-            />
-          ))}
-          {boxes.map((b) => (
-            <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={matchKeys.has(b.nodeKey)} />
-          ))}
-          {warnings.length > 0 && <WarningLayer warnings={warnings} scale={scale} showAdvisories={layers.advisories} />}
-          {arrows.map((mark) => {
-            const p = place(mark.bounds, scale);
-            const above = mark.direction === 'above';
-            return (
-              <button
-                type="button"
-                key={`${mark.nodeKey}-${mark.direction}`}
-                data-testid="hidden-arrow"
-                data-own-click="true"
-                data-direction={mark.direction}
-                data-node-key={mark.nodeKey}
-                className={`hidden-arrow dir-${mark.direction}`}
-                style={{ left: p.left + p.width / 2, top: above ? p.top : p.top + p.height }}
-                title={`More content ${mark.direction} what this scroll container shows`}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  store.getState().selectNode(mark.nodeKey);
-                }}
-              >
-                {above ? '▲' : '▼'}
-              </button>
-            );
-          })}
-          {pickMarker && !interacting && <div className="pick-marker" style={pickMarker} />}
-          {windowOutline && <div data-testid="window-outline" className="window-outline" style={place(windowOutline, scale)} />}
-          {touches.map((t) =>
-            t.endX !== undefined && t.endY !== undefined ? (
-              <svg key={t.id} className="touch-stroke" width={displayedWidth} height={displayedHeight} aria-hidden>
-                <line x1={t.x * scale} y1={t.y * scale} x2={t.endX * scale} y2={t.endY * scale} />
-                <circle cx={t.endX * scale} cy={t.endY * scale} r={5} />
-              </svg>
-            ) : (
-              <div key={t.id} className={`touch-mark touch-${t.kind}`} style={{ left: r2(t.x * scale), top: r2(t.y * scale) }} />
-            ),
-          )}
-        </div>
-      </div>
+              ref={screenRef}
+              data-testid="screen"
+              data-scale={scale}
+              data-screen-width={geometry.width}
+              data-screen-height={geometry.height}
+              data-points={String(geometry.points)}
+              data-mode={interacting ? 'interact' : 'inspect'}
+              className={`screen${interacting ? ' mode-interact' : ''}`}
+              style={{ width: displayedWidth, height: displayedHeight }}
+              tabIndex={0}
+              aria-label={
+                interacting
+                  ? 'Device screen (interact): click taps, double click double-taps, hold long-presses, drag swipes'
+                  : 'Device screen: click a box to select it; click again, Tab or the wheel for the box below'
+              }
+              onPointerMove={onPointerMove}
+              onPointerLeave={() => store.getState().hoverNode(null)}
+              onPointerDown={onPointerDown}
+              onPointerUp={onPointerUp}
+              onPointerCancel={() => (stroke.current = null)}
+              onClick={(e) => {
+                // The container cancels the press (so a drag can pan): focus the screen for Tab and Escape.
+                e.currentTarget.focus({ preventScroll: true });
+                if (panned.current) {
+                  panned.current = false;
+                  return;
+                }
+                if (!interacting) pickOrCycle(e.clientX, e.clientY, 1);
+              }}
+              onKeyDown={onKeyDown}
+            >
+              {imageSrc ? (
+                <img
+                  data-testid="screen-image"
+                  data-frame-context={screenshot?.frameContext ?? ''}
+                  className="screen-image"
+                  src={imageSrc}
+                  alt="Device screenshot"
+                  draggable={false}
+                  onLoad={(e) => {
+                    const img = e.currentTarget;
+                    if (natural?.src !== imageSrc) setNatural({ src: imageSrc, width: img.naturalWidth, height: img.naturalHeight });
+                  }}
+                  width={displayedWidth}
+                  height={displayedHeight}
+                />
+              ) : (
+                <div data-testid="screen-outline" className="screen-outline" />
+              )}
+              <div className="overlay">
+                {safeAreas.map((region, i) => (
+                  <div
+                    key={`${region.side}-${i}`}
+                    data-testid="safe-area"
+                    data-side={region.side}
+                    className={`safe-area side-${region.side}`}
+                    style={place(region.rect, scale)}
+                  />
+                ))}
+                {boxes.map((b) => (
+                  <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={matchKeys.has(b.nodeKey)} />
+                ))}
+                {warnings.length > 0 && <WarningLayer warnings={warnings} scale={scale} showAdvisories={layers.advisories} />}
+                {arrows.map((mark) => {
+                  const p = place(mark.bounds, scale);
+                  const above = mark.direction === 'above';
+                  return (
+                    <button
+                      type="button"
+                      key={`${mark.nodeKey}-${mark.direction}`}
+                      data-testid="hidden-arrow"
+                      data-own-click="true"
+                      data-direction={mark.direction}
+                      data-node-key={mark.nodeKey}
+                      className={`hidden-arrow dir-${mark.direction}`}
+                      style={{ left: p.left + p.width / 2, top: above ? p.top : p.top + p.height }}
+                      title={`More content ${mark.direction} what this scroll container shows`}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        store.getState().selectNode(mark.nodeKey);
+                      }}
+                    >
+                      {above ? '▲' : '▼'}
+                    </button>
+                  );
+                })}
+                {pickMarker && !interacting && <div className="pick-marker" style={pickMarker} />}
+                {windowOutline && <div data-testid="window-outline" className="window-outline" style={place(windowOutline, scale)} />}
+                {touches.map((t) =>
+                  t.endX !== undefined && t.endY !== undefined ? (
+                    <svg key={t.id} className="touch-stroke" width={displayedWidth} height={displayedHeight} aria-hidden>
+                      <line x1={t.x * scale} y1={t.y * scale} x2={t.endX * scale} y2={t.endY * scale} />
+                      <circle cx={t.endX * scale} cy={t.endY * scale} r={5} />
+                    </svg>
+                  ) : (
+                    <div key={t.id} className={`touch-mark touch-${t.kind}`} style={{ left: r2(t.x * scale), top: r2(t.y * scale) }} />
+                  ),
+                )}
+              </div>
+            </div>
+          </div>
+        </TransformComponent>
+      </TransformWrapper>
       {children}
     </div>
   );
