@@ -25,7 +25,6 @@ import './Screen.css';
  * device.
  */
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import { TransformComponent, TransformWrapper, type ReactZoomPanPinchContentRef } from 'react-zoom-pan-pinch';
 import type { Point } from '@shared/protocol/action';
 import type { Frame } from '@shared/api/api';
 import type { LayoutWarning, NodeSource } from '@shared/protocol/observation';
@@ -51,7 +50,8 @@ import {
   type PickOptions,
 } from '@shared/inspect';
 import { useElementSize } from '@renderer/state/useElementSize';
-import { zoomLimits, type ZoomControls } from '@renderer/state/zoom';
+import type { ZoomControls } from '@renderer/state/zoom';
+import { ScreenZoom } from './ScreenZoom';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { boundsOf, childrenOf, nodeSource, type Rect } from '@shared/model/node';
 import type { FlatNode, NodeKey } from '@shared/model/tree';
@@ -62,8 +62,6 @@ const MARGIN = 12;
 const SAME_POINT_PX = 4;
 /** Wheel travel (with Alt held: the wheel alone zooms) that moves one step through the stack. */
 const WHEEL_STEP = 60;
-/** How long a toolbar zoom (fit, 1:1, 2x, +, −) animates. */
-const ZOOM_ANIMATION_MS = 120;
 
 export interface ScreenGeometry {
   /** The screen's size in points (or, when no point size is known, the screenshot's size in pixels). */
@@ -259,12 +257,8 @@ export function Screen({
 }: ScreenProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
-  const zoomRef = useRef<ReactZoomPanPinchContentRef>(null);
-  /** The zoom factor over fit, as the container last reported it. */
-  const zoomFactor = useRef(1);
   /** A drag that panned: the click that ends it picks nothing. */
   const panned = useRef(false);
-  const panStart = useRef<{ x: number; y: number } | null>(null);
   const viewport = useElementSize(viewportRef);
   const store = useInspectorStore();
   const selectedKey = useScopedInspector((s) => s.selectedKey);
@@ -331,8 +325,8 @@ export function Screen({
   }, [nodes, geometry]);
 
   // The latest values for the native wheel listener and the gesture timers.
-  const latest = useRef({ nodes: allNodes, pickOptions, scale, pickStack, interact, geometry, onZoom });
-  latest.current = { nodes: allNodes, pickOptions, scale, pickStack, interact, geometry, onZoom };
+  const latest = useRef({ nodes: allNodes, pickOptions, scale, pickStack, interact, geometry });
+  latest.current = { nodes: allNodes, pickOptions, scale, pickStack, interact, geometry };
   /** The stroke in progress (interact mode). */
   const stroke = useRef<{ pointerId: number; down: PointerSample } | null>(null);
   /** A press waiting to see whether a second one makes it a double tap. */
@@ -508,38 +502,9 @@ export function Screen({
     }
   };
 
-  // The toolbar's zoom controls, while a screen is shown; sizes in pixels per point convert with the fit scale.
-  const shown = scale > 0;
-  useEffect(() => {
-    if (!onZoomControls) return;
-    if (!shown) {
-      onZoomControls(null);
-      return;
-    }
-    const about = (factor: number) => {
-      const zoom = zoomRef.current;
-      const wrapper = zoom?.instance.wrapperComponent;
-      if (!zoom || !wrapper) return;
-      const r = wrapper.getBoundingClientRect();
-      void zoom.zoomToPoint(factor, r.left + r.width / 2, r.top + r.height / 2, ZOOM_ANIMATION_MS);
-    };
-    onZoomControls({
-      fit: () => void zoomRef.current?.resetTransform(ZOOM_ANIMATION_MS),
-      toPxPerPoint: (pxPerPoint) => {
-        const fitScale = latest.current.scale;
-        if (fitScale > 0) void zoomRef.current?.centerView(pxPerPoint / fitScale, ZOOM_ANIMATION_MS);
-      },
-      zoomBy: (factor) => about(zoomFactor.current * factor),
-    });
-    return () => onZoomControls(null);
-  }, [onZoomControls, shown]);
-  useEffect(() => {
-    if (scale > 0) latest.current.onZoom?.(scale * zoomFactor.current, scale);
-  }, [scale]);
-
   if (!geometry) {
     return (
-      <div className="screen-viewport" ref={viewportRef}>
+      <ScreenZoom viewportRef={viewportRef} viewport={viewport} fitScale={0} interacting={interacting} panned={panned} onZoomControls={onZoomControls} still>
         {imageSrc && (
           // Measure the screenshot when there is no hierarchy to say how large the screen is.
           <img
@@ -551,144 +516,124 @@ export function Screen({
         )}
         <div className="screen-placeholder">{placeholder ?? 'No frame yet.'}</div>
         {children}
-      </div>
+      </ScreenZoom>
     );
   }
 
   const pickMarker = pick && scale > 0 ? { left: r2(pick.x * scale), top: r2(pick.y * scale) } : null;
-  const limits = zoomLimits(scale);
 
   return (
-    <div className="screen-viewport" ref={viewportRef}>
-      <TransformWrapper
-        ref={zoomRef}
-        minScale={limits.min}
-        maxScale={limits.max}
-        centerZoomedOut
-        doubleClick={{ disabled: true }}
-        wheel={{ step: 0.2 }}
-        // In interact mode a drag swipes on the device: only the middle button pans there.
-        panning={{ allowLeftClickPan: !interacting, allowMiddleClickPan: true, velocityDisabled: true }}
-        onPanningStart={(_, e) => {
-          panStart.current = 'clientX' in e ? { x: e.clientX, y: e.clientY } : null;
+    <ScreenZoom
+      viewportRef={viewportRef}
+      viewport={viewport}
+      fitScale={scale}
+      interacting={interacting}
+      panned={panned}
+      onZoomControls={onZoomControls}
+      onZoom={onZoom}
+      outside={children}
+    >
+      <div
+        ref={screenRef}
+        data-testid="screen"
+        data-scale={scale}
+        data-screen-width={geometry.width}
+        data-screen-height={geometry.height}
+        data-points={String(geometry.points)}
+        data-mode={interacting ? 'interact' : 'inspect'}
+        className={`screen${interacting ? ' mode-interact' : ''}`}
+        style={{ width: displayedWidth, height: displayedHeight }}
+        tabIndex={0}
+        aria-label={
+          interacting
+            ? 'Device screen (interact): click taps, double click double-taps, hold long-presses, drag swipes'
+            : 'Device screen: click a box to select it; click again, Tab or the wheel for the box below'
+        }
+        onPointerMove={onPointerMove}
+        onPointerLeave={() => store.getState().hoverNode(null)}
+        onPointerDown={onPointerDown}
+        onPointerUp={onPointerUp}
+        onPointerCancel={() => (stroke.current = null)}
+        onClick={(e) => {
+          // The container cancels the press (so a drag can pan): focus the screen for Tab and Escape.
+          e.currentTarget.focus({ preventScroll: true });
+          if (panned.current) {
+            panned.current = false;
+            return;
+          }
+          if (!interacting) pickOrCycle(e.clientX, e.clientY, 1);
         }}
-        onPanning={(_, e) => {
-          const from = panStart.current;
-          if (from && 'clientX' in e && Math.hypot(e.clientX - from.x, e.clientY - from.y) > SAME_POINT_PX) panned.current = true;
-        }}
-        onTransform={(_, state) => {
-          zoomFactor.current = state.scale;
-          const fitScale = latest.current.scale;
-          if (fitScale > 0) latest.current.onZoom?.(fitScale * state.scale, fitScale);
-        }}
+        onKeyDown={onKeyDown}
       >
-        <TransformComponent wrapperClass="screen-zoom" contentClass="screen-zoom-content" wrapperStyle={{ width: '100%', height: '100%' }}>
-          <div className="screen-frame" data-testid="screen-frame" style={{ width: viewport.width, height: viewport.height }}>
+        {imageSrc ? (
+          <img
+            data-testid="screen-image"
+            data-frame-context={screenshot?.frameContext ?? ''}
+            className="screen-image"
+            src={imageSrc}
+            alt="Device screenshot"
+            draggable={false}
+            onLoad={(e) => {
+              const img = e.currentTarget;
+              if (natural?.src !== imageSrc) setNatural({ src: imageSrc, width: img.naturalWidth, height: img.naturalHeight });
+            }}
+            width={displayedWidth}
+            height={displayedHeight}
+          />
+        ) : (
+          <div data-testid="screen-outline" className="screen-outline" />
+        )}
+        <div className="overlay">
+          {safeAreas.map((region, i) => (
             <div
-              ref={screenRef}
-              data-testid="screen"
-              data-scale={scale}
-              data-screen-width={geometry.width}
-              data-screen-height={geometry.height}
-              data-points={String(geometry.points)}
-              data-mode={interacting ? 'interact' : 'inspect'}
-              className={`screen${interacting ? ' mode-interact' : ''}`}
-              style={{ width: displayedWidth, height: displayedHeight }}
-              tabIndex={0}
-              aria-label={
-                interacting
-                  ? 'Device screen (interact): click taps, double click double-taps, hold long-presses, drag swipes'
-                  : 'Device screen: click a box to select it; click again, Tab or the wheel for the box below'
-              }
-              onPointerMove={onPointerMove}
-              onPointerLeave={() => store.getState().hoverNode(null)}
-              onPointerDown={onPointerDown}
-              onPointerUp={onPointerUp}
-              onPointerCancel={() => (stroke.current = null)}
-              onClick={(e) => {
-                // The container cancels the press (so a drag can pan): focus the screen for Tab and Escape.
-                e.currentTarget.focus({ preventScroll: true });
-                if (panned.current) {
-                  panned.current = false;
-                  return;
-                }
-                if (!interacting) pickOrCycle(e.clientX, e.clientY, 1);
-              }}
-              onKeyDown={onKeyDown}
-            >
-              {imageSrc ? (
-                <img
-                  data-testid="screen-image"
-                  data-frame-context={screenshot?.frameContext ?? ''}
-                  className="screen-image"
-                  src={imageSrc}
-                  alt="Device screenshot"
-                  draggable={false}
-                  onLoad={(e) => {
-                    const img = e.currentTarget;
-                    if (natural?.src !== imageSrc) setNatural({ src: imageSrc, width: img.naturalWidth, height: img.naturalHeight });
-                  }}
-                  width={displayedWidth}
-                  height={displayedHeight}
-                />
-              ) : (
-                <div data-testid="screen-outline" className="screen-outline" />
-              )}
-              <div className="overlay">
-                {safeAreas.map((region, i) => (
-                  <div
-                    key={`${region.side}-${i}`}
-                    data-testid="safe-area"
-                    data-side={region.side}
-                    className={`safe-area side-${region.side}`}
-                    style={place(region.rect, scale)}
-                  />
-                ))}
-                {boxes.map((b) => (
-                  <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={matchKeys.has(b.nodeKey)} />
-                ))}
-                {warnings.length > 0 && <WarningLayer warnings={warnings} scale={scale} showAdvisories={layers.advisories} />}
-                {arrows.map((mark) => {
-                  const p = place(mark.bounds, scale);
-                  const above = mark.direction === 'above';
-                  return (
-                    <button
-                      type="button"
-                      key={`${mark.nodeKey}-${mark.direction}`}
-                      data-testid="hidden-arrow"
-                      data-own-click="true"
-                      data-direction={mark.direction}
-                      data-node-key={mark.nodeKey}
-                      className={`hidden-arrow dir-${mark.direction}`}
-                      style={{ left: p.left + p.width / 2, top: above ? p.top : p.top + p.height }}
-                      title={`More content ${mark.direction} what this scroll container shows`}
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        store.getState().selectNode(mark.nodeKey);
-                      }}
-                    >
-                      {above ? '▲' : '▼'}
-                    </button>
-                  );
-                })}
-                {pickMarker && !interacting && <div className="pick-marker" style={pickMarker} />}
-                {windowOutline && <div data-testid="window-outline" className="window-outline" style={place(windowOutline, scale)} />}
-                {touches.map((t) =>
-                  t.endX !== undefined && t.endY !== undefined ? (
-                    <svg key={t.id} className="touch-stroke" width={displayedWidth} height={displayedHeight} aria-hidden>
-                      <line x1={t.x * scale} y1={t.y * scale} x2={t.endX * scale} y2={t.endY * scale} />
-                      <circle cx={t.endX * scale} cy={t.endY * scale} r={5} />
-                    </svg>
-                  ) : (
-                    <div key={t.id} className={`touch-mark touch-${t.kind}`} style={{ left: r2(t.x * scale), top: r2(t.y * scale) }} />
-                  ),
-                )}
-              </div>
-            </div>
-          </div>
-        </TransformComponent>
-      </TransformWrapper>
-      {children}
-    </div>
+              key={`${region.side}-${i}`}
+              data-testid="safe-area"
+              data-side={region.side}
+              className={`safe-area side-${region.side}`}
+              style={place(region.rect, scale)}
+            />
+          ))}
+          {boxes.map((b) => (
+            <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={matchKeys.has(b.nodeKey)} />
+          ))}
+          {warnings.length > 0 && <WarningLayer warnings={warnings} scale={scale} showAdvisories={layers.advisories} />}
+          {arrows.map((mark) => {
+            const p = place(mark.bounds, scale);
+            const above = mark.direction === 'above';
+            return (
+              <button
+                type="button"
+                key={`${mark.nodeKey}-${mark.direction}`}
+                data-testid="hidden-arrow"
+                data-own-click="true"
+                data-direction={mark.direction}
+                data-node-key={mark.nodeKey}
+                className={`hidden-arrow dir-${mark.direction}`}
+                style={{ left: p.left + p.width / 2, top: above ? p.top : p.top + p.height }}
+                title={`More content ${mark.direction} what this scroll container shows`}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  store.getState().selectNode(mark.nodeKey);
+                }}
+              >
+                {above ? '▲' : '▼'}
+              </button>
+            );
+          })}
+          {pickMarker && !interacting && <div className="pick-marker" style={pickMarker} />}
+          {windowOutline && <div data-testid="window-outline" className="window-outline" style={place(windowOutline, scale)} />}
+          {touches.map((t) =>
+            t.endX !== undefined && t.endY !== undefined ? (
+              <svg key={t.id} className="touch-stroke" width={displayedWidth} height={displayedHeight} aria-hidden>
+                <line x1={t.x * scale} y1={t.y * scale} x2={t.endX * scale} y2={t.endY * scale} />
+                <circle cx={t.endX * scale} cy={t.endY * scale} r={5} />
+              </svg>
+            ) : (
+              <div key={t.id} className={`touch-mark touch-${t.kind}`} style={{ left: r2(t.x * scale), top: r2(t.y * scale) }} />
+            ),
+          )}
+        </div>
+      </div>
+    </ScreenZoom>
   );
 }

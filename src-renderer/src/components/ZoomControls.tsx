@@ -1,3 +1,4 @@
+import './ZoomControls.css';
 /**
  * The screen's zoom in the device toolbar (docs/rules.md#r-qa-16): fit, 1:1 (one pixel per point), 2x,
  * out and in, and the size it is shown at now. The wheel and a pinch zoom too (Screen).
