@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice, FAULT_NAMES, FAULTS, type DemoDeviceHandle } from '@demo/index';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import { startAppServices, type AppServices } from '@main/host/app-services';
+import { DemoStateSchema } from '@shared/api/api';
 import { GOLDEN_DIR } from '../support/golden';
 
 let demo: DemoDeviceHandle;
@@ -39,13 +40,13 @@ async function adminGet(path: string): Promise<unknown> {
 describe('demo controls through the host', () => {
   it('R-QA-18: the demo answers its screen, its screens and every fault with its help text and value kind', async () => {
     const reply = await services.api.handle('demo.state', { deviceId: demoId });
-    expect(reply.ok).toBe(true);
-    if (!reply.ok) return;
-    expect(reply.result.screen).toBe('login');
-    expect(reply.result.screens).toContain('checkout');
-    expect(reply.result.faults).toEqual([]);
-    expect(reply.result.known.map((k) => k.name)).toEqual([...FAULT_NAMES]);
-    for (const known of reply.result.known)
+    if (!reply.ok) throw new Error(reply.error.message);
+    const state = DemoStateSchema.parse(reply.result);
+    expect(state.screen).toBe('login');
+    expect(state.screens).toContain('checkout');
+    expect(state.faults).toEqual([]);
+    expect(state.known.map((k) => k.name)).toEqual([...FAULT_NAMES]);
+    for (const known of state.known)
       expect(known).toEqual({ name: known.name, help: FAULTS[known.name as keyof typeof FAULTS].help, value: FAULTS[known.name as keyof typeof FAULTS].value });
   });
 
