@@ -58,7 +58,8 @@ function FaultRow({
   const shown = draft ?? value ?? (kind === 'flag' ? '' : DEFAULT_VALUE[kind]);
   const spec = kind === 'flag' ? fault.name : `${fault.name}=${shown.trim()}`;
   const apply = () => {
-    if (on && draft !== null && draft !== value) onChange(spec);
+    if (!on) return; // An off fault keeps what was typed, for when it is turned on.
+    if (draft !== null && draft !== value) onChange(spec);
     setDraft(null);
   };
   const choices = CHOICES[kind];
