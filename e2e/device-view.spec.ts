@@ -144,7 +144,7 @@ test('R-QA-16: the wheel zooms about the pointer, a click there picks what is un
 test('R-QA-17: the panes resize by their separators and keep their sizes after a reload', async ({ page }) => {
   await start(page, SIZES[1]);
   const sidebar = page.locator('.sidebar');
-  const inspectorTree = page.locator('[data-panel]#tree');
+  const inspectorTree = page.locator('[data-testid="pane-tree"]');
   const width0 = (await sidebar.boundingBox())!.width;
   const tree0 = (await inspectorTree.boundingBox())!.height;
 

@@ -14,7 +14,7 @@ import {
 } from '@shared/inspect';
 import type { DeviceSummary } from '@shared/api/api';
 import { trySelector } from '@shared/selectors';
-import { Group, Panel } from 'react-resizable-panels';
+import { Group } from 'react-resizable-panels';
 import { useLiveLoop } from '@renderer/api/live';
 import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '@renderer/api/queries';
 import { useTimeline } from '@renderer/state/timeline';
@@ -33,7 +33,7 @@ import { WebViewPanel } from './WebViewPanel';
 import { AppPanel } from './AppPanel';
 import { ModeToggle } from './ModeToggle';
 import { DemoPanel } from './DemoPanel';
-import { PaneSeparator, usePaneLayout } from './Panes';
+import { Pane, PaneSeparator, usePaneLayout } from './Panes';
 import { SelectorsPanel } from './SelectorsPanel';
 import { ZoomControls } from './ZoomControls';
 import { RecordControls, RecoverOffer, SavedTraceNotice } from './Recording';
@@ -211,16 +211,16 @@ function LiveApp() {
     <div className="app">
       <TopBar />
       <Group className="app-panes" orientation="horizontal" id="columns" {...columns}>
-        <Panel id="sidebar" className="pane" defaultSize={250} minSize={180} maxSize="35%">
+        <Pane id="sidebar" defaultSize={250} minSize={180} maxSize="35%">
           <aside className="sidebar">
             <ConnectForm />
             <DeviceList />
             <DiscoveredList />
             <DemoPanel device={device} />
           </aside>
-        </Panel>
+        </Pane>
         <PaneSeparator id="sidebar" label="Resize the device list" />
-        <Panel id="main" className="pane" minSize={360}>
+        <Pane id="main" minSize={360}>
           <main className="canvas">
             <RecoverOffer />
             <div className="canvas-bar">
@@ -317,39 +317,39 @@ function LiveApp() {
             )}
           </main>
           <Timeline device={device} />
-        </Panel>
+        </Pane>
         <PaneSeparator id="inspector" label="Resize the inspector" />
-        <Panel id="inspector" className="pane" defaultSize={360} minSize={260} maxSize="50%">
+        <Pane id="inspector" defaultSize={360} minSize={260} maxSize="50%">
           <Group className="inspector" orientation="vertical" id="inspector-panels" {...inspectorLayout}>
-            <Panel id="tree" className="pane" minSize={80}>
+            <Pane id="tree" minSize={80}>
               <Tree tree={tree} matchKeys={matchKeys} frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext} />
-            </Panel>
+            </Pane>
             <PaneSeparator id="tree" label="Resize the tree" />
-            <Panel id="attributes" className="pane" minSize={60}>
+            <Pane id="attributes" minSize={60}>
               <Attributes tree={tree} appReveal={appReveal} />
-            </Panel>
+            </Pane>
             <PaneSeparator id="attributes" label="Resize the attributes" />
-            <Panel id="selectors" className="pane" minSize={60}>
+            <Pane id="selectors" minSize={60}>
               <SelectorsPanel root={appReveal ? undefined : root} tryResult={tryResult} />
-            </Panel>
+            </Pane>
             {appRevealPanel && device && (
               <>
                 <PaneSeparator id="selectors" label="Resize the selectors" />
-                <Panel id="app" className="pane" minSize={60}>
+                <Pane id="app" minSize={60}>
                   <AppPanel device={device} frame={frame} />
-                </Panel>
+                </Pane>
               </>
             )}
             {webViewPanel && device && (
               <>
                 <PaneSeparator id={appRevealPanel ? 'app' : 'selectors'} label="Resize the panel above" />
-                <Panel id="web" className="pane" minSize={60}>
+                <Pane id="web" minSize={60}>
                   <WebViewPanel device={device} frame={frame} act={act} />
-                </Panel>
+                </Pane>
               </>
             )}
           </Group>
-        </Panel>
+        </Pane>
       </Group>
     </div>
   );

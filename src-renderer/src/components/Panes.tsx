@@ -4,7 +4,8 @@ import './Panes.css';
  * inspector's panels, each resized by dragging the separator between them (react-resizable-panels) and
  * remembered in localStorage between reloads, per group and per set of panels shown.
  */
-import { Separator, useDefaultLayout } from 'react-resizable-panels';
+import { Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
+import type { ComponentProps } from 'react';
 import type { LayoutStorage } from 'react-resizable-panels';
 
 /** Where a group's layout is kept: `parallax.panes.<group>` in localStorage. */
@@ -34,4 +35,9 @@ export function usePaneLayout(group: string, panelIds?: string[]): Pick<ReturnTy
 /** The handle between two panes: a thin line that thickens under the pointer. */
 export function PaneSeparator({ id, label }: { id: string; label: string }) {
   return <Separator id={id} className="pane-separator" data-testid={`separator-${id}`} aria-label={label} />;
+}
+
+/** One resizable pane: its test id is `pane-<id>` (the library would use the bare id, which names other things). */
+export function Pane({ id, ...props }: Omit<ComponentProps<typeof Panel>, 'id' | 'className'> & { id: string }) {
+  return <Panel id={id} className="pane" data-testid={`pane-${id}`} {...props} />;
 }

@@ -111,6 +111,7 @@ export function SelectorsPanel({ root, tryResult }: { root: UiNode | undefined; 
                     data-strategy={s.strategy}
                     data-selector={text}
                     data-visible-to={s.visibleTo}
+                    data-target={s.target}
                     data-count={count}
                     data-finds-target={String(check?.findsTarget ?? false)}
                   >
