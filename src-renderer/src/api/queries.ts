@@ -146,7 +146,6 @@ export function useRecordingToggle() {
   });
 }
 
-/** Traces a crash or a kill left unfinished (asked once, at startup). */
 /**
  * The demo device's screen and faults, through the host (docs/rules.md#r-qa-18); `undefined` data with
  * a `not_offered` error for a device that is not the demo. Asked once per device, and again after a change.
@@ -175,6 +174,7 @@ export function useDemoChange(deviceId: string) {
   });
 }
 
+/** Traces a crash or a kill left unfinished (asked once, at startup). */
 export function useUnfinishedTraces() {
   const api = useApi();
   return useQuery({ queryKey: queryKeys.unfinished, queryFn: () => api.call('recording.unfinished', {}), staleTime: Infinity, retry: false });

@@ -330,7 +330,15 @@ function LiveApp() {
             </Pane>
             <PaneSeparator id="attributes" label="Resize the attributes" />
             <Pane id="selectors" minSize={60}>
-              <SelectorsPanel root={appReveal ? undefined : root} tryResult={tryResult} />
+              <SelectorsPanel
+                root={appReveal ? undefined : root}
+                tryResult={tryResult}
+                unavailable={
+                  appReveal
+                    ? "Selectors are made from what XCTest reports; this app's elements come from AppReveal, not XCTest, so none are offered here."
+                    : undefined
+                }
+              />
             </Pane>
             {appRevealPanel && device && (
               <>

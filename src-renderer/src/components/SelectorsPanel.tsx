@@ -78,7 +78,16 @@ export function SelectorTryBox({ result }: { result: SelectorTry | null }) {
   );
 }
 
-export function SelectorsPanel({ root, tryResult }: { root: UiNode | undefined; tryResult: SelectorTry | null }) {
+export function SelectorsPanel({
+  root,
+  tryResult,
+  unavailable,
+}: {
+  root: UiNode | undefined;
+  tryResult: SelectorTry | null;
+  /** Why this device has no selectors to offer (an AppReveal app's elements do not come from XCTest). */
+  unavailable?: string | undefined;
+}) {
   const selectedKey = useScopedInspector((s) => s.selectedKey);
   const setText = useSelectorTry((s) => s.setText);
   const suggestions = useSuggestions(root, selectedKey);
@@ -88,7 +97,11 @@ export function SelectorsPanel({ root, tryResult }: { root: UiNode | undefined; 
       <div className="panel-title">Selectors</div>
       <SelectorTryBox result={tryResult} />
       <div className="selectors-list">
-        {!suggestions ? (
+        {unavailable ? (
+          <div className="empty-note" data-testid="selectors-unavailable">
+            {unavailable}
+          </div>
+        ) : !suggestions ? (
           <div className="empty-note">Select a node to see the selectors that find it.</div>
         ) : suggestions.list.length === 0 ? (
           <div className="empty-note" data-testid="selectors-none">
