@@ -502,9 +502,10 @@ export function Screen({
     }
   };
 
+  const zoomProps = { viewportRef, viewport, interacting, panned, onZoomControls };
   if (!geometry) {
     return (
-      <ScreenZoom viewportRef={viewportRef} viewport={viewport} fitScale={0} interacting={interacting} panned={panned} onZoomControls={onZoomControls} still>
+      <ScreenZoom {...zoomProps} fitScale={0} still>
         {imageSrc && (
           // Measure the screenshot when there is no hierarchy to say how large the screen is.
           <img
@@ -523,16 +524,7 @@ export function Screen({
   const pickMarker = pick && scale > 0 ? { left: r2(pick.x * scale), top: r2(pick.y * scale) } : null;
 
   return (
-    <ScreenZoom
-      viewportRef={viewportRef}
-      viewport={viewport}
-      fitScale={scale}
-      interacting={interacting}
-      panned={panned}
-      onZoomControls={onZoomControls}
-      onZoom={onZoom}
-      outside={children}
-    >
+    <ScreenZoom {...zoomProps} fitScale={scale} onZoom={onZoom} outside={children}>
       <div
         ref={screenRef}
         data-testid="screen"
