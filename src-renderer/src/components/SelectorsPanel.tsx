@@ -159,10 +159,7 @@ export function SelectorsPanel({
                       {s.selector}
                     </code>
                     {(s.note ?? s.of) !== undefined && (
-                      <div className="selector-note">
-                        {s.of !== undefined ? `${s.of} match without the position. ` : ''}
-                        {s.note ?? ''}
-                      </div>
+                      <div className="selector-note">{s.note ?? `${plural(s.of ?? 0, 'element')} match without the position.`}</div>
                     )}
                   </li>
                 );
