@@ -248,3 +248,21 @@ test('R-QA-18: the demo panel switches the screen, and a fault switched there ch
   await expect(steps).toHaveCount(3, { timeout: 20_000 });
   await expect(steps.first()).toHaveAttribute('data-outcome', 'done');
 });
+
+test('R-QA-16: zoomed in, a click in interact mode taps what is under the pointer, converted with the scale shown', async ({ page }) => {
+  await start(page, SIZES[1]);
+  const submit = await boxCentre(page, 'login.submit');
+  const fit = (await page.getByTestId('screen').boundingBox())!;
+  await page.mouse.move(submit.x, submit.y);
+  await page.mouse.wheel(0, -300);
+  await expect.poll(async () => (await page.getByTestId('screen').boundingBox())!.width).toBeGreaterThan(fit.width * 1.3);
+  await page.waitForTimeout(300);
+  await page.getByTestId('mode-toggle').click();
+  await expect(page.getByTestId('screen')).toHaveAttribute('data-mode', 'interact');
+  const zoomed = await boxCentre(page, 'login.submit');
+  await page.mouse.click(zoomed.x, zoomed.y);
+  const step = page.getByTestId('timeline-step').first();
+  await expect(step).toHaveAttribute('data-action', 'tap', { timeout: 20_000 });
+  await expect(step).toHaveAttribute('data-outcome', 'done');
+  await expect(step.getByTestId('step-target')).toContainText('login.submit');
+});
