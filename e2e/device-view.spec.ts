@@ -57,6 +57,16 @@ async function unreachableControls(page: Page): Promise<{ checked: string[]; bad
   });
 }
 
+/** Zooms in with the wheel over the node with this id; answers the point the pointer was at. */
+async function wheelZoomAt(page: Page, id: string): Promise<{ x: number; y: number }> {
+  const at = await boxCentre(page, id);
+  const fit = (await page.getByTestId('screen').boundingBox())!;
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.wheel(0, -300);
+  await expect.poll(async () => (await page.getByTestId('screen').boundingBox())!.width).toBeGreaterThan(fit.width * 1.3);
+  return at;
+}
+
 function overlap(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
@@ -120,11 +130,7 @@ for (const size of SIZES) {
 
 test('R-QA-16: the wheel zooms about the pointer, a click there picks what is under it, and a drag pans instead of picking', async ({ page }) => {
   await start(page, SIZES[1]);
-  const submit = await boxCentre(page, 'login.submit');
-  const fit = (await page.getByTestId('screen').boundingBox())!;
-  await page.mouse.move(submit.x, submit.y);
-  await page.mouse.wheel(0, -300);
-  await expect.poll(async () => (await page.getByTestId('screen').boundingBox())!.width).toBeGreaterThan(fit.width * 1.3);
+  const submit = await wheelZoomAt(page, 'login.submit');
   // The point under the pointer stayed put: the Sign In button is still there.
   await page.waitForTimeout(300);
   await page.mouse.click(submit.x, submit.y);
@@ -251,11 +257,7 @@ test('R-QA-18: the demo panel switches the screen, and a fault switched there ch
 
 test('R-QA-16: zoomed in, a click in interact mode taps what is under the pointer, converted with the scale shown', async ({ page }) => {
   await start(page, SIZES[1]);
-  const submit = await boxCentre(page, 'login.submit');
-  const fit = (await page.getByTestId('screen').boundingBox())!;
-  await page.mouse.move(submit.x, submit.y);
-  await page.mouse.wheel(0, -300);
-  await expect.poll(async () => (await page.getByTestId('screen').boundingBox())!.width).toBeGreaterThan(fit.width * 1.3);
+  await wheelZoomAt(page, 'login.submit');
   await page.waitForTimeout(300);
   await page.getByTestId('mode-toggle').click();
   await expect(page.getByTestId('screen')).toHaveAttribute('data-mode', 'interact');
