@@ -92,7 +92,18 @@ export default tseslint.config(
               allow: {
                 to: [
                   { element: { types: { anyOf: ['protocol', 'shared', 'renderer'] } } },
-                  external('react', 'react-dom', 'react/*', 'react-dom/*', 'zustand', 'zustand/*', '@tanstack/*', 'zod'),
+                  external(
+                    'react',
+                    'react-dom',
+                    'react/*',
+                    'react-dom/*',
+                    'zustand',
+                    'zustand/*',
+                    'react-resizable-panels',
+                    'react-zoom-pan-pinch',
+                    '@tanstack/*',
+                    'zod',
+                  ),
                   { module: { origin: 'local', source: '*.css' } },
                 ],
               },

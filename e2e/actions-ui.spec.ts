@@ -117,7 +117,7 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   await expect(detail).toHaveCount(0);
   await page.screenshot({ path: '/tmp/actions-ui.png' });
 
-  // Record → two actions → Stop: the status counts the steps, then names the trace file.
+  // Record → two actions → Stop: the status counts the steps, then the notice names the trace file.
   const record = page.getByTestId('record-button');
   await record.click();
   await expect(record).toHaveAttribute('data-recording', 'true');
@@ -129,7 +129,9 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   await expect(page.getByTestId('record-status')).toContainText('2 steps');
   await record.click();
   await expect(record).toHaveAttribute('data-recording', 'false');
-  await expect(page.getByTestId('record-status')).toContainText('.parallax-trace');
+  // The trace it wrote is a notice under the toolbar (docs/rules.md#r-qa-19), not in the toolbar.
+  await expect(page.getByTestId('saved-trace')).toContainText('.parallax-trace');
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-trace', /\.parallax-trace$/);
 });
 
 test('a recording cut short by a kill is offered for recovery at the next start, and recovers into a trace file', async ({ page }) => {

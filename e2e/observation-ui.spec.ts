@@ -36,7 +36,7 @@ async function open(page: Page, demo: Demo): Promise<void> {
 }
 
 const boxes = (page: Page, source: string) => page.locator(`[data-testid="box"][data-source="${source}"]`);
-const attr = (page: Page, name: string) => page.locator(`[data-testid="attr-row"][data-name="${name}"] td`);
+const attr = (page: Page, name: string) => page.locator(`[data-testid="attr-row"][data-name="${name}"] td .attr-value`);
 
 test('Checkout: boxes by source with a legend filter, merged attributes, backend and fallback in the header', async ({ page }) => {
   const demo = await startDemo(['--screen', 'checkout']);

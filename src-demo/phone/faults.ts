@@ -8,7 +8,9 @@ import { EventEmitter } from 'node:events';
 import { ACTION_REJECTION_REASONS } from '@shared/protocol/sdk';
 import { isRunnerCommand } from '@shared/protocol/runner';
 
-type ValueKind = 'flag' | 'ms' | 'uint64' | 'count' | 'reason' | 'space' | 'command';
+import type { DemoFaultValue } from '@shared/protocol/demo-admin';
+
+type ValueKind = DemoFaultValue;
 
 /** Every fault, with what its value is. The list is the admin API's vocabulary. */
 export const FAULTS = {

@@ -2,7 +2,7 @@
  * The demo device's admin endpoint, under /admin on the runner's port. Test and demo controls only:
  *   GET  /admin/stats     screen, faults, per-command request counts, SDK route counts, frame context,
  *                         capture identity, web view bridge state
- *   GET  /admin/faults    {faults, known}
+ *   GET  /admin/faults    {faults, known: [{name, help, value}]} (docs/protocol.md#p-demo-admin)
  *   POST /admin/faults    {faults: [...]} replaces the list; {add: [...]} / {remove: [...]} edit it;
  *                         answers {faults} once the app follows (a web view reloaded, the SDK gone, ...)
  *   GET  /admin/screen    {screen, screens}
@@ -17,6 +17,7 @@ import { validateWith } from '@shared/protocol/errors';
 import { isScreenName, SCREENS } from '@demo/phone/app-page';
 import type { DemoDevice } from '@demo/phone/device';
 import { FAULT_NAMES, FAULTS } from '@demo/phone/faults';
+import type { DemoFaultsAnswer } from '@shared/protocol/demo-admin';
 
 const MAX_BODY = 64 * 1024;
 
@@ -80,7 +81,10 @@ export async function handleAdmin(device: DemoDevice, req: IncomingMessage, res:
       return send(res, 200, await stats(device));
     }
     if (path === '/admin/faults') {
-      if (method === 'GET') return send(res, 200, { faults: device.faults.list(), known: FAULT_NAMES.map((name) => ({ name, help: FAULTS[name].help })) });
+      if (method === 'GET') {
+        const known = FAULT_NAMES.map((name) => ({ name, help: FAULTS[name].help, value: FAULTS[name].value }));
+        return send(res, 200, { faults: device.faults.list(), known } satisfies DemoFaultsAnswer);
+      }
       if (method !== 'POST') return send(res, 405, { error: 'use GET or POST' });
       const body = await readJson(req);
       if (!body.ok) return send(res, 400, { error: body.error });

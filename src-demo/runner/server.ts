@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { decodeRunnerRequest, encodeRunnerMessage, isRunnerCommand, RESULT_TYPES } from '@shared/protocol/runner';
 import { handleAdmin } from './admin';
+import { DEMO_DEVICE_NAME } from '@shared/protocol/demo-admin';
 import type { DemoDevice } from '@demo/phone/device';
 import { hierarchyPush, RunnerCommands, SUPPORTED_COMMANDS, SUPPORTED_FEATURES, type ConnectionState } from './commands';
 import type { FrameState } from '@demo/phone/screen-monitor';
@@ -37,7 +38,7 @@ export class RunnerServer {
     this.server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path === '/health' && req.method === 'GET') {
-        const body = JSON.stringify({ status: 'ok', device: 'parallax-demo', bundleId: 'dev.parallax.demo' });
+        const body = JSON.stringify({ status: 'ok', device: DEMO_DEVICE_NAME, bundleId: 'dev.parallax.demo' });
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
         res.end(body);
         return;

@@ -1,5 +1,5 @@
 /**
- * One bounded `GET` for discovery probes. Whatever the peer does (refuses, answers garbage, stalls,
+ * One bounded `GET` for discovery probes (and one bounded JSON `POST`, for the demo's admin calls). Whatever the peer does (refuses, answers garbage, stalls,
  * closes mid-answer, floods) the promise settles once with an outcome and never rejects.
  */
 import { request as httpRequest } from 'node:http';
@@ -23,6 +23,15 @@ export interface ProbeOptions {
 }
 
 export function httpGet(host: string, port: number, path: string, options: ProbeOptions): Promise<ProbeOutcome> {
+  return httpOnce(host, port, path, 'GET', undefined, options);
+}
+
+/** `POST` with a JSON body, bounded and settled exactly as `httpGet`. */
+export function httpPostJson(host: string, port: number, path: string, body: unknown, options: ProbeOptions): Promise<ProbeOutcome> {
+  return httpOnce(host, port, path, 'POST', JSON.stringify(body), options);
+}
+
+function httpOnce(host: string, port: number, path: string, method: 'GET' | 'POST', body: string | undefined, options: ProbeOptions): Promise<ProbeOutcome> {
   const maxBytes = options.maxBytes ?? 64 * 1024;
   return new Promise<ProbeOutcome>((resolve) => {
     let settled = false;
@@ -40,10 +49,15 @@ export function httpGet(host: string, port: number, path: string, options: Probe
       host,
       port,
       path,
-      method: 'GET',
+      method,
       // A fresh socket per probe: a pooled keep-alive socket could outlive discovery and hold the process.
       agent: false,
-      headers: { accept: 'application/json', ...options.headers, connection: 'close' },
+      headers: {
+        accept: 'application/json',
+        ...options.headers,
+        ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}),
+        connection: 'close',
+      },
     });
     req.on('error', (error: NodeJS.ErrnoException) => finish(classifyError(error)));
     req.on('response', (res) => {
@@ -70,7 +84,7 @@ export function httpGet(host: string, port: number, path: string, options: Probe
         }),
       );
     });
-    req.end();
+    req.end(body);
   });
 }
 

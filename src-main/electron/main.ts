@@ -31,6 +31,9 @@ const CallSchema = z.object({ method: z.string().max(100), params: z.unknown() }
  */
 export const EXTERNAL_URLS: ReadonlySet<string> = new Set<string>();
 
+/** The one permission a page gets: writing to the clipboard what the user asked to copy. */
+export const COPY_PERMISSION = 'clipboard-sanitized-write';
+
 const rendererIndex = join(rendererDir(), 'index.html');
 const rendererUrl = pathToFileURL(rendererIndex).href;
 
@@ -121,10 +124,12 @@ void app.whenReady().then(async () => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
   });
-  session.defaultSession.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
+  // Every permission is refused but writing what the user copies (a Copy button, docs/rules.md#r-qa-20):
+  // reading the clipboard stays refused.
+  session.defaultSession.setPermissionRequestHandler((_webContents, permission, callback) => callback(permission === COPY_PERMISSION));
   // Checks are asked separately from requests (a page can probe without asking); both say no (R-HOST-04).
-  session.defaultSession.setPermissionCheckHandler(() => false);
-  services = await startAppServices('electron');
+  session.defaultSession.setPermissionCheckHandler((_webContents, permission) => permission === COPY_PERMISSION);
+  services = await startAppServices('electron', undefined, (path) => shell.showItemInFolder(path));
   defaultDevice = await startDefaultDevice();
   connectDefaultDevice(services.manager, defaultDevice);
   await createWindow(services.api);

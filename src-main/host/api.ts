@@ -19,6 +19,9 @@ import { exportMaestro, exportNotes, exportXcuiTest, findUnfinishedTraces, recov
 import { openedCopiesDir, openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 import { TraceAccess } from '@main/trace/access';
 import { tracesDir } from '@main/paths';
+import { dirname } from 'node:path';
+import { DemoAdmin, DemoAdminError } from '@main/devices/demo-admin';
+import { RunnerConnection } from '@main/runner/connection';
 
 export type HostKind = 'electron' | 'web';
 
@@ -40,7 +43,13 @@ type Handlers = { [M in ApiMethod]: (input: z.output<(typeof apiMethods)[M]['inp
 
 export function createApiService(
   { manager, discovery, recording }: { manager: DeviceManager; discovery?: Discovery; recording?: SessionRecording },
-  options: { host: HostKind; version: string; replay?: { settleMs?: number } },
+  options: {
+    host: HostKind;
+    version: string;
+    replay?: { settleMs?: number };
+    /** Shows a file in the system's file manager (Electron's shell.showItemInFolder); the web host has none. */
+    reveal?: (path: string) => void;
+  },
 ): ApiService {
   const replayOptions = options.replay ?? {};
   const listeners = new Set<ApiEventListener>();
@@ -48,6 +57,7 @@ export function createApiService(
     for (const listener of listeners) listener(event, payload);
   };
   const comparisons = new Comparisons(manager);
+  const demoAdmin = new DemoAdmin();
   // Paths from a page are only the traces the user opened or the ones Parallax keeps (R-PATH-01).
   const recordingsDirs = () => [tracesDir(), ...(recording ? [recording.dir] : [])];
   const access = new TraceAccess({ read: () => [...recordingsDirs(), openedCopiesDir()], recover: recordingsDirs });
@@ -122,6 +132,17 @@ export function createApiService(
     },
     'trace.replay': ({ path, deviceId, stopOnDivergence }) => replays.run(access.readable(path), deviceId, stopOnDivergence),
     'trace.stopReplay': () => ({ stopping: replays.stop() }),
+    'trace.reveal': ({ path }) => {
+      // Only a file the page may open (one Parallax wrote or the user chose) is shown (R-PATH-01).
+      const file = access.readable(path);
+      if (!options.reveal) return { shown: false, folder: dirname(file) };
+      options.reveal(file);
+      return { shown: true, folder: dirname(file) };
+    },
+    'demo.state': ({ deviceId }) => demoAdmin.state(demoUrlOf(deviceId)),
+    'demo.setScreen': ({ deviceId, screen }) => demoAdmin.setScreen(demoUrlOf(deviceId), screen),
+    'demo.setFaults': ({ deviceId, add, remove }) =>
+      demoAdmin.setFaults(demoUrlOf(deviceId), { ...(add?.length ? { add } : {}), ...(remove?.length ? { remove } : {}) }),
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {
       if (!discovery) return [];
@@ -135,6 +156,13 @@ export function createApiService(
     if (!(connection instanceof AppRevealConnection))
       throw new NotOfferedError(`${what}: only an AppReveal device offers them, and ${deviceId} is a ${connection.kind} device`);
     return connection;
+  }
+
+  /** A runner device's URL, where the demo's admin endpoint may be; any other device has no demo controls. */
+  function demoUrlOf(deviceId: string): string {
+    const connection = manager.connectionOf(deviceId);
+    if (!(connection instanceof RunnerConnection)) throw new NotOfferedError(`demo controls: ${deviceId} is a ${connection.kind} device, not the demo`);
+    return connection.url;
   }
 
   function requireRecording(): SessionRecording {
@@ -209,6 +237,7 @@ export class NotOfferedError extends Error {
 
 function toApiError(error: unknown): ApiError {
   if (error instanceof NotOfferedError) return { code: 'not_offered', message: error.message };
+  if (error instanceof DemoAdminError) return { code: error.code === 'not_offered' ? 'not_offered' : `demo_${error.code}`, message: error.message };
   if (error instanceof CompareError) return { code: 'compare_failed', message: error.message };
   if (error instanceof UnknownComparisonError) return { code: 'not_found', message: error.message };
   if (error instanceof ReplayBusyError || error instanceof DeviceBusyError) return { code: 'busy', message: error.message };

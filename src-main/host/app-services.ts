@@ -17,11 +17,12 @@ export interface AppServices {
 }
 
 /** `secrets`: strings that must never reach a trace (the web host's token, once it exists). */
-export async function startAppServices(host: HostKind, secrets: () => string[] = () => []): Promise<AppServices> {
+/** `reveal`: shows a file in the system's file manager (the Electron shell's; the web host has none). */
+export async function startAppServices(host: HostKind, secrets: () => string[] = () => [], reveal?: (path: string) => void): Promise<AppServices> {
   const manager = new DeviceManager();
   const discovery = new Discovery({ settingsPath: settingsFile(), bonjour: mdnsEnabled() });
   const recording = new SessionRecording(manager, { dir: tracesDir(), version: appVersion(), secrets });
-  const api = createApiService({ manager, discovery, recording }, { host, version: appVersion() });
+  const api = createApiService({ manager, discovery, recording }, { host, version: appVersion(), ...(reveal ? { reveal } : {}) });
   // Discovery failing to start (a port, a socket) must not keep the app from opening.
   discovery.on('warning', () => {});
   await discovery.start().catch(() => {});

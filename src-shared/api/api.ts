@@ -18,6 +18,7 @@ import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from '@shared/prot
 import { DiffClassSchema, TreeDiffSchema } from '@shared/compare/diff';
 import { ObservationSchema, StrategySchema } from '@shared/protocol/observation';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
+import { DemoFaultsAnswerSchema, DemoScreenAnswerSchema } from '@shared/protocol/demo-admin';
 import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-report';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 
@@ -298,6 +299,24 @@ export const MAX_TRACE_BYTES = 512 * 1024 * 1024;
  */
 export const TRACE_UPLOAD_PATH = '/trace-upload';
 
+/** The demo device's screen and faults, as the host read them from its admin endpoint (docs/rules.md#r-qa-18). */
+export const DemoStateSchema = z.object({
+  screen: DemoScreenAnswerSchema.shape.screen,
+  screens: DemoScreenAnswerSchema.shape.screens,
+  /** The faults on, `name` or `name=value`. */
+  faults: DemoFaultsAnswerSchema.shape.faults,
+  /** Every fault, with its help text and what its value is. */
+  known: DemoFaultsAnswerSchema.shape.known,
+});
+export type DemoState = z.infer<typeof DemoStateSchema>;
+
+/** A fault as the demo takes it: `name` or `name=value`. */
+const DemoFaultSpec = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[a-z0-9-]+(=[A-Za-z0-9_.-]+)?$/, 'a fault is name or name=value');
+
 export const apiMethods = {
   'app.info': {
     input: z.object({}),
@@ -457,6 +476,25 @@ export const apiMethods = {
   },
   /** Stops the running replay between steps (the step in flight finishes); false when none runs. */
   'trace.stopReplay': { input: z.object({}), output: z.object({ stopping: z.boolean() }) },
+  /**
+   * Shows a trace file in its folder: Electron opens the system's file manager there (`shown: true`); the
+   * web host cannot, and answers the folder for the page to show (`shown: false`).
+   */
+  'trace.reveal': {
+    input: z.object({ path: z.string().min(1).max(4096) }),
+    output: z.object({ shown: z.boolean(), folder: z.string() }),
+  },
+  /** The demo device's screen and faults; `not_offered` for a device that is not the demo (docs/rules.md#r-qa-18). */
+  'demo.state': { input: DeviceIdInput, output: DemoStateSchema },
+  'demo.setScreen': { input: DeviceIdInput.extend({ screen: z.string().min(1).max(64) }), output: DemoStateSchema },
+  /** Turns the demo's faults on (`name` or `name=value`) and off (`name`), all or nothing. */
+  'demo.setFaults': {
+    input: DeviceIdInput.extend({ add: z.array(DemoFaultSpec).max(16).optional(), remove: z.array(DemoFaultSpec).max(16).optional() }).refine(
+      (input) => (input.add?.length ?? 0) + (input.remove?.length ?? 0) > 0,
+      { message: 'add or remove at least one fault' },
+    ),
+    output: DemoStateSchema,
+  },
 } as const;
 
 export type ApiMethod = keyof typeof apiMethods;

@@ -20,7 +20,7 @@ import { predicateString } from './predicate';
 import { chainPredicate } from './class-chain';
 import { xpathString } from './xpath';
 import { swiftString } from './xcuitest';
-import { evaluateIn, parseSelector, type ParsedSelector } from './query';
+import { evaluateIn, parseSelector, viewOf, type ParsedSelector } from './query';
 import { indexScreen, type ScreenIndex, type ViewName } from './screen';
 
 /** What a selector identifies the element by. */
@@ -338,6 +338,34 @@ export function selectorsFor(root: UiNode, key: NodeKey): SelectorSuggestion[] {
 /** The most robust selector of one syntax that XCTest can see, if any. */
 export function bestXctestSelector(root: UiNode, key: NodeKey, syntax: SelectorSyntax): SelectorSuggestion | undefined {
   return selectorsFor(root, key).find((s) => s.syntax === syntax && s.visibleTo === 'xctest');
+}
+
+/** What one suggestion finds on an observation. */
+export interface SuggestionCheck {
+  /** The nodes it finds, in the view it was made for (XCTest's, or the merged tree for a bridge-only one). */
+  found: NodeKey[];
+  /** It finds exactly the element it was made for. */
+  findsTarget: boolean;
+}
+
+/**
+ * The suggestions made for a node, evaluated again on `root` (the same observation, or a newer one), each
+ * in the view it was made for: what each finds now, so a list kept while the screen changes shows which
+ * of its selectors still find exactly that element (docs/rules.md#r-qa-21).
+ */
+export function recheckSuggestions(root: UiNode, suggestions: readonly SelectorSuggestion[]): SuggestionCheck[] {
+  const screen = indexScreen(root);
+  return suggestions.map((s) => {
+    let parsed: ParsedSelector;
+    try {
+      parsed = parseSelector(suggestionText(s), s.syntax);
+    } catch {
+      return { found: [], findsTarget: false };
+    }
+    const view: ViewName = s.visibleTo === 'xctest' ? viewOf(parsed) : 'merged';
+    const found = evaluateIn(parsed, screen, view).map((i) => screen.nodes[i]!.key);
+    return { found, findsTarget: found.length === 1 && found[0] === s.target };
+  });
 }
 
 /** A suggestion as the text `parseSelector` reads back (an Appium value with its strategy in front). */

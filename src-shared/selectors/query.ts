@@ -221,7 +221,11 @@ export interface SelectorMatches {
 
 /** Evaluates a parsed selector on an observation's tree. */
 export function matchSelector(parsed: ParsedSelector, root: UiNode): SelectorMatches {
-  const screen = indexScreen(root);
+  return matchSelectorIn(parsed, indexScreen(root));
+}
+
+/** The same on a tree already indexed, for many selectors on one observation (the selectors panel). */
+export function matchSelectorIn(parsed: ParsedSelector, screen: ScreenIndex): SelectorMatches {
   const viewName = viewOf(parsed);
   const found = evaluateIn(parsed, screen, viewName);
   const keys = found.map((i) => screen.nodes[i]!.key);

@@ -13,6 +13,7 @@ const captured = vi.hoisted(() => ({
   ipcListeners: new Map<string, (...args: unknown[]) => unknown>(),
   permissionCheck: undefined as undefined | ((...args: unknown[]) => boolean),
   openExternal: [] as string[],
+  revealed: [] as string[],
   headersHandler: undefined as undefined | ((details: unknown, callback: (r: unknown) => void) => void),
   permissionHandler: undefined as undefined | ((wc: unknown, permission: string, callback: (ok: boolean) => void) => void),
   ready: undefined as undefined | Promise<void>,
@@ -67,7 +68,7 @@ vi.mock('electron', () => {
       handle: (channel: string, handler: (...args: unknown[]) => unknown) => captured.ipcHandlers.set(channel, handler),
       on: (channel: string, listener: (...args: unknown[]) => unknown) => captured.ipcListeners.set(channel, listener),
     },
-    shell: { openExternal: (url: string) => captured.openExternal.push(url) },
+    shell: { openExternal: (url: string) => captured.openExternal.push(url), showItemInFolder: (path: string) => captured.revealed.push(path) },
     session: {
       defaultSession: {
         webRequest: { onHeadersReceived: (handler: typeof captured.headersHandler) => (captured.headersHandler = handler) },
@@ -151,7 +152,7 @@ describe('Electron shell: who may call, and where a page may go', () => {
     expect(captured.openExternal).toEqual([]);
   });
 
-  it('R-HOST-04: the CSP forbids <base> and form posts, and every permission check says no', () => {
+  it('R-HOST-04: the CSP forbids <base> and form posts, and every permission check says no but writing a copy', () => {
     const csp = sentCsp();
     expect(csp).toContain("base-uri 'none'");
     expect(csp).toContain("form-action 'none'");
@@ -159,6 +160,23 @@ describe('Electron shell: who may call, and where a page may go', () => {
     for (const permission of ['media', 'geolocation', 'clipboard-read', 'notifications']) {
       expect(captured.permissionCheck?.({}, permission, 'file://', {})).toBe(false);
     }
+    // A Copy button writes the clipboard; nothing may read it.
+    expect(captured.permissionCheck?.({}, 'clipboard-sanitized-write', 'file://', {})).toBe(true);
+    const decisions: boolean[] = [];
+    captured.permissionHandler?.({}, 'clipboard-sanitized-write', (ok) => decisions.push(ok));
+    captured.permissionHandler?.({}, 'clipboard-read', (ok) => decisions.push(ok));
+    expect(decisions).toEqual([true, false]);
+  });
+
+  it('R-QA-19: Reveal shows a trace Parallax wrote in the file manager, and no other path', async () => {
+    const handle = captured.ipcHandlers.get('parallax:call')!;
+    const ours = { senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } };
+    expect(await handle(ours, { method: 'trace.reveal', params: { path: '/etc/passwd' } })).toMatchObject({ ok: false, error: { code: 'trace_forbidden' } });
+    expect(captured.revealed).toEqual([]);
+    const chosen = '/home/qa/chosen.parallax-trace';
+    captured.ipcListeners.get('parallax:chosen')?.(ours, chosen);
+    expect(await handle(ours, { method: 'trace.reveal', params: { path: chosen } })).toMatchObject({ ok: true, result: { shown: true, folder: '/home/qa' } });
+    expect(captured.revealed).toEqual([chosen]);
   });
 
   it('R-PATH-01: the page opens only a file the user chose (dialog or drop), not any path it names', async () => {

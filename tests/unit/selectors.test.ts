@@ -9,13 +9,10 @@ import {
   SelectorError,
   elementAttributes,
   elementTypeOf,
-  evaluateIn,
   indexScreen,
-  parseSelector,
+  recheckSuggestions,
   selectorsFor,
-  suggestionText,
   trySelector,
-  viewOf,
   type SelectorSuggestion,
 } from '@shared/selectors';
 import { iosAttributes } from '@shared/inspect';
@@ -29,12 +26,9 @@ function demoRoot(screen: string): UiNode {
 }
 const keyOf = (root: UiNode, test: (n: UiNode) => boolean) => flattenTree(root).find((f) => test(f.node))!.key;
 
-/** Evaluates a suggestion the way a pasted selector is evaluated: in its tool's view, or among merged nodes when only the bridge or DOM sees it. */
+/** Evaluates a suggestion the way a pasted selector is evaluated: in its tool's view, or among merged nodes when only the bridge or DOM sees it (the selectors panel's recheck). */
 function reevaluate(root: UiNode, s: SelectorSuggestion): string[] {
-  const parsed = parseSelector(suggestionText(s), s.syntax);
-  const screen = indexScreen(root);
-  const view = s.visibleTo === 'xctest' || s.syntax === 'parallax' ? viewOf(parsed) : 'merged';
-  return evaluateIn(parsed, screen, view).map((i) => screen.nodes[i]!.key);
+  return recheckSuggestions(root, [s])[0]!.found;
 }
 
 const ROOTS: [string, () => UiNode][] = [
@@ -256,5 +250,18 @@ describe('attributes in iOS terms', () => {
     const login = demoRoot('login');
     const submit = flattenTree(login).find((f) => f.node['sdk-element-id'] === 'login.submit' || f.node['resource-id'] === 'login.submit')!.node;
     expect(iosAttributes(submit).find((r) => r.name === 'seen by XCTest')?.value).toBe('as XCUIElementTypeButton login.submit');
+  });
+});
+
+describe('selectors panel: suggestions kept while the screen changes', () => {
+  it("R-QA-21: the Sign In button's selectors, rechecked on the Feed screen, find nothing; on the same screen each finds it", () => {
+    const login = demoRoot('login');
+    const key = keyOf(login, (n) => n['resource-id'] === 'login.submit');
+    const suggestions = selectorsFor(login, key);
+    expect(suggestions.length).toBeGreaterThan(4);
+    for (const check of recheckSuggestions(login, suggestions)) expect(check).toMatchObject({ found: [expect.any(String)], findsTarget: true });
+    const feed = recheckSuggestions(demoRoot('feed'), suggestions);
+    expect(feed.every((c) => !c.findsTarget)).toBe(true);
+    expect(feed.filter((c) => c.found.length === 0).length).toBeGreaterThan(0);
   });
 });

@@ -54,6 +54,7 @@ export const queryKeys = {
   discovered: ['discovery'] as const,
   recording: ['recording'] as const,
   unfinished: ['recording', 'unfinished'] as const,
+  demo: (deviceId: string) => ['demo', deviceId] as const,
 };
 
 export function useHostStatus(): HostStatus {
@@ -142,6 +143,34 @@ export function useRecordingToggle() {
     mutationFn: (input: { start: true; deviceId: string } | { start: false }) =>
       input.start ? api.call('recording.start', { deviceId: input.deviceId }) : api.call('recording.stop', {}),
     onSuccess: (status) => client.setQueryData<RecordingStatus>(queryKeys.recording, status),
+  });
+}
+
+/**
+ * The demo device's screen and faults, through the host (docs/rules.md#r-qa-18); `undefined` data with
+ * a `not_offered` error for a device that is not the demo. Asked once per device, and again after a change.
+ */
+export function useDemoState(device: DeviceSummary | undefined) {
+  const api = useApi();
+  const deviceId = device?.id ?? '';
+  const runner = device !== undefined && device.kind !== 'appreveal' && device.state === 'connected';
+  return useQuery({
+    queryKey: queryKeys.demo(deviceId),
+    queryFn: () => api.call('demo.state', { deviceId }),
+    enabled: runner,
+    staleTime: Infinity,
+    retry: (count, error) => count < 2 && !(error instanceof ApiCallError && error.code === 'not_offered'),
+  });
+}
+
+/** Switches the demo's screen or its faults; the answer is the demo's state after the change. */
+export function useDemoChange(deviceId: string) {
+  const api = useApi();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (change: { screen: string } | { add?: string[]; remove?: string[] }) =>
+      'screen' in change ? api.call('demo.setScreen', { deviceId, screen: change.screen }) : api.call('demo.setFaults', { deviceId, ...change }),
+    onSuccess: (state) => client.setQueryData(queryKeys.demo(deviceId), state),
   });
 }
 

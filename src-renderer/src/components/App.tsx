@@ -13,11 +13,15 @@ import {
   type ScreenGesture,
 } from '@shared/inspect';
 import type { DeviceSummary } from '@shared/api/api';
+import { trySelector } from '@shared/selectors';
+import { Group } from 'react-resizable-panels';
 import { useLiveLoop } from '@renderer/api/live';
 import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '@renderer/api/queries';
 import { useTimeline } from '@renderer/state/timeline';
 import { errorMessage, formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
+import { useSelectorTry } from '@renderer/state/selector-try';
+import { useZoom } from '@renderer/state/zoom';
 import { Attributes } from './Attributes';
 import { ConnectForm } from './ConnectForm';
 import { DeviceList } from './DeviceList';
@@ -28,7 +32,11 @@ import { CompareButton, LiveCompareView, useLiveComparison } from './LiveCompare
 import { WebViewPanel } from './WebViewPanel';
 import { AppPanel } from './AppPanel';
 import { ModeToggle } from './ModeToggle';
-import { RecordControls, RecoverOffer } from './Recording';
+import { DemoPanel } from './DemoPanel';
+import { Pane, PaneSeparator, usePaneLayout } from './Panes';
+import { SelectorsPanel } from './SelectorsPanel';
+import { ZoomControls } from './ZoomControls';
+import { RecordControls, RecoverOffer, SavedTraceNotice } from './Recording';
 import { StepDetail, useOpenStep } from './StepDetail';
 import { Timeline } from './Timeline';
 import { FrameFooter, FrameHeader, ObservationBanners } from './FrameHeader';
@@ -124,7 +132,11 @@ function LiveApp() {
   const shownNodes = useMemo(() => nodesShownIn(tree.nodes, hiddenSources), [tree, hiddenSources]);
   const counts = useMemo(() => sourceCounts(tree.nodes), [tree]);
   const matches = useMemo(() => searchNodesIn(tree.nodes, searchQuery), [tree, searchQuery]);
-  const matchKeys = useMemo(() => new Set(matches.map((m) => m.key)), [matches]);
+  const root = hierarchy?.hierarchy;
+  const tryText = useSelectorTry((s) => s.text);
+  // A selector being tried highlights what it finds; else the search's matches (docs/rules.md#r-qa-22).
+  const tryResult = useMemo(() => (tryText.trim() === '' ? null : trySelector(tryText, root)), [tryText, root]);
+  const matchKeys = useMemo(() => new Set(tryResult ? (tryResult.ok ? tryResult.matches : []) : matches.map((m) => m.key)), [matches, tryResult]);
   const pickStack = useMemo(() => {
     if (pickX === undefined || pickY === undefined) return [];
     const shown = new Set(shownNodes.map((flat) => flat.key));
@@ -168,6 +180,10 @@ function LiveApp() {
   const notice = useTimeline((s) => (s.notice && s.notice.deviceId === device?.id ? s.notice.text : null));
   const shownRefusal = refusal ?? notice;
   const interacting = mode === 'interact' && device !== undefined;
+  const appRevealPanel = device !== undefined && appReveal;
+  const webViewPanel = device !== undefined && appReveal && device.supportedCommands.includes('get_dom_interactive');
+  const attachZoom = useZoom((s) => s.attach);
+  const reportZoom = useZoom((s) => s.report);
 
   const placeholder = !device
     ? selectedDeviceId
@@ -187,111 +203,162 @@ function LiveApp() {
             ? 'This app offers neither its elements nor a screenshot: what it does offer is in the App panel.'
             : null;
 
+  const inspectorPanels = ['tree', 'attributes', 'selectors', ...(appRevealPanel ? ['app'] : []), ...(webViewPanel ? ['web'] : [])];
+  const columns = usePaneLayout('columns');
+  const inspectorLayout = usePaneLayout('inspector', inspectorPanels);
+
   return (
     <div className="app">
       <TopBar />
-      <aside className="sidebar">
-        <ConnectForm />
-        <DeviceList />
-        <DiscoveredList />
-      </aside>
-      <main className="canvas">
-        <RecoverOffer />
-        <div className="canvas-bar">
-          <DeviceStatus device={device} frame={frame} />
-          <span className="spacer" />
-          <CompareButton device={device} />
-          <RecordControls device={device} />
-          {device && <LiveControls connected={device.state === 'connected'} refreshing={frameQuery.isFetching} onRefresh={() => void frameQuery.refetch()} />}
-        </div>
-        <div className="canvas-bar secondary">
-          <ModeToggle disabled={!device} />
-          <SearchBox matches={matches} />
-          <span className="spacer" />
-          {device && <ObserveOptionsControls appReveal={appReveal} />}
-        </div>
-        {/* One row, the same height in both modes, so switching never moves the screen. */}
-        {interacting && device ? (
-          <InteractBar device={device} frame={frame} offered={offered} act={act} />
-        ) : (
-          <div className="canvas-bar mode-row">
-            <PickStack stack={pickStack} />
-          </div>
-        )}
-
-        {device && device.state === 'disconnected' && frame && (
-          <div className="banner warn" data-testid="disconnected-banner">
-            {device.name} disconnected{device.error ? `: ${device.error}` : ''}. Showing the last frame, from {formatTime(frame.receivedAt)}.
-          </div>
-        )}
-        <FrameHeader frame={frame} />
-        {observeError != null && frame && (
-          <div className="banner warn" data-testid="observe-error">
-            Observe failed: {errorMessage(observeError)}. Showing the last frame.
-          </div>
-        )}
-        {mismatch && (
-          <div className="banner warn" data-testid="frame-mismatch">
-            The screenshot and the tree come from different moments (screenshot {frame?.screenshot?.frameContext}, tree {frame?.hierarchyFrameContext}); the
-            boxes are drawn on the outline, not on the screenshot.
-          </div>
-        )}
-        <ObservationBanners frame={frame} />
-        {frame && !frame.screenshot && frame.observation?.viewHierarchy && (
-          <div className="banner info" data-testid="screenshot-error">
-            No screenshot{frame.screenshotError ? `: ${frame.screenshotError}` : ''}. Showing the screen outline.
-          </div>
-        )}
-        <div className="stage">
-          <Screen
-            frame={frame}
-            nodes={shownNodes}
-            treeNodes={tree.nodes}
-            matchKeys={matchKeys}
-            pickStack={pickStack}
-            mismatch={mismatch}
-            placeholder={placeholder}
-            interact={interactOptions}
-            windowOutline={windowOutline}
-          >
-            {hierarchy && <SourceLegend counts={counts} observation={frame?.observation ?? null} appReveal={appReveal ? { ocr: ocrCount } : undefined} />}
-          </Screen>
-          {interacting && shownRefusal && (
-            <div
-              className="stage-toast"
-              data-testid="gesture-refused"
-              role="status"
-              onClick={() => {
-                setRefusal(null);
-                useTimeline.getState().clearNotice();
-              }}
-            >
-              Not sent: {shownRefusal}.
+      <Group className="app-panes" orientation="horizontal" id="columns" {...columns}>
+        <Pane id="sidebar" defaultSize={250} minSize={180} maxSize="35%">
+          <aside className="sidebar">
+            <ConnectForm />
+            <DeviceList />
+            <DiscoveredList />
+            <DemoPanel device={device} />
+          </aside>
+        </Pane>
+        <PaneSeparator id="sidebar" label="Resize the device list" />
+        <Pane id="main" minSize={360}>
+          <main className="canvas">
+            <RecoverOffer />
+            <div className="canvas-bar">
+              <DeviceStatus device={device} frame={frame} />
+              <CompareButton device={device} />
+              <RecordControls device={device} />
+              {device && (
+                <LiveControls connected={device.state === 'connected'} refreshing={frameQuery.isFetching} onRefresh={() => void frameQuery.refetch()} />
+              )}
             </div>
-          )}
-          {openEntry && <StepDetail entry={openEntry} />}
-        </div>
-        {hierarchy && (
-          <div className="frame-info" data-testid="frame-info">
-            <span>{hierarchy.packageName}</span>
-            <span>
-              {hierarchy.screenWidth}×{hierarchy.screenHeight} pt{hierarchy.screenScale ? ` @${hierarchy.screenScale}x` : ''}
-            </span>
-            <span>{tree.nodes.length} nodes</span>
-            {frame && <span>received {formatTime(frame.receivedAt)}</span>}
-            {!live && <span className="paused-note">paused</span>}
-            <span className="spacer" />
-            <FrameFooter frame={frame} />
-          </div>
-        )}
-      </main>
-      <aside className="inspector">
-        <Tree tree={tree} matchKeys={matchKeys} frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext} />
-        <Attributes tree={tree} appReveal={appReveal} />
-        {device && appReveal && <AppPanel device={device} frame={frame} />}
-        {device && appReveal && device.supportedCommands.includes('get_dom_interactive') && <WebViewPanel device={device} frame={frame} act={act} />}
-      </aside>
-      <Timeline device={device} />
+            <SavedTraceNotice />
+            <div className="canvas-bar secondary">
+              <ModeToggle disabled={!device} />
+              <SearchBox matches={matches} />
+              <span className="spacer" />
+              <ZoomControls />
+              {device && <ObserveOptionsControls appReveal={appReveal} />}
+            </div>
+            {/* One row, the same height in both modes, so switching never moves the screen. */}
+            {interacting && device ? (
+              <InteractBar device={device} frame={frame} offered={offered} act={act} />
+            ) : (
+              <div className="canvas-bar mode-row">
+                <PickStack stack={pickStack} />
+              </div>
+            )}
+
+            {device && device.state === 'disconnected' && frame && (
+              <div className="banner warn" data-testid="disconnected-banner">
+                {device.name} disconnected{device.error ? `: ${device.error}` : ''}. Showing the last frame, from {formatTime(frame.receivedAt)}.
+              </div>
+            )}
+            <FrameHeader frame={frame} />
+            {observeError != null && frame && (
+              <div className="banner warn" data-testid="observe-error">
+                Observe failed: {errorMessage(observeError)}. Showing the last frame.
+              </div>
+            )}
+            {mismatch && (
+              <div className="banner warn" data-testid="frame-mismatch">
+                The screenshot and the tree come from different moments (screenshot {frame?.screenshot?.frameContext}, tree {frame?.hierarchyFrameContext}); the
+                boxes are drawn on the outline, not on the screenshot.
+              </div>
+            )}
+            <ObservationBanners frame={frame} />
+            {frame && !frame.screenshot && frame.observation?.viewHierarchy && (
+              <div className="banner info" data-testid="screenshot-error">
+                No screenshot{frame.screenshotError ? `: ${frame.screenshotError}` : ''}. Showing the screen outline.
+              </div>
+            )}
+            <div className="stage">
+              {/* Beside the screen, never over it (docs/rules.md#r-qa-16). */}
+              {hierarchy && <SourceLegend counts={counts} observation={frame?.observation ?? null} appReveal={appReveal ? { ocr: ocrCount } : undefined} />}
+              <Screen
+                frame={frame}
+                nodes={shownNodes}
+                treeNodes={tree.nodes}
+                matchKeys={matchKeys}
+                pickStack={pickStack}
+                mismatch={mismatch}
+                placeholder={placeholder}
+                interact={interactOptions}
+                windowOutline={windowOutline}
+                onZoomControls={attachZoom}
+                onZoom={reportZoom}
+              />
+              {interacting && shownRefusal && (
+                <div
+                  className="stage-toast"
+                  data-testid="gesture-refused"
+                  role="status"
+                  onClick={() => {
+                    setRefusal(null);
+                    useTimeline.getState().clearNotice();
+                  }}
+                >
+                  Not sent: {shownRefusal}.
+                </div>
+              )}
+              {openEntry && <StepDetail entry={openEntry} />}
+            </div>
+            {hierarchy && (
+              <div className="frame-info" data-testid="frame-info">
+                <span>{hierarchy.packageName}</span>
+                <span>
+                  {hierarchy.screenWidth}×{hierarchy.screenHeight} pt{hierarchy.screenScale ? ` @${hierarchy.screenScale}x` : ''}
+                </span>
+                <span>{tree.nodes.length} nodes</span>
+                {frame && <span>received {formatTime(frame.receivedAt)}</span>}
+                {!live && <span className="paused-note">paused</span>}
+                <span className="spacer" />
+                <FrameFooter frame={frame} />
+              </div>
+            )}
+          </main>
+          <Timeline device={device} />
+        </Pane>
+        <PaneSeparator id="inspector" label="Resize the inspector" />
+        <Pane id="inspector" defaultSize={360} minSize={260} maxSize="50%">
+          <Group className="inspector" orientation="vertical" id="inspector-panels" {...inspectorLayout}>
+            <Pane id="tree" minSize={80}>
+              <Tree tree={tree} matchKeys={matchKeys} frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext} />
+            </Pane>
+            <PaneSeparator id="tree" label="Resize the tree" />
+            <Pane id="attributes" minSize={60}>
+              <Attributes tree={tree} appReveal={appReveal} />
+            </Pane>
+            <PaneSeparator id="attributes" label="Resize the attributes" />
+            <Pane id="selectors" minSize={60}>
+              <SelectorsPanel
+                root={appReveal ? undefined : root}
+                tryResult={tryResult}
+                unavailable={
+                  appReveal
+                    ? "Selectors are made from what XCTest reports; this app's elements come from AppReveal, not XCTest, so none are offered here."
+                    : undefined
+                }
+              />
+            </Pane>
+            {appRevealPanel && device && (
+              <>
+                <PaneSeparator id="selectors" label="Resize the selectors" />
+                <Pane id="app" minSize={60}>
+                  <AppPanel device={device} frame={frame} />
+                </Pane>
+              </>
+            )}
+            {webViewPanel && device && (
+              <>
+                <PaneSeparator id={appRevealPanel ? 'app' : 'selectors'} label="Resize the panel above" />
+                <Pane id="web" minSize={60}>
+                  <WebViewPanel device={device} frame={frame} act={act} />
+                </Pane>
+              </>
+            )}
+          </Group>
+        </Pane>
+      </Group>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { useMemo } from 'react';
 import { appRevealIdSource, iosAttributes, isOcrNode, nodeAttributes, SOURCE_LABELS } from '@shared/inspect';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
 import { nodeSource } from '@shared/model/node';
+import { CopyButton } from './CopyButton';
 import type { TreeIndex } from '@shared/model/tree';
 
 export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appReveal?: boolean }) {
@@ -28,6 +29,15 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
     <section className="panel attributes-panel">
       <div className="panel-title">
         Attributes
+        {flat && (
+          // The node and everything under it, exactly as the observation holds it (docs/rules.md#r-qa-20).
+          <CopyButton
+            text={() => JSON.stringify(flat.node, null, 2)}
+            label="Copy subtree JSON"
+            testId="copy-subtree"
+            title="Copy this node and its subtree as JSON"
+          />
+        )}
         {idSource !== undefined && (
           <span className="id-source-chip" data-testid="attr-id-source" data-id-source={idSource} title="How AppReveal derived this element's id">
             id: {idSource}
@@ -64,7 +74,10 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
                     <th scope="row">
                       {row.name} <span className="attr-wire">{row.wire}</span>
                     </th>
-                    <td>{row.value}</td>
+                    <td>
+                      <span className="attr-value">{row.value}</span>
+                      <CopyButton text={row.value} testId="attr-copy" title={`Copy the ${row.name}`} />
+                    </td>
                   </tr>
                 ))}
                 <tr className="attr-group-title">
@@ -78,7 +91,10 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
               {own.map((row) => (
                 <tr key={row.name} data-testid="attr-row" data-name={row.name}>
                   <th scope="row">{row.name}</th>
-                  <td>{row.value}</td>
+                  <td>
+                    <span className="attr-value">{row.value}</span>
+                    <CopyButton text={row.value} testId="attr-copy" title={`Copy ${row.name}`} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -92,7 +108,10 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
                 {merged.map((row) => (
                   <tr key={row.name} data-testid="attr-row" data-name={row.name} data-group="merged">
                     <th scope="row">{row.name}</th>
-                    <td>{row.value}</td>
+                    <td>
+                      <span className="attr-value">{row.value}</span>
+                      <CopyButton text={row.value} testId="attr-copy" title={`Copy ${row.name}`} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -42,7 +42,7 @@ export function PickStack({ stack }: { stack: readonly FlatNode[] }) {
           </span>
         </>
       ) : (
-        <span className="muted">click a box to pick it; click again, Tab or wheel for the one below</span>
+        <span className="muted">click a box to pick it; click again, Tab or Alt+wheel for the one below; the wheel zooms, a drag pans</span>
       )}
     </div>
   );

@@ -1,13 +1,15 @@
 import './Recording.css';
 /**
- * Recording: a Record button for the selected device that shows the step count while it
- * records and the trace file when it stops, and, at startup, an offer to recover each trace a crash or
- * a kill left unfinished.
+ * Recording: a Record button for the selected device that shows the step count while it records; the
+ * trace it wrote as a notice under the toolbar (Open, Reveal, dismiss: docs/rules.md#r-qa-19), so the
+ * toolbar keeps its size in every state; and, at startup, an offer to recover each trace a crash or a
+ * kill left unfinished.
  */
 import { useState } from 'react';
 import type { DeviceSummary, RecordingStatus } from '@shared/api/api';
-import { useApi, useDevices, useRecordingStatus, useRecordingToggle, useRecoverTrace, useUnfinishedTraces } from '@renderer/api/queries';
+import { useApi, useAppInfo, useDevices, useRecordingStatus, useRecordingToggle, useRecoverTrace, useUnfinishedTraces } from '@renderer/api/queries';
 import { openTraceFromPath } from './TraceOpenRequests';
+import { CopyButton } from './CopyButton';
 import { errorMessage, formatTime, plural } from '@renderer/state/format';
 
 function fileName(path: string): string {
@@ -15,7 +17,6 @@ function fileName(path: string): string {
 }
 
 export function RecordControls({ device }: { device: DeviceSummary | undefined }) {
-  const api = useApi();
   const status = useRecordingStatus();
   const toggle = useRecordingToggle();
   const devices = useDevices();
@@ -59,29 +60,102 @@ export function RecordControls({ device }: { device: DeviceSummary | undefined }
             'starting…'
           )
         ) : toggle.error ? (
-          <span className="record-error">{errorMessage(toggle.error)}</span>
+          <span className="record-error" title={errorMessage(toggle.error)}>
+            {errorMessage(toggle.error)}
+          </span>
         ) : recording ? (
           <>
             <strong>{plural(current?.steps ?? 0, 'step')}</strong>
             {recordedDevice && recordedDevice.id !== device?.id ? ` · ${recordedDevice.name}` : ''}
           </>
-        ) : current?.lastTrace ? (
-          <span className="record-path" title={current.lastTrace}>
-            saved <span className="mono">{current.lastTrace}</span>
-          </span>
         ) : null}
       </span>
-      {!recording && !toggle.isPending && current?.lastTrace && (
-        <button
-          type="button"
-          className="mini-button"
-          data-testid="open-last-trace"
-          title={`Open ${current.lastTrace}`}
-          onClick={() => void openTraceFromPath(api, current.lastTrace!)}
-        >
-          Open
-        </button>
+    </div>
+  );
+}
+
+/** The trace the user dismissed the notice of, so a reload does not bring it back. */
+const DISMISSED_KEY = 'parallax.savedTrace.dismissed';
+
+function dismissedTrace(): string | null {
+  try {
+    return window.localStorage.getItem(DISMISSED_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The trace the last recording wrote, under the toolbar: its file name, Open (the trace view), Reveal (its
+ * folder: Electron shows it in the file manager, a browser can only show the path, with a copy button)
+ * and a close button that keeps it closed after a reload.
+ */
+export function SavedTraceNotice() {
+  const api = useApi();
+  const info = useAppInfo();
+  const status = useRecordingStatus();
+  const [dismissed, setDismissed] = useState(dismissedTrace);
+  const [folder, setFolder] = useState<{ path: string; folder: string } | null>(null);
+  const [revealError, setRevealError] = useState<string | null>(null);
+  const current = status.data;
+  const path = current && !current.recording ? current.lastTrace : undefined;
+  if (!path || path === dismissed) return null;
+  const shownFolder = folder?.path === path ? folder.folder : null;
+  const dismiss = () => {
+    try {
+      window.localStorage.setItem(DISMISSED_KEY, path);
+    } catch {
+      // Without storage it stays closed until the reload.
+    }
+    setDismissed(path);
+  };
+  const reveal = () => {
+    setRevealError(null);
+    api.call('trace.reveal', { path }).then(
+      (answer) => setFolder(answer.shown ? null : { path, folder: answer.folder }),
+      (error: unknown) => setRevealError(errorMessage(error)),
+    );
+  };
+  return (
+    <div className="saved-trace" data-testid="saved-trace" data-trace={path} role="status">
+      <span className="saved-trace-what">
+        Recording saved:{' '}
+        <span className="mono" title={path}>
+          {fileName(path)}
+        </span>
+      </span>
+      <button
+        type="button"
+        className="mini-button primary"
+        data-testid="open-last-trace"
+        title={`Open ${path}`}
+        onClick={() => void openTraceFromPath(api, path)}
+      >
+        Open
+      </button>
+      <button
+        type="button"
+        className="mini-button"
+        data-testid="reveal-last-trace"
+        title={info.data?.host === 'electron' ? 'Show the file in its folder' : 'Show the folder it is in'}
+        onClick={reveal}
+      >
+        Reveal
+      </button>
+      {shownFolder && (
+        <span className="saved-trace-folder" data-testid="saved-trace-folder">
+          <span className="mono" title={shownFolder}>
+            {shownFolder}
+          </span>
+          <CopyButton text={shownFolder} testId="copy-trace-folder" title="Copy the folder's path" />
+          <CopyButton text={path} label="Copy file path" testId="copy-trace-path" title="Copy the trace file's path" />
+        </span>
       )}
+      {revealError && <span className="record-error">{revealError}</span>}
+      <span className="spacer" />
+      <button type="button" className="saved-trace-close" data-testid="dismiss-last-trace" aria-label="Dismiss" title="Dismiss" onClick={dismiss}>
+        ×
+      </button>
     </div>
   );
 }

@@ -12,6 +12,12 @@ import './Screen.css';
  * topmost node really there); clicking the same point again, Tab (Shift+Tab back) or the wheel moves
  * through the rest of the stack at that point.
  *
+ * Zoom and pan (docs/rules.md#r-qa-16): the screen sits in a react-zoom-pan-pinch container that fills the
+ * viewport; the wheel and a pinch zoom about the pointer, a drag pans (in interact mode, where a drag
+ * swipes, the middle button pans), and the toolbar asks for fit, 1:1 (one pixel per point) or 2x
+ * through `onZoomControls`. Boxes are laid out at the fit scale and zoom with the picture; a click is
+ * converted with the scale the screen is displayed at now (its measured width over its width in points).
+ *
  * Interact mode: the pointer acts on the device. A click taps the control a finger would hit (or the
  * point on empty space), a double click double-taps, press-and-hold long-presses, a drag swipes. The box
  * a click would tap is the one highlighted under the pointer; each touch leaves a short mark where it
@@ -44,15 +50,17 @@ import {
   type PickOptions,
 } from '@shared/inspect';
 import { useElementSize } from '@renderer/state/useElementSize';
+import type { ZoomControls } from '@renderer/state/zoom';
+import { ScreenZoom } from './ScreenZoom';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { boundsOf, childrenOf, nodeSource, type Rect } from '@shared/model/node';
 import type { FlatNode, NodeKey } from '@shared/model/tree';
 
 /** Room kept around the screen inside the canvas, in px. */
-const MARGIN = 20;
+const MARGIN = 12;
 /** Two clicks closer than this (displayed px) are "the same point". */
 const SAME_POINT_PX = 4;
-/** Wheel travel that moves one step through the stack. */
+/** Wheel travel (with Alt held: the wheel alone zooms) that moves one step through the stack. */
 const WHEEL_STEP = 60;
 
 export interface ScreenGeometry {
@@ -83,6 +91,10 @@ interface ScreenProps {
   interact?: InteractOptions | undefined;
   /** A window frame to outline (AppReveal's window picker), in screen points. */
   windowOutline?: Rect | null | undefined;
+  /** The zoom's controls, for a toolbar (null when no screen is shown). */
+  onZoomControls?: ((controls: ZoomControls | null) => void) | undefined;
+  /** Displayed pixels per screen point, now and at fit, whenever either changes. */
+  onZoom?: ((pxPerPoint: number, fitPxPerPoint: number) => void) | undefined;
 }
 
 export interface InteractOptions {
@@ -229,9 +241,24 @@ const WarningLayer = memo(function WarningLayer({
   );
 });
 
-export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch, placeholder, children, interact, windowOutline }: ScreenProps) {
+export function Screen({
+  frame,
+  nodes,
+  treeNodes,
+  matchKeys,
+  pickStack,
+  mismatch,
+  placeholder,
+  children,
+  interact,
+  windowOutline,
+  onZoomControls,
+  onZoom,
+}: ScreenProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
   const screenRef = useRef<HTMLDivElement>(null);
+  /** A drag that panned: the click that ends it picks nothing. */
+  const panned = useRef(false);
   const viewport = useElementSize(viewportRef);
   const store = useInspectorStore();
   const selectedKey = useScopedInspector((s) => s.selectedKey);
@@ -311,9 +338,16 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     [],
   );
 
+  /** Displayed pixels per point now: the screen's measured width (zoom included) over its width in points. */
+  const shownScale = () => {
+    const rect = screenRef.current?.getBoundingClientRect();
+    const width = latest.current.geometry?.width;
+    return rect && width ? rect.width / width : 0;
+  };
+
   const pointFromClient = (clientX: number, clientY: number) => {
     const rect = screenRef.current?.getBoundingClientRect();
-    const s = latest.current.scale;
+    const s = shownScale();
     if (!rect || s <= 0) return null;
     return { x: (clientX - rect.left) / s, y: (clientY - rect.top) / s };
   };
@@ -323,7 +357,8 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     const p = pointFromClient(clientX, clientY);
     if (!p) return;
     const { pick: current, pickAt, cyclePick } = store.getState();
-    const { nodes: all, pickOptions: options, scale: s, pickStack: stack } = latest.current;
+    const { nodes: all, pickOptions: options, pickStack: stack } = latest.current;
+    const s = shownScale();
     const same = current !== null && Math.hypot(current.x - p.x, current.y - p.y) * s <= SAME_POINT_PX;
     if (same)
       cyclePick(
@@ -343,8 +378,10 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     if (!element) return;
     let travel = 0;
     const onWheel = (e: WheelEvent) => {
-      if (latest.current.scale <= 0 || !hierarchy || store.getState().mode === 'interact') return;
+      // The wheel zooms (the container's own listener); with Alt it walks the stack instead.
+      if (!e.altKey || latest.current.scale <= 0 || !hierarchy || store.getState().mode === 'interact') return;
       e.preventDefault();
+      e.stopPropagation();
       travel += e.deltaMode === 0 ? e.deltaY : e.deltaY * 40;
       if (Math.abs(travel) < WHEEL_STEP) return;
       const delta = travel > 0 ? 1 : -1;
@@ -384,6 +421,7 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
   const targetAt = (p: Point) => actionTargetAt(latest.current.nodes, p.x, p.y, latest.current.pickOptions);
 
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
+    panned.current = false;
     if (!interacting || e.button !== 0) return;
     // A badge takes its own click (it selects what it marks); the device is not touched.
     if ((e.target as Element).closest(OWN_CLICKS)) return;
@@ -409,7 +447,7 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     const screen = latest.current.geometry;
     if (!screen?.points) return;
     // Pointer capture follows a drag off the picture; a finger stops at the glass's edge.
-    const gesture = classifyStroke(started.down, { ...up, ...clampToScreen(up, screen) }, latest.current.scale);
+    const gesture = classifyStroke(started.down, { ...up, ...clampToScreen(up, screen) }, shownScale());
     if (gesture.kind === 'drag') {
       if (!offered.swipe) return;
       const container = scrollContainerAt(latest.current.nodes, gesture.start.x, gesture.start.y, latest.current.pickOptions);
@@ -427,7 +465,7 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     }
     // A tap waits a moment for a second click, which makes it a double tap instead.
     const waiting = pendingPress.current;
-    if (waiting && isSecondClick(waiting.sample, up, latest.current.scale)) {
+    if (waiting && isSecondClick(waiting.sample, up, shownScale())) {
       clearTimeout(waiting.timer);
       pendingPress.current = null;
       const first = { x: waiting.sample.x, y: waiting.sample.y };
@@ -464,9 +502,10 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     }
   };
 
+  const zoomProps = { viewportRef, viewport, interacting, panned, onZoomControls };
   if (!geometry) {
     return (
-      <div className="screen-viewport" ref={viewportRef}>
+      <ScreenZoom {...zoomProps} fitScale={0} still>
         {imageSrc && (
           // Measure the screenshot when there is no hierarchy to say how large the screen is.
           <img
@@ -478,14 +517,14 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
         )}
         <div className="screen-placeholder">{placeholder ?? 'No frame yet.'}</div>
         {children}
-      </div>
+      </ScreenZoom>
     );
   }
 
   const pickMarker = pick && scale > 0 ? { left: r2(pick.x * scale), top: r2(pick.y * scale) } : null;
 
   return (
-    <div className="screen-viewport" ref={viewportRef}>
+    <ScreenZoom {...zoomProps} fitScale={scale} onZoom={onZoom} outside={children}>
       <div
         ref={screenRef}
         data-testid="screen"
@@ -508,6 +547,12 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
         onPointerUp={onPointerUp}
         onPointerCancel={() => (stroke.current = null)}
         onClick={(e) => {
+          // The container cancels the press (so a drag can pan): focus the screen for Tab and Escape.
+          e.currentTarget.focus({ preventScroll: true });
+          if (panned.current) {
+            panned.current = false;
+            return;
+          }
           if (!interacting) pickOrCycle(e.clientX, e.clientY, 1);
         }}
         onKeyDown={onKeyDown}
@@ -581,7 +626,6 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
           )}
         </div>
       </div>
-      {children}
-    </div>
+    </ScreenZoom>
   );
 }

@@ -10,6 +10,7 @@ import type { Frame } from '@shared/api/api';
 import { formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
 import { useTimeline, type TimelineEntry } from '@renderer/state/timeline';
+import { CopyButton } from './CopyButton';
 import { selectorText } from './Timeline';
 
 function screenSizeOf(frame: Frame | null): { width: number; height: number } | null {
@@ -112,6 +113,13 @@ export function StepDetail({ entry }: { entry: TimelineEntry }) {
           {step.callId} · {formatTime(step.startedAt)}
         </span>
         <span className="spacer" />
+        {/* The step's request and result as sent, for a bug report (docs/rules.md#r-qa-20). */}
+        <CopyButton
+          text={() => JSON.stringify({ request, result }, null, 2)}
+          label="Copy result"
+          testId="copy-step-result"
+          title="Copy the request and its result as JSON"
+        />
         <button type="button" className="tool-button" data-testid="step-detail-close" onClick={close} title="Back to the live screen (Esc)">
           ✕ Close
         </button>
@@ -122,6 +130,11 @@ export function StepDetail({ entry }: { entry: TimelineEntry }) {
             <div className="detail-explanation" data-testid="step-detail-explanation">
               <div className="detail-reason">
                 Failed closed: <code>{outcome.failureReason}</code>
+                <CopyButton
+                  text={`${outcome.failureReason ?? ''}: ${outcome.explanation.meaning} ${outcome.explanation.whatToDo}`}
+                  testId="copy-step-reason"
+                  title="Copy the reason, what it means and what to do"
+                />
                 {outcome.mayHaveRun !== undefined && (
                   <span className={`chip ${outcome.mayHaveRun ? 'may-have-run' : 'plain'}`}>{outcome.mayHaveRun ? 'may have run' : 'nothing was done'}</span>
                 )}
