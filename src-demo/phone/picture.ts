@@ -6,17 +6,22 @@
  * one left it, so the last capture is kept and answered again while nothing has been drawn since.
  *
  * "Nothing drawn since" is Chromium's word, not the DOM's: a second CDP session runs a screencast of
- * tiny frames (40 x 87 JPEG, well under a millisecond to encode), and Chromium emits one for every
- * compositor frame with damage: a DOM change, a scroll, a caret blink (which changes pixels without
- * touching the DOM), an animation. Each one, and every input or app control the device makes (`touched`),
- * retires the kept capture; the next request captures again. A capture that was under way when the
+ * point-sized frames (402 x 874 JPEG, a few milliseconds to encode), and Chromium emits one for every
+ * compositor frame it draws: a DOM change, a scroll, a caret blink (which changes pixels without
+ * touching the DOM), an animation, and a capture's own redraw. A frame whose pixels differ from the last
+ * one, and every input or app control the device makes (`touched`), retires the kept capture; the next
+ * request captures again. A capture that was under way when the
  * screen changed is never kept. What remains is the few milliseconds between a change inside the page
  * and its damage frame, the same as a real capture taken a moment earlier.
  */
 import type { CDPSession } from 'playwright-core';
 
-/** The damage probe's frame: small enough to cost nothing, large enough that Chromium keeps sending. */
-const PROBE = { maxWidth: 40, maxHeight: 87, quality: 1 } as const;
+/**
+ * The damage probe's frame: the screen at one pixel per point (402 x 874), where a caret or a hairline
+ * is still a pixel of its own; a JPEG of that costs Chromium a few milliseconds, and only on a frame
+ * with damage.
+ */
+const PROBE = { maxWidth: 402, maxHeight: 874, quality: 40 } as const;
 
 export interface PictureStats {
   captures: number;
@@ -28,15 +33,22 @@ export class ScreenPicture {
   private generation = 0;
   private kept: { generation: number; data: string } | undefined;
   private probing = false;
-  readonly stats: PictureStats & { damage: number; touched: number } = { captures: 0, reused: 0, damage: 0, touched: 0 };
+  /** The last probe frame's bytes. */
+  private lastProbe: string | undefined;
+  readonly stats: PictureStats & { damage: number; redrawn: number; touched: number } = { captures: 0, reused: 0, damage: 0, redrawn: 0, touched: 0 };
 
   constructor(
     private readonly probe: CDPSession,
     private readonly capture: () => Promise<string>,
   ) {
     probe.on('Page.screencastFrame', (frame) => {
-      this.generation++;
-      this.stats.damage++;
+      // A capture makes Chromium draw a frame of its own, with the same pixels: only a frame whose
+      // pixels differ from the last one is a change (the encoder is deterministic).
+      if (frame.data !== this.lastProbe) {
+        this.lastProbe = frame.data;
+        this.generation++;
+        this.stats.damage++;
+      } else this.stats.redrawn++;
       // Unacknowledged, Chromium sends no further frame: the probe would go blind.
       void probe.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => {});
     });

@@ -21,7 +21,7 @@ import './Screen.css';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import type { Point } from '@shared/protocol/action';
 import type { Frame } from '@shared/api/api';
-import type { LayoutWarning, NodeSource } from '@shared/protocol/observation';
+import type { LayoutWarning } from '@shared/protocol/observation';
 import {
   actionTargetAt,
   appRevealIdSource,
@@ -44,6 +44,7 @@ import {
   type PickOptions,
 } from '@shared/inspect';
 import { useElementSize } from '@renderer/state/useElementSize';
+import { BoxLayer, type PlacedBox } from './BoxLayer';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { boundsOf, childrenOf, nodeSource, type Rect } from '@shared/model/node';
 import type { FlatNode, NodeKey } from '@shared/model/tree';
@@ -105,50 +106,6 @@ const TOUCH_MARK_MS = 700;
 let nextTouch = 1;
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
-
-interface BoxProps {
-  nodeKey: NodeKey;
-  source: NodeSource;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  selected: boolean;
-  hovered: boolean;
-  match: boolean;
-  /** Without a screenshot, a leaf's text is written into its box so the outline can be read. */
-  label?: string;
-  /** AppReveal: how the element's id was derived. */
-  idSource?: string;
-  /** AppReveal: recognized by OCR, not a real view. */
-  ocr?: boolean;
-}
-
-const Box = memo(function Box({ nodeKey, source, left, top, width, height, selected, hovered, match, label, idSource, ocr }: BoxProps) {
-  const cls = `box src-${source}${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}${ocr ? ' is-ocr' : ''}`;
-  return (
-    <div
-      data-testid="box"
-      data-node-key={nodeKey}
-      data-source={source}
-      {...(idSource ? { 'data-id-source': idSource } : {})}
-      {...(ocr ? { 'data-ocr': 'true' } : {})}
-      title={idSource ? `id from ${idSource}${ocr ? ' (recognized by OCR: visible text, not a real view)' : ''}` : undefined}
-      data-selected={String(selected)}
-      data-hovered={String(hovered)}
-      data-match={String(match)}
-      className={cls}
-      style={{ left, top, width, height }}
-    >
-      {label && (
-        <span className="box-label" style={{ fontSize: Math.max(7, Math.min(11, height * 0.6)) }}>
-          {label}
-        </span>
-      )}
-      {ocr && <span className="box-ocr-tag">OCR</span>}
-    </div>
-  );
-});
 
 /** A rectangle in screen points placed in displayed pixels. */
 function place(r: Rect, scale: number) {
@@ -265,7 +222,7 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
 
   const boxes = useMemo(() => {
     if (!hierarchy || scale <= 0) return [];
-    const out: Omit<BoxProps, 'selected' | 'hovered' | 'match'>[] = [];
+    const out: PlacedBox[] = [];
     for (const flat of nodes) {
       const b = boundsOf(flat.node);
       if (!b || b.right <= b.left || b.bottom <= b.top) continue;
@@ -540,9 +497,7 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
               style={place(region.rect, scale)}
             />
           ))}
-          {boxes.map((b) => (
-            <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={matchKeys.has(b.nodeKey)} />
-          ))}
+          <BoxLayer boxes={boxes} width={displayedWidth} height={displayedHeight} selectedKey={selectedKey} hoveredKey={hoveredKey} matchKeys={matchKeys} />
           {warnings.length > 0 && <WarningLayer warnings={warnings} scale={scale} showAdvisories={layers.advisories} />}
           {arrows.map((mark) => {
             const p = place(mark.bounds, scale);
