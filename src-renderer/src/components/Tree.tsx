@@ -4,7 +4,7 @@ import './Tree.css';
  * view are in the page (docs/rules.md#r-perf-02): the scroll container, the collapsed set and the
  * selection outlive frames, so expansion, selection and scroll stay where the user left them.
  */
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { nodeCaption, SOURCE_LABELS, shortClassName, shortContext } from '@shared/inspect';
 import type { NodeSource } from '@shared/protocol/observation';
@@ -111,7 +111,8 @@ function row(flat: FlatNode, p: RowsProps, top?: number) {
 /** The scroll container's offset and height, followed as it scrolls or resizes. */
 function useViewport(container: RefObject<HTMLDivElement | null>): { scrollTop: number; height: number } {
   const [viewport, setViewport] = useState({ scrollTop: 0, height: 0 });
-  useLayoutEffect(() => {
+  // A passive effect: the container is the rows' parent, whose ref is attached after the rows' layout effects.
+  useEffect(() => {
     const el = container.current;
     if (!el) return;
     const read = () =>
@@ -196,6 +197,21 @@ export function Tree({
     const next = scrollToRow(at, container.scrollTop, container.clientHeight, TREE_ROW_HEIGHT, padTop);
     if (next !== container.scrollTop) container.scrollTop = next;
   }, [selectedKey, indexOf]);
+
+  // A new search brings its first match into view once (a row out of view is not in the page); later
+  // frames with the same query leave the scroll where the user put it.
+  const searchQuery = useScopedInspector((s) => s.searchQuery);
+  const searchedFor = useRef('');
+  useEffect(() => {
+    if (searchQuery === searchedFor.current || matchKeys.size === 0) return;
+    const container = containerRef.current;
+    const at = rows.findIndex((r) => matchKeys.has(r.key));
+    if (!container || at < 0) return;
+    searchedFor.current = searchQuery;
+    const padTop = Number.parseFloat(getComputedStyle(container).paddingTop) || 0;
+    const next = scrollToRow(at, container.scrollTop, container.clientHeight, TREE_ROW_HEIGHT, padTop);
+    if (next !== container.scrollTop) container.scrollTop = next;
+  }, [searchQuery, matchKeys, rows]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const { selectNode, setCollapsed } = store.getState();

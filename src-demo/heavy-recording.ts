@@ -12,7 +12,7 @@
  * At 50,000 nodes one hierarchy is ~9 MB of JSON, so the folder (~40 MB) is generated where it is used
  * (tests, benches, a person trying it) rather than committed:
  *
- *   npx tsx bench/heavy-recording.ts OUT_FOLDER [--nodes 50000]
+ *   npx tsx src-demo/heavy-recording.ts OUT_FOLDER [--nodes 50000]
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -276,7 +276,7 @@ export function writeHeavyRecording(folder: string, options: { nodes?: number } 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const [out, ...rest] = process.argv.slice(2);
   if (!out) {
-    console.error('usage: npx tsx bench/heavy-recording.ts OUT_FOLDER [--nodes N]');
+    console.error('usage: npx tsx src-demo/heavy-recording.ts OUT_FOLDER [--nodes N]');
     process.exit(2);
   }
   const at = rest.indexOf('--nodes');
