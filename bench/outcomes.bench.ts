@@ -13,7 +13,7 @@ import { startWebHost } from '@main/host/web-host';
 import { OUTCOME_CLASSES, type ActionResult, type OutcomeClass } from '@shared/protocol/action';
 import { outcomeClassOf } from '@shared/act/verdict';
 // The cases are the integration test's own (tests/integration/outcomes.test.ts): one list, measured here and checked there.
- 
+
 import { apiClient, expectedFor, OUTCOME_CASES, resetDevice, settleAfter, uncoveredFaults, viaCli, viaWebHost } from '../tests/support/outcome-cases';
 
 const device = await startDemoDevice({ port: 0, appReveal: false });
