@@ -16,7 +16,6 @@
  *   elements      how many elements the page holds with the screen shown;
  *   wire          the frame's size on the host's WebSocket.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +23,7 @@ import { chromium, type Page } from 'playwright-core';
 import { writeHeavyRecording } from '@demo/heavy-recording';
 import { LAUNCH_ARGS } from '@demo/phone/browser';
 import { findBrowser } from '@demo/phone/find-browser';
+import { percentile, serveInChild } from './web-host-process';
 
 const SIZES = (process.env['HEAVY_SIZES'] ?? '1000,5000,10000,50000').split(',').map(Number);
 const MODES = ['window', 'virtual', 'all'] as const;
@@ -31,30 +31,8 @@ const MODES = ['window', 'virtual', 'all'] as const;
 const ALL_SIZES = new Set([1_000, 5_000, 50_000]);
 const FRAMES = 5;
 const PICKS = 15;
-const ROOT = join(import.meta.dirname, '..');
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? NaN;
-};
-const fmt = (xs: number[]) => (xs.length ? `${pct(xs, 50).toFixed(0).padStart(6)} / ${pct(xs, 95).toFixed(0).padStart(6)}` : '     - /      -');
-
-async function serve(folder: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'parallax.mjs'), 'serve', '--replay', folder, '--no-default-device', '--port', '0'], {
-    env: { ...process.env, PARALLAX_MDNS: 'off', PARALLAX_HOME: await mkdtemp(join(tmpdir(), 'parallax-heavy-home-')) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Parallax web host: (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-  return { url, child };
-}
+const fmt = (xs: number[]) => (xs.length ? `${percentile(xs, 50).toFixed(0).padStart(6)} / ${percentile(xs, 95).toFixed(0).padStart(6)}` : '     - /      -');
 
 /** In the page: when each large message arrived, and when the next frame painted after it was handled. */
 const PAGE_PROBE = `(() => {
@@ -95,7 +73,7 @@ interface Figures {
 }
 
 async function measure(folder: string, nodes: number, mode: (typeof MODES)[number]): Promise<Figures> {
-  const { url, child } = await serve(folder);
+  const { url, child } = await serveInChild(['--replay', folder]);
   const browser = await chromium.launch({ executablePath: findBrowser(), args: LAUNCH_ARGS });
   const f: Figures = {
     replyToDrawn: [],
@@ -218,7 +196,7 @@ try {
       if (mode === 'all' && !ALL_SIZES.has(nodes)) continue;
       const f = await measure(folder, nodes, mode);
       console.log(
-        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${pct(f.hostPart, 50).toFixed(0).padStart(7)} ${pct(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
+        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${percentile(f.hostPart, 50).toFixed(0).padStart(7)} ${percentile(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
       );
     }
   }

@@ -4,43 +4,17 @@
  * Feed, Edges and the 50,000-view heavy screen (5 s each), and the time from a change on the device
  * (a screen switch through the admin endpoint) to the new picture in the page, median and p95.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startDemoDevice } from '@demo/index';
 import { LAUNCH_ARGS } from '@demo/phone/browser';
 import { findBrowser } from '@demo/phone/find-browser';
+import { percentile, serveInChild } from './web-host-process';
 
-const ROOT = join(import.meta.dirname, '..');
 const WINDOW_MS = 5_000;
 const CHANGES = 10;
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? NaN;
-};
-
-async function serve(runnerUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'parallax.mjs'), 'serve', '--device', runnerUrl, '--no-default-device'], {
-    env: { ...process.env, PARALLAX_MDNS: 'off', PARALLAX_HOME: await mkdtemp(join(tmpdir(), 'parallax-live-home-')) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Parallax web host: (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited ${code}`)));
-  });
-  return { url, child };
-}
-
 const device = await startDemoDevice({ port: 0 });
-const { url, child } = await serve(device.runnerUrl);
+const { url, child } = await serveInChild(['--device', device.runnerUrl]);
 const browser = await chromium.launch({ executablePath: findBrowser(), args: LAUNCH_ARGS });
 const setScreen = async (screen: string) => {
   const res = await fetch(`${device.adminUrl}/screen`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ screen }) });
@@ -91,7 +65,7 @@ try {
     await page.waitForTimeout(500);
   }
   console.log(
-    `  change on the device -> new picture in the page: median ${pct(latencies, 50).toFixed(0)} ms, p95 ${pct(latencies, 95).toFixed(0)} ms (n=${CHANGES}; the change itself is a screen switch, admin round trip included)`,
+    `  change on the device -> new picture in the page: median ${percentile(latencies, 50).toFixed(0)} ms, p95 ${percentile(latencies, 95).toFixed(0)} ms (n=${CHANGES}; the change itself is a screen switch, admin round trip included)`,
   );
 } finally {
   await browser.close();
