@@ -44,6 +44,7 @@ try {
 
   // A change on the device to the new picture in the page: the image's source changes.
   await setScreen('login');
+  await page.getByTestId('screen-image').waitFor({ timeout: 60_000 });
   await page.waitForTimeout(2_000);
   const latencies: number[] = [];
   for (let i = 0; i < CHANGES; i++) {
@@ -51,12 +52,13 @@ try {
     await page.evaluate(() => {
       const w = window as unknown as { __pictureAt?: number };
       w.__pictureAt = 0;
-      const img = document.querySelector('[data-testid="screen-image"]')!;
+      const img = document.querySelector('[data-testid="screen"]')!;
       const observer = new MutationObserver(() => {
         w.__pictureAt = Date.now();
         observer.disconnect();
       });
-      observer.observe(img, { attributes: true, attributeFilter: ['src'] });
+      // The image element may be replaced as well as its source changed.
+      observer.observe(img, { attributes: true, attributeFilter: ['src'], subtree: true, childList: true });
     });
     const changed = Date.now();
     await setScreen(next);
