@@ -107,6 +107,10 @@ let nextTouch = 1;
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
+function sameGeometry(a: ScreenGeometry | null, b: ScreenGeometry | null): boolean {
+  return a === b || (a !== null && b !== null && a.width === b.width && a.height === b.height && a.points === b.points);
+}
+
 /** A rectangle in screen points placed in displayed pixels. */
 function place(r: Rect, scale: number) {
   return {
@@ -206,13 +210,19 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
   const [natural, setNatural] = useState<{ src: string; width: number; height: number } | null>(null);
 
   const pixels = imageSrc && natural && natural.src === imageSrc ? natural : null;
-  const geometry: ScreenGeometry | null = useMemo(() => {
+  const measured: ScreenGeometry | null = useMemo(() => {
     // The screenshot's shape is checked only once it is measured; a tree alone needs no picture.
     const points = screenPointSize(frame, pixels);
     if (points) return { ...points, points: true };
     if (pixels) return { width: pixels.width, height: pixels.height, points: false };
     return null;
   }, [frame, pixels]);
+  // The same geometry stays the same object: a live picture of an unchanged screen redraws no box
+  // (docs/rules.md#r-perf-03).
+  const geometryRef = useRef(measured);
+  if (!sameGeometry(geometryRef.current, measured)) geometryRef.current = measured;
+  const geometry = geometryRef.current;
+  const hasImage = imageSrc !== null;
 
   const availWidth = Math.max(0, viewport.width - 2 * MARGIN);
   const availHeight = Math.max(0, viewport.height - 2 * MARGIN);
@@ -226,7 +236,7 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
     for (const flat of nodes) {
       const b = boundsOf(flat.node);
       if (!b || b.right <= b.left || b.bottom <= b.top) continue;
-      const label = !imageSrc && childrenOf(flat.node).length === 0 ? (flat.node.text ?? flat.node['content-desc']) : undefined;
+      const label = !hasImage && childrenOf(flat.node).length === 0 ? (flat.node.text ?? flat.node['content-desc']) : undefined;
       const idSource = appRevealIdSource(flat.node);
       out.push({
         nodeKey: flat.key,
@@ -238,7 +248,7 @@ export function Screen({ frame, nodes, treeNodes, matchKeys, pickStack, mismatch
       });
     }
     return out;
-  }, [hierarchy, nodes, scale, imageSrc]);
+  }, [hierarchy, nodes, scale, hasImage]);
 
   const safeAreas = useMemo(
     () => (geometry && layers.safeAreas ? safeAreaRegions(insetsOf(observation), geometry.width, geometry.height) : []),
