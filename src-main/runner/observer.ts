@@ -87,11 +87,13 @@ export class Observer {
     // same app in the same binding; otherwise it is dropped, never merged (R-DISC-03).
     // A pushed hierarchy names the app at once: the bridge read then waits for nothing anyway.
     const readsHierarchy = !(pushed && options.strategy !== 'raw');
+    // The hierarchy goes out first, then the rest in the same turn: the order on the wire stays what it
+    // was (a fault aimed at "the next request" still meets the hierarchy).
+    const hierarchyRead =
+      !readsHierarchy && pushed ? Promise.resolve(hierarchyStage(pushed)) : timed('xctest', () => this.readHierarchy(options.strategy === 'raw'));
+    const screenshotRead = options.screenshot === false ? Promise.resolve(undefined) : timed('screenshot', () => this.readScreenshot());
     const early = flagEnabled && readsHierarchy ? this.earlyBridgeRead(timed) : undefined;
-    const [hierarchy, screenshot] = await Promise.all([
-      !readsHierarchy && pushed ? Promise.resolve(hierarchyStage(pushed)) : timed('xctest', () => this.readHierarchy(options.strategy === 'raw')),
-      options.screenshot === false ? Promise.resolve(undefined) : timed('screenshot', () => this.readScreenshot()),
-    ]);
+    const [hierarchy, screenshot] = await Promise.all([hierarchyRead, screenshotRead]);
 
     if (hierarchy.ok && hierarchy.hierarchy.screenWidth !== undefined && hierarchy.hierarchy.screenHeight !== undefined) {
       this.screen = { width: hierarchy.hierarchy.screenWidth, height: hierarchy.hierarchy.screenHeight };
