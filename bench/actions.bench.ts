@@ -17,6 +17,7 @@ import { RunnerClient } from '@main/runner/client';
 import { Dispatcher } from '@main/runner/dispatch/dispatcher';
 import { Observer } from '@main/runner/observer';
 import type { ActionResult } from '@shared/protocol/action';
+import { READ_COMMANDS } from '../tests/support/outcome-cases';
 
 const RUNS = 25;
 const WARMUP = 2;
@@ -45,14 +46,6 @@ client.request = (async (command, payload, options) => {
   }
 }) as typeof client.request;
 
-const READS = new Set([
-  'request_hierarchy',
-  'request_hierarchy_if_stale',
-  'request_screenshot',
-  'get_sdk_capabilities',
-  'request_sdk_observation',
-  'request_sdk_web_snapshot',
-]);
 /** The longest chain of requests in `entries` (see the header). */
 function criticalPath(entries: typeof log): number {
   let path = 0;
@@ -64,7 +57,7 @@ function criticalPath(entries: typeof log): number {
     read = [];
   };
   for (const e of entries) {
-    if (READS.has(e.command)) {
+    if (READ_COMMANDS.has(e.command)) {
       // A second hierarchy in the same phase starts a new read (a read-back after a step).
       if ((e.command === 'request_hierarchy' || e.command === 'request_hierarchy_if_stale') && read.some((r) => r.command === e.command)) closeRead();
       read.push(e);
