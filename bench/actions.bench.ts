@@ -5,12 +5,19 @@
  *
  * The dispatcher runs with its defaults, as the app uses it: the observation after an action carries a
  * screenshot (one request_screenshot). The CLI turns that off.
+ *
+ * Critical path (docs/rules.md#r-perf-04): the longest chain of device requests the action must wait
+ * for, from the same run's request times. Reads are separated by the action's commands, which wait for
+ * everything before them; within a read, the hierarchy, a capability probe and a web snapshot are a chain
+ * (the probe needs the app the hierarchy names, the web read the web view it shows), the screenshot and a
+ * bridge read on a known discovery depend on nothing. `wall / path` is how close the loop comes to it.
  */
 import { startDemoDevice } from '@demo/index';
 import { RunnerClient } from '@main/runner/client';
 import { Dispatcher } from '@main/runner/dispatch/dispatcher';
 import { Observer } from '@main/runner/observer';
 import type { ActionResult } from '@shared/protocol/action';
+import { READ_COMMANDS } from '../tests/support/outcome-cases';
 
 const RUNS = 25;
 const WARMUP = 2;
@@ -25,6 +32,43 @@ const client = new RunnerClient(device.runnerUrl);
 client.start();
 await client.waitUntilConnected();
 const dispatcher = new Dispatcher(client, new Observer(client));
+
+// Every request's start and end, as the dispatcher sends them.
+let log: { command: string; start: number; end: number }[] = [];
+const request = client.request.bind(client);
+client.request = (async (command, payload, options) => {
+  const entry = { command: command as string, start: performance.now(), end: 0 };
+  log.push(entry);
+  try {
+    return await request(command, payload, options);
+  } finally {
+    entry.end = performance.now();
+  }
+}) as typeof client.request;
+
+/** The longest chain of requests in `entries` (see the header). */
+function criticalPath(entries: typeof log): number {
+  let path = 0;
+  let read: typeof log = [];
+  const closeRead = () => {
+    const d = (c: string) => Math.max(0, ...read.filter((e) => e.command === c).map((e) => e.end - e.start));
+    const chain = Math.max(d('request_hierarchy'), d('request_hierarchy_if_stale')) + d('get_sdk_capabilities') + d('request_sdk_web_snapshot');
+    path += Math.max(chain, d('request_screenshot'), d('request_sdk_observation'));
+    read = [];
+  };
+  for (const e of entries) {
+    if (READ_COMMANDS.has(e.command)) {
+      // A second hierarchy in the same phase starts a new read (a read-back after a step).
+      if ((e.command === 'request_hierarchy' || e.command === 'request_hierarchy_if_stale') && read.some((r) => r.command === e.command)) closeRead();
+      read.push(e);
+    } else {
+      closeRead();
+      path += e.end - e.start;
+    }
+  }
+  closeRead();
+  return path;
+}
 
 async function admin(path: string, body?: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(`${device.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
@@ -79,12 +123,19 @@ for (const kind of kinds) {
   const wall: number[] = [];
   const trips: number[] = [];
   let breakdown: Record<string, number> = {};
+  const paths: number[] = [];
+  const ratios: number[] = [];
   let mismatched = 0;
   for (let i = 0; i < RUNS; i++) {
     const before = await counts();
+    log = [];
     const started = performance.now();
     const result = await kind.run(WARMUP + i);
-    wall.push(performance.now() - started);
+    const took = performance.now() - started;
+    wall.push(took);
+    const path = criticalPath(log);
+    paths.push(path);
+    ratios.push(took / path);
     const after = await counts();
     const delta: Record<string, number> = {};
     for (const [command, n] of Object.entries(after)) if (n - (before[command] ?? 0) > 0) delta[command] = n - (before[command] ?? 0);
@@ -99,6 +150,11 @@ for (const kind of kinds) {
   const t = [...trips].sort((a, b) => a - b);
   console.log(
     `${kind.name.padEnd(26)} round trips median ${percentile(t, 50)} p95 ${percentile(t, 95)}   wall median ${percentile(w, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(w, 95).toFixed(1).padStart(6)} ms  (n=${RUNS}${mismatched ? `, ${mismatched} unexpected results` : ''})`,
+  );
+  const p = [...paths].sort((a, b) => a - b);
+  const r = [...ratios].sort((a, b) => a - b);
+  console.log(
+    `${''.padEnd(26)} critical path median ${percentile(p, 50).toFixed(1)} ms p95 ${percentile(p, 95).toFixed(1)} ms   wall / path median ${percentile(r, 50).toFixed(2)} p95 ${percentile(r, 95).toFixed(2)}`,
   );
   console.log(
     `${''.padEnd(26)} ${Object.entries(breakdown)

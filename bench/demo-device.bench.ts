@@ -75,6 +75,21 @@ console.log(summary('startup (to ready)', startups));
 await setScreen('login');
 console.log(summary('request_hierarchy', await time(() => client.request('request_hierarchy'))));
 console.log(summary('request_screenshot', await time(() => client.request('request_screenshot'))));
+// A real capture each time (docs/rules.md#r-perf-05): the screen changes before every request, so the
+// kept picture never answers. The switch itself is not timed.
+{
+  const fresh: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    await setScreen(i % 2 === 0 ? 'feed' : 'login');
+    const began = performance.now();
+    await client.request('request_screenshot');
+    fresh.push(performance.now() - began);
+  }
+  console.log(summary('request_screenshot (changed)', fresh));
+  await setScreen('edges');
+  console.log(summary('request_screenshot (edges)', await time(() => client.request('request_screenshot'))));
+  await setScreen('login');
+}
 console.log(summary('request_sdk_observation', await time(() => client.request('request_sdk_observation'))));
 console.log(summary('tap (request_tap_coordinates)', await time(() => client.request('request_tap_coordinates', { x: 201, y: 355, duration: 0 }))));
 await setScreen('checkout');

@@ -114,6 +114,8 @@ test('Hostile shows the recovered banner, Feed its hidden-content arrows and tab
   await expect(banner).toHaveCount(0);
   const listKey = await above.getAttribute('data-node-key');
   expect(await below.getAttribute('data-node-key')).toBe(listKey);
+  // The arrow selects the list it marks; the tree brings the list's row into view (only rows in view are drawn).
+  await above.click();
   await expect(page.locator(`[data-testid="tree-node"][data-node-key="${listKey}"]`)).toContainText('feed.list');
   // The tab bar keeps its boxes, at the bottom of the screen, over the scrolled list.
   await page.getByTestId('search-input').fill('tab.');

@@ -85,10 +85,13 @@ test('hover and selection follow each other between the screen and the tree', as
   expect(parentKey).not.toBe(selectedKey);
   expect(selectedKey?.startsWith(`${parentKey}.`)).toBe(true);
 
-  // Hovering a tree row lights its box on the screen.
+  // Hovering a tree row lights its box on the screen. Only rows in view are drawn: scroll until it shows.
+  const tree = page.getByTestId('tree');
   const row = page.locator('[data-testid="tree-node"]').filter({ hasText: 'Search' }).first();
-  await row.hover();
+  await tree.evaluate((el) => (el.scrollTop = 0));
+  for (let page = 0; page < 20 && (await row.count()) === 0; page++) await tree.evaluate((el) => (el.scrollTop += el.clientHeight));
   const hoveredKey = await row.getAttribute('data-node-key');
+  await page.locator(`[data-testid="tree-node"][data-node-key="${hoveredKey}"]`).hover();
   await expect(page.locator(`[data-testid="box"][data-node-key="${hoveredKey}"]`)).toHaveAttribute('data-hovered', 'true');
 });
 

@@ -18,7 +18,7 @@ import { RunnerServer } from '@demo/runner/server';
 
 export { FAULT_NAMES, FAULTS, parseFault } from '@demo/phone/faults';
 export { ALWAYS_PRESENT_TOOLS, APPREVEAL_FLAVORS, type AppRevealFlavor } from '@demo/appreveal/server';
-export { SCREENS } from '@demo/phone/app-page';
+export { DEFAULT_HEAVY_NODES, SCREENS } from '@demo/phone/app-page';
 export { findBrowser, NO_BROWSER_MESSAGE } from '@demo/phone/find-browser';
 
 export interface DemoDeviceHandle {
@@ -34,8 +34,10 @@ export interface DemoDeviceHandle {
 export interface StartDemoDeviceOptions {
   /** 0 (the default) picks any free port. */
   port?: number;
-  /** The screen to open on: login (default), feed, checkout, hostile, edges. */
+  /** The screen to open on: login (default), feed, checkout, hostile, edges, heavy. */
   screen?: string;
+  /** The heavy screen's size in views (default 50,000). */
+  heavyNodes?: number;
   /** Faults as `name` or `name=value` (faults.ts lists them). */
   faults?: string[];
   /** A Chromium or Chrome executable; otherwise PARALLAX_BROWSER, then the usual places. */
@@ -63,7 +65,7 @@ export async function startDemoDevice(options: StartDemoDeviceOptions = {}): Pro
   const appRevealPort = options.appRevealPort ?? 0;
   if (!Number.isInteger(appRevealPort) || appRevealPort < 0 || appRevealPort > 65535)
     throw new Error(`invalid AppReveal port ${String(options.appRevealPort)}`);
-  const device = await DemoDevice.start({ screen: options.screen, faults: options.faults, browserPath: options.browserPath });
+  const device = await DemoDevice.start({ screen: options.screen, faults: options.faults, browserPath: options.browserPath, heavyNodes: options.heavyNodes });
   const server = new RunnerServer(device);
   let bound: number;
   try {

@@ -3,7 +3,7 @@
 (() => {
   'use strict';
 
-  const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges'];
+  const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges', 'heavy'];
   const FEED_LENGTH = 60;
   // The feed opens scrolled into the middle so there is content both above and below what is visible.
   const FEED_INITIAL_ROW = 8;
@@ -31,6 +31,7 @@
     }
     if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
     if (name === 'feed' && !feedPositioned) positionFeed();
+    if (name === 'heavy' && heavyBuilt !== heavyNodes) buildHeavy();
     return current;
   }
 
@@ -99,6 +100,59 @@
     feedPositioned = true;
     const first = list.querySelector('.cell');
     list.scrollTop = (first ? first.offsetHeight : 72) * FEED_INITIAL_ROW;
+  }
+
+  // Heavy: a board of tiles sized to a node count, built on first show (docs/rules.md#r-perf-01). Each
+  // tile is a small view tree of TILE_NODES views, the way a dashboard cell nests its labels and chart.
+  const HEAVY_FIXED_NODES = 11; // application, screen, navigation bar and title, board, tab bar and its 5 tabs
+  const TILE_NODES = 50;
+  const BARS_PER_GROUP = 10;
+  const BAR_GROUPS = 4;
+  let heavyNodes = 50000;
+  let heavyBuilt = 0;
+  const board = $('heavy-board');
+  function buildHeavy() {
+    heavyBuilt = heavyNodes;
+    const tiles = Math.max(1, Math.round((heavyNodes - HEAVY_FIXED_NODES) / TILE_NODES));
+    const cols = Math.max(1, Math.ceil(Math.sqrt((tiles * 402) / 675)));
+    board.style.setProperty('--cols', String(cols));
+    board.style.setProperty('--rows', String(Math.ceil(tiles / cols)));
+    const bars = (tile, group) => {
+      let html = '';
+      for (let b = 0; b < BARS_PER_GROUP; b++) {
+        const height = 20 + ((tile * 7 + group * 13 + b * 29) % 80);
+        html += `<div class="bar" data-ax-class="UIView" style="height:${height}%"></div>`;
+      }
+      return html;
+    };
+    const parts = [];
+    for (let i = 1; i <= tiles; i++) {
+      let groups = '';
+      for (let g = 0; g < BAR_GROUPS; g++) groups += `<div class="bar-group" data-ax-class="UIView">${bars(i, g)}</div>`;
+      const change = (((i * 37) % 200) - 100) / 10;
+      parts.push(`<div class="tile" data-ax-class="UICollectionViewCell" data-ax-id="heavy.tile.${i}" data-ax-label="Tile ${i}">
+        <div class="tile-content" data-ax-class="UIView">
+          <p class="tile-title" data-ax-class="UILabel" data-ax-role="text">T${i}</p>
+          <p class="tile-value" data-ax-class="UILabel" data-ax-role="text">${change > 0 ? '+' : ''}${change.toFixed(1)}%</p>
+          <div class="tile-icon" data-ax-class="UIImageView" data-ax-role="image" style="background:${palette[i % palette.length]}"></div>
+          <div class="tile-chart" data-ax-class="UIView">${groups}</div>
+        </div>
+      </div>`);
+    }
+    board.innerHTML = parts.join('');
+  }
+  board.addEventListener('click', (event) => {
+    const tile = event.target.closest('.tile');
+    if (!tile) return;
+    tile.classList.toggle('picked');
+    tile.dataset.axSelected = String(tile.classList.contains('picked'));
+  });
+  function setHeavyNodes(count) {
+    const n = Math.floor(Number(count));
+    if (!Number.isFinite(n) || n < HEAVY_FIXED_NODES + TILE_NODES || n > 200000) throw new Error(`heavy node count out of range: ${count}`);
+    heavyNodes = n;
+    if (current === 'heavy') buildHeavy();
+    return heavyNodes;
   }
 
   // Checkout web views: the promo one exists only when the app shows two web views.
@@ -184,6 +238,7 @@
     history: () => [...history],
     back,
     setWebViews,
+    setHeavyNodes,
     reset,
   });
   showScreen('login', { pushHistory: false });

@@ -7,10 +7,8 @@
 (function introspect(options) {
   'use strict';
   const round = (n) => Math.round(n * 100) / 100;
-  const rectOf = (el) => {
-    const r = el.getBoundingClientRect();
-    return [round(r.left), round(r.top), round(r.width), round(r.height)];
-  };
+  const rectFrom = (r) => [round(r.left), round(r.top), round(r.width), round(r.height)];
+  const rectOf = (el) => rectFrom(el.getBoundingClientRect());
   const rendered = (el) => {
     if (typeof el.checkVisibility === 'function') return el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
     const style = getComputedStyle(el);
@@ -42,9 +40,11 @@
     };
   }
 
-  function nativeNode(el, reuseWindow) {
+  // `box` is the element's client rect when the caller already measured it (one layout query per view:
+  // a heavy screen has 50,000 of them).
+  function nativeNode(el, box) {
     const cls = el.dataset.axClass;
-    const rect = rectOf(el);
+    const rect = rectFrom(box || el.getBoundingClientRect());
     const node = {
       cls,
       id: el.dataset.axId || undefined,
@@ -104,13 +104,10 @@
       if (!(child instanceof HTMLElement)) continue;
       if (child.hidden || !rendered(child)) continue;
       if (child.dataset.axClass) {
-        if (reuseWindow) {
-          const r = child.getBoundingClientRect();
-          if (r.bottom <= reuseWindow[0] || r.top >= reuseWindow[1]) continue;
-        }
         const r = child.getBoundingClientRect();
+        if (reuseWindow && (r.bottom <= reuseWindow[0] || r.top >= reuseWindow[1])) continue;
         if (r.width <= 0 && r.height <= 0) continue;
-        out.push(nativeNode(child, null));
+        out.push(nativeNode(child, r));
       } else {
         collectChildren(child, out, reuseWindow);
       }

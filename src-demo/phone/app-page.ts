@@ -15,8 +15,13 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 import { APP_ORIGIN, DEVICE_GEOMETRY, newDeviceContext } from './browser';
 import { NativeCaptureSchema, WebCaptureSchema, walkNative, type NativeCapture, type NativeNode, type ScreenCapture, type WebCapture } from './capture-model';
+import { ScreenPicture } from './picture';
 
-export const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges'] as const;
+export const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges', 'heavy'] as const;
+/** The heavy screen's size when nobody asks for another (docs/rules.md#r-perf-01). */
+export const DEFAULT_HEAVY_NODES = 50_000;
+/** The range the heavy screen can be built in: from one tile to four times the issue's 50,000. */
+export const HEAVY_NODES_RANGE = { min: 61, max: 200_000 } as const;
 export type ScreenName = (typeof SCREENS)[number];
 export const isScreenName = (name: string): name is ScreenName => (SCREENS as readonly string[]).includes(name);
 
@@ -69,14 +74,39 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   private inputChain: Promise<unknown> = Promise.resolve();
   private webHooks: WebBridgeHooks | undefined;
   private closed = false;
+  /** How many views the heavy screen is built with; a relaunch builds it again at the same size. */
+  private heavyNodes = DEFAULT_HEAVY_NODES;
+  /**
+   * Moves with every change the app could show: the page's own change notifications (DOM, scroll,
+   * input, focus: ax-notifier.js) and every input or app control made through here, before and after.
+   */
+  private version = 0;
+  /** The native capture of one version: readers of an unchanged screen share it instead of reading 50,000 views again. */
+  private nativeCapture: { version: number; capture: Promise<NativeCapture> } | undefined;
+
+  /** The last picture, kept while Chromium draws nothing new (picture.ts). */
+  readonly picture: ScreenPicture;
 
   private constructor(
     readonly context: BrowserContext,
     readonly page: Page,
     private readonly cdp: CDPSession,
+    probe: CDPSession,
     private readonly introspectSource: string,
   ) {
     super();
+    this.picture = new ScreenPicture(probe, async () => {
+      const data = await this.captureScreenshot();
+      // The mapping comes back with the next frame, not with the reply: the next touch waits for it.
+      await this.settle();
+      return data;
+    });
+  }
+
+  /** Something the app shows may have changed: the kept capture and the kept picture are retired. */
+  private changed(): void {
+    this.version++;
+    this.picture.touched();
   }
 
   /**
@@ -99,15 +129,20 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     });
     // introspect.js is one function expression; the formatter ends it with a semicolon, which cannot sit inside `(…)(args)`.
     const introspect = readFileSync(join(appDir, 'introspect.js'), 'utf8').trim().replace(/;$/, '');
-    const app = new AppPage(context, page, cdp, introspect);
+    // The damage probe has a session of its own, so its frames never share one with input or captures.
+    const probe = await context.newCDPSession(page);
+    const app = new AppPage(context, page, cdp, probe, introspect);
     // Bindings first, then the scripts that use them (init scripts run in registration order).
     await page.exposeBinding('__parallaxAxChanged', () => {
+      app.changed();
       if (!app.closed) app.emit('changed');
     });
     await page.exposeBinding('__autoMobileWebBridgeHello', (source, documentId: unknown) => app.webHooks?.hello(source.frame, documentId));
     await page.exposeBinding('__autoMobileWebBridgePost', (source, message: unknown) => {
       app.webHooks?.post(source.frame, message);
     });
+    // The probe outlives navigations (a relaunch): started once, here.
+    await app.picture.start();
     await context.addInitScript({ path: join(appDir, 'ax-notifier.js') });
     await context.addInitScript({ path: join(appDir, 'webview-bridge.js') });
     return app;
@@ -118,8 +153,21 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   }
 
   async load(screen: ScreenName = 'login'): Promise<void> {
+    this.changed();
     await this.page.goto(`${APP_ORIGIN}/`, { waitUntil: 'load' });
+    this.changed();
+    if (this.heavyNodes !== DEFAULT_HEAVY_NODES) await this.control(`window.__demoApp.setHeavyNodes(${JSON.stringify(this.heavyNodes)})`);
     if (screen !== 'login') await this.showScreen(screen);
+  }
+
+  /** Sizes the heavy screen (built, or built again, when it shows). */
+  async setHeavyNodes(nodes: number): Promise<void> {
+    if (!Number.isInteger(nodes) || nodes < HEAVY_NODES_RANGE.min || nodes > HEAVY_NODES_RANGE.max) {
+      throw new Error(`the heavy screen takes ${HEAVY_NODES_RANGE.min} to ${HEAVY_NODES_RANGE.max} nodes, not ${nodes}`);
+    }
+    this.heavyNodes = nodes;
+    // Before the first load there is no app yet: load() applies the size.
+    if (this.page.url().startsWith(APP_ORIGIN)) await this.control(`window.__demoApp.setHeavyNodes(${JSON.stringify(nodes)})`);
   }
 
   async close(): Promise<void> {
@@ -130,10 +178,29 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   // ---- Reading the screen ---------------------------------------------------------------------------
 
   private async introspect(frame: Frame, mode: 'native' | 'web'): Promise<unknown> {
-    return frame.evaluate(`(${this.introspectSource})(${JSON.stringify({ mode })})`);
+    // As one JSON string: Playwright's own value serializer takes seconds over a heavy screen's 50,000
+    // views (7.3 s against 0.6 s measured), JSON.stringify in the page and JSON.parse here do not.
+    const text = await frame.evaluate(`JSON.stringify((${this.introspectSource})(${JSON.stringify({ mode })}))`);
+    return typeof text === 'string' ? JSON.parse(text) : text;
   }
 
-  async captureNative(): Promise<NativeCapture> {
+  /**
+   * The native views as they are now. A screen that has not changed since the last capture (no change
+   * notification, no input, no app control in between) is that capture, shared: the page reads the
+   * same thing again otherwise. Anything that could change what is drawn moves the version.
+   */
+  captureNative(): Promise<NativeCapture> {
+    const cached = this.nativeCapture;
+    if (cached && cached.version === this.version) return cached.capture;
+    const entry = { version: this.version, capture: this.readNative() };
+    this.nativeCapture = entry;
+    entry.capture.catch(() => {
+      if (this.nativeCapture === entry) this.nativeCapture = undefined;
+    });
+    return entry.capture;
+  }
+
+  private async readNative(): Promise<NativeCapture> {
     let raw: unknown;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -201,12 +268,7 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
    * field, and typing that goes nowhere. Serialised with input, a screenshot also shows settled input.
    */
   screenshot(): Promise<string> {
-    return this.withInput(async () => {
-      const data = await this.captureScreenshot();
-      // The mapping comes back with the next frame, not with the reply: the next touch waits for it.
-      await this.settle();
-      return data;
-    });
+    return this.inTurn(() => this.picture.take());
   }
 
   private async captureScreenshot(): Promise<string> {
@@ -271,7 +333,17 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   // ---- App control (the app's own API, as a launch argument or deep link would drive it) -------------
 
   async showScreen(screen: ScreenName): Promise<void> {
-    await this.page.evaluate(`window.__demoApp.showScreen(${JSON.stringify(screen)})`);
+    await this.control(`window.__demoApp.showScreen(${JSON.stringify(screen)})`);
+  }
+
+  /** An app control (not input): what it changes is read afresh. */
+  private async control(script: string): Promise<unknown> {
+    this.changed();
+    try {
+      return await this.page.evaluate(script);
+    } finally {
+      this.changed();
+    }
   }
 
   async currentScreen(): Promise<string> {
@@ -279,17 +351,17 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   }
 
   async back(): Promise<boolean> {
-    return Boolean(await this.page.evaluate('window.__demoApp.back()'));
+    return Boolean(await this.control('window.__demoApp.back()'));
   }
 
   async setWebViews(state: { twoWebViews: boolean; checkoutTerminated: boolean }): Promise<void> {
-    await this.page.evaluate(`window.__demoApp.setWebViews(${JSON.stringify(state)})`);
+    await this.control(`window.__demoApp.setWebViews(${JSON.stringify(state)})`);
   }
 
   /** Programmatic scroll of a scrolling view, as UIScrollView.setContentOffset would do. */
   async scrollViewBy(axId: string, dx: number, dy: number): Promise<boolean> {
     return Boolean(
-      await this.page.evaluate(`(() => {
+      await this.control(`(() => {
         const el = document.querySelector('[data-ax-id=' + JSON.stringify(${JSON.stringify(axId)}) + ']');
         if (!el) return false;
         el.scrollBy({ left: ${Number(dx) || 0}, top: ${Number(dy) || 0}, behavior: 'instant' });
@@ -308,6 +380,18 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
 
   /** Runs `fn` after every earlier input finished; input never interleaves. */
   withInput<T>(fn: () => Promise<T>): Promise<T> {
+    return this.inTurn(async () => {
+      this.changed();
+      try {
+        return await fn();
+      } finally {
+        this.changed();
+      }
+    });
+  }
+
+  /** Runs `fn` in turn with input without counting as a change (a screenshot draws nothing). */
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.inputChain.then(fn, fn);
     this.inputChain = run.catch(() => {});
     return run;

@@ -21,6 +21,8 @@ export interface DemoDeviceOptions {
   browserPath?: string | undefined;
   /** Where the app's pages are; defaults to resources/demo-app in the project. */
   appDir?: string | undefined;
+  /** The heavy screen's size in views (default DEFAULT_HEAVY_NODES). */
+  heavyNodes?: number | undefined;
 }
 
 const WEB_VIEW_FAULTS: readonly FaultName[] = ['web-two-webviews', 'web-process-terminated'];
@@ -69,6 +71,7 @@ export class DemoDevice {
 
       // The SDK port is chosen even when the SDK starts absent, so a later "present" reuses it.
       await sdkServer.start();
+      if (options.heavyNodes !== undefined) await app.setHeavyNodes(options.heavyNodes);
       await app.load(screen);
       await device.applyFaults(faults.list().map((spec) => spec.split('=')[0] as FaultName));
       faults.on('changed', (names) => {
@@ -111,7 +114,8 @@ export class DemoDevice {
     this.runnerRequests[type] = (this.runnerRequests[type] ?? 0) + 1;
   }
 
-  async setScreen(screen: ScreenName): Promise<void> {
+  async setScreen(screen: ScreenName, options: { heavyNodes?: number | undefined } = {}): Promise<void> {
+    if (options.heavyNodes !== undefined) await this.app.setHeavyNodes(options.heavyNodes);
     await this.app.showScreen(screen);
     await this.monitor.refresh();
   }

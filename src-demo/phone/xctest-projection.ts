@@ -24,10 +24,19 @@ export function truncateBounds([x, y, w, h]: Rect): Bounds {
   return { left: Math.trunc(x), top: Math.trunc(y), right: Math.trunc(x + w), bottom: Math.trunc(y + h) };
 }
 
+/** Ids already derived: a heavy screen asks for 50,000 per read, the same ones each time. */
+const viewIds = new Map<string, string>();
+const MAX_VIEW_IDS = 250_000;
+
 /** A stable stand-in for the runner's per-element UUID, derived from where the element sits. */
 function viewId(seed: string): string {
+  const known = viewIds.get(seed);
+  if (known !== undefined) return known;
   const hex = createHash('sha1').update(seed).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  if (viewIds.size >= MAX_VIEW_IDS) viewIds.clear();
+  viewIds.set(seed, id);
+  return id;
 }
 
 const CLICKABLE = new Set(['UIButton', 'UITextField', 'UISecureTextField', 'UITextView', 'UISwitch', 'UICollectionViewCell', 'UITableViewCell']);

@@ -6,7 +6,7 @@
  *   POST /admin/faults    {faults: [...]} replaces the list; {add: [...]} / {remove: [...]} edit it;
  *                         answers {faults} once the app follows (a web view reloaded, the SDK gone, ...)
  *   GET  /admin/screen    {screen, screens}
- *   POST /admin/screen    {screen}
+ *   POST /admin/screen    {screen, nodes?}; nodes sizes the heavy screen (docs/rules.md#r-perf-01)
  *   POST /admin/reset     relaunches the app (fresh screens and documents); {faults?: [...]} replaces the
  *                         faults first; request counts start again from zero
  * Every answer is JSON; a bad request is 400 {error}.
@@ -28,7 +28,7 @@ const FaultsChangeSchema = z
     remove: z.array(z.string()).optional(),
   })
   .refine((b) => b.faults !== undefined || b.add !== undefined || b.remove !== undefined, { message: 'expected faults, add or remove' });
-const ScreenChangeSchema = z.object({ screen: z.string() });
+const ScreenChangeSchema = z.object({ screen: z.string(), nodes: z.number().int().optional() });
 const ResetSchema = z.object({ faults: z.array(z.string()).optional(), screen: z.string().optional() });
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -110,7 +110,12 @@ export async function handleAdmin(device: DemoDevice, req: IncomingMessage, res:
       const change = validateWith(ScreenChangeSchema, body.value);
       if (!change.ok) return send(res, 400, { error: change.error.message });
       if (!isScreenName(change.value.screen)) return send(res, 400, { error: `unknown screen "${change.value.screen}" (screens: ${SCREENS.join(', ')})` });
-      await device.setScreen(change.value.screen);
+      try {
+        await device.setScreen(change.value.screen, { heavyNodes: change.value.nodes });
+      } catch (error) {
+        if (change.value.nodes !== undefined) return send(res, 400, { error: error instanceof Error ? error.message : String(error) });
+        throw error;
+      }
       return send(res, 200, { screen: change.value.screen });
     }
     if (path === '/admin/reset') {

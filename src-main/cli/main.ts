@@ -41,7 +41,7 @@ Commands:
   compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
   doctor [--device URL] [--json]      check a runner or an AppReveal app from here; the next step for each failure
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
-  demo-device [--port N] [--screen NAME] [--fault F]...
+  demo-device [--port N] [--screen NAME] [--heavy-nodes N] [--fault F]...
               [--appreveal-flavor ios|tauri] [--appreveal-tools always|T1,T2...] [--appreveal-host ADDR]
                                       start the simulated iPhone; prints {runnerUrl, adminUrl, appRevealUrl}
 `;
@@ -278,6 +278,7 @@ async function demoDevice(args: string[], out: Out): Promise<number> {
   const { values } = parse(args, {
     port: { type: 'string' },
     screen: { type: 'string' },
+    'heavy-nodes': { type: 'string' },
     fault: { type: 'string', multiple: true },
     browser: { type: 'string' },
     'appreveal-flavor': { type: 'string' },
@@ -301,9 +302,12 @@ async function demoDevice(args: string[], out: Out): Promise<number> {
             .filter((t) => t !== '');
   const host = values['appreveal-host'];
   if (host !== undefined && isIP(host) === 0) throw new UsageError(`--appreveal-host must be an IP address, not "${host}"`);
+  const heavyNodes = values['heavy-nodes'] === undefined ? undefined : Number(values['heavy-nodes']);
+  if (heavyNodes !== undefined && !Number.isInteger(heavyNodes)) throw new UsageError(`--heavy-nodes must be a whole number, not "${values['heavy-nodes']}"`);
   const device = await startDemoDevice({
     port: portOption(values.port) ?? 0,
     ...(values.screen ? { screen: values.screen } : {}),
+    ...(heavyNodes !== undefined ? { heavyNodes } : {}),
     ...(values.fault ? { faults: values.fault } : {}),
     ...(values.browser ? { browserPath: values.browser } : {}),
     ...(flavor ? { appRevealFlavor: flavor as (typeof APPREVEAL_FLAVORS)[number] } : {}),

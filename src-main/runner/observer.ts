@@ -2,9 +2,11 @@
  * One observe pass against a runner: the I/O around the pure assembleObservation.
  *
  * Round trips, in the order their inputs allow: the XCTest hierarchy and the screenshot together (the
- * hierarchy names the foreground app); discovery from the capability cache, or one probe when the
- * foreground app or the connection changed (docs/rules.md#r-disc-03: a reply for one app never answers
- * for another); then the bridge and web view reads together, each on the SDK budget. A push that already
+ * hierarchy names the foreground app), and beside them the bridge read when the cached discovery of the
+ * current app says the bridge is there (docs/rules.md#r-perf-04); discovery from the capability cache,
+ * or one probe when the foreground app or the connection changed (docs/rules.md#r-disc-03: a reply for
+ * one app never answers for another); then the bridge (unless it already went) and web view reads
+ * together, each on the SDK budget. A push that already
  * carries the hierarchy skips the first read. A bridge read that finds no bridge where the cache said
  * there was one costs one more probe, so the observation never reports a stale discovery.
  */
@@ -78,15 +80,23 @@ export class Observer {
       }
     };
 
-    const [hierarchy, screenshot] = await Promise.all([
-      pushed && options.strategy !== 'raw' ? Promise.resolve(hierarchyStage(pushed)) : timed('xctest', () => this.readHierarchy(options.strategy === 'raw')),
-      options.screenshot === false ? Promise.resolve(undefined) : timed('screenshot', () => this.readScreenshot()),
-    ]);
+    const flagEnabled = !options.xctestOnly;
+    // The bridge read goes out beside the hierarchy when the discovery for this app is known and says
+    // the bridge is there (docs/rules.md#r-perf-04): its answer is used only if the hierarchy names the
+    // same app in the same binding; otherwise it is dropped, never merged (R-DISC-03).
+    // A pushed hierarchy names the app at once: the bridge read then waits for nothing anyway.
+    const readsHierarchy = !(pushed && options.strategy !== 'raw');
+    // The hierarchy goes out first, then the rest in the same turn: the order on the wire stays what it
+    // was (a fault aimed at "the next request" still meets the hierarchy).
+    const hierarchyRead =
+      !readsHierarchy && pushed ? Promise.resolve(hierarchyStage(pushed)) : timed('xctest', () => this.readHierarchy(options.strategy === 'raw'));
+    const screenshotRead = options.screenshot === false ? Promise.resolve(undefined) : timed('screenshot', () => this.readScreenshot());
+    const early = flagEnabled && readsHierarchy ? this.earlyBridgeRead(timed) : undefined;
+    const [hierarchy, screenshot] = await Promise.all([hierarchyRead, screenshotRead]);
 
     if (hierarchy.ok && hierarchy.hierarchy.screenWidth !== undefined && hierarchy.hierarchy.screenHeight !== undefined) {
       this.screen = { width: hierarchy.hierarchy.screenWidth, height: hierarchy.hierarchy.screenHeight };
     }
-    const flagEnabled = !options.xctestOnly;
     const bundleId = hierarchy.ok ? hierarchy.hierarchy.packageName : undefined;
     let discovery = flagEnabled && bundleId ? await timed('discovery', () => this.discover(bundleId)) : undefined;
 
@@ -95,8 +105,9 @@ export class Observer {
     if (hierarchy.ok && hierarchy.hierarchy.hierarchy) {
       const projected = projectVisible(hierarchy.hierarchy).hierarchy;
       let selection = selectBackendFor(flagEnabled, discovery, projected);
+      const sameApp = early !== undefined && early.binding === this.binding && early.binding.bundleId === bundleId;
       [bridge, web] = await Promise.all([
-        selection.readBridge ? timed('bridge', () => this.readBridge()) : Promise.resolve(undefined),
+        selection.readBridge ? (sameApp ? early.read : timed('bridge', () => this.readBridge())) : Promise.resolve(undefined),
         selection.readWebViews ? timed('web', () => this.readWebViews()) : Promise.resolve(undefined),
       ]);
       // The relay found no bridge where the cached probe said there was one (the app went, or its host
@@ -129,6 +140,16 @@ export class Observer {
       ...(hierarchy.ok && hierarchy.frameContext ? { hierarchyFrameContext: hierarchy.frameContext } : {}),
       receivedAt: Date.now(),
     };
+  }
+
+  /** The bridge read, started now, when the cached discovery of the current binding says it is there. */
+  private earlyBridgeRead(
+    timed: <T>(stage: string, run: () => Promise<T>) => Promise<T>,
+  ): { binding: GenerationBinding; read: Promise<BridgeRead> } | undefined {
+    const binding = this.binding;
+    const cached = binding ? this.cache.get(binding) : undefined;
+    if (!binding || !cached?.bridge.available) return undefined;
+    return { binding, read: timed('bridge', () => this.readBridge()) };
   }
 
   private bumpGeneration(): void {

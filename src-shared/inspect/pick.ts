@@ -39,6 +39,17 @@ function clips(node: UiNode): boolean {
   return nodeFlag(node, 'scrollable') || node.className === WEB_VIEW_CLASS;
 }
 
+/** Each node list's nodes by key, built once per list (a frame's), not once per pointer move. */
+const keyIndexes = new WeakMap<readonly FlatNode[], ReadonlyMap<NodeKey, FlatNode>>();
+function keyIndex(nodes: readonly FlatNode[]): ReadonlyMap<NodeKey, FlatNode> {
+  let index = keyIndexes.get(nodes);
+  if (!index) {
+    index = new Map(nodes.map((flat) => [flat.key, flat]));
+    keyIndexes.set(nodes, index);
+  }
+  return index;
+}
+
 /** The nodes really there at (x, y) (R-PICK-01), in tree order. */
 function present(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions): FlatNode[] {
   const screen = options.screen;
@@ -47,8 +58,7 @@ function present(nodes: readonly FlatNode[], x: number, y: number, options: Pick
   // in pre-order, parents first; a parent left out of the list clips nothing.
   const clipped = new Set<NodeKey>();
   const out: FlatNode[] = [];
-  const byKey = new Map<NodeKey, FlatNode>();
-  for (const flat of nodes) byKey.set(flat.key, flat);
+  const byKey = keyIndex(nodes);
   for (const flat of nodes) {
     const parent = flat.parentKey === null ? undefined : byKey.get(flat.parentKey);
     if (parent) {
@@ -81,7 +91,18 @@ function sameRect(a: Rect, b: Rect): boolean {
  * same frame and the same id or label in the subtree): alerts, the keyboard, system UI. Empty when the
  * tree has no bridge nodes, since then nothing is weighed against the bridge.
  */
-function overlaySubtrees(nodes: readonly FlatNode[]): Set<NodeKey> {
+function overlaySubtrees(nodes: readonly FlatNode[]): ReadonlySet<NodeKey> {
+  // One answer per node list (a frame's): every pointer move over a 50,000-node screen asks again
+  // (docs/rules.md#r-perf-03).
+  const known = overlayCache.get(nodes);
+  if (known) return known;
+  const overlays = computeOverlaySubtrees(nodes);
+  overlayCache.set(nodes, overlays);
+  return overlays;
+}
+const overlayCache = new WeakMap<readonly FlatNode[], ReadonlySet<NodeKey>>();
+
+function computeOverlaySubtrees(nodes: readonly FlatNode[]): Set<NodeKey> {
   const twins = new Set<string>();
   for (const { node } of nodes) {
     if (nodeSource(node) !== 'sdkBridge') continue;

@@ -33,11 +33,28 @@ export function searchNodesIn(nodes: readonly FlatNode[], query: string): Search
   const needle = normalizeQuery(query);
   if (needle === '') return [];
   const hits: SearchHit[] = [];
-  for (const flat of nodes) {
-    const fields = matchingFields(flat.node, needle);
-    if (fields.length > 0) hits.push({ ...flat, fields });
+  const lowered = loweredFields(nodes);
+  for (let i = 0; i < nodes.length; i++) {
+    const texts = lowered[i]!;
+    let fields: SearchField[] | undefined;
+    for (let f = 0; f < SEARCH_FIELDS.length; f++) if (texts[f]?.includes(needle)) (fields ??= []).push(SEARCH_FIELDS[f]!);
+    if (fields) hits.push({ ...nodes[i]!, fields });
   }
   return hits;
+}
+
+/**
+ * Each node's searched fields, lower-cased once per node list (a frame's): a query typed over a
+ * 50,000-node screen searches again at every key (docs/rules.md#r-perf-02).
+ */
+const loweredCache = new WeakMap<readonly FlatNode[], readonly (readonly (string | null)[])[]>();
+function loweredFields(nodes: readonly FlatNode[]): readonly (readonly (string | null)[])[] {
+  let lowered = loweredCache.get(nodes);
+  if (!lowered) {
+    lowered = nodes.map((flat) => SEARCH_FIELDS.map((f) => fieldText(flat.node, f)?.toLowerCase() ?? null));
+    loweredCache.set(nodes, lowered);
+  }
+  return lowered;
 }
 
 export function searchNodes(root: UiNode, query: string): SearchHit[] {

@@ -23,19 +23,12 @@ import {
   uncoveredFaults,
   viaCli,
   viaWebHost,
+  READ_COMMANDS,
   type OutcomeCase,
 } from '../support/outcome-cases';
 
 /** The commands that act on the device: every command but the reads. */
-const READS = new Set([
-  'request_hierarchy',
-  'request_hierarchy_if_stale',
-  'request_screenshot',
-  'get_sdk_capabilities',
-  'request_sdk_observation',
-  'request_sdk_web_snapshot',
-]);
-const ACTION_COMMANDS = RUNNER_COMMANDS.filter((command) => !READS.has(command));
+const ACTION_COMMANDS = RUNNER_COMMANDS.filter((command) => !READ_COMMANDS.has(command));
 
 let device: DemoDeviceHandle;
 beforeAll(async () => {

@@ -179,3 +179,13 @@ export async function apiClient(hostUrl: string): Promise<{ call(method: string,
 export async function viaWebHost(api: { call(method: string, params: unknown): Promise<unknown> }, deviceId: string, c: OutcomeCase): Promise<ActionResult> {
   return ActionStepSchema.parse(await api.call('device.act', { deviceId, action: c.request })).result;
 }
+
+/** The runner commands that only read the device (every other one acts on it). */
+export const READ_COMMANDS: ReadonlySet<string> = new Set([
+  'request_hierarchy',
+  'request_hierarchy_if_stale',
+  'request_screenshot',
+  'get_sdk_capabilities',
+  'request_sdk_observation',
+  'request_sdk_web_snapshot',
+]);

@@ -24,6 +24,12 @@ const NO_SCREENSHOT_INTERVAL_MS = 1_000;
  * push nothing (the SDK bridge becoming unavailable, a fault at run time) and must still show.
  */
 const TREE_REFRESH_MS = 1_000;
+/**
+ * A tree re-read costs the device, the host and this page in proportion to the tree: the next one waits
+ * at least this many times as long as the last one took, so on a heavy screen (a 50,000-node tree takes
+ * seconds) the picture stays live and the tree follows at its own pace (docs/rules.md#r-perf-05).
+ */
+const TREE_COST_FACTOR = 3;
 /** Screenshot requests in flight per device (measured on the demo: 11/s with one, ~15/s with two). */
 const SCREENSHOT_DEPTH = 2;
 
@@ -69,11 +75,12 @@ export function useLiveLoop(
         const frame = await api.call('device.observe', observeInput(deviceId, frameOptions));
         if (stopped) return;
         lastReadAt = frame.receivedAt;
-        frameMeter.recordRoundTrip(performance.now() - sent);
+        const cost = performance.now() - sent;
+        frameMeter.recordRoundTrip(cost);
         if (showFrame(client, key, frame)) frameMeter.record();
         setError(null);
         if (screenshots && frame.screenshot) startScreenshots();
-        delay = Math.max(0, interval - (performance.now() - started));
+        delay = Math.max(0, Math.max(interval, TREE_COST_FACTOR * cost) - (performance.now() - started));
       } catch (failure) {
         if (stopped) return;
         setError(failure);

@@ -27,7 +27,7 @@ import './Screen.css';
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import type { Point } from '@shared/protocol/action';
 import type { Frame } from '@shared/api/api';
-import type { LayoutWarning, NodeSource } from '@shared/protocol/observation';
+import type { LayoutWarning } from '@shared/protocol/observation';
 import {
   actionTargetAt,
   appRevealIdSource,
@@ -52,6 +52,7 @@ import {
 import { useElementSize } from '@renderer/state/useElementSize';
 import type { ZoomControls } from '@renderer/state/zoom';
 import { ScreenZoom } from './ScreenZoom';
+import { BoxLayer, type PlacedBox } from './BoxLayer';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { boundsOf, childrenOf, nodeSource, type Rect } from '@shared/model/node';
 import type { FlatNode, NodeKey } from '@shared/model/tree';
@@ -118,49 +119,9 @@ let nextTouch = 1;
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
-interface BoxProps {
-  nodeKey: NodeKey;
-  source: NodeSource;
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-  selected: boolean;
-  hovered: boolean;
-  match: boolean;
-  /** Without a screenshot, a leaf's text is written into its box so the outline can be read. */
-  label?: string;
-  /** AppReveal: how the element's id was derived. */
-  idSource?: string;
-  /** AppReveal: recognized by OCR, not a real view. */
-  ocr?: boolean;
+function sameGeometry(a: ScreenGeometry | null, b: ScreenGeometry | null): boolean {
+  return a === b || (a !== null && b !== null && a.width === b.width && a.height === b.height && a.points === b.points);
 }
-
-const Box = memo(function Box({ nodeKey, source, left, top, width, height, selected, hovered, match, label, idSource, ocr }: BoxProps) {
-  const cls = `box src-${source}${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}${ocr ? ' is-ocr' : ''}`;
-  return (
-    <div
-      data-testid="box"
-      data-node-key={nodeKey}
-      data-source={source}
-      {...(idSource ? { 'data-id-source': idSource } : {})}
-      {...(ocr ? { 'data-ocr': 'true' } : {})}
-      title={idSource ? `id from ${idSource}${ocr ? ' (recognized by OCR: visible text, not a real view)' : ''}` : undefined}
-      data-selected={String(selected)}
-      data-hovered={String(hovered)}
-      data-match={String(match)}
-      className={cls}
-      style={{ left, top, width, height }}
-    >
-      {label && (
-        <span className="box-label" style={{ fontSize: Math.max(7, Math.min(11, height * 0.6)) }}>
-          {label}
-        </span>
-      )}
-      {ocr && <span className="box-ocr-tag">OCR</span>}
-    </div>
-  );
-});
 
 /** A rectangle in screen points placed in displayed pixels. */
 function place(r: Rect, scale: number) {
@@ -276,13 +237,19 @@ export function Screen({
   const [natural, setNatural] = useState<{ src: string; width: number; height: number } | null>(null);
 
   const pixels = imageSrc && natural && natural.src === imageSrc ? natural : null;
-  const geometry: ScreenGeometry | null = useMemo(() => {
+  const measured: ScreenGeometry | null = useMemo(() => {
     // The screenshot's shape is checked only once it is measured; a tree alone needs no picture.
     const points = screenPointSize(frame, pixels);
     if (points) return { ...points, points: true };
     if (pixels) return { width: pixels.width, height: pixels.height, points: false };
     return null;
   }, [frame, pixels]);
+  // The same geometry stays the same object: a live picture of an unchanged screen redraws no box
+  // (docs/rules.md#r-perf-03).
+  const geometryRef = useRef(measured);
+  if (!sameGeometry(geometryRef.current, measured)) geometryRef.current = measured;
+  const geometry = geometryRef.current;
+  const hasImage = imageSrc !== null;
 
   const availWidth = Math.max(0, viewport.width - 2 * MARGIN);
   const availHeight = Math.max(0, viewport.height - 2 * MARGIN);
@@ -292,11 +259,11 @@ export function Screen({
 
   const boxes = useMemo(() => {
     if (!hierarchy || scale <= 0) return [];
-    const out: Omit<BoxProps, 'selected' | 'hovered' | 'match'>[] = [];
+    const out: PlacedBox[] = [];
     for (const flat of nodes) {
       const b = boundsOf(flat.node);
       if (!b || b.right <= b.left || b.bottom <= b.top) continue;
-      const label = !imageSrc && childrenOf(flat.node).length === 0 ? (flat.node.text ?? flat.node['content-desc']) : undefined;
+      const label = !hasImage && childrenOf(flat.node).length === 0 ? (flat.node.text ?? flat.node['content-desc']) : undefined;
       const idSource = appRevealIdSource(flat.node);
       out.push({
         nodeKey: flat.key,
@@ -308,7 +275,7 @@ export function Screen({
       });
     }
     return out;
-  }, [hierarchy, nodes, scale, imageSrc]);
+  }, [hierarchy, nodes, scale, hasImage]);
 
   const safeAreas = useMemo(
     () => (geometry && layers.safeAreas ? safeAreaRegions(insetsOf(observation), geometry.width, geometry.height) : []),
@@ -585,9 +552,7 @@ export function Screen({
               style={place(region.rect, scale)}
             />
           ))}
-          {boxes.map((b) => (
-            <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={matchKeys.has(b.nodeKey)} />
-          ))}
+          <BoxLayer boxes={boxes} width={displayedWidth} height={displayedHeight} selectedKey={selectedKey} hoveredKey={hoveredKey} matchKeys={matchKeys} />
           {warnings.length > 0 && <WarningLayer warnings={warnings} scale={scale} showAdvisories={layers.advisories} />}
           {arrows.map((mark) => {
             const p = place(mark.bounds, scale);

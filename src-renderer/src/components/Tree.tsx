@@ -1,11 +1,17 @@
 import './Tree.css';
-/** The hierarchy as an expandable tree; hover and selection are shared with the screen. */
-import { memo, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+/**
+ * The hierarchy as an expandable tree; hover and selection are shared with the screen. Only the rows in
+ * view are in the page (docs/rules.md#r-perf-02): the scroll container, the collapsed set and the
+ * selection outlive frames, so expansion, selection and scroll stay where the user left them.
+ */
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { nodeCaption, SOURCE_LABELS, shortClassName, shortContext } from '@shared/inspect';
 import type { NodeSource } from '@shared/protocol/observation';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { childrenOf, nodeSource } from '@shared/model/node';
-import { parentKeyOf, visibleRows, type NodeKey, type TreeIndex } from '@shared/model/tree';
+import { parentKeyOf, visibleRows, type FlatNode, type NodeKey, type TreeIndex } from '@shared/model/tree';
+import { rowWindow, scrollToRow, TREE_OVERSCAN, TREE_ROW_HEIGHT, treeRowsMode, type TreeRowsMode } from '@renderer/state/tree-window';
 
 /**
  * A row's props are plain values, so a live frame that leaves a row as it was (only capture identities
@@ -25,10 +31,12 @@ interface RowProps {
   selected: boolean;
   hovered: boolean;
   match: boolean;
+  /** Where the row sits in the list's full height (windowed rows are placed, not flowed). */
+  top?: number | undefined;
 }
 
 const TreeRow = memo(function TreeRow(props: RowProps) {
-  const { nodeKey, depth, className, role, caption, source, filtered, hasChildren, collapsed, selected, hovered, match } = props;
+  const { nodeKey, depth, className, role, caption, source, filtered, hasChildren, collapsed, selected, hovered, match, top } = props;
   const store = useInspectorStore();
   const cls = `tree-row${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}${filtered ? ' is-filtered' : ''}`;
   return (
@@ -44,7 +52,7 @@ const TreeRow = memo(function TreeRow(props: RowProps) {
       aria-selected={selected}
       aria-expanded={hasChildren ? !collapsed : undefined}
       className={cls}
-      style={{ paddingLeft: 4 + depth * 12 }}
+      style={top === undefined ? { paddingLeft: 4 + depth * 12 } : { paddingLeft: 4 + depth * 12, position: 'absolute', left: 0, right: 0, top }}
       onClick={() => store.getState().selectNode(nodeKey)}
       onMouseEnter={() => store.getState().hoverNode(nodeKey)}
       onMouseLeave={() => store.getState().hoverNode(null)}
@@ -67,6 +75,98 @@ const TreeRow = memo(function TreeRow(props: RowProps) {
   );
 });
 
+/** What every row drawer shares: the rows, and what marks each. */
+interface RowsProps {
+  rows: readonly FlatNode[];
+  container: RefObject<HTMLDivElement | null>;
+  selectedKey: NodeKey | null;
+  hoveredKey: NodeKey | null;
+  collapsed: ReadonlySet<NodeKey>;
+  hiddenSources: ReadonlySet<NodeSource>;
+  matchKeys: ReadonlySet<NodeKey>;
+}
+
+function row(flat: FlatNode, p: RowsProps, top?: number) {
+  const source = nodeSource(flat.node);
+  return (
+    <TreeRow
+      key={flat.key}
+      nodeKey={flat.key}
+      depth={flat.depth}
+      className={shortClassName(flat.node)}
+      role={typeof flat.node.role === 'string' ? flat.node.role : ''}
+      caption={nodeCaption(flat.node)}
+      source={source}
+      filtered={p.hiddenSources.size > 0 && p.hiddenSources.has(source)}
+      hasChildren={childrenOf(flat.node).length > 0}
+      collapsed={p.collapsed.has(flat.key)}
+      selected={flat.key === p.selectedKey}
+      hovered={flat.key === p.hoveredKey}
+      match={p.matchKeys.has(flat.key)}
+      top={top}
+    />
+  );
+}
+
+/** The scroll container's offset and height, followed as it scrolls or resizes. */
+function useViewport(container: RefObject<HTMLDivElement | null>): { scrollTop: number; height: number } {
+  const [viewport, setViewport] = useState({ scrollTop: 0, height: 0 });
+  // A passive effect: the container is the rows' parent, whose ref is attached after the rows' layout effects.
+  useEffect(() => {
+    const el = container.current;
+    if (!el) return;
+    const read = () =>
+      setViewport((v) => (v.scrollTop === el.scrollTop && v.height === el.clientHeight ? v : { scrollTop: el.scrollTop, height: el.clientHeight }));
+    read();
+    el.addEventListener('scroll', read, { passive: true });
+    const observer = new ResizeObserver(read);
+    observer.observe(el);
+    return () => {
+      el.removeEventListener('scroll', read);
+      observer.disconnect();
+    };
+  }, [container]);
+  return viewport;
+}
+
+/** The rows in view, by arithmetic on the scroll offset (every row is TREE_ROW_HEIGHT tall). */
+function WindowRows(p: RowsProps) {
+  const { scrollTop, height } = useViewport(p.container);
+  const { start, end } = rowWindow(scrollTop, height, p.rows.length);
+  const drawn = [];
+  for (let i = start; i < end; i++) drawn.push(row(p.rows[i]!, p, i * TREE_ROW_HEIGHT));
+  return (
+    <div className="tree-rows" style={{ height: p.rows.length * TREE_ROW_HEIGHT }}>
+      {drawn}
+    </div>
+  );
+}
+
+/** The rows in view, as @tanstack/react-virtual picks them. */
+function VirtualRows(p: RowsProps) {
+  const virtualizer = useVirtualizer({
+    count: p.rows.length,
+    getScrollElement: () => p.container.current,
+    estimateSize: () => TREE_ROW_HEIGHT,
+    overscan: TREE_OVERSCAN,
+    getItemKey: (index) => p.rows[index]?.key ?? index,
+  });
+  return (
+    <div className="tree-rows" style={{ height: virtualizer.getTotalSize() }}>
+      {virtualizer.getVirtualItems().map((item) => row(p.rows[item.index]!, p, item.start))}
+    </div>
+  );
+}
+
+/** Every row (the approach before windowing; kept for the benchmark's comparison). */
+function AllRows(p: RowsProps) {
+  return <>{p.rows.map((flat) => row(flat, p))}</>;
+}
+
+const ROW_DRAWERS: Record<TreeRowsMode, (p: RowsProps) => React.JSX.Element> = { window: WindowRows, virtual: VirtualRows, all: AllRows };
+/** Chosen once per page: a drawer never changes under a mounted tree. */
+const Rows = ROW_DRAWERS[treeRowsMode()];
+
 export function Tree({
   tree,
   matchKeys,
@@ -84,22 +184,38 @@ export function Tree({
   const hiddenSources = useScopedInspector((s) => s.hiddenSources);
   const containerRef = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => visibleRows(tree.nodes, collapsed), [tree, collapsed]);
+  const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.key, i])), [rows]);
 
   useEffect(() => {
     if (selectedKey === null) return;
-    // Scroll only the tree (scrollIntoView would also scroll every ancestor, the page included).
+    // Scroll only the tree (scrollIntoView would also scroll every ancestor, the page included), and by
+    // the row's index: a row out of view is not in the page to be measured.
     const container = containerRef.current;
-    const row = container?.querySelector<HTMLElement>(`[data-node-key="${CSS.escape(selectedKey)}"]`);
-    if (!container || !row) return;
-    const top = row.offsetTop; // .tree is positioned, so it is the rows' offsetParent
-    const bottom = top + row.offsetHeight;
-    if (top < container.scrollTop) container.scrollTop = top;
-    else if (bottom > container.scrollTop + container.clientHeight) container.scrollTop = bottom - container.clientHeight;
-  }, [selectedKey, rows]);
+    const at = indexOf.get(selectedKey);
+    if (!container || at === undefined) return;
+    const padTop = Number.parseFloat(getComputedStyle(container).paddingTop) || 0;
+    const next = scrollToRow(at, container.scrollTop, container.clientHeight, TREE_ROW_HEIGHT, padTop);
+    if (next !== container.scrollTop) container.scrollTop = next;
+  }, [selectedKey, indexOf]);
+
+  // A new search brings its first match into view once (a row out of view is not in the page); later
+  // frames with the same query leave the scroll where the user put it.
+  const searchQuery = useScopedInspector((s) => s.searchQuery);
+  const searchedFor = useRef('');
+  useEffect(() => {
+    if (searchQuery === searchedFor.current || matchKeys.size === 0) return;
+    const container = containerRef.current;
+    const at = rows.findIndex((r) => matchKeys.has(r.key));
+    if (!container || at < 0) return;
+    searchedFor.current = searchQuery;
+    const padTop = Number.parseFloat(getComputedStyle(container).paddingTop) || 0;
+    const next = scrollToRow(at, container.scrollTop, container.clientHeight, TREE_ROW_HEIGHT, padTop);
+    if (next !== container.scrollTop) container.scrollTop = next;
+  }, [searchQuery, matchKeys, rows]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const { selectNode, setCollapsed } = store.getState();
-    const at = rows.findIndex((r) => r.key === selectedKey);
+    const at = selectedKey === null ? -1 : (indexOf.get(selectedKey) ?? -1);
     const current = rows[at];
     const open = current && childrenOf(current.node).length > 0 && !collapsed.has(current.key);
     let handled = true;
@@ -125,24 +241,25 @@ export function Tree({
           </span>
         )}
       </div>
-      <div className="tree" data-testid="tree" role="tree" aria-label="View hierarchy" tabIndex={0} ref={containerRef} onKeyDown={onKeyDown}>
-        {rows.map((flat) => (
-          <TreeRow
-            key={flat.key}
-            nodeKey={flat.key}
-            depth={flat.depth}
-            className={shortClassName(flat.node)}
-            role={typeof flat.node.role === 'string' ? flat.node.role : ''}
-            caption={nodeCaption(flat.node)}
-            source={nodeSource(flat.node)}
-            filtered={hiddenSources.size > 0 && hiddenSources.has(nodeSource(flat.node))}
-            hasChildren={childrenOf(flat.node).length > 0}
-            collapsed={collapsed.has(flat.key)}
-            selected={flat.key === selectedKey}
-            hovered={flat.key === hoveredKey}
-            match={matchKeys.has(flat.key)}
-          />
-        ))}
+      <div
+        className="tree"
+        data-testid="tree"
+        data-rows={rows.length}
+        role="tree"
+        aria-label="View hierarchy"
+        tabIndex={0}
+        ref={containerRef}
+        onKeyDown={onKeyDown}
+      >
+        <Rows
+          rows={rows}
+          container={containerRef}
+          selectedKey={selectedKey}
+          hoveredKey={hoveredKey}
+          collapsed={collapsed}
+          hiddenSources={hiddenSources}
+          matchKeys={matchKeys}
+        />
         {rows.length === 0 && <div className="empty-note">No hierarchy.</div>}
       </div>
     </section>

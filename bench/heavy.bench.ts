@@ -1,0 +1,205 @@
+/**
+ * `npm run bench -- heavy`: heavy screens in the inspector (docs/rules.md#r-perf-02, #r-perf-03), in the
+ * web host with Chromium at 1440x900, on recorded runner sessions of 1k, 5k, 10k and 50k nodes
+ * (src-demo/heavy-recording.ts) played by the replay device. For each size and each way of drawing the
+ * tree (`window`: the hand-written window the app uses; `virtual`: @tanstack/react-virtual; `all`: every
+ * row, the approach before windowing), median and p95 of:
+ *
+ *   reply->drawn  from the runner's reply arriving in the host to tree and boxes drawn: the host's part
+ *                 (the observation's total minus its device waits, from the frame's own timings) plus
+ *                 the page's part (from the frame's message arriving in the page to the next painted
+ *                 frame after React committed it);
+ *   select tree   a click on a tree row to its row and its box marked (the next painted frame);
+ *   select screen a click on the screen to the picked node marked;
+ *   hover         the pointer over a row, and over the screen, to the hover marks;
+ *   search        a query typed to its matches marked (over every node);
+ *   elements      how many elements the page holds with the screen shown;
+ *   wire          the frame's size on the host's WebSocket.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import { writeHeavyRecording } from '@demo/heavy-recording';
+import { LAUNCH_ARGS } from '@demo/phone/browser';
+import { findBrowser } from '@demo/phone/find-browser';
+import { percentile, serveInChild } from './web-host-process';
+
+const SIZES = (process.env['HEAVY_SIZES'] ?? '1000,5000,10000,50000').split(',').map(Number);
+const MODES = ['window', 'virtual', 'all'] as const;
+/** Every-row drawing at the sizes the issue compares (it takes ~15 s a frame at 50k). */
+const ALL_SIZES = new Set([1_000, 5_000, 50_000]);
+const FRAMES = 5;
+const PICKS = 15;
+
+const fmt = (xs: number[]) => (xs.length ? `${percentile(xs, 50).toFixed(0).padStart(6)} / ${percentile(xs, 95).toFixed(0).padStart(6)}` : '     - /      -');
+
+/** In the page: when each large message arrived, and when the next frame painted after it was handled. */
+const PAGE_PROBE = `(() => {
+  window.__bigMessages = [];
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        if (typeof e.data !== 'string' || e.data.length < 50000) return;
+        const entry = { at: Date.now(), t0: performance.now(), size: e.data.length, drawnAt: 0, drawn: 0 };
+        window.__bigMessages.push(entry);
+        // Listeners run in order: the app's handler runs after this one, and React commits in it.
+        requestAnimationFrame(() => setTimeout(() => requestAnimationFrame(() => { entry.drawn = performance.now() - entry.t0; entry.drawnAt = Date.now(); }), 0));
+      });
+    }
+  };
+})();`;
+
+/** Runs `act` in the page and waits for the next painted frame; returns the milliseconds. */
+async function timed(page: Page, act: string): Promise<number> {
+  return page.evaluate(
+    `(async () => { const t0 = performance.now(); ${act}; await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))); return performance.now() - t0; })()`,
+  ) as Promise<number>;
+}
+
+interface Figures {
+  replyToDrawn: number[];
+  hostPart: number[];
+  pagePart: number[];
+  selectTree: number[];
+  selectScreen: number[];
+  hoverTree: number[];
+  hoverScreen: number[];
+  search: number[];
+  elements: number;
+  wire: number;
+}
+
+async function measure(folder: string, nodes: number, mode: (typeof MODES)[number]): Promise<Figures> {
+  const { url, child } = await serveInChild(['--replay', folder]);
+  const browser = await chromium.launch({ executablePath: findBrowser(), args: LAUNCH_ARGS });
+  const f: Figures = {
+    replyToDrawn: [],
+    hostPart: [],
+    pagePart: [],
+    selectTree: [],
+    selectScreen: [],
+    hoverTree: [],
+    hoverScreen: [],
+    search: [],
+    elements: 0,
+    wire: 0,
+  };
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.addInitScript((m) => localStorage.setItem('parallax.treeRows', m), mode);
+    await page.addInitScript(PAGE_PROBE);
+    // The frames' own timings, read off the wire in this process (parsing them in the page would cost it).
+    const frames: { receivedAt: number; hostMs: number }[] = [];
+    page.on('websocket', (ws) =>
+      ws.on('framereceived', ({ payload }) => {
+        if (typeof payload !== 'string' || payload.length < 50_000) return;
+        const found = /"receivedAt":(\d+)/.exec(payload.slice(-400)) ?? /"receivedAt":(\d+)/.exec(payload);
+        const total = /"timings":\{[^}]*"total":([\d.]+)/.exec(payload);
+        const xctest = /"timings":\{[^}]*"xctest":([\d.]+)/.exec(payload);
+        const shot = /"timings":\{[^}]*"screenshot":([\d.]+)/.exec(payload);
+        if (!found || !total) return;
+        const waits = Math.max(Number(xctest?.[1] ?? 0), Number(shot?.[1] ?? 0));
+        frames.push({ receivedAt: Number(found[1]), hostMs: Number(total[1]) - waits });
+      }),
+    );
+    await page.goto(url);
+    await page.getByTestId('device-item').click();
+    const tree = page.getByTestId('tree');
+    await page.waitForFunction((n) => Number(document.querySelector('[data-testid="tree"]')?.getAttribute('data-rows')) === n, nodes, { timeout: 180_000 });
+    const live = page.getByTestId('live-toggle');
+    if ((await live.getAttribute('data-live')) === 'true') await live.click();
+    await page.waitForTimeout(500);
+
+    // Fresh frames, one by one (Refresh: one observe), each measured from the reply to the paint.
+    for (let i = 0; i < FRAMES; i++) {
+      const before = frames.length;
+      const seen = await page.evaluate(() => (window as unknown as { __bigMessages: unknown[] }).__bigMessages.length);
+      await page.getByTestId('refresh').click();
+      await page.waitForFunction((n) => (window as unknown as { __bigMessages: { drawn: number }[] }).__bigMessages.slice(n).some((m) => m.drawn > 0), seen, {
+        timeout: 180_000,
+      });
+      const message = await page.evaluate(
+        (n) => (window as unknown as { __bigMessages: { drawnAt: number; drawn: number; size: number }[] }).__bigMessages[n]!,
+        seen,
+      );
+      const frame = frames[before] ?? frames[frames.length - 1];
+      if (!frame) throw new Error('no frame seen on the wire');
+      const pagePart = message.drawn;
+      // The host's part: from the reply to the frame leaving (its own clock), then the wire to the page.
+      const hostPart = frame.hostMs + Math.max(0, message.drawnAt - message.drawn - frame.receivedAt);
+      f.pagePart.push(pagePart);
+      f.hostPart.push(hostPart);
+      f.replyToDrawn.push(hostPart + pagePart);
+      f.wire = message.size;
+      await expectEnabled(page);
+    }
+    f.elements = await page.evaluate(() => document.querySelectorAll('*').length);
+
+    // Selecting and hovering in the tree: rows in view.
+    const rowKeys = await page.locator('[data-testid="tree-node"]').evaluateAll((els) => els.slice(2, 40).map((e) => e.getAttribute('data-node-key')!));
+    for (let i = 0; i < PICKS; i++) {
+      const key = JSON.stringify(rowKeys[(i * 7) % rowKeys.length]);
+      f.selectTree.push(await timed(page, `document.querySelector('[data-testid="tree-node"][data-node-key=' + JSON.stringify(${key}) + ']').click()`));
+      f.hoverTree.push(
+        await timed(
+          page,
+          `document.querySelector('[data-testid="tree-node"][data-node-key=' + JSON.stringify(${key}) + ']').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }))`,
+        ),
+      );
+    }
+    // On the screen: points spread over the board.
+    const screen = await page.getByTestId('screen').boundingBox();
+    if (!screen) throw new Error('no screen');
+    for (let i = 0; i < PICKS; i++) {
+      const x = screen.x + screen.width * (0.1 + ((i * 0.37) % 0.8));
+      const y = screen.y + screen.height * (0.2 + ((i * 0.23) % 0.6));
+      const at = `{ bubbles: true, clientX: ${x}, clientY: ${y} }`;
+      f.selectScreen.push(await timed(page, `document.querySelector('[data-testid="screen"]').dispatchEvent(new MouseEvent('click', ${at}))`));
+      f.hoverScreen.push(await timed(page, `document.querySelector('[data-testid="screen"]').dispatchEvent(new PointerEvent('pointermove', ${at}))`));
+    }
+    // Search over every node: a query that matches one tile, then one that matches many.
+    const queries = ['heavy.tile.17', 'T3', 'UILabel', 'heavy.tile.9', '+4.5%'];
+    for (let i = 0; i < PICKS; i++) {
+      const q = JSON.stringify(queries[i % queries.length]);
+      f.search.push(
+        await timed(
+          page,
+          `const input = document.querySelector('[data-testid="search-input"]');
+           Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${q});
+           input.dispatchEvent(new Event('input', { bubbles: true }))`,
+        ),
+      );
+    }
+    void tree;
+  } finally {
+    await browser.close();
+    child.kill('SIGTERM');
+  }
+  return f;
+}
+
+async function expectEnabled(page: Page) {
+  await page.waitForFunction(() => !(document.querySelector('[data-testid="refresh"]') as HTMLButtonElement | null)?.disabled, null, { timeout: 180_000 });
+}
+
+const work = await mkdtemp(join(tmpdir(), 'parallax-heavy-bench-'));
+try {
+  console.log('heavy.bench: replay device, web host, Chromium 1440x900; median / p95 in ms (frames n=%d, picks n=%d)', FRAMES, PICKS);
+  console.log('nodes  tree     reply->drawn    (host)   (page)    select tree  select screen   hover tree  hover screen     search  elements  wire');
+  for (const nodes of SIZES) {
+    const folder = join(work, String(nodes));
+    writeHeavyRecording(folder, { nodes });
+    for (const mode of MODES) {
+      if (mode === 'all' && !ALL_SIZES.has(nodes)) continue;
+      const f = await measure(folder, nodes, mode);
+      console.log(
+        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${percentile(f.hostPart, 50).toFixed(0).padStart(7)} ${percentile(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
+      );
+    }
+  }
+} finally {
+  await rm(work, { recursive: true, force: true });
+}

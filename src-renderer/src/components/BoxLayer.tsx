@@ -1,0 +1,151 @@
+/**
+ * The node boxes over the screen (docs/rules.md#r-perf-03). Up to DOM_BOX_LIMIT boxes are elements, one
+ * per node, as they always were. A heavier screen (a 50,000-view board) is drawn on one canvas, redrawn
+ * only when the boxes or the size change; the boxes that carry state (selected, hovered, search matches,
+ * OCR and id-source marks) stay elements on top, so what a user points at or searches for is marked the
+ * same way on any screen, and the page's element count stays bounded whatever the tree's size.
+ */
+import { memo, useLayoutEffect, useMemo, useRef } from 'react';
+import type { NodeSource } from '@shared/protocol/observation';
+import type { NodeKey } from '@shared/model/tree';
+
+/** Above this many boxes the plain ones go to a canvas. */
+export const DOM_BOX_LIMIT = 600;
+/** Search matches drawn as elements at most; the rest of the matches are still in the tree's marks. */
+const MATCH_ELEMENT_LIMIT = 400;
+
+/** A box placed in displayed pixels. */
+export interface PlacedBox {
+  nodeKey: NodeKey;
+  source: NodeSource;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  /** Without a screenshot, a leaf's text is written into its box so the outline can be read. */
+  label?: string;
+  /** AppReveal: how the element's id was derived. */
+  idSource?: string;
+  /** AppReveal: recognized by OCR, not a real view. */
+  ocr?: boolean;
+}
+
+interface BoxProps extends PlacedBox {
+  selected: boolean;
+  hovered: boolean;
+  match: boolean;
+}
+
+const Box = memo(function Box({ nodeKey, source, left, top, width, height, selected, hovered, match, label, idSource, ocr }: BoxProps) {
+  const cls = `box src-${source}${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}${ocr ? ' is-ocr' : ''}`;
+  return (
+    <div
+      data-testid="box"
+      data-node-key={nodeKey}
+      data-source={source}
+      {...(idSource ? { 'data-id-source': idSource } : {})}
+      {...(ocr ? { 'data-ocr': 'true' } : {})}
+      title={idSource ? `id from ${idSource}${ocr ? ' (recognized by OCR: visible text, not a real view)' : ''}` : undefined}
+      data-selected={String(selected)}
+      data-hovered={String(hovered)}
+      data-match={String(match)}
+      className={cls}
+      style={{ left, top, width, height }}
+    >
+      {label && (
+        <span className="box-label" style={{ fontSize: Math.max(7, Math.min(11, height * 0.6)) }}>
+          {label}
+        </span>
+      )}
+      {ocr && <span className="box-ocr-tag">OCR</span>}
+    </div>
+  );
+});
+
+/** Every box outlined in its source's colour (tokens.css), as `.box` outlines it. */
+const CanvasBoxes = memo(function CanvasBoxes({ boxes, width, height }: { boxes: readonly PlacedBox[]; width: number; height: number }) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  useLayoutEffect(() => {
+    const canvas = ref.current;
+    const ctx = canvas?.getContext('2d');
+    if (!canvas || !ctx) return;
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = Math.max(1, Math.round(width * ratio));
+    canvas.height = Math.max(1, Math.round(height * ratio));
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    const style = getComputedStyle(canvas);
+    const colour = new Map<NodeSource, string>();
+    const colourOf = (source: NodeSource) => {
+      let c = colour.get(source);
+      if (c === undefined) {
+        c = style.getPropertyValue(`--src-${source}`).trim() || style.getPropertyValue('--accent').trim() || '#0ea5e9';
+        colour.set(source, c);
+      }
+      return c;
+    };
+    ctx.lineWidth = 1;
+    ctx.globalAlpha = 0.75;
+    // One path per source: a stroke per colour, not per box.
+    const bySource = new Map<NodeSource, PlacedBox[]>();
+    for (const b of boxes) {
+      const list = bySource.get(b.source);
+      if (list) list.push(b);
+      else bySource.set(b.source, [b]);
+    }
+    for (const [source, list] of bySource) {
+      ctx.strokeStyle = colourOf(source);
+      ctx.beginPath();
+      for (const b of list) ctx.rect(b.left + 0.5, b.top + 0.5, Math.max(0, b.width - 1), Math.max(0, b.height - 1));
+      ctx.stroke();
+    }
+  }, [boxes, width, height]);
+  return <canvas ref={ref} className="box-canvas" data-testid="box-canvas" data-boxes={boxes.length} style={{ width, height }} />;
+});
+
+export function BoxLayer({
+  boxes,
+  width,
+  height,
+  selectedKey,
+  hoveredKey,
+  matchKeys,
+}: {
+  boxes: readonly PlacedBox[];
+  width: number;
+  height: number;
+  selectedKey: NodeKey | null;
+  hoveredKey: NodeKey | null;
+  matchKeys: ReadonlySet<NodeKey>;
+}) {
+  const heavy = boxes.length > DOM_BOX_LIMIT;
+  // The boxes that stay elements on a heavy screen whatever the state: OCR and id-source marks.
+  const marked = useMemo(() => (heavy ? boxes.filter((b) => b.ocr || b.idSource) : []), [boxes, heavy]);
+  const byKey = useMemo(() => (heavy ? new Map(boxes.map((b) => [b.nodeKey, b])) : null), [boxes, heavy]);
+  const element = (b: PlacedBox) => (
+    <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={matchKeys.has(b.nodeKey)} />
+  );
+  if (!byKey) return <>{boxes.map(element)}</>;
+
+  const shown = new Map<NodeKey, PlacedBox>();
+  for (const b of marked.slice(0, MATCH_ELEMENT_LIMIT)) shown.set(b.nodeKey, b);
+  let matches = 0;
+  for (const key of matchKeys) {
+    if (matches >= MATCH_ELEMENT_LIMIT) break;
+    const b = byKey.get(key);
+    if (b) {
+      shown.set(key, b);
+      matches++;
+    }
+  }
+  for (const key of [hoveredKey, selectedKey]) {
+    const b = key === null ? undefined : byKey.get(key);
+    if (b) shown.set(b.nodeKey, b);
+  }
+  return (
+    <>
+      <CanvasBoxes boxes={boxes} width={width} height={height} />
+      {[...shown.values()].map(element)}
+    </>
+  );
+}
