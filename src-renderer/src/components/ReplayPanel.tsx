@@ -7,7 +7,7 @@ import './ReplayPanel.css';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { DeviceSummary, TraceOpened } from '@shared/api/api';
-import { replaySummary, selectorText, type ReplayStep } from '@shared/trace/replay-report';
+import { replaySummary, type ReplayStep } from '@shared/trace/replay-report';
 import { queryKeys, useApi, useDevices } from '@renderer/api/queries';
 import { errorMessage } from '@renderer/state/format';
 import { forgetReplay, startReplay, stepReplayState, stopReplay, useReplay, type ReplayRun, type StepReplayState } from '@renderer/state/replay';
@@ -197,13 +197,13 @@ export function ReplayStepResult({ path, callId }: { path: string; callId: strin
     );
   }
   const { step } = state;
-  const selector = step.replayed.selector ? selectorText(step.replayed.selector) : undefined;
+  const selector = step.replayed.sent;
   return (
     <div className={`replay-step-result verdict-${step.verdict}`} data-testid="replay-verdict" data-verdict={step.verdict}>
       <strong>Replay: {step.verdict}</strong>
       <span>
         replayed: {replayedText(step)}
-        {selector ? ` · target by ${selector}` : ''}
+        {selector ? ` · sent ${selector}` : ''}
         {step.replayed.retriedAfter ? ` · sent again after ${step.replayed.retriedAfter}` : ''}
         {step.replayed.durationMs !== undefined ? ` · ${step.replayed.durationMs} ms` : ''}
       </span>
