@@ -124,7 +124,7 @@ export interface ReplayOptions {
    * Where a step's replayed frames go, before `onStep` hears of it (the host keeps them in memory, the
    * CLI writes them to a folder); answers which of them it kept.
    */
-  keepFrames?: (step: ReplayStep, frames: ReplayedFrames) => { before: boolean; after: boolean };
+  keepFrames?: (step: ReplayStep, frames: ReplayedFrames) => { before: boolean; after: boolean } | Promise<{ before: boolean; after: boolean }>;
   /** Stop at the first step that did not match (diverged or failed), or run them all. */
   stopOnDivergence: boolean;
   /** A stop button: checked between steps. */
@@ -204,9 +204,15 @@ function ranOf(result: ActionResult): Ran {
   return cls === 'done' ? 'yes' : cls === 'mayHaveRun' ? 'maybe' : 'no';
 }
 
-function recordedFrame(event: { observationRef?: string | undefined; screenshotRef?: string | undefined; time: number } | undefined): RecordedFrame | undefined {
+function recordedFrame(
+  event: { observationRef?: string | undefined; screenshotRef?: string | undefined; time: number } | undefined,
+): RecordedFrame | undefined {
   if (!event || (!event.observationRef && !event.screenshotRef)) return undefined;
-  return { ...(event.observationRef ? { observationRef: event.observationRef } : {}), ...(event.screenshotRef ? { screenshotRef: event.screenshotRef } : {}), time: event.time };
+  return {
+    ...(event.observationRef ? { observationRef: event.observationRef } : {}),
+    ...(event.screenshotRef ? { screenshotRef: event.screenshotRef } : {}),
+    time: event.time,
+  };
 }
 
 interface StepContext {
@@ -358,7 +364,8 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     };
     if (judged.diverges.length > 0 && ctx.stopOnDivergence) return notSent('the replay stops at the first divergence');
     const verdict = report.target?.verdict;
-    if (verdict === 'missing' || verdict === 'ambiguous') return notSent(verdict === 'missing' ? 'the target is not on the screen' : 'which of the elements was meant is not known');
+    if (verdict === 'missing' || verdict === 'ambiguous')
+      return notSent(verdict === 'missing' ? 'the target is not on the screen' : 'which of the elements was meant is not known');
 
     const send = async (): Promise<{ result: ActionResult; after: ObservedFrame | undefined }> => {
       const target = targetToSend(step, judged.found, root, preferEditable);
@@ -371,7 +378,11 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     };
     let acted = await send();
     // Only an answer that says nothing ran is tried again (docs/rules.md#r-act-04): never one that may have run.
-    if (outcomeClassOf(acted.result) === 'notRun' && RACE_FAILURES.has(acted.result.failureReason ?? '') && recordedOutcome?.failureReason !== acted.result.failureReason) {
+    if (
+      outcomeClassOf(acted.result) === 'notRun' &&
+      RACE_FAILURES.has(acted.result.failureReason ?? '') &&
+      recordedOutcome?.failureReason !== acted.result.failureReason
+    ) {
       report.replayed.retriedAfter = acted.result.failureReason!;
       report.notes.push(`sent again after ${acted.result.failureReason} (the device said nothing ran)`);
       await settle(connection, settleMs);
@@ -409,7 +420,9 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
       report.screens.after = compared;
       if (compared.differs) report.differences.push(`the screen after differs: ${compared.summary}`);
     } else if (step.after) {
-      report.notes.push(`the screen after is not compared: ${typeof recordedAfterScreen === 'string' ? recordedAfterScreen : 'the replay read no tree after it'}`);
+      report.notes.push(
+        `the screen after is not compared: ${typeof recordedAfterScreen === 'string' ? recordedAfterScreen : 'the replay read no tree after it'}`,
+      );
     }
     if (after) report.replayed.afterTime = after.receivedAt;
 
@@ -445,7 +458,11 @@ class NotSent extends Error {}
  * cannot run is reported as failed. Throws ReplayVariablesError, before anything is read or sent, when a
  * secret the trace types has no value in `options.variables`.
  */
-export async function replayTrace(opened: Pick<OpenedTrace, 'timeline' | 'resourceJson'>, connection: DeviceConnection, options: ReplayOptions): Promise<ReplayReport> {
+export async function replayTrace(
+  opened: Pick<OpenedTrace, 'timeline' | 'resourceJson'>,
+  connection: DeviceConnection,
+  options: ReplayOptions,
+): Promise<ReplayReport> {
   const variables = options.variables ?? new Map<string, string>();
   const missing = missingVariables(opened.timeline, variables);
   if (missing.length > 0) throw new ReplayVariablesError(missing);
@@ -469,7 +486,7 @@ export async function replayTrace(opened: Pick<OpenedTrace, 'timeline' | 'resour
       break;
     }
     const { report: judged, frames } = await replayStep(ctx, step, numbers.get(step.callId) ?? 0);
-    if (options.keepFrames) judged.replayed.frames = options.keepFrames(judged, frames);
+    if (options.keepFrames) judged.replayed.frames = await options.keepFrames(judged, frames);
     report.steps.push(judged);
     report[judged.verdict]++;
     options.onStep?.(judged);

@@ -15,13 +15,15 @@
  *   action.after   result: the whole ActionResult (backend, fallback and failure reasons, target record)
  */
 import { z } from 'zod';
-import { ActionRequestSchema, PointSchema, type ActionRequest, type ActionResult, type Point, type TargetSelector } from '@shared/protocol/action';
+import { ActionRequestSchema, PointSchema, type ActionRequest, type ActionResult, type Point, type SendKeysStep, type TargetSelector } from '@shared/protocol/action';
 import { isRecord } from '@shared/protocol/json';
 import type { UiNode } from '@shared/protocol/runner';
 import { resolveTarget } from '@shared/act/resolve';
 import { centerOf, hidesText, withoutChildren, XCTEST_TWIN_ATTRIBUTES } from '@shared/model/node';
 import { xctestNodeOf } from '@shared/selectors/element';
 import { flattenTree } from '@shared/model/tree';
+import { describeRequest, keyStepText } from '@shared/inspect/actions';
+import { keySteps } from './export-plan';
 import type { TraceAction, TraceActionResult, TraceTarget } from './schema';
 
 /** The parts of a result a replay compares. */
@@ -283,4 +285,22 @@ export function compareOutcomes(recorded: Outcome, replayed: Outcome): { differe
     differences.push(`other outcome: recorded ${describeOutcome(recorded)}, replayed ${describeOutcome(replayed)}`);
   }
   return { differences, notes };
+}
+
+/** Stands in a target slot only so a recorded action parses for its description; never sent. */
+const DESCRIBE_ONLY: TargetSelector = { point: { x: 0, y: 0 } };
+
+/**
+ * The recorded action in the live timeline's words (`describeRequest`: "type “alice”, IME next",
+ * "swipe up 288 pt · 300 ms", "long press 800 ms"), a text the trace does not hold as "secret"
+ * (docs/rules.md#r-rpl-08).
+ */
+export function recordedActionText(action: TraceAction): string {
+  if (action.kind === 'sendKeys') {
+    const steps = keySteps(action).map((k) => ('secret' in k ? (k.kind === 'replace' ? 'replace with secret' : 'type secret') : keyStepText(k as SendKeysStep)));
+    return steps.length > 0 ? steps.join(', ') : 'sendKeys';
+  }
+  if (!isActionKind(action.kind)) return action.kind;
+  const built = requestFor(action, DESCRIBE_ONLY);
+  return built.ok ? describeRequest(built.request) : action.kind;
 }
