@@ -15,7 +15,15 @@
  *   action.after   result: the whole ActionResult (backend, fallback and failure reasons, target record)
  */
 import { z } from 'zod';
-import { ActionRequestSchema, PointSchema, type ActionRequest, type ActionResult, type Point, type SendKeysStep, type TargetSelector } from '@shared/protocol/action';
+import {
+  ActionRequestSchema,
+  PointSchema,
+  type ActionRequest,
+  type ActionResult,
+  type Point,
+  type SendKeysStep,
+  type TargetSelector,
+} from '@shared/protocol/action';
 import { isRecord } from '@shared/protocol/json';
 import type { UiNode } from '@shared/protocol/runner';
 import { resolveTarget } from '@shared/act/resolve';
@@ -297,7 +305,9 @@ const DESCRIBE_ONLY: TargetSelector = { point: { x: 0, y: 0 } };
  */
 export function recordedActionText(action: TraceAction): string {
   if (action.kind === 'sendKeys') {
-    const steps = keySteps(action).map((k) => ('secret' in k ? (k.kind === 'replace' ? 'replace with secret' : 'type secret') : keyStepText(k as SendKeysStep)));
+    const steps = keySteps(action).map((k) =>
+      'secret' in k ? (k.kind === 'replace' ? 'replace with secret' : 'type secret') : keyStepText(k as SendKeysStep),
+    );
     return steps.length > 0 ? steps.join(', ') : 'sendKeys';
   }
   if (!isActionKind(action.kind)) return action.kind;

@@ -80,16 +80,24 @@ function idOf(node: UiNode, xctest?: Readonly<Record<string, string>> | null): s
 }
 
 /** The recorded element against the one found: the same id, the same label, in the same place. */
-function judge(recorded: UiNode | undefined, xctest: Readonly<Record<string, string>> | null | undefined, found: UiNode): { verdict: TargetVerdict; detail?: string } {
+function judge(
+  recorded: UiNode | undefined,
+  xctest: Readonly<Record<string, string>> | null | undefined,
+  found: UiNode,
+): { verdict: TargetVerdict; detail?: string } {
   if (!recorded) return { verdict: 'found' };
   const recordedId = idOf(recorded, xctest);
   const foundId = idOf(found);
   if (recordedId !== undefined && foundId !== recordedId) {
-    return { verdict: 'another', detail: `finds another element: ${foundId === undefined ? 'one without an id' : `id ${JSON.stringify(foundId)}`}, recorded ${JSON.stringify(recordedId)}` };
+    return {
+      verdict: 'another',
+      detail: `finds another element: ${foundId === undefined ? 'one without an id' : `id ${JSON.stringify(foundId)}`}, recorded ${JSON.stringify(recordedId)}`,
+    };
   }
   const was = nodeLabel(seen(recorded));
   const is = nodeLabel(seen(found));
-  if (was !== undefined && is !== was) return { verdict: 'renamed', detail: `renamed: ${JSON.stringify(was)} → ${is === undefined ? '(no label)' : JSON.stringify(is)}` };
+  if (was !== undefined && is !== was)
+    return { verdict: 'renamed', detail: `renamed: ${JSON.stringify(was)} → ${is === undefined ? '(no label)' : JSON.stringify(is)}` };
   const from = boundsOf(recorded);
   const to = boundsOf(found);
   if (moved(from, to)) return { verdict: 'elsewhere', detail: `moved: ${box(from)} → ${box(to)}` };
@@ -111,7 +119,12 @@ function keyOf(root: UiNode, node: UiNode | undefined): string | undefined {
  * The step's recorded target on `replayed` (the merged tree of the replay's read before the step), or
  * undefined when the step aims at nothing (keyboard focus, a whole-screen swipe, back).
  */
-export function findRecordedTarget(step: TimelineStep, recordedScreen: ExportScreen | undefined, replayed: UiNode | undefined, options: { preferEditable?: boolean } = {}): FoundTarget | undefined {
+export function findRecordedTarget(
+  step: TimelineStep,
+  recordedScreen: ExportScreen | undefined,
+  replayed: UiNode | undefined,
+  options: { preferEditable?: boolean } = {},
+): FoundTarget | undefined {
   const record = step.before?.target;
   if (!record) return undefined;
   const target = stepTargetOf(step, recordedScreen);
@@ -125,13 +138,30 @@ export function findRecordedTarget(step: TimelineStep, recordedScreen: ExportScr
     const by = { kind: 'selector' as const, syntax: choice.suggestion.syntax, selector: flat(text) };
     const named = `${SYNTAX_LABELS[choice.suggestion.syntax]} ${by.selector}`;
     const keys = root ? matchSelector(parseSelector(text, choice.suggestion.syntax), root).matches : [];
-    if (keys.length === 0) return { check: { by, verdict: 'missing', matches: 0, ...recordedKey, detail: `target missing: the exported selector (${named}) finds nothing` } };
-    if (keys.length > 1) return { check: { by, verdict: 'ambiguous', matches: keys.length, ...recordedKey, detail: `target ambiguous: the exported selector (${named}) finds ${keys.length} elements` } };
+    if (keys.length === 0)
+      return { check: { by, verdict: 'missing', matches: 0, ...recordedKey, detail: `target missing: the exported selector (${named}) finds nothing` } };
+    if (keys.length > 1)
+      return {
+        check: {
+          by,
+          verdict: 'ambiguous',
+          matches: keys.length,
+          ...recordedKey,
+          detail: `target ambiguous: the exported selector (${named}) finds ${keys.length} elements`,
+        },
+      };
     const node = nodeAtKey(root!, keys[0]!)!;
     const judged = judge(recorded, record.xctest, node);
     return {
       node,
-      check: { by, verdict: judged.verdict, matches: 1, replayedKey: keys[0]!, ...recordedKey, detail: judged.detail ? `target ${judged.detail}` : `found by ${named}` },
+      check: {
+        by,
+        verdict: judged.verdict,
+        matches: 1,
+        replayedKey: keys[0]!,
+        ...recordedKey,
+        detail: judged.detail ? `target ${judged.detail}` : `found by ${named}`,
+      },
     };
   }
 
@@ -177,5 +207,12 @@ export function findRecordedTarget(step: TimelineStep, recordedScreen: ExportScr
     };
   }
   const names = candidatesFor(record).map(selectorText);
-  return { check: { by, verdict: 'missing', matches: 0, detail: `target missing: no element with ${names.length > 0 ? names.join(' or ') : 'what the trace recorded of it'}` } };
+  return {
+    check: {
+      by,
+      verdict: 'missing',
+      matches: 0,
+      detail: `target missing: no element with ${names.length > 0 ? names.join(' or ') : 'what the trace recorded of it'}`,
+    },
+  };
 }

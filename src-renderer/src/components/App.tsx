@@ -14,6 +14,7 @@ import {
 } from '@shared/inspect';
 import type { DeviceSummary } from '@shared/api/api';
 import { useLiveLoop } from '@renderer/api/live';
+import type { ActionRequest } from '@shared/protocol/action';
 import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '@renderer/api/queries';
 import { useTimeline } from '@renderer/state/timeline';
 import { errorMessage, formatTime } from '@renderer/state/format';
@@ -134,6 +135,8 @@ function LiveApp() {
   const appReveal = device?.kind === 'appreveal';
   const offered = useMemo(() => offeredActions(device), [device]);
   const act = useAct(device, options);
+  // A failed step run again: the same request as a new action, only on the user's click (Timeline).
+  const retryStep = useCallback((request: ActionRequest) => void act(request), [act]);
   const openEntry = useOpenStep(device?.id);
   const ocrCount = useMemo(() => (appReveal ? tree.nodes.filter((f) => isOcrNode(f.node)).length : 0), [appReveal, tree]);
   const windowOutline = useMemo(() => {
@@ -291,7 +294,7 @@ function LiveApp() {
         {device && appReveal && <AppPanel device={device} frame={frame} />}
         {device && appReveal && device.supportedCommands.includes('get_dom_interactive') && <WebViewPanel device={device} frame={frame} act={act} />}
       </aside>
-      <Timeline device={device} />
+      <Timeline device={device} onRetry={retryStep} />
     </div>
   );
 }

@@ -143,7 +143,9 @@ export function ReplayPanel({ trace }: { trace: TraceOpened }) {
       </div>
       {trace.variables.length > 0 && (
         <div className="replay-variables" data-testid="replay-variables">
-          <span className="muted">This trace typed secrets it did not keep; type them for this replay (they are sent to the host for it and kept nowhere):</span>
+          <span className="muted">
+            This trace typed secrets it did not keep; type them for this replay (they are sent to the host for it and kept nowhere):
+          </span>
           {trace.variables.map((v) => (
             <label key={v.name} className="replay-variable">
               <span className="mono">{v.name}</span> <span className="muted">(step {v.step})</span>{' '}

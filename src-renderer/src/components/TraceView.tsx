@@ -186,7 +186,17 @@ function ScreenDiff({ title, comparison }: { title: string; comparison: ScreenCo
  * before-frames, recorded and replayed after-frames, each with what differs outlined, and the tree
  * diffs in words. Shown once the step has been replayed.
  */
-function ReplaySideBySide({ path, step, recordedBefore, recordedAfter }: { path: string; step: TraceViewStep; recordedBefore: LoadedFrame; recordedAfter: LoadedFrame }) {
+function ReplaySideBySide({
+  path,
+  step,
+  recordedBefore,
+  recordedAfter,
+}: {
+  path: string;
+  step: TraceViewStep;
+  recordedBefore: LoadedFrame;
+  recordedAfter: LoadedFrame;
+}) {
   const run = useReplay((s) => s.run);
   const state = stepReplayState(run, path, step.callId);
   const replayed = state && 'step' in state ? state.step : undefined;
