@@ -70,7 +70,17 @@ const started = performance.now();
 for (const replayCase of cases) {
   for (const faults of [[], [replayCase.fault]] as const) {
     const name = `${replayCase.name}${faults.length > 0 ? ` [${faults[0]}]` : ''}`;
-    const path = await recordCase(env, replayCase, faults);
+    let path: string;
+    try {
+      path = await recordCase(env, replayCase, faults);
+    } catch (error) {
+      // A recording that could not be made is a row of its own, never a crash of the whole table.
+      const detail = `could not record: ${error instanceof Error ? error.message : String(error)}`;
+      rows.push({ recording: name, faults: faults.join(','), condition: 'recorded', expected: null, got: -1, detail });
+      console.log(`BAD ${name.padEnd(44)} ${detail}`);
+      if (recording.status().recording) await recording.stop().catch(() => undefined);
+      continue;
+    }
     const conditions: { condition: string; faults: readonly string[]; variants: readonly string[]; expected: number | null }[] = [
       { condition: 'unchanged', faults, variants: [], expected: null },
       ...(faults.length > 0 ? [{ condition: 'unchanged, fault cleared', faults: [], variants: [], expected: null }] : []),

@@ -333,7 +333,8 @@ function variablesFor(trace: OpenedTrace, given: readonly string[] | undefined, 
   for (const pair of given ?? []) {
     const eq = pair.indexOf('=');
     const name = eq < 0 ? pair : pair.slice(0, eq);
-    if (eq < 0) throw new UsageError(`--var takes NAME=VALUE, not "${name}"`);
+    // Never echoed: what was typed may be the value itself.
+    if (eq < 0) throw new UsageError('--var takes NAME=VALUE (no = in one of them)');
     if (!VARIABLE_NAME.test(name)) throw new UsageError(`--var: "${name.slice(0, 80)}" is not a variable name (letters, digits and _, at most 64)`);
     const value = pair.slice(eq + 1);
     if (value.length > MAX_VARIABLE_VALUE) throw new UsageError(`--var ${name}: the value is longer than ${MAX_VARIABLE_VALUE} characters`);

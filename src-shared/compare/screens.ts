@@ -60,7 +60,8 @@ export const ScreenComparisonSchema = z.object({
   differences: z.array(ScreenDifferenceSchema),
   /**
    * (only on one side + moved) over every element either side has. A subtree only on one side counts
-   * once, and a node moved with its parent (by the same offset) not at all.
+   * once, a node moved with its parent (by the same offset) not at all, and siblings moved by the same
+   * offset (a list reflowed) once.
    */
   changedShare: z.number().min(0).max(1),
   /** More than the threshold allows, or another screen key: not the same screen. */
@@ -221,6 +222,21 @@ export function compareScreens(recorded: UiNode, replayed: UiNode, threshold: { 
     return own !== undefined && theirs !== undefined && Math.abs(own.dx - theirs.dx) <= t && Math.abs(own.dy - theirs.dy) <= t && (theirs.dx !== 0 || theirs.dy !== 0);
   };
 
+  // Siblings moved by the same offset are one change: a list whose row went reflows the rows below it
+  // (docs/rules.md#r-rpl-02), as a moved subtree moves its children.
+  const siblingMoves = new Map<NodeKey, { dx: number; dy: number }[]>();
+  const reflowed = (x: NodeKey): boolean => {
+    const parent = parentKeyOf(x);
+    const own = offset(x);
+    if (parent === null || own === undefined) return false;
+    const t = threshold.moveTolerancePt;
+    const seen = siblingMoves.get(parent) ?? [];
+    if (seen.some((o) => Math.abs(o.dx - own.dx) <= t && Math.abs(o.dy - own.dy) <= t)) return true;
+    seen.push(own);
+    siblingMoves.set(parent, seen);
+    return false;
+  };
+
   for (const d of diff.differences) {
     const x = d.xctestKey === undefined ? undefined : nodeAtKey(pa.root, d.xctestKey);
     const s = d.sdkKey === undefined ? undefined : nodeAtKey(pb.root, d.sdkKey);
@@ -243,7 +259,7 @@ export function compareScreens(recorded: UiNode, replayed: UiNode, threshold: { 
       case 'geometry_changed': {
         const from = x ? boundsOf(x) : null;
         const to = s ? boundsOf(s) : null;
-        if (movedBy(from, to, threshold.moveTolerancePt) && !carried(d.xctestKey!)) {
+        if (movedBy(from, to, threshold.moveTolerancePt) && !carried(d.xctestKey!) && !reflowed(d.xctestKey!)) {
           add({ class: 'moved', ...keys(d.xctestKey, d.sdkKey), detail: `${describe(x)}: ${box(from)} → ${box(to)}` });
         }
         break;

@@ -177,7 +177,8 @@ function requestFor(step: CaseStep, root: UiNode, field: UiNode | undefined): { 
     const container = find(root, step.swipe);
     const c = centerOf(container)!;
     return {
-      request: { action: 'swipe', container: { node: withoutChildren(container) }, start: { x: c.x, y: c.y + step.dy / 2 }, end: { x: c.x, y: c.y - step.dy / 2 }, durationMs: 300 },
+      // dy is the finger's travel: negative is up, which brings the rows below into view.
+      request: { action: 'swipe', container: { node: withoutChildren(container) }, start: { x: c.x, y: c.y - step.dy / 2 }, end: { x: c.x, y: c.y + step.dy / 2 }, durationMs: 300 },
     };
   }
   const text = 'secret' in step ? step.secret : step.type;

@@ -52,7 +52,7 @@ function recorded(request: ActionRequest, root: UiNode, callId = 'c1'): Timeline
     kind: 'action',
     status: 'succeeded',
     statusText: 'succeeded',
-    before: { type: 'action.before', callId, time: 1, action, ...(target ? { target } : {}) },
+    before: { type: 'action.before', callId, seq: 1, time: 1, action, ...(target ? { target } : {}) },
     observations: [],
     comparisons: [],
     notes: [],
@@ -100,6 +100,28 @@ describe('two reads of a screen, compared (R-RPL-02)', () => {
     const c = compareScreens(login, removed);
     expect(c.counts.only_recorded).toBeGreaterThanOrEqual(1);
     expect(c.counts.only_replayed).toBe(0);
+  });
+
+  it('R-RPL-02: a row gone from a list is one change, the rows it let move up another, not one each', () => {
+    const row = (n: number, top: number): UiNode => ({
+      className: 'XCUIElementTypeCell',
+      'resource-id': `row.${n}`,
+      text: `Row ${n}`,
+      bounds: { left: 0, top, right: 400, bottom: top + 50 },
+    });
+    const list = (rows: UiNode[]): UiNode => ({
+      className: 'XCUIApplication',
+      bounds: { left: 0, top: 0, right: 400, bottom: 800 },
+      node: [{ className: 'XCUIElementTypeTable', 'resource-id': 'list', bounds: { left: 0, top: 0, right: 400, bottom: 800 }, node: rows }],
+    });
+    const recordedRows = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => row(n, (n - 1) * 50));
+    const replayedRows = [1, 3, 4, 5, 6, 7, 8].map((n, i) => row(n, i * 50));
+    const c = compareScreens(list(recordedRows), list(replayedRows));
+    expect(c.counts).toMatchObject({ only_recorded: 1, moved: 1 });
+    expect(c.differs).toBe(false);
+    // Two rows that swapped places are two moves.
+    const swapped = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => row(n, (n === 2 ? 2 : n === 3 ? 1 : n - 1) * 50));
+    expect(compareScreens(list(recordedRows), list(swapped)).counts.moved).toBe(2);
   });
 
   it('R-RPL-02: a screen key names an AppReveal screen or the navigation bars, null without either', () => {
