@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { PointSchema, type Point } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { boundsOf, nodeLabel, type Rect } from '@shared/model/node';
-import { flattenTree, nodeAtKey } from '@shared/model/tree';
+import { flattenTree, nodeAtKey, parentKeyOf } from '@shared/model/tree';
 import { actionTargetAt } from '@shared/inspect/actions';
 import { topmostAt } from '@shared/inspect/pick';
 import { resolveTarget } from '@shared/act/resolve';
@@ -110,6 +110,20 @@ function at(root: UiNode, point: Point): UiNode | undefined {
   return hit && hit !== root ? hit : undefined;
 }
 
+/** `node`, or its nearest ancestor whose id is `id` (none: `node` itself). */
+function withRecordedAncestor(root: UiNode, node: UiNode, id: string | undefined): UiNode {
+  if (id === undefined || idOf(node) === id) return node;
+  let key = keyOf(root, node);
+  while (key !== undefined) {
+    const parent = parentKeyOf(key);
+    if (parent === null) break;
+    const up = nodeAtKey(root, parent);
+    if (up && idOf(up) === id) return up;
+    key = parent;
+  }
+  return node;
+}
+
 function keyOf(root: UiNode, node: UiNode | undefined): string | undefined {
   if (!node) return undefined;
   return flattenTree(root).find((f) => f.node === node)?.key;
@@ -172,10 +186,13 @@ export function findRecordedTarget(
     // A point that hit no element when it was recorded aims at the place, not at an element.
     if (!recorded) return { ...(node ? { node } : {}), check: { by, verdict: 'found', matches: node ? 1 : 0, ...recordedKey, detail: `point ${where}` } };
     if (!node) return { check: { by, verdict: 'missing', matches: 0, ...recordedKey, detail: `target missing: nothing is at the exported point ${where}` } };
-    const judged = judge(recorded, record.xctest, node);
-    const replayedKey = keyOf(root!, node);
+    // A point inside a container (a swipe's list) hits what lies in it: the container is the hit's
+    // ancestor with the recorded id, if there is one.
+    const hit = withRecordedAncestor(root!, node, idOf(recorded, record.xctest));
+    const judged = judge(recorded, record.xctest, hit);
+    const replayedKey = keyOf(root!, hit);
     return {
-      node,
+      node: hit,
       check: {
         by,
         verdict: judged.verdict,
