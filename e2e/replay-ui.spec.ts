@@ -81,7 +81,7 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   // On the screen it was recorded on, every step matches.
   await replay(page, 'stop');
   const summary = page.getByTestId('replay-summary');
-  await expect(summary).toHaveText('3 of 3 replayed: 3 matched, 0 diverged, 0 failed', { timeout: 30_000 });
+  await expect(summary).toHaveText('3 of 3 replayed: 3 matched, 0 diverged, 0 failed (ran: 1–3)', { timeout: 30_000 });
   await expect(summary).toHaveAttribute('data-all-matched', 'true');
   await expect(badges(page)).toHaveCount(3);
   for (const badge of await badges(page).all()) await expect(badge).toHaveAttribute('data-verdict', 'matched');
@@ -91,26 +91,41 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   await expect(verdict).toHaveAttribute('data-verdict', 'matched');
   await expect(verdict).toContainText('succeeded via sdk');
   await expect(verdict.getByTestId('replay-differences')).toHaveCount(0);
+  // R-RPL-01, R-RPL-05: found by the exported selector; the replayed frames beside the recorded ones.
+  await expect(verdict.getByTestId('replay-target')).toHaveAttribute('data-verdict', 'found');
+  const side = page.getByTestId('replay-side-by-side');
+  await expect(side.getByTestId('replay-frame-recorded-before').getByTestId('screen-image')).toBeVisible();
+  await expect(side.getByTestId('replay-frame-replayed-before').getByTestId('screen-image')).toBeVisible();
+  await expect(side.getByTestId('replay-frame-replayed-after').getByTestId('screen-image')).toBeVisible();
+  await expect(side.getByTestId('replay-screen-diff').first()).toHaveAttribute('data-differs', 'false');
 
   // On another screen, stopping at the first divergence: Sign In is not there.
   await postAdmin(urls, 'screen', { screen: 'feed' });
   await replay(page, 'stop');
-  await expect(summary).toHaveText('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run', { timeout: 30_000 });
+  await expect(summary).toHaveText('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run (not run: 1–3)', {
+    timeout: 30_000,
+  });
   await expect(badges(page).nth(0)).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
   await expect(badges(page).nth(1)).toHaveAttribute('data-verdict', 'notRun');
   await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'notRun');
   await expect(verdict).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
-  await expect(verdict.getByTestId('replay-differences')).toContainText('not found');
-  await expect(verdict.getByTestId('replay-differences')).toContainText('login.submit');
+  // R-RPL-02: the screen it met is not the recorded one, and the target is not on it: nothing was sent.
+  await expect(verdict.getByTestId('replay-differences')).toContainText('the screen before differs');
+  await expect(verdict.getByTestId('replay-differences')).toContainText('target missing');
+  await expect(verdict).toHaveAttribute('data-ran', 'no');
+  // The replayed before-frame (Feed) beside the recorded one (Login), the diff in words.
+  await expect(side.getByTestId('replay-frame-replayed-before').getByTestId('screen-image')).toBeVisible();
+  await expect(side.getByTestId('replay-screen-diff').first()).toHaveAttribute('data-differs', 'true');
   await steps.nth(2).click();
   await expect(verdict).toHaveAttribute('data-verdict', 'notRun');
 
-  // Continuing instead: every step is judged; the tab bar is on every screen, so the last one matches.
+  // Continuing instead: every step is judged; the tab bar is found on every screen, but the screen it
+  // meets is not the one recorded, so it diverges too.
   await replay(page, 'continue');
   await expect(summary).toHaveText(/^3 of 3 replayed: /, { timeout: 30_000 });
-  for (const badge of await badges(page).all()) await expect(badge).toHaveAttribute('data-verdict', /^(matched|diverged|failed)$/);
-  await expect(badges(page).nth(1)).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
-  await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'matched');
+  for (const badge of await badges(page).all()) await expect(badge).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
+  await expect(verdict).toHaveAttribute('data-ran', 'yes');
+  await expect(verdict.getByTestId('replay-target')).toHaveAttribute('data-verdict', 'found');
   await page.screenshot({ path: '/tmp/replay-ui.png' });
 
   // Stop, pressed once the first step is judged, stops before the last one.
@@ -119,7 +134,7 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   await expect(page.getByTestId('replay-progress')).toBeVisible();
   await expect(badges(page).nth(0)).toHaveAttribute('data-verdict', 'matched');
   await page.getByTestId('replay-stop').click();
-  await expect(summary).toContainText(/stopped by you, [12] not run$/, { timeout: 30_000 });
+  await expect(summary).toContainText(/stopped by you, [12] not run \(ran: /, { timeout: 30_000 });
   await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'notRun');
   await expect(page.getByTestId('replay-start')).toBeEnabled();
 
