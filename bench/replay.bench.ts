@@ -92,7 +92,9 @@ for (const replayCase of cases) {
       const row = { recording: name, faults: faults.join(','), condition: c.condition, expected: c.expected, got, detail: firstDifference(report) };
       rows.push(row);
       const ok = got === c.expected ? 'ok ' : 'BAD';
-      console.log(`${ok} ${name.padEnd(44)} ${c.condition.padEnd(24)} expected ${String(c.expected ?? 'match').padEnd(5)} got ${String(got ?? 'match').padEnd(5)} ${row.detail}`);
+      console.log(
+        `${ok} ${name.padEnd(44)} ${c.condition.padEnd(24)} expected ${String(c.expected ?? 'match').padEnd(5)} got ${String(got ?? 'match').padEnd(5)} ${row.detail}`,
+      );
     }
   }
 }

@@ -432,7 +432,10 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
       // vain) is the backend's way, not the app's, when nothing ran and the screen after agrees
       // (docs/rules.md#r-rpl-03): reported, not judged.
       const backendsAnswer =
-        recordedOutcome.backend !== report.replayed.outcome.backend && report.ran === 'no' && report.screens.after !== undefined && !report.screens.after.differs;
+        recordedOutcome.backend !== report.replayed.outcome.backend &&
+        report.ran === 'no' &&
+        report.screens.after !== undefined &&
+        !report.screens.after.differs;
       if (backendsAnswer) report.notes.push(...outcome.differences.map((d) => `${d} (another backend; nothing ran and the screen after agrees)`));
       else report.differences.push(...outcome.differences);
       report.notes.push(...outcome.notes);

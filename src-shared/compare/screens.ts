@@ -171,7 +171,11 @@ function percent(share: number): string {
  * Compares what the recording showed (`recorded`) with what the replay shows (`replayed`). Pure;
  * linear in the trees, as the tree diff is.
  */
-export function compareScreens(recorded: UiNode, replayed: UiNode, threshold: { maxChangedShare: number; moveTolerancePt: number } = SCREEN_THRESHOLD): ScreenComparison {
+export function compareScreens(
+  recorded: UiNode,
+  replayed: UiNode,
+  threshold: { maxChangedShare: number; moveTolerancePt: number } = SCREEN_THRESHOLD,
+): ScreenComparison {
   const a = indexScreen(recorded);
   const b = indexScreen(replayed);
   // Compared as XCTest reports them when XCTest read both; a screen only the bridge could read (XCTest
@@ -219,7 +223,13 @@ export function compareScreens(recorded: UiNode, replayed: UiNode, threshold: { 
     const own = offset(x);
     const theirs = offset(parent);
     const t = threshold.moveTolerancePt;
-    return own !== undefined && theirs !== undefined && Math.abs(own.dx - theirs.dx) <= t && Math.abs(own.dy - theirs.dy) <= t && (theirs.dx !== 0 || theirs.dy !== 0);
+    return (
+      own !== undefined &&
+      theirs !== undefined &&
+      Math.abs(own.dx - theirs.dx) <= t &&
+      Math.abs(own.dy - theirs.dy) <= t &&
+      (theirs.dx !== 0 || theirs.dy !== 0)
+    );
   };
 
   // Siblings moved by the same offset are one change: a list whose row went reflows the rows below it

@@ -22,11 +22,7 @@ export type Variant = (typeof VARIANTS)[number];
 export type Pointed = { id: string } | { label: string };
 
 export type CaseStep =
-  | { tap: Pointed }
-  | { longPress: Pointed }
-  | { type: string; ime?: 'next' | 'done' }
-  | { secret: string }
-  | { swipe: Pointed; dy: number };
+  { tap: Pointed } | { longPress: Pointed } | { type: string; ime?: 'next' | 'done' } | { secret: string } | { swipe: Pointed; dy: number };
 
 export interface ReplayCase {
   name: string;
@@ -103,7 +99,13 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
     name: 'hostile-A',
     screen: 'hostile',
     fault: 'bridge-coordinate-space=window',
-    steps: [{ tap: { id: 'hostile.like' } }, { tap: { id: 'hostile.reply' } }, { type: 'Nice' }, { tap: { id: 'hostile.notify' } }, { tap: { id: 'hostile.post.send' } }],
+    steps: [
+      { tap: { id: 'hostile.like' } },
+      { tap: { id: 'hostile.reply' } },
+      { type: 'Nice' },
+      { tap: { id: 'hostile.notify' } },
+      { tap: { id: 'hostile.post.send' } },
+    ],
     diverges: { 'moved-button': 5, 'renamed-label': 1, 'removed-row': 4 },
     why: { 'moved-button': 'Post reply moved', 'renamed-label': 'Like is Heart', 'removed-row': 'no Notify me' },
   },
@@ -153,7 +155,7 @@ function find(root: UiNode, pointed: Pointed): UiNode {
   const hit =
     'id' in pointed
       ? nodes.find((f) => f.node['resource-id'] === pointed.id)
-      : nodes.find((f) => nodeLabel(f.node) === pointed.label && f.node.bounds) ?? nodes.find((f) => f.node.text === pointed.label);
+      : (nodes.find((f) => nodeLabel(f.node) === pointed.label && f.node.bounds) ?? nodes.find((f) => f.node.text === pointed.label));
   if (!hit) throw new Error(`nothing on the screen is ${JSON.stringify(pointed)}`);
   return hit.node;
 }
@@ -178,7 +180,13 @@ function requestFor(step: CaseStep, root: UiNode, field: UiNode | undefined): { 
     const c = centerOf(container)!;
     return {
       // dy is the finger's travel: negative is up, which brings the rows below into view.
-      request: { action: 'swipe', container: { node: withoutChildren(container) }, start: { x: c.x, y: c.y - step.dy / 2 }, end: { x: c.x, y: c.y + step.dy / 2 }, durationMs: 300 },
+      request: {
+        action: 'swipe',
+        container: { node: withoutChildren(container) },
+        start: { x: c.x, y: c.y - step.dy / 2 },
+        end: { x: c.x, y: c.y + step.dy / 2 },
+        durationMs: 300,
+      },
     };
   }
   const text = 'secret' in step ? step.secret : step.type;

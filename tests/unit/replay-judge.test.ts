@@ -184,7 +184,9 @@ describe('what a replay reports (R-RPL-03, R-RPL-06)', () => {
   it('R-RPL-06: which steps ran, in filmstrip numbers', () => {
     expect(stepRanges([1, 2, 3, 5, 7, 8])).toBe('1–3, 5, 7, 8');
     const step = (number: number, ran: 'yes' | 'no' | 'maybe') => ({ number, ran });
-    expect(ranSummary({ steps: [step(1, 'yes'), step(2, 'yes'), step(3, 'maybe')] as never, unreached: [4, 5] })).toBe('ran: 1, 2 · may have run: 3 · not run: 4, 5');
+    expect(ranSummary({ steps: [step(1, 'yes'), step(2, 'yes'), step(3, 'maybe')] as never, unreached: [4, 5] })).toBe(
+      'ran: 1, 2 · may have run: 3 · not run: 4, 5',
+    );
     expect(ranSummary({ steps: [], unreached: [] })).toBe('no step ran');
   });
 });
@@ -220,6 +222,8 @@ describe('secrets a trace names (R-RPL-04) and a recorded action in words (R-RPL
     expect(recordedActionText(typed.before!.action)).toBe('type “alice”, IME next');
     const swipe = recorded({ action: 'swipe', start: { x: 200, y: 600 }, end: { x: 200, y: 312 }, durationMs: 300 }, login);
     expect(recordedActionText(swipe.before!.action)).toBe('swipe ↑ 288 pt · 300 ms');
-    expect(recordedActionText(recorded({ action: 'longPress', target: { id: 'login.submit' }, durationMs: 800 }, login).before!.action)).toBe('long press 800 ms');
+    expect(recordedActionText(recorded({ action: 'longPress', target: { id: 'login.submit' }, durationMs: 800 }, login).before!.action)).toBe(
+      'long press 800 ms',
+    );
   });
 });

@@ -51,7 +51,13 @@ export function RecordControls({ device }: { device: DeviceSummary | undefined }
         <span className="record-dot" aria-hidden />
         {recording ? 'Stop' : 'Record'}
       </button>
-      <span className="record-status" data-testid="record-status" data-steps={current?.steps ?? 0} data-comparisons={current?.comparisons ?? 0} data-trace={current?.lastTrace ?? ''}>
+      <span
+        className="record-status"
+        data-testid="record-status"
+        data-steps={current?.steps ?? 0}
+        data-comparisons={current?.comparisons ?? 0}
+        data-trace={current?.lastTrace ?? ''}
+      >
         {toggle.isPending ? (
           recording ? (
             'writing the trace…'
