@@ -142,7 +142,8 @@ function project(screen: ScreenIndex, viewName: ViewName): Projected {
   return { root, original, count };
 }
 
-function movedBy(a: Rect | null, b: Rect | null, tolerance: number): boolean {
+/** Whether an edge of the frame is more than `tolerance` points from where it was (a frame that appeared or went counts). */
+export function movedBy(a: Rect | null, b: Rect | null, tolerance: number = SCREEN_THRESHOLD.moveTolerancePt): boolean {
   if (!a || !b) return a !== b;
   return (
     Math.abs(a.left - b.left) > tolerance ||
@@ -159,7 +160,8 @@ function describe(node: UiNode | undefined): string {
   return label === undefined ? type : `${type} ${JSON.stringify(label)}`;
 }
 
-function box(r: Rect | null): string {
+/** A frame as the report's lines write it: `[left,top,right,bottom]`. */
+export function boxText(r: Rect | null): string {
   return r ? `[${r.left},${r.top},${r.right},${r.bottom}]` : '(no frame)';
 }
 
@@ -254,13 +256,13 @@ export function compareScreens(
       case 'only_xctest': {
         const parent = parentKeyOf(d.xctestKey!);
         if (parent !== null && onlyRecorded.has(parent)) break;
-        add({ class: 'only_recorded', ...keys(d.xctestKey, undefined), detail: `${describe(x)} at ${box(x ? boundsOf(x) : null)}` });
+        add({ class: 'only_recorded', ...keys(d.xctestKey, undefined), detail: `${describe(x)} at ${boxText(x ? boundsOf(x) : null)}` });
         break;
       }
       case 'only_sdk': {
         const parent = parentKeyOf(d.sdkKey!);
         if (parent !== null && onlyReplayed.has(parent)) break;
-        add({ class: 'only_replayed', ...keys(undefined, d.sdkKey), detail: `${describe(s)} at ${box(s ? boundsOf(s) : null)}` });
+        add({ class: 'only_replayed', ...keys(undefined, d.sdkKey), detail: `${describe(s)} at ${boxText(s ? boundsOf(s) : null)}` });
         break;
       }
       case 'text_changed':
@@ -270,7 +272,7 @@ export function compareScreens(
         const from = x ? boundsOf(x) : null;
         const to = s ? boundsOf(s) : null;
         if (movedBy(from, to, threshold.moveTolerancePt) && !carried(d.xctestKey!) && !reflowed(d.xctestKey!)) {
-          add({ class: 'moved', ...keys(d.xctestKey, d.sdkKey), detail: `${describe(x)}: ${box(from)} → ${box(to)}` });
+          add({ class: 'moved', ...keys(d.xctestKey, d.sdkKey), detail: `${describe(x)}: ${boxText(from)} → ${boxText(to)}` });
         }
         break;
       }

@@ -21,7 +21,7 @@ import { xctestNodeOf } from '@shared/selectors/element';
 import { SYNTAX_LABELS } from '@shared/selectors/errors';
 import { suggestionText } from '@shared/selectors/generate';
 import { matchSelector, parseSelector } from '@shared/selectors/query';
-import { SCREEN_THRESHOLD } from '@shared/compare/screens';
+import { boxText, movedBy } from '@shared/compare/screens';
 import { stepTargetOf, xctestChoice, type ExportScreen } from './export-plan';
 import { candidatesFor, selectorText } from './action-record';
 import type { TimelineStep } from './reader';
@@ -59,16 +59,6 @@ function flat(text: string): string {
   return text.replace(/\s*\n\s*/g, ', ').trim();
 }
 
-function box(r: Rect | null): string {
-  return r ? `[${r.left},${r.top},${r.right},${r.bottom}]` : '(no frame)';
-}
-
-function moved(a: Rect | null, b: Rect | null): boolean {
-  if (!a || !b) return false;
-  const t = SCREEN_THRESHOLD.moveTolerancePt;
-  return Math.abs(a.left - b.left) > t || Math.abs(a.top - b.top) > t || Math.abs(a.right - b.right) > t || Math.abs(a.bottom - b.bottom) > t;
-}
-
 /** What XCTest reports of a node, or the node itself when XCTest reports nothing of it (a bridge-only screen). */
 function seen(node: UiNode): UiNode {
   return xctestNodeOf(node) ?? node;
@@ -100,7 +90,7 @@ function judge(
     return { verdict: 'renamed', detail: `renamed: ${JSON.stringify(was)} → ${is === undefined ? '(no label)' : JSON.stringify(is)}` };
   const from = boundsOf(recorded);
   const to = boundsOf(found);
-  if (moved(from, to)) return { verdict: 'elsewhere', detail: `moved: ${box(from)} → ${box(to)}` };
+  if (from && to && movedBy(from, to)) return { verdict: 'elsewhere', detail: `moved: ${boxText(from)} → ${boxText(to)}` };
   return { verdict: 'found' };
 }
 
@@ -127,6 +117,29 @@ function withRecordedAncestor(root: UiNode, node: UiNode, id: string | undefined
 function keyOf(root: UiNode, node: UiNode | undefined): string | undefined {
   if (!node) return undefined;
   return flattenTree(root).find((f) => f.node === node)?.key;
+}
+
+/** One element found on the replayed tree, judged against the recorded one. */
+function foundOne(
+  by: TargetCheck['by'],
+  root: UiNode | undefined,
+  node: UiNode,
+  judged: { verdict: TargetVerdict; detail?: string },
+  recordedKey: string | undefined,
+  foundText: string,
+): FoundTarget {
+  const replayedKey = root ? keyOf(root, node) : undefined;
+  return {
+    node,
+    check: {
+      by,
+      verdict: judged.verdict,
+      matches: 1,
+      ...(replayedKey !== undefined ? { replayedKey } : {}),
+      ...(recordedKey !== undefined ? { recordedKey } : {}),
+      detail: judged.detail ? `target ${judged.detail}` : foundText,
+    },
+  };
 }
 
 /**
@@ -165,18 +178,7 @@ export function findRecordedTarget(
         },
       };
     const node = nodeAtKey(root!, keys[0]!)!;
-    const judged = judge(recorded, record.xctest, node);
-    return {
-      node,
-      check: {
-        by,
-        verdict: judged.verdict,
-        matches: 1,
-        replayedKey: keys[0]!,
-        ...recordedKey,
-        detail: judged.detail ? `target ${judged.detail}` : `found by ${named}`,
-      },
-    };
+    return foundOne(by, root!, node, judge(recorded, record.xctest, node), target.key, `found by ${named}`);
   }
 
   if (choice.kind === 'point') {
@@ -189,19 +191,7 @@ export function findRecordedTarget(
     // A point inside a container (a swipe's list) hits what lies in it: the container is the hit's
     // ancestor with the recorded id, if there is one.
     const hit = withRecordedAncestor(root!, node, idOf(recorded, record.xctest));
-    const judged = judge(recorded, record.xctest, hit);
-    const replayedKey = keyOf(root!, hit);
-    return {
-      node: hit,
-      check: {
-        by,
-        verdict: judged.verdict,
-        matches: 1,
-        ...(replayedKey !== undefined ? { replayedKey } : {}),
-        ...recordedKey,
-        detail: judged.detail ? `target ${judged.detail}` : `found at the exported point ${where}`,
-      },
-    };
+    return foundOne(by, root!, hit, judge(recorded, record.xctest, hit), target.key, `found at the exported point ${where}`);
   }
 
   // No recorded screen to choose a selector on: the recorded identity, as the trace names it.
@@ -210,18 +200,7 @@ export function findRecordedTarget(
     const resolved = resolveTarget(candidate, root, { preferEditable: options.preferEditable ?? false });
     const node = resolved.kind === 'node' ? resolved.node : resolved.kind === 'point' ? resolved.found : undefined;
     if (!node) continue;
-    const judged = judge(recorded, record.xctest, node);
-    const replayedKey = root ? keyOf(root, node) : undefined;
-    return {
-      node,
-      check: {
-        by,
-        verdict: judged.verdict,
-        matches: 1,
-        ...(replayedKey !== undefined ? { replayedKey } : {}),
-        detail: judged.detail ? `target ${judged.detail}` : `found by ${selectorText(candidate)}`,
-      },
-    };
+    return foundOne(by, root, node, judge(recorded, record.xctest, node), undefined, `found by ${selectorText(candidate)}`);
   }
   const names = candidatesFor(record).map(selectorText);
   return {
