@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { PointSchema, type Point } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
-import { boundsOf, nodeLabel, type Rect } from '@shared/model/node';
+import { boundsOf, nodeLabel } from '@shared/model/node';
 import { flattenTree, nodeAtKey, parentKeyOf } from '@shared/model/tree';
 import { actionTargetAt } from '@shared/inspect/actions';
 import { topmostAt } from '@shared/inspect/pick';
