@@ -397,20 +397,31 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
   return await withDevice(values.device!, timeoutMs, async (connection) => {
     const width = String(trace.timeline.length).length;
     if (!values.json) out.log(`Replaying ${actions} action(s) from ${trace.path} on ${connection.url}`);
-    const report = await replayTrace(trace, connection, {
-      stopOnDivergence: values['stop-on-divergence'] === true,
-      variables,
-      ...(framesDir
-        ? {
-            keepFrames: async (step: ReplayStep, frames: ReplayedFrames) => {
-              const written = await writeStepFrames(framesDir, trace, step, frames);
-              files.set(step.callId, written);
-              return { before: written.replayed.before !== undefined, after: written.replayed.after !== undefined };
-            },
-          }
-        : {}),
-      ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, trace.timeline[step.index], width)) }),
-    });
+    // Ctrl-C stops between steps (the one in flight finishes, never cut off half sent), and the report
+    // still says which steps ran (docs/rules.md#r-rpl-06); a second Ctrl-C is Node's own.
+    const abort = new AbortController();
+    const onInterrupt = () => abort.abort();
+    process.once('SIGINT', onInterrupt);
+    let report: Awaited<ReturnType<typeof replayTrace>>;
+    try {
+      report = await replayTrace(trace, connection, {
+        signal: abort.signal,
+        stopOnDivergence: values['stop-on-divergence'] === true,
+        variables,
+        ...(framesDir
+          ? {
+              keepFrames: async (step: ReplayStep, frames: ReplayedFrames) => {
+                const written = await writeStepFrames(framesDir, trace, step, frames);
+                files.set(step.callId, written);
+                return { before: written.replayed.before !== undefined, after: written.replayed.after !== undefined };
+              },
+            }
+          : {}),
+        ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, trace.timeline[step.index], width)) }),
+      });
+    } finally {
+      process.off('SIGINT', onInterrupt);
+    }
     if (values.json) {
       const steps = report.steps.map((s) => ({ ...s, ...(files.has(s.callId) ? { files: files.get(s.callId) } : {}) }));
       out.log(
