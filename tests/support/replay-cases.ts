@@ -98,7 +98,7 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
   {
     name: 'hostile-A',
     screen: 'hostile',
-    fault: 'bridge-coordinate-space=window',
+    fault: 'bridge-action-slow=250',
     steps: [
       { tap: { id: 'hostile.like' } },
       { tap: { id: 'hostile.reply' } },
@@ -112,10 +112,10 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
   {
     name: 'hostile-B',
     screen: 'hostile',
-    fault: 'bridge-coordinate-space=window',
+    fault: 'bridge-action-slow=250',
     steps: [{ tap: { id: 'hostile.repost' } }, { tap: { id: 'hostile.share' } }, { tap: { id: 'tab.edges' } }, { tap: { id: 'edges.flag' } }],
-    diverges: { 'moved-button': 4, 'renamed-label': null, 'removed-row': null },
-    why: { 'moved-button': 'Flag moved', 'renamed-label': 'Like and Home are not on the path', 'removed-row': 'Notify me and Island are not on the path' },
+    diverges: { 'moved-button': 4, 'renamed-label': 1, 'removed-row': null },
+    why: { 'moved-button': 'Flag moved', 'renamed-label': 'Like is Heart, so Repost beside it moved', 'removed-row': 'Notify me and Island are not on the path' },
   },
   {
     name: 'edges-A',
