@@ -150,3 +150,52 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   expect(await bridgeActionsSent(urls)).toBeLessThan(sentBefore + 3);
   await expect(badges(page)).toHaveCount(0);
 });
+
+test('R-RPL-04: a secret the trace did not keep is asked for by name before the replay, and typed for it only', async ({ page }) => {
+  test.setTimeout(120_000);
+  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
+  running.push(demo);
+  const urls = JSON.parse(demo.line) as DemoUrls;
+  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  await page.getByTestId('mode-toggle').click();
+  const password = await boxCentre(page, 'login.password');
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+  const status = page.getByTestId('record-status');
+  await page.mouse.click(password.x, password.y);
+  await expect(status).toHaveAttribute('data-steps', '1');
+  const secret = 'hunter22';
+  await page.getByTestId('type-input').fill(secret);
+  await page.getByTestId('type-submit').click();
+  await expect(status).toHaveAttribute('data-steps', '2');
+  await record.click();
+  await expect(status).toHaveAttribute('data-trace', /\.parallax-trace$/);
+  const tracePath = (await status.getAttribute('data-trace')) as string;
+
+  await page.getByTestId('open-trace').setInputFiles(tracePath);
+  const steps = page.getByTestId('trace-filmstrip').getByTestId('trace-step');
+  await expect(steps).toHaveCount(2);
+  await steps.nth(1).click();
+  // R-RPL-08: the typed text is "secret", with the variable a replay and the exports name it by.
+  await expect(page.getByTestId('trace-action')).toContainText('type secret');
+  await expect(page.getByTestId('trace-action')).toContainText('LOGIN_PASSWORD');
+  const variable = page.getByTestId('replay-variable');
+  await expect(variable).toHaveAttribute('data-name', 'LOGIN_PASSWORD');
+  await expect(variable).toHaveAttribute('type', 'password');
+  await expect(page.getByTestId('replay-start')).toBeDisabled();
+
+  // A relaunched app: the field is empty again, as when it was recorded.
+  expect((await fetch(`${urls.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen: 'login' }) })).status).toBe(200);
+  await expect(page.getByTestId('replay-device')).toBeVisible();
+  await variable.fill(secret);
+  await page.getByTestId('replay-start').click();
+  const summary = page.getByTestId('replay-summary');
+  await expect(summary).toHaveText('2 of 2 replayed: 2 matched, 0 diverged, 0 failed (ran: 1, 2)', { timeout: 30_000 });
+  const verdict = page.getByTestId('replay-verdict');
+  await expect(verdict).toContainText('typed LOGIN_PASSWORD');
+  await expect(page.getByTestId('trace-view')).not.toContainText(secret);
+});
