@@ -115,7 +115,11 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
     fault: 'bridge-action-slow=250',
     steps: [{ tap: { id: 'hostile.repost' } }, { tap: { id: 'hostile.share' } }, { tap: { id: 'tab.edges' } }, { tap: { id: 'edges.flag' } }],
     diverges: { 'moved-button': 4, 'renamed-label': 1, 'removed-row': null },
-    why: { 'moved-button': 'Flag moved', 'renamed-label': 'Like is Heart, so Repost beside it moved', 'removed-row': 'Notify me and Island are not on the path' },
+    why: {
+      'moved-button': 'Flag moved',
+      'renamed-label': 'Like is Heart, so Repost beside it moved',
+      'removed-row': 'Notify me and Island are not on the path',
+    },
   },
   {
     name: 'edges-A',
