@@ -202,15 +202,18 @@ test('a comparison saved while recording is listed in the trace file and reopens
   const save = page.getByTestId('compare-save');
   await expect(save).toBeEnabled();
   await save.click();
-  await expect(page.getByTestId('compare-saved')).toBeVisible();
+  // R-RPL-08: a comparison counts as a comparison, in the recording and in the reopened trace alike.
+  await expect(page.getByTestId('compare-saved')).toContainText('1 comparison and 0 steps so far');
   await expect(save).toBeDisabled();
   await page.getByTestId('compare-close').click();
 
-  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', /[1-9]/);
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-comparisons', '1');
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '0');
   const tracePath = await stopRecording(page);
 
   await page.getByTestId('open-trace').setInputFiles(tracePath);
   await expect(page.getByTestId('trace-view')).toBeVisible();
+  await expect(page.getByTestId('trace-manifest')).toContainText('0 steps · 1 comparison');
   const listed = page.getByTestId('trace-comparison');
   await expect(listed).toHaveCount(1);
   await expect(listed).toContainText(`Comparison 1`);

@@ -81,7 +81,7 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   // On the screen it was recorded on, every step matches.
   await replay(page, 'stop');
   const summary = page.getByTestId('replay-summary');
-  await expect(summary).toHaveText('3 of 3 replayed: 3 matched, 0 diverged, 0 failed', { timeout: 30_000 });
+  await expect(summary).toHaveText('3 of 3 replayed: 3 matched, 0 diverged, 0 failed (ran: 1–3)', { timeout: 30_000 });
   await expect(summary).toHaveAttribute('data-all-matched', 'true');
   await expect(badges(page)).toHaveCount(3);
   for (const badge of await badges(page).all()) await expect(badge).toHaveAttribute('data-verdict', 'matched');
@@ -91,26 +91,41 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   await expect(verdict).toHaveAttribute('data-verdict', 'matched');
   await expect(verdict).toContainText('succeeded via sdk');
   await expect(verdict.getByTestId('replay-differences')).toHaveCount(0);
+  // R-RPL-01, R-RPL-05: found by the exported selector; the replayed frames beside the recorded ones.
+  await expect(verdict.getByTestId('replay-target')).toHaveAttribute('data-verdict', 'found');
+  const side = page.getByTestId('replay-side-by-side');
+  await expect(side.getByTestId('replay-frame-recorded-before').getByTestId('screen-image')).toBeVisible();
+  await expect(side.getByTestId('replay-frame-replayed-before').getByTestId('screen-image')).toBeVisible();
+  await expect(side.getByTestId('replay-frame-replayed-after').getByTestId('screen-image')).toBeVisible();
+  await expect(side.getByTestId('replay-screen-diff').first()).toHaveAttribute('data-differs', 'false');
 
   // On another screen, stopping at the first divergence: Sign In is not there.
   await postAdmin(urls, 'screen', { screen: 'feed' });
   await replay(page, 'stop');
-  await expect(summary).toHaveText('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run', { timeout: 30_000 });
+  await expect(summary).toHaveText('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run (not run: 1–3)', {
+    timeout: 30_000,
+  });
   await expect(badges(page).nth(0)).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
   await expect(badges(page).nth(1)).toHaveAttribute('data-verdict', 'notRun');
   await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'notRun');
   await expect(verdict).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
-  await expect(verdict.getByTestId('replay-differences')).toContainText('not found');
-  await expect(verdict.getByTestId('replay-differences')).toContainText('login.submit');
+  // R-RPL-02: the screen it met is not the recorded one, and the target is not on it: nothing was sent.
+  await expect(verdict.getByTestId('replay-differences')).toContainText('the screen before differs');
+  await expect(verdict.getByTestId('replay-differences')).toContainText('target missing');
+  await expect(verdict).toHaveAttribute('data-ran', 'no');
+  // The replayed before-frame (Feed) beside the recorded one (Login), the diff in words.
+  await expect(side.getByTestId('replay-frame-replayed-before').getByTestId('screen-image')).toBeVisible();
+  await expect(side.getByTestId('replay-screen-diff').first()).toHaveAttribute('data-differs', 'true');
   await steps.nth(2).click();
   await expect(verdict).toHaveAttribute('data-verdict', 'notRun');
 
-  // Continuing instead: every step is judged; the tab bar is on every screen, so the last one matches.
+  // Continuing instead: every step is judged; the tab bar is found on every screen, but the screen it
+  // meets is not the one recorded, so it diverges too.
   await replay(page, 'continue');
   await expect(summary).toHaveText(/^3 of 3 replayed: /, { timeout: 30_000 });
-  for (const badge of await badges(page).all()) await expect(badge).toHaveAttribute('data-verdict', /^(matched|diverged|failed)$/);
-  await expect(badges(page).nth(1)).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
-  await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'matched');
+  for (const badge of await badges(page).all()) await expect(badge).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
+  await expect(verdict).toHaveAttribute('data-ran', 'yes');
+  await expect(verdict.getByTestId('replay-target')).toHaveAttribute('data-verdict', 'found');
   await page.screenshot({ path: '/tmp/replay-ui.png' });
 
   // Stop, pressed once the first step is judged, stops before the last one.
@@ -119,7 +134,7 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   await expect(page.getByTestId('replay-progress')).toBeVisible();
   await expect(badges(page).nth(0)).toHaveAttribute('data-verdict', 'matched');
   await page.getByTestId('replay-stop').click();
-  await expect(summary).toContainText(/stopped by you, [12] not run$/, { timeout: 30_000 });
+  await expect(summary).toContainText(/stopped by you, [12] not run \(ran: /, { timeout: 30_000 });
   await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'notRun');
   await expect(page.getByTestId('replay-start')).toBeEnabled();
 
@@ -134,4 +149,53 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   await expect(page.getByTestId('replay-start')).toBeEnabled({ timeout: 30_000 });
   expect(await bridgeActionsSent(urls)).toBeLessThan(sentBefore + 3);
   await expect(badges(page)).toHaveCount(0);
+});
+
+test('R-RPL-04: a secret the trace did not keep is asked for by name before the replay, and typed for it only', async ({ page }) => {
+  test.setTimeout(120_000);
+  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
+  running.push(demo);
+  const urls = JSON.parse(demo.line) as DemoUrls;
+  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  await page.getByTestId('mode-toggle').click();
+  const password = await boxCentre(page, 'login.password');
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+  const status = page.getByTestId('record-status');
+  await page.mouse.click(password.x, password.y);
+  await expect(status).toHaveAttribute('data-steps', '1');
+  const secret = 'hunter22';
+  await page.getByTestId('type-input').fill(secret);
+  await page.getByTestId('type-submit').click();
+  await expect(status).toHaveAttribute('data-steps', '2');
+  await record.click();
+  await expect(status).toHaveAttribute('data-trace', /\.parallax-trace$/);
+  const tracePath = (await status.getAttribute('data-trace')) as string;
+
+  await page.getByTestId('open-trace').setInputFiles(tracePath);
+  const steps = page.getByTestId('trace-filmstrip').getByTestId('trace-step');
+  await expect(steps).toHaveCount(2);
+  await steps.nth(1).click();
+  // R-RPL-08: the typed text is "secret", with the variable a replay and the exports name it by.
+  await expect(page.getByTestId('trace-action')).toContainText('type secret');
+  await expect(page.getByTestId('trace-action')).toContainText('LOGIN_PASSWORD');
+  const variable = page.getByTestId('replay-variable');
+  await expect(variable).toHaveAttribute('data-name', 'LOGIN_PASSWORD');
+  await expect(variable).toHaveAttribute('type', 'password');
+  await expect(page.getByTestId('replay-start')).toBeDisabled();
+
+  // A relaunched app: the field is empty again, as when it was recorded.
+  expect((await fetch(`${urls.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen: 'login' }) })).status).toBe(200);
+  await expect(page.getByTestId('replay-device')).toBeVisible();
+  await variable.fill(secret);
+  await page.getByTestId('replay-start').click();
+  const summary = page.getByTestId('replay-summary');
+  await expect(summary).toHaveText('2 of 2 replayed: 2 matched, 0 diverged, 0 failed (ran: 1, 2)', { timeout: 30_000 });
+  const verdict = page.getByTestId('replay-verdict');
+  await expect(verdict).toContainText('typed LOGIN_PASSWORD');
+  await expect(page.getByTestId('trace-view')).not.toContainText(secret);
 });

@@ -6,7 +6,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ROOT, runParallax, urlIn, boxCentre, stopAfterEach, stopRecording } from './harness';
+import { ROOT, runParallax, urlIn, boxCentre, postAdmin, stopAfterEach, stopRecording, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 
@@ -43,6 +43,11 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   await expect(steps.first()).toHaveAttribute('data-success', /true|false/);
   await expect(steps.first().locator('img')).toBeVisible();
   await expect(page.getByTestId('trace-result')).toContainText('tap');
+  // R-RPL-08: the step as the live timeline showed it: the action, backend, target, time per stage, frame times.
+  await expect(page.getByTestId('trace-action')).toHaveText(/^tap · #login\.submit/);
+  await expect(page.getByTestId('trace-result').locator('.detail-stages .detail-stage').first()).toBeVisible();
+  await expect(page.getByTestId('trace-result')).toContainText(/Backend/);
+  await expect(page.getByTestId('trace-after')).toContainText(/After · \d/);
 
   await steps.nth(1).click();
   await expect(steps.nth(1)).toHaveAttribute('data-selected', 'true');
@@ -126,4 +131,39 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   await expect(error).toContainText(/cut short/);
   await page.getByTestId('trace-close').click();
   await expect(view).toHaveCount(0);
+});
+
+test('R-RPL-09: a failed step of the live timeline runs again as a new action, only when asked', async ({ page }) => {
+  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
+  running.push(demo);
+  const urls = JSON.parse(demo.line) as DemoUrls;
+  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  await page.getByTestId('mode-toggle').click();
+  // The bridge refuses every action for now: the tap fails, and nothing ran.
+  await postAdmin(urls, 'faults', { add: ['bridge-reject=element_not_actionable'] });
+  const signIn = await boxCentre(page, 'login.submit');
+  await page.mouse.click(signIn.x, signIn.y);
+  const steps = page.getByTestId('timeline-step');
+  await expect(steps).toHaveCount(1);
+  await expect(steps.first()).toHaveAttribute('data-success', 'false');
+  await expect(steps.first()).toHaveAttribute('data-failure', 'element_not_actionable');
+  // Never by itself: a while later it is still the one step.
+  await page.waitForTimeout(1000);
+  await expect(steps).toHaveCount(1);
+
+  // The app is fine again; Run again sends the same action as a new step of its own.
+  await postAdmin(urls, 'faults', { remove: ['bridge-reject'] });
+  const retry = steps.first().getByTestId('step-retry');
+  await expect(retry).toBeEnabled();
+  await retry.click();
+  await expect(steps).toHaveCount(2);
+  const ids = await steps.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-call-id')));
+  expect(new Set(ids).size).toBe(2);
+  await expect(steps.first()).toHaveAttribute('data-success', 'true');
+  // A step that succeeded offers no retry; the failed one still does.
+  await expect(steps.first().getByTestId('step-retry')).toHaveCount(0);
+  await expect(steps.nth(1).getByTestId('step-retry')).toHaveCount(1);
 });

@@ -19,6 +19,7 @@ import { RunnerServer } from '@demo/runner/server';
 export { FAULT_NAMES, FAULTS, parseFault } from '@demo/phone/faults';
 export { ALWAYS_PRESENT_TOOLS, APPREVEAL_FLAVORS, type AppRevealFlavor } from '@demo/appreveal/server';
 export { DEFAULT_HEAVY_NODES, SCREENS } from '@demo/phone/app-page';
+export { VARIANT_NAMES, VARIANTS } from '@demo/phone/variants';
 export { findBrowser, NO_BROWSER_MESSAGE } from '@demo/phone/find-browser';
 
 export interface DemoDeviceHandle {
@@ -40,6 +41,8 @@ export interface StartDemoDeviceOptions {
   heavyNodes?: number;
   /** Faults as `name` or `name=value` (faults.ts lists them). */
   faults?: string[];
+  /** The app as a designer changed it: moved-button, renamed-label, removed-row (variants.ts). */
+  variants?: string[];
   /** A Chromium or Chrome executable; otherwise PARALLAX_BROWSER, then the usual places. */
   browserPath?: string;
   /** Embed an AppReveal server in the app (default true). */
@@ -65,7 +68,13 @@ export async function startDemoDevice(options: StartDemoDeviceOptions = {}): Pro
   const appRevealPort = options.appRevealPort ?? 0;
   if (!Number.isInteger(appRevealPort) || appRevealPort < 0 || appRevealPort > 65535)
     throw new Error(`invalid AppReveal port ${String(options.appRevealPort)}`);
-  const device = await DemoDevice.start({ screen: options.screen, faults: options.faults, browserPath: options.browserPath, heavyNodes: options.heavyNodes });
+  const device = await DemoDevice.start({
+    screen: options.screen,
+    faults: options.faults,
+    variants: options.variants,
+    browserPath: options.browserPath,
+    heavyNodes: options.heavyNodes,
+  });
   const server = new RunnerServer(device);
   let bound: number;
   try {

@@ -218,6 +218,55 @@
   });
   for (const type of ['pointerup', 'pointercancel']) document.addEventListener(type, () => clearTimeout(pressTimer));
 
+  // Variants: the same app after a designer changed it (a moved button, a renamed label, a removed row),
+  // switched from the admin endpoint, so a replay of a recording made before the change meets it.
+  const VARIANTS = ['moved-button', 'renamed-label', 'removed-row'];
+  let variants = [];
+  const originalLabels = new Map();
+  function relabel(el, text, axLabel) {
+    if (!originalLabels.has(el)) originalLabels.set(el, { text: el.textContent, axLabel: el.dataset.axLabel });
+    const original = originalLabels.get(el);
+    if (text === undefined) {
+      el.textContent = original.text;
+      if (original.axLabel === undefined) delete el.dataset.axLabel;
+      else el.dataset.axLabel = original.axLabel;
+    } else {
+      el.textContent = text;
+      if (axLabel !== undefined) el.dataset.axLabel = axLabel;
+    }
+  }
+  function postVariants() {
+    const frame = webviews.checkout;
+    if (frame.contentWindow) frame.contentWindow.postMessage({ demoVariants: variants }, '*');
+  }
+  function setVariants(list) {
+    for (const name of list) if (!VARIANTS.includes(name)) throw new Error(`unknown variant ${name}`);
+    variants = [...list];
+    const on = (name) => variants.includes(name);
+    for (const name of VARIANTS) document.body.classList.toggle(`variant-${name}`, on(name));
+    // Moved: Sign In goes below the passkey button.
+    const submit = $('login-submit');
+    const passkey = $('login-passkey');
+    if (on('moved-button')) passkey.after(submit);
+    else passkey.before(submit);
+    // Renamed: Sign In, the feed's like buttons, Like on the timeline, Home on the edges.
+    relabel(submit, on('renamed-label') ? 'Log In' : undefined);
+    relabel($('hostile-like'), on('renamed-label') ? 'Heart' : undefined);
+    relabel($('edges-home'), on('renamed-label') ? 'Start' : undefined);
+    for (const like of document.querySelectorAll('#feed-list .like')) {
+      if (!originalLabels.has(like)) originalLabels.set(like, { axLabel: like.dataset.axLabel });
+      like.dataset.axLabel = on('renamed-label') ? like.dataset.axLabel.replace(/^Like /, 'Favourite ') : originalLabels.get(like).axLabel;
+    }
+    // Removed: the passkey row, the feed's Post 12, the timeline's Notify me row, the island button.
+    passkey.hidden = on('removed-row');
+    $('hostile-notify').closest('.switch-row').hidden = on('removed-row');
+    $('edges-island').hidden = on('removed-row');
+    document.querySelector('[data-ax-id="feed.cell.12"]').hidden = on('removed-row');
+    postVariants();
+    return [...variants];
+  }
+  webviews.checkout.addEventListener('load', postVariants);
+
   function reset() {
     for (const input of document.querySelectorAll('#app input')) {
       if (input.type === 'checkbox') input.checked = false;
@@ -239,6 +288,8 @@
     back,
     setWebViews,
     setHeavyNodes,
+    variants: () => [...variants],
+    setVariants,
     reset,
   });
   showScreen('login', { pushHistory: false });

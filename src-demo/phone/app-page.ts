@@ -354,6 +354,11 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     return Boolean(await this.control('window.__demoApp.back()'));
   }
 
+  /** The app as a designer changed it (variants.ts); the list replaces the one before. */
+  async setVariants(variants: readonly string[]): Promise<void> {
+    await this.page.evaluate(`window.__demoApp.setVariants(${JSON.stringify(variants)})`);
+  }
+
   async setWebViews(state: { twoWebViews: boolean; checkoutTerminated: boolean }): Promise<void> {
     await this.control(`window.__demoApp.setWebViews(${JSON.stringify(state)})`);
   }

@@ -8,6 +8,7 @@ import { demoAppDir } from '@demo/paths';
 import { AppPage, isScreenName, SCREENS, type ScreenName } from './app-page';
 import { launchBrowser } from './browser';
 import { Faults, type FaultName } from './faults';
+import { parseVariants, type VariantName } from './variants';
 import { findBrowser } from './find-browser';
 import { ObservationBridge } from '@demo/sdk/observation-bridge';
 import { ScreenMonitor } from './screen-monitor';
@@ -18,6 +19,8 @@ import { WebBridge } from '@demo/sdk/web-bridge';
 export interface DemoDeviceOptions {
   screen?: string | undefined;
   faults?: readonly string[] | undefined;
+  /** The app as a designer changed it (variants.ts). */
+  variants?: readonly string[] | undefined;
   browserPath?: string | undefined;
   /** Where the app's pages are; defaults to resources/demo-app in the project. */
   appDir?: string | undefined;
@@ -39,6 +42,7 @@ export class DemoDevice {
   readonly startedAt = Date.now();
   readonly runnerRequests: Record<string, number> = {};
   private faultWork: Promise<unknown> = Promise.resolve();
+  private variantList: VariantName[] = [];
 
   private constructor(
     private readonly browser: Browser,
@@ -54,6 +58,7 @@ export class DemoDevice {
   static async start(options: DemoDeviceOptions = {}): Promise<DemoDevice> {
     // Validate everything cheap before paying for a browser.
     const faults = new Faults(options.faults ?? []);
+    const variants = parseVariants(options.variants ?? []);
     const screen = options.screen ?? 'login';
     if (!isScreenName(screen)) throw new Error(`unknown screen "${screen}" (screens: ${SCREENS.join(', ')})`);
     const executable = findBrowser({ explicitPath: options.browserPath });
@@ -73,6 +78,7 @@ export class DemoDevice {
       await sdkServer.start();
       if (options.heavyNodes !== undefined) await app.setHeavyNodes(options.heavyNodes);
       await app.load(screen);
+      await device.setVariants(variants);
       await device.applyFaults(faults.list().map((spec) => spec.split('=')[0] as FaultName));
       faults.on('changed', (names) => {
         device.faultWork = device.faultWork.then(() => device.applyFaults(names)).catch(() => {});
@@ -110,6 +116,19 @@ export class DemoDevice {
     return this.faultWork.then(() => undefined);
   }
 
+  variants(): VariantName[] {
+    return [...this.variantList];
+  }
+
+  /** Replaces the app's variants (throws naming an unknown one, changing nothing) and waits for the screen to show them. */
+  async setVariants(list: readonly string[]): Promise<VariantName[]> {
+    const variants = parseVariants(list);
+    this.variantList = variants;
+    await this.app.setVariants(variants);
+    await this.monitor.refresh();
+    return this.variants();
+  }
+
   countRequest(type: string): void {
     this.runnerRequests[type] = (this.runnerRequests[type] ?? 0) + 1;
   }
@@ -123,6 +142,8 @@ export class DemoDevice {
   /** A cold relaunch of the app: every screen back to its first state, every document reloaded. */
   async relaunch(screen: ScreenName = 'login'): Promise<void> {
     await this.app.relaunch(screen);
+    // A relaunch is the same build: its variants stay.
+    await this.app.setVariants(this.variantList);
     await this.applyFaults(['web-two-webviews', 'web-process-terminated']);
     await this.web.reconfigure();
     await this.monitor.refresh();

@@ -7,8 +7,10 @@
  *                         answers {faults} once the app follows (a web view reloaded, the SDK gone, ...)
  *   GET  /admin/screen    {screen, screens}
  *   POST /admin/screen    {screen, nodes?}; nodes sizes the heavy screen (docs/rules.md#r-perf-01)
+ *   GET  /admin/variants  {variants, known}: the app as a designer changed it (phone/variants.ts)
+ *   POST /admin/variants  {variants: [...]} replaces the list; answers {variants} once the screen shows them
  *   POST /admin/reset     relaunches the app (fresh screens and documents); {faults?: [...]} replaces the
- *                         faults first; request counts start again from zero
+ *                         faults first, {variants?: [...]} the variants; request counts start again from zero
  * Every answer is JSON; a bad request is 400 {error}.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,6 +20,7 @@ import { isScreenName, SCREENS } from '@demo/phone/app-page';
 import type { DemoDevice } from '@demo/phone/device';
 import { FAULT_NAMES, FAULTS } from '@demo/phone/faults';
 import type { DemoFaultsAnswer } from '@shared/protocol/demo-admin';
+import { parseVariants, VARIANT_NAMES, VARIANTS } from '@demo/phone/variants';
 
 const MAX_BODY = 64 * 1024;
 
@@ -29,7 +32,8 @@ const FaultsChangeSchema = z
   })
   .refine((b) => b.faults !== undefined || b.add !== undefined || b.remove !== undefined, { message: 'expected faults, add or remove' });
 const ScreenChangeSchema = z.object({ screen: z.string(), nodes: z.number().int().optional() });
-const ResetSchema = z.object({ faults: z.array(z.string()).optional(), screen: z.string().optional() });
+const ResetSchema = z.object({ faults: z.array(z.string()).optional(), variants: z.array(z.string()).optional(), screen: z.string().optional() });
+const VariantsChangeSchema = z.object({ variants: z.array(z.string()) });
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent || res.destroyed) return;
@@ -60,6 +64,7 @@ export async function stats(device: DemoDevice): Promise<Record<string, unknown>
   return {
     screen: frame.capture.native.screen,
     faults: device.faults.list(),
+    variants: device.variants(),
     requests: { ...device.runnerRequests },
     sdkRequests: { ...device.sdkServer.requests },
     frameContext: frame.token,
@@ -118,6 +123,20 @@ export async function handleAdmin(device: DemoDevice, req: IncomingMessage, res:
       }
       return send(res, 200, { screen: change.value.screen });
     }
+    if (path === '/admin/variants') {
+      if (method === 'GET') return send(res, 200, { variants: device.variants(), known: VARIANT_NAMES.map((name) => ({ name, help: VARIANTS[name].help })) });
+      if (method !== 'POST') return send(res, 405, { error: 'use GET or POST' });
+      const body = await readJson(req);
+      if (!body.ok) return send(res, 400, { error: body.error });
+      const change = validateWith(VariantsChangeSchema, body.value);
+      if (!change.ok) return send(res, 400, { error: change.error.message });
+      try {
+        parseVariants(change.value.variants);
+      } catch (error) {
+        return send(res, 400, { error: error instanceof Error ? error.message : String(error) });
+      }
+      return send(res, 200, { variants: await device.setVariants(change.value.variants) });
+    }
     if (path === '/admin/reset') {
       if (method !== 'POST') return send(res, 405, { error: 'use POST' });
       const body = await readJson(req);
@@ -127,14 +146,16 @@ export async function handleAdmin(device: DemoDevice, req: IncomingMessage, res:
       const screen = reset.value.screen ?? 'login';
       if (!isScreenName(screen)) return send(res, 400, { error: `unknown screen "${screen}"` });
       try {
+        if (reset.value.variants) parseVariants(reset.value.variants);
         if (reset.value.faults) device.faults.apply({ replace: reset.value.faults });
       } catch (error) {
         return send(res, 400, { error: error instanceof Error ? error.message : String(error) });
       }
       await device.settled();
+      if (reset.value.variants) await device.setVariants(reset.value.variants);
       await device.relaunch(screen);
       device.resetStats();
-      return send(res, 200, { screen, faults: device.faults.list() });
+      return send(res, 200, { screen, faults: device.faults.list(), variants: device.variants() });
     }
     return send(res, 404, { error: 'not found' });
   } catch (error) {

@@ -41,7 +41,7 @@ Commands:
   compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
   doctor [--device URL] [--json]      check a runner or an AppReveal app from here; the next step for each failure
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
-  demo-device [--port N] [--screen NAME] [--heavy-nodes N] [--fault F]...
+  demo-device [--port N] [--screen NAME] [--heavy-nodes N] [--fault F]... [--variant V]...
               [--appreveal-flavor ios|tauri] [--appreveal-tools always|T1,T2...] [--appreveal-host ADDR]
                                       start the simulated iPhone; prints {runnerUrl, adminUrl, appRevealUrl}
 `;
@@ -280,6 +280,7 @@ async function demoDevice(args: string[], out: Out): Promise<number> {
     screen: { type: 'string' },
     'heavy-nodes': { type: 'string' },
     fault: { type: 'string', multiple: true },
+    variant: { type: 'string', multiple: true },
     browser: { type: 'string' },
     'appreveal-flavor': { type: 'string' },
     'appreveal-tools': { type: 'string' },
@@ -309,6 +310,7 @@ async function demoDevice(args: string[], out: Out): Promise<number> {
     ...(values.screen ? { screen: values.screen } : {}),
     ...(heavyNodes !== undefined ? { heavyNodes } : {}),
     ...(values.fault ? { faults: values.fault } : {}),
+    ...(values.variant ? { variants: values.variant } : {}),
     ...(values.browser ? { browserPath: values.browser } : {}),
     ...(flavor ? { appRevealFlavor: flavor as (typeof APPREVEAL_FLAVORS)[number] } : {}),
     ...(tools ? { appRevealTools: tools } : {}),

@@ -6,21 +6,22 @@
  * that cannot be read, a device that cannot be reached, a replay step that diverged or failed), 2 the
  * command line was wrong. Every error is one line on stderr.
  */
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DIFF_CLASS_LABELS, DIFF_CLASSES } from '@shared/compare/diff';
 import { summaryText } from '@shared/compare/sides';
 import { nodeAtKey } from '@shared/model/tree';
 import { StrategySchema } from '@shared/protocol/observation';
-import { replaySummary } from '@shared/trace/replay-report';
+import { ranSummary, replaySummary } from '@shared/trace/replay-report';
+import { MAX_VARIABLE_VALUE, traceVariables, VARIABLE_NAME } from '@shared/trace/variables';
 import type { UiNode } from '@shared/protocol/runner';
 import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
 import { exportMaestro, exportNotes, exportXcuiTest, openTraceFile, TraceOpenError, type OpenedTrace } from '@main/trace/index';
 import { compareNow } from '@main/devices/compare';
 import type { DeviceConnection } from '@main/devices/connection';
 import { connectionFor } from '@main/devices/manager';
-import { replayTrace, type ReplayStep } from '@main/trace/replay';
+import { missingVariables, replayTrace, ReplayVariablesError, type ReplayedFrames, type ReplayStep } from '@main/trace/replay';
 import { recordedSelectorText } from '@shared/trace/action-record';
 
 export type TraceCommand = 'open' | 'replay' | 'export' | 'compare';
@@ -29,9 +30,12 @@ type Out = { log: (line: string) => void; error: (line: string) => void };
 export const TRACE_USAGE = `Usage:
   parallax open FILE [--json]
         a trace (.parallax-trace file or trace folder): its manifest and one line per step
-  parallax replay FILE --device URL [--json] [--stop-on-divergence] [--timeout MS]
-        runs the trace's actions again; each step matched, diverged or failed
-        exit code 0 only when every step matched
+  parallax replay FILE --device URL [--json [--frames DIR]] [--stop-on-divergence] [--timeout MS]
+                [--var NAME=VALUE]...
+        runs the trace's actions again, each judged by the screen it meets and leaves against the
+        recorded ones: matched, diverged or failed; exit code 0 only when every step matched
+        --var: the value of a secret the trace typed but does not hold (else the environment's NAME)
+        --frames: where the replayed frames go, for the side-by-side (step-N-before.json/.png, ...)
   parallax export FILE [--maestro | --xcuitest] [--out PATH]
         the trace as a Maestro flow (YAML, the default) or an XCUITest test method (Swift),
         on stdout or written to PATH; notes on stderr, steps numbered as the trace view numbers them
@@ -53,6 +57,8 @@ const OPTIONS = {
   xcuitest: { type: 'boolean' },
   out: { type: 'string' },
   strategy: { type: 'string' },
+  var: { type: 'string', multiple: true },
+  frames: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -60,7 +66,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: tru
 
 const ALLOWED: Record<TraceCommand, readonly (keyof typeof OPTIONS)[]> = {
   open: ['json'],
-  replay: ['device', 'json', 'stop-on-divergence', 'timeout'],
+  replay: ['device', 'json', 'stop-on-divergence', 'timeout', 'var', 'frames'],
   export: ['maestro', 'xcuitest', 'out'],
   compare: ['device', 'json', 'strategy', 'timeout'],
 };
@@ -89,6 +95,7 @@ function parse(command: TraceCommand, args: string[]): { values: Values; file: s
   const stray = (Object.keys(values) as (keyof typeof OPTIONS)[]).find((k) => values[k] !== undefined && k !== 'help' && !ALLOWED[command].includes(k));
   if (stray) throw new UsageError(`${command} does not take --${stray}`);
   if (values.maestro && values.xcuitest) throw new UsageError('export takes --maestro or --xcuitest, not both');
+  if (values.frames !== undefined && !values.json) throw new UsageError('--frames goes with --json (the frames are named in its report)');
   if (command === 'compare') {
     if (positionals.length > 0) throw new UsageError(`compare takes no FILE (it compares the device's current screen), not "${positionals[0]}"`);
   } else if (positionals.length !== 1) {
@@ -140,7 +147,7 @@ export async function runTraceCommand(command: TraceCommand, args: string[], out
     }
   } catch (error) {
     out.error(`parallax ${command}: ${error instanceof TraceOpenError && file !== undefined ? traceProblem(file, error) : oneLine(error)}`);
-    return 1;
+    return error instanceof UsageError ? 2 : 1;
   }
 }
 
@@ -305,7 +312,7 @@ async function withDevice<T>(url: string, timeoutMs: number, run: (connection: D
 }
 
 function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width: number): string {
-  const n = String(step.index + 1).padStart(width);
+  const n = String(step.number).padStart(width);
   const subject = subjectOf(recorded);
   const target = subject ? `${pad(subject, 28)} ` : '';
   const replayed = step.replayed.outcome;
@@ -317,21 +324,112 @@ function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width:
   return `${n}  ${pad(step.verdict, 8)} ${pad(step.kind, 10)} ${target}${detail.trimEnd()}`;
 }
 
+/**
+ * The values of the trace's secrets (docs/rules.md#r-rpl-04): `--var NAME=VALUE` first, else the
+ * environment's NAME. A value is never echoed, not even in an error.
+ */
+function variablesFor(trace: OpenedTrace, given: readonly string[] | undefined, env: NodeJS.ProcessEnv): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const pair of given ?? []) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    // Never echoed: what was typed may be the value itself.
+    if (eq < 0) throw new UsageError('--var takes NAME=VALUE (no = in one of them)');
+    if (!VARIABLE_NAME.test(name)) throw new UsageError(`--var: "${name.slice(0, 80)}" is not a variable name (letters, digits and _, at most 64)`);
+    const value = pair.slice(eq + 1);
+    if (value.length > MAX_VARIABLE_VALUE) throw new UsageError(`--var ${name}: the value is longer than ${MAX_VARIABLE_VALUE} characters`);
+    out.set(name, value);
+  }
+  for (const { name } of traceVariables(trace.timeline)) {
+    const value = env[name];
+    if (!out.has(name) && value !== undefined && value.length <= MAX_VARIABLE_VALUE) out.set(name, value);
+  }
+  return out;
+}
+
+interface FrameFiles {
+  tree?: string;
+  screenshot?: string;
+}
+type StepFiles = { recorded: { before?: FrameFiles; after?: FrameFiles }; replayed: { before?: FrameFiles; after?: FrameFiles } };
+
+/**
+ * The side-by-side of `--frames DIR` (docs/rules.md#r-rpl-05): each step's recorded frames, copied out of
+ * the trace, and its replayed ones (redacted as a trace is), as step-N-recorded-before.json / .png, ...
+ * Only what this replay produced: two frames a side per step, the trace's own limits bound the rest.
+ */
+async function writeStepFrames(dir: string, trace: OpenedTrace, step: ReplayStep, frames: ReplayedFrames): Promise<StepFiles> {
+  const files: StepFiles = { recorded: {}, replayed: {} };
+  const write = async (name: string, data: string | Buffer) => {
+    await writeFile(join(dir, name), data);
+    return name;
+  };
+  for (const when of ['before', 'after'] as const) {
+    const recorded = step.recorded[when];
+    const base = `step-${step.number}-recorded-${when}`;
+    const out: FrameFiles = {};
+    if (recorded?.observationRef && trace.hasResource(recorded.observationRef))
+      out.tree = await write(`${base}.json`, await trace.resource(recorded.observationRef));
+    if (recorded?.screenshotRef && trace.hasResource(recorded.screenshotRef))
+      out.screenshot = await write(`${base}.png`, await trace.resource(recorded.screenshotRef));
+    if (out.tree || out.screenshot) files.recorded[when] = out;
+    const frame = frames[when];
+    const rbase = `step-${step.number}-replayed-${when}`;
+    const rout: FrameFiles = {};
+    if (frame?.observation) rout.tree = await write(`${rbase}.json`, JSON.stringify(frame.observation));
+    if (frame?.screenshot) rout.screenshot = await write(`${rbase}.png`, Buffer.from(frame.screenshot.dataBase64, 'base64'));
+    if (rout.tree || rout.screenshot) files.replayed[when] = rout;
+  }
+  return files;
+}
+
 async function replayCommand(file: string, values: Values, timeoutMs: number, out: Out): Promise<number> {
   // The trace first: a file that cannot be read is reported without touching any device.
   const trace = await openTraceFile(file);
+  const variables = variablesFor(trace, values.var, process.env);
+  // Refused before any device is touched: a secret with no value would stop the replay at its step.
+  const missing = missingVariables(trace.timeline, variables);
+  if (missing.length > 0) throw new UsageError(new ReplayVariablesError(missing).message);
+  const framesDir = values.frames === undefined ? undefined : resolve(values.frames);
+  if (framesDir) await mkdir(framesDir, { recursive: true });
+  const files = new Map<string, StepFiles>();
   const actions = trace.timeline.filter((s) => s.kind === 'action').length;
   return await withDevice(values.device!, timeoutMs, async (connection) => {
     const width = String(trace.timeline.length).length;
     if (!values.json) out.log(`Replaying ${actions} action(s) from ${trace.path} on ${connection.url}`);
-    const report = await replayTrace(trace, connection, {
-      stopOnDivergence: values['stop-on-divergence'] === true,
-      ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, trace.timeline[step.index], width)) }),
-    });
+    // Ctrl-C stops between steps (the one in flight finishes, never cut off half sent), and the report
+    // still says which steps ran (docs/rules.md#r-rpl-06); a second Ctrl-C is Node's own.
+    const abort = new AbortController();
+    const onInterrupt = () => abort.abort();
+    process.once('SIGINT', onInterrupt);
+    let report: Awaited<ReturnType<typeof replayTrace>>;
+    try {
+      report = await replayTrace(trace, connection, {
+        signal: abort.signal,
+        stopOnDivergence: values['stop-on-divergence'] === true,
+        variables,
+        ...(framesDir
+          ? {
+              keepFrames: async (step: ReplayStep, frames: ReplayedFrames) => {
+                const written = await writeStepFrames(framesDir, trace, step, frames);
+                files.set(step.callId, written);
+                return { before: written.replayed.before !== undefined, after: written.replayed.after !== undefined };
+              },
+            }
+          : {}),
+        ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, trace.timeline[step.index], width)) }),
+      });
+    } finally {
+      process.off('SIGINT', onInterrupt);
+    }
     if (values.json) {
-      out.log(JSON.stringify({ trace: trace.path, device: connection.url, ...report }, null, 2));
+      const steps = report.steps.map((s) => ({ ...s, ...(files.has(s.callId) ? { files: files.get(s.callId) } : {}) }));
+      out.log(
+        JSON.stringify({ trace: trace.path, device: connection.url, ...(framesDir ? { framesDir } : {}), ...report, steps, ran: ranSummary(report) }, null, 2),
+      );
     } else {
       out.log(replaySummary(report));
+      out.log(ranSummary(report));
     }
     return report.matched === report.total ? 0 : 1;
   });

@@ -15,6 +15,7 @@ import { CompareError } from '@main/devices/compare';
 import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
 import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
 import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
+import { ReplayVariablesError } from '@main/trace/replay';
 import { exportMaestro, exportNotes, exportXcuiTest, findUnfinishedTraces, recoverTrace, TraceOpenError } from '@main/trace/index';
 import { openedCopiesDir, openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 import { TraceAccess } from '@main/trace/access';
@@ -130,7 +131,8 @@ export function createApiService(
       const method = await exportXcuiTest(await openedTrace(access.readable(path)));
       return { swift: method.swift, notes: exportNotes(method) };
     },
-    'trace.replay': ({ path, deviceId, stopOnDivergence }) => replays.run(access.readable(path), deviceId, stopOnDivergence),
+    'trace.replay': ({ path, deviceId, stopOnDivergence, variables }) => replays.run(access.readable(path), deviceId, stopOnDivergence, variables),
+    'trace.replayFrame': ({ path, callId, when }) => replays.frame(access.readable(path), callId, when),
     'trace.stopReplay': () => ({ stopping: replays.stop() }),
     'trace.reveal': ({ path }) => {
       // Only a file the page may open (one Parallax wrote or the user chose) is shown (R-PATH-01).
@@ -242,6 +244,7 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof UnknownComparisonError) return { code: 'not_found', message: error.message };
   if (error instanceof ReplayBusyError || error instanceof DeviceBusyError) return { code: 'busy', message: error.message };
   if (error instanceof RecordingStateError) return { code: 'recording_state', message: error.message };
+  if (error instanceof ReplayVariablesError) return { code: 'replay_variables', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };
   if (error instanceof TraceOpenError) return { code: `trace_${error.code}`, message: error.message };

@@ -26,6 +26,8 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
   private recorder: TraceRecorder | undefined;
   private deviceId: string | undefined;
   private steps = 0;
+  /** Comparisons saved into this recording: not steps, as the reopened trace counts them apart (docs/rules.md#r-rpl-08). */
+  private comparisons = 0;
   /** The last app state written (AppReveal): each step keeps only what changed since (docs/rules.md#r-ar-22). */
   private lastAppState: AppState | undefined;
   /** Which recording a written step belongs to: a late write of the last one never counts in the next. */
@@ -61,6 +63,7 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
       ...(this.deviceId ? { deviceId: this.deviceId } : {}),
       ...(this.recorder ? { traceId: this.recorder.traceId } : {}),
       steps: this.steps,
+      comparisons: this.comparisons,
       ...(this.lastTrace ? { lastTrace: this.lastTrace } : {}),
     };
   }
@@ -81,6 +84,7 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
     });
     this.deviceId = deviceId;
     this.steps = 0;
+    this.comparisons = 0;
     this.lastAppState = undefined;
     this.generation++;
     const current = this.manager.lastFrame(deviceId);
@@ -107,7 +111,7 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
   }
 
   /**
-   * Writes a comparison into the running trace, as one step. Only a comparison of the recorded device
+   * Writes a comparison into the running trace (counted as a comparison, not as a step). Only a comparison of the recorded device
    * belongs in its trace.
    */
   async saveComparison(deviceId: string, comparison: Comparison): Promise<RecordingStatus> {
@@ -120,7 +124,7 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
     const written = this.queue.then(() => recordComparison(recorder, comparison, callId));
     this.queue = written.catch(() => {});
     await written;
-    this.steps++;
+    this.comparisons++;
     return this.status();
   }
 

@@ -2,12 +2,25 @@
  * The UI's Replay button: one replay at a time in the host, run against one of the devices
  * the host already holds, each step announced as soon as it is judged, and a stop that takes effect
  * between steps (the step in flight is never cut off, so nothing is left half sent or sent twice).
+ *
+ * The replayed frames of the last replay are kept here, in memory, for the trace view's side by side
+ * (docs/rules.md#r-rpl-05): only the last replay's, at most MAX_KEPT_FRAME_BYTES of them, each redacted
+ * as a trace is (replay.ts). The values typed for the trace's secrets live only as long as the run.
  */
-import type { ReplayEnded, ReplayProgress } from '@shared/api/api';
+import { resolve } from 'node:path';
+import type { ObservedFrame, ReplayEnded, ReplayProgress } from '@shared/api/api';
 import type { ReplayReport } from '@shared/trace/replay-report';
 import type { DeviceManager } from '@main/devices/manager';
-import { replayTrace } from './replay';
+import { replayTrace, type ReplayedFrames } from './replay';
 import { openedTrace } from './view';
+
+/** What the frames of one replay may take in memory (screenshots dominate); the steps past it keep none. */
+export const MAX_KEPT_FRAME_BYTES = 64 * 1024 * 1024;
+
+function frameBytes(frame: ObservedFrame | undefined): number {
+  if (!frame) return 0;
+  return (frame.screenshot?.dataBase64.length ?? 0) + JSON.stringify(frame.observation ?? null).length;
+}
 
 export class ReplayBusyError extends Error {
   override readonly name = 'ReplayBusyError';
@@ -15,6 +28,8 @@ export class ReplayBusyError extends Error {
 
 export class ReplayRunner {
   private running: { path: string; abort: AbortController } | undefined;
+  /** The last replay's frames, by call id, and the trace they are of. */
+  private kept: { path: string; frames: Map<string, ReplayedFrames>; bytes: number } | undefined;
 
   constructor(
     private readonly manager: DeviceManager,
@@ -22,10 +37,12 @@ export class ReplayRunner {
     private readonly options: { settleMs?: number } = {},
   ) {}
 
-  async run(path: string, deviceId: string, stopOnDivergence: boolean): Promise<ReplayReport> {
+  async run(path: string, deviceId: string, stopOnDivergence: boolean, variables: Readonly<Record<string, string>> = {}): Promise<ReplayReport> {
     if (this.running) throw new ReplayBusyError(`a replay of ${this.running.path} is running; stop it first`);
     const abort = new AbortController();
     this.running = { path, abort };
+    const kept = { path: resolve(path), frames: new Map<string, ReplayedFrames>(), bytes: 0 };
+    this.kept = kept;
     try {
       const trace = await openedTrace(path);
       const connection = this.manager.connectionOf(deviceId);
@@ -34,6 +51,14 @@ export class ReplayRunner {
       const report = await replayTrace(trace, connection, {
         stopOnDivergence,
         signal: abort.signal,
+        variables: new Map(Object.entries(variables)),
+        keepFrames: (step, frames) => {
+          const bytes = frameBytes(frames.before) + frameBytes(frames.after);
+          if (kept.bytes + bytes > MAX_KEPT_FRAME_BYTES) return { before: false, after: false };
+          kept.bytes += bytes;
+          kept.frames.set(step.callId, frames);
+          return { before: frames.before !== undefined, after: frames.after !== undefined };
+        },
         onStep: (step) => this.events.onStep({ path, deviceId, total, step }),
         ...(this.options.settleMs !== undefined ? { settleMs: this.options.settleMs } : {}),
       });
@@ -49,6 +74,12 @@ export class ReplayRunner {
   /** Frees the slot if it is still this run's (one started on hearing of its end may hold it already). */
   private release(abort: AbortController): void {
     if (this.running?.abort === abort) this.running = undefined;
+  }
+
+  /** A replayed frame of the last replay of `path`; null when it kept none (another trace, past the bound). */
+  frame(path: string, callId: string, when: 'before' | 'after'): ObservedFrame | null {
+    if (!this.kept || this.kept.path !== resolve(path)) return null;
+    return this.kept.frames.get(callId)?.[when] ?? null;
   }
 
   /** Asks the running replay to stop before its next step; false when none runs. */

@@ -1,20 +1,38 @@
 /**
- * Recording actions into a trace and replaying a trace against a device: every recorded action runs
- * again, its target resolved afresh from what the trace recorded about it, and each step is judged
- * against the recorded result. The shape an action is kept in is the trace format's own
- * (src-shared/trace/action-record.ts); this is the I/O around it.
+ * Recording actions into a trace and replaying a trace against a device (docs/rules.md#r-rpl): every
+ * recorded action runs again, its target found afresh on the screen the device shows now, and each step
+ * is judged by that screen against the recorded one. The shape an action is kept in is the trace
+ * format's own (src-shared/trace/action-record.ts), the judging is pure (replay-target.ts,
+ * compare/screens.ts); this is the I/O around it.
  */
-import type { ActionRequest, ActionResult } from '@shared/protocol/action';
-import { selectorText, type PlainSelector, type ReplayReport, type ReplayStep } from '@shared/trace/replay-report';
-import { candidatesFor, compareOutcomes, outcomeOf, recordedSelectorText, requestFor, traceActionFor, unreplayable } from '@shared/trace/action-record';
-import type { TimelineStep } from '@shared/trace/reader';
+import type { ActionRequest, ActionResult, TargetSelector } from '@shared/protocol/action';
+import type { ReplayReport, ReplayStep, Ran, RecordedFrame } from '@shared/trace/replay-report';
+import {
+  compareOutcomes,
+  outcomeOf,
+  recordedSelectorText,
+  requestFor,
+  traceActionFor,
+  typesSecret,
+  unreplayable,
+  withSecret,
+} from '@shared/trace/action-record';
+import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
 import type { ResourceRef } from '@shared/trace/schema';
+import { toScreen, type ExportScreen } from '@shared/trace/export-plan';
+import { findRecordedTarget, type FoundTarget } from '@shared/trace/replay-target';
+import { stepVariable, traceVariables } from '@shared/trace/variables';
+import { redactForTrace } from '@shared/trace/redact';
+import { compareScreens, type ScreenComparison } from '@shared/compare/screens';
+import { describeSelector } from '@shared/inspect/actions';
+import { withoutChildren } from '@shared/model/node';
+import { resolveTarget } from '@shared/act/resolve';
+import { outcomeClassOf } from '@shared/act/verdict';
 import type { OpenedTrace } from './open';
 import type { TraceRecorder } from './recorder';
 import type { DeviceConnection } from '@main/devices/connection';
-import { resolveTarget } from '@shared/act/resolve';
-import { outcomeClassOf } from '@shared/act/verdict';
 import type { ObservedFrame } from '@shared/api/api';
+import type { UiNode } from '@shared/protocol/runner';
 
 async function frameResources(
   recorder: TraceRecorder,
@@ -93,9 +111,20 @@ export async function recordActionStep(
 
 export type { Outcome, ReplayReport, ReplayStep, ReplayVerdict } from '@shared/trace/replay-report';
 
+/** The replayed frames of one step, redacted as a trace is, for the side-by-side view. */
+export interface ReplayedFrames {
+  before?: ObservedFrame;
+  after?: ObservedFrame;
+}
+
 export interface ReplayOptions {
   /** Each step as soon as it is judged, for progress. */
   onStep?: (step: ReplayStep) => void;
+  /**
+   * Where a step's replayed frames go, before `onStep` hears of it (the host keeps them in memory, the
+   * CLI writes them to a folder); answers which of them it kept.
+   */
+  keepFrames?: (step: ReplayStep, frames: ReplayedFrames) => { before: boolean; after: boolean } | Promise<{ before: boolean; after: boolean }>;
   /** Stop at the first step that did not match (diverged or failed), or run them all. */
   stopOnDivergence: boolean;
   /** A stop button: checked between steps. */
@@ -105,6 +134,28 @@ export interface ReplayOptions {
    * ten times that in all). See `settle`.
    */
   settleMs?: number;
+  /**
+   * The values of the secrets the trace types but does not hold, by variable name (`traceVariables`).
+   * Typed where the trace left them out, and kept out of the report and the frames.
+   */
+  variables?: ReadonlyMap<string, string>;
+}
+
+/** The trace names variables the replay was not given: refused before anything is read or sent. */
+export class ReplayVariablesError extends Error {
+  override readonly name = 'ReplayVariablesError';
+  constructor(readonly missing: readonly string[]) {
+    super(
+      `the trace types ${missing.length === 1 ? 'a secret' : `${missing.length} secrets`} it does not hold: give ${missing.map((n) => `${n}`).join(', ')} (--var NAME=VALUE or the environment in the CLI; the Replay panel asks for them)`,
+    );
+  }
+}
+
+/** The variables `steps` type that `given` has no value for. */
+export function missingVariables(steps: readonly TimelineStep[], given: ReadonlyMap<string, string> | undefined): string[] {
+  return traceVariables(steps)
+    .map((v) => v.name)
+    .filter((name) => given?.get(name) === undefined);
 }
 
 /**
@@ -147,121 +198,311 @@ function oneLine(error: unknown): string {
   return message.split('\n')[0] ?? message;
 }
 
-async function replayStep(step: TimelineStep, connection: DeviceConnection, options: { settleMs: number; sendFallbacks: boolean }): Promise<ReplayStep> {
-  const { settleMs } = options;
-  const before = step.before;
-  const kind = before?.action.kind ?? 'unknown';
-  const recordedOutcome = step.after ? outcomeOf(step.after.result) : undefined;
-  const recordedSelector = recordedSelectorText(before?.target);
-  const report: ReplayStep = {
-    index: step.index,
-    callId: step.callId,
-    kind,
-    verdict: 'failed',
-    differences: [],
-    recorded: { status: step.status, ...(recordedSelector ? { selector: recordedSelector } : {}), ...(recordedOutcome ? { outcome: recordedOutcome } : {}) },
-    replayed: {},
-  };
-  const fail = (why: string): ReplayStep => {
-    report.replayed.error = why;
-    report.differences.push(why);
-    return report;
-  };
-  if (!before) return fail('the action itself is missing from the trace (only its result was recorded)');
-  const xctestOnly = before.action['xctestOnly'] === true;
+/** Whether a result ran on the device (docs/rules.md#r-rpl-06), by the outcome table of docs/rules.md#r-act-01. */
+function ranOf(result: ActionResult): Ran {
+  const cls = outcomeClassOf(result);
+  return cls === 'done' ? 'yes' : cls === 'mayHaveRun' ? 'maybe' : 'no';
+}
 
-  // Checked before anything is read or sent, so a trace Parallax cannot replay touches nothing.
-  const refused = unreplayable(before.action);
-  if (refused !== undefined) return fail(refused);
+function recordedFrame(
+  event: { observationRef?: string | undefined; screenshotRef?: string | undefined; time: number } | undefined,
+): RecordedFrame | undefined {
+  if (!event || (!event.observationRef && !event.screenshotRef)) return undefined;
+  return {
+    ...(event.observationRef ? { observationRef: event.observationRef } : {}),
+    ...(event.screenshotRef ? { screenshotRef: event.screenshotRef } : {}),
+    time: event.time,
+  };
+}
 
-  const started = performance.now();
+interface StepContext {
+  trace: Pick<OpenedTrace, 'resourceJson'>;
+  connection: DeviceConnection;
+  settleMs: number;
+  stopOnDivergence: boolean;
+  variables: ReadonlyMap<string, string>;
+  signal: AbortSignal | undefined;
+}
+
+/** A recorded screen from the trace, or why there is none to compare with. */
+async function recordedScreen(trace: StepContext['trace'], ref: string | undefined): Promise<ExportScreen | string> {
+  if (ref === undefined) return 'the trace holds no screen for it';
   try {
-    const list = candidatesFor(before.target);
-    let chosen: PlainSelector | undefined;
-    const missed: PlainSelector[] = [];
-    if (list.length > 0) {
-      // The read the dispatcher is about to make, judged by the dispatcher's own resolution rules, so a
-      // selector that is not on this screen is found out before anything is sent.
-      const frame = await connection.observe({ screenshot: false, ...(xctestOnly ? { xctestOnly: true } : {}) });
-      const root = frame.observation?.viewHierarchy?.hierarchy;
-      for (const candidate of list) {
-        if (resolveTarget(candidate, root, { preferEditable: kind === 'sendKeys' }).kind !== 'notFound') {
-          chosen = candidate;
-          break;
-        }
-        missed.push(candidate);
-      }
-    }
-    if (chosen && missed.length > 0 && !options.sendFallbacks) {
-      // A fallback is a divergence known before anything is sent; a replay that stops at the first
-      // divergence stops before acting on an element the recording may not have meant.
-      report.differences.push(
-        `target found by ${selectorText(chosen)}, not by ${missed.map(selectorText).join(' or ')}; not sent, as the replay stops at the first divergence`,
-      );
-      report.verdict = 'diverged';
-      report.replayed.durationMs = Math.round(performance.now() - started);
-      return report;
-    }
-    // When nothing resolves, the recorded selector still goes to the device: it finds nothing and so
-    // runs nothing, and its own answer becomes the replayed result.
-    const sent = chosen ?? list[0];
-    const built = requestFor(before.action, sent);
-    if (!built.ok) return fail(built.why);
-    if (sent) report.replayed.selector = sent;
-
-    const act = async () => (await connection.act(built.request, xctestOnly ? { xctestOnly: true } : undefined)).result;
-    let result = await act();
-    // Only an answer that says nothing ran is tried again (docs/rules.md#r-act-04): never one that may have run.
-    if (outcomeClassOf(result) === 'notRun' && RACE_FAILURES.has(result.failureReason ?? '') && recordedOutcome?.failureReason !== result.failureReason) {
-      report.replayed.retriedAfter = result.failureReason!;
-      await settle(connection, settleMs);
-      result = await act();
-    }
-    report.replayed.result = result;
-    report.replayed.outcome = outcomeOf(result);
-    report.replayed.durationMs = Math.round(performance.now() - started);
-
-    const notFound = list.length > 0 && (chosen === undefined || result.failureReason === 'target_not_found');
-    if (notFound && recordedOutcome?.failureReason !== 'target_not_found') {
-      // The outcome differs too, but only as a consequence; the one line says why.
-      report.differences.push(`target not found: no element with ${(missed.length > 0 ? missed : list).map(selectorText).join(' or ')}`);
-    } else {
-      if (chosen && missed.length > 0) report.differences.push(`target found by ${selectorText(chosen)}, not by ${missed.map(selectorText).join(' or ')}`);
-      if (recordedOutcome) report.differences.push(...compareOutcomes(recordedOutcome, report.replayed.outcome));
-      else report.differences.push(`no recorded outcome to compare: the action was ${step.statusText || 'in flight when the trace stopped'}`);
-    }
-    report.verdict = report.differences.length === 0 ? 'matched' : 'diverged';
-    return report;
+    return toScreen(await trace.resourceJson(ref)) ?? 'its recorded screen holds no tree';
   } catch (error) {
-    report.replayed.durationMs = Math.round(performance.now() - started);
-    return fail(`could not run on the device: ${oneLine(error)}`);
+    return `its recorded screen cannot be read (${oneLine(error)})`;
   }
 }
 
 /**
+ * What to send as the target: the recorded selector when it finds the same element now (what the user
+ * asked for), a recorded point as it was, else the element found, as a click on it would send it
+ * (revalidated by the dispatcher on its own fresh read).
+ */
+function targetToSend(step: TimelineStep, found: FoundTarget | undefined, root: UiNode | undefined, preferEditable: boolean): TargetSelector | undefined {
+  const selector = step.before?.target?.selector;
+  if (selector) {
+    const point = selector['point'];
+    if (typeof point === 'object' && point !== null) {
+      const { x, y } = point as { x?: unknown; y?: unknown };
+      if (typeof x === 'number' && typeof y === 'number') return { point: { x, y } };
+    }
+    const id = selector['id'];
+    const text = selector['text'];
+    const plain = typeof id === 'string' && id !== '' ? { id } : typeof text === 'string' && text !== '' ? { text } : undefined;
+    if (plain) {
+      const resolved = resolveTarget(plain, root, { preferEditable });
+      if (resolved.kind === 'node' && found?.node !== undefined && resolved.node === found.node) return plain;
+    }
+  }
+  if (found?.node) return { node: withoutChildren(found.node) };
+  if (found?.check.by.kind === 'point') return { point: found.check.by.point };
+  return undefined;
+}
+
+function rootOf(frame: ObservedFrame | undefined) {
+  return frame?.observation?.viewHierarchy?.hierarchy;
+}
+
+/** A frame with its tree redacted as a trace is (secret fields, the values typed for the replay); its screenshot as it is. */
+function redactedFrame(frame: ObservedFrame | undefined, secrets: readonly string[]): ObservedFrame | undefined {
+  if (!frame) return undefined;
+  return { ...frame, observation: frame.observation ? redactForTrace(frame.observation, { secrets, anyLength: true }) : null };
+}
+
+async function replayStep(ctx: StepContext, step: TimelineStep, number: number): Promise<{ report: ReplayStep; frames: ReplayedFrames }> {
+  const { connection, settleMs } = ctx;
+  const before = step.before;
+  const kind = before?.action.kind ?? 'unknown';
+  const recordedOutcome = step.after ? outcomeOf(step.after.result) : undefined;
+  const recordedSelector = recordedSelectorText(before?.target);
+  const recordedBefore = recordedFrame(before);
+  const recordedAfter = recordedFrame(step.after);
+  const report: ReplayStep = {
+    index: step.index,
+    number,
+    callId: step.callId,
+    kind,
+    verdict: 'failed',
+    differences: [],
+    notes: [],
+    ran: 'no',
+    screens: {},
+    recorded: {
+      status: step.status,
+      ...(recordedSelector ? { selector: recordedSelector } : {}),
+      ...(recordedOutcome ? { outcome: recordedOutcome } : {}),
+      ...(recordedBefore ? { before: recordedBefore } : {}),
+      ...(recordedAfter ? { after: recordedAfter } : {}),
+    },
+    replayed: { frames: { before: false, after: false } },
+  };
+  const frames: ReplayedFrames = {};
+  const done = () => ({ report, frames });
+  const fail = (why: string) => {
+    report.verdict = 'failed';
+    report.replayed.error = why;
+    report.differences.push(why);
+    return done();
+  };
+  if (!before) return fail('the action itself is missing from the trace (only its result was recorded)');
+  const xctestOnly = before.action['xctestOnly'] === true;
+  const readOptions = xctestOnly ? { xctestOnly: true } : {};
+
+  // Checked before anything is read or sent, so a trace Parallax cannot replay touches nothing.
+  const refused = unreplayable(before.action);
+  if (refused !== undefined) return fail(refused);
+  let action = before.action;
+  const secrets = [...ctx.variables.values()];
+  if (typesSecret(action)) {
+    const name = stepVariable(step, number);
+    const value = name === undefined ? undefined : ctx.variables.get(name);
+    if (name === undefined || value === undefined) return fail(`the typed text is a secret the trace does not hold: give ${name ?? 'its variable'} to type it`);
+    action = withSecret(action, value);
+    report.replayed.variable = name;
+  }
+
+  const started = performance.now();
+  let sending = false;
+  try {
+    const [recordedBeforeScreen, recordedAfterScreen] = await Promise.all([
+      recordedScreen(ctx.trace, before.observationRef),
+      recordedScreen(ctx.trace, step.after?.observationRef),
+    ]);
+    const preferEditable = kind === 'sendKeys';
+
+    // The screen the step meets, read as the dispatcher will read it, and judged before anything is sent.
+    const observed = await connection.observe(readOptions);
+    frames.before = observed;
+    report.replayed.beforeTime = observed.receivedAt;
+    let root = rootOf(observed);
+    const judgeBefore = (): { found: FoundTarget | undefined; diverges: string[] } => {
+      const diverges: string[] = [];
+      const screen = typeof recordedBeforeScreen === 'string' ? undefined : recordedBeforeScreen;
+      if (screen && root) {
+        report.screens.before = compareScreens(screen.root, root);
+        if (report.screens.before.differs) diverges.push(`the screen before differs: ${report.screens.before.summary}`);
+      } else {
+        delete report.screens.before;
+      }
+      const found = findRecordedTarget(step, screen, root, { preferEditable });
+      if (found) {
+        report.target = found.check;
+        if (found.check.verdict !== 'found') diverges.push(found.check.detail);
+      }
+      return { found, diverges };
+    };
+    let judged = judgeBefore();
+    if (typeof recordedBeforeScreen === 'string') report.notes.push(`the screen before is not compared: ${recordedBeforeScreen}`);
+
+    const notSent = (why: string) => {
+      report.differences.push(...judged.diverges);
+      report.notes.push(`not sent: ${why}`);
+      report.verdict = 'diverged';
+      report.replayed.durationMs = Math.round(performance.now() - started);
+      return done();
+    };
+    if (judged.diverges.length > 0 && ctx.stopOnDivergence) return notSent('the replay stops at the first divergence');
+    const verdict = report.target?.verdict;
+    if (verdict === 'missing' || verdict === 'ambiguous')
+      return notSent(verdict === 'missing' ? 'the target is not on the screen' : 'which of the elements was meant is not known');
+
+    const send = async (): Promise<{ result: ActionResult; after: ObservedFrame | undefined }> => {
+      const target = targetToSend(step, judged.found, root, preferEditable);
+      const built = requestFor(action, target);
+      if (!built.ok) throw new NotSent(built.why);
+      report.replayed.sent = target === undefined ? (kind === 'sendKeys' ? 'keyboard focus' : 'no target') : describeSelector(target);
+      sending = true;
+      const acted = await connection.act(built.request, xctestOnly ? { xctestOnly: true } : undefined);
+      return { result: acted.result, after: acted.after };
+    };
+    let acted = await send();
+    // Only an answer that says nothing ran is tried again (docs/rules.md#r-act-04): never one that may have run.
+    if (
+      outcomeClassOf(acted.result) === 'notRun' &&
+      RACE_FAILURES.has(acted.result.failureReason ?? '') &&
+      recordedOutcome?.failureReason !== acted.result.failureReason
+    ) {
+      report.replayed.retriedAfter = acted.result.failureReason!;
+      report.notes.push(`sent again after ${acted.result.failureReason} (the device said nothing ran)`);
+      await settle(connection, settleMs);
+      // Found afresh on the settled screen: the element the first try aimed at may have been replaced.
+      const again = await connection.observe(readOptions);
+      frames.before = again;
+      report.replayed.beforeTime = again.receivedAt;
+      root = rootOf(again);
+      judged = judgeBefore();
+      const now = report.target?.verdict;
+      if (now === 'missing' || now === 'ambiguous') {
+        report.ran = 'no';
+        return notSent(`the retry found ${now === 'missing' ? 'no target' : 'several targets'} on the settled screen`);
+      }
+      acted = await send();
+    }
+    const result = redactForTrace(acted.result, { secrets, anyLength: true });
+    report.replayed.result = result;
+    report.replayed.outcome = outcomeOf(result);
+    report.ran = ranOf(result);
+    report.differences.push(...judged.diverges);
+
+    // The screen after, against the recorded one; a screen still changing gets one settled read more.
+    const afterScreen = typeof recordedAfterScreen === 'string' ? undefined : recordedAfterScreen;
+    let after = acted.after;
+    if (after) frames.after = after;
+    if (afterScreen && rootOf(after)) {
+      let compared: ScreenComparison = compareScreens(afterScreen.root, rootOf(after)!);
+      if (compared.differs && report.ran !== 'no') {
+        await settle(connection, settleMs, ctx.signal);
+        after = await connection.observe(readOptions);
+        frames.after = after;
+        compared = compareScreens(afterScreen.root, rootOf(after)!);
+      }
+      report.screens.after = compared;
+      if (compared.differs) report.differences.push(`the screen after differs: ${compared.summary}`);
+    } else if (step.after) {
+      report.notes.push(
+        `the screen after is not compared: ${typeof recordedAfterScreen === 'string' ? recordedAfterScreen : 'the replay read no tree after it'}`,
+      );
+    }
+    if (after) report.replayed.afterTime = after.receivedAt;
+
+    if (recordedOutcome) {
+      const outcome = compareOutcomes(recordedOutcome, report.replayed.outcome);
+      // Another backend that answered otherwise (the bridge refuses a disabled button XCTest taps in
+      // vain) is the backend's way, not the app's, when nothing ran and the screen after agrees
+      // (docs/rules.md#r-rpl-03): reported, not judged.
+      const backendsAnswer =
+        recordedOutcome.backend !== report.replayed.outcome.backend &&
+        report.ran === 'no' &&
+        report.screens.after !== undefined &&
+        !report.screens.after.differs;
+      if (backendsAnswer) report.notes.push(...outcome.differences.map((d) => `${d} (another backend; nothing ran and the screen after agrees)`));
+      else report.differences.push(...outcome.differences);
+      report.notes.push(...outcome.notes);
+    } else {
+      report.differences.push(`no recorded outcome to compare: the action was ${step.statusText || 'in flight when the trace stopped'}`);
+    }
+    // A step that may have run and did not end as recorded is a failure: what it did is not known.
+    report.verdict = report.differences.length === 0 ? 'matched' : report.ran === 'maybe' ? 'failed' : 'diverged';
+    report.replayed.durationMs = Math.round(performance.now() - started);
+    return done();
+  } catch (error) {
+    report.replayed.durationMs = Math.round(performance.now() - started);
+    if (error instanceof NotSent) return fail(error.message);
+    // A call that threw once something was on its way may have run: it is never sent again.
+    report.ran = sending ? 'maybe' : 'no';
+    return fail(`could not run on the device: ${oneLine(error)}`);
+  } finally {
+    frames.before = redactedFrame(frames.before, secrets);
+    frames.after = redactedFrame(frames.after, secrets);
+  }
+}
+
+/** The request could not be built from the record: nothing was sent. */
+class NotSent extends Error {}
+
+/**
  * Runs the trace's actions again on `connection`, in order, one at a time. Observations, comparisons
  * and notes in the trace are not actions and are passed over. Never throws for a step: a step that
- * cannot run is reported as failed.
+ * cannot run is reported as failed. Throws ReplayVariablesError, before anything is read or sent, when a
+ * secret the trace types has no value in `options.variables`.
  */
-export async function replayTrace(opened: Pick<OpenedTrace, 'timeline'>, connection: DeviceConnection, options: ReplayOptions): Promise<ReplayReport> {
+export async function replayTrace(
+  opened: Pick<OpenedTrace, 'timeline' | 'resourceJson'>,
+  connection: DeviceConnection,
+  options: ReplayOptions,
+): Promise<ReplayReport> {
+  const variables = options.variables ?? new Map<string, string>();
+  const missing = missingVariables(opened.timeline, variables);
+  if (missing.length > 0) throw new ReplayVariablesError(missing);
   const actions = opened.timeline.filter((step) => step.kind === 'action');
-  const report: ReplayReport = { steps: [], matched: 0, diverged: 0, failed: 0, total: actions.length, notRun: 0 };
+  const numbers = filmstripNumbers(opened.timeline);
+  const report: ReplayReport = { steps: [], matched: 0, diverged: 0, failed: 0, total: actions.length, notRun: 0, unreached: [] };
   const settleMs = options.settleMs ?? 300;
+  const ctx: StepContext = { trace: opened, connection, settleMs, stopOnDivergence: options.stopOnDivergence, variables, signal: options.signal };
+  const unreached = (from: number) =>
+    actions
+      .slice(from)
+      .map((s) => numbers.get(s.callId))
+      .filter((n): n is number => n !== undefined);
   for (const [i, step] of actions.entries()) {
     // Checked after the wait for a still screen: a stop pressed during it is a stop between steps.
     await settle(connection, settleMs, options.signal);
     if (options.signal?.aborted) {
       report.stopped = { reason: 'aborted', ...(report.steps.length > 0 ? { afterCallId: report.steps.at(-1)!.callId } : {}) };
       report.notRun = actions.length - i;
+      report.unreached = unreached(i);
       break;
     }
-    const done = await replayStep(step, connection, { settleMs, sendFallbacks: !options.stopOnDivergence });
-    report.steps.push(done);
-    report[done.verdict]++;
-    options.onStep?.(done);
-    if (done.verdict !== 'matched' && options.stopOnDivergence) {
+    const { report: judged, frames } = await replayStep(ctx, step, numbers.get(step.callId) ?? 0);
+    if (options.keepFrames) judged.replayed.frames = await options.keepFrames(judged, frames);
+    report.steps.push(judged);
+    report[judged.verdict]++;
+    options.onStep?.(judged);
+    if (judged.verdict !== 'matched' && options.stopOnDivergence) {
       report.notRun = actions.length - i - 1;
-      if (report.notRun > 0) report.stopped = { reason: 'divergence', afterCallId: done.callId };
+      report.unreached = unreached(i + 1);
+      if (report.notRun > 0) report.stopped = { reason: 'divergence', afterCallId: judged.callId };
       break;
     }
   }

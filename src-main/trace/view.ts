@@ -12,7 +12,10 @@ import type { z } from 'zod';
 import { MAX_TRACE_BYTES, SavedComparisonSchema, type TraceOpened, type TraceResource, type TraceViewStep } from '@shared/api/api';
 import { isRecord } from '@shared/protocol/json';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
-import { isFilmstripStep } from '@shared/trace/reader';
+import { filmstripNumbers, isFilmstripStep } from '@shared/trace/reader';
+import { ActionResultSchema } from '@shared/protocol/action';
+import { recordedActionText } from '@shared/trace/action-record';
+import { stepVariable, traceVariables } from '@shared/trace/variables';
 import type { TraceTarget } from '@shared/trace/schema';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { dataDir } from '@main/paths';
@@ -50,24 +53,35 @@ function describeTarget(target: TraceTarget | undefined): string {
   return parts.join(' ');
 }
 
-function refsOf(event: { observationRef?: string | undefined; screenshotRef?: string | undefined } | undefined) {
+function refsOf(event: { observationRef?: string | undefined; screenshotRef?: string | undefined; time?: number } | undefined) {
   if (!event || (!event.observationRef && !event.screenshotRef)) return undefined;
-  return { ...(event.observationRef ? { observationRef: event.observationRef } : {}), ...(event.screenshotRef ? { screenshotRef: event.screenshotRef } : {}) };
+  return {
+    ...(event.observationRef ? { observationRef: event.observationRef } : {}),
+    ...(event.screenshotRef ? { screenshotRef: event.screenshotRef } : {}),
+    ...(event.time !== undefined ? { time: event.time } : {}),
+  };
 }
 
 /** Opens a trace file or folder and lists its action steps. Throws TraceOpenError. */
 export async function openTraceView(path: string): Promise<TraceOpened> {
   const trace = await openedTrace(path, true);
   const steps: TraceViewStep[] = [];
+  const numbers = filmstripNumbers(trace.timeline);
   for (const step of trace.timeline) {
     if (!isFilmstripStep(step) || !step.before) continue;
     const result = step.after?.result;
     const before = refsOf(step.before);
     const after = refsOf(step.after);
+    // The whole result as the live timeline shows it; a result an older writer kept otherwise is left to the summary.
+    const whole = result ? ActionResultSchema.safeParse(result) : undefined;
+    const number = numbers.get(step.callId);
+    const variable = number === undefined ? undefined : stepVariable(step, number);
     steps.push({
       callId: step.callId,
       kind: step.before.action.kind,
+      action: recordedActionText(step.before.action),
       target: describeTarget(step.before.target),
+      ...(variable !== undefined ? { variable } : {}),
       status: step.status,
       statusText: step.statusText,
       startTime: step.startTime,
@@ -80,6 +94,7 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
             ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
           }
         : null,
+      ...(whole?.success ? { actionResult: whole.data } : {}),
       ...(before ? { before } : {}),
       ...(after ? { after } : {}),
       ...(step.after?.appStateRef ? { appStateRef: step.after.appStateRef } : {}),
@@ -104,6 +119,7 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
         ...(c.screenshotRef ? { screenshotRef: c.screenshotRef } : {}),
       })),
     ),
+    variables: traceVariables(trace.timeline),
     warnings: [
       ...(trace.truncatedTail ? ['The last line of the events was cut off mid-write and was left out.'] : []),
       ...(trace.missingResources.length > 0 ? [`${trace.missingResources.length} resource(s) the events name are missing from the trace.`] : []),

@@ -20,6 +20,7 @@ import { ObservationSchema, StrategySchema } from '@shared/protocol/observation'
 import { ViewHierarchySchema } from '@shared/protocol/runner';
 import { DemoFaultsAnswerSchema, DemoScreenAnswerSchema } from '@shared/protocol/demo-admin';
 import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-report';
+import { MAX_VARIABLE_VALUE, TraceVariableSchema, VARIABLE_NAME } from '@shared/trace/variables';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 
 export const DeviceKindSchema = z.enum(['runner', 'replay', 'demo', 'appreveal']);
@@ -155,14 +156,23 @@ export const WebControlsSchema = z.object({
 export type WebControls = z.infer<typeof WebControlsSchema>;
 
 /** Where a trace step's frame is kept in the trace: its observation (a ViewHierarchy) and its screenshot. */
-export const TraceFrameRefsSchema = z.object({ observationRef: z.string().optional(), screenshotRef: z.string().optional() });
+export const TraceFrameRefsSchema = z.object({
+  observationRef: z.string().optional(),
+  screenshotRef: z.string().optional(),
+  /** When the frame was read (epoch ms), as the live timeline stamps its frames. */
+  time: z.number().optional(),
+});
 
 /** One action step of a trace opened offline. */
 export const TraceViewStepSchema = z.object({
   callId: z.string(),
   kind: z.string(),
+  /** The action with its parameters, as the live timeline words it ("type secret" for text the trace does not hold). */
+  action: z.string(),
   /** The target in one line (#id, "text", at x,y); '' when the action has none. */
   target: z.string(),
+  /** The variable a replay types in place of the secret this step typed (docs/rules.md#r-rpl-04). */
+  variable: z.string().optional(),
   status: z.string(),
   statusText: z.string(),
   startTime: z.number(),
@@ -176,6 +186,8 @@ export const TraceViewStepSchema = z.object({
       failureReason: z.string().optional(),
     })
     .nullable(),
+  /** The whole recorded result (target and how it was resolved, timings, the device's words, warnings), when it parses. */
+  actionResult: ActionResultSchema.optional(),
   before: TraceFrameRefsSchema.optional(),
   after: TraceFrameRefsSchema.optional(),
   /** AppReveal: what the app's read-only tools said after the step, as changes (read as `appState`). */
@@ -193,6 +205,8 @@ export const TraceOpenedSchema = z.object({
   steps: z.array(TraceViewStepSchema),
   /** Comparisons saved into the trace, in the order they were taken. */
   comparisons: z.array(z.lazy(() => TraceComparisonSchema)),
+  /** The secrets its steps typed and it does not hold: what a replay asks for (docs/rules.md#r-rpl-04). */
+  variables: z.array(TraceVariableSchema),
   /** Oddities that did not stop the trace from opening (a cut-off last line, missing resources). */
   warnings: z.array(z.string()),
 });
@@ -455,8 +469,21 @@ export const apiMethods = {
    * One replay at a time.
    */
   'trace.replay': {
-    input: DeviceIdInput.extend({ path: z.string().min(1).max(4096), stopOnDivergence: z.boolean() }),
+    input: DeviceIdInput.extend({
+      path: z.string().min(1).max(4096),
+      stopOnDivergence: z.boolean(),
+      /** The values of the trace's `variables`, typed where it left a secret out; never stored or logged. */
+      variables: z.record(z.string().regex(VARIABLE_NAME), z.string().max(MAX_VARIABLE_VALUE)).optional(),
+    }),
     output: ReplayReportSchema,
+  },
+  /**
+   * A replayed frame of the last replay's step (docs/rules.md#r-rpl-05), for the side-by-side: the host
+   * keeps the frames of its last replay only, in memory, redacted as a trace is; null when it kept none.
+   */
+  'trace.replayFrame': {
+    input: z.object({ path: z.string().min(1).max(4096), callId: z.string().min(1).max(200), when: z.enum(['before', 'after']) }),
+    output: ObservedFrameSchema.nullable(),
   },
   /**
    * The trace as a Maestro flow (YAML), with a note for each step that has no Maestro form and for each
@@ -503,7 +530,10 @@ export const RecordingStatusSchema = z.object({
   recording: z.boolean(),
   deviceId: z.string().optional(),
   traceId: z.string().optional(),
+  /** Action steps written so far (what the trace view's filmstrip will show). */
   steps: z.number().int().nonnegative(),
+  /** Comparisons saved so far (the trace view lists them apart from the steps). */
+  comparisons: z.number().int().nonnegative(),
   lastTrace: z.string().optional(),
 });
 export type RecordingStatus = z.infer<typeof RecordingStatusSchema>;

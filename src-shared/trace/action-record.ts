@@ -14,15 +14,45 @@
  *                  observationRef: the before-screen's ViewHierarchy; screenshotRef: its PNG
  *   action.after   result: the whole ActionResult (backend, fallback and failure reasons, target record)
  */
-import { ActionRequestSchema, type ActionRequest, type ActionResult, type Point, type TargetSelector } from '@shared/protocol/action';
+import { z } from 'zod';
+import {
+  ActionRequestSchema,
+  PointSchema,
+  type ActionRequest,
+  type ActionResult,
+  type Point,
+  type SendKeysStep,
+  type TargetSelector,
+} from '@shared/protocol/action';
 import { isRecord } from '@shared/protocol/json';
 import type { UiNode } from '@shared/protocol/runner';
 import { resolveTarget } from '@shared/act/resolve';
 import { centerOf, hidesText, withoutChildren, XCTEST_TWIN_ATTRIBUTES } from '@shared/model/node';
 import { xctestNodeOf } from '@shared/selectors/element';
 import { flattenTree } from '@shared/model/tree';
-import { selectorText, type Outcome, type PlainSelector } from './replay-report';
+import { describeRequest, keyStepText } from '@shared/inspect/actions';
+import { keySteps } from './export-plan';
 import type { TraceAction, TraceActionResult, TraceTarget } from './schema';
+
+/** The parts of a result a replay compares. */
+export const OutcomeSchema = z.object({
+  success: z.boolean(),
+  backend: z.string().optional(),
+  fallbackReason: z.string().optional(),
+  failureReason: z.string().optional(),
+});
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+/** A selector as the user gave it: never a picked node, which exists only on its own screen. */
+export const PlainSelectorSchema = z.union([z.object({ id: z.string() }), z.object({ text: z.string() }), z.object({ point: PointSchema })]);
+export type PlainSelector = z.infer<typeof PlainSelectorSchema>;
+
+/** A selector as the report's lines name it: `id "login.submit"`, `text "Sign In"`, `point 12,40`. */
+export function selectorText(selector: PlainSelector): string {
+  if ('id' in selector) return `id ${JSON.stringify(selector.id)}`;
+  if ('text' in selector) return `text ${JSON.stringify(selector.text)}`;
+  return `point ${selector.point.x},${selector.point.y}`;
+}
 
 export type ActionKind = ActionRequest['action'];
 
@@ -92,7 +122,8 @@ export function traceActionFor(
   if (request.action === 'sendKeys') {
     // A field the trace cannot see (no before-screen, keyboard focus) may be a password: fail closed.
     const secret = target?.node ? hidesText(target.node) : true;
-    const steps = request.steps.map((step) => (secret && 'text' in step ? { kind: step.kind } : step));
+    // The text is left out and the step says so (docs/rules.md#r-rpl-04): a replay asks for it by name.
+    const steps = request.steps.map((step) => (secret && 'text' in step ? { kind: step.kind, secret: true } : step));
     action['steps'] = steps;
     const texts = request.steps.filter((s) => s.kind === 'type' || s.kind === 'replace');
     const only = texts.length === 1 ? texts[0] : undefined;
@@ -206,18 +237,34 @@ export function candidatesFor(target: TraceTarget | undefined): PlainSelector[] 
 /** Why a recorded action cannot be sent again at all, whatever its target resolves to. */
 export function unreplayable(action: TraceAction): string | undefined {
   if (!isActionKind(action.kind)) return `the action kind ${JSON.stringify(action.kind)} cannot be replayed`;
-  if (action.kind === 'sendKeys' && Array.isArray(action['steps'])) {
-    const blank = (action['steps'] as unknown[]).some((s) => {
-      const step = s as Record<string, unknown>;
-      return (step['kind'] === 'type' || step['kind'] === 'replace') && typeof step['text'] !== 'string';
-    });
-    if (blank) return 'the typed text is not in the trace (a secure or redacted field), so it cannot be typed again';
-  }
   return undefined;
 }
 
+/**
+ * Whether a recorded sendKeys types text the trace does not hold: a type or replace step without its
+ * text (marked `secret: true` since it is; an older writer left the text out alone).
+ */
+export function typesSecret(action: TraceAction): boolean {
+  if (action.kind !== 'sendKeys' || !Array.isArray(action['steps'])) return false;
+  return (action['steps'] as unknown[]).some((s) => {
+    const step = isRecord(s) ? s : {};
+    return (step['kind'] === 'type' || step['kind'] === 'replace') && typeof step['text'] !== 'string';
+  });
+}
+
+/** The recorded sendKeys with `value` typed where the trace left a secret out; the record itself is not changed. */
+export function withSecret(action: TraceAction, value: string): TraceAction {
+  if (!Array.isArray(action['steps'])) return action;
+  const steps = (action['steps'] as unknown[]).map((s) => {
+    if (!isRecord(s) || (s['kind'] !== 'type' && s['kind'] !== 'replace') || typeof s['text'] === 'string') return s;
+    const { secret: _secret, ...rest } = s;
+    return { ...rest, text: value };
+  });
+  return { ...action, steps };
+}
+
 /** The request to send: the recorded action with its target slot filled by the resolved selector. */
-export function requestFor(action: TraceAction, selector: PlainSelector | undefined): { ok: true; request: ActionRequest } | { ok: false; why: string } {
+export function requestFor(action: TraceAction, selector: TargetSelector | undefined): { ok: true; request: ActionRequest } | { ok: false; why: string } {
   const kind = action.kind as ActionKind;
   const body: Record<string, unknown> = { action: kind };
   for (const [key, value] of Object.entries(action)) if (!TRACE_ONLY_FIELDS.has(key)) body[key] = value;
@@ -230,16 +277,40 @@ export function requestFor(action: TraceAction, selector: PlainSelector | undefi
   return { ok: true, request: parsed.data };
 }
 
-export function compareOutcomes(recorded: Outcome, replayed: Outcome): string[] {
+/**
+ * The recorded outcome against the replayed one (docs/rules.md#r-rpl-03): another result (success,
+ * failure reason) is a difference; another backend or fallback is only a note, since which backend
+ * serves a step is the device's choice and the screen says whether it did the same.
+ */
+export function compareOutcomes(recorded: Outcome, replayed: Outcome): { differences: string[]; notes: string[] } {
   const differences: string[] = [];
-  if (recorded.backend !== replayed.backend) {
-    differences.push(`other backend: recorded ${recorded.backend ?? 'none'}, replayed ${replayed.backend ?? 'none'}`);
-  }
+  const notes: string[] = [];
+  if (recorded.backend !== replayed.backend) notes.push(`backend: recorded ${recorded.backend ?? 'none'}, replayed ${replayed.backend ?? 'none'}`);
   if (recorded.fallbackReason !== replayed.fallbackReason) {
-    differences.push(`other fallback: recorded ${recorded.fallbackReason ?? 'none'}, replayed ${replayed.fallbackReason ?? 'none'}`);
+    notes.push(`fallback: recorded ${recorded.fallbackReason ?? 'none'}, replayed ${replayed.fallbackReason ?? 'none'}`);
   }
   if (recorded.success !== replayed.success || recorded.failureReason !== replayed.failureReason) {
     differences.push(`other outcome: recorded ${describeOutcome(recorded)}, replayed ${describeOutcome(replayed)}`);
   }
-  return differences;
+  return { differences, notes };
+}
+
+/** Stands in a target slot only so a recorded action parses for its description; never sent. */
+const DESCRIBE_ONLY: TargetSelector = { point: { x: 0, y: 0 } };
+
+/**
+ * The recorded action in the live timeline's words (`describeRequest`: "type “alice”, IME next",
+ * "swipe up 288 pt · 300 ms", "long press 800 ms"), a text the trace does not hold as "secret"
+ * (docs/rules.md#r-rpl-08).
+ */
+export function recordedActionText(action: TraceAction): string {
+  if (action.kind === 'sendKeys') {
+    const steps = keySteps(action).map((k) =>
+      'secret' in k ? (k.kind === 'replace' ? 'replace with secret' : 'type secret') : keyStepText(k as SendKeysStep),
+    );
+    return steps.length > 0 ? steps.join(', ') : 'sendKeys';
+  }
+  if (!isActionKind(action.kind)) return action.kind;
+  const built = requestFor(action, DESCRIBE_ONLY);
+  return built.ok ? describeRequest(built.request) : action.kind;
 }

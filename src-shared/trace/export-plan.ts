@@ -128,7 +128,8 @@ export function appIdFrom(manifest: TraceManifest, steps: readonly TimelineStep[
   return undefined;
 }
 
-function targetOf(step: TimelineStep, screen: ExportScreen | undefined): StepTarget {
+/** A step's target on the screen it was recorded on: its node there (by its recorded key), else the recorded copy, and its point. */
+export function stepTargetOf(step: TimelineStep, screen: ExportScreen | undefined): StepTarget {
   const record = step.before?.target;
   const action: Record<string, unknown> = step.before?.action ?? {};
   const out: StepTarget = {};
@@ -229,7 +230,7 @@ export function walkExport(
       else if (step.status === 'failed') note(step, `not exported: the action ${step.statusText}`);
       else {
         const screen = screenFor(screenRef);
-        const emitted = emit({ number, step, action: step.before.action, screen, target: targetOf(step, screen) }, appId);
+        const emitted = emit({ number, step, action: step.before.action, screen, target: stepTargetOf(step, screen) }, appId);
         if ('note' in emitted) note(step, emitted.note);
         else body.push(...emitted.lines);
       }

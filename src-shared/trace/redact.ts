@@ -21,6 +21,11 @@ import { isRecord } from '@shared/protocol/json';
 export interface RedactOptions {
   /** Exact strings that must not survive anywhere (each occurrence becomes "[redacted]"). */
   secrets?: readonly string[];
+  /**
+   * Redact the named secrets whatever their length: values the user typed in for a replay (a password may
+   * be short), where blanking a short word elsewhere is the lesser harm.
+   */
+  anyLength?: boolean;
 }
 
 export const REDACTED = '[redacted]';
@@ -115,7 +120,7 @@ export function redactString(text: string, options: RedactOptions = {}): string 
   let out = text;
   for (const secret of options.secrets ?? []) {
     // Short strings would blank out ordinary words; real tokens are long.
-    if (secret.length >= 8 && out.includes(secret)) out = out.replaceAll(secret, REDACTED);
+    if ((secret.length >= 8 || (options.anyLength === true && secret !== '')) && out.includes(secret)) out = out.replaceAll(secret, REDACTED);
   }
   out = stripSecretParams(out);
   if (out.includes('@')) out = out.replace(USERINFO_PASSWORD, '$1@');
@@ -147,8 +152,8 @@ const TEXT_KEYS = new Set(['text', 'value']);
  * Binary data is dropped (it belongs in a resource), bigints become decimal strings and dates ISO strings.
  */
 export function redactForTrace<T>(value: T, options: RedactOptions = {}): T {
-  const secrets = (options.secrets ?? []).filter((s) => typeof s === 'string' && s.length >= 8);
-  const opts: RedactOptions = { secrets };
+  const secrets = (options.secrets ?? []).filter((s) => typeof s === 'string' && (s.length >= 8 || (options.anyLength === true && s !== '')));
+  const opts: RedactOptions = { secrets, ...(options.anyLength ? { anyLength: true } : {}) };
   const ancestors = new Set<object>();
 
   const walk = (input: unknown, dropText: boolean): unknown => {

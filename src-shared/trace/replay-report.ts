@@ -1,59 +1,78 @@
 /**
- * A replay's report: each of a trace's actions run again on a device and judged against what
- * the trace recorded. The CLI prints it, the API carries it to the UI, one schema for both.
+ * A replay's report (docs/rules.md#r-rpl): each of a trace's actions run again on a device and judged
+ * by what the screen shows. The CLI prints it, the API carries it to the UI, one schema for both.
+ *
+ * A step is judged by its target (found again by the selector the recording would export, and by the
+ * recorded identity: replay-target.ts), by the screen before it and the screen after it against the
+ * recorded ones (compare/screens.ts), and by whether it did what it did when it was recorded. The
+ * backend and fallback that served it are reported, never judged.
  */
 import { z } from 'zod';
 import { StepStatusSchema } from './reader';
-import { ActionResultSchema, PointSchema } from '@shared/protocol/action';
+import { ActionResultSchema } from '@shared/protocol/action';
+import { ScreenComparisonSchema } from '@shared/compare/screens';
+import { OutcomeSchema, PlainSelectorSchema, selectorText, type Outcome, type PlainSelector } from './action-record';
+import { TargetCheckSchema } from './replay-target';
+
+export { OutcomeSchema, PlainSelectorSchema, selectorText, type Outcome, type PlainSelector };
 
 export const ReplayVerdictSchema = z.enum(['matched', 'diverged', 'failed']);
 export type ReplayVerdict = z.infer<typeof ReplayVerdictSchema>;
 
-/** The parts of a result a replay compares. */
-export const OutcomeSchema = z.object({
-  success: z.boolean(),
-  backend: z.string().optional(),
-  fallbackReason: z.string().optional(),
-  failureReason: z.string().optional(),
-});
-export type Outcome = z.infer<typeof OutcomeSchema>;
+/**
+ * Whether the step ran on the device this time (docs/rules.md#r-rpl-06): `yes` (done), `no` (nothing
+ * was sent, or the device said it did nothing), `maybe` (it may have: never sent again).
+ */
+export const RanSchema = z.enum(['yes', 'no', 'maybe']);
+export type Ran = z.infer<typeof RanSchema>;
 
-/** A selector a replay resolves a target with: never a picked node, which exists only on its own screen. */
-export const PlainSelectorSchema = z.union([z.object({ id: z.string() }), z.object({ text: z.string() }), z.object({ point: PointSchema })]);
-export type PlainSelector = z.infer<typeof PlainSelectorSchema>;
-
-/** A selector as the report's lines name it: `id "login.submit"`, `text "Sign In"`, `point 12,40`. */
-export function selectorText(selector: PlainSelector): string {
-  if ('id' in selector) return `id ${JSON.stringify(selector.id)}`;
-  if ('text' in selector) return `text ${JSON.stringify(selector.text)}`;
-  return `point ${selector.point.x},${selector.point.y}`;
-}
+/** A recorded frame of the step, by its resources in the trace, and when it was taken. */
+export const RecordedFrameSchema = z.object({ observationRef: z.string().optional(), screenshotRef: z.string().optional(), time: z.number() });
+export type RecordedFrame = z.infer<typeof RecordedFrameSchema>;
 
 export const ReplayStepSchema = z.object({
   /** Position in the trace's timeline (0-based). */
   index: z.number().int().nonnegative(),
+  /** The step's number on the trace view's filmstrip (docs/rules.md#r-qa-10). */
+  number: z.number().int().positive(),
   callId: z.string(),
   /** The action's kind as recorded (tap, sendKeys, ...). */
   kind: z.string(),
   verdict: ReplayVerdictSchema,
-  /** Each one line: "target not found: …", "other backend: …", "other outcome: …", … Empty when matched. */
+  /** What made it diverge or fail, one line each: "target moved: …", "the screen before …", … Empty when matched. */
   differences: z.array(z.string()),
+  /** Reported, not judged: the backend or fallback that served it this time, a send after a race. */
+  notes: z.array(z.string()),
+  ran: RanSchema,
+  /** The recorded target found again on the replayed screen; absent for a step that aims at nothing. */
+  target: TargetCheckSchema.optional(),
+  /** The replayed screens against the recorded ones, where both exist. */
+  screens: z.object({ before: ScreenComparisonSchema.optional(), after: ScreenComparisonSchema.optional() }),
   recorded: z.object({
     status: StepStatusSchema,
     /** The selector the user gave: id, text, point, or node for a picked element. */
     selector: z.string().optional(),
     outcome: OutcomeSchema.optional(),
+    before: RecordedFrameSchema.optional(),
+    after: RecordedFrameSchema.optional(),
   }),
   replayed: z.object({
-    /** The selector the replay resolved the target with. */
-    selector: PlainSelectorSchema.optional(),
+    /** What the replay sent as the target, in a few words ("picked login.submit", "id login.submit", "point 200,400"). */
+    sent: z.string().optional(),
     outcome: OutcomeSchema.optional(),
     result: ActionResultSchema.optional(),
     /** Why the step could not be run at all. */
     error: z.string().optional(),
     /** A refusal that ran nothing and came from the replay's own pace; the action was sent once more. */
     retriedAfter: z.string().optional(),
+    /** The variable whose value was typed in place of the secret the trace does not hold (never the value). */
+    variable: z.string().optional(),
     durationMs: z.number().optional(),
+    /** Which replayed frames the host keeps for the side-by-side view (`trace.replayFrame`). */
+    frames: z.object({ before: z.boolean(), after: z.boolean() }),
+    /** When each replayed frame was read (epoch ms). */
+    beforeTime: z.number().optional(),
+    afterTime: z.number().optional(),
   }),
 });
 export type ReplayStep = z.infer<typeof ReplayStepSchema>;
@@ -67,9 +86,40 @@ export const ReplayReportSchema = z.object({
   total: z.number().int().nonnegative(),
   /** Actions not run because the replay stopped first. */
   notRun: z.number().int().nonnegative(),
+  /** Their filmstrip numbers. */
+  unreached: z.array(z.number().int().positive()).default([]),
   stopped: z.object({ reason: z.enum(['divergence', 'aborted']), afterCallId: z.string().optional() }).optional(),
 });
 export type ReplayReport = z.infer<typeof ReplayReportSchema>;
+
+/** "3", "1–4", "1, 3, 5–7": filmstrip numbers as a person reads them. */
+export function stepRanges(numbers: readonly number[]): string {
+  const sorted = [...new Set(numbers)].sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+    parts.push(j === i ? String(sorted[i]) : j === i + 1 ? `${sorted[i]}, ${sorted[j]}` : `${sorted[i]}–${sorted[j]}`);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
+
+/**
+ * Which steps ran, in one line (docs/rules.md#r-rpl-06): "ran: 1–3 · may have run: 4 · not run: 5–7".
+ * Each part only when it has a step.
+ */
+export function ranSummary(report: Pick<ReplayReport, 'steps' | 'unreached'>): string {
+  const of = (ran: Ran) => report.steps.filter((s) => s.ran === ran).map((s) => s.number);
+  const parts: string[] = [];
+  const yes = of('yes');
+  const maybe = of('maybe');
+  const no = [...of('no'), ...report.unreached];
+  if (yes.length > 0) parts.push(`ran: ${stepRanges(yes)}`);
+  if (maybe.length > 0) parts.push(`may have run: ${stepRanges(maybe)}`);
+  if (no.length > 0) parts.push(`not run: ${stepRanges(no)}`);
+  return parts.length > 0 ? parts.join(' · ') : 'no step ran';
+}
 
 /**
  * The report in one line, as the CLI ends a replay and the UI sums one up:

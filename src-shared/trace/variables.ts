@@ -10,6 +10,9 @@
  * at all is `SECRET_STEP_<n>`, n the filmstrip's step number. The same field gets the same name in
  * every step.
  */
+import { z } from 'zod';
+import { typesSecret } from './action-record';
+import { filmstripNumbers, type TimelineStep } from './reader';
 import type { TraceTarget } from './schema';
 
 const MAX_NAME = 64;
@@ -61,3 +64,40 @@ export function swiftVariableName(name: string): string {
   const camel = parts.map((p, i) => (i === 0 ? p : p.charAt(0).toUpperCase() + p.slice(1))).join('');
   return /^[a-z_]/.test(camel) ? camel : `_${camel}`;
 }
+
+/** A secret a trace types without holding it: the variable that stands for it and the first step that types it. */
+export const TraceVariableSchema = z.object({
+  name: z.string(),
+  /** The filmstrip number of the first step that types it. */
+  step: z.number().int().positive(),
+  /** Every step that types it, by call id. */
+  callIds: z.array(z.string()),
+});
+export type TraceVariable = z.infer<typeof TraceVariableSchema>;
+
+/** The variable a recorded step types, if it types a secret; `number` is its filmstrip number. */
+export function stepVariable(step: Pick<TimelineStep, 'before'>, number: number): string | undefined {
+  const before = step.before;
+  return before && typesSecret(before.action) ? secretVariableName(before.target, number) : undefined;
+}
+
+/** Every variable a trace's steps type, in the order they are first typed (what a replay must be given). */
+export function traceVariables(steps: readonly TimelineStep[]): TraceVariable[] {
+  const numbers = filmstripNumbers(steps);
+  const byName = new Map<string, TraceVariable>();
+  for (const step of steps) {
+    const number = numbers.get(step.callId);
+    const name = number === undefined ? undefined : stepVariable(step, number);
+    if (name === undefined || number === undefined) continue;
+    const known = byName.get(name);
+    if (known) known.callIds.push(step.callId);
+    else byName.set(name, { name, step: number, callIds: [step.callId] });
+  }
+  return [...byName.values()];
+}
+
+/** The longest value a replay takes for a variable (characters). */
+export const MAX_VARIABLE_VALUE = 10_000;
+
+/** A variable's name as `--var NAME=VALUE` and the scheme's environment accept it. */
+export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;

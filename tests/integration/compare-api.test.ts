@@ -277,7 +277,8 @@ describe('recording.saveComparison', () => {
     try {
       await call('recording.start', { deviceId });
       const saved = RecordingStatusSchema.parse(await call('recording.saveComparison', { comparisonId: view.comparisonId }));
-      expect(saved).toMatchObject({ recording: true, deviceId, steps: 1 });
+      // R-RPL-08: a comparison is counted as one, not as a step, as the reopened trace counts it.
+      expect(saved).toMatchObject({ recording: true, deviceId, steps: 0, comparisons: 1 });
       expect(events.filter((e) => e === 'recording.changed').length).toBeGreaterThanOrEqual(2);
     } finally {
       unsubscribe();

@@ -14,6 +14,7 @@ import { createApiService, type ApiService } from '@main/host/api';
 import { DeviceManager } from '@main/devices/manager';
 import { SessionRecording } from '@main/trace/recording';
 import { failed } from '../support/results';
+import { recordCase, REPLAY_CASES, resetApp, SECRET_VALUE } from '../support/replay-cases';
 
 let demo: DemoDeviceHandle;
 let manager: DeviceManager;
@@ -158,21 +159,24 @@ describe('trace.replay through the API', () => {
     const { result: report, events } = await collecting('trace.replayStep', () => replay(true));
     expect(report.steps).toHaveLength(1);
     expect(report.steps[0]!.verdict).not.toBe('matched');
-    expect(report.steps[0]!.differences).toEqual([expect.stringMatching(/^target not found: no element with id "login\.submit"/)]);
+    // R-RPL-01, R-RPL-02: judged by the screen it meets: not the recorded one, and the target is not on it.
+    expect(report.steps[0]!.differences).toEqual([expect.stringMatching(/^the screen before differs: /), expect.stringMatching(/^target missing: /)]);
+    expect(report.steps[0]).toMatchObject({ ran: 'no', target: { verdict: 'missing' } });
     expect(report).toMatchObject({ total: 3, notRun: 2, stopped: { reason: 'divergence', afterCallId: report.steps[0]!.callId } });
     expect(events).toHaveLength(1);
     // Nothing the bridge was asked to do: the element is not there, so the dispatcher never sent it.
     expect(await bridgeActionsSent()).toBe(0);
   });
 
-  it('on another screen, continuing: every step is judged, the tab bar on every screen still matches', async () => {
+  it('R-RPL-02: on another screen, continuing: every step is judged; the tab bar is found on every screen, but the screen it meets is not the recorded one', async () => {
     await reset('feed');
     const { result: report, events } = await collecting('trace.replayStep', () => replay(false));
-    expect(report.steps.map((s) => s.verdict)).toEqual(['diverged', 'diverged', 'matched']);
-    expect(report.steps[1]!.differences).toEqual([expect.stringMatching(/^target not found: no element with id "login\.passkey"/)]);
-    expect(report).toMatchObject({ matched: 1, diverged: 2, failed: 0, total: 3, notRun: 0 });
+    expect(report.steps.map((s) => s.verdict)).toEqual(['diverged', 'diverged', 'diverged']);
+    expect(report.steps[1]!.target?.verdict).toBe('missing');
+    expect(report.steps[2]).toMatchObject({ ran: 'yes', target: { verdict: 'found' }, screens: { before: { differs: true } } });
+    expect(report).toMatchObject({ matched: 0, diverged: 3, failed: 0, total: 3, notRun: 0 });
     expect(report.stopped).toBeUndefined();
-    expect(events.map((e) => e.step.verdict)).toEqual(['diverged', 'diverged', 'matched']);
+    expect(events.map((e) => e.step.verdict)).toEqual(['diverged', 'diverged', 'diverged']);
   });
 
   it('trace.stopReplay mid-run stops before the next step, and no action is sent twice', async () => {
@@ -246,4 +250,73 @@ describe('trace.replay through the API', () => {
 
     expect((await replay(true)).matched).toBe(3);
   });
+
+  it('R-RPL-05: the replayed frames of the last replay are kept for the side by side, redacted, and only for its trace', async () => {
+    await reset('login');
+    const report = await replay(true);
+    expect(report.steps[0]!.replayed.frames).toEqual({ before: true, after: true });
+    const callId = report.steps[0]!.callId;
+    const before = (await call('trace.replayFrame', { path: tracePath, callId, when: 'before' })) as {
+      screenshot: unknown;
+      observation: unknown;
+      receivedAt: number;
+    };
+    expect(before.screenshot).toMatchObject({ format: 'png' });
+    expect(before.observation).toBeTruthy();
+    expect(before.receivedAt).toBe(report.steps[0]!.replayed.beforeTime);
+    expect(await call('trace.replayFrame', { path: tracePath, callId, when: 'after' })).toBeTruthy();
+    expect(await api.handle('trace.replayFrame', { path: tracePath, callId: 'no-such-step', when: 'before' })).toEqual({ ok: true, result: null });
+  });
+
+  it('R-RPL-08: the reopened trace says each step as the live timeline did: action, whole result, frame times', async () => {
+    const opened = (await call('trace.open', { path: tracePath })) as {
+      steps: {
+        action: string;
+        actionResult?: { backend?: string; timings: Record<string, number>; target: unknown };
+        before?: { time?: number };
+        after?: { time?: number };
+      }[];
+      variables: unknown[];
+    };
+    expect(opened.steps.map((s) => s.action)).toEqual(['tap', 'tap', 'tap']);
+    expect(opened.steps[0]!.actionResult).toMatchObject({ backend: 'sdk', target: expect.anything() });
+    expect(Object.keys(opened.steps[0]!.actionResult!.timings).length).toBeGreaterThan(0);
+    expect(opened.steps[0]!.before?.time).toEqual(expect.any(Number));
+    expect(opened.steps[0]!.after?.time).toBeGreaterThanOrEqual(opened.steps[0]!.before!.time!);
+    expect(opened.variables).toEqual([]);
+  });
+
+  it('R-RPL-04, R-RPL-07: a recording with a secret replays only with its variable, which the host never echoes; after a renamed label it diverges at the renamed step', async () => {
+    const loginA = REPLAY_CASES.find((c) => c.name === 'login-A')!;
+    const path = await recordCase({ manager, recording, deviceId, adminUrl: demo.adminUrl }, loginA, []);
+    const opened = (await call('trace.open', { path })) as { steps: { action: string; variable?: string }[]; variables: { name: string; step: number }[] };
+    expect(opened.variables).toEqual([{ name: 'LOGIN_PASSWORD', step: 4, callIds: [expect.any(String)] }]);
+    expect(opened.steps[3]).toMatchObject({ action: 'type secret', variable: 'LOGIN_PASSWORD' });
+    expect(opened.steps[1]!.action).toBe('type “qa@example.com”');
+
+    await resetApp(demo.adminUrl, 'login', []);
+    const refused = await api.handle('trace.replay', { path, deviceId, stopOnDivergence: true });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'replay_variables', message: expect.stringContaining('LOGIN_PASSWORD') } });
+    expect(await bridgeActionsSent()).toBe(0);
+
+    const variables = { LOGIN_PASSWORD: SECRET_VALUE };
+    await resetApp(demo.adminUrl, 'login', []);
+    const { result: matched, events } = await collecting(
+      'trace.replayStep',
+      async () => (await call('trace.replay', { path, deviceId, stopOnDivergence: true, variables })) as unknown as ReplayReport,
+    );
+    expect(matched.steps.map((s) => s.verdict)).toEqual(loginA.steps.map(() => 'matched'));
+    expect(matched.steps[3]!.replayed.variable).toBe('LOGIN_PASSWORD');
+    const frame = await call('trace.replayFrame', { path, callId: matched.steps[3]!.callId, when: 'after' });
+    for (const said of [matched, events, frame]) expect(JSON.stringify(said)).not.toContain(SECRET_VALUE);
+
+    await resetApp(demo.adminUrl, 'login', [], ['renamed-label']);
+    try {
+      const renamed = (await call('trace.replay', { path, deviceId, stopOnDivergence: true, variables })) as unknown as ReplayReport;
+      expect(renamed.steps.find((s) => s.verdict !== 'matched')).toMatchObject({ number: loginA.diverges['renamed-label'], target: { verdict: 'renamed' } });
+      expect(renamed.unreached).toEqual([6]);
+    } finally {
+      await admin('/variants', { variants: [] });
+    }
+  }, 90_000);
 });

@@ -217,7 +217,14 @@ describe('parallax replay', () => {
       ['call-3', 'matched', []],
     ]);
     expect(report).toMatchObject({ matched: 3, diverged: 0, failed: 0, total: 3, notRun: 0 });
-    expect(report.steps[0]!.replayed).toMatchObject({ selector: { id: 'login.submit' }, outcome: { success: true, backend: 'sdk' } });
+    expect(report.steps[0]!.replayed).toMatchObject({ sent: 'id login.submit', outcome: { success: true, backend: 'sdk' } });
+    // R-RPL-01, R-RPL-02: found by the exported selector, on the screen it was recorded on, before and after.
+    expect(report.steps[0]!.target).toMatchObject({ verdict: 'found', by: { kind: 'selector' } });
+    expect(report.steps[0]!.screens.before).toMatchObject({ differs: false });
+    expect(report.steps[0]!.screens.after).toMatchObject({ differs: false });
+    // R-RPL-06: the refused tap ran nothing, the others ran.
+    expect(report.steps.map((s) => s.ran)).toEqual(['yes', 'no', 'yes']);
+    expect((report as ReplayReport & { ran: string }).ran).toBe('ran: 1, 3 · not run: 2');
     expect(report.steps[1]!.replayed.outcome).toEqual({ success: false, backend: 'sdk', failureReason: 'element_not_actionable' });
     expect(code).toBe(0);
   });
@@ -228,7 +235,8 @@ describe('parallax replay', () => {
     expect(stdout[0]).toMatch(/^Replaying 3 action\(s\) from .*login\.parallax-trace on ws:\/\//);
     expect(stdout[2]).toMatch(/^2 {2}matched +tap +id "login\.passkey" +— failed: element_not_actionable via sdk$/);
     expect(stdout.filter((l) => /^\d+ {2}matched/.test(l))).toHaveLength(3);
-    expect(stdout.at(-1)).toBe('3 of 3 replayed: 3 matched, 0 diverged, 0 failed');
+    expect(stdout.at(-2)).toBe('3 of 3 replayed: 3 matched, 0 diverged, 0 failed');
+    expect(stdout.at(-1)).toBe('ran: 1, 3 · not run: 2');
     expect(code).toBe(0);
   });
 
@@ -241,18 +249,22 @@ describe('parallax replay', () => {
     expect(code).toBe(0);
   });
 
-  it('on another screen the login steps diverge (target not found) and the run continues; exit code 1', async () => {
+  it('R-RPL-01, R-RPL-02: on another screen every step diverges by the screen; a missing target is not sent, the run continues; exit code 1', async () => {
     await reset('feed');
     const { code, stdout } = await run('replay', loginTrace, '--device', device.runnerUrl, '--json');
     const report = JSON.parse(stdout.join('\n')) as ReplayReport;
     expect(report.steps).toHaveLength(3);
-    expect(report.steps[0]).toMatchObject({ verdict: 'diverged', replayed: { outcome: { success: false, failureReason: 'target_not_found' } } });
-    // The id first, then the text the trace knows the element by; never a blind point.
-    expect(report.steps[0]!.differences).toEqual(['target not found: no element with id "login.submit" or text "Sign In"']);
-    expect(report.steps[1]!.differences).toEqual(['target not found: no element with id "login.passkey" or text "Sign in with Passkey"']);
-    // The tab bar is on every screen.
-    expect(report.steps[2]!.verdict).toBe('matched');
-    expect(report).toMatchObject({ matched: 1, diverged: 2, failed: 0, notRun: 0 });
+    expect(report.steps[0]).toMatchObject({ verdict: 'diverged', ran: 'no', target: { verdict: 'missing', matches: 0 } });
+    expect(report.steps[0]!.replayed.result).toBeUndefined();
+    expect(report.steps[0]!.differences).toEqual([
+      expect.stringMatching(/^the screen before differs: /),
+      expect.stringMatching(/^target missing: the exported selector \(Maestro id: 'login\\.submit'\) finds nothing$/),
+    ]);
+    expect(report.steps[1]!.target?.verdict).toBe('missing');
+    // The tab bar is on every screen: the tab is found and sent, but the screen it met is not the recorded one.
+    expect(report.steps[2]).toMatchObject({ verdict: 'diverged', ran: 'yes', target: { verdict: 'found' } });
+    expect(report.steps[2]!.differences[0]).toMatch(/^the screen before differs: /);
+    expect(report).toMatchObject({ matched: 0, diverged: 3, failed: 0, notRun: 0 });
     expect(code).toBe(1);
   });
 
@@ -261,29 +273,36 @@ describe('parallax replay', () => {
     const { code, stdout } = await run('replay', loginTrace, '--device', device.runnerUrl, '--stop-on-divergence');
     expect(code).toBe(1);
     expect(stdout.filter((l) => /^\d+ {2}(matched|diverged|failed)/.test(l))).toEqual([
-      expect.stringMatching(/^1 {2}diverged +tap +id "login\.submit" +— target not found: no element with id "login\.submit"/),
+      expect.stringMatching(/^1 {2}diverged +tap +id "login\.submit" +— the screen before differs: .*; target missing/),
     ]);
-    expect(stdout.at(-1)).toBe('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run');
+    expect(stdout.at(-2)).toBe('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run');
+    expect(stdout.at(-1)).toBe('not run: 1–3');
   });
 
-  it('a target found only through a fallback diverges; a replay that stops at divergence does not send it', async () => {
-    // "Sign In" first names the navigation bar's title, whose bridge id is only its place in the tree.
-    const { file } = await record('text.parallax-trace', [{ action: 'tap', target: { text: 'Sign In' } }]);
-    const trace = await openTraceFile(file);
-    expect(trace.timeline[0]!.before?.target).toMatchObject({ selector: { text: 'Sign In' }, node: { 'resource-id': 'UILabel@0.0.0.0' } });
+  it('R-RPL-01, R-RPL-07: after the app changed, the step diverges at its target: moved, renamed, gone; the backend only noted', async () => {
+    const variant = async (variants: string[]) => {
+      const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen: 'login', faults: [], variants }) });
+      expect(res.status).toBe(200);
+      await sleep(600);
+      const { stdout } = await run('replay', loginTrace, '--device', device.runnerUrl, '--json', '--stop-on-divergence');
+      return JSON.parse(stdout.join('\n')) as ReplayReport;
+    };
+    try {
+      const moved = await variant(['moved-button']);
+      expect(moved.steps[0]).toMatchObject({ verdict: 'diverged', target: { verdict: 'elsewhere' } });
+      expect(moved.steps[0]!.differences).toContain(moved.steps[0]!.target!.detail);
+      expect(moved.steps[0]!.replayed.result).toBeUndefined();
+      expect(moved.notRun).toBe(2);
 
-    await reset('feed');
-    const stopping = JSON.parse((await run('replay', file, '--device', device.runnerUrl, '--json', '--stop-on-divergence')).stdout.join('\n')) as ReplayReport;
-    expect(stopping.steps[0]).toMatchObject({ verdict: 'diverged' });
-    expect(stopping.steps[0]!.differences).toEqual([
-      'target found by id "UILabel@0.0.0.0", not by text "Sign In"; not sent, as the replay stops at the first divergence',
-    ]);
-    expect(stopping.steps[0]!.replayed.result).toBeUndefined();
+      const renamed = await variant(['renamed-label']);
+      expect(renamed.steps[0]).toMatchObject({ verdict: 'diverged', target: { verdict: 'renamed', detail: 'target renamed: "Sign In" → "Log In"' } });
 
-    await reset('feed');
-    const going = JSON.parse((await run('replay', file, '--device', device.runnerUrl, '--json')).stdout.join('\n')) as ReplayReport;
-    expect(going.steps[0]!.differences).toEqual(['target found by id "UILabel@0.0.0.0", not by text "Sign In"']);
-    expect(going.steps[0]!.replayed).toMatchObject({ selector: { id: 'UILabel@0.0.0.0' }, outcome: { success: true, backend: 'sdk' } });
+      const removed = await variant(['removed-row']);
+      expect(removed.steps[0]!.verdict).toBe('matched');
+      expect(removed.steps[1]).toMatchObject({ verdict: 'diverged', target: { verdict: 'missing' } });
+    } finally {
+      await fetch(`${device.adminUrl}/variants`, { method: 'POST', body: JSON.stringify({ variants: [] }) });
+    }
   });
 
   it('a trace the app itself records (through its API) replays too, a picked node included', async () => {
@@ -312,8 +331,8 @@ describe('parallax replay', () => {
         ['node "login.submit"', 'matched', []],
         ['id "tab.checkout"', 'matched', []],
       ]);
-      // The picked node's bridge identity is long gone; its id names it again.
-      expect(report.steps[0]!.replayed.selector).toEqual({ id: 'login.submit' });
+      // The picked node's bridge identity is long gone: the element found again on this screen is sent.
+      expect(report.steps[0]!.replayed.sent).toBe('picked login.submit');
       expect(code).toBe(0);
     } finally {
       await services.close();
@@ -332,20 +351,53 @@ describe('parallax replay', () => {
     expect(usage.stderr).toEqual(['parallax replay: replay needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL']);
   });
 
-  it('typing into a secure field records no text, so its replay fails before sending anything and says why', async () => {
+  it('R-RPL-04, R-RPL-05: a secret is marked in the trace and named; replay asks for it, takes --var or the environment, and never writes it out', async () => {
     const secret = 'correct-horse-battery';
     const { file } = await record('password.parallax-trace', [
       { action: 'sendKeys', target: { id: 'login.password' }, steps: [{ kind: 'type', text: secret }] },
     ]);
     const trace = await openTraceFile(file);
-    expect(trace.timeline[0]!.before?.action).toEqual({ kind: 'sendKeys', steps: [{ kind: 'type' }] });
+    expect(trace.timeline[0]!.before?.action).toEqual({ kind: 'sendKeys', steps: [{ kind: 'type', secret: true }] });
     expect(JSON.stringify(trace.events)).not.toContain(secret);
+
+    // Not given: refused before any device is touched, naming the variable the exports name.
+    const refused = await run('replay', file, '--device', 'ws://127.0.0.1:9/ws', '--json');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toEqual([expect.stringMatching(/give LOGIN_PASSWORD \(--var NAME=VALUE/)]);
+    const exported = await run('export', file);
+    expect(exported.stdout.join('\n')).toContain('${LOGIN_PASSWORD}');
+
+    // Given: typed, the report names the variable and the frames folder holds both sides, neither with the value.
     await reset('login');
-    const { code, stdout } = await run('replay', file, '--device', device.runnerUrl, '--json');
-    const report = JSON.parse(stdout.join('\n')) as ReplayReport;
-    expect(report.steps[0]).toMatchObject({ verdict: 'failed', replayed: { error: expect.stringMatching(/typed text is not in the trace/) } });
-    expect(report.steps[0]!.replayed.result).toBeUndefined();
-    expect(code).toBe(1);
+    const frames = join(dir, 'frames-password');
+    const given = await run('replay', file, '--device', device.runnerUrl, '--json', '--frames', frames, '--var', `LOGIN_PASSWORD=${secret}`);
+    expect(given.stderr).toEqual([]);
+    expect(given.stdout.join('\n')).not.toContain(secret);
+    const report = JSON.parse(given.stdout.join('\n')) as ReplayReport & {
+      framesDir: string;
+      steps: { files?: Record<string, Record<string, Record<string, string>>> }[];
+    };
+    expect(report.steps[0]).toMatchObject({ verdict: 'matched', ran: 'yes', replayed: { variable: 'LOGIN_PASSWORD', frames: { before: true, after: true } } });
+    const files = report.steps[0]!.files!;
+    expect(files['recorded']!['before']).toEqual({ tree: 'step-1-recorded-before.json', screenshot: 'step-1-recorded-before.png' });
+    expect(files['replayed']!['after']).toEqual({ tree: 'step-1-replayed-after.json', screenshot: 'step-1-replayed-after.png' });
+    const tree = await readFile(join(frames, 'step-1-replayed-after.json'), 'utf8');
+    expect(tree).not.toContain(secret);
+    expect(await readFile(join(frames, 'step-1-replayed-after.png')).then((b) => b.subarray(1, 4).toString())).toBe('PNG');
+
+    // From the environment when no --var names it.
+    await reset('login');
+    process.env['LOGIN_PASSWORD'] = secret;
+    try {
+      const fromEnv = await run('replay', file, '--device', device.runnerUrl, '--json');
+      expect((JSON.parse(fromEnv.stdout.join('\n')) as ReplayReport).steps[0]!.verdict).toBe('matched');
+    } finally {
+      delete process.env['LOGIN_PASSWORD'];
+    }
+    // A bad --var is a usage error that never echoes the value.
+    const bad = await run('replay', file, '--device', device.runnerUrl, '--var', `1BAD=${secret}`);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.join('')).not.toContain(secret);
   });
 });
 

@@ -40,7 +40,19 @@ function fakeHost() {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 function step(index: number, verdict: ReplayStep['verdict'], differences: string[] = []): ReplayStep {
-  return { index, callId: `call-${index + 1}`, kind: 'tap', verdict, differences, recorded: { status: 'succeeded' }, replayed: {} };
+  return {
+    index,
+    number: index + 1,
+    callId: `call-${index + 1}`,
+    kind: 'tap',
+    verdict,
+    differences,
+    notes: [],
+    ran: verdict === 'matched' ? 'yes' : 'no',
+    screens: {},
+    recorded: { status: 'succeeded' },
+    replayed: { frames: { before: false, after: false } },
+  };
 }
 
 function report(steps: ReplayStep[], total: number, stopped?: ReplayReport['stopped']): ReplayReport {
@@ -52,6 +64,7 @@ function report(steps: ReplayStep[], total: number, stopped?: ReplayReport['stop
     failed: count('failed'),
     total,
     notRun: total - steps.length,
+    unreached: [],
     ...(stopped ? { stopped } : {}),
   };
 }

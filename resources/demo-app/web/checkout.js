@@ -34,3 +34,20 @@
     document.querySelector('#summary strong').textContent = express ? '$57.00' : '$48.00';
   });
 })();
+
+// Variants the demo app sends (app.js setVariants): the page after a designer changed it.
+(() => {
+  'use strict';
+  const order = document.getElementById('place-order');
+  const later = document.getElementById('pay-later');
+  const text = order.textContent;
+  window.addEventListener('message', (event) => {
+    const variants = event.data && Array.isArray(event.data.demoVariants) ? event.data.demoVariants : null;
+    if (!variants) return;
+    // Moved: Place order goes above Pay later. Renamed: Place order reads Buy now. Removed: no Pay later.
+    if (variants.includes('moved-button')) later.before(order);
+    else later.after(order);
+    order.textContent = variants.includes('renamed-label') ? 'Buy now' : text;
+    later.hidden = variants.includes('removed-row');
+  });
+})();

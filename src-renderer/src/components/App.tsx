@@ -16,6 +16,7 @@ import type { DeviceSummary } from '@shared/api/api';
 import { trySelector } from '@shared/selectors';
 import { Group } from 'react-resizable-panels';
 import { useLiveLoop } from '@renderer/api/live';
+import type { ActionRequest } from '@shared/protocol/action';
 import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '@renderer/api/queries';
 import { useTimeline } from '@renderer/state/timeline';
 import { errorMessage, formatTime } from '@renderer/state/format';
@@ -146,6 +147,8 @@ function LiveApp() {
   const appReveal = device?.kind === 'appreveal';
   const offered = useMemo(() => offeredActions(device), [device]);
   const act = useAct(device, options);
+  // A failed step run again: the same request as a new action, only on the user's click (Timeline).
+  const retryStep = useCallback((request: ActionRequest) => void act(request), [act]);
   const openEntry = useOpenStep(device?.id);
   const ocrCount = useMemo(() => (appReveal ? tree.nodes.filter((f) => isOcrNode(f.node)).length : 0), [appReveal, tree]);
   const windowOutline = useMemo(() => {
@@ -316,7 +319,7 @@ function LiveApp() {
               </div>
             )}
           </main>
-          <Timeline device={device} />
+          <Timeline device={device} onRetry={retryStep} />
         </Pane>
         <PaneSeparator id="inspector" label="Resize the inspector" />
         <Pane id="inspector" defaultSize={360} minSize={260} maxSize="50%">

@@ -136,7 +136,7 @@ function LiveComparison({ view }: { view: ComparisonView }) {
           )}
           {saved && save.data && (
             <div className="banner info" data-testid="compare-saved" role="status">
-              Saved into the recording ({plural(save.data.steps, 'step')} so far).
+              Saved into the recording ({plural(save.data.comparisons, 'comparison')} and {plural(save.data.steps, 'step')} so far).
             </div>
           )}
         </>

@@ -52,7 +52,13 @@ export function RecordControls({ device }: { device: DeviceSummary | undefined }
         <span className="record-dot" aria-hidden />
         {recording ? 'Stop' : 'Record'}
       </button>
-      <span className="record-status" data-testid="record-status" data-steps={current?.steps ?? 0} data-trace={current?.lastTrace ?? ''}>
+      <span
+        className="record-status"
+        data-testid="record-status"
+        data-steps={current?.steps ?? 0}
+        data-comparisons={current?.comparisons ?? 0}
+        data-trace={current?.lastTrace ?? ''}
+      >
         {toggle.isPending ? (
           recording ? (
             'writing the trace…'
@@ -66,6 +72,7 @@ export function RecordControls({ device }: { device: DeviceSummary | undefined }
         ) : recording ? (
           <>
             <strong>{plural(current?.steps ?? 0, 'step')}</strong>
+            {current?.comparisons ? ` · ${plural(current.comparisons, 'comparison')}` : ''}
             {recordedDevice && recordedDevice.id !== device?.id ? ` · ${recordedDevice.name}` : ''}
           </>
         ) : null}

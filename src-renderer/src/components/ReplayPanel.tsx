@@ -5,9 +5,9 @@ import './ReplayPanel.css';
  * result, and the report summed up in one line.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { DeviceSummary, TraceOpened } from '@shared/api/api';
-import { replaySummary, selectorText, type ReplayStep } from '@shared/trace/replay-report';
+import { ranSummary, replaySummary, type ReplayStep } from '@shared/trace/replay-report';
 import { queryKeys, useApi, useDevices } from '@renderer/api/queries';
 import { errorMessage } from '@renderer/state/format';
 import { forgetReplay, startReplay, stepReplayState, stopReplay, useReplay, type ReplayRun, type StepReplayState } from '@renderer/state/replay';
@@ -44,6 +44,10 @@ function RunStatus({ run, devices }: { run: ReplayRun; devices: readonly DeviceS
   return (
     <span className={`replay-summary${allMatched ? ' all-matched' : ''}`} data-testid="replay-summary" data-all-matched={String(allMatched)}>
       {replaySummary(run.report)}
+      <span className="replay-ran" data-testid="replay-ran">
+        {' '}
+        ({ranSummary(run.report)})
+      </span>
     </span>
   );
 }
@@ -72,6 +76,10 @@ export function ReplayPanel({ trace }: { trace: TraceOpened }) {
     },
     [api, path],
   );
+
+  // The trace's secrets, typed here for this replay only: component state, sent with the call, never stored.
+  const [values, setValues] = useState<Record<string, string>>({});
+  const missing = trace.variables.filter((v) => (values[v.name] ?? '') === '');
 
   const lostDevice = ours?.running && !connected.some((d) => d.id === ours.deviceId);
   return (
@@ -115,10 +123,16 @@ export function ReplayPanel({ trace }: { trace: TraceOpened }) {
             type="button"
             className="mini-button primary"
             data-testid="replay-start"
-            disabled={!device || otherRunning || trace.steps.length === 0}
-            title={trace.steps.length === 0 ? 'This trace holds no actions' : undefined}
+            disabled={!device || otherRunning || trace.steps.length === 0 || missing.length > 0}
+            title={
+              trace.steps.length === 0
+                ? 'This trace holds no actions'
+                : missing.length > 0
+                  ? `Type the value of ${missing.map((v) => v.name).join(', ')} first`
+                  : undefined
+            }
             onClick={() => {
-              if (device) void startReplay(api, { path, deviceId: device.id, stopOnDivergence: choice.stopOnDivergence, total: trace.steps.length });
+              if (device) void startReplay(api, { path, deviceId: device.id, stopOnDivergence: choice.stopOnDivergence, total: trace.steps.length }, values);
             }}
           >
             Replay
@@ -127,6 +141,30 @@ export function ReplayPanel({ trace }: { trace: TraceOpened }) {
         {ours && <RunStatus run={ours} devices={list} />}
         {otherRunning && <span className="muted">The replay of the trace closed before is still ending…</span>}
       </div>
+      {trace.variables.length > 0 && (
+        <div className="replay-variables" data-testid="replay-variables">
+          <span className="muted">
+            This trace typed secrets it did not keep; type them for this replay (they are sent to the host for it and kept nowhere):
+          </span>
+          {trace.variables.map((v) => (
+            <label key={v.name} className="replay-variable">
+              <span className="mono">{v.name}</span> <span className="muted">(step {v.step})</span>{' '}
+              <input
+                type="password"
+                autoComplete="off"
+                data-testid="replay-variable"
+                data-name={v.name}
+                value={values[v.name] ?? ''}
+                disabled={ours?.running}
+                onChange={(e) => {
+                  const value = e.currentTarget.value;
+                  setValues((old) => ({ ...old, [v.name]: value }));
+                }}
+              />
+            </label>
+          ))}
+        </div>
+      )}
       {connected.length === 0 && (
         <div className="replay-connect">
           <p>
@@ -181,7 +219,9 @@ function replayedText(step: ReplayStep): string {
   return `${how}${outcome.backend ? ` via ${outcome.backend}` : ''}${outcome.fallbackReason ? ` (fallback: ${outcome.fallbackReason})` : ''}`;
 }
 
-/** The selected step as replayed: its verdict, what differed, and what the device did this time. */
+const RAN_TEXT: Record<ReplayStep['ran'], string> = { yes: 'ran', no: 'did not run', maybe: 'may have run (never sent again)' };
+
+/** The selected step as replayed: its verdict, what differed, what was noted, and what the device did this time. */
 export function ReplayStepResult({ path, callId }: { path: string; callId: string }) {
   const state = stepReplayState(
     useReplay((s) => s.run),
@@ -197,19 +237,32 @@ export function ReplayStepResult({ path, callId }: { path: string; callId: strin
     );
   }
   const { step } = state;
-  const selector = step.replayed.selector ? selectorText(step.replayed.selector) : undefined;
+  const selector = step.replayed.sent;
   return (
-    <div className={`replay-step-result verdict-${step.verdict}`} data-testid="replay-verdict" data-verdict={step.verdict}>
+    <div className={`replay-step-result verdict-${step.verdict}`} data-testid="replay-verdict" data-verdict={step.verdict} data-ran={step.ran}>
       <strong>Replay: {step.verdict}</strong>
       <span>
-        replayed: {replayedText(step)}
-        {selector ? ` · target by ${selector}` : ''}
+        replayed: {replayedText(step)} · {RAN_TEXT[step.ran]}
+        {selector ? ` · sent ${selector}` : ''}
+        {step.replayed.variable ? ` · typed ${step.replayed.variable}` : ''}
         {step.replayed.retriedAfter ? ` · sent again after ${step.replayed.retriedAfter}` : ''}
         {step.replayed.durationMs !== undefined ? ` · ${step.replayed.durationMs} ms` : ''}
       </span>
+      {step.target && (
+        <span className="replay-target" data-testid="replay-target" data-verdict={step.target.verdict}>
+          target: {step.target.detail}
+        </span>
+      )}
       {step.differences.length > 0 && (
         <ul className="replay-differences" data-testid="replay-differences">
           {step.differences.map((d) => (
+            <li key={d}>{d}</li>
+          ))}
+        </ul>
+      )}
+      {step.notes.length > 0 && (
+        <ul className="replay-notes muted" data-testid="replay-notes">
+          {step.notes.map((d) => (
             <li key={d}>{d}</li>
           ))}
         </ul>

@@ -7,6 +7,7 @@ import './StepDetail.css';
 import { useEffect, useMemo } from 'react';
 import { backendText, describeRequest, describeTarget, formatMs, shortContext, stageTimings, stepOutcome, targetMark, type TargetMark } from '@shared/inspect';
 import type { Frame } from '@shared/api/api';
+import type { ActionResult } from '@shared/protocol/action';
 import { formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
 import { useTimeline, type TimelineEntry } from '@renderer/state/timeline';
@@ -80,12 +81,121 @@ function FramePane({ title, frame, mark, dropped }: { title: string; frame: Fram
   );
 }
 
+/**
+ * Everything a result says, as the live timeline's step detail shows it and the trace view shows a
+ * recorded step (docs/rules.md#r-rpl-08): outcome, backend and fallback, the target and how it was
+ * resolved, the failure with its explanation and the device's own words, requests, time per stage.
+ */
+export function ResultFacts({ result }: { result: ActionResult }) {
+  const outcome = stepOutcome(result);
+  const { total, stages } = stageTimings(result.timings);
+  return (
+    <>
+      {!outcome.ok && outcome.explanation && (
+        <div className="detail-explanation" data-testid="step-detail-explanation">
+          <div className="detail-reason">
+            Failed closed: <code>{outcome.failureReason}</code>
+            <CopyButton
+              text={`${outcome.failureReason ?? ''}: ${outcome.explanation.meaning} ${outcome.explanation.whatToDo}`}
+              testId="copy-step-reason"
+              title="Copy the reason, what it means and what to do"
+            />
+            {outcome.mayHaveRun !== undefined && (
+              <span className={`chip ${outcome.mayHaveRun ? 'may-have-run' : 'plain'}`}>{outcome.mayHaveRun ? 'may have run' : 'nothing was done'}</span>
+            )}
+          </div>
+          <p>
+            <strong>What it means.</strong> {outcome.explanation.meaning}
+          </p>
+          <p>
+            <strong>What to do.</strong> {outcome.explanation.whatToDo}
+          </p>
+          {outcome.deviceMessage && (
+            <p className="detail-device-message" data-testid="step-detail-device-message">
+              <strong>The device said.</strong> {outcome.deviceMessage}
+            </p>
+          )}
+        </div>
+      )}
+      <table className="facts">
+        <tbody>
+          <tr>
+            <th>Outcome</th>
+            <td>
+              <span className={`chip outcome-${outcome.ok ? 'ok' : 'bad'}`}>{outcome.ok ? 'done' : outcome.label}</span>
+            </td>
+          </tr>
+          <tr>
+            <th>Backend</th>
+            <td>
+              <span className={`chip backend-${result.backend ?? 'none'}`}>{backendText(result)}</span>
+              {result.fallbackReason && <span className="chip backend-fallback">fallback: {result.fallbackReason}</span>}
+            </td>
+          </tr>
+          <tr>
+            <th>Target</th>
+            <td>{describeTarget(result.target)}</td>
+          </tr>
+          {result.target.bounds && (
+            <tr>
+              <th>Bounds</th>
+              <td className="mono">
+                [{result.target.bounds.left},{result.target.bounds.top}][{result.target.bounds.right},{result.target.bounds.bottom}]
+              </td>
+            </tr>
+          )}
+          <tr>
+            <th>Requests</th>
+            <td>{result.requestsSent} sent to the device</td>
+          </tr>
+          {result.durationIgnored && (
+            <tr>
+              <th>Duration</th>
+              <td>ignored (a bridge scroll has no timed stroke)</td>
+            </tr>
+          )}
+          <tr>
+            <th>Time</th>
+            <td>
+              <div className="detail-stages">
+                {stages.map((s) => (
+                  <div key={s.stage} className="detail-stage">
+                    <span className="mono">{s.stage}</span>
+                    <span className="detail-stage-bar" style={{ width: `${Math.max(2, s.share * 100)}%` }} />
+                    <span className="mono">{formatMs(s.ms)}</span>
+                  </div>
+                ))}
+                <div className="detail-stage total">
+                  <span className="mono">total</span>
+                  <span />
+                  <span className="mono">{formatMs(total)}</span>
+                </div>
+              </div>
+            </td>
+          </tr>
+          {result.warnings.length > 0 && (
+            <tr>
+              <th>Warnings</th>
+              <td>
+                <ul className="detail-warnings">
+                  {result.warnings.map((w, i) => (
+                    <li key={i}>{w}</li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
 export function StepDetail({ entry }: { entry: TimelineEntry }) {
   const { step } = entry;
   const { result, request } = step;
   const outcome = stepOutcome(result);
   const mark = useMemo(() => targetMark(step), [step]);
-  const { total, stages } = stageTimings(result.timings);
   const close = () => useInspector.getState().openStepDetail(null);
 
   useEffect(() => {
@@ -126,97 +236,7 @@ export function StepDetail({ entry }: { entry: TimelineEntry }) {
       </div>
       <div className="detail-body">
         <aside className="detail-facts">
-          {!outcome.ok && outcome.explanation && (
-            <div className="detail-explanation" data-testid="step-detail-explanation">
-              <div className="detail-reason">
-                Failed closed: <code>{outcome.failureReason}</code>
-                <CopyButton
-                  text={`${outcome.failureReason ?? ''}: ${outcome.explanation.meaning} ${outcome.explanation.whatToDo}`}
-                  testId="copy-step-reason"
-                  title="Copy the reason, what it means and what to do"
-                />
-                {outcome.mayHaveRun !== undefined && (
-                  <span className={`chip ${outcome.mayHaveRun ? 'may-have-run' : 'plain'}`}>{outcome.mayHaveRun ? 'may have run' : 'nothing was done'}</span>
-                )}
-              </div>
-              <p>
-                <strong>What it means.</strong> {outcome.explanation.meaning}
-              </p>
-              <p>
-                <strong>What to do.</strong> {outcome.explanation.whatToDo}
-              </p>
-            </div>
-          )}
-          <table className="facts">
-            <tbody>
-              <tr>
-                <th>Outcome</th>
-                <td>
-                  <span className={`chip outcome-${outcome.ok ? 'ok' : 'bad'}`}>{outcome.ok ? 'done' : outcome.label}</span>
-                </td>
-              </tr>
-              <tr>
-                <th>Backend</th>
-                <td>
-                  <span className={`chip backend-${result.backend ?? 'none'}`}>{backendText(result)}</span>
-                  {result.fallbackReason && <span className="chip backend-fallback">fallback: {result.fallbackReason}</span>}
-                </td>
-              </tr>
-              <tr>
-                <th>Target</th>
-                <td>{describeTarget(result.target)}</td>
-              </tr>
-              {result.target.bounds && (
-                <tr>
-                  <th>Bounds</th>
-                  <td className="mono">
-                    [{result.target.bounds.left},{result.target.bounds.top}][{result.target.bounds.right},{result.target.bounds.bottom}]
-                  </td>
-                </tr>
-              )}
-              <tr>
-                <th>Requests</th>
-                <td>{result.requestsSent} sent to the device</td>
-              </tr>
-              {result.durationIgnored && (
-                <tr>
-                  <th>Duration</th>
-                  <td>ignored (a bridge scroll has no timed stroke)</td>
-                </tr>
-              )}
-              <tr>
-                <th>Time</th>
-                <td>
-                  <div className="detail-stages">
-                    {stages.map((s) => (
-                      <div key={s.stage} className="detail-stage">
-                        <span className="mono">{s.stage}</span>
-                        <span className="detail-stage-bar" style={{ width: `${Math.max(2, s.share * 100)}%` }} />
-                        <span className="mono">{formatMs(s.ms)}</span>
-                      </div>
-                    ))}
-                    <div className="detail-stage total">
-                      <span className="mono">total</span>
-                      <span />
-                      <span className="mono">{formatMs(total)}</span>
-                    </div>
-                  </div>
-                </td>
-              </tr>
-              {result.warnings.length > 0 && (
-                <tr>
-                  <th>Warnings</th>
-                  <td>
-                    <ul className="detail-warnings">
-                      {result.warnings.map((w, i) => (
-                        <li key={i}>{w}</li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              )}
-            </tbody>
-          </table>
+          <ResultFacts result={result} />
         </aside>
         <div className="detail-frames">
           <FramePane title="Before" frame={step.before} mark={mark} dropped={entry.framesDropped} />

@@ -9,11 +9,11 @@ import './Timeline.css';
  */
 import { memo, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { backendText, describeRequest, describeSelector, describeTarget, formatMs, stageTimings, stepOutcome } from '@shared/inspect';
-import type { TargetSelector } from '@shared/protocol/action';
+import type { ActionRequest, TargetSelector } from '@shared/protocol/action';
 import type { ActionStep, DeviceSummary } from '@shared/api/api';
 import { formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
-import { useTimeline, type PendingAction, type TimelineEntry } from '@renderer/state/timeline';
+import { deviceBusy, useTimeline, type PendingAction, type TimelineEntry } from '@renderer/state/timeline';
 
 const EMPTY: readonly TimelineEntry[] = [];
 
@@ -51,7 +51,46 @@ export function selectorText(request: ActionStep['request'], selector: TargetSel
   return describeSelector(selector);
 }
 
-const StepRow = memo(function StepRow({ entry, open }: { entry: TimelineEntry; open: boolean }) {
+/**
+ * Retry (docs/rules.md#r-rpl-09): a failed step's request sent again as a new action, only when the user
+ * clicks, resolved afresh by the dispatcher on its own fresh read, and not while the device is busy.
+ */
+function RetryButton({ outcome, busy, onRetry }: { outcome: ReturnType<typeof stepOutcome>; busy: boolean; onRetry: () => void }) {
+  const mayHaveRun = outcome.outcome === 'mayHaveRun';
+  return (
+    <button
+      type="button"
+      className="tool-button small step-retry"
+      data-testid="step-retry"
+      disabled={busy}
+      title={
+        busy
+          ? 'The device is running another action'
+          : mayHaveRun
+            ? 'It may already have happened: check the screen first. Sends the same action again as a new step'
+            : 'Sends the same action again as a new step, its target found again on the current screen'
+      }
+      onClick={(e) => {
+        e.stopPropagation();
+        onRetry();
+      }}
+    >
+      {mayHaveRun ? 'Run again (it may have run)' : 'Run again'}
+    </button>
+  );
+}
+
+const StepRow = memo(function StepRow({
+  entry,
+  open,
+  busy,
+  onRetry,
+}: {
+  entry: TimelineEntry;
+  open: boolean;
+  busy: boolean;
+  onRetry: ((request: ActionRequest) => void) | undefined;
+}) {
   const { step, thumbs } = entry;
   const { result, request } = step;
   const outcome = stepOutcome(result);
@@ -146,6 +185,7 @@ const StepRow = memo(function StepRow({ entry, open }: { entry: TimelineEntry; o
               ⚠ {result.warnings.join(' · ')}
             </div>
           )}
+          {!outcome.ok && onRetry && <RetryButton outcome={outcome} busy={busy} onRetry={() => onRetry(request)} />}
         </div>
       )}
     </li>
@@ -229,7 +269,7 @@ function PendingRow({ pending }: { pending: PendingAction }) {
   );
 }
 
-export function Timeline({ device }: { device: DeviceSummary | undefined }) {
+export function Timeline({ device, onRetry }: { device: DeviceSummary | undefined; onRetry?: (request: ActionRequest) => void }) {
   const entries = useTimeline((s) => (device ? s.byDevice[device.id] : undefined)) ?? EMPTY;
   const allPending = useTimeline((s) => s.pending);
   const pending = useMemo(() => allPending.filter((p) => p.deviceId === device?.id), [allPending, device?.id]);
@@ -238,6 +278,8 @@ export function Timeline({ device }: { device: DeviceSummary | undefined }) {
   const [height, setHeight] = useState<number | null>(null);
   const [dragging, setDragging] = useState(false);
   const failed = entries.filter((e) => !e.step.result.success).length;
+  const busy = device ? deviceBusy(pending, device.id) : true;
+  const retry = device?.state === 'connected' ? onRetry : undefined;
 
   const onKeyDown = (e: KeyboardEvent<HTMLOListElement>) => {
     const at = entries.findIndex((entry) => entry.callId === openStep);
@@ -315,7 +357,7 @@ export function Timeline({ device }: { device: DeviceSummary | undefined }) {
               <PendingRow key={p.id} pending={p} />
             ))}
             {entries.map((entry) => (
-              <StepRow key={entry.callId} entry={entry} open={entry.callId === openStep} />
+              <StepRow key={entry.callId} entry={entry} open={entry.callId === openStep} busy={busy} onRetry={retry} />
             ))}
             {entries.length === 0 && pending.length === 0 && (
               <li className="timeline-empty">

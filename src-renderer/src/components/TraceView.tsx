@@ -7,7 +7,6 @@ import './TraceView.css';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { create } from 'zustand';
 import { pickStackAt } from '@shared/inspect';
-import { FAILURE_EXPLANATIONS, type FailureReason } from '@shared/protocol/action';
 import { MAX_TRACE_BYTES, type Frame, type TraceOpened, type TraceViewStep } from '@shared/api/api';
 import { useApi } from '@renderer/api/queries';
 import type { Transport } from '@renderer/api/transport';
@@ -19,7 +18,10 @@ import { ReplayBadge, ReplayPanel, ReplayStepResult } from './ReplayPanel';
 import { Screen } from './Screen';
 import { ExportButtons } from './ExportMaestro';
 import { TraceComparisons } from './TraceComparisons';
-import { useTraceFrame, useTraceResource } from './trace-resources';
+import { ResultFacts } from './StepDetail';
+import { useReplayedFrame, useTraceFrame, useTraceResource } from './trace-resources';
+import { SCREEN_DIFF_LABELS, type ScreenComparison } from '@shared/compare/screens';
+import { stepReplayState, useReplay } from '@renderer/state/replay';
 import { TraceAppState } from './AppPanel';
 import { Tree } from './Tree';
 import { indexTree } from '@shared/model/tree';
@@ -114,6 +116,8 @@ function TraceFrame({
   error,
   active,
   onActivate,
+  marks = EMPTY,
+  emptyText = 'Not recorded.',
 }: {
   label: string;
   testId: string;
@@ -122,12 +126,16 @@ function TraceFrame({
   error: unknown;
   active: boolean;
   onActivate(): void;
+  /** Nodes to outline (what a replay found different), by key in this frame's tree. */
+  marks?: ReadonlySet<string>;
+  /** What an absent frame says. */
+  emptyText?: string;
 }) {
   const tree = useMemo(() => indexTree(frame?.observation?.viewHierarchy?.hierarchy), [frame]);
   const pickX = useInspector((s) => (active ? s.pick?.x : undefined));
   const pickY = useInspector((s) => (active ? s.pick?.y : undefined));
   const pickStack = useMemo(() => (pickX === undefined || pickY === undefined ? [] : pickStackAt(tree.nodes, pickX, pickY)), [tree, pickX, pickY]);
-  const placeholder = error ? `Cannot read this frame: ${errorMessage(error)}` : loading ? 'Loading…' : !frame ? 'Not recorded.' : null;
+  const placeholder = error ? `Cannot read this frame: ${errorMessage(error)}` : loading ? 'Loading…' : !frame ? emptyText : null;
   return (
     <section
       className={`trace-frame${active ? ' active' : ''}`}
@@ -138,37 +146,136 @@ function TraceFrame({
     >
       <div className="trace-frame-label">{label}</div>
       <div className="trace-frame-stage">
-        <Screen frame={frame} nodes={tree.nodes} matchKeys={EMPTY} pickStack={pickStack} mismatch={false} placeholder={placeholder} />
+        <Screen frame={frame} nodes={tree.nodes} matchKeys={marks} pickStack={pickStack} mismatch={false} placeholder={placeholder} />
       </div>
     </section>
   );
 }
 const EMPTY: ReadonlySet<string> = new Set();
 
-function explanationOf(reason: string | undefined) {
-  if (!reason) return undefined;
-  return Object.hasOwn(FAILURE_EXPLANATIONS, reason) ? FAILURE_EXPLANATIONS[reason as FailureReason] : undefined;
+type LoadedFrame = { frame: Frame | undefined; loading: boolean; error: unknown };
+
+/** The keys a comparison marks on one side: every difference's node there, and the target's. */
+function marksOf(comparison: ScreenComparison | undefined, side: 'recordedKey' | 'replayedKey', target?: string): ReadonlySet<string> {
+  const keys = new Set<string>();
+  for (const d of comparison?.differences ?? []) if (d[side] !== undefined) keys.add(d[side]!);
+  if (target !== undefined) keys.add(target);
+  return keys;
 }
 
+function ScreenDiff({ title, comparison }: { title: string; comparison: ScreenComparison | undefined }) {
+  if (!comparison) return null;
+  return (
+    <div className="replay-screen-diff" data-testid="replay-screen-diff" data-differs={String(comparison.differs)}>
+      <strong>{title}:</strong> {comparison.summary}
+      {comparison.differences.length > 0 && (
+        <ul>
+          {comparison.differences.map((d, i) => (
+            <li key={i}>
+              <span className="mono">{SCREEN_DIFF_LABELS[d.class]}</span> {d.detail}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The selected step's replay beside its recording (docs/rules.md#r-rpl-05): recorded and replayed
+ * before-frames, recorded and replayed after-frames, each with what differs outlined, and the tree
+ * diffs in words. Shown once the step has been replayed.
+ */
+function ReplaySideBySide({
+  path,
+  step,
+  recordedBefore,
+  recordedAfter,
+}: {
+  path: string;
+  step: TraceViewStep;
+  recordedBefore: LoadedFrame;
+  recordedAfter: LoadedFrame;
+}) {
+  const run = useReplay((s) => s.run);
+  const state = stepReplayState(run, path, step.callId);
+  const replayed = state && 'step' in state ? state.step : undefined;
+  const runId = run?.id ?? 0;
+  const before = useReplayedFrame(path, step.callId, 'before', replayed?.replayed.frames.before ?? false, runId);
+  const after = useReplayedFrame(path, step.callId, 'after', replayed?.replayed.frames.after ?? false, runId);
+  const [active, setActive] = useState<string>('replayed-before');
+  if (!replayed) return null;
+  const { screens, target } = replayed;
+  const absent = (kept: boolean) => (kept ? undefined : 'The replay kept no frame here.');
+  const frames: { id: string; label: string; loaded: LoadedFrame; marks: ReadonlySet<string>; missing?: string | undefined }[] = [
+    { id: 'recorded-before', label: 'Recorded before', loaded: recordedBefore, marks: marksOf(screens.before, 'recordedKey', target?.recordedKey) },
+    {
+      id: 'replayed-before',
+      label: `Replayed before${replayed.replayed.beforeTime !== undefined ? ` · ${formatTime(replayed.replayed.beforeTime)}` : ''}`,
+      loaded: before,
+      marks: marksOf(screens.before, 'replayedKey', target?.replayedKey),
+      missing: absent(replayed.replayed.frames.before),
+    },
+    { id: 'recorded-after', label: 'Recorded after', loaded: recordedAfter, marks: marksOf(screens.after, 'recordedKey') },
+    {
+      id: 'replayed-after',
+      label: `Replayed after${replayed.replayed.afterTime !== undefined ? ` · ${formatTime(replayed.replayed.afterTime)}` : ''}`,
+      loaded: after,
+      marks: marksOf(screens.after, 'replayedKey'),
+      missing: absent(replayed.replayed.frames.after),
+    },
+  ];
+  return (
+    <section className="replay-side-by-side" data-testid="replay-side-by-side">
+      <div className="replay-side-frames">
+        {frames.map((f) => (
+          <TraceFrame
+            key={f.id}
+            label={f.label}
+            testId={`replay-frame-${f.id}`}
+            frame={f.loaded.frame}
+            loading={f.loaded.loading}
+            error={f.loaded.error}
+            {...(f.missing ? { emptyText: f.missing } : {})}
+            active={active === f.id}
+            onActivate={() => setActive(f.id)}
+            marks={f.marks}
+          />
+        ))}
+      </div>
+      <ScreenDiff title="Screen before" comparison={screens.before} />
+      <ScreenDiff title="Screen after" comparison={screens.after} />
+    </section>
+  );
+}
+
+/**
+ * The recorded step as the live timeline showed it (docs/rules.md#r-rpl-08): the action with its
+ * parameters, the target and how it was resolved, backend, fallback, the failure with its explanation
+ * and the device's words, time per stage. A trace of an older writer without the whole result shows its summary.
+ */
 function StepResult({ step }: { step: TraceViewStep }) {
   const result = step.result;
-  const explanation = explanationOf(result?.failureReason);
   return (
     <div className="trace-result" data-testid="trace-result" data-success={String(result?.success ?? false)}>
-      <strong>
-        {step.kind}
-        {step.target ? ` ${step.target}` : ''}
+      <strong data-testid="trace-action">
+        {step.action}
+        {step.target ? ` · ${step.target}` : ''}
+        {step.variable ? ` · the variable ${step.variable}` : ''}
       </strong>
-      <span className={result?.success ? 'ok' : 'bad'}>
-        {result === null ? 'in flight when the trace stopped' : result.success ? 'succeeded' : 'failed'}
-        {result?.backend ? ` via ${result.backend}` : ''}
-        {result?.fallbackReason ? ` (fallback: ${result.fallbackReason})` : ''}
-        {result?.failureReason ? `: ${result.failureReason}` : ''}
-        {step.durationMs !== undefined ? ` · ${Math.round(step.durationMs)} ms` : ''}
-      </span>
-      {explanation && (
-        <span className="trace-explanation" data-testid="trace-explanation">
-          {explanation.meaning} What to do: {explanation.whatToDo}
+      {result === null ? (
+        <span className="bad">in flight when the trace stopped</span>
+      ) : step.actionResult ? (
+        <div className="trace-facts detail-facts">
+          <ResultFacts result={step.actionResult} />
+        </div>
+      ) : (
+        <span className={result.success ? 'ok' : 'bad'}>
+          {result.success ? 'succeeded' : 'failed'}
+          {result.backend ? ` via ${result.backend}` : ''}
+          {result.fallbackReason ? ` (fallback: ${result.fallbackReason})` : ''}
+          {result.failureReason ? `: ${result.failureReason}` : ''}
+          {step.durationMs !== undefined ? ` · ${Math.round(step.durationMs)} ms` : ''}
         </span>
       )}
     </div>
@@ -189,7 +296,7 @@ function Thumb({ path, step, index, selected, onSelect }: { path: string; step: 
       data-testid="trace-step"
       data-success={String(success)}
       data-selected={String(selected)}
-      title={`${step.kind}${step.target ? ` ${step.target}` : ''}: ${step.statusText}`}
+      title={`${step.action}${step.target ? ` ${step.target}` : ''}: ${step.statusText}`}
       onClick={onSelect}
     >
       {shot.data ? (
@@ -198,7 +305,7 @@ function Thumb({ path, step, index, selected, onSelect }: { path: string; step: 
         <span className="trace-thumb-empty">{!hasShot ? 'no screenshot' : shot.isError ? 'unreadable' : '…'}</span>
       )}
       <span className="trace-step-caption">
-        {index + 1}. {step.kind}
+        {index + 1}. {step.action}
         {success ? '' : ' ✕'}
       </span>
       <ReplayBadge path={path} callId={step.callId} />
@@ -250,8 +357,10 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
   const [index, setIndex] = useState(0);
   const [side, setSide] = useState<Side>('after');
   const step = trace.steps[index];
-  const before = useTraceFrame(trace.path, step?.before, step?.startTime ?? 0);
-  const after = useTraceFrame(trace.path, step?.after, (step?.startTime ?? 0) + (step?.durationMs ?? 0));
+  const beforeTime = step?.before?.time ?? step?.startTime ?? 0;
+  const afterTime = step?.after?.time ?? (step?.startTime ?? 0) + (step?.durationMs ?? 0);
+  const before = useTraceFrame(trace.path, step?.before, beforeTime);
+  const after = useTraceFrame(trace.path, step?.after, afterTime);
   const shown = side === 'before' ? before.frame : after.frame;
   const tree = useMemo(() => indexTree(shown?.observation?.viewHierarchy?.hierarchy), [shown]);
   const { manifest } = trace;
@@ -269,6 +378,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <strong>{manifest.device.name}</strong> ({manifest.device.kind})
           {manifest.app ? ` · ${manifest.app.name ?? manifest.app.bundleId}${manifest.app.version ? ` ${manifest.app.version}` : ''}` : ''} · recorded{' '}
           {new Date(manifest.createdAt).toLocaleString()} · {trace.steps.length} step{trace.steps.length === 1 ? '' : 's'}
+          {trace.comparisons.length > 0 ? ` · ${trace.comparisons.length} comparison${trace.comparisons.length === 1 ? '' : 's'}` : ''}
           <span className="mono trace-path" title={trace.path}>
             {' '}
             {trace.path}
@@ -306,14 +416,21 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
             <ReplayStepResult path={trace.path} callId={step.callId} />
             <div className="trace-frames">
               <TraceFrame
-                label={`Before · ${formatTime(step.startTime)}`}
+                label={`Before · ${formatTime(beforeTime)}`}
                 testId="trace-before"
                 {...before}
                 active={side === 'before'}
                 onActivate={() => activate('before')}
               />
-              <TraceFrame label="After" testId="trace-after" {...after} active={side === 'after'} onActivate={() => activate('after')} />
+              <TraceFrame
+                label={step.after ? `After · ${formatTime(afterTime)}` : 'After'}
+                testId="trace-after"
+                {...after}
+                active={side === 'after'}
+                onActivate={() => activate('after')}
+              />
             </div>
+            <ReplaySideBySide path={trace.path} step={step} recordedBefore={before} recordedAfter={after} />
           </div>
           <aside className="inspector trace-inspector">
             <Tree tree={tree} matchKeys={EMPTY} frameContext={undefined} />

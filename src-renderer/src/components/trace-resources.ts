@@ -41,3 +41,20 @@ export function useTraceFrame(path: string, refs: TraceViewStep['before'], time:
   const loading = observation.isLoading || screenshot.isLoading;
   return { frame, error, loading };
 }
+
+/**
+ * A replayed frame of the last replay's step (`trace.replayFrame`), kept by the host in memory for the
+ * side by side; `runId` tells one replay's frames from the next one's.
+ */
+export function useReplayedFrame(path: string, callId: string, when: 'before' | 'after', kept: boolean, runId: number) {
+  const api = useApi();
+  const query = useQuery({
+    queryKey: ['replayed-frame', runId, path, callId, when],
+    queryFn: () => api.call('trace.replayFrame', { path, callId, when }),
+    enabled: kept,
+    staleTime: Infinity,
+    retry: false,
+  });
+  const frame = useMemo((): Frame | undefined => (query.data ? { deviceId: 'replay', ...query.data } : undefined), [query.data]);
+  return { frame, error: query.error, loading: query.isLoading && kept };
+}

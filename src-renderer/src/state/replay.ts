@@ -59,6 +59,7 @@ export function replayErrorText(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   const message = errorMessage(error);
   if (code === 'busy') return `Another replay is running in the host (${message}).`;
+  if (code === 'replay_variables') return `This trace types secrets it does not hold: ${message}`;
   if (code === 'not_found') return `The device is gone from the host (${message}); choose another one.`;
   if (code === 'host_connection_lost') return 'The connection to the host was lost before the replay ended; it may still be running there.';
   if (typeof code === 'string' && code.startsWith('trace_')) return `This trace cannot be replayed: ${message}`;
@@ -70,7 +71,12 @@ export function replayErrorText(error: unknown): string {
  * Starts a replay of `path` on `deviceId` and follows it to its end. Resolves when it has ended, been
  * refused, or lost; never rejects (the run's `error` says what went wrong).
  */
-export async function startReplay(api: ParallaxApi, input: { path: string; deviceId: string; stopOnDivergence: boolean; total: number }): Promise<void> {
+export async function startReplay(
+  api: ParallaxApi,
+  input: { path: string; deviceId: string; stopOnDivergence: boolean; total: number },
+  /** The trace's secrets, by variable name: sent with the call and kept nowhere (docs/rules.md#r-rpl-04). */
+  variables?: Readonly<Record<string, string>>,
+): Promise<void> {
   const id = nextRunId++;
   useReplay.setState({ run: { id, ...input, steps: {}, report: null, running: true, stopping: false, error: null } });
   const ours = (event: { path: string; deviceId: string }) => event.path === input.path && event.deviceId === input.deviceId;
@@ -90,13 +96,20 @@ export async function startReplay(api: ParallaxApi, input: { path: string; devic
     }),
   ];
   try {
-    api.call('trace.replay', { path: input.path, deviceId: input.deviceId, stopOnDivergence: input.stopOnDivergence }).then(finish, (error: unknown) => {
-      if ((error as { code?: unknown }).code === 'timeout') return;
-      const refused = (error as { code?: unknown }).code === 'busy';
-      // A refused replay never ran: steps heard meanwhile were another replay's.
-      update(id, () => ({ running: false, stopping: false, error: replayErrorText(error), ...(refused ? { steps: {} } : {}) }));
-      ended();
-    });
+    api
+      .call('trace.replay', {
+        path: input.path,
+        deviceId: input.deviceId,
+        stopOnDivergence: input.stopOnDivergence,
+        ...(variables && Object.keys(variables).length > 0 ? { variables: { ...variables } } : {}),
+      })
+      .then(finish, (error: unknown) => {
+        if ((error as { code?: unknown }).code === 'timeout') return;
+        const refused = (error as { code?: unknown }).code === 'busy';
+        // A refused replay never ran: steps heard meanwhile were another replay's.
+        update(id, () => ({ running: false, stopping: false, error: replayErrorText(error), ...(refused ? { steps: {} } : {}) }));
+        ended();
+      });
     await done;
   } finally {
     offs.forEach((off) => off());

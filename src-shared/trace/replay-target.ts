@@ -1,0 +1,214 @@
+/**
+ * A recorded target found again on the screen a replay sees (docs/rules.md#r-rpl-01): by the selector
+ * the recording would export (export-plan.ts `xctestChoice`, the same choice the Maestro flow makes),
+ * evaluated on the replayed observation with the selector evaluator, and checked against the recorded
+ * identity (its id, its label, where it was). Pure.
+ *
+ * The verdicts: `found` (one element, the recorded one, where it was); `missing` (the selector finds
+ * nothing); `ambiguous` (it finds several); `another` (it finds an element with another id than the
+ * recorded one); `renamed` (the recorded element, with another label); `elsewhere` (the recorded element,
+ * moved). Every verdict but `found` is a divergence.
+ */
+import { z } from 'zod';
+import { PointSchema, type Point } from '@shared/protocol/action';
+import type { UiNode } from '@shared/protocol/runner';
+import { boundsOf, nodeLabel } from '@shared/model/node';
+import { flattenTree, nodeAtKey, parentKeyOf } from '@shared/model/tree';
+import { actionTargetAt } from '@shared/inspect/actions';
+import { topmostAt } from '@shared/inspect/pick';
+import { resolveTarget } from '@shared/act/resolve';
+import { xctestNodeOf } from '@shared/selectors/element';
+import { SYNTAX_LABELS } from '@shared/selectors/errors';
+import { suggestionText } from '@shared/selectors/generate';
+import { matchSelector, parseSelector } from '@shared/selectors/query';
+import { boxText, movedBy } from '@shared/compare/screens';
+import { stepTargetOf, xctestChoice, type ExportScreen } from './export-plan';
+import { candidatesFor, selectorText } from './action-record';
+import type { TimelineStep } from './reader';
+
+export const TARGET_VERDICTS = ['found', 'missing', 'ambiguous', 'another', 'renamed', 'elsewhere'] as const;
+export const TargetVerdictSchema = z.enum(TARGET_VERDICTS);
+export type TargetVerdict = z.infer<typeof TargetVerdictSchema>;
+
+export const TargetCheckSchema = z.object({
+  /** How the target was looked for: the exported selector, the exported point, or (no recorded screen) the recorded identity. */
+  by: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('selector'), syntax: z.string(), selector: z.string() }),
+    z.object({ kind: z.literal('point'), point: PointSchema, why: z.string() }),
+    z.object({ kind: z.literal('identity'), why: z.string() }),
+  ]),
+  verdict: TargetVerdictSchema,
+  /** How many elements the selector found on the replayed screen. */
+  matches: z.number().int().nonnegative(),
+  /** The element found, by its key in the replayed tree. */
+  replayedKey: z.string().optional(),
+  /** The recorded element, by its key in the recorded tree. */
+  recordedKey: z.string().optional(),
+  /** One line: `found by Maestro id: "login.submit"`, `moved: [16,330,386,380] → [16,392,386,442]`, … */
+  detail: z.string(),
+});
+export type TargetCheck = z.infer<typeof TargetCheckSchema>;
+
+export interface FoundTarget {
+  check: TargetCheck;
+  /** The replayed element, when one was found (whatever the verdict). */
+  node?: UiNode;
+}
+
+function flat(text: string): string {
+  return text.replace(/\s*\n\s*/g, ', ').trim();
+}
+
+/** What XCTest reports of a node, or the node itself when XCTest reports nothing of it (a bridge-only screen). */
+function seen(node: UiNode): UiNode {
+  return xctestNodeOf(node) ?? node;
+}
+
+function idOf(node: UiNode, xctest?: Readonly<Record<string, string>> | null): string | undefined {
+  const id = xctest?.['resource-id'] ?? seen(node)['resource-id'] ?? node['resource-id'];
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
+/** The recorded element against the one found: the same id, the same label, in the same place. */
+function judge(
+  recorded: UiNode | undefined,
+  xctest: Readonly<Record<string, string>> | null | undefined,
+  found: UiNode,
+): { verdict: TargetVerdict; detail?: string } {
+  if (!recorded) return { verdict: 'found' };
+  const recordedId = idOf(recorded, xctest);
+  const foundId = idOf(found);
+  if (recordedId !== undefined && foundId !== recordedId) {
+    return {
+      verdict: 'another',
+      detail: `finds another element: ${foundId === undefined ? 'one without an id' : `id ${JSON.stringify(foundId)}`}, recorded ${JSON.stringify(recordedId)}`,
+    };
+  }
+  const was = nodeLabel(seen(recorded));
+  const is = nodeLabel(seen(found));
+  if (was !== undefined && is !== was)
+    return { verdict: 'renamed', detail: `renamed: ${JSON.stringify(was)} → ${is === undefined ? '(no label)' : JSON.stringify(is)}` };
+  const from = boundsOf(recorded);
+  const to = boundsOf(found);
+  if (from && to && movedBy(from, to)) return { verdict: 'elsewhere', detail: `moved: ${boxText(from)} → ${boxText(to)}` };
+  return { verdict: 'found' };
+}
+
+function at(root: UiNode, point: Point): UiNode | undefined {
+  const nodes = flattenTree(root);
+  const hit = (actionTargetAt(nodes, point.x, point.y) ?? topmostAt(nodes, point.x, point.y))?.node;
+  return hit && hit !== root ? hit : undefined;
+}
+
+/** `node`, or its nearest ancestor whose id is `id` (none: `node` itself). */
+function withRecordedAncestor(root: UiNode, node: UiNode, id: string | undefined): UiNode {
+  if (id === undefined || idOf(node) === id) return node;
+  let key = keyOf(root, node);
+  while (key !== undefined) {
+    const parent = parentKeyOf(key);
+    if (parent === null) break;
+    const up = nodeAtKey(root, parent);
+    if (up && idOf(up) === id) return up;
+    key = parent;
+  }
+  return node;
+}
+
+function keyOf(root: UiNode, node: UiNode | undefined): string | undefined {
+  if (!node) return undefined;
+  return flattenTree(root).find((f) => f.node === node)?.key;
+}
+
+/** One element found on the replayed tree, judged against the recorded one. */
+function foundOne(
+  by: TargetCheck['by'],
+  root: UiNode | undefined,
+  node: UiNode,
+  judged: { verdict: TargetVerdict; detail?: string },
+  recordedKey: string | undefined,
+  foundText: string,
+): FoundTarget {
+  const replayedKey = root ? keyOf(root, node) : undefined;
+  return {
+    node,
+    check: {
+      by,
+      verdict: judged.verdict,
+      matches: 1,
+      ...(replayedKey !== undefined ? { replayedKey } : {}),
+      ...(recordedKey !== undefined ? { recordedKey } : {}),
+      detail: judged.detail ? `target ${judged.detail}` : foundText,
+    },
+  };
+}
+
+/**
+ * The step's recorded target on `replayed` (the merged tree of the replay's read before the step), or
+ * undefined when the step aims at nothing (keyboard focus, a whole-screen swipe, back).
+ */
+export function findRecordedTarget(
+  step: TimelineStep,
+  recordedScreen: ExportScreen | undefined,
+  replayed: UiNode | undefined,
+  options: { preferEditable?: boolean } = {},
+): FoundTarget | undefined {
+  const record = step.before?.target;
+  if (!record) return undefined;
+  const target = stepTargetOf(step, recordedScreen);
+  const recorded = target.node;
+  const recordedKey = target.key !== undefined ? { recordedKey: target.key } : {};
+  const choice = xctestChoice('maestro', target, recordedScreen);
+  const root = replayed;
+
+  if (choice.kind === 'selector') {
+    const text = suggestionText(choice.suggestion);
+    const by = { kind: 'selector' as const, syntax: choice.suggestion.syntax, selector: flat(text) };
+    const named = `${SYNTAX_LABELS[choice.suggestion.syntax]} ${by.selector}`;
+    const keys = root ? matchSelector(parseSelector(text, choice.suggestion.syntax), root).matches : [];
+    if (keys.length === 0)
+      return { check: { by, verdict: 'missing', matches: 0, ...recordedKey, detail: `target missing: the exported selector (${named}) finds nothing` } };
+    if (keys.length > 1)
+      return {
+        check: {
+          by,
+          verdict: 'ambiguous',
+          matches: keys.length,
+          ...recordedKey,
+          detail: `target ambiguous: the exported selector (${named}) finds ${keys.length} elements`,
+        },
+      };
+    const node = nodeAtKey(root!, keys[0]!)!;
+    return foundOne(by, root!, node, judge(recorded, record.xctest, node), target.key, `found by ${named}`);
+  }
+
+  if (choice.kind === 'point') {
+    const by = { kind: 'point' as const, point: choice.point, why: choice.why };
+    const where = `${Math.round(choice.point.x)},${Math.round(choice.point.y)}`;
+    const node = root ? at(root, choice.point) : undefined;
+    // A point that hit no element when it was recorded aims at the place, not at an element.
+    if (!recorded) return { ...(node ? { node } : {}), check: { by, verdict: 'found', matches: node ? 1 : 0, ...recordedKey, detail: `point ${where}` } };
+    if (!node) return { check: { by, verdict: 'missing', matches: 0, ...recordedKey, detail: `target missing: nothing is at the exported point ${where}` } };
+    // A point inside a container (a swipe's list) hits what lies in it: the container is the hit's
+    // ancestor with the recorded id, if there is one.
+    const hit = withRecordedAncestor(root!, node, idOf(recorded, record.xctest));
+    return foundOne(by, root!, hit, judge(recorded, record.xctest, hit), target.key, `found at the exported point ${where}`);
+  }
+
+  // No recorded screen to choose a selector on: the recorded identity, as the trace names it.
+  const by = { kind: 'identity' as const, why: choice.why };
+  for (const candidate of candidatesFor(record)) {
+    const resolved = resolveTarget(candidate, root, { preferEditable: options.preferEditable ?? false });
+    const node = resolved.kind === 'node' ? resolved.node : resolved.kind === 'point' ? resolved.found : undefined;
+    if (!node) continue;
+    return foundOne(by, root, node, judge(recorded, record.xctest, node), undefined, `found by ${selectorText(candidate)}`);
+  }
+  const names = candidatesFor(record).map(selectorText);
+  return {
+    check: {
+      by,
+      verdict: 'missing',
+      matches: 0,
+      detail: `target missing: no element with ${names.length > 0 ? names.join(' or ') : 'what the trace recorded of it'}`,
+    },
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * The recordings replay is judged by (docs/rules.md#r-rpl-07): ten action sequences on the demo app's
+ * five screens, each recorded without faults and with one fault of its screen (20 recordings), made as
+ * the UI makes them (a click sends the node a finger hits there, the type bar types into the field
+ * tapped last), and for each the step a replay must diverge at once the app is changed (a moved button,
+ * a renamed label, a removed row), or null where the change is not on the recording's path and the
+ * replay must still match. bench/replay.bench.ts prints the whole table; tests/integration/replay-api
+ * runs part of it.
+ */
+import { flattenTree } from '@shared/model/tree';
+import { centerOf, nodeLabel, withoutChildren } from '@shared/model/node';
+import { actionTargetAt } from '@shared/inspect/actions';
+import type { ActionRequest } from '@shared/protocol/action';
+import type { UiNode } from '@shared/protocol/runner';
+import type { DeviceManager } from '@main/devices/manager';
+import type { SessionRecording } from '@main/trace/recording';
+
+export const VARIANTS = ['moved-button', 'renamed-label', 'removed-row'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/** An element on the screen, as a person points at it: by its id, or by its label. */
+export type Pointed = { id: string } | { label: string };
+
+export type CaseStep =
+  { tap: Pointed } | { longPress: Pointed } | { type: string; ime?: 'next' | 'done' } | { secret: string } | { swipe: Pointed; dy: number };
+
+export interface ReplayCase {
+  name: string;
+  screen: 'login' | 'feed' | 'checkout' | 'hostile' | 'edges';
+  /** The fault its "with faults" recording is made with. */
+  fault: string;
+  steps: CaseStep[];
+  /** The filmstrip step a replay diverges at after each change; null: it still matches. */
+  diverges: Record<Variant, number | null>;
+  /** Why each is the right step, for the table. */
+  why: Record<Variant, string>;
+}
+
+/** The value typed into the password fields; a replay is given it as a variable. */
+export const SECRET_VALUE = 'hunter22';
+
+export const REPLAY_CASES: readonly ReplayCase[] = [
+  {
+    name: 'login-A',
+    screen: 'login',
+    fault: 'bridge-unregistered',
+    steps: [
+      { tap: { id: 'login.username' } },
+      { type: 'qa@example.com' },
+      { tap: { id: 'login.password' } },
+      { secret: SECRET_VALUE },
+      { tap: { id: 'login.submit' } },
+      { tap: { id: 'login.passkey' } },
+    ],
+    diverges: { 'moved-button': 5, 'renamed-label': 5, 'removed-row': 6 },
+    why: { 'moved-button': 'Sign In moved', 'renamed-label': 'Sign In is Log In', 'removed-row': 'no passkey button' },
+  },
+  {
+    name: 'login-B',
+    screen: 'login',
+    fault: 'bridge-unregistered',
+    steps: [{ tap: { id: 'login.username' } }, { type: 'alice', ime: 'next' }, { tap: { id: 'tab.feed' } }, { tap: { id: 'feed.like.10' } }],
+    diverges: { 'moved-button': 4, 'renamed-label': 4, 'removed-row': null },
+    why: { 'moved-button': 'the like button moved', 'renamed-label': 'Like Post 10 is Favourite Post 10', 'removed-row': 'Post 12 is not on the path' },
+  },
+  {
+    name: 'feed-A',
+    screen: 'feed',
+    fault: 'xctest-sparse',
+    steps: [{ tap: { id: 'feed.cell.9' } }, { tap: { id: 'feed.like.10' } }, { swipe: { id: 'feed.list' }, dy: -288 }, { tap: { id: 'feed.like.16' } }],
+    diverges: { 'moved-button': 2, 'renamed-label': 2, 'removed-row': 4 },
+    why: { 'moved-button': 'the like button moved', 'renamed-label': 'Like is Favourite', 'removed-row': 'Post 16 moved up a row' },
+  },
+  {
+    name: 'feed-B',
+    screen: 'feed',
+    fault: 'xctest-sparse',
+    steps: [{ tap: { id: 'feed.like.9' } }, { tap: { id: 'feed.like.12' } }, { tap: { id: 'tab.login' } }, { tap: { id: 'login.username' } }],
+    diverges: { 'moved-button': 1, 'renamed-label': 1, 'removed-row': 2 },
+    why: { 'moved-button': 'the like button moved', 'renamed-label': 'Like is Favourite', 'removed-row': 'no Post 12' },
+  },
+  {
+    name: 'checkout-A',
+    screen: 'checkout',
+    fault: 'web-redact',
+    steps: [{ tap: { label: 'Full name' } }, { type: 'Jane Appleseed' }, { tap: { label: 'I agree to the terms' } }, { tap: { label: 'Place order' } }],
+    diverges: { 'moved-button': 4, 'renamed-label': 4, 'removed-row': 4 },
+    why: { 'moved-button': 'Place order moved', 'renamed-label': 'Place order is Buy now', 'removed-row': 'Place order moved up into Pay later’s place' },
+  },
+  {
+    name: 'checkout-B',
+    screen: 'checkout',
+    fault: 'web-redact',
+    steps: [{ tap: { label: 'Pay later' } }, { tap: { label: 'Email' } }, { type: 'jane@example.com' }, { tap: { label: 'Chat' } }],
+    diverges: { 'moved-button': 1, 'renamed-label': null, 'removed-row': 1 },
+    why: { 'moved-button': 'Pay later moved down', 'renamed-label': 'Place order is not on the path', 'removed-row': 'no Pay later' },
+  },
+  {
+    name: 'hostile-A',
+    screen: 'hostile',
+    fault: 'bridge-action-slow=250',
+    steps: [
+      { tap: { id: 'hostile.like' } },
+      { tap: { id: 'hostile.reply' } },
+      { type: 'Nice' },
+      { tap: { id: 'hostile.notify' } },
+      { tap: { id: 'hostile.post.send' } },
+    ],
+    diverges: { 'moved-button': 5, 'renamed-label': 1, 'removed-row': 4 },
+    why: { 'moved-button': 'Post reply moved', 'renamed-label': 'Like is Heart', 'removed-row': 'no Notify me' },
+  },
+  {
+    name: 'hostile-B',
+    screen: 'hostile',
+    fault: 'bridge-action-slow=250',
+    steps: [{ tap: { id: 'hostile.repost' } }, { tap: { id: 'hostile.share' } }, { tap: { id: 'tab.edges' } }, { tap: { id: 'edges.flag' } }],
+    diverges: { 'moved-button': 4, 'renamed-label': 1, 'removed-row': null },
+    why: {
+      'moved-button': 'Flag moved',
+      'renamed-label': 'Like is Heart, so Repost beside it moved',
+      'removed-row': 'Notify me and Island are not on the path',
+    },
+  },
+  {
+    name: 'edges-A',
+    screen: 'edges',
+    fault: 'bridge-success-form',
+    steps: [{ tap: { id: 'edges.island' } }, { tap: { id: 'edges.flag' } }, { tap: { id: 'edges.home' } }, { tap: { id: 'edges.close' } }],
+    diverges: { 'moved-button': 2, 'renamed-label': 3, 'removed-row': 1 },
+    why: { 'moved-button': 'Flag moved', 'renamed-label': 'Home is Start', 'removed-row': 'no Island' },
+  },
+  {
+    name: 'edges-B',
+    screen: 'edges',
+    fault: 'bridge-success-form',
+    steps: [{ tap: { id: 'edges.flag' } }, { longPress: { id: 'edges.home' } }, { tap: { id: 'edges.close' } }, { tap: { id: 'login.submit' } }],
+    diverges: { 'moved-button': 1, 'renamed-label': 2, 'removed-row': null },
+    why: { 'moved-button': 'Flag moved', 'renamed-label': 'Home is Start', 'removed-row': 'Island is not on the path' },
+  },
+];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function admin(adminUrl: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`admin ${path}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A relaunched app on `screen` with these faults and variants, given time to push its first frames. */
+export async function resetApp(adminUrl: string, screen: string, faults: readonly string[], variants: readonly string[] = []): Promise<void> {
+  await admin(adminUrl, '/reset', { screen, faults, variants });
+  await sleep(600);
+}
+
+function find(root: UiNode, pointed: Pointed): UiNode {
+  const nodes = flattenTree(root);
+  const hit =
+    'id' in pointed
+      ? nodes.find((f) => f.node['resource-id'] === pointed.id)
+      : (nodes.find((f) => nodeLabel(f.node) === pointed.label && f.node.bounds) ?? nodes.find((f) => f.node.text === pointed.label));
+  if (!hit) throw new Error(`nothing on the screen is ${JSON.stringify(pointed)}`);
+  return hit.node;
+}
+
+/** What a click on the element sends: the node a finger hits at its centre (the UI's picking rule). */
+function clicked(root: UiNode, pointed: Pointed): UiNode {
+  const node = find(root, pointed);
+  const centre = centerOf(node);
+  if (!centre) throw new Error(`${JSON.stringify(pointed)} has no frame`);
+  const hit = actionTargetAt(flattenTree(root), centre.x, centre.y)?.node ?? node;
+  return withoutChildren(hit);
+}
+
+function requestFor(step: CaseStep, root: UiNode, field: UiNode | undefined): { request: ActionRequest; field?: UiNode } {
+  if ('tap' in step) {
+    const node = clicked(root, step.tap);
+    return { request: { action: 'tap', target: { node } }, field: node };
+  }
+  if ('longPress' in step) return { request: { action: 'longPress', target: { node: clicked(root, step.longPress) }, durationMs: 800 } };
+  if ('swipe' in step) {
+    const container = find(root, step.swipe);
+    const c = centerOf(container)!;
+    return {
+      // dy is the finger's travel: negative is up, which brings the rows below into view.
+      request: {
+        action: 'swipe',
+        container: { node: withoutChildren(container) },
+        start: { x: c.x, y: c.y - step.dy / 2 },
+        end: { x: c.x, y: c.y + step.dy / 2 },
+        durationMs: 300,
+      },
+    };
+  }
+  const text = 'secret' in step ? step.secret : step.type;
+  const steps: Extract<ActionRequest, { action: 'sendKeys' }>['steps'] = [{ kind: 'type', text }];
+  if ('ime' in step && step.ime) steps.push({ kind: 'ime', imeAction: step.ime });
+  return { request: { action: 'sendKeys', ...(field ? { target: { node: field } } : {}), steps } };
+}
+
+/**
+ * Records `replayCase` on the device as a person would (a frame seen before each click), with `faults`;
+ * returns the packed trace's path.
+ */
+export async function recordCase(
+  env: { manager: DeviceManager; recording: SessionRecording; deviceId: string; adminUrl: string },
+  replayCase: ReplayCase,
+  faults: readonly string[],
+): Promise<string> {
+  const { manager, recording, deviceId, adminUrl } = env;
+  await resetApp(adminUrl, replayCase.screen, faults);
+  await manager.observe(deviceId);
+  await recording.start(deviceId);
+  let field: UiNode | undefined;
+  for (const step of replayCase.steps) {
+    // A person's pace: what the step aims at is picked on the screen the last step left.
+    await sleep(500);
+    const root = (await manager.observe(deviceId)).observation?.viewHierarchy?.hierarchy;
+    if (!root) throw new Error(`${replayCase.name}: no tree to pick from`);
+    const built = requestFor(step, root, field);
+    if (built.field) field = built.field;
+    await manager.act(deviceId, built.request);
+  }
+  await sleep(300);
+  const stopped = await recording.stop();
+  if (!stopped.lastTrace) throw new Error(`${replayCase.name}: the recording packed no trace`);
+  return stopped.lastTrace;
+}

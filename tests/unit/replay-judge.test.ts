@@ -1,0 +1,229 @@
+/**
+ * The pure judging of a replay (docs/rules.md#r-rpl): two reads of a screen compared by the stated
+ * threshold, the recorded target found again by the selector the recording would export and checked
+ * against its recorded identity, the secrets a trace names, which steps ran, and a recorded action in
+ * the live timeline's words. On the demo app's own observations (tests/fixtures/demo-observations).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ViewHierarchySchema, type UiNode } from '@shared/protocol/runner';
+import { flattenTree } from '@shared/model/tree';
+import { withoutChildren } from '@shared/model/node';
+import { compareScreens, SCREEN_THRESHOLD, screenKeyOf } from '@shared/compare/screens';
+import { findRecordedTarget } from '@shared/trace/replay-target';
+import { compareOutcomes, recordedActionText, traceActionFor, typesSecret, withSecret } from '@shared/trace/action-record';
+import { ranSummary, stepRanges } from '@shared/trace/replay-report';
+import { traceVariables } from '@shared/trace/variables';
+import type { TimelineStep } from '@shared/trace/reader';
+import type { ActionRequest } from '@shared/protocol/action';
+
+const DEMO = join(__dirname, '..', 'fixtures', 'demo-observations');
+const load = (screen: string): UiNode => ViewHierarchySchema.parse(JSON.parse(readFileSync(join(DEMO, `${screen}.json`), 'utf8'))).hierarchy!;
+const clone = (root: UiNode): UiNode => structuredClone(root);
+
+function byId(root: UiNode, id: string): UiNode[] {
+  return flattenTree(root)
+    .filter((f) => f.node['resource-id'] === id || f.node['sdk-element-id'] === id)
+    .map((f) => f.node);
+}
+
+function shift(root: UiNode, id: string, dy: number): void {
+  for (const node of byId(root, id)) {
+    if (node.bounds) node.bounds = { ...node.bounds, top: node.bounds.top + dy, bottom: node.bounds.bottom + dy };
+  }
+}
+
+function remove(root: UiNode, id: string): void {
+  const walk = (node: UiNode) => {
+    if (!node.node) return;
+    node.node = node.node.filter((c) => c['resource-id'] !== id && c['sdk-element-id'] !== id);
+    node.node.forEach(walk);
+  };
+  walk(root);
+}
+
+/** A recorded step as the recorder writes it: the action and its target resolved on `root`. */
+function recorded(request: ActionRequest, root: UiNode, callId = 'c1'): TimelineStep {
+  const { action, target } = traceActionFor(request, root);
+  return {
+    index: 0,
+    callId,
+    kind: 'action',
+    status: 'succeeded',
+    statusText: 'succeeded',
+    before: { type: 'action.before', callId, seq: 1, time: 1, action, ...(target ? { target } : {}) },
+    observations: [],
+    comparisons: [],
+    notes: [],
+    startTime: 1,
+    warnings: [],
+  };
+}
+
+function tapOn(root: UiNode, id: string): ActionRequest {
+  const node = byId(root, id)[0]!;
+  return { action: 'tap', target: { node: withoutChildren(node) } };
+}
+
+describe('two reads of a screen, compared (R-RPL-02)', () => {
+  it('R-RPL-02: the same screen read twice is the same screen, nothing only on one side or moved', () => {
+    const login = load('login');
+    const c = compareScreens(login, clone(login));
+    expect(c).toMatchObject({ differs: false, changedShare: 0, counts: { only_recorded: 0, only_replayed: 0, moved: 0 } });
+    expect(c.summary).toMatch(/^same screen \(0 of \d+ elements/);
+  });
+
+  it('R-RPL-02: another screen differs, by its screen key or by more than the threshold', () => {
+    const c = compareScreens(load('login'), load('feed'));
+    expect(c.differs).toBe(true);
+    expect(c.changedShare > SCREEN_THRESHOLD.maxChangedShare || c.screenKey.recorded !== c.screenKey.replayed).toBe(true);
+  });
+
+  it('R-RPL-02: a moved button is one moved node, named with both frames and keyed on both sides; under the threshold the screen is the same', () => {
+    const login = load('login');
+    const moved = clone(login);
+    shift(moved, 'login.submit', 62);
+    const c = compareScreens(login, moved);
+    expect(c.counts.moved).toBeGreaterThanOrEqual(1);
+    const d = c.differences.find((x) => x.class === 'moved')!;
+    expect(d.detail).toMatch(/→/);
+    expect(d.recordedKey).toBeDefined();
+    expect(d.replayedKey).toBeDefined();
+    expect(c.differs).toBe(false);
+  });
+
+  it('R-RPL-02: a removed row is only on the recorded side, its children not counted again', () => {
+    const login = load('login');
+    const removed = clone(login);
+    remove(removed, 'login.passkey');
+    const c = compareScreens(login, removed);
+    expect(c.counts.only_recorded).toBeGreaterThanOrEqual(1);
+    expect(c.counts.only_replayed).toBe(0);
+  });
+
+  it('R-RPL-02: a row gone from a list is one change, the rows it let move up another, not one each', () => {
+    const row = (n: number, top: number): UiNode => ({
+      className: 'XCUIElementTypeCell',
+      'resource-id': `row.${n}`,
+      text: `Row ${n}`,
+      bounds: { left: 0, top, right: 400, bottom: top + 50 },
+    });
+    const list = (rows: UiNode[]): UiNode => ({
+      className: 'XCUIApplication',
+      bounds: { left: 0, top: 0, right: 400, bottom: 800 },
+      node: [{ className: 'XCUIElementTypeTable', 'resource-id': 'list', bounds: { left: 0, top: 0, right: 400, bottom: 800 }, node: rows }],
+    });
+    const recordedRows = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => row(n, (n - 1) * 50));
+    const replayedRows = [1, 3, 4, 5, 6, 7, 8].map((n, i) => row(n, i * 50));
+    const c = compareScreens(list(recordedRows), list(replayedRows));
+    expect(c.counts).toMatchObject({ only_recorded: 1, moved: 1 });
+    expect(c.differs).toBe(false);
+    // Two rows that swapped places are two moves.
+    const swapped = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => row(n, (n === 2 ? 2 : n === 3 ? 1 : n - 1) * 50));
+    expect(compareScreens(list(recordedRows), list(swapped)).counts.moved).toBe(2);
+  });
+
+  it('R-RPL-02: a screen key names an AppReveal screen or the navigation bars, null without either', () => {
+    expect(screenKeyOf({ className: 'AppRevealScreen', 'resource-id': 'Feed' })).toBe('Feed');
+    expect(screenKeyOf({ className: 'XCUIApplication', node: [{ className: 'XCUIElementTypeNavigationBar', 'resource-id': 'Settings' }] })).toBe('Settings');
+    expect(screenKeyOf({ className: 'XCUIApplication' })).toBeNull();
+  });
+});
+
+describe('the recorded target, found again (R-RPL-01)', () => {
+  it('R-RPL-01: on an unchanged screen the exported selector finds the recorded element', () => {
+    const login = load('login');
+    const step = recorded(tapOn(login, 'login.submit'), login);
+    const found = findRecordedTarget(step, { root: login }, clone(login))!;
+    expect(found.check.verdict).toBe('found');
+    expect(found.check.by.kind).toBe('selector');
+    expect(found.check.matches).toBe(1);
+    expect(found.node).toBeDefined();
+  });
+
+  it('R-RPL-01: a moved target is "elsewhere", a removed one "missing", a relabelled one "renamed"', () => {
+    const login = load('login');
+    const step = recorded(tapOn(login, 'login.submit'), login);
+
+    const moved = clone(login);
+    shift(moved, 'login.submit', 62);
+    expect(findRecordedTarget(step, { root: login }, moved)!.check).toMatchObject({ verdict: 'elsewhere', detail: expect.stringMatching(/moved/) });
+
+    const removed = clone(login);
+    remove(removed, 'login.submit');
+    expect(findRecordedTarget(step, { root: login }, removed)!.check).toMatchObject({ verdict: 'missing', matches: 0 });
+
+    const renamed = clone(login);
+    // Every reading of its label: its own, and what XCTest said of it (the twin's extras).
+    for (const node of byId(renamed, 'login.submit')) Object.assign(node, JSON.parse(JSON.stringify(node).replaceAll('"Sign In"', '"Log In"')));
+    expect(findRecordedTarget(step, { root: login }, renamed)!.check.verdict).toBe('renamed');
+  });
+
+  it('R-RPL-01: without a recorded screen the exported point finds it, checked against the recorded identity', () => {
+    const login = load('login');
+    const step = recorded(tapOn(login, 'login.submit'), login);
+    const found = findRecordedTarget(step, undefined, clone(login))!;
+    expect(found.check.by.kind).toBe('point');
+    expect(found.check.verdict).toBe('found');
+    const removed = clone(login);
+    remove(removed, 'login.submit');
+    expect(findRecordedTarget(step, undefined, removed)!.check.verdict).not.toBe('found');
+  });
+});
+
+describe('what a replay reports (R-RPL-03, R-RPL-06)', () => {
+  it('R-RPL-03: another backend or fallback is a note, another outcome a difference', () => {
+    expect(compareOutcomes({ success: true, backend: 'xctest' }, { success: true, backend: 'sdk' })).toEqual({
+      differences: [],
+      notes: ['backend: recorded xctest, replayed sdk'],
+    });
+    expect(compareOutcomes({ success: true }, { success: false, failureReason: 'target_not_found' }).differences).toHaveLength(1);
+  });
+
+  it('R-RPL-06: which steps ran, in filmstrip numbers', () => {
+    expect(stepRanges([1, 2, 3, 5, 7, 8])).toBe('1–3, 5, 7, 8');
+    const step = (number: number, ran: 'yes' | 'no' | 'maybe') => ({ number, ran });
+    expect(ranSummary({ steps: [step(1, 'yes'), step(2, 'yes'), step(3, 'maybe')] as never, unreached: [4, 5] })).toBe(
+      'ran: 1, 2 · may have run: 3 · not run: 4, 5',
+    );
+    expect(ranSummary({ steps: [], unreached: [] })).toBe('no step ran');
+  });
+});
+
+describe('secrets a trace names (R-RPL-04) and a recorded action in words (R-RPL-08)', () => {
+  it('R-RPL-04: typed text the trace does not hold is marked, named as the exports name it, and filled only in the request sent', () => {
+    const login = load('login');
+    const password = byId(login, 'login.password')[0]!;
+    const step = recorded({ action: 'sendKeys', target: { node: withoutChildren(password) }, steps: [{ kind: 'type', text: 'hunter22' }] }, login);
+    expect(JSON.stringify(step.before)).not.toContain('hunter22');
+    expect(typesSecret(step.before!.action)).toBe(true);
+    expect(traceVariables([step])).toEqual([{ name: 'LOGIN_PASSWORD', step: 1, callIds: ['c1'] }]);
+    const filled = withSecret(step.before!.action, 'hunter22');
+    expect(filled['steps']).toEqual([{ kind: 'type', text: 'hunter22' }]);
+    expect(step.before!.action['steps']).toEqual([{ kind: 'type', secret: true }]);
+    expect(recordedActionText(step.before!.action)).toBe('type secret');
+  });
+
+  it('R-RPL-08: typed text, IME action, swipe vector and duration, as the live timeline says them', () => {
+    const login = load('login');
+    const username = byId(login, 'login.username')[0]!;
+    const typed = recorded(
+      {
+        action: 'sendKeys',
+        target: { node: withoutChildren(username) },
+        steps: [
+          { kind: 'type', text: 'alice' },
+          { kind: 'ime', imeAction: 'next' },
+        ],
+      },
+      login,
+    );
+    expect(recordedActionText(typed.before!.action)).toBe('type “alice”, IME next');
+    const swipe = recorded({ action: 'swipe', start: { x: 200, y: 600 }, end: { x: 200, y: 312 }, durationMs: 300 }, login);
+    expect(recordedActionText(swipe.before!.action)).toBe('swipe ↑ 288 pt · 300 ms');
+    expect(recordedActionText(recorded({ action: 'longPress', target: { id: 'login.submit' }, durationMs: 800 }, login).before!.action)).toBe(
+      'long press 800 ms',
+    );
+  });
+});
