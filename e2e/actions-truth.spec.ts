@@ -6,7 +6,7 @@
  * a badge takes its own click.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, postAdmin, runParallax, stopAfterEach, urlIn, type DemoUrls } from './harness';
+import { boxCentre, postAdmin, runParallax, stopAfterEach, urlIn, type DemoUrls, serveDevice } from './harness';
 
 const running = stopAfterEach();
 const SCREEN = { width: 402, height: 874 };
@@ -17,8 +17,7 @@ async function start(page: Page, demoArgs: string[] = []): Promise<DemoUrls> {
   const demo = await runParallax(['demo-device', '--screen', 'login', ...demoArgs], /runnerUrl/, 60_000);
   running.push(demo);
   const urls = JSON.parse(demo.line) as DemoUrls;
-  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('screen-image')).toBeVisible();

@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { FAILURE_EXPLANATIONS } from '@shared/protocol/action';
-import { runParallax, stopProcess, urlIn, boxCentre, postAdmin, stopAfterEach, type DemoUrls } from './harness';
+import { runParallax, stopProcess, urlIn, boxCentre, postAdmin, stopAfterEach, type DemoUrls, startDemo, serveDevice } from './harness';
 
 const running = stopAfterEach();
 
@@ -26,8 +26,7 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
   running.push(demo);
   const urls = JSON.parse(demo.line) as Demo;
-  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('screen-image')).toBeVisible();
@@ -135,11 +134,8 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
 });
 
 test('a recording cut short by a kill is offered for recovery at the next start, and recovers into a trace file', async ({ page }) => {
-  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as Demo;
-  const first = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
-  running.push(first);
+  const urls = await startDemo(running, ['--screen', 'login']);
+  const first = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(first.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('screen-image')).toBeVisible();
@@ -152,8 +148,7 @@ test('a recording cut short by a kill is offered for recovery at the next start,
 
   // The host dies mid-recording; the next start offers the trace it left.
   await stopProcess(first.process, 'SIGKILL');
-  const second = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
-  running.push(second);
+  const second = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(second.line));
   const offer = page.getByTestId('recover-offer');
   await expect(offer).toHaveCount(1);

@@ -6,7 +6,7 @@
  * its elements as boxes, a typed value in the App panel's state after the step, its logs as a list.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, runParallax, urlIn, stopAfterEach, type DemoUrls } from './harness';
+import { boxCentre, runParallax, urlIn, stopAfterEach, type DemoUrls, startDemo } from './harness';
 
 const running = stopAfterEach();
 
@@ -59,9 +59,7 @@ test('R-AR-22, R-AR-24: an app with only the always-present tools: named, observ
 
 test('R-AR-10, R-AR-22: the Tauri flavour: DOM-shaped elements as boxes, and the App panel follows each action', async ({ page }) => {
   test.setTimeout(90_000);
-  const demo = await runParallax(['demo-device', '--appreveal-flavor', 'tauri'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as DemoUrls;
+  const urls = await startDemo(running, ['--appreveal-flavor', 'tauri']);
   const host = await runParallax(['serve', '--no-default-device'], /^Parallax web host: /);
   running.push(host);
   await page.goto(urlIn(host.line));

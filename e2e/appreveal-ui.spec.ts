@@ -6,7 +6,7 @@
  * tools the app registered are offered.
  */
 import { expect, test } from '@playwright/test';
-import { runParallax, urlIn, boxCentre, stopAfterEach, type DemoUrls } from './harness';
+import { runParallax, urlIn, boxCentre, stopAfterEach, type DemoUrls, startDemo, serveDevice } from './harness';
 
 const running = stopAfterEach();
 
@@ -21,8 +21,7 @@ test('a pasted session URL connects the demo app through AppReveal; its screen, 
   const urls = JSON.parse(demo.line) as Demo;
   const token = new URL(urls.appRevealUrl).searchParams.get('appreveal_session_token');
   expect(token).toBeTruthy();
-  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
 
   // Discovery's port probe lists the demo's runner, live, with its kind and state.
@@ -119,11 +118,8 @@ test('a pasted session URL connects the demo app through AppReveal; its screen, 
 test('Back (navigate_back) and the web view tools run through AppReveal as recorded steps', async ({ page }) => {
   test.setTimeout(90_000);
   const port = 9100 + Math.floor(Math.random() * 200);
-  const demo = await runParallax(['demo-device', '--port', String(port), '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as Demo;
-  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const urls = await startDemo(running, ['--port', String(port), '--screen', 'login']);
+  const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await page.getByTestId('connect-url').fill(urls.appRevealUrl);
   await page.getByTestId('connect-submit').click();

@@ -5,20 +5,13 @@
  * saved while recording reopens from the trace file.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { postAdmin, runParallax, stopAfterEach, stopRecording, urlIn, type DemoUrls } from './harness';
+import { postAdmin, stopAfterEach, stopRecording, urlIn, type DemoUrls, startDemo, serveDevice } from './harness';
 
 const running = stopAfterEach();
 
-async function startDemo(screen: string): Promise<DemoUrls> {
-  const demo = await runParallax(['demo-device', '--screen', screen], /runnerUrl/, 60_000);
-  running.push(demo);
-  return JSON.parse(demo.line) as DemoUrls;
-}
-
 /** Opens the inspector on the demo device and waits for its first frame. */
 async function open(page: Page, demo: DemoUrls): Promise<void> {
-  const host = await runParallax(['serve', '--device', demo.runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const host = await serveDevice(running, demo.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('screen-image')).toBeVisible();
@@ -60,7 +53,7 @@ async function clearFilter(page: Page): Promise<void> {
 }
 
 test('Hostile and Checkout: only in SDK-backed is exactly what the bridge or the web view adds; selection follows the pairs', async ({ page }) => {
-  const demo = await startDemo('hostile');
+  const demo = await startDemo(running, ['--screen', 'hostile']);
   await open(page, demo);
 
   await page.getByTestId('compare-button').click();
@@ -188,7 +181,7 @@ test('Hostile and Checkout: only in SDK-backed is exactly what the bridge or the
 });
 
 test('a comparison saved while recording is listed in the trace file and reopens there', async ({ page }) => {
-  const demo = await startDemo('hostile');
+  const demo = await startDemo(running, ['--screen', 'hostile']);
   await open(page, demo);
 
   const record = page.getByTestId('record-button');

@@ -92,6 +92,20 @@ export function stopAfterEach(): Running[] {
   return running;
 }
 
+/** Starts `parallax demo-device` with these arguments, stopped after the test; the URLs it printed. */
+export async function startDemo(running: Running[], args: string[] = []): Promise<DemoUrls> {
+  const demo = await runParallax(['demo-device', ...args], /runnerUrl/, 60_000);
+  running.push(demo);
+  return JSON.parse(demo.line) as DemoUrls;
+}
+
+/** Starts the web host on one runner, stopped after the test. */
+export async function serveDevice(running: Running[], runnerUrl: string): Promise<Running> {
+  const host = await runParallax(['serve', '--device', runnerUrl], /^Parallax web host: /);
+  running.push(host);
+  return host;
+}
+
 /** Switches the demo device's screen or faults through its admin endpoint. */
 export async function postAdmin(demo: Pick<DemoUrls, 'adminUrl'>, path: 'screen' | 'faults', body: unknown): Promise<void> {
   const response = await fetch(`${demo.adminUrl}/${path}`, {

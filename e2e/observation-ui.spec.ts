@@ -8,21 +8,14 @@
  * screens and faults through the device's admin endpoint, as a tester at a device rack would.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { runParallax, urlIn, postAdmin, stopAfterEach, type DemoUrls } from './harness';
+import { urlIn, postAdmin, stopAfterEach, type DemoUrls, startDemo, serveDevice } from './harness';
 
 const running = stopAfterEach();
 
 type Demo = DemoUrls;
 
-async function startDemo(args: string[]): Promise<Demo> {
-  const demo = await runParallax(['demo-device', ...args], /runnerUrl/, 60_000);
-  running.push(demo);
-  return JSON.parse(demo.line) as Demo;
-}
-
 async function serve(runnerUrl: string): Promise<string> {
-  const host = await runParallax(['serve', '--device', runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const host = await serveDevice(running, runnerUrl);
   return urlIn(host.line);
 }
 
@@ -39,7 +32,7 @@ const boxes = (page: Page, source: string) => page.locator(`[data-testid="box"][
 const attr = (page: Page, name: string) => page.locator(`[data-testid="attr-row"][data-name="${name}"] td .attr-value`);
 
 test('Checkout: boxes by source with a legend filter, merged attributes, backend and fallback in the header', async ({ page }) => {
-  const demo = await startDemo(['--screen', 'checkout']);
+  const demo = await startDemo(running, ['--screen', 'checkout']);
   await open(page, demo);
 
   // The web view's DOM nodes and the bridge's nodes, each in their own colour, with the XCTest ones.
@@ -99,7 +92,7 @@ test('Checkout: boxes by source with a legend filter, merged attributes, backend
 });
 
 test('Hostile shows the recovered banner, Feed its hidden-content arrows and tab bar, Edges its layout warnings', async ({ page }) => {
-  const demo = await startDemo(['--screen', 'hostile']);
+  const demo = await startDemo(running, ['--screen', 'hostile']);
   await open(page, demo);
 
   const banner = page.getByTestId('quality-banner');
@@ -147,7 +140,7 @@ test('Hostile shows the recovered banner, Feed its hidden-content arrows and tab
 
 test('live mode: the screenshot loop keeps frames coming, the capture stamp keeps every digit, pausing stops it', async ({ page }) => {
   const base = 18446744073709551000n;
-  const demo = await startDemo(['--screen', 'login', '--fault', `capture-identity-base=${base}`]);
+  const demo = await startDemo(running, ['--screen', 'login', '--fault', `capture-identity-base=${base}`]);
   await open(page, demo);
 
   const live = page.getByTestId('live-toggle');

@@ -4,7 +4,7 @@
  * to get a real device in.
  */
 import { expect, test } from '@playwright/test';
-import { boxCentre, runParallax, stopAfterEach, urlIn, type DemoUrls } from './harness';
+import { boxCentre, runParallax, stopAfterEach, urlIn, startDemo, serveDevice } from './harness';
 
 const running = stopAfterEach();
 
@@ -22,11 +22,8 @@ test('an empty device list says how to get a simulator, an iPhone or an AppRevea
 });
 
 test('the demo is listed by its app and kind; a picked button reads in iOS terms, its wire names beside them', async ({ page }) => {
-  const demoProcess = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demoProcess);
-  const demo = JSON.parse(demoProcess.line) as DemoUrls;
-  const host = await runParallax(['serve', '--device', demo.runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const demo = await startDemo(running, ['--screen', 'login']);
+  const host = await serveDevice(running, demo.runnerUrl);
   await page.goto(urlIn(host.line));
   const device = page.getByTestId('device-item');
   await expect(device).toHaveAttribute('data-state', 'connected');

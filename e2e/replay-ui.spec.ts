@@ -6,7 +6,7 @@
  * continue, every step gets a verdict; Stop stops between steps.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { boxCentre, postAdmin, runParallax, stopAfterEach, urlIn, type DemoUrls } from './harness';
+import { boxCentre, postAdmin, runParallax, stopAfterEach, urlIn, type DemoUrls, startDemo, serveDevice } from './harness';
 
 const running = stopAfterEach();
 
@@ -50,8 +50,7 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   test.setTimeout(150_000);
   const recordedOn = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
   running.push(recordedOn);
-  const host = await runParallax(['serve', '--device', (JSON.parse(recordedOn.line) as DemoUrls).runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const host = await serveDevice(running, (JSON.parse(recordedOn.line) as DemoUrls).runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('screen-image')).toBeVisible();
@@ -69,9 +68,7 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   await expect(badges(page)).toHaveCount(0);
 
   // A fresh demo iPhone, connected from the panel itself.
-  const fresh = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(fresh);
-  const urls = JSON.parse(fresh.line) as DemoUrls;
+  const urls = await startDemo(running, ['--screen', 'login']);
   await panel.getByTestId('connect-url').fill(urls.runnerUrl);
   await panel.getByTestId('connect-submit').click();
   const device = panel.getByTestId('replay-device');
@@ -153,11 +150,8 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
 
 test('R-RPL-04: a secret the trace did not keep is asked for by name before the replay, and typed for it only', async ({ page }) => {
   test.setTimeout(120_000);
-  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as DemoUrls;
-  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const urls = await startDemo(running, ['--screen', 'login']);
+  const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('screen-image')).toBeVisible();
   await page.getByTestId('mode-toggle').click();

@@ -5,7 +5,7 @@
  * clipboard.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, runParallax, stopAfterEach, urlIn, type DemoUrls } from './harness';
+import { boxCentre, runParallax, stopAfterEach, urlIn, type DemoUrls, serveDevice } from './harness';
 
 const running = stopAfterEach();
 
@@ -13,8 +13,7 @@ async function start(page: Page): Promise<DemoUrls> {
   const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
   running.push(demo);
   const urls = JSON.parse(demo.line) as DemoUrls;
-  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const host = await serveDevice(running, urls.runnerUrl);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');

@@ -6,7 +6,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ROOT, runParallax, urlIn, boxCentre, postAdmin, stopAfterEach, stopRecording, type DemoUrls } from './harness';
+import { ROOT, runParallax, urlIn, boxCentre, postAdmin, stopAfterEach, stopRecording, startDemo, serveDevice } from './harness';
 
 const running = stopAfterEach();
 
@@ -14,8 +14,7 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
   running.push(demo);
   const urls = JSON.parse(demo.line) as { runnerUrl: string };
-  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('screen-image')).toBeVisible();
@@ -134,11 +133,8 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
 });
 
 test('R-RPL-09: a failed step of the live timeline runs again as a new action, only when asked', async ({ page }) => {
-  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as DemoUrls;
-  const host = await runParallax(['serve', '--device', urls.runnerUrl], /^Parallax web host: /);
-  running.push(host);
+  const urls = await startDemo(running, ['--screen', 'login']);
+  const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('screen-image')).toBeVisible();
   await page.getByTestId('mode-toggle').click();
