@@ -116,6 +116,12 @@ export async function postAdmin(demo: Pick<DemoUrls, 'adminUrl'>, path: 'screen'
   expect(response.status, await response.text()).toBe(200);
 }
 
+/** Actions the demo app's SDK bridge has been asked to perform since it started. */
+export async function bridgeActionsSent(demo: Pick<DemoUrls, 'adminUrl'>): Promise<number> {
+  const stats = (await (await fetch(`${demo.adminUrl}/stats`)).json()) as { sdkRequests: Record<string, number> };
+  return stats.sdkRequests['POST /observation/action'] ?? 0;
+}
+
 /** The page point at the centre of the box of the node with this id (found through the search box). */
 export async function boxCentre(page: Page, id: string): Promise<{ x: number; y: number }> {
   await page.getByTestId('search-input').fill(id);

@@ -6,7 +6,7 @@
  * continue, every step gets a verdict; Stop stops between steps.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { boxCentre, postAdmin, runParallax, stopAfterEach, urlIn, type DemoUrls, startDemo, serveDevice } from './harness';
+import { boxCentre, bridgeActionsSent, postAdmin, runParallax, stopAfterEach, urlIn, type DemoUrls, startDemo, serveDevice } from './harness';
 
 const running = stopAfterEach();
 
@@ -34,12 +34,6 @@ async function recordTaps(page: Page, ids: string[]): Promise<string> {
 async function replay(page: Page, onDivergence: 'stop' | 'continue'): Promise<void> {
   await page.getByTestId('replay-on-divergence').selectOption(onDivergence);
   await page.getByTestId('replay-start').click();
-}
-
-/** Actions the demo app's SDK bridge has been asked to perform since it started. */
-async function bridgeActionsSent(demo: DemoUrls): Promise<number> {
-  const stats = (await (await fetch(`${demo.adminUrl}/stats`)).json()) as { sdkRequests: Record<string, number> };
-  return stats.sdkRequests['POST /observation/action'] ?? 0;
 }
 
 function badges(page: Page): Locator {

@@ -6,7 +6,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ROOT, runParallax, urlIn, boxCentre, postAdmin, stopAfterEach, stopRecording, startDemo, serveDevice } from './harness';
+import { ROOT, runParallax, urlIn, boxCentre, bridgeActionsSent, postAdmin, stopAfterEach, stopRecording, startDemo, serveDevice } from './harness';
 
 const running = stopAfterEach();
 
@@ -150,16 +150,28 @@ test('R-RPL-09: a failed step of the live timeline runs again as a new action, o
   await page.waitForTimeout(1000);
   await expect(steps).toHaveCount(1);
 
+  // While another action runs on the device, Run again is refused: the button is disabled, and the device
+  // is sent nothing more than that one action.
+  await postAdmin(urls, 'faults', { add: ['bridge-action-slow=2500'] });
+  const actionsBefore = await bridgeActionsSent(urls);
+  await page.mouse.click(signIn.x, signIn.y);
+  await expect(page.getByTestId('timeline-pending')).toHaveCount(1);
+  await expect(steps.first().getByTestId('step-retry')).toBeDisabled();
+  await steps.first().getByTestId('step-retry').click({ force: true });
+  await expect(steps).toHaveCount(2);
+  await expect(page.getByTestId('timeline-pending')).toHaveCount(0);
+  expect(await bridgeActionsSent(urls)).toBe(actionsBefore + 1);
+
   // The app is fine again; Run again sends the same action as a new step of its own.
-  await postAdmin(urls, 'faults', { remove: ['bridge-reject'] });
+  await postAdmin(urls, 'faults', { remove: ['bridge-reject', 'bridge-action-slow'] });
   const retry = steps.first().getByTestId('step-retry');
   await expect(retry).toBeEnabled();
   await retry.click();
-  await expect(steps).toHaveCount(2);
+  await expect(steps).toHaveCount(3);
   const ids = await steps.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-call-id')));
-  expect(new Set(ids).size).toBe(2);
+  expect(new Set(ids).size).toBe(3);
   await expect(steps.first()).toHaveAttribute('data-success', 'true');
-  // A step that succeeded offers no retry; the failed one still does.
+  // A step that succeeded offers no retry; the failed ones still do.
   await expect(steps.first().getByTestId('step-retry')).toHaveCount(0);
   await expect(steps.nth(1).getByTestId('step-retry')).toHaveCount(1);
 });
