@@ -13,7 +13,7 @@
 import { SelectorError, wholeMatch, MAX_PATTERN_LENGTH, type SelectorSyntax } from './errors';
 import { elementTypeInfo } from './element-type';
 import type { ElementAttributes } from './element';
-import { TokenCursor } from './tokens';
+import { operatorReader, patternReader, scan, TokenCursor, type Reader } from './tokens';
 
 type Value = string | number | boolean | null | Value[];
 export type PredicateArg = string | number | boolean;
@@ -63,63 +63,51 @@ type Token =
 const OPERATORS = ['==', '!=', '<>', '<=', '=<', '>=', '=>', '&&', '||', '=', '<', '>', '!', '(', ')', '{', '}', ',', '[', ']'];
 
 function tokenize(text: string, syntax: SelectorSyntax): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    const at = i;
-    if (c === '"' || c === "'") {
-      let value = '';
-      i++;
-      for (;;) {
-        if (i >= text.length) throw new SelectorError(syntax, 'a quoted string is not closed', at);
-        const d = text[i]!;
-        if (d === c) break;
-        if (d === '\\' && i + 1 < text.length) {
-          const e = text[i + 1]!;
-          value += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'r' ? '\r' : e;
-          i += 2;
-          continue;
-        }
-        value += d;
-        i++;
+  const quoted: Reader<Token> = (source, at) => {
+    const quote = source[at];
+    if (quote !== '"' && quote !== "'") return undefined;
+    let value = '';
+    let i = at + 1;
+    for (;;) {
+      if (i >= source.length) throw new SelectorError(syntax, 'a quoted string is not closed', at);
+      const d = source[i]!;
+      if (d === quote) break;
+      if (d === '\\' && i + 1 < source.length) {
+        const e = source[i + 1]!;
+        value += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'r' ? '\r' : e;
+        i += 2;
+        continue;
       }
+      value += d;
       i++;
-      tokens.push({ kind: 'string', value, at });
-      continue;
     }
-    if (c === '%') {
-      const m = /^%(@|K|d|i|f|ld|lu|u)/.exec(text.slice(i));
-      if (!m) throw new SelectorError(syntax, `unknown format specifier ${JSON.stringify(text.slice(i, i + 2))}`, at);
-      tokens.push({ kind: 'arg', spec: m[1]!, at });
-      i += m[0].length;
-      continue;
-    }
-    const number = /^-?(?:\d+\.?\d*|\.\d+)/.exec(text.slice(i));
-    const last = tokens.at(-1);
+    return { token: { kind: 'string', value, at }, length: i + 1 - at };
+  };
+  const formatArg: Reader<Token> = (source, at) => {
+    if (source[at] !== '%') return undefined;
+    const m = /^%(@|K|d|i|f|ld|lu|u)/.exec(source.slice(at));
+    if (!m) throw new SelectorError(syntax, `unknown format specifier ${JSON.stringify(source.slice(at, at + 2))}`, at);
+    return { token: { kind: 'arg', spec: m[1]!, at }, length: m[0].length };
+  };
+  const number: Reader<Token> = (source, at, last) => {
     // A minus starts a number only where a value can start: first, or after an operator.
-    if (number && (c !== '-' || last === undefined || last.kind === 'op')) {
-      tokens.push({ kind: 'number', value: Number(number[0]), at });
-      i += number[0].length;
-      continue;
-    }
-    const word = /^[A-Za-z_$#@][\w$.]*/.exec(text.slice(i));
-    if (word) {
-      tokens.push({ kind: 'word', value: word[0], at });
-      i += word[0].length;
-      continue;
-    }
-    const op = OPERATORS.find((o) => text.startsWith(o, i));
-    if (!op) throw new SelectorError(syntax, `unexpected ${JSON.stringify(c)}`, at);
-    tokens.push({ kind: 'op', value: op, at });
-    i += op.length;
-  }
-  tokens.push({ kind: 'end', at: text.length });
-  return tokens;
+    if (source[at] === '-' && last !== undefined && last.kind !== 'op') return undefined;
+    return patternReader<Token>(/^-?(?:\d+\.?\d*|\.\d+)/, (m) => ({ kind: 'number', value: Number(m), at }))(source, at, last);
+  };
+  return scan<Token>(
+    text,
+    [
+      quoted,
+      formatArg,
+      number,
+      patternReader<Token>(/^[A-Za-z_$#@][\w$.]*/, (value, at) => ({ kind: 'word', value, at })),
+      operatorReader<Token>(OPERATORS, (value, at) => ({ kind: 'op', value, at })),
+    ],
+    (at) => ({ kind: 'end', at }),
+    (c, at) => {
+      throw new SelectorError(syntax, `unexpected ${JSON.stringify(c)}`, at);
+    },
+  );
 }
 
 // ---- Parser -----------------------------------------------------------------------------------------

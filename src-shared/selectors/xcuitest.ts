@@ -14,7 +14,7 @@ import { elementTypeByName, elementTypeInfo, type ElementTypeName } from './elem
 import type { ElementAttributes } from './element';
 import { parsePredicate, type Predicate, type PredicateArg } from './predicate';
 import type { ScreenView } from './screen';
-import { TokenCursor } from './tokens';
+import { operatorReader, patternReader, scan, TokenCursor, type Reader } from './tokens';
 
 type Step =
   | { op: 'descendants' | 'children'; type: ElementTypeName }
@@ -43,68 +43,51 @@ function fail(reason: string, at?: number): never {
   throw new SelectorError('xcuitest', reason, at);
 }
 
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    const at = i;
-    if (c === '"') {
-      let value = '';
-      i++;
-      for (;;) {
-        if (i >= text.length) fail('a string literal is not closed', at);
-        const d = text[i]!;
-        if (d === '"') break;
-        if (d === '\n') fail('a string literal is not closed on its line', at);
-        if (d === '\\') {
-          const e = text[i + 1];
-          if (e === 'u' && text[i + 2] === '{') {
-            const close = text.indexOf('}', i + 3);
-            const hex = close < 0 ? '' : text.slice(i + 3, close);
-            if (!/^[0-9a-fA-F]{1,8}$/.test(hex)) fail('a \\u{…} escape needs 1 to 8 hex digits', i);
-            value += String.fromCodePoint(parseInt(hex, 16));
-            i = close + 1;
-            continue;
-          }
-          const escapes: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', '"': '"', "'": "'", '\\': '\\' };
-          if (e === undefined || escapes[e] === undefined) fail(`\\${e ?? ''} is not a Swift escape`, i);
-          value += escapes[e];
-          i += 2;
-          continue;
-        }
-        value += d;
-        i++;
+const SWIFT_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '0': '\0', '"': '"', "'": "'", '\\': '\\' };
+
+/** A Swift string literal: one line, Swift's escapes, `\u{…}` included. */
+const swiftLiteral: Reader<Token> = (text, at) => {
+  if (text[at] !== '"') return undefined;
+  let value = '';
+  let i = at + 1;
+  for (;;) {
+    if (i >= text.length) fail('a string literal is not closed', at);
+    const d = text[i]!;
+    if (d === '"') break;
+    if (d === '\n') fail('a string literal is not closed on its line', at);
+    if (d === '\\') {
+      const e = text[i + 1];
+      if (e === 'u' && text[i + 2] === '{') {
+        const close = text.indexOf('}', i + 3);
+        const hex = close < 0 ? '' : text.slice(i + 3, close);
+        if (!/^[0-9a-fA-F]{1,8}$/.test(hex)) fail('a \\u{…} escape needs 1 to 8 hex digits', i);
+        value += String.fromCodePoint(parseInt(hex, 16));
+        i = close + 1;
+        continue;
       }
-      i++;
-      tokens.push({ kind: 'string', value, at });
+      if (e === undefined || SWIFT_ESCAPES[e] === undefined) fail(`\\${e ?? ''} is not a Swift escape`, i);
+      value += SWIFT_ESCAPES[e];
+      i += 2;
       continue;
     }
-    const number = /^-?\d+(?:\.\d+)?/.exec(text.slice(i));
-    if (number) {
-      tokens.push({ kind: 'number', value: Number(number[0]), at });
-      i += number[0].length;
-      continue;
-    }
-    const ident = /^[A-Za-z_][\w]*/.exec(text.slice(i));
-    if (ident) {
-      tokens.push({ kind: 'ident', value: ident[0], at });
-      i += ident[0].length;
-      continue;
-    }
-    if ('.()[],:;'.includes(c)) {
-      tokens.push({ kind: 'punct', value: c, at });
-      i++;
-      continue;
-    }
-    fail(`unexpected ${JSON.stringify(c)}`, at);
+    value += d;
+    i++;
   }
-  tokens.push({ kind: 'end', at: text.length });
-  return tokens;
+  return { token: { kind: 'string', value, at }, length: i + 1 - at };
+};
+
+function tokenize(text: string): Token[] {
+  return scan<Token>(
+    text,
+    [
+      swiftLiteral,
+      patternReader<Token>(/^-?\d+(?:\.\d+)?/, (m, at) => ({ kind: 'number', value: Number(m), at })),
+      patternReader<Token>(/^[A-Za-z_][\w]*/, (value, at) => ({ kind: 'ident', value, at })),
+      operatorReader<Token>(['.', '(', ')', '[', ']', ',', ':', ';'], (value, at) => ({ kind: 'punct', value, at })),
+    ],
+    (at) => ({ kind: 'end', at }),
+    (c, at) => fail(`unexpected ${JSON.stringify(c)}`, at),
+  );
 }
 
 // ---- Arguments --------------------------------------------------------------------------------------

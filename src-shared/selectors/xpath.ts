@@ -13,7 +13,7 @@
 import { SelectorError } from './errors';
 import type { ElementAttributes } from './element';
 import type { ScreenView } from './screen';
-import { TokenCursor } from './tokens';
+import { operatorReader, patternReader, scan, TokenCursor, type Reader } from './tokens';
 
 /** One attribute of the page source element for node `i` of `view`, or undefined when it has none. */
 export function xpathAttribute(e: ElementAttributes, view: ScreenView, i: number, name: string): string | undefined {
@@ -55,44 +55,33 @@ function fail(reason: string, at?: number): never {
 
 const OPS = ['//', '::', '..', '!=', '<=', '>=', '/', '(', ')', '[', ']', '@', ',', '|', '=', '<', '>', '*', '.', '-', '+'];
 
+/** An XPath literal: no escapes, the other quote may appear inside. */
+const literal: Reader<Token> = (text, at) => {
+  const quote = text[at];
+  if (quote !== '"' && quote !== "'") return undefined;
+  const close = text.indexOf(quote, at + 1);
+  if (close < 0) fail('a string literal is not closed', at);
+  return { token: { kind: 'string', value: text.slice(at + 1, close), at }, length: close + 1 - at };
+};
+
 function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    const at = i;
-    if (c === '"' || c === "'") {
-      const close = text.indexOf(c, i + 1);
-      if (close < 0) fail('a string literal is not closed', at);
-      tokens.push({ kind: 'string', value: text.slice(i + 1, close), at });
-      i = close + 1;
-      continue;
-    }
-    const number = /^(?:\d+(?:\.\d*)?|\.\d+)/.exec(text.slice(i));
-    if (number) {
-      tokens.push({ kind: 'number', value: number[0], at });
-      i += number[0].length;
-      continue;
-    }
-    const name = /^[A-Za-z_][\w.-]*/.exec(text.slice(i));
-    if (name) {
+  return scan<Token>(
+    text,
+    [
+      literal,
+      patternReader<Token>(/^(?:\d+(?:\.\d*)?|\.\d+)/, (value, at) => ({ kind: 'number', value, at })),
       // A name never ends with "." or "-" (`..` and `-` are operators of their own).
-      const value = name[0].replace(/[.-]+$/, '');
-      tokens.push({ kind: 'name', value, at });
-      i += value.length;
-      continue;
-    }
-    const op = OPS.find((o) => text.startsWith(o, i));
-    if (!op) fail(`unexpected ${JSON.stringify(c)}`, at);
-    tokens.push({ kind: 'op', value: op, at });
-    i += op.length;
-  }
-  tokens.push({ kind: 'end', value: '', at: text.length });
-  return tokens;
+      (source, at) => {
+        const name = /^[A-Za-z_][\w.-]*/.exec(source.slice(at));
+        if (!name) return undefined;
+        const value = name[0].replace(/[.-]+$/, '');
+        return { token: { kind: 'name', value, at }, length: value.length };
+      },
+      operatorReader<Token>(OPS, (value, at) => ({ kind: 'op', value, at })),
+    ],
+    (at) => ({ kind: 'end', value: '', at }),
+    (c, at) => fail(`unexpected ${JSON.stringify(c)}`, at),
+  );
 }
 
 // ---- Evaluation model -------------------------------------------------------------------------------
