@@ -40,46 +40,67 @@ export function withChildren(node: UiNode, children: UiNode[]): UiNode {
  */
 export const MAX_VIEW_DEPTH = 1_000;
 
+/** How a depth limit reads and rebuilds one kind of tree (a runner's `node`, an SDK bridge's `children`). */
+export interface TreeShape<T> {
+  children(node: T): readonly T[];
+  /** The node alone, as a fresh object the limit may give children to. */
+  bare(node: T): T;
+  setChildren(bare: T, children: T[]): void;
+}
+
+const UI_NODE_SHAPE: TreeShape<UiNode> = {
+  children: childrenOf,
+  bare: withoutChildren,
+  setChildren: (bare, children) => {
+    bare.node = children;
+  },
+};
+
 /**
  * The tree with every node below `maxDepth` moved up to be a child of its ancestor at `maxDepth`, in
  * document order: each keeps its own frame and attributes, only the nesting is lost. Iterative, so any
- * decoded depth is safe; a tree within the depth is returned as it is.
+ * decoded depth is safe; a tree within the depth is returned as it is (docs/rules.md#r-lim-02).
  */
-export function limitDepth(root: UiNode, maxDepth = MAX_VIEW_DEPTH): { root: UiNode; flattened: number } {
-  const measure: Array<[UiNode, number]> = [[root, 1]];
+export function limitTreeDepth<T>(root: T, shape: TreeShape<T>, maxDepth = MAX_VIEW_DEPTH): { root: T; flattened: number } {
+  const measure: Array<[T, number]> = [[root, 1]];
   let deepest = 0;
   while (measure.length > 0 && deepest <= maxDepth) {
     const [node, depth] = measure.pop()!;
     deepest = Math.max(deepest, depth);
-    for (const child of childrenOf(node)) measure.push([child, depth + 1]);
+    for (const child of shape.children(node)) measure.push([child, depth + 1]);
   }
   if (deepest <= maxDepth) return { root, flattened: 0 };
   let flattened = 0;
-  const top = withoutChildren(root);
-  const stack: Array<{ from: UiNode; into: UiNode; depth: number }> = [{ from: root, into: top, depth: 1 }];
+  const top = shape.bare(root);
+  const stack: Array<{ from: T; into: T; depth: number }> = [{ from: root, into: top, depth: 1 }];
   while (stack.length > 0) {
     const { from, into, depth } = stack.pop()!;
-    const children = childrenOf(from);
+    const children = shape.children(from);
     if (children.length === 0) continue;
     if (depth < maxDepth) {
-      const copies = children.map(withoutChildren);
-      into.node = copies;
+      const copies = children.map((child) => shape.bare(child));
+      shape.setChildren(into, copies);
       children.forEach((child, i) => stack.push({ from: child, into: copies[i]!, depth: depth + 1 }));
       continue;
     }
     // At the limit: every descendant, in document order, as a direct child.
-    const flat: UiNode[] = [];
+    const flat: T[] = [];
     const pending = [...children].reverse();
     while (pending.length > 0) {
       const node = pending.pop()!;
-      flat.push(withoutChildren(node));
-      const below = childrenOf(node);
+      flat.push(shape.bare(node));
+      const below = shape.children(node);
       flattened += below.length;
       for (let i = below.length - 1; i >= 0; i--) pending.push(below[i]!);
     }
-    into.node = flat;
+    shape.setChildren(into, flat);
   }
   return { root: top, flattened };
+}
+
+/** A runner tree within `maxDepth` (limitTreeDepth). */
+export function limitDepth(root: UiNode, maxDepth = MAX_VIEW_DEPTH): { root: UiNode; flattened: number } {
+  return limitTreeDepth(root, UI_NODE_SHAPE, maxDepth);
 }
 
 export function withExtras(node: UiNode, extras: Record<string, string>): UiNode {

@@ -11,7 +11,16 @@ import type { ObservationNode, ObservationSnapshot, SdkRelayFailure } from '@sha
 import type { UiNode } from '@shared/protocol/runner';
 import { RectIndex, truncateRect } from './geometry';
 import { isXctest, present, rectOf } from './nodes';
-import { childrenOf, SDK_SOURCE_KEY, withChildren, xctestTwinExtras, type XctestTwinKind } from '@shared/model/node';
+import {
+  childrenOf,
+  limitTreeDepth,
+  MAX_VIEW_DEPTH,
+  SDK_SOURCE_KEY,
+  withChildren,
+  xctestTwinExtras,
+  type TreeShape,
+  type XctestTwinKind,
+} from '@shared/model/node';
 import { elementTypeOf } from '@shared/selectors/element-type';
 
 export const SDK_BRIDGE_SOURCE = 'sdkBridge';
@@ -70,6 +79,14 @@ export function mergeBridgeRead(root: UiNode, read: BridgeRead | undefined): Bri
   return { ...result, merged: true, reason: 'merged', backend: 'sdk', captureIdentity: snapshot.captureIdentity };
 }
 
+const BRIDGE_NODE_SHAPE: TreeShape<ObservationNode> = {
+  children: (node) => node.children,
+  bare: (node) => ({ ...node, children: [] }),
+  setChildren: (bare, children) => {
+    bare.children = children;
+  },
+};
+
 /** Merges a screen-space snapshot (the caller checked the space). */
 export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot): { root: UiNode; nodes: number; duplicatesRemoved: number } {
   const identity = snapshot.captureIdentity;
@@ -80,7 +97,7 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
 
   const map = (node: ObservationNode, isRoot: boolean): UiNode[] => {
     const children: UiNode[] = [];
-    for (const child of node.children) children.push(...map(child, false));
+    for (const child of node.children) for (const mapped of map(child, false)) children.push(mapped);
     // An invisible node is left out; a visible descendant (the SDK says so per node) moves up to it.
     if (!node.visible) return children;
     // The application is the XCUIApplication node the snapshot merges under; a second one would stand
@@ -92,7 +109,9 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
     index.add(mapped.bounds!, { source: node, mapped });
     return [mapped];
   };
-  const bridgeNodes = snapshot.root ? map(snapshot.root, true) : [];
+  // The mapping recurses: a snapshot deeper than the pipeline walks has its deepest nodes moved up, as a
+  // runner tree has (docs/rules.md#r-lim-02); one level is kept for the XCTest root it merges under.
+  const bridgeNodes = snapshot.root ? map(limitTreeDepth(snapshot.root, BRIDGE_NODE_SHAPE, MAX_VIEW_DEPTH - 1).root, true) : [];
 
   let duplicatesRemoved = 0;
   // Each bridge node stands for at most one XCTest node (docs/protocol.md#p-merge-attrs, `xctest.*`).

@@ -249,3 +249,20 @@ describe('Observe: when the bridge snapshot is merged', () => {
     expect(byId(out.root, 'r')!['sdk-capture-identity']).toBe(BIG);
   });
 });
+
+describe('Observe: a bridge snapshot deeper than the pipeline walks', () => {
+  it('R-LIM-02: a snapshot 5,000 levels deep merges, every node kept, the deepest moved up under level 1,000', () => {
+    const depth = 5_000;
+    let deepest: Record<string, unknown> = { id: `n${depth}`, role: 'button', label: 'Deepest', bounds: rect(10, 10, 60, 40), children: [] };
+    for (let level = depth - 1; level >= 1; level--) deepest = { id: `n${level}`, role: 'group', bounds: rect(0, 0, 402, 874), children: [deepest] };
+    const merged = mergeBridgeRead(xctest([]), reply(snapshot({}, [deepest])));
+    expect(merged.merged).toBe(true);
+    expect(merged.nodes).toBe(depth + 1);
+    const nodes = flattenTree(merged.root);
+    const ids = new Set(nodes.map((f) => f.node['sdk-element-id']).filter((id) => id !== undefined));
+    expect(ids.size).toBe(depth + 1);
+    const leaf = nodes.find((f) => f.node['sdk-element-id'] === `n${depth}`)!;
+    expect(leaf.node.text ?? leaf.node['content-desc']).toBe('Deepest');
+    expect(leaf.depth).toBeLessThanOrEqual(1_001);
+  });
+});
