@@ -22,6 +22,7 @@
 import { EventEmitter } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { boundedFetch, MAX_APPREVEAL_REPLY_BYTES, replyTooLarge } from './bounded-fetch';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode, McpError, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
@@ -105,6 +106,8 @@ export interface AppRevealClientOptions {
   /** The name the client gives in initialize. */
   clientName?: string;
   clientVersion?: string;
+  /** The most bytes one reply may have (default MAX_APPREVEAL_REPLY_BYTES), held to while it streams. */
+  maxReplyBytes?: number;
 }
 
 export interface CallOptions {
@@ -170,6 +173,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
       headers: { ...(options.headers ?? {}) },
       clientName: options.clientName ?? 'parallax',
       clientVersion: options.clientVersion ?? '0.1.0',
+      maxReplyBytes: options.maxReplyBytes ?? MAX_APPREVEAL_REPLY_BYTES,
     };
   }
 
@@ -229,6 +233,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
       if (this.#token !== undefined) headers.Authorization = `Bearer ${this.#token}`;
       const transport = new StreamableHTTPClientTransport(new URL(this.baseUrl), {
         requestInit: { headers },
+        fetch: boundedFetch(this.#options.maxReplyBytes),
         // AppReveal has no SSE stream to resume; a dropped request is a failed request.
         reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
       });
@@ -657,6 +662,8 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   private mapError(error: unknown, what: string, timeoutMs = this.#options.timeoutMs): AppRevealError {
     if (error instanceof AppRevealError) return error;
     const tool = what === 'connect' ? {} : { tool: what };
+    const tooLarge = replyTooLarge(error);
+    if (tooLarge) return new AppRevealError('bad_reply', `AppReveal at ${this.endpoint} answered ${what} with more than it may: ${tooLarge.message}`, tool);
     if (error instanceof StreamableHTTPError) {
       if (error.code === 401) return this.unauthorized(401, tool);
       if (error.code === 403) return this.forbidden(403, tool);

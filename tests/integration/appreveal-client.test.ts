@@ -424,3 +424,80 @@ describe('AppReveal errors', () => {
     await expectAppRevealError(c.webSelect('#s', 'a'), 'unknown_tool');
   });
 });
+
+/** The fake app, until `flood` is set: then one element whose label is that many characters. */
+class FloodingApp extends FakeApp {
+  flood = 0;
+  override getElements(windowId?: string) {
+    const elements = super.getElements(windowId);
+    if (this.flood === 0) return elements;
+    return [{ ...elements[0]!, label: 'x'.repeat(this.flood) }];
+  }
+}
+
+describe('reply limits', () => {
+  const LIMIT = 256 * 1024;
+
+  it('R-LIM-06: a reply that declares more than the limit is refused before its body is read; the connection goes on', async () => {
+    const app = new FloodingApp();
+    const { server } = await serve({ app });
+    const c = client(server.url, { maxReplyBytes: LIMIT });
+    await c.connect();
+    app.flood = 2 * LIMIT;
+    const error = await expectAppRevealError(c.getElements(), 'bad_reply');
+    expect(error.message).toMatch(/declared\), over the 262144-byte limit/);
+    app.flood = 0;
+    expect((await c.getElements()).elements.length).toBeGreaterThan(0);
+  });
+
+  it('R-LIM-06: a reply that streams past the limit without a length is cut off there, and the rest is never sent', async () => {
+    const app = new FloodingApp();
+    const { server } = await serve({ app });
+    // A proxy that passes every reply on without its length, in chunks, as a chunked stream would.
+    const upstream = new URL(server.baseUrl);
+    let written = 0;
+    let total = 0;
+    let cutOff = false;
+    const proxy = createServer((req, res) => {
+      const forward = fetch(new URL(req.url ?? '/', upstream), {
+        method: req.method ?? 'GET',
+        headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length' && k !== 'connection')) as Record<
+          string,
+          string
+        >,
+        ...(req.method === 'POST' ? { body: req as unknown as ReadableStream, duplex: 'half' } : {}),
+      } as RequestInit);
+      void forward.then(async (reply) => {
+        const body = Buffer.from(await reply.arrayBuffer());
+        total = body.length;
+        res.writeHead(reply.status, { 'content-type': reply.headers.get('content-type') ?? 'application/json' });
+        res.on('close', () => {
+          if (!res.writableFinished) cutOff = true;
+        });
+        const step = 64 * 1024;
+        const pump = () => {
+          while (written < body.length && !res.destroyed) {
+            const chunk = body.subarray(written, written + step);
+            written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          if (!res.destroyed) res.end();
+        };
+        written = 0;
+        pump();
+      });
+    });
+    rawServers.push(proxy);
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', () => resolve()));
+    const port = (proxy.address() as AddressInfo).port;
+    const c = client(`http://127.0.0.1:${port}/?appreveal_session_token=${server.token ?? ''}`, { maxReplyBytes: LIMIT });
+    await c.connect();
+    app.flood = 64 * 1024 * 1024;
+    const error = await expectAppRevealError(c.getElements(), 'bad_reply');
+    expect(error.message).toMatch(/over the 262144-byte limit/);
+    await expect.poll(() => cutOff, { timeout: 5_000 }).toBe(true);
+    // What reached the socket before the client closed it: the limit and what the socket buffers hold,
+    // a small part of the 64 MiB reply.
+    expect(written).toBeLessThan(total / 4);
+  }, 60_000);
+});
