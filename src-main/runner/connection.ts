@@ -23,6 +23,8 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
    * they are not observed (docs/rules.md#r-perf-07).
    */
   private supersededPushes = 0;
+  /** Pushes observed and pushes dropped as older than an action's after read (the actions bench prints them). */
+  readonly pushPasses = { observed: 0, superseded: 0 };
   private closed = false;
   private readonly gate = new DeviceGate();
 
@@ -108,9 +110,14 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
       while (this.pendingPush && !this.closed) {
         const push = this.pendingPush;
         this.pendingPush = undefined;
-        const frame = await this.gate.read<ObservedFrame | undefined>(() =>
-          push.seq <= this.supersededPushes ? Promise.resolve(undefined) : this.observer.observe({}, push.update),
-        );
+        const frame = await this.gate.read<ObservedFrame | undefined>(() => {
+          if (push.seq <= this.supersededPushes) {
+            this.pushPasses.superseded++;
+            return Promise.resolve(undefined);
+          }
+          this.pushPasses.observed++;
+          return this.observer.observe({}, push.update);
+        });
         if (frame && !this.closed) this.emit('frame', frame);
       }
     } catch {
