@@ -183,7 +183,9 @@ const appKinds = kinds.map((kind) => ({
   ...kind,
   run: (i: number) => conn.act(kind.request(i), kind.xctestOnly ? { xctestOnly: true } : {}).then((step) => step.result),
 }));
-console.log(`\nthe app's path (RunnerConnection, pushes observed), ${APP_RUNS} runs per kind: requests per action, its own + push passes within ${APP_SETTLE_MS} ms`);
+console.log(
+  `\nthe app's path (RunnerConnection, pushes observed), ${APP_RUNS} runs per kind: requests per action, its own + push passes within ${APP_SETTLE_MS} ms`,
+);
 for (const kind of appKinds) {
   await admin('/reset', { screen: kind.screen, faults: [] });
   await kind.run(0);
@@ -212,4 +214,3 @@ await conn.close();
 
 await client.close();
 await device.close();
-

@@ -66,7 +66,10 @@ try {
         let from = received.length;
         const observed = await call('device.observe', { deviceId });
         if (!observed.ok) throw new Error(`observe failed: ${observed.error?.message}`);
-        add('per observe', received.slice(from).filter((m) => m.what.startsWith('reply ')));
+        add(
+          'per observe',
+          received.slice(from).filter((m) => m.what.startsWith('reply ')),
+        );
         await call('device.screenshot', { deviceId });
         from = received.length;
         const acted = await call('device.act', { deviceId, action: TAP });
@@ -75,7 +78,10 @@ try {
         // device pushed meanwhile (another observation) is not the action's.
         const mine = received.slice(from);
         const step = mine.findIndex((m) => m.what === 'device.action');
-        add('per action', [mine[step - 1], mine[step], mine[mine.length - 1]].filter((m): m is ReceivedMessage => m !== undefined && m.what !== 'device.actionProgress'));
+        add(
+          'per action',
+          [mine[step - 1], mine[step], mine[mine.length - 1]].filter((m): m is ReceivedMessage => m !== undefined && m.what !== 'device.actionProgress'),
+        );
       }
     } finally {
       ws.close();
@@ -83,7 +89,10 @@ try {
     const fresh = await openApiSocket(url.origin, url.search);
     try {
       await fresh.call('device.history', { deviceId });
-      add('history (reload)', fresh.received.filter((m) => m.what.startsWith('reply ')));
+      add(
+        'history (reload)',
+        fresh.received.filter((m) => m.what.startsWith('reply ')),
+      );
     } finally {
       fresh.ws.close();
     }

@@ -657,7 +657,8 @@ describe('R-PERF-07: every request an action sends is used', () => {
       sent: { request_hierarchy: 3, request_sdk_observation: 3, request_tap_coordinates: 1, request_sdk_action: 2, request_screenshot: 1 },
       why: {
         request_hierarchy: `the fresh read resolves the field; the read after the focus tap (R-KEY-07) checks the bridge read is of the same app; ${AFTER.request_hierarchy} and the read-back`,
-        request_sdk_observation: 'the fresh read: the field’s bridge identity; after the focus tap: the capture the first bridge action names (R-KEY-07); after: the read-back',
+        request_sdk_observation:
+          'the fresh read: the field’s bridge identity; after the focus tap: the capture the first bridge action names (R-KEY-07); after: the read-back',
         request_tap_coordinates: 'the focus tap, on XCTest (R-KEY-03)',
         request_sdk_action: 'replace is two bridge actions: clear, then the text (the second names the capture the first returned)',
         request_screenshot: AFTER.request_screenshot,
@@ -679,8 +680,10 @@ describe('R-PERF-07: every request an action sends is used', () => {
         request_hierarchy: `the fresh read resolves the field; the read after the focus tap (R-KEY-07); ${AFTER.request_hierarchy} and the read-back`,
         // The read after the focus tap is one observation of every source (R-OWV-18): its bridge answer
         // feeds only the merged tree there, as the web field's next action needs the web snapshot alone.
-        request_sdk_observation: 'the fresh read: whether the field is native or web; after the focus tap: part of that one read; after: the after frame’s bridge nodes',
-        request_sdk_web_snapshot: 'the fresh read: the field’s web identity; after the focus tap: the snapshot the first web action names (R-KEY-07); after: the read-back',
+        request_sdk_observation:
+          'the fresh read: whether the field is native or web; after the focus tap: part of that one read; after: the after frame’s bridge nodes',
+        request_sdk_web_snapshot:
+          'the fresh read: the field’s web identity; after the focus tap: the snapshot the first web action names (R-KEY-07); after: the read-back',
         request_tap_coordinates: 'the focus tap, on XCTest (R-KEY-03)',
         request_sdk_web_action: 'replace is two web actions: clear, then setValue',
         request_screenshot: AFTER.request_screenshot,
