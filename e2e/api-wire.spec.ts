@@ -5,15 +5,13 @@
  * showed), yet the timeline's step opens with its before and after frames, and the screen shows the after.
  */
 import { expect, test } from '@playwright/test';
-import { boxCentre, runParallax, serveDevice, stopAfterEach, urlIn, type DemoUrls } from './harness';
+import { boxCentre, serveDevice, startDemo, stopAfterEach, urlIn } from './harness';
 
 const running = stopAfterEach();
 
 test('R-PERF-06: one tap sends its after frame over the socket once and the page shows before and after as they were', async ({ page }) => {
   test.setTimeout(90_000);
-  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as DemoUrls;
+  const urls = await startDemo(running, ['--screen', 'login']);
   const host = await serveDevice(running, urls.runnerUrl);
   const frames: string[] = [];
   page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => frames.push(typeof payload === 'string' ? payload : '')));
