@@ -18,8 +18,12 @@ import { z } from 'zod';
 
 export const WIRE_KEY = '$wire';
 
-/** Values the renderer keeps per connection: an observation of a 50k-node screen is ~6 MiB of JSON. */
-export const WIRE_CAPACITY = { observation: 6, screenshot: 12 } as const;
+/**
+ * Values the renderer keeps per connection, beside the frames the page itself holds: an observation of a
+ * 50k-node screen is ~7 MiB of JSON. The current frame (the next action's before) and a step's after
+ * and before (the history) need a few; more would cost memory for little.
+ */
+export const WIRE_CAPACITY = { observation: 4, screenshot: 8 } as const;
 export type WireKind = keyof typeof WIRE_CAPACITY;
 
 const WireIdSchema = z.string().min(1).max(40);
