@@ -11,15 +11,21 @@
  * everything before them; within a read, the hierarchy, a capability probe and a web snapshot are a chain
  * (the probe needs the app the hierarchy names, the web read the web view it shows), the screenshot and a
  * bridge read on a known discovery depend on nothing. `wall / path` is how close the loop comes to it.
+ *
+ * Requests (docs/rules.md#r-perf-07): the dispatcher's own per kind are printed as the device counted
+ * them (each one's use is pinned in tests/integration/dispatch-demo.test.ts; none became unnecessary),
+ * then the app's path, where the hierarchy pushes older than an action's after read are no longer
+ * observed, now against the previous approach in the same run.
  */
 import { startDemoDevice } from '@demo/index';
 import { RunnerClient } from '@main/runner/client';
 import { Dispatcher } from '@main/runner/dispatch/dispatcher';
 import { Observer } from '@main/runner/observer';
+import { RunnerConnection } from '@main/runner/connection';
 import type { ActionResult } from '@shared/protocol/action';
 import { READ_COMMANDS } from '../tests/support/outcome-cases';
 
-const RUNS = 25;
+const RUNS = Number(process.env['ACTIONS_RUNS'] ?? 25);
 const WARMUP = 2;
 
 function percentile(sorted: number[], p: number): number {
@@ -79,47 +85,47 @@ const counts = async () => (await admin('/stats')).requests as Record<string, nu
 interface Kind {
   name: string;
   screen: string;
-  run: (i: number) => Promise<ActionResult>;
+  /** The action (an ActionRequest) for the i-th run, and its dispatch options. */
+  request: (i: number) => unknown;
+  xctestOnly?: boolean;
   expect: Pick<ActionResult, 'backend' | 'fallbackReason'>;
 }
 
 const kinds: Kind[] = [
-  {
-    name: 'bridge tap',
-    screen: 'login',
-    run: () => dispatcher.tap({ action: 'tap', target: { id: 'login.submit' } }),
-    expect: { backend: 'sdk' },
-  },
-  {
-    name: 'web click',
-    screen: 'checkout',
-    run: () => dispatcher.tap({ action: 'tap', target: { text: 'Place order' } }),
-    expect: { backend: 'sdk' },
-  },
+  { name: 'bridge tap', screen: 'login', request: () => ({ action: 'tap', target: { id: 'login.submit' } }), expect: { backend: 'sdk' } },
+  { name: 'web click', screen: 'checkout', request: () => ({ action: 'tap', target: { text: 'Place order' } }), expect: { backend: 'sdk' } },
   {
     name: 'XCTest tap (xctestOnly)',
     screen: 'login',
-    run: () => dispatcher.tap({ action: 'tap', target: { id: 'login.submit' } }, { xctestOnly: true }),
+    request: () => ({ action: 'tap', target: { id: 'login.submit' } }),
+    xctestOnly: true,
     expect: {},
   },
   {
     name: 'sendKeys replace, native',
     screen: 'login',
-    run: (i) => dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'replace', text: `user${i}` }] }),
+    request: (i) => ({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'replace', text: `user${i}` }] }),
+    expect: { backend: 'sdk' },
+  },
+  {
+    name: 'screen swipe',
+    screen: 'feed',
+    request: (i) => ({ action: 'swipe', start: { x: 200, y: i % 2 ? 300 : 600 }, end: { x: 200, y: i % 2 ? 600 : 300 } }),
     expect: { backend: 'sdk' },
   },
   {
     name: 'sendKeys replace, web',
     screen: 'checkout',
-    run: (i) => dispatcher.sendKeys({ action: 'sendKeys', target: { text: 'Email' }, steps: [{ kind: 'replace', text: `qa${i}@parallax.test` }] }),
+    request: (i) => ({ action: 'sendKeys', target: { text: 'Email' }, steps: [{ kind: 'replace', text: `qa${i}@parallax.test` }] }),
     expect: { backend: 'sdk' },
   },
 ];
+const runDirect = (kind: Kind, i: number) => dispatcher.dispatch(kind.request(i), kind.xctestOnly ? { xctestOnly: true } : {});
 
 console.log(`actions.bench: demo device, ${RUNS} runs per kind after ${WARMUP} warm-up runs; wall time per whole action`);
 for (const kind of kinds) {
   await admin('/reset', { screen: kind.screen, faults: [] });
-  for (let i = 0; i < WARMUP; i++) await kind.run(i);
+  for (let i = 0; i < WARMUP; i++) await runDirect(kind, i);
   const wall: number[] = [];
   const trips: number[] = [];
   let breakdown: Record<string, number> = {};
@@ -130,7 +136,7 @@ for (const kind of kinds) {
     const before = await counts();
     log = [];
     const started = performance.now();
-    const result = await kind.run(WARMUP + i);
+    const result = await runDirect(kind, WARMUP + i);
     const took = performance.now() - started;
     wall.push(took);
     const path = criticalPath(log);
@@ -162,6 +168,49 @@ for (const kind of kinds) {
       .join(' ')}`,
   );
 }
+
+// The app's path: the same actions through a RunnerConnection, which also observes the device's
+// hierarchy pushes (live frames). Every request the device saw from the action's start to APP_SETTLE_MS
+// after it, by the device's own counts. `previous` adds back what the push passes dropped as older than
+// the action's after read would have cost (docs/rules.md#r-perf-07): each such pass read what an observed
+// pass reads (the bridge, a screenshot, the web view when there is one), measured in the same run.
+const APP_RUNS = Number(process.env['ACTIONS_APP_RUNS'] ?? 6);
+const APP_SETTLE_MS = 1_000;
+const conn = new RunnerConnection('demo', device.runnerUrl);
+conn.start();
+await conn.waitUntilConnected();
+const appKinds = kinds.map((kind) => ({
+  ...kind,
+  run: (i: number) => conn.act(kind.request(i), kind.xctestOnly ? { xctestOnly: true } : {}).then((step) => step.result),
+}));
+console.log(
+  `\nthe app's path (RunnerConnection, pushes observed), ${APP_RUNS} runs per kind: requests per action, its own + push passes within ${APP_SETTLE_MS} ms`,
+);
+for (const kind of appKinds) {
+  await admin('/reset', { screen: kind.screen, faults: [] });
+  await kind.run(0);
+  await new Promise((resolve) => setTimeout(resolve, APP_SETTLE_MS));
+  const own: number[] = [];
+  const seen: number[] = [];
+  const passes = { ...conn.pushPasses };
+  for (let i = 0; i < APP_RUNS; i++) {
+    const before = await counts();
+    const result = await kind.run(1 + i);
+    own.push(result.requestsSent);
+    await new Promise((resolve) => setTimeout(resolve, APP_SETTLE_MS));
+    const after = await counts();
+    seen.push(Object.entries(after).reduce((n, [command, count]) => n + count - (before[command] ?? 0), 0));
+  }
+  const observed = conn.pushPasses.observed - passes.observed;
+  const superseded = conn.pushPasses.superseded - passes.superseded;
+  const perPass = observed > 0 ? (seen.reduce((a, b) => a + b, 0) - own.reduce((a, b) => a + b, 0)) / observed : 0;
+  const now = seen.reduce((a, b) => a + b, 0) / APP_RUNS;
+  const previous = now + (superseded * perPass) / APP_RUNS;
+  console.log(
+    `${kind.name.padEnd(26)} requests per action now ${now.toFixed(1).padStart(5)}   previous ${previous.toFixed(1).padStart(5)}   (the action's own ${own[0]}; push passes observed ${observed}, dropped as older than the after read ${superseded}, ${perPass.toFixed(1)} requests a pass)`,
+  );
+}
+await conn.close();
 
 await client.close();
 await device.close();

@@ -21,6 +21,7 @@ import type { ApiService } from '@main/host/api';
 import { startAppServices, type AppServices } from '@main/host/app-services';
 import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
 import { RENDERER_CSP } from '@main/host/web-host';
+import { packFrames, WIRE_RESET_METHOD, WirePacker } from '@shared/api/wire';
 import { projectRoot, rendererDir } from '@main/paths';
 
 const CallSchema = z.object({ method: z.string().max(100), params: z.unknown() });
@@ -67,14 +68,23 @@ async function createWindow(api: ApiService): Promise<void> {
   ipcMain.on('parallax:chosen', (event, path: unknown) => {
     if (fromOurRenderer(event) && typeof path === 'string' && path !== '' && path.length <= 4096) api.allowTrace(path);
   });
+  // What this window already received: each observation and screenshot crosses IPC once. A page that
+  // starts (or finds a reference it cannot resolve) calls wire.reset, which starts both sides empty
+  // (docs/protocol.md#p-api-wire).
+  let packer = new WirePacker();
   ipcMain.handle('parallax:call', async (event, raw: unknown) => {
     if (!fromOurRenderer(event)) return { ok: false, error: { code: 'forbidden', message: 'not the Parallax renderer' } };
     const call = CallSchema.safeParse(raw);
     if (!call.success) return { ok: false, error: { code: 'bad_request', message: 'a call is {method, params}' } };
-    return api.handle(call.data.method, call.data.params);
+    if (call.data.method === WIRE_RESET_METHOD) {
+      packer = new WirePacker();
+      return { ok: true, result: {} };
+    }
+    const result = await api.handle(call.data.method, call.data.params);
+    return result.ok ? { ok: true, result: packFrames(packer, result.result) } : result;
   });
   const unsubscribe = api.subscribe((name, payload) => {
-    if (!window.isDestroyed()) window.webContents.send('parallax:event', { event: name, payload });
+    if (!window.isDestroyed()) window.webContents.send('parallax:event', { event: name, payload: packFrames(packer, payload) });
   });
   window.on('closed', unsubscribe);
   Menu.setApplicationMenu(applicationMenu(window, api));

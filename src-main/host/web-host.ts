@@ -15,6 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiCallEnvelopeSchema, MAX_API_FRAME_BYTES, MAX_TRACE_BYTES, TRACE_UPLOAD_PATH } from '@shared/api/api';
+import { packFrames, WirePacker } from '@shared/api/wire';
 import type { ApiService } from './api';
 
 export const RENDERER_CSP = [
@@ -222,10 +223,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 }
 
 function serveApiSocket(ws: WebSocket, api: ApiService): void {
+  // What this page already received: each observation and screenshot crosses this socket once; a new
+  // socket (a reload, a reconnect) starts empty on both sides (docs/protocol.md#p-api-wire).
+  const packer = new WirePacker();
   const send = (message: unknown) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
-  const unsubscribe = api.subscribe((event, payload) => send({ event, payload }));
+  const unsubscribe = api.subscribe((event, payload) => {
+    if (ws.readyState === ws.OPEN) send({ event, payload: packFrames(packer, payload) });
+  });
   ws.on('close', unsubscribe);
   // A frame over maxPayload (or any protocol error) is an 'error' on this socket, which ws then closes
   // (1009 for the size). Without a listener Node would exit, taking every device with it (R-HOST-01).
@@ -246,7 +252,11 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
       return;
     }
     const { id, method, params } = envelope.data;
-    void api.handle(method, params).then((result) => send({ id, ...result }));
+    // Packed when sent, not when asked: the socket's order is the order the page learns ids in.
+    void api.handle(method, params).then((result) => {
+      if (ws.readyState !== ws.OPEN) return;
+      send(result.ok ? { id, ok: true, result: packFrames(packer, result.result) } : { id, ...result });
+    });
   });
 }
 

@@ -14,9 +14,17 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
   readonly client: RunnerClient;
   readonly observer: Observer;
   readonly dispatcher: Dispatcher;
-  /** The newest hierarchy push not yet observed, and whether a pass is running. */
-  private pendingPush: HierarchyUpdate | undefined;
+  /** The newest hierarchy push not yet observed (numbered as it arrived), and whether a pass is running. */
+  private pendingPush: { update: HierarchyUpdate; seq: number } | undefined;
   private observingPush = false;
+  private pushes = 0;
+  /**
+   * Pushes up to this number came before an action's observation after began: that read is newer, so
+   * they are not observed (docs/rules.md#r-perf-07).
+   */
+  private supersededPushes = 0;
+  /** Pushes observed and pushes dropped as older than an action's after read (the actions bench prints them). */
+  readonly pushPasses = { observed: 0, superseded: 0 };
   private closed = false;
   private readonly gate = new DeviceGate();
 
@@ -65,9 +73,23 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
 
   async act(request: unknown, options: ActOptions = {}): Promise<ActedStep> {
     // The dispatcher's own reads (before and after the action) run inside its turn.
-    const result = await this.gate.exclusive(() =>
-      this.dispatcher.dispatch(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), ...(options.onStage ? { onStage: options.onStage } : {}) }),
-    );
+    const result = await this.gate.exclusive(async () => {
+      const lastFrame = this.dispatcher.lastFrame;
+      let pushesBeforeAfterRead: number | undefined;
+      const onStage = (stage: string) => {
+        if (stage === 'observeAfter') pushesBeforeAfterRead = this.pushes;
+        options.onStage?.(stage);
+      };
+      const dispatched = await this.dispatcher.dispatch(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), onStage });
+      // A push that arrived before the observation after began shows an older screen than it: observing
+      // it now would read the bridge and a screenshot again for a frame that undoes the action's after
+      // frame. Decided inside the action's turn, before any waiting push pass runs (R-PERF-07).
+      const after = this.dispatcher.lastFrame;
+      if (pushesBeforeAfterRead !== undefined && after !== lastFrame && after?.observation?.viewHierarchy) {
+        this.supersededPushes = Math.max(this.supersededPushes, pushesBeforeAfterRead);
+      }
+      return dispatched;
+    });
     return { result, after: this.dispatcher.lastFrame };
   }
 
@@ -81,15 +103,22 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
    * moment) without reading the hierarchy again. Pushes that arrive during a pass collapse into the newest.
    */
   private async onHierarchyPush(update: HierarchyUpdate): Promise<void> {
-    this.pendingPush = update;
+    this.pendingPush = { update, seq: ++this.pushes };
     if (this.observingPush) return;
     this.observingPush = true;
     try {
       while (this.pendingPush && !this.closed) {
         const push = this.pendingPush;
         this.pendingPush = undefined;
-        const frame = await this.gate.read(() => this.observer.observe({}, push));
-        if (!this.closed) this.emit('frame', frame);
+        const frame = await this.gate.read<ObservedFrame | undefined>(() => {
+          if (push.seq <= this.supersededPushes) {
+            this.pushPasses.superseded++;
+            return Promise.resolve(undefined);
+          }
+          this.pushPasses.observed++;
+          return this.observer.observe({}, push.update);
+        });
+        if (frame && !this.closed) this.emit('frame', frame);
       }
     } catch {
       // A pass that failed outright (the runner went away) leaves the last frame standing.

@@ -601,3 +601,115 @@ describe('budgets are pinned: the timeoutMs each request goes out with', () => {
     expect(sent[2]).toBeGreaterThan(0);
   });
 });
+
+/**
+ * Every request each kind of action sends on the demo device, and what uses its answer
+ * (docs/rules.md#r-perf-07). The counts are exact: a request added or lost fails here, and a count
+ * changes only with a reason written beside it. Measured on the second of two runs, after the
+ * capability probe of a relaunched app is cached.
+ */
+describe('R-PERF-07: every request an action sends is used', () => {
+  const AFTER = {
+    request_hierarchy: 'the observation after: the after frame the timeline and the screen show',
+    request_screenshot: 'the after frame’s picture (the CLI, with no screen, turns it off)',
+  };
+  const cases: Array<{ kind: string; screen: string; run: () => Promise<ActionResult>; sent: Counts; why: Record<string, string> }> = [
+    {
+      kind: 'a bridge tap',
+      screen: 'login',
+      run: () => dispatcher.tap({ action: 'tap', target: { id: 'login.submit' } }),
+      sent: { request_hierarchy: 2, request_sdk_observation: 2, request_sdk_action: 1, request_screenshot: 1 },
+      why: {
+        request_hierarchy: `the fresh read resolves the target on the screen as it is (R-OWV-18); ${AFTER.request_hierarchy}`,
+        request_sdk_observation: 'the fresh read: the bridge identity and the capture the tap names (R-TAP-01); after: the after frame’s bridge nodes',
+        request_sdk_action: 'the tap itself',
+        request_screenshot: AFTER.request_screenshot,
+      },
+    },
+    {
+      kind: 'an XCTest tap',
+      screen: 'login',
+      run: () => dispatcher.tap({ action: 'tap', target: { id: 'login.submit' } }, { xctestOnly: true }),
+      sent: { request_hierarchy: 2, request_tap_coordinates: 1, request_screenshot: 1 },
+      why: {
+        request_hierarchy: `the fresh read: the target's point and the frame context the tap names; ${AFTER.request_hierarchy}`,
+        request_tap_coordinates: 'the tap itself',
+        request_screenshot: AFTER.request_screenshot,
+      },
+    },
+    {
+      kind: 'a web click',
+      screen: 'checkout',
+      run: () => dispatcher.tap({ action: 'tap', target: { text: 'Place order' } }),
+      sent: { request_hierarchy: 2, request_sdk_observation: 2, request_sdk_web_snapshot: 2, request_sdk_web_action: 1, request_screenshot: 1 },
+      why: {
+        request_hierarchy: `the fresh read resolves the element, inside the web view XCTest shows; ${AFTER.request_hierarchy}`,
+        request_sdk_observation: 'the fresh read: which screen the bridge is on (an element could be native); after: the after frame’s bridge nodes',
+        request_sdk_web_snapshot: 'the fresh read: the element’s web identity and snapshot the click names; after: the after frame’s web nodes',
+        request_sdk_web_action: 'the click itself',
+        request_screenshot: AFTER.request_screenshot,
+      },
+    },
+    {
+      kind: 'a sendKeys replace into a bridge field',
+      screen: 'login',
+      run: () => dispatcher.sendKeys({ action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'replace', text: 'user1' }] }),
+      sent: { request_hierarchy: 3, request_sdk_observation: 3, request_tap_coordinates: 1, request_sdk_action: 2, request_screenshot: 1 },
+      why: {
+        request_hierarchy: `the fresh read resolves the field; the read after the focus tap (R-KEY-07) checks the bridge read is of the same app; ${AFTER.request_hierarchy} and the read-back`,
+        request_sdk_observation:
+          'the fresh read: the field’s bridge identity; after the focus tap: the capture the first bridge action names (R-KEY-07); after: the read-back',
+        request_tap_coordinates: 'the focus tap, on XCTest (R-KEY-03)',
+        request_sdk_action: 'replace is two bridge actions: clear, then the text (the second names the capture the first returned)',
+        request_screenshot: AFTER.request_screenshot,
+      },
+    },
+    {
+      kind: 'a sendKeys replace into a web field',
+      screen: 'checkout',
+      run: () => dispatcher.sendKeys({ action: 'sendKeys', target: { text: 'Email' }, steps: [{ kind: 'replace', text: 'qa1@parallax.test' }] }),
+      sent: {
+        request_hierarchy: 3,
+        request_sdk_observation: 3,
+        request_sdk_web_snapshot: 3,
+        request_tap_coordinates: 1,
+        request_sdk_web_action: 2,
+        request_screenshot: 1,
+      },
+      why: {
+        request_hierarchy: `the fresh read resolves the field; the read after the focus tap (R-KEY-07); ${AFTER.request_hierarchy} and the read-back`,
+        // The read after the focus tap is one observation of every source (R-OWV-18): its bridge answer
+        // feeds only the merged tree there, as the web field's next action needs the web snapshot alone.
+        request_sdk_observation:
+          'the fresh read: whether the field is native or web; after the focus tap: part of that one read; after: the after frame’s bridge nodes',
+        request_sdk_web_snapshot:
+          'the fresh read: the field’s web identity; after the focus tap: the snapshot the first web action names (R-KEY-07); after: the read-back',
+        request_tap_coordinates: 'the focus tap, on XCTest (R-KEY-03)',
+        request_sdk_web_action: 'replace is two web actions: clear, then setValue',
+        request_screenshot: AFTER.request_screenshot,
+      },
+    },
+    {
+      kind: 'a screen swipe',
+      screen: 'feed',
+      run: () => dispatcher.swipe({ action: 'swipe', start: { x: 200, y: 600 }, end: { x: 200, y: 300 } }),
+      sent: { request_hierarchy: 2, request_sdk_observation: 2, request_sdk_action: 1, request_screenshot: 1 },
+      why: {
+        request_hierarchy: `the fresh read: the display fence and what lies under the stroke (R-SWP-07); ${AFTER.request_hierarchy}`,
+        request_sdk_observation: 'the fresh read: the capture the bridge swipe names (R-SWP-02); after: the after frame’s bridge nodes',
+        request_sdk_action: 'the swipe itself, through the bridge (R-SWP-02)',
+        request_screenshot: AFTER.request_screenshot,
+      },
+    },
+  ];
+
+  it.each(cases)('R-PERF-07: $kind sends exactly the requests whose answers it uses', async ({ screen, run, sent: expected, why }) => {
+    await reset(screen);
+    await run();
+    const { result, sent } = await measured(run);
+    expect(result.success, result.failureReason).toBe(true);
+    expect(sent).toEqual(expected);
+    // Each request has its reason, and no reason names a request that was not sent.
+    expect(Object.keys(why).sort()).toEqual(Object.keys(sent).sort());
+  });
+});

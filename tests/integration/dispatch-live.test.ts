@@ -81,3 +81,29 @@ describe('sendKeys with live observation running', () => {
     }
   }, 30_000);
 });
+
+describe('pushes during an action', () => {
+  /** The demo's frame tokens count its screen's frames: `<app run>:<n>:<hash>`. */
+  const frameNumber = (frameContext: string | undefined) => Number(/:(\d+):/.exec(frameContext ?? '')?.[1] ?? NaN);
+
+  it('R-PERF-07: a push that arrived before the observation after is not observed after the action: no frame older than the after frame follows it', async () => {
+    await reset('feed');
+    await conn.observe({});
+    const stale: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const { result, after } = await conn.act({ action: 'swipe', start: { x: 200, y: i % 2 ? 300 : 600 }, end: { x: 200, y: i % 2 ? 600 : 300 } });
+      expect(result.success, describeFailure(result)).toBe(true);
+      const afterNumber = frameNumber(after?.hierarchyFrameContext);
+      expect(afterNumber).not.toBeNaN();
+      const onFrame = (frame: { hierarchyFrameContext?: string }) => {
+        if (frameNumber(frame.hierarchyFrameContext) < afterNumber) stale.push(`${frame.hierarchyFrameContext} after ${after?.hierarchyFrameContext}`);
+      };
+      conn.on('frame', onFrame);
+      // The scroll settles and the pushes it made are observed (or not) meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      conn.off('frame', onFrame);
+    }
+    // The screen showed the action's after frame, and then only what came after it.
+    expect(stale).toEqual([]);
+  }, 60_000);
+});

@@ -7,6 +7,7 @@
 import WebSocket from 'ws';
 import type { ActionRequest, ActionResult, OutcomeClass } from '@shared/protocol/action';
 import { ActionStepSchema, ApiServerMessageSchema } from '@shared/api/api';
+import { unpackFrames, WireUnpacker } from '@shared/api/wire';
 import { parseJsonLossless } from '@shared/protocol/json';
 import { runActionCommand } from '@main/cli/actions';
 import { FAULT_NAMES } from '@demo/index';
@@ -155,13 +156,19 @@ export async function apiClient(hostUrl: string): Promise<{ call(method: string,
   });
   let nextId = 1;
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  // Every message in order, events too: a reply may refer to a frame an event carried (docs/protocol.md#p-api-wire).
+  const unpacker = new WireUnpacker();
   ws.on('message', (data: WebSocket.RawData) => {
     const message = ApiServerMessageSchema.parse(parseJsonLossless(data.toString()));
-    if (!('id' in message)) return;
+    if (!('id' in message)) {
+      unpackFrames(unpacker, message.payload);
+      return;
+    }
+    const result = message.ok ? unpackFrames(unpacker, message.result) : undefined;
     const entry = waiting.get(message.id);
     if (!entry) return;
     waiting.delete(message.id);
-    if (message.ok) entry.resolve(message.result);
+    if (message.ok) entry.resolve(result);
     else entry.reject(new Error(`${message.error.code}: ${message.error.message}`));
   });
   return {

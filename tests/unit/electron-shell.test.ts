@@ -4,6 +4,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { isApiMethod } from '@shared/api/api';
 
 const captured = vi.hoisted(() => ({
   windowOptions: undefined as undefined | { webPreferences: Record<string, unknown> },
@@ -166,6 +167,16 @@ describe('Electron shell: who may call, and where a page may go', () => {
     captured.permissionHandler?.({}, 'clipboard-sanitized-write', (ok) => decisions.push(ok));
     captured.permissionHandler?.({}, 'clipboard-read', (ok) => decisions.push(ok));
     expect(decisions).toEqual([true, false]);
+  });
+
+  it('R-PERF-06: wire.reset (a page starting its wire anew) is answered by the shell for its own renderer only, never by the API', async () => {
+    const handle = captured.ipcHandlers.get('parallax:call')!;
+    const ours = { senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } };
+    const foreign = { senderFrame: { url: 'https://evil.example/' } };
+    expect(await handle(ours, { method: 'wire.reset', params: {} })).toEqual({ ok: true, result: {} });
+    expect(await handle(foreign, { method: 'wire.reset', params: {} })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    // The API itself has no such method (it would answer unknown_method): the shell took it.
+    expect(isApiMethod('wire.reset')).toBe(false);
   });
 
   it('R-QA-19: Reveal shows a trace Parallax wrote in the file manager, and no other path', async () => {

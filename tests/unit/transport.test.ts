@@ -4,7 +4,7 @@
  * 30 s; a lost connection is said as such.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WebSocketTransport, UNBOUNDED_METHODS } from '@renderer/api/transport';
+import { IpcTransport, WebSocketTransport, UNBOUNDED_METHODS } from '@renderer/api/transport';
 import { stringifyJsonLossless } from '@shared/protocol/json';
 
 /** A stand-in for the browser's WebSocket: records what is sent, answers when told to. */
@@ -89,6 +89,99 @@ describe('the transport and an action that runs long', () => {
     const lost = expect(call).rejects.toMatchObject({ code: 'host_connection_lost' });
     FakeSocket.last!.close();
     await lost;
+    transport.close();
+  });
+});
+
+describe('the transport and frames sent once (docs/rules.md#r-perf-06)', () => {
+  const picture = { format: 'png', dataBase64: 'iVBORw0K' };
+  const frame = (screenshot: unknown) => ({ deviceId: 'device-1', observation: null, screenshot, receivedAt: 5 });
+  const event = (name: string, payload: unknown) => stringifyJsonLossless({ event: name, payload });
+
+  it('R-PERF-06: a reference to a picture an earlier event defined decodes as the whole frame', async () => {
+    const transport = new WebSocketTransport({ url: 'ws://127.0.0.1:1/api' });
+    await vi.advanceTimersByTimeAsync(0);
+    const frames: unknown[] = [];
+    transport.on('device.frame', (f) => frames.push(f));
+    const socket = FakeSocket.last!;
+    socket.onmessage?.({ data: event('device.frame', frame({ $wire: 's1', value: picture })) });
+    const call = transport.call('device.observe', { deviceId: 'device-1' });
+    const id = (JSON.parse(socket.sent[0]!) as { id: number }).id;
+    socket.reply(id, frame({ $wire: 's1' }));
+    await expect(call).resolves.toEqual(frame(picture));
+    expect(frames).toEqual([frame(picture)]);
+    transport.close();
+  });
+
+  it('R-PERF-06: a reference this window does not hold fails the call as wire_unresolved and starts a new socket, which starts empty', async () => {
+    const transport = new WebSocketTransport({ url: 'ws://127.0.0.1:1/api', reconnectDelaysMs: [10] });
+    await vi.advanceTimersByTimeAsync(0);
+    const statuses: string[] = [];
+    transport.onStatus((s) => statuses.push(s.state));
+    const first = FakeSocket.last!;
+    first.onmessage?.({ data: event('device.frame', frame({ $wire: 's1', value: picture })) });
+    const call = transport.call('device.observe', { deviceId: 'device-1' });
+    first.reply((JSON.parse(first.sent[0]!) as { id: number }).id, frame({ $wire: 's9' }));
+    await expect(call).rejects.toMatchObject({ code: 'wire_unresolved' });
+    await vi.advanceTimersByTimeAsync(20);
+    const second = FakeSocket.last!;
+    expect(second).not.toBe(first);
+    // The reconnect is what makes the page read everything again (subscribeHostEvents).
+    expect(statuses).toEqual(['lost', 'connected']);
+    // What the first socket defined is gone with it: the host of the new socket never sent s1.
+    const frames: unknown[] = [];
+    transport.on('device.frame', (f) => frames.push(f));
+    second.onmessage?.({ data: event('device.frame', frame({ $wire: 's1' })) });
+    expect(frames).toEqual([]);
+    transport.close();
+  });
+});
+
+describe('the Electron transport and frames sent once (docs/rules.md#r-perf-06)', () => {
+  const picture = { format: 'png', dataBase64: 'iVBORw0K' };
+  const frame = (screenshot: unknown) => ({ deviceId: 'device-1', observation: null, screenshot, receivedAt: 5 });
+
+  /** A preload stand-in: answers calls from `answer`, and lets the test push events. */
+  function fakeBridge(answer: (method: string) => unknown) {
+    const listeners = new Map<string, Set<(payload: unknown) => void>>();
+    const calls: string[] = [];
+    return {
+      calls,
+      push: (event: string, payload: unknown) => listeners.get(event)?.forEach((l) => l(payload)),
+      bridge: {
+        call: (method: string) => {
+          calls.push(method);
+          return Promise.resolve(answer(method));
+        },
+        on: (event: string, listener: (payload: unknown) => void) => {
+          if (!listeners.has(event)) listeners.set(event, new Set());
+          listeners.get(event)!.add(listener);
+          return () => listeners.get(event)!.delete(listener);
+        },
+        pathForFile: () => '',
+      },
+    };
+  }
+
+  it('R-PERF-06: the page empties the host’s side first, keeps what every event defined (listened to or not), and resolves a reply’s reference', async () => {
+    let reply: unknown = { ok: true, result: frame({ $wire: 's1' }) };
+    const fake = fakeBridge((method) => (method === 'wire.reset' ? { ok: true, result: {} } : reply));
+    const transport = new IpcTransport(fake.bridge);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fake.calls).toEqual(['wire.reset']);
+    // Nobody listens to device.action yet; its definition is kept all the same.
+    fake.push('device.action', { callId: 'c', before: frame({ $wire: 's1', value: picture }), after: null });
+    await expect(transport.call('device.observe', { deviceId: 'device-1' })).resolves.toEqual(frame(picture));
+
+    // A reference it does not hold: the call fails as wire_unresolved, the host's side is emptied again,
+    // and the status goes lost and back to connected, so the page reads everything again.
+    const statuses: string[] = [];
+    transport.onStatus((s) => statuses.push(s.state));
+    reply = { ok: true, result: frame({ $wire: 's7' }) };
+    await expect(transport.call('device.observe', { deviceId: 'device-1' })).rejects.toMatchObject({ code: 'wire_unresolved' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fake.calls.filter((m) => m === 'wire.reset')).toHaveLength(2);
+    expect(statuses).toEqual(['lost', 'connected']);
     transport.close();
   });
 });

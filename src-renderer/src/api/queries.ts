@@ -222,8 +222,9 @@ export function useAct(device: DeviceSummary | undefined, options: FrameOptions)
         showStepResult(client, step, options);
         return step;
       } catch (error) {
-        if (error instanceof ApiCallError && error.code === 'host_connection_lost') {
-          // Not a result: the host may still be running it, and reports the step when it has it.
+        if (error instanceof ApiCallError && (error.code === 'host_connection_lost' || error.code === 'wire_unresolved')) {
+          // Not a result: the host may still be running it (or ran it and its reply could not be read),
+          // and reports the step when it has it: the history read after the reconnect brings it.
           useTimeline.getState().lose(pending.id, errorMessage(error));
         } else {
           useTimeline.getState().end(pending.id, errorMessage(error));

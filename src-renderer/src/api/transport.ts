@@ -4,7 +4,10 @@
  * In Electron the preload exposes `window.parallax` ({ call, on }) and calls travel over IPC. In a browser
  * the web host serves this page and the same API over a WebSocket at `/api?token=…`, the token taken from
  * the page's own `?token=` parameter. Either way every reply is decoded with its method's `output` schema
- * and every event with its event schema before the UI sees it.
+ * and every event with its event schema before the UI sees it. Before that, the observations and
+ * screenshots the host sent once and now only refers to are put back (docs/protocol.md#p-api-wire); a
+ * reference this window cannot resolve starts the connection's wire state anew and re-reads everything,
+ * rather than showing a wrong frame.
  */
 import {
   apiEvents,
@@ -21,6 +24,7 @@ import {
   TRACE_UPLOAD_PATH,
 } from '@shared/api/api';
 import { parseJsonLossless, stringifyJsonLossless } from '@shared/protocol/json';
+import { unpackFrames, WIRE_RESET_METHOD, WireRefError, WireUnpacker } from '@shared/api/wire';
 
 /** How the page is connected to its host. IPC is always `connected`. */
 export type HostState = 'connecting' | 'connected' | 'lost';
@@ -43,7 +47,10 @@ export interface Transport extends ParallaxApi {
   close(): void;
 }
 
-/** A failed call, with the host's error code (or one of ours: bad_input, bad_reply, host_connection_lost, timeout). */
+/**
+ * A failed call, with the host's error code (or one of ours: bad_input, bad_reply, host_connection_lost,
+ * timeout, wire_unresolved: the reply referred to a frame this window does not hold, so it is re-read).
+ */
 export class ApiCallError extends Error {
   constructor(
     readonly code: string,
@@ -81,14 +88,21 @@ function checkInput<M extends ApiMethod>(method: M, input: ApiInput<M>): unknown
   return parsed.data;
 }
 
-/** A reply envelope without its id ({ok, result} or {ok: false, error}), as IPC and the upload route answer. */
-function decodeReply<M extends ApiMethod>(method: M, reply: unknown): ApiOutput<M> {
+/**
+ * A reply envelope without its id ({ok, result} or {ok: false, error}), as IPC and the upload route answer;
+ * `unpack` puts back what the host sent before (IPC), and may throw WireRefError.
+ */
+function decodeReply<M extends ApiMethod>(method: M, reply: unknown, unpack: (result: unknown) => unknown = (result) => result): ApiOutput<M> {
   const envelope = ApiReplyEnvelopeSchema.safeParse(reply !== null && typeof reply === 'object' ? { ...reply, id: 0 } : reply);
   if (!envelope.success) {
     throw new ApiCallError('bad_reply', `the host's reply to ${method} is not an envelope (${firstIssue(envelope.error)})`, method);
   }
   if (!envelope.data.ok) throw new ApiCallError(envelope.data.error.code, envelope.data.error.message, method);
-  return decodeOutput(method, envelope.data.result);
+  return decodeOutput(method, unpack(envelope.data.result));
+}
+
+function unresolved(method: string, error: WireRefError): ApiCallError {
+  return new ApiCallError('wire_unresolved', `the host's reply to ${method} could not be read (${error.message}); the window reads it again`, method);
 }
 
 function decodeOutput<M extends ApiMethod>(method: M, result: unknown): ApiOutput<M> {
@@ -133,14 +147,27 @@ class Emitter<T> {
 // ---------------------------------------------------------------------------------------------------
 // Electron: IPC through the preload
 
-class IpcTransport implements Transport {
+export class IpcTransport implements Transport {
   readonly kind = 'ipc' as const;
-  private readonly connected: HostStatus = { state: 'connected' };
+  private current: HostStatus = { state: 'connected' };
+  private readonly statusEmitter = new Emitter<HostStatus>();
+  private readonly events = new Map<string, Emitter<unknown>>();
+  private readonly unpacker = new WireUnpacker();
+  /** While the host's side is being emptied: calls wait for it, and a reference that fails meanwhile is expected. */
+  private resetting: Promise<void> | null = null;
+  private readonly offBridge: Array<() => void>;
 
-  constructor(private readonly bridge: PreloadBridge) {}
+  constructor(private readonly bridge: PreloadBridge) {
+    // Every event is heard here once, in the order the host sent them, so each definition is kept
+    // whether or not the page listens to that event yet.
+    this.offBridge = (Object.keys(apiEvents) as ApiEvent[]).map((event) => bridge.on(event, (payload) => this.receiveEvent(event, payload)));
+    // A reloaded page holds nothing the host may think it sent (docs/protocol.md#p-api-wire).
+    this.reset(false);
+  }
 
   async call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
     const params = checkInput(method, input);
+    if (this.resetting) await this.resetting;
     let reply: unknown;
     try {
       reply = await this.bridge.call(method, params);
@@ -148,14 +175,56 @@ class IpcTransport implements Transport {
       throw new ApiCallError('ipc_failed', error instanceof Error ? error.message : String(error), method);
     }
     // The preload resolves with the same reply envelope the web host sends, without the id.
-    return decodeReply(method, reply);
+    try {
+      return decodeReply(method, reply, (result) => unpackFrames(this.unpacker, result));
+    } catch (error) {
+      if (!(error instanceof WireRefError)) throw error;
+      this.reset(true);
+      throw unresolved(method, error);
+    }
   }
 
   on<E extends ApiEvent>(event: E, listener: (payload: ApiEventPayload<E>) => void): () => void {
-    return this.bridge.on(event, (payload) => {
+    let emitter = this.events.get(event);
+    if (!emitter) this.events.set(event, (emitter = new Emitter<unknown>()));
+    return emitter.add((payload) => {
       const decoded = decodeEvent(event, payload);
       if (decoded !== undefined) listener(decoded);
     });
+  }
+
+  private receiveEvent(event: ApiEvent, payload: unknown): void {
+    let resolved: unknown;
+    try {
+      resolved = unpackFrames(this.unpacker, payload);
+    } catch (error) {
+      if (!(error instanceof WireRefError)) throw error;
+      console.warn(`[parallax] dropped a ${event} event: ${error.message}`);
+      this.reset(true);
+      return;
+    }
+    this.events.get(event)?.emit(resolved);
+  }
+
+  /**
+   * Empties both sides' wire state. After a reference that failed (`reread`), the page reads everything
+   * again, as after a lost connection: the status goes `lost` and back to `connected`.
+   */
+  private reset(reread: boolean): void {
+    if (this.resetting) return;
+    if (reread) this.setStatus({ state: 'lost', detail: 'the host referred to a frame this window does not hold; reading again' });
+    const done = () => {
+      this.unpacker.clear();
+      this.resetting = null;
+      this.setStatus({ state: 'connected' });
+    };
+    this.resetting = this.bridge.call(WIRE_RESET_METHOD, {}).then(done, done);
+  }
+
+  private setStatus(status: HostStatus): void {
+    if (status.state === this.current.state && status.detail === this.current.detail) return;
+    this.current = status;
+    this.statusEmitter.emit(status);
   }
 
   openTraceFile(file: File): Promise<TraceOpened> {
@@ -165,14 +234,16 @@ class IpcTransport implements Transport {
   }
 
   status(): HostStatus {
-    return this.connected;
+    return this.current;
   }
 
-  onStatus(): () => void {
-    return () => undefined;
+  onStatus(listener: (status: HostStatus) => void): () => void {
+    return this.statusEmitter.add(listener);
   }
 
-  close(): void {}
+  close(): void {
+    for (const off of this.offBridge) off();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -213,6 +284,8 @@ export class WebSocketTransport implements Transport {
   private readonly pending = new Map<number, PendingCall>();
   private readonly events = new Map<string, Emitter<unknown>>();
   private readonly statusEmitter = new Emitter<HostStatus>();
+  /** What the host sent on the current socket; a new socket starts empty on both sides. */
+  private readonly unpacker = new WireUnpacker();
   private current: HostStatus = { state: 'connecting' };
   private attempt = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
@@ -314,6 +387,7 @@ export class WebSocketTransport implements Transport {
       return;
     }
     this.socket = socket;
+    this.unpacker.clear();
     socket.onopen = () => {
       if (this.socket !== socket) return;
       this.attempt = 0;
@@ -374,15 +448,45 @@ export class WebSocketTransport implements Transport {
     }
     const message = parsed.data;
     if ('event' in message) {
-      if (isApiEvent(message.event)) this.events.get(message.event)?.emit(message.payload);
+      if (!isApiEvent(message.event)) return;
+      let payload: unknown;
+      try {
+        payload = unpackFrames(this.unpacker, message.payload);
+      } catch (error) {
+        if (!(error instanceof WireRefError)) throw error;
+        console.warn(`[parallax] dropped a ${message.event} event: ${error.message}`);
+        this.startAnew();
+        return;
+      }
+      this.events.get(message.event)?.emit(payload);
       return;
     }
+    // Resolved even for an answer nobody waits for: its definitions are what the host refers to next.
+    let result: unknown;
+    let failure: WireRefError | undefined;
+    try {
+      result = message.ok ? unpackFrames(this.unpacker, message.result) : undefined;
+    } catch (error) {
+      if (!(error instanceof WireRefError)) throw error;
+      failure = error;
+    }
     const call = this.pending.get(message.id);
-    if (!call) return; // an answer nobody waits for (timed out): noise
-    this.pending.delete(message.id);
-    clearTimeout(call.timer);
-    if (message.ok) call.resolve(message.result);
-    else call.reject(new ApiCallError(message.error.code, message.error.message, call.method));
+    if (call) {
+      this.pending.delete(message.id);
+      clearTimeout(call.timer);
+      if (failure) call.reject(unresolved(call.method, failure));
+      else if (message.ok) call.resolve(result);
+      else call.reject(new ApiCallError(message.error.code, message.error.message, call.method));
+    }
+    if (failure) this.startAnew();
+  }
+
+  /**
+   * The host referred to a frame this window does not hold: a new socket starts both sides empty, and
+   * the reconnect re-reads everything (subscribeHostEvents), as after any lost connection.
+   */
+  private startAnew(): void {
+    this.socket?.close();
   }
 
   private failSent(code: string, message: string): void {

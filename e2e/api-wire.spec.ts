@@ -1,0 +1,66 @@
+/**
+ * Frames cross the page's API socket once (docs/rules.md#r-perf-06), and the page still shows the right
+ * frames: after a tap on the demo device, the step's event and the act's reply carry no observation or
+ * picture of their own (the after frame came once, in the frame event; the before is what the page
+ * showed), yet the timeline's step opens with its before and after frames, and the screen shows the after.
+ */
+import { expect, test } from '@playwright/test';
+import { boxCentre, serveDevice, startDemo, stopAfterEach, urlIn } from './harness';
+
+const running = stopAfterEach();
+
+test('R-PERF-06: one tap sends its after frame over the socket once and the page shows before and after as they were', async ({ page }) => {
+  test.setTimeout(90_000);
+  const urls = await startDemo(running, ['--screen', 'login']);
+  const host = await serveDevice(running, urls.runnerUrl);
+  const frames: string[] = [];
+  page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => frames.push(typeof payload === 'string' ? payload : '')));
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  // Paused, so no live read crosses the socket while the tap runs.
+  const live = page.getByTestId('live-toggle');
+  if ((await live.getAttribute('data-live')) === 'true') await live.click();
+  await expect(live).toHaveAttribute('data-live', 'false');
+  const shownBefore = await page.getByTestId('screen-image').getAttribute('src');
+
+  await page.getByTestId('search-input').blur();
+  await page.keyboard.press('i');
+  await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
+  const signIn = await boxCentre(page, 'login.submit');
+  const from = frames.length;
+  await page.mouse.click(signIn.x, signIn.y);
+  const steps = page.getByTestId('timeline-step');
+  await expect(steps).toHaveCount(1);
+  await expect(steps.first()).toHaveAttribute('data-success', 'true');
+
+  const sent = frames.slice(from);
+  const step = sent.filter((f) => f.startsWith('{"event":"device.action"'));
+  const reply = sent.filter((f) => f.startsWith('{"id":') && f.includes('"callId"'));
+  expect(step).toHaveLength(1);
+  expect(reply).toHaveLength(1);
+  // The step and the reply refer to the frames; neither carries a tree or a picture.
+  for (const text of [...step, ...reply]) {
+    expect(text).not.toContain('"viewHierarchy":');
+    expect(text).not.toContain('"dataBase64":');
+    expect(text).toContain('"$wire":');
+  }
+  const copies = sent.reduce((n, f) => n + (f.match(/"viewHierarchy":/g)?.length ?? 0), 0);
+  const pushes = sent.filter((f) => f.startsWith('{"event":"device.frame"')).length;
+  // One after frame, plus one for each frame the device pushed meanwhile; before: 5 for the tap alone.
+  expect(copies).toBe(pushes);
+
+  // The page resolved them: the step opens with its before (the screen it showed) and its after.
+  await steps.first().click();
+  const detail = page.getByTestId('step-detail');
+  await expect(detail.getByTestId('step-frame-before')).toHaveAttribute('data-has-screenshot', 'true');
+  await expect(detail.getByTestId('step-frame-after')).toHaveAttribute('data-has-screenshot', 'true');
+  const before = await detail.getByTestId('step-frame-before').locator('img').getAttribute('src');
+  const after = await detail.getByTestId('step-frame-after').locator('img').getAttribute('src');
+  expect(before).toBe(shownBefore);
+  expect(after).not.toBe(before);
+  await page.keyboard.press('Escape');
+  // The screen shows the after frame: what the app said to an empty sign-in.
+  await page.getByTestId('search-input').fill('Enter a username and a password.');
+  await expect(page.locator('[data-testid="tree-node"][data-match="true"]').first()).toBeVisible();
+});

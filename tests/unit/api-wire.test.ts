@@ -1,0 +1,131 @@
+/**
+ * Frames cross the API's wire once per renderer (docs/rules.md#r-perf-06): the host's packer sends an
+ * observation or a screenshot the first time and refers to it afterwards; the renderer's side puts it
+ * back, drops what the host dropped, and refuses a reference it does not hold.
+ */
+import { describe, expect, it } from 'vitest';
+import { packFrames, unpackFrames, WIRE_CAPACITY, WirePacker, WireRefError, WireUnpacker } from '@shared/api/wire';
+
+const observation = (n: number) => ({ screenSize: { width: 390, height: 844 }, nodes: [{ id: `node-${n}` }] });
+const screenshot = (n: number) => ({ format: 'png' as const, dataBase64: `png-${n}` });
+const frame = (obs: object | null, shot: object | null) => ({ deviceId: 'device-1', observation: obs, screenshot: shot, receivedAt: 1 });
+
+/** What went over the wire, as JSON text, and what the renderer made of it. */
+function roundTrip(packer: WirePacker, unpacker: WireUnpacker, value: unknown): { text: string; value: unknown } {
+  const text = JSON.stringify(packFrames(packer, value));
+  return { text, value: unpackFrames(unpacker, JSON.parse(text)) };
+}
+
+describe('the API wire interning', () => {
+  it('R-PERF-06: an action step whose before is the frame already sent and whose after is in the frame event carries neither observation again', () => {
+    const packer = new WirePacker();
+    const unpacker = new WireUnpacker();
+    const before = frame(observation(1), screenshot(1));
+    const after = frame(observation(2), screenshot(2));
+    const step = { callId: 'call-1', before, after };
+
+    const observed = roundTrip(packer, unpacker, before);
+    expect(observed.value).toEqual(before);
+    const pushed = roundTrip(packer, unpacker, after);
+    expect(pushed.value).toEqual(after);
+    const event = roundTrip(packer, unpacker, step);
+    const reply = roundTrip(packer, unpacker, step);
+    for (const copy of [event, reply]) {
+      expect(copy.value).toEqual(step);
+      expect(copy.text).not.toContain('node-1');
+      expect(copy.text).not.toContain('node-2');
+      expect(copy.text).not.toContain('png-2');
+    }
+    expect(packer.sent).toEqual({ definitions: 4, references: 8 });
+  });
+
+  it('R-PERF-06: a screenshot merged into the last frame keeps its observation a reference, and sends only the new picture', () => {
+    const packer = new WirePacker();
+    const unpacker = new WireUnpacker();
+    const last = frame(observation(1), screenshot(1));
+    roundTrip(packer, unpacker, last);
+    const shot = screenshot(2);
+    roundTrip(packer, unpacker, { deviceId: 'device-1', screenshot: shot, receivedAt: 2 });
+    const merged = { ...last, screenshot: shot };
+    const next = roundTrip(packer, unpacker, { callId: 'call-1', before: merged, after: null });
+    expect(next.text).not.toContain('node-1');
+    expect(next.text).not.toContain('png-2');
+    expect(next.value).toEqual({ callId: 'call-1', before: merged, after: null });
+  });
+
+  it('R-PERF-06: the history reply (an array of steps) is packed step by step, and an old step without frames passes as it is', () => {
+    const packer = new WirePacker();
+    const unpacker = new WireUnpacker();
+    const a = frame(observation(1), null);
+    const b = frame(observation(2), null);
+    const history = [
+      { callId: 'call-0', before: null, after: null },
+      { callId: 'call-1', before: a, after: b },
+      { callId: 'call-2', before: b, after: a },
+    ];
+    const sent = roundTrip(packer, unpacker, history);
+    expect(sent.value).toEqual(history);
+    expect(sent.text.match(/node-1/g)).toHaveLength(1);
+    expect(sent.text.match(/node-2/g)).toHaveLength(1);
+  });
+
+  it('R-PERF-06: past its capacity the host drops the least recently used value, tells the renderer, and sends it whole again when needed', () => {
+    const packer = new WirePacker();
+    const unpacker = new WireUnpacker();
+    const first = observation(0);
+    roundTrip(packer, unpacker, frame(first, null));
+    for (let n = 1; n < WIRE_CAPACITY.observation; n++) roundTrip(packer, unpacker, frame(observation(n), null));
+    expect(unpacker.size('observation')).toBe(WIRE_CAPACITY.observation);
+    // Touched now, so it outlives the next one in.
+    expect(roundTrip(packer, unpacker, frame(first, null)).text).not.toContain('node-0');
+    const more = roundTrip(packer, unpacker, frame(observation(99), null));
+    expect(more.text).toContain('"drop":["o');
+    expect(unpacker.size('observation')).toBe(WIRE_CAPACITY.observation);
+    expect(roundTrip(packer, unpacker, frame(first, null)).text).not.toContain('node-0');
+    // The second one in was the least recently used: dropped on both sides, so it travels whole again.
+    const again = roundTrip(packer, unpacker, frame(observation(1), null));
+    expect(again.text).toContain('node-1');
+  });
+
+  it('R-PERF-06: a reference the renderer does not hold is a typed error naming it, never a frame without its tree', () => {
+    const packer = new WirePacker();
+    const shared = observation(1);
+    packFrames(packer, frame(shared, null));
+    const reference = JSON.parse(JSON.stringify(packFrames(packer, frame(shared, null)))) as unknown;
+    const fresh = new WireUnpacker();
+    expect(() => unpackFrames(fresh, reference)).toThrow(WireRefError);
+    expect(() => unpackFrames(fresh, reference)).toThrow(/observation o\d+/);
+    expect(() => unpackFrames(fresh, { deviceId: 'd', observation: { $wire: 7 }, screenshot: null })).toThrow(/malformed observation slot/);
+    expect(() => unpackFrames(fresh, { deviceId: 'd', observation: { $wire: 'o1', extra: true }, screenshot: null })).toThrow(WireRefError);
+  });
+
+  it('R-PERF-06: a reconnect starts empty on both sides: a new packer sends every value whole, and a cleared unpacker holds none', () => {
+    const shared = observation(1);
+    const first = new WirePacker();
+    const unpacker = new WireUnpacker();
+    roundTrip(first, unpacker, frame(shared, screenshot(1)));
+    unpacker.clear();
+    expect(unpacker.size('observation') + unpacker.size('screenshot')).toBe(0);
+    const second = new WirePacker();
+    const resent = roundTrip(second, unpacker, frame(shared, null));
+    expect(resent.text).toContain('node-1');
+    expect(resent.value).toEqual(frame(shared, null));
+  });
+
+  it('R-PERF-06: packing never changes the host’s own objects (another renderer, the trace, the history share them)', () => {
+    const packer = new WirePacker();
+    const step = { callId: 'call-1', before: frame(observation(1), screenshot(1)), after: null };
+    const copy = structuredClone(step);
+    packFrames(packer, step);
+    packFrames(packer, step);
+    expect(step).toEqual(copy);
+  });
+
+  it('R-PERF-06: a value that is no frame passes untouched, whatever its keys', () => {
+    const packer = new WirePacker();
+    const devices = { devices: [{ id: 'device-1' }] };
+    expect(packFrames(packer, devices)).toBe(devices);
+    expect(packFrames(packer, null)).toBeNull();
+    expect(packer.sent).toEqual({ definitions: 0, references: 0 });
+  });
+});
