@@ -19,7 +19,7 @@ import type { ActionStep, DeviceSummary } from '@shared/api/api';
 import { APPREVEAL_EXTRAS } from '@shared/observe/appreveal';
 import { outcomeClassOf } from '@shared/act/verdict';
 import type { UiNode } from '@shared/protocol/runner';
-import { hitChain, type PickOptions } from './pick';
+import { boxesAt, hitChain, type PickOptions } from './pick';
 import { SOURCE_LABELS } from './source';
 import type { FlatNode } from '@shared/model/tree';
 import { boundsOf, childrenOf, nodeFlag, nodeLabel, nodeSource, withoutChildren, type Rect } from '@shared/model/node';
@@ -78,20 +78,23 @@ export function actionTargetAt(nodes: readonly FlatNode[], x: number, y: number,
   const chain = hitChain(nodes, x, y, options).filter((flat) => flat.depth > 0 && (options.pickable?.(flat) ?? true));
   const hit = chain.find((flat) => isControlNode(flat.node));
   if (!hit) return null;
-  return twinWithIdentity(nodes, hit, options) ?? hit;
+  return twinWithIdentity(nodes, hit, x, y, options) ?? hit;
 }
 
-/** The bridge or web node merged over `hit` (same frame), or `hit` itself when it has an identity. */
-function twinWithIdentity(nodes: readonly FlatNode[], hit: FlatNode, options: PickOptions): FlatNode | undefined {
+/**
+ * The bridge or web node merged over `hit` (same frame), or `hit` itself when it has an identity. A twin
+ * has hit's frame, so it is among the boxes at the point that found `hit` (docs/rules.md#r-perf-03).
+ */
+function twinWithIdentity(nodes: readonly FlatNode[], hit: FlatNode, x: number, y: number, options: PickOptions): FlatNode | undefined {
   if (hasActionIdentity(hit.node)) return hit;
   const bounds = boundsOf(hit.node);
-  return nodes.find((flat) => hasActionIdentity(flat.node) && sameRect(boundsOf(flat.node), bounds) && (options.pickable?.(flat) ?? true));
+  return boxesAt(nodes, x, y).find((flat) => hasActionIdentity(flat.node) && sameRect(boundsOf(flat.node), bounds) && (options.pickable?.(flat) ?? true));
 }
 
 /** The innermost scrollable box around the node a finger hits at a point (the container a drag scrolls), if any. */
 export function scrollContainerAt(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions = {}): FlatNode | null {
   const hit = hitChain(nodes, x, y, options).find((flat) => flat.depth > 0 && nodeFlag(flat.node, 'scrollable') && (options.pickable?.(flat) ?? true));
-  return hit ? (twinWithIdentity(nodes, hit, options) ?? hit) : null;
+  return hit ? (twinWithIdentity(nodes, hit, x, y, options) ?? hit) : null;
 }
 
 /** Screen points rounded to a tenth, so a request reads cleanly in the timeline and the trace. */
