@@ -25,8 +25,54 @@ import { LAUNCH_ARGS } from '@demo/phone/browser';
 import { findBrowser } from '@demo/phone/find-browser';
 import { percentile, serveInChild } from './web-host-process';
 
+/**
+ * `HEAVY_PROFILE=1`: a Chrome CPU profile (CDP) of each interaction group, printed as the functions
+ * with the most self time, so a slow figure says where its time goes (build the renderer unminified
+ * to read the names).
+ */
+const PROFILE = process.env['HEAVY_PROFILE'] === '1';
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+async function profiled<T>(page: Page, label: string, run: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return run();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+    await cdp.detach();
+    const self = new Map<string, number>();
+    const frameOf = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+    let total = 0;
+    profile.samples.forEach((id, i) => {
+      const c = frameOf.get(id)!;
+      const name = `${c.functionName || '(anonymous)'} ${c.url.split('/').pop() ?? ''}:${c.lineNumber + 1}:${c.columnNumber + 1}`;
+      const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+      total += dt;
+      self.set(name, (self.get(name) ?? 0) + dt);
+    });
+    const top = [...self]
+      .filter(([name]) => !name.startsWith('(idle)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12);
+    console.log(`  profile ${label} (${total.toFixed(0)} ms sampled): ${top.map(([n, ms]) => `\n    ${ms.toFixed(1).padStart(7)} ms  ${n}`).join('')}`);
+  }
+}
+
 const SIZES = (process.env['HEAVY_SIZES'] ?? '1000,5000,10000,50000').split(',').map(Number);
-const MODES = ['window', 'virtual', 'all'] as const;
+const ALL_MODES = ['window', 'virtual', 'all'] as const;
+/** `HEAVY_MODES=window` measures one drawer only (a quick look on a busy machine). */
+const MODES = (process.env['HEAVY_MODES'] ?? ALL_MODES.join(','))
+  .split(',')
+  .filter((m): m is (typeof ALL_MODES)[number] => (ALL_MODES as readonly string[]).includes(m));
 /** Every-row drawing at the sizes the issue compares (it takes ~15 s a frame at 50k). */
 const ALL_SIZES = new Set([1_000, 5_000, 50_000]);
 const FRAMES = 5;
@@ -72,7 +118,7 @@ interface Figures {
   wire: number;
 }
 
-async function measure(folder: string, nodes: number, mode: (typeof MODES)[number]): Promise<Figures> {
+async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[number]): Promise<Figures> {
   const { url, child } = await serveInChild(['--replay', folder]);
   const browser = await chromium.launch({ executablePath: findBrowser(), args: LAUNCH_ARGS });
   const f: Figures = {
@@ -140,39 +186,42 @@ async function measure(folder: string, nodes: number, mode: (typeof MODES)[numbe
 
     // Selecting and hovering in the tree: rows in view.
     const rowKeys = await page.locator('[data-testid="tree-node"]').evaluateAll((els) => els.slice(2, 40).map((e) => e.getAttribute('data-node-key')!));
-    for (let i = 0; i < PICKS; i++) {
-      const key = JSON.stringify(rowKeys[(i * 7) % rowKeys.length]);
-      f.selectTree.push(await timed(page, `document.querySelector('[data-testid="tree-node"][data-node-key=' + JSON.stringify(${key}) + ']').click()`));
-      f.hoverTree.push(
-        await timed(
-          page,
-          `document.querySelector('[data-testid="tree-node"][data-node-key=' + JSON.stringify(${key}) + ']').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }))`,
-        ),
-      );
-    }
+    const rowAt = (i: number) =>
+      `document.querySelector('[data-testid="tree-node"][data-node-key=' + JSON.stringify(${JSON.stringify(rowKeys[(i * 7) % rowKeys.length])}) + ']')`;
+    await profiled(page, 'select tree', async () => {
+      for (let i = 0; i < PICKS; i++) f.selectTree.push(await timed(page, `${rowAt(i)}.click()`));
+    });
+    await profiled(page, 'hover tree', async () => {
+      for (let i = 0; i < PICKS; i++) f.hoverTree.push(await timed(page, `${rowAt(i)}.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }))`));
+    });
     // On the screen: points spread over the board.
     const screen = await page.getByTestId('screen').boundingBox();
     if (!screen) throw new Error('no screen');
-    for (let i = 0; i < PICKS; i++) {
-      const x = screen.x + screen.width * (0.1 + ((i * 0.37) % 0.8));
-      const y = screen.y + screen.height * (0.2 + ((i * 0.23) % 0.6));
-      const at = `{ bubbles: true, clientX: ${x}, clientY: ${y} }`;
-      f.selectScreen.push(await timed(page, `document.querySelector('[data-testid="screen"]').dispatchEvent(new MouseEvent('click', ${at}))`));
-      f.hoverScreen.push(await timed(page, `document.querySelector('[data-testid="screen"]').dispatchEvent(new PointerEvent('pointermove', ${at}))`));
-    }
+    const pointAt = (i: number) =>
+      `{ bubbles: true, clientX: ${screen.x + screen.width * (0.1 + ((i * 0.37) % 0.8))}, clientY: ${screen.y + screen.height * (0.2 + ((i * 0.23) % 0.6))} }`;
+    await profiled(page, 'select screen', async () => {
+      for (let i = 0; i < PICKS; i++)
+        f.selectScreen.push(await timed(page, `document.querySelector('[data-testid="screen"]').dispatchEvent(new MouseEvent('click', ${pointAt(i)}))`));
+    });
+    await profiled(page, 'hover screen', async () => {
+      for (let i = 0; i < PICKS; i++)
+        f.hoverScreen.push(await timed(page, `document.querySelector('[data-testid="screen"]').dispatchEvent(new PointerEvent('pointermove', ${pointAt(i)}))`));
+    });
     // Search over every node: a query that matches one tile, then one that matches many.
     const queries = ['heavy.tile.17', 'T3', 'UILabel', 'heavy.tile.9', '+4.5%'];
-    for (let i = 0; i < PICKS; i++) {
-      const q = JSON.stringify(queries[i % queries.length]);
-      f.search.push(
-        await timed(
-          page,
-          `const input = document.querySelector('[data-testid="search-input"]');
-           Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${q});
-           input.dispatchEvent(new Event('input', { bubbles: true }))`,
-        ),
-      );
-    }
+    await profiled(page, 'search', async () => {
+      for (let i = 0; i < PICKS; i++) {
+        const q = JSON.stringify(queries[i % queries.length]);
+        f.search.push(
+          await timed(
+            page,
+            `const input = document.querySelector('[data-testid="search-input"]');
+             Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${q});
+             input.dispatchEvent(new Event('input', { bubbles: true }))`,
+          ),
+        );
+      }
+    });
     void tree;
   } finally {
     await browser.close();
