@@ -32,7 +32,7 @@ function presentByScan(nodes: readonly FlatNode[], x: number, y: number): NodeKe
 }
 
 const coord = fc.integer({ min: -100, max: 500 });
-const node: fc.Memo<UiNode> = fc.memo((depth) =>
+const node: fc.Memo<UiNode> = fc.memo((depth): fc.Arbitrary<UiNode> =>
   fc
     .record({
       l: coord,
@@ -40,9 +40,9 @@ const node: fc.Memo<UiNode> = fc.memo((depth) =>
       w: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 700 })),
       h: fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 900 })),
       scrollable: fc.boolean(),
-      children: depth > 1 ? fc.array(node(depth - 1), { maxLength: 6 }) : fc.constant([]),
+      children: depth > 1 ? fc.array(node(depth - 1), { maxLength: 6 }) : fc.constant<UiNode[]>([]),
     })
-    .map(({ l, t, w, h, scrollable, children }) => ({
+    .map(({ l, t, w, h, scrollable, children }): UiNode => ({
       className: scrollable ? 'UIScrollView' : 'UIView',
       bounds: { left: l, top: t, right: l + w, bottom: t + h },
       ...(scrollable ? { scrollable: 'true' } : {}),
