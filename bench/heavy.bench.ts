@@ -13,6 +13,10 @@
  *   select screen a click on the screen to the picked node marked;
  *   hover         the pointer over a row, and over the screen, to the hover marks;
  *   search        a query typed to its matches marked (over every node);
+ *   selectors     a click on a tree row to the selectors panel showing that node's selectors (on a
+ *                 heavy screen it follows the marks after their paint);
+ *
+ * Each interaction is timed from the event to the first task after the next painted frame.
  *   elements      how many elements the page holds with the screen shown;
  *   wire          the frame's size on the host's WebSocket.
  */
@@ -114,6 +118,7 @@ interface Figures {
   hoverTree: number[];
   hoverScreen: number[];
   search: number[];
+  selectors: number[];
   elements: number;
   wire: number;
 }
@@ -130,6 +135,7 @@ async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[n
     hoverTree: [],
     hoverScreen: [],
     search: [],
+    selectors: [],
     elements: 0,
     wire: 0,
   };
@@ -189,7 +195,22 @@ async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[n
     const rowAt = (i: number) =>
       `document.querySelector('[data-testid="tree-node"][data-node-key=' + JSON.stringify(${JSON.stringify(rowKeys[(i * 7) % rowKeys.length])}) + ']')`;
     await profiled(page, 'select tree', async () => {
-      for (let i = 0; i < PICKS; i++) f.selectTree.push(await timed(page, `${rowAt(i)}.click()`));
+      for (let i = 0; i < PICKS; i++) {
+        // The marks, then the selectors panel, which follows on a heavy screen (docs/rules.md#r-perf-02).
+        const [marked, selectors] = (await page.evaluate(
+          `(async () => {
+            const row = ${rowAt(i)}; const key = row.getAttribute('data-node-key'); const t0 = performance.now();
+            row.click();
+            await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+            const marked = performance.now() - t0;
+            const panel = () => document.querySelector('[data-testid="selectors-panel"]');
+            while (panel() && panel().getAttribute('data-node-key') !== key) await new Promise((r) => requestAnimationFrame(r));
+            return [marked, performance.now() - t0];
+          })()`,
+        )) as [number, number];
+        f.selectTree.push(marked);
+        f.selectors.push(selectors);
+      }
     });
     await profiled(page, 'hover tree', async () => {
       for (let i = 0; i < PICKS; i++) f.hoverTree.push(await timed(page, `${rowAt(i)}.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }))`));
@@ -237,7 +258,9 @@ async function expectEnabled(page: Page) {
 const work = await mkdtemp(join(tmpdir(), 'parallax-heavy-bench-'));
 try {
   console.log('heavy.bench: replay device, web host, Chromium 1440x900; median / p95 in ms (frames n=%d, picks n=%d)', FRAMES, PICKS);
-  console.log('nodes  tree     reply->drawn    (host)   (page)    select tree  select screen   hover tree  hover screen     search  elements  wire');
+  console.log(
+    'nodes  tree     reply->drawn    (host)   (page)    select tree  select screen   hover tree  hover screen     search   selectors  elements  wire',
+  );
   for (const nodes of SIZES) {
     const folder = join(work, String(nodes));
     writeHeavyRecording(folder, { nodes });
@@ -245,7 +268,7 @@ try {
       if (mode === 'all' && !ALL_SIZES.has(nodes)) continue;
       const f = await measure(folder, nodes, mode);
       console.log(
-        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${percentile(f.hostPart, 50).toFixed(0).padStart(7)} ${percentile(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
+        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${percentile(f.hostPart, 50).toFixed(0).padStart(7)} ${percentile(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${fmt(f.selectors)}  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
       );
     }
   }
