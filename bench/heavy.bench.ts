@@ -166,28 +166,30 @@ async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[n
     await page.waitForTimeout(500);
 
     // Fresh frames, one by one (Refresh: one observe), each measured from the reply to the paint.
-    for (let i = 0; i < FRAMES; i++) {
-      const before = frames.length;
-      const seen = await page.evaluate(() => (window as unknown as { __bigMessages: unknown[] }).__bigMessages.length);
-      await page.getByTestId('refresh').click();
-      await page.waitForFunction((n) => (window as unknown as { __bigMessages: { drawn: number }[] }).__bigMessages.slice(n).some((m) => m.drawn > 0), seen, {
-        timeout: 180_000,
-      });
-      const message = await page.evaluate(
-        (n) => (window as unknown as { __bigMessages: { drawnAt: number; drawn: number; size: number }[] }).__bigMessages[n]!,
-        seen,
-      );
-      const frame = frames[before] ?? frames[frames.length - 1];
-      if (!frame) throw new Error('no frame seen on the wire');
-      const pagePart = message.drawn;
-      // The host's part: from the reply to the frame leaving (its own clock), then the wire to the page.
-      const hostPart = frame.hostMs + Math.max(0, message.drawnAt - message.drawn - frame.receivedAt);
-      f.pagePart.push(pagePart);
-      f.hostPart.push(hostPart);
-      f.replyToDrawn.push(hostPart + pagePart);
-      f.wire = message.size;
-      await expectEnabled(page);
-    }
+    await profiled(page, 'frames', async () => {
+      for (let i = 0; i < FRAMES; i++) {
+        const before = frames.length;
+        const seen = await page.evaluate(() => (window as unknown as { __bigMessages: unknown[] }).__bigMessages.length);
+        await page.getByTestId('refresh').click();
+        await page.waitForFunction((n) => (window as unknown as { __bigMessages: { drawn: number }[] }).__bigMessages.slice(n).some((m) => m.drawn > 0), seen, {
+          timeout: 180_000,
+        });
+        const message = await page.evaluate(
+          (n) => (window as unknown as { __bigMessages: { drawnAt: number; drawn: number; size: number }[] }).__bigMessages[n]!,
+          seen,
+        );
+        const frame = frames[before] ?? frames[frames.length - 1];
+        if (!frame) throw new Error('no frame seen on the wire');
+        const pagePart = message.drawn;
+        // The host's part: from the reply to the frame leaving (its own clock), then the wire to the page.
+        const hostPart = frame.hostMs + Math.max(0, message.drawnAt - message.drawn - frame.receivedAt);
+        f.pagePart.push(pagePart);
+        f.hostPart.push(hostPart);
+        f.replyToDrawn.push(hostPart + pagePart);
+        f.wire = message.size;
+        await expectEnabled(page);
+      }
+    });
     f.elements = await page.evaluate(() => document.querySelectorAll('*').length);
 
     // Selecting and hovering in the tree: rows in view.
@@ -204,7 +206,7 @@ async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[n
             await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
             const marked = performance.now() - t0;
             const panel = () => document.querySelector('[data-testid="selectors-panel"]');
-            while (panel() && panel().getAttribute('data-node-key') !== key) await new Promise((r) => requestAnimationFrame(r));
+            for (let n = 0; n < 600 && panel()?.hasAttribute('data-node-key') && panel().getAttribute('data-node-key') !== key; n++) await new Promise((r) => requestAnimationFrame(r));
             return [marked, performance.now() - t0];
           })()`,
         )) as [number, number];
