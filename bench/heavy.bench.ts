@@ -13,6 +13,7 @@
  *   select screen a click on the screen to the picked node marked;
  *   hover         the pointer over a row, and over the screen, to the hover marks;
  *   search        a query typed to its matches marked (over every node);
+ *   typed         each key of a query typed one key at a time;
  *   selectors     a click on a tree row to the selectors panel showing that node's selectors (on a
  *                 heavy screen it follows the marks after their paint);
  *
@@ -119,6 +120,7 @@ interface Figures {
   hoverScreen: number[];
   search: number[];
   selectors: number[];
+  typed: number[];
   elements: number;
   wire: number;
 }
@@ -136,6 +138,7 @@ async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[n
     hoverScreen: [],
     search: [],
     selectors: [],
+    typed: [],
     elements: 0,
     wire: 0,
   };
@@ -245,6 +248,20 @@ async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[n
         );
       }
     });
+    // Typed key by key: each query the last one typed on (what a user does).
+    const setQuery = (q: string) =>
+      timed(
+        page,
+        `const input = document.querySelector('[data-testid="search-input"]');
+         Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${JSON.stringify(q)});
+         input.dispatchEvent(new Event('input', { bubbles: true }))`,
+      );
+    await profiled(page, 'typed', async () => {
+      for (const word of ['heavy.tile.42', 'uilabel']) {
+        await setQuery('');
+        for (let n = 1; n <= word.length; n++) f.typed.push(await setQuery(word.slice(0, n)));
+      }
+    });
     void tree;
   } finally {
     await browser.close();
@@ -270,7 +287,7 @@ try {
       if (mode === 'all' && !ALL_SIZES.has(nodes)) continue;
       const f = await measure(folder, nodes, mode);
       console.log(
-        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${percentile(f.hostPart, 50).toFixed(0).padStart(7)} ${percentile(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${fmt(f.selectors)}  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
+        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${percentile(f.hostPart, 50).toFixed(0).padStart(7)} ${percentile(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${fmt(f.typed)}  ${fmt(f.selectors)}  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
       );
     }
   }
