@@ -78,23 +78,25 @@ export function actionTargetAt(nodes: readonly FlatNode[], x: number, y: number,
   const chain = hitChain(nodes, x, y, options).filter((flat) => flat.depth > 0 && (options.pickable?.(flat) ?? true));
   const hit = chain.find((flat) => isControlNode(flat.node));
   if (!hit) return null;
-  return twinWithIdentity(nodes, hit, x, y, options) ?? hit;
+  return twinWithIdentity(nodes, hit, options) ?? hit;
 }
 
 /**
  * The bridge or web node merged over `hit` (same frame), or `hit` itself when it has an identity. A twin
- * has hit's frame, so it is among the boxes at the point that found `hit` (docs/rules.md#r-perf-03).
+ * has hit's frame, so it is among the boxes at hit's top-left corner (docs/rules.md#r-perf-03); `hit` may
+ * be an ancestor of what the finger hit, whose frame need not hold the finger's point.
  */
-function twinWithIdentity(nodes: readonly FlatNode[], hit: FlatNode, x: number, y: number, options: PickOptions): FlatNode | undefined {
+function twinWithIdentity(nodes: readonly FlatNode[], hit: FlatNode, options: PickOptions): FlatNode | undefined {
   if (hasActionIdentity(hit.node)) return hit;
   const bounds = boundsOf(hit.node);
-  return boxesAt(nodes, x, y).find((flat) => hasActionIdentity(flat.node) && sameRect(boundsOf(flat.node), bounds) && (options.pickable?.(flat) ?? true));
+  const pool = bounds && bounds.right > bounds.left && bounds.bottom > bounds.top ? boxesAt(nodes, bounds.left, bounds.top) : nodes;
+  return pool.find((flat) => hasActionIdentity(flat.node) && sameRect(boundsOf(flat.node), bounds) && (options.pickable?.(flat) ?? true));
 }
 
 /** The innermost scrollable box around the node a finger hits at a point (the container a drag scrolls), if any. */
 export function scrollContainerAt(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions = {}): FlatNode | null {
   const hit = hitChain(nodes, x, y, options).find((flat) => flat.depth > 0 && nodeFlag(flat.node, 'scrollable') && (options.pickable?.(flat) ?? true));
-  return hit ? (twinWithIdentity(nodes, hit, x, y, options) ?? hit) : null;
+  return hit ? (twinWithIdentity(nodes, hit, options) ?? hit) : null;
 }
 
 /** Screen points rounded to a tenth, so a request reads cleanly in the timeline and the trace. */

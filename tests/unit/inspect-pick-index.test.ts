@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree, type FlatNode, type NodeKey } from '@shared/model/tree';
 import { boundsOf, nodeFlag } from '@shared/model/node';
-import { boxesAt, pickStackAt, rectContains, topmostAt } from '@shared/inspect';
+import { actionTargetAt, boxesAt, pickStackAt, rectContains, topmostAt } from '@shared/inspect';
 
 /** R-PICK-01 as a plain scan: the reference the indexed pick must agree with. */
 function presentByScan(nodes: readonly FlatNode[], x: number, y: number): NodeKey[] {
@@ -94,5 +94,27 @@ describe('R-PERF-03: picking through the grid of boxes', () => {
     const some = all.filter((f) => f.node['resource-id'] !== 't41');
     expect(topmostAt(some, 15, 17)?.key).toBe('0');
     expect(pickStackAt(all, 399, 799).map((f) => f.node['resource-id'] ?? f.key)).toEqual(['t1999', '0']);
+  });
+
+  it("R-PERF-03: a control whose own frame does not hold the finger's point is still tapped through its bridge twin", () => {
+    // The button's label sticks out below it; the finger is on that part. The bridge describes the button
+    // with the same frame and an identity an action can name.
+    const frame = { left: 0, top: 0, right: 100, bottom: 40 };
+    const root: UiNode = {
+      className: 'UIView',
+      bounds: { left: 0, top: 0, right: 400, bottom: 800 },
+      node: [
+        {
+          className: 'UIButton',
+          clickable: 'true',
+          bounds: frame,
+          node: [{ className: 'UILabel', text: 'Send', bounds: { left: 0, top: 10, right: 100, bottom: 60 } }],
+        },
+        { className: 'UIButton', clickable: 'true', 'resource-id': 'send', 'sdk-element-id': 'send', bounds: frame, extras: { 'sdk.source': 'sdkBridge' } },
+      ],
+    };
+    const nodes = flattenTree(root);
+    expect(topmostAt(nodes, 50, 50)?.node.text).toBe('Send');
+    expect(actionTargetAt(nodes, 50, 50)?.node['sdk-element-id']).toBe('send');
   });
 });
