@@ -278,7 +278,7 @@ const work = await mkdtemp(join(tmpdir(), 'parallax-heavy-bench-'));
 try {
   console.log('heavy.bench: replay device, web host, Chromium 1440x900; median / p95 in ms (frames n=%d, picks n=%d)', FRAMES, PICKS);
   console.log(
-    'nodes  tree     reply->drawn    (host)   (page)    select tree  select screen   hover tree  hover screen     search   selectors  elements  wire',
+    'nodes  tree     reply->drawn    (host)   (page)    select tree  select screen   hover tree  hover screen     search        typed   selectors  elements  wire',
   );
   for (const nodes of SIZES) {
     const folder = join(work, String(nodes));
