@@ -13,6 +13,11 @@
  *   select screen a click on the screen to the picked node marked;
  *   hover         the pointer over a row, and over the screen, to the hover marks;
  *   search        a query typed to its matches marked (over every node);
+ *   typed         each key of a query typed one key at a time;
+ *   selectors     a click on a tree row to the selectors panel showing that node's selectors (on a
+ *                 heavy screen it follows the marks after their paint);
+ *
+ * Each interaction is timed from the event to the first task after the next painted frame.
  *   elements      how many elements the page holds with the screen shown;
  *   wire          the frame's size on the host's WebSocket.
  */
@@ -25,8 +30,54 @@ import { LAUNCH_ARGS } from '@demo/phone/browser';
 import { findBrowser } from '@demo/phone/find-browser';
 import { percentile, serveInChild } from './web-host-process';
 
+/**
+ * `HEAVY_PROFILE=1`: a Chrome CPU profile (CDP) of each interaction group, printed as the functions
+ * with the most self time, so a slow figure says where its time goes (build the renderer unminified
+ * to read the names).
+ */
+const PROFILE = process.env['HEAVY_PROFILE'] === '1';
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+async function profiled<T>(page: Page, label: string, run: () => Promise<T>): Promise<T> {
+  if (!PROFILE) return run();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+    await cdp.detach();
+    const self = new Map<string, number>();
+    const frameOf = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+    let total = 0;
+    profile.samples.forEach((id, i) => {
+      const c = frameOf.get(id)!;
+      const name = `${c.functionName || '(anonymous)'} ${c.url.split('/').pop() ?? ''}:${c.lineNumber + 1}:${c.columnNumber + 1}`;
+      const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+      total += dt;
+      self.set(name, (self.get(name) ?? 0) + dt);
+    });
+    const top = [...self]
+      .filter(([name]) => !name.startsWith('(idle)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12);
+    console.log(`  profile ${label} (${total.toFixed(0)} ms sampled): ${top.map(([n, ms]) => `\n    ${ms.toFixed(1).padStart(7)} ms  ${n}`).join('')}`);
+  }
+}
+
 const SIZES = (process.env['HEAVY_SIZES'] ?? '1000,5000,10000,50000').split(',').map(Number);
-const MODES = ['window', 'virtual', 'all'] as const;
+const ALL_MODES = ['window', 'virtual', 'all'] as const;
+/** `HEAVY_MODES=window` measures one drawer only (a quick look on a busy machine). */
+const MODES = (process.env['HEAVY_MODES'] ?? ALL_MODES.join(','))
+  .split(',')
+  .filter((m): m is (typeof ALL_MODES)[number] => (ALL_MODES as readonly string[]).includes(m));
 /** Every-row drawing at the sizes the issue compares (it takes ~15 s a frame at 50k). */
 const ALL_SIZES = new Set([1_000, 5_000, 50_000]);
 const FRAMES = 5;
@@ -68,11 +119,13 @@ interface Figures {
   hoverTree: number[];
   hoverScreen: number[];
   search: number[];
+  selectors: number[];
+  typed: number[];
   elements: number;
   wire: number;
 }
 
-async function measure(folder: string, nodes: number, mode: (typeof MODES)[number]): Promise<Figures> {
+async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[number]): Promise<Figures> {
   const { url, child } = await serveInChild(['--replay', folder]);
   const browser = await chromium.launch({ executablePath: findBrowser(), args: LAUNCH_ARGS });
   const f: Figures = {
@@ -84,6 +137,8 @@ async function measure(folder: string, nodes: number, mode: (typeof MODES)[numbe
     hoverTree: [],
     hoverScreen: [],
     search: [],
+    selectors: [],
+    typed: [],
     elements: 0,
     wire: 0,
   };
@@ -114,65 +169,99 @@ async function measure(folder: string, nodes: number, mode: (typeof MODES)[numbe
     await page.waitForTimeout(500);
 
     // Fresh frames, one by one (Refresh: one observe), each measured from the reply to the paint.
-    for (let i = 0; i < FRAMES; i++) {
-      const before = frames.length;
-      const seen = await page.evaluate(() => (window as unknown as { __bigMessages: unknown[] }).__bigMessages.length);
-      await page.getByTestId('refresh').click();
-      await page.waitForFunction((n) => (window as unknown as { __bigMessages: { drawn: number }[] }).__bigMessages.slice(n).some((m) => m.drawn > 0), seen, {
-        timeout: 180_000,
-      });
-      const message = await page.evaluate(
-        (n) => (window as unknown as { __bigMessages: { drawnAt: number; drawn: number; size: number }[] }).__bigMessages[n]!,
-        seen,
-      );
-      const frame = frames[before] ?? frames[frames.length - 1];
-      if (!frame) throw new Error('no frame seen on the wire');
-      const pagePart = message.drawn;
-      // The host's part: from the reply to the frame leaving (its own clock), then the wire to the page.
-      const hostPart = frame.hostMs + Math.max(0, message.drawnAt - message.drawn - frame.receivedAt);
-      f.pagePart.push(pagePart);
-      f.hostPart.push(hostPart);
-      f.replyToDrawn.push(hostPart + pagePart);
-      f.wire = message.size;
-      await expectEnabled(page);
-    }
+    await profiled(page, 'frames', async () => {
+      for (let i = 0; i < FRAMES; i++) {
+        const before = frames.length;
+        const seen = await page.evaluate(() => (window as unknown as { __bigMessages: unknown[] }).__bigMessages.length);
+        await page.getByTestId('refresh').click();
+        await page.waitForFunction((n) => (window as unknown as { __bigMessages: { drawn: number }[] }).__bigMessages.slice(n).some((m) => m.drawn > 0), seen, {
+          timeout: 180_000,
+        });
+        const message = await page.evaluate(
+          (n) => (window as unknown as { __bigMessages: { drawnAt: number; drawn: number; size: number }[] }).__bigMessages[n]!,
+          seen,
+        );
+        const frame = frames[before] ?? frames[frames.length - 1];
+        if (!frame) throw new Error('no frame seen on the wire');
+        const pagePart = message.drawn;
+        // The host's part: from the reply to the frame leaving (its own clock), then the wire to the page.
+        const hostPart = frame.hostMs + Math.max(0, message.drawnAt - message.drawn - frame.receivedAt);
+        f.pagePart.push(pagePart);
+        f.hostPart.push(hostPart);
+        f.replyToDrawn.push(hostPart + pagePart);
+        f.wire = message.size;
+        await expectEnabled(page);
+      }
+    });
     f.elements = await page.evaluate(() => document.querySelectorAll('*').length);
 
     // Selecting and hovering in the tree: rows in view.
     const rowKeys = await page.locator('[data-testid="tree-node"]').evaluateAll((els) => els.slice(2, 40).map((e) => e.getAttribute('data-node-key')!));
-    for (let i = 0; i < PICKS; i++) {
-      const key = JSON.stringify(rowKeys[(i * 7) % rowKeys.length]);
-      f.selectTree.push(await timed(page, `document.querySelector('[data-testid="tree-node"][data-node-key=' + JSON.stringify(${key}) + ']').click()`));
-      f.hoverTree.push(
-        await timed(
-          page,
-          `document.querySelector('[data-testid="tree-node"][data-node-key=' + JSON.stringify(${key}) + ']').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }))`,
-        ),
-      );
-    }
+    const rowAt = (i: number) =>
+      `document.querySelector('[data-testid="tree-node"][data-node-key=' + JSON.stringify(${JSON.stringify(rowKeys[(i * 7) % rowKeys.length])}) + ']')`;
+    await profiled(page, 'select tree', async () => {
+      for (let i = 0; i < PICKS; i++) {
+        // The marks, then the selectors panel, which follows on a heavy screen (docs/rules.md#r-perf-02).
+        const [marked, selectors] = (await page.evaluate(
+          `(async () => {
+            const row = ${rowAt(i)}; const key = row.getAttribute('data-node-key'); const t0 = performance.now();
+            row.click();
+            await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+            const marked = performance.now() - t0;
+            const panel = () => document.querySelector('[data-testid="selectors-panel"]');
+            for (let n = 0; n < 600 && panel()?.hasAttribute('data-node-key') && panel().getAttribute('data-node-key') !== key; n++) await new Promise((r) => requestAnimationFrame(r));
+            return [marked, performance.now() - t0];
+          })()`,
+        )) as [number, number];
+        f.selectTree.push(marked);
+        f.selectors.push(selectors);
+      }
+    });
+    await profiled(page, 'hover tree', async () => {
+      for (let i = 0; i < PICKS; i++) f.hoverTree.push(await timed(page, `${rowAt(i)}.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }))`));
+    });
     // On the screen: points spread over the board.
     const screen = await page.getByTestId('screen').boundingBox();
     if (!screen) throw new Error('no screen');
-    for (let i = 0; i < PICKS; i++) {
-      const x = screen.x + screen.width * (0.1 + ((i * 0.37) % 0.8));
-      const y = screen.y + screen.height * (0.2 + ((i * 0.23) % 0.6));
-      const at = `{ bubbles: true, clientX: ${x}, clientY: ${y} }`;
-      f.selectScreen.push(await timed(page, `document.querySelector('[data-testid="screen"]').dispatchEvent(new MouseEvent('click', ${at}))`));
-      f.hoverScreen.push(await timed(page, `document.querySelector('[data-testid="screen"]').dispatchEvent(new PointerEvent('pointermove', ${at}))`));
-    }
+    const pointAt = (i: number) =>
+      `{ bubbles: true, clientX: ${screen.x + screen.width * (0.1 + ((i * 0.37) % 0.8))}, clientY: ${screen.y + screen.height * (0.2 + ((i * 0.23) % 0.6))} }`;
+    await profiled(page, 'select screen', async () => {
+      for (let i = 0; i < PICKS; i++)
+        f.selectScreen.push(await timed(page, `document.querySelector('[data-testid="screen"]').dispatchEvent(new MouseEvent('click', ${pointAt(i)}))`));
+    });
+    await profiled(page, 'hover screen', async () => {
+      for (let i = 0; i < PICKS; i++)
+        f.hoverScreen.push(await timed(page, `document.querySelector('[data-testid="screen"]').dispatchEvent(new PointerEvent('pointermove', ${pointAt(i)}))`));
+    });
     // Search over every node: a query that matches one tile, then one that matches many.
     const queries = ['heavy.tile.17', 'T3', 'UILabel', 'heavy.tile.9', '+4.5%'];
-    for (let i = 0; i < PICKS; i++) {
-      const q = JSON.stringify(queries[i % queries.length]);
-      f.search.push(
-        await timed(
-          page,
-          `const input = document.querySelector('[data-testid="search-input"]');
-           Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${q});
-           input.dispatchEvent(new Event('input', { bubbles: true }))`,
-        ),
+    await profiled(page, 'search', async () => {
+      for (let i = 0; i < PICKS; i++) {
+        const q = JSON.stringify(queries[i % queries.length]);
+        f.search.push(
+          await timed(
+            page,
+            `const input = document.querySelector('[data-testid="search-input"]');
+             Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${q});
+             input.dispatchEvent(new Event('input', { bubbles: true }))`,
+          ),
+        );
+      }
+    });
+    // Typed key by key: each query the last one typed on (what a user does).
+    const setQuery = (q: string) =>
+      timed(
+        page,
+        `const input = document.querySelector('[data-testid="search-input"]');
+         Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(input, ${JSON.stringify(q)});
+         input.dispatchEvent(new Event('input', { bubbles: true }))`,
       );
-    }
+    await profiled(page, 'typed', async () => {
+      for (const word of ['heavy.tile.42', 'uilabel']) {
+        await setQuery('');
+        for (let n = 1; n <= word.length; n++) f.typed.push(await setQuery(word.slice(0, n)));
+      }
+    });
     void tree;
   } finally {
     await browser.close();
@@ -188,7 +277,9 @@ async function expectEnabled(page: Page) {
 const work = await mkdtemp(join(tmpdir(), 'parallax-heavy-bench-'));
 try {
   console.log('heavy.bench: replay device, web host, Chromium 1440x900; median / p95 in ms (frames n=%d, picks n=%d)', FRAMES, PICKS);
-  console.log('nodes  tree     reply->drawn    (host)   (page)    select tree  select screen   hover tree  hover screen     search  elements  wire');
+  console.log(
+    'nodes  tree     reply->drawn    (host)   (page)    select tree  select screen   hover tree  hover screen     search        typed   selectors  elements  wire',
+  );
   for (const nodes of SIZES) {
     const folder = join(work, String(nodes));
     writeHeavyRecording(folder, { nodes });
@@ -196,7 +287,7 @@ try {
       if (mode === 'all' && !ALL_SIZES.has(nodes)) continue;
       const f = await measure(folder, nodes, mode);
       console.log(
-        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${percentile(f.hostPart, 50).toFixed(0).padStart(7)} ${percentile(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
+        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${percentile(f.hostPart, 50).toFixed(0).padStart(7)} ${percentile(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${fmt(f.typed)}  ${fmt(f.selectors)}  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
       );
     }
   }

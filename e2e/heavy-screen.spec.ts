@@ -7,7 +7,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { writeHeavyRecording } from '@demo/heavy-recording';
+import { heavyHierarchy, heavyLayout, tileCenter, writeHeavyRecording } from '@demo/heavy-recording';
+import { flattenTree } from '@shared/model/tree';
+import { boundsOf } from '@shared/model/node';
 import { runParallax, stopAfterEach, urlIn } from './harness';
 
 const running = stopAfterEach();
@@ -107,4 +109,123 @@ test('R-PERF-02: the windowed tree keeps expansion, selection and scroll across 
   await tree.evaluate((el) => (el.scrollTop = 0));
   await expect(row(page, tileKey)).toHaveAttribute('aria-expanded', 'false');
   expect(await elements(page)).toBeLessThan(2_000);
+});
+
+/**
+ * Where a point of the screen (in points) is in the page: the nearest whole client pixel (what a mouse
+ * event carries), and the point that pixel stands for, as the screen converts it (its shown width over
+ * its width in points).
+ */
+async function onScreen(page: Page, p: { x: number; y: number }) {
+  const screen = page.getByTestId('screen');
+  const box = (await screen.boundingBox())!;
+  const scale = box.width / Number(await screen.getAttribute('data-screen-width'));
+  const x = Math.round(box.x + p.x * scale);
+  const y = Math.round(box.y + p.y * scale);
+  return { x, y, scale, left: box.x, point: { x: (x - box.x) / scale, y: (y - box.y) / scale } };
+}
+
+test('R-PERF-03: on a 50,000-node screen, hover, a click and a search mark the node under the pointer and every match', async ({ page }) => {
+  test.setTimeout(120_000);
+  await open(page);
+  const live = page.getByTestId('live-toggle');
+  if ((await live.getAttribute('data-live')) === 'true') await live.click();
+  const { tiles } = heavyLayout(NODES);
+  const tile = 777;
+  const at = await onScreen(page, tileCenter(NODES, tile));
+  const c = at.point;
+
+  // Hover: the box under the pointer is marked, and it is the tile's content view (its frame is the tile's).
+  await page.mouse.move(at.x, at.y);
+  const hovered = page.locator('[data-testid="box"][data-hovered="true"]');
+  await expect(hovered).toHaveCount(1);
+  // It is the node drawn last whose frame holds the point, in the recorded hierarchy (R-PICK-02: one
+  // source, nothing clipped on the board), and its mark is drawn with that frame, under the pointer.
+  const recorded = flattenTree(heavyHierarchy(NODES).hierarchy!);
+  const truth = recorded.filter((f) => {
+    const b = boundsOf(f.node);
+    return b !== null && c.x >= b.left && c.x < b.right && c.y >= b.top && c.y < b.bottom;
+  });
+  const want = truth[truth.length - 1]!;
+  const marked = { key: await hovered.getAttribute('data-node-key') };
+  expect(marked.key).toBe(want.key);
+  const r = (await hovered.boundingBox())!;
+  const frame = boundsOf(want.node)!;
+  expect(Math.abs(r.x - (at.left + frame.left * at.scale))).toBeLessThan(1.5);
+  expect(Math.abs(r.width - (frame.right - frame.left) * at.scale)).toBeLessThan(1.5);
+  expect(at.x >= r.x && at.x < r.x + r.width && at.y >= r.y && at.y < r.y + r.height).toBe(true);
+
+  // A click selects that node: its box and its tree row (scrolled into view) are marked.
+  await page.mouse.click(at.x, at.y);
+  const selected = page.locator('[data-testid="box"][data-selected="true"]');
+  await expect(selected).toHaveAttribute('data-node-key', marked!.key!);
+  await expect(row(page, marked!.key!)).toHaveAttribute('data-selected', 'true');
+  await expect(row(page, marked!.key!)).toBeInViewport();
+
+  // A search over every node marks each match on the screen's match layer, and nothing else.
+  await page.getByTestId('search-input').fill(`heavy.tile.${tile}`);
+  await expect(page.getByTestId('search-count')).toHaveAttribute('data-count', '1');
+  await expect(page.getByTestId('match-canvas')).toHaveAttribute('data-matches', '1');
+  const painted = (p: { x: number; y: number }) =>
+    page.getByTestId('match-canvas').evaluate((canvas: HTMLCanvasElement, { x, y }) => {
+      const r = canvas.getBoundingClientRect();
+      const ratio = canvas.width / r.width;
+      return canvas.getContext('2d')!.getImageData(Math.round((x - r.left) * ratio), Math.round((y - r.top) * ratio), 1, 1).data[3]!;
+    }, p);
+  expect(await painted(at)).toBeGreaterThan(0);
+  expect(await painted(await onScreen(page, tileCenter(NODES, tile + 1)))).toBe(0);
+  // A query with thousands of matches marks all of them, still without an element per match.
+  await page.getByTestId('search-input').fill('UICollectionViewCell');
+  await expect(page.getByTestId('match-canvas')).toHaveAttribute('data-matches', String(tiles));
+  expect(await painted(await onScreen(page, tileCenter(NODES, tiles)))).toBeGreaterThan(0);
+  expect(await elements(page)).toBeLessThan(2_000);
+});
+
+test('R-PERF-03: live frames of an unchanged 50,000-node screen redraw no tree row and no box', async ({ page }) => {
+  test.setTimeout(120_000);
+  // Counts every canvas redraw in the page (a draw starts by clearing).
+  await page.addInitScript(() => {
+    const w = window as unknown as { __clears: number };
+    w.__clears = 0;
+    const clear = CanvasRenderingContext2D.prototype.clearRect;
+    CanvasRenderingContext2D.prototype.clearRect = function (...args) {
+      w.__clears++;
+      return clear.apply(this, args);
+    };
+  });
+  await open(page);
+  const live = page.getByTestId('live-toggle');
+  if ((await live.getAttribute('data-live')) === 'true') await live.click();
+  await page.getByTestId('search-input').fill('heavy.tile.5');
+  await page.locator('[data-testid="tree-node"][data-match="true"]').first().click();
+  await expect(page.locator('[data-testid="box"][data-selected="true"]')).toHaveCount(1);
+  // The pointer rests off the tree and the screen (a hover is a change).
+  await live.hover();
+  await page.waitForTimeout(500);
+  await page.evaluate(() => {
+    const w = window as unknown as { __clears: number; __mutations: MutationRecord[] };
+    w.__clears = 0;
+    w.__mutations = [];
+    const observer = new MutationObserver((records) => w.__mutations.push(...records));
+    for (const el of [document.querySelector('[data-testid="tree"]'), document.querySelector('[data-testid="screen"] .overlay')])
+      observer.observe(el!, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+
+  // Live mode: new observations of the same screen (their own timings) arrive.
+  const timings = page.getByTestId('frame-timings');
+  for (let i = 0; i < 2; i++) {
+    const before = await timings.getAttribute('title');
+    if (i === 0) await live.click();
+    await expect(timings).not.toHaveAttribute('title', before as string, { timeout: 60_000 });
+  }
+  await live.click();
+  const seen = await page.evaluate(() => {
+    const w = window as unknown as { __clears: number; __mutations: MutationRecord[] };
+    return {
+      clears: w.__clears,
+      mutations: w.__mutations.map((m) => `${m.type} ${(m.target as Element).getAttribute?.('data-testid') ?? m.target.nodeName} ${m.attributeName ?? ''}`),
+    };
+  });
+  expect(seen.mutations).toEqual([]);
+  expect(seen.clears).toBe(0);
 });

@@ -19,7 +19,7 @@ import type { ActionStep, DeviceSummary } from '@shared/api/api';
 import { APPREVEAL_EXTRAS } from '@shared/observe/appreveal';
 import { outcomeClassOf } from '@shared/act/verdict';
 import type { UiNode } from '@shared/protocol/runner';
-import { hitChain, type PickOptions } from './pick';
+import { boxesAt, hitChain, type PickOptions } from './pick';
 import { SOURCE_LABELS } from './source';
 import type { FlatNode } from '@shared/model/tree';
 import { boundsOf, childrenOf, nodeFlag, nodeLabel, nodeSource, withoutChildren, type Rect } from '@shared/model/node';
@@ -81,11 +81,16 @@ export function actionTargetAt(nodes: readonly FlatNode[], x: number, y: number,
   return twinWithIdentity(nodes, hit, options) ?? hit;
 }
 
-/** The bridge or web node merged over `hit` (same frame), or `hit` itself when it has an identity. */
+/**
+ * The bridge or web node merged over `hit` (same frame), or `hit` itself when it has an identity. A twin
+ * has hit's frame, so it is among the boxes at hit's top-left corner (docs/rules.md#r-perf-03); `hit` may
+ * be an ancestor of what the finger hit, whose frame need not hold the finger's point.
+ */
 function twinWithIdentity(nodes: readonly FlatNode[], hit: FlatNode, options: PickOptions): FlatNode | undefined {
   if (hasActionIdentity(hit.node)) return hit;
   const bounds = boundsOf(hit.node);
-  return nodes.find((flat) => hasActionIdentity(flat.node) && sameRect(boundsOf(flat.node), bounds) && (options.pickable?.(flat) ?? true));
+  const pool = bounds && bounds.right > bounds.left && bounds.bottom > bounds.top ? boxesAt(nodes, bounds.left, bounds.top) : nodes;
+  return pool.find((flat) => hasActionIdentity(flat.node) && sameRect(boundsOf(flat.node), bounds) && (options.pickable?.(flat) ?? true));
 }
 
 /** The innermost scrollable box around the node a finger hits at a point (the container a drag scrolls), if any. */

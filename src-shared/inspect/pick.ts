@@ -50,26 +50,140 @@ function keyIndex(nodes: readonly FlatNode[]): ReadonlyMap<NodeKey, FlatNode> {
   return index;
 }
 
+/**
+ * Each node list's boxes in a uniform grid over their extent, built once per list (a frame's): a pointer
+ * move over a 50,000-node screen looks at the few nodes whose boxes cover its cell, not at every node
+ * (docs/rules.md#r-perf-03). A box that covers a large share of the grid (the root, a scroll view's
+ * content) is kept in one list beside the cells instead of in each of them.
+ */
+interface PointIndex {
+  left: number;
+  top: number;
+  cellWidth: number;
+  cellHeight: number;
+  columns: number;
+  rows: number;
+  /** Positions in the list of the boxes that overlap each cell, ascending. */
+  cells: number[][];
+  /** Positions of the boxes too large for the cells, ascending. */
+  large: number[];
+}
+
+const pointIndexes = new WeakMap<readonly FlatNode[], PointIndex>();
+
+/** About this many boxes per cell on a screen of small boxes; the grid never exceeds 128 cells a side. */
+const BOXES_PER_CELL = 8;
+const MAX_CELLS_SIDE = 128;
+
+function pointIndex(nodes: readonly FlatNode[]): PointIndex {
+  const known = pointIndexes.get(nodes);
+  if (known) return known;
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  const rects: (Rect | null)[] = nodes.map((flat) => {
+    const r = boundsOf(flat.node);
+    if (r && r.right > r.left && r.bottom > r.top) {
+      left = Math.min(left, r.left);
+      top = Math.min(top, r.top);
+      right = Math.max(right, r.right);
+      bottom = Math.max(bottom, r.bottom);
+      return r;
+    }
+    return null;
+  });
+  const side = Math.max(1, Math.min(MAX_CELLS_SIDE, Math.ceil(Math.sqrt(nodes.length / BOXES_PER_CELL))));
+  const width = right > left ? right - left : 1;
+  const height = bottom > top ? bottom - top : 1;
+  const index: PointIndex = {
+    left: Number.isFinite(left) ? left : 0,
+    top: Number.isFinite(top) ? top : 0,
+    cellWidth: width / side,
+    cellHeight: height / side,
+    columns: side,
+    rows: side,
+    cells: Array.from({ length: side * side }, () => []),
+    large: [],
+  };
+  const largeCells = Math.max(4, (side * side) / 16);
+  for (let i = 0; i < rects.length; i++) {
+    const r = rects[i];
+    if (!r) continue;
+    const c0 = cellColumn(index, r.left);
+    const c1 = cellColumn(index, r.right);
+    const r0 = cellRow(index, r.top);
+    const r1 = cellRow(index, r.bottom);
+    if ((c1 - c0 + 1) * (r1 - r0 + 1) > largeCells) {
+      index.large.push(i);
+      continue;
+    }
+    for (let row = r0; row <= r1; row++) for (let col = c0; col <= c1; col++) index.cells[row * side + col]!.push(i);
+  }
+  pointIndexes.set(nodes, index);
+  return index;
+}
+
+const clampCell = (n: number, count: number) => (Number.isFinite(n) ? Math.max(0, Math.min(count - 1, Math.floor(n))) : 0);
+const cellColumn = (index: PointIndex, x: number) => clampCell((x - index.left) / index.cellWidth, index.columns);
+const cellRow = (index: PointIndex, y: number) => clampCell((y - index.top) / index.cellHeight, index.rows);
+
+/** Positions in the list of every box that may contain (x, y), ascending (tree order). */
+function candidatesAt(nodes: readonly FlatNode[], x: number, y: number): number[] {
+  const index = pointIndex(nodes);
+  const cell = index.cells[cellRow(index, y) * index.columns + cellColumn(index, x)]!;
+  const large = index.large;
+  if (large.length === 0) return cell;
+  if (cell.length === 0) return large;
+  // Both lists ascend: merge them.
+  const out: number[] = [];
+  let a = 0;
+  let b = 0;
+  while (a < cell.length || b < large.length) {
+    if (b >= large.length || (a < cell.length && cell[a]! < large[b]!)) out.push(cell[a++]!);
+    else out.push(large[b++]!);
+  }
+  return out;
+}
+
+/**
+ * Whether something above `flat` in the list clips it away at (x, y): a scroll container or web view
+ * that does not contain the point, walking up through parents that are in the list (a parent left out
+ * of the list clips nothing, nor does anything above it).
+ */
+function clippedAt(byKey: ReadonlyMap<NodeKey, FlatNode>, flat: FlatNode, x: number, y: number): boolean {
+  for (
+    let parent = flat.parentKey === null ? undefined : byKey.get(flat.parentKey);
+    parent;
+    parent = parent.parentKey === null ? undefined : byKey.get(parent.parentKey)
+  ) {
+    if (!clips(parent.node)) continue;
+    const r = boundsOf(parent.node);
+    if (r !== null && !rectContains(r, x, y)) return true;
+  }
+  return false;
+}
+
 /** The nodes really there at (x, y) (R-PICK-01), in tree order. */
 function present(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions): FlatNode[] {
   const screen = options.screen;
   if (screen && !(x >= 0 && y >= 0 && x < screen.width && y < screen.height)) return [];
-  // A node is clipped when its parent is, or its parent clips and does not contain the point. Nodes come
-  // in pre-order, parents first; a parent left out of the list clips nothing.
-  const clipped = new Set<NodeKey>();
-  const out: FlatNode[] = [];
   const byKey = keyIndex(nodes);
-  for (const flat of nodes) {
-    const parent = flat.parentKey === null ? undefined : byKey.get(flat.parentKey);
-    if (parent) {
-      const parentBounds = boundsOf(parent.node);
-      if (clipped.has(parent.key) || (clips(parent.node) && parentBounds !== null && !rectContains(parentBounds, x, y))) {
-        clipped.add(flat.key);
-        continue;
-      }
-    }
+  const out: FlatNode[] = [];
+  for (const i of candidatesAt(nodes, x, y)) {
+    const flat = nodes[i]!;
     const r = boundsOf(flat.node);
-    if (r && rectContains(r, x, y) && (options.pickable?.(flat) ?? true)) out.push(flat);
+    if (r && rectContains(r, x, y) && !clippedAt(byKey, flat, x, y) && (options.pickable?.(flat) ?? true)) out.push(flat);
+  }
+  return out;
+}
+
+/** The nodes whose box contains (x, y), clipped or not, in tree order (their frames, not what is drawn). */
+export function boxesAt(nodes: readonly FlatNode[], x: number, y: number): FlatNode[] {
+  const out: FlatNode[] = [];
+  for (const i of candidatesAt(nodes, x, y)) {
+    const r = boundsOf(nodes[i]!.node);
+    if (r && rectContains(r, x, y)) out.push(nodes[i]!);
   }
   return out;
 }
@@ -186,7 +300,7 @@ export function nodesAt(root: UiNode, x: number, y: number, options: PickOptions
 export function hitChain(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions = {}): FlatNode[] {
   const top = topmostAt(nodes, x, y, options);
   if (!top) return [];
-  const byKey = new Map(nodes.map((flat) => [flat.key, flat]));
+  const byKey = keyIndex(nodes);
   const chain: FlatNode[] = [top];
   for (let key = top.parentKey; key !== null;) {
     const flat = byKey.get(key);

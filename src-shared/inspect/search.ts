@@ -32,16 +32,29 @@ export function normalizeQuery(query: string): string {
 export function searchNodesIn(nodes: readonly FlatNode[], query: string): SearchHit[] {
   const needle = normalizeQuery(query);
   if (needle === '') return [];
-  const hits: SearchHit[] = [];
   const lowered = loweredFields(nodes);
-  for (let i = 0; i < nodes.length; i++) {
+  // A query typed on from the last one (it contains it) can only match what the last one matched.
+  const last = lastSearch.get(nodes);
+  const within = last && needle.includes(last.needle) ? last.found : null;
+  const found: number[] = [];
+  const hits: SearchHit[] = [];
+  const count = within ? within.length : nodes.length;
+  for (let n = 0; n < count; n++) {
+    const i = within ? within[n]! : n;
     const texts = lowered[i]!;
     let fields: SearchField[] | undefined;
     for (let f = 0; f < SEARCH_FIELDS.length; f++) if (texts[f]?.includes(needle)) (fields ??= []).push(SEARCH_FIELDS[f]!);
-    if (fields) hits.push({ ...nodes[i]!, fields });
+    if (fields) {
+      found.push(i);
+      hits.push({ ...nodes[i]!, fields });
+    }
   }
+  lastSearch.set(nodes, { needle, found });
   return hits;
 }
+
+/** Each node list's last search: the query and the positions it matched (docs/rules.md#r-perf-08). */
+const lastSearch = new WeakMap<readonly FlatNode[], { needle: string; found: readonly number[] }>();
 
 /**
  * Each node's searched fields, lower-cased once per node list (a frame's): a query typed over a

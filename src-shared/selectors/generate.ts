@@ -332,8 +332,17 @@ export function selectorsFor(root: UiNode, key: NodeKey): SelectorSuggestion[] {
   parallax(ctx, node, i, seen);
 
   const order = (s: SelectorSyntax) => SELECTOR_SYNTAXES.indexOf(s);
-  return ctx.out.sort((a, b) => order(a.syntax) - order(b.syntax) || a.robustness - b.robustness);
+  const list = ctx.out.sort((a, b) => order(a.syntax) - order(b.syntax) || a.robustness - b.robustness);
+  madeOn.set(list, root);
+  return list;
 }
+
+/**
+ * The tree each list of suggestions was made on: each was kept because it finds exactly its target
+ * there, so rechecking it on that same tree needs no second evaluation over every node
+ * (docs/rules.md#r-perf-08).
+ */
+const madeOn = new WeakMap<readonly SelectorSuggestion[], UiNode>();
 
 /** The most robust selector of one syntax that XCTest can see, if any. */
 export function bestXctestSelector(root: UiNode, key: NodeKey, syntax: SelectorSyntax): SelectorSuggestion | undefined {
@@ -354,6 +363,7 @@ export interface SuggestionCheck {
  * of its selectors still find exactly that element (docs/rules.md#r-qa-21).
  */
 export function recheckSuggestions(root: UiNode, suggestions: readonly SelectorSuggestion[]): SuggestionCheck[] {
+  if (madeOn.get(suggestions) === root) return suggestions.map((s) => ({ found: [s.target], findsTarget: true }));
   const screen = indexScreen(root);
   return suggestions.map((s) => {
     let parsed: ParsedSelector;

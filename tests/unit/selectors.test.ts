@@ -265,3 +265,16 @@ describe('selectors panel: suggestions kept while the screen changes', () => {
     expect(feed.filter((c) => c.found.length === 0).length).toBeGreaterThan(0);
   });
 });
+
+describe('selectors panel: a recheck on the screen the suggestions were made on', () => {
+  it('R-PERF-08: answers what evaluating each suggestion again answers, for every node of every screen', () => {
+    for (const [name, make] of ROOTS) {
+      const root = make();
+      for (const { key } of flattenTree(root)) {
+        const list = selectorsFor(root, key);
+        // A copy of the list is not known to have been made on this tree: it is evaluated again.
+        expect(recheckSuggestions(root, list), `${name} ${key}`).toEqual(recheckSuggestions(root, [...list]));
+      }
+    }
+  });
+});

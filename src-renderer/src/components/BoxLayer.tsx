@@ -1,18 +1,20 @@
 /**
  * The node boxes over the screen (docs/rules.md#r-perf-03). Up to DOM_BOX_LIMIT boxes are elements, one
  * per node, as they always were. A heavier screen (a 50,000-view board) is drawn on one canvas, redrawn
- * only when the boxes or the size change; the boxes that carry state (selected, hovered, search matches,
- * OCR and id-source marks) stay elements on top, so what a user points at or searches for is marked the
- * same way on any screen, and the page's element count stays bounded whatever the tree's size.
+ * only when the boxes or the size change; every search match is marked on a second canvas over it; the
+ * boxes that carry state (selected, hovered, OCR and id-source marks) stay elements on top, so what a
+ * user points at is marked the same way on any screen, and the page's element count stays bounded
+ * whatever the tree's size.
  */
 import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import type { NodeSource } from '@shared/protocol/observation';
 import type { NodeKey } from '@shared/model/tree';
+import { useScopedInspector } from '@renderer/state/inspector-scope';
 
 /** Above this many boxes the plain ones go to a canvas. */
 export const DOM_BOX_LIMIT = 600;
-/** Search matches drawn as elements at most; the rest of the matches are still in the tree's marks. */
-const MATCH_ELEMENT_LIMIT = 400;
+/** OCR and id-source boxes kept as elements on a heavy screen, at most. */
+const MARKED_ELEMENT_LIMIT = 400;
 
 /** A box placed in displayed pixels. */
 export interface PlacedBox {
@@ -62,18 +64,30 @@ const Box = memo(function Box({ nodeKey, source, left, top, width, height, selec
   );
 });
 
+/** The canvas's backing store at the device's pixel ratio, cleared, drawn in CSS pixels. */
+function prepare(canvas: HTMLCanvasElement, width: number, height: number): CanvasRenderingContext2D | null {
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return null;
+  const ratio = window.devicePixelRatio || 1;
+  const w = Math.max(1, Math.round(width * ratio));
+  const h = Math.max(1, Math.round(height * ratio));
+  // Setting the size clears the canvas; an unchanged size is cleared by hand (no new backing store).
+  if (canvas.width !== w || canvas.height !== h) {
+    canvas.width = w;
+    canvas.height = h;
+  }
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  return ctx;
+}
+
 /** Every box outlined in its source's colour (tokens.css), as `.box` outlines it. */
 const CanvasBoxes = memo(function CanvasBoxes({ boxes, width, height }: { boxes: readonly PlacedBox[]; width: number; height: number }) {
   const ref = useRef<HTMLCanvasElement>(null);
   useLayoutEffect(() => {
     const canvas = ref.current;
-    const ctx = canvas?.getContext('2d');
+    const ctx = canvas && prepare(canvas, width, height);
     if (!canvas || !ctx) return;
-    const ratio = window.devicePixelRatio || 1;
-    canvas.width = Math.max(1, Math.round(width * ratio));
-    canvas.height = Math.max(1, Math.round(height * ratio));
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, width, height);
     const style = getComputedStyle(canvas);
     const colour = new Map<NodeSource, string>();
     const colourOf = (source: NodeSource) => {
@@ -103,41 +117,76 @@ const CanvasBoxes = memo(function CanvasBoxes({ boxes, width, height }: { boxes:
   return <canvas ref={ref} className="box-canvas" data-testid="box-canvas" data-boxes={boxes.length} style={{ width, height }} />;
 });
 
-export function BoxLayer({
+/**
+ * Every search match marked as `.box.is-match` marks it (tokens.css `--match`, `--warn-strong`), on a
+ * canvas of its own over the plain boxes: a query on a heavy screen marks all its matches, however many,
+ * and redraws neither the plain boxes nor the page's elements (docs/rules.md#r-perf-03).
+ */
+const CanvasMatches = memo(function CanvasMatches({
+  byKey,
+  matchKeys,
+  width,
+  height,
+}: {
+  byKey: ReadonlyMap<NodeKey, PlacedBox>;
+  matchKeys: ReadonlySet<NodeKey>;
+  width: number;
+  height: number;
+}) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  let count = 0;
+  for (const key of matchKeys) if (byKey.has(key)) count++;
+  useLayoutEffect(() => {
+    const canvas = ref.current;
+    const ctx = canvas && prepare(canvas, width, height);
+    if (!canvas || !ctx || matchKeys.size === 0) return;
+    const style = getComputedStyle(canvas);
+    const fill = style.getPropertyValue('--match').trim() || '#facc15';
+    const edge = style.getPropertyValue('--warn-strong').trim() || '#b45309';
+    ctx.beginPath();
+    for (const key of matchKeys) {
+      const b = byKey.get(key);
+      if (b) ctx.rect(b.left + 0.75, b.top + 0.75, Math.max(0, b.width - 1.5), Math.max(0, b.height - 1.5));
+    }
+    ctx.globalAlpha = 0.22;
+    ctx.fillStyle = fill;
+    ctx.fill();
+    ctx.globalAlpha = 0.95;
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = edge;
+    ctx.stroke();
+  }, [byKey, matchKeys, width, height]);
+  return <canvas ref={ref} className="box-canvas" data-testid="match-canvas" data-matches={count} style={{ width, height }} />;
+});
+
+/**
+ * The boxes with their marks. Selection and hover are read here, not by the screen: pointing at a node
+ * redraws these few marks, never the screen, its picture or its zoom (docs/rules.md#r-perf-03).
+ */
+export const BoxLayer = memo(function BoxLayer({
   boxes,
   width,
   height,
-  selectedKey,
-  hoveredKey,
   matchKeys,
 }: {
   boxes: readonly PlacedBox[];
   width: number;
   height: number;
-  selectedKey: NodeKey | null;
-  hoveredKey: NodeKey | null;
   matchKeys: ReadonlySet<NodeKey>;
 }) {
+  const selectedKey = useScopedInspector((s) => s.selectedKey);
+  const hoveredKey = useScopedInspector((s) => s.hoveredKey);
   const heavy = boxes.length > DOM_BOX_LIMIT;
   // The boxes that stay elements on a heavy screen whatever the state: OCR and id-source marks.
-  const marked = useMemo(() => (heavy ? boxes.filter((b) => b.ocr || b.idSource) : []), [boxes, heavy]);
+  const marked = useMemo(() => (heavy ? boxes.filter((b) => b.ocr || b.idSource).slice(0, MARKED_ELEMENT_LIMIT) : []), [boxes, heavy]);
   const byKey = useMemo(() => (heavy ? new Map(boxes.map((b) => [b.nodeKey, b])) : null), [boxes, heavy]);
-  const element = (b: PlacedBox) => (
-    <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={matchKeys.has(b.nodeKey)} />
+  const element = (b: PlacedBox, match: boolean) => (
+    <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={match} />
   );
-  if (!byKey) return <>{boxes.map(element)}</>;
+  if (!byKey) return <>{boxes.map((b) => element(b, matchKeys.has(b.nodeKey)))}</>;
 
   const shown = new Map<NodeKey, PlacedBox>();
-  for (const b of marked.slice(0, MATCH_ELEMENT_LIMIT)) shown.set(b.nodeKey, b);
-  let matches = 0;
-  for (const key of matchKeys) {
-    if (matches >= MATCH_ELEMENT_LIMIT) break;
-    const b = byKey.get(key);
-    if (b) {
-      shown.set(key, b);
-      matches++;
-    }
-  }
+  for (const b of marked) shown.set(b.nodeKey, b);
   for (const key of [hoveredKey, selectedKey]) {
     const b = key === null ? undefined : byKey.get(key);
     if (b) shown.set(b.nodeKey, b);
@@ -145,7 +194,8 @@ export function BoxLayer({
   return (
     <>
       <CanvasBoxes boxes={boxes} width={width} height={height} />
-      {[...shown.values()].map(element)}
+      <CanvasMatches byKey={byKey} matchKeys={matchKeys} width={width} height={height} />
+      {[...shown.values()].map((b) => element(b, matchKeys.has(b.nodeKey)))}
     </>
   );
-}
+});

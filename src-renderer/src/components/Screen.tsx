@@ -202,6 +202,13 @@ const WarningLayer = memo(function WarningLayer({
   );
 });
 
+/** Where the last pick was made; read here so a pick redraws this mark, not the screen. */
+function PickMarker({ scale }: { scale: number }) {
+  const pick = useScopedInspector((s) => s.pick);
+  if (!pick || scale <= 0) return null;
+  return <div className="pick-marker" style={{ left: r2(pick.x * scale), top: r2(pick.y * scale) }} />;
+}
+
 export function Screen({
   frame,
   nodes,
@@ -222,9 +229,6 @@ export function Screen({
   const panned = useRef(false);
   const viewport = useElementSize(viewportRef);
   const store = useInspectorStore();
-  const selectedKey = useScopedInspector((s) => s.selectedKey);
-  const hoveredKey = useScopedInspector((s) => s.hoveredKey);
-  const pick = useScopedInspector((s) => s.pick);
   const layers = useScopedInspector((s) => s.layers);
   const mode = useScopedInspector((s) => s.mode);
   const interacting = mode === 'interact' && interact !== undefined;
@@ -488,8 +492,6 @@ export function Screen({
     );
   }
 
-  const pickMarker = pick && scale > 0 ? { left: r2(pick.x * scale), top: r2(pick.y * scale) } : null;
-
   return (
     <ScreenZoom {...zoomProps} fitScale={scale} onZoom={onZoom} outside={children}>
       <div
@@ -552,7 +554,7 @@ export function Screen({
               style={place(region.rect, scale)}
             />
           ))}
-          <BoxLayer boxes={boxes} width={displayedWidth} height={displayedHeight} selectedKey={selectedKey} hoveredKey={hoveredKey} matchKeys={matchKeys} />
+          <BoxLayer boxes={boxes} width={displayedWidth} height={displayedHeight} matchKeys={matchKeys} />
           {warnings.length > 0 && <WarningLayer warnings={warnings} scale={scale} showAdvisories={layers.advisories} />}
           {arrows.map((mark) => {
             const p = place(mark.bounds, scale);
@@ -577,7 +579,7 @@ export function Screen({
               </button>
             );
           })}
-          {pickMarker && !interacting && <div className="pick-marker" style={pickMarker} />}
+          {!interacting && <PickMarker scale={scale} />}
           {windowOutline && <div data-testid="window-outline" className="window-outline" style={place(windowOutline, scale)} />}
           {touches.map((t) =>
             t.endX !== undefined && t.endY !== undefined ? (

@@ -10,10 +10,12 @@ import './SelectorsPanel.css';
 import { useMemo, useRef } from 'react';
 import type { UiNode } from '@shared/protocol/runner';
 import type { NodeKey } from '@shared/model/tree';
+import { childrenOf } from '@shared/model/node';
 import { SOURCE_LABELS } from '@shared/inspect';
 import { recheckSuggestions, selectorsFor, suggestionText, SYNTAX_LABELS, type SelectorSuggestion, type SelectorTry } from '@shared/selectors';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
 import { useSelectorTry } from '@renderer/state/selector-try';
+import { useAfterPaint } from '@renderer/state/useAfterPaint';
 import { plural } from '@renderer/state/format';
 import { CopyButton } from './CopyButton';
 
@@ -30,6 +32,24 @@ function useSuggestions(root: UiNode | undefined, key: NodeKey | null): { key: N
     const shown = kept.current;
     return { key, list: shown.list, gone: list.length === 0 && shown.list.length > 0 };
   }, [root, key]);
+}
+
+/** Over this many nodes, a node's selectors are found after its selection is drawn. */
+const HEAVY_NODES = 5_000;
+const heavyRoots = new WeakMap<UiNode, boolean>();
+function heavy(root: UiNode): boolean {
+  let known = heavyRoots.get(root);
+  if (known === undefined) {
+    let count = 0;
+    const stack: UiNode[] = [root];
+    while (stack.length > 0 && count <= HEAVY_NODES) {
+      count++;
+      stack.push(...childrenOf(stack.pop()!));
+    }
+    known = count > HEAVY_NODES;
+    heavyRoots.set(root, known);
+  }
+  return known;
 }
 
 function visibilityText(s: SelectorSuggestion): string {
@@ -88,12 +108,14 @@ export function SelectorsPanel({
   /** Why this device has no selectors to offer (an AppReveal app's elements do not come from XCTest). */
   unavailable?: string | undefined;
 }) {
-  const selectedKey = useScopedInspector((s) => s.selectedKey);
+  const selected = useScopedInspector((s) => s.selectedKey);
+  // On a heavy screen the selection is marked first; its selectors, checked over every node, a frame later.
+  const selectedKey = useAfterPaint(selected, root !== undefined && heavy(root));
   const setText = useSelectorTry((s) => s.setText);
   const suggestions = useSuggestions(root, selectedKey);
   const checks = useMemo(() => (suggestions && root ? recheckSuggestions(root, suggestions.list) : []), [suggestions, root]);
   return (
-    <section className="panel selectors-panel" data-testid="selectors-panel">
+    <section className="panel selectors-panel" data-testid="selectors-panel" data-node-key={suggestions?.key ?? ''}>
       <div className="panel-title">Selectors</div>
       <SelectorTryBox result={tryResult} />
       <div className="selectors-list">
