@@ -47,8 +47,8 @@ const CONTENT_TYPES: Record<string, string> = {
  */
 export const DEVICE_LAUNCH_ARGS = [...LAUNCH_ARGS, `--force-device-scale-factor=${DEVICE_GEOMETRY.scale}`];
 
-export async function launchBrowser(executablePath: string): Promise<Browser> {
-  return chromium.launch({ executablePath, headless: true, args: DEVICE_LAUNCH_ARGS });
+export async function launchBrowser(executablePath: string, args: readonly string[] = DEVICE_LAUNCH_ARGS): Promise<Browser> {
+  return chromium.launch({ executablePath, headless: true, args: [...args] });
 }
 
 /** Every file under `dir`, keyed by its path relative to `dir` with forward slashes. */

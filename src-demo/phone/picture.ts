@@ -1,9 +1,11 @@
 /**
  * The screen's picture, as cheap as Chromium allows (docs/rules.md#r-perf-05).
  *
- * A full-resolution PNG (1206 x 2622, what XCUIScreen's screenshot gives) costs Chromium 70-110 ms to
- * encode, and more on a heavy screen. Most screenshot requests in live mode find the screen as the last
- * one left it, so the last capture is kept and answered again while nothing has been drawn since.
+ * A full-resolution PNG (1206 x 2622, what XCUIScreen's screenshot gives) costs Chromium a readback and
+ * an encode (a JPEG of it costs about the same: the encode is not what dominates, bench `demo-device`;
+ * the page is drawn at 3x already, DEVICE_LAUNCH_ARGS). Most screenshot requests in live mode find the
+ * screen as the last one left it, so the last capture is kept and answered again while nothing has been
+ * drawn since.
  *
  * "Nothing drawn since" is Chromium's word, not the DOM's: a second CDP session runs a screencast of
  * point-sized frames (402 x 874 JPEG, a few milliseconds to encode), and Chromium emits one for every
