@@ -32,8 +32,8 @@ interface Variant {
   child: ChildProcess;
   page: Page;
   fps: Record<string, number[]>;
-  /** Fresh captures per screenshot request answered, per screen (the rest were the kept capture). */
-  fresh: Record<string, number[]>;
+  /** Screenshot requests the device answered during the windows, per screen, and how many it captured afresh. */
+  answered: Record<string, { captures: number; reused: number }>;
   latencies: number[];
 }
 
@@ -54,7 +54,7 @@ async function open(browser: Browser, name: string, emulatedScale: boolean): Pro
   const live = page.getByTestId('live-toggle');
   if ((await live.getAttribute('data-live')) !== 'true') await live.click();
   await page.getByTestId('live-fps').waitFor();
-  return { name, device, server, adminUrl: `http://127.0.0.1:${port}/admin`, child, page, fps: {}, fresh: {}, latencies: [] };
+  return { name, device, server, adminUrl: `http://127.0.0.1:${port}/admin`, child, page, fps: {}, answered: {}, latencies: [] };
 }
 
 async function close(variant: Variant): Promise<void> {
@@ -76,9 +76,10 @@ async function measure(variant: Variant, screen: string): Promise<void> {
   const started = Date.now();
   await variant.page.waitForTimeout(WINDOW_MS);
   const fps = ((await frames(variant.page)) - before) / ((Date.now() - started) / 1_000);
-  const answered = stats.captures - captures + (stats.reused - reused);
   (variant.fps[screen] ??= []).push(fps);
-  (variant.fresh[screen] ??= []).push(answered ? (stats.captures - captures) / answered : NaN);
+  const answered = (variant.answered[screen] ??= { captures: 0, reused: 0 });
+  answered.captures += stats.captures - captures;
+  answered.reused += stats.reused - reused;
 }
 
 /** A change on the device to the new picture in the page: the image's source changes. */
@@ -126,9 +127,9 @@ try {
   for (const variant of variants) {
     console.log(`  ${variant.name}`);
     for (const screen of SCREENS) {
-      const fresh = percentile(variant.fresh[screen] ?? [], 50);
+      const { captures, reused } = variant.answered[screen] ?? { captures: 0, reused: 0 };
       console.log(
-        `    ${screen.padEnd(6)} frames/s ${figure(variant.fps[screen] ?? [], 1)}   (per round: ${(variant.fps[screen] ?? []).map((x) => x.toFixed(1)).join(' / ')}; fresh captures ${Number.isNaN(fresh) ? '-' : `${Math.round(fresh * 100)} %`} of screenshots)`,
+        `    ${screen.padEnd(6)} frames/s ${figure(variant.fps[screen] ?? [], 1)}   (per round: ${(variant.fps[screen] ?? []).map((x) => x.toFixed(1)).join(' / ')}; the device answered ${captures + reused} screenshots, ${captures} of them captured afresh)`,
       );
     }
     console.log(

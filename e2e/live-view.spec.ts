@@ -3,19 +3,10 @@
  * stuck on the device; pausing stops them, and a read that answers after the pause is not shown;
  * resuming starts them again.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { urlIn, postAdmin, stopAfterEach, type DemoUrls, startDemo, serveDevice } from './harness';
+import { expect, test } from '@playwright/test';
+import { openDevice, postAdmin, stopAfterEach, type DemoUrls, startDemo } from './harness';
 
 const running = stopAfterEach();
-
-async function open(page: Page, demo: DemoUrls): Promise<void> {
-  const host = await serveDevice(running, demo.runnerUrl);
-  await page.goto(urlIn(host.line));
-  const device = page.getByTestId('device-item');
-  await expect(device).toHaveAttribute('data-state', 'connected');
-  await device.click();
-  await expect(page.getByTestId('screen-image')).toBeVisible();
-}
 
 async function hierarchyReads(demo: DemoUrls): Promise<number> {
   const stats = (await (await fetch(`${demo.adminUrl}/stats`)).json()) as { requests: Record<string, number> };
@@ -25,7 +16,7 @@ async function hierarchyReads(demo: DemoUrls): Promise<number> {
 test('R-PERF-05: pictures keep coming while a tree read is stuck; a pause drops the late read and stops pictures; resume restarts them', async ({ page }) => {
   test.setTimeout(90_000);
   const demo = await startDemo(running, ['--screen', 'login']);
-  await open(page, demo);
+  await openDevice(page, running, demo.runnerUrl);
   const live = page.getByTestId('live-toggle');
   await expect(live).toHaveAttribute('data-live', 'true');
   const meter = page.getByTestId('live-fps');

@@ -113,6 +113,10 @@ export function useLiveLoop(
             client.setQueryData<Frame>(key, (current) => {
               if (!current) return current;
               merged = true;
+              // The same picture again (the device's kept capture, docs/rules.md#r-perf-05): it is counted,
+              // and the frame stays the same object, so nothing on the page renders again for it.
+              const shown = current.screenshot;
+              if (shown && shown.dataBase64 === screenshot.dataBase64 && shown.frameContext === screenshot.frameContext) return current;
               return { ...current, screenshot };
             });
             if (merged) frameMeter.record();
