@@ -812,4 +812,3 @@ function causeCode(error: unknown): string {
   const code = isRecord(cause) && typeof cause.code === 'string' ? cause.code : undefined;
   return code && /^[A-Z0-9_]+$/.test(code) ? ` (${code})` : '';
 }
-
