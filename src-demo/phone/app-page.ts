@@ -72,7 +72,7 @@ export function playwrightKey(key: string): string | undefined {
 }
 
 /**
- * The session that input and captures go through. A browser that draws at the phone's scale
+ * The session captures go through. A browser that draws at the phone's scale
  * (DEVICE_LAUNCH_ARGS) captures its own surface, 1206 x 2622, as drawn. Any other (a browser launched
  * without the flag) captures at 1x unless the session emulates 3x, and then Chromium rasters the page
  * again at 3x for every capture and back after it: slower, and a redraw the damage probe counts as a
@@ -107,6 +107,9 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   /** The native capture of one version: readers of an unchanged screen share it instead of reading 50,000 views again. */
   private nativeCapture: { version: number; capture: Promise<NativeCapture> } | undefined;
 
+  /** The session captures go through, chosen at the first capture (a blank page may not capture yet). */
+  private shots: Promise<CDPSession> | undefined;
+
   /** The last picture, kept while Chromium draws nothing new (picture.ts). */
   readonly picture: ScreenPicture;
 
@@ -139,7 +142,7 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   static async create(browser: Browser, appDir: string): Promise<AppPage> {
     const context = await newDeviceContext(browser, appDir);
     const page = await context.newPage();
-    const cdp = await captureSession(context, page);
+    const cdp = await context.newCDPSession(page);
     // introspect.js is one function expression; the formatter ends it with a semicolon, which cannot sit inside `(…)(args)`.
     const introspect = readFileSync(join(appDir, 'introspect.js'), 'utf8').trim().replace(/;$/, '');
     // The damage probe has a session of its own, so its frames never share one with input or captures.
@@ -290,7 +293,16 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
       timer = setTimeout(() => reject(new Error('the screenshot got no answer')), SCREENSHOT_LIMIT_MS);
     });
     try {
-      const shot = await Promise.race([this.cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true }), limit]);
+      if (!this.shots) {
+        const chosen = captureSession(this.context, this.page);
+        this.shots = chosen;
+        // A failed choice is made again at the next capture.
+        chosen.catch(() => {
+          if (this.shots === chosen) this.shots = undefined;
+        });
+      }
+      const shots = this.shots;
+      const shot = await Promise.race([shots.then((session) => session.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true })), limit]);
       return shot.data;
     } finally {
       clearTimeout(timer);
