@@ -106,6 +106,16 @@ export async function serveDevice(running: Running[], runnerUrl: string): Promis
   return host;
 }
 
+/** Serves one runner in a web host, opens it in `page`, selects the device and waits for its first picture. */
+export async function openDevice(page: Page, running: Running[], runnerUrl: string): Promise<void> {
+  const host = await serveDevice(running, runnerUrl);
+  await page.goto(urlIn(host.line));
+  const device = page.getByTestId('device-item');
+  await expect(device).toHaveAttribute('data-state', 'connected');
+  await device.click();
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+}
+
 /** Switches the demo device's screen or faults through its admin endpoint. */
 export async function postAdmin(demo: Pick<DemoUrls, 'adminUrl'>, path: 'screen' | 'faults', body: unknown): Promise<void> {
   const response = await fetch(`${demo.adminUrl}/${path}`, {

@@ -4,7 +4,7 @@
  * to get a real device in.
  */
 import { expect, test } from '@playwright/test';
-import { boxCentre, runParallax, stopAfterEach, urlIn, startDemo, serveDevice } from './harness';
+import { boxCentre, openDevice, runParallax, stopAfterEach, urlIn, startDemo } from './harness';
 
 const running = stopAfterEach();
 
@@ -23,12 +23,7 @@ test('an empty device list says how to get a simulator, an iPhone or an AppRevea
 
 test('the demo is listed by its app and kind; a picked button reads in iOS terms, its wire names beside them', async ({ page }) => {
   const demo = await startDemo(running, ['--screen', 'login']);
-  const host = await serveDevice(running, demo.runnerUrl);
-  await page.goto(urlIn(host.line));
-  const device = page.getByTestId('device-item');
-  await expect(device).toHaveAttribute('data-state', 'connected');
-  await device.click();
-  await expect(page.getByTestId('screen-image')).toBeVisible();
+  await openDevice(page, running, demo.runnerUrl);
   await expect(page.getByTestId('device-name')).toHaveText('Parallax Demo');
   await expect(page.getByTestId('device-kind')).toHaveText('iOS runner');
 

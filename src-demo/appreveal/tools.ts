@@ -12,6 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppRevealElement, AppRevealFrame, AppRevealWindow } from '@shared/protocol/appreveal';
 import { SCROLL_DIRECTIONS } from '@shared/protocol/appreveal-tools';
+import { pngSize } from '@shared/protocol/png';
 import type { ActionOutcome, AppRevealApp, AppRevealElementForm, TapTextOptions, WebTypeOptions } from './server';
 
 /** A tool-level failure with extra fields for the app's failure object (tap_text's `candidates`, a `hint`). */
@@ -595,11 +596,6 @@ function encodeIosWindow(window: AppRevealWindow, form: AppRevealElementForm): R
     isKey: window.isKey,
     ...(window.frame ? { frame: encodeFrameText(window.frame, form === 'booleans' ? Math.round : Math.trunc) } : {}),
   };
-}
-
-function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
-  if (bytes.length < 24 || bytes.toString('ascii', 12, 16) !== 'IHDR') return undefined;
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
 // ---- Tauri ----------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import type { Browser, BrowserContext, CDPSession, Frame, Page } from 'playwrigh
 import { APP_ORIGIN, DEVICE_GEOMETRY, newDeviceContext } from './browser';
 import { NativeCaptureSchema, WebCaptureSchema, walkNative, type NativeCapture, type NativeNode, type ScreenCapture, type WebCapture } from './capture-model';
 import { ScreenPicture } from './picture';
+import { pngSize } from '@shared/protocol/png';
 
 export const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges', 'heavy'] as const;
 /** The heavy screen's size when nobody asks for another (docs/rules.md#r-perf-01). */
@@ -70,6 +71,28 @@ export function playwrightKey(key: string): string | undefined {
   return [...key].length === 1 && key >= ' ' ? key : undefined;
 }
 
+/**
+ * The session captures go through. A browser that draws at the phone's scale
+ * (DEVICE_LAUNCH_ARGS) captures its own surface, 1206 x 2622, as drawn. Any other (a browser launched
+ * without the flag) captures at 1x unless the session emulates 3x, and then Chromium rasters the page
+ * again at 3x for every capture and back after it: slower, and a redraw the damage probe counts as a
+ * change, so a kept picture is rarely answered again (docs/rules.md#r-perf-05).
+ */
+async function captureSession(context: BrowserContext, page: Page): Promise<CDPSession> {
+  const session = await context.newCDPSession(page);
+  const trial = await session.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
+  if (pngSize(Buffer.from(trial.data, 'base64'))?.width === DEVICE_GEOMETRY.width * DEVICE_GEOMETRY.scale) return session;
+  await session.send('Emulation.setDeviceMetricsOverride', {
+    width: DEVICE_GEOMETRY.width,
+    height: DEVICE_GEOMETRY.height,
+    deviceScaleFactor: DEVICE_GEOMETRY.scale,
+    mobile: true,
+    screenWidth: DEVICE_GEOMETRY.width,
+    screenHeight: DEVICE_GEOMETRY.height,
+  });
+  return session;
+}
+
 export class AppPage extends EventEmitter<{ changed: [] }> {
   private inputChain: Promise<unknown> = Promise.resolve();
   private webHooks: WebBridgeHooks | undefined;
@@ -83,6 +106,9 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   private version = 0;
   /** The native capture of one version: readers of an unchanged screen share it instead of reading 50,000 views again. */
   private nativeCapture: { version: number; capture: Promise<NativeCapture> } | undefined;
+
+  /** The session captures go through, chosen at the first capture (a blank page may not capture yet). */
+  private shots: Promise<CDPSession> | undefined;
 
   /** The last picture, kept while Chromium draws nothing new (picture.ts). */
   readonly picture: ScreenPicture;
@@ -117,16 +143,6 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     const context = await newDeviceContext(browser, appDir);
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
-    // Screenshots are rendered at the scale of the session that asks for them: without the same device
-    // metrics Playwright applies on its own session, this one would capture 402 x 874 instead of 3x.
-    await cdp.send('Emulation.setDeviceMetricsOverride', {
-      width: DEVICE_GEOMETRY.width,
-      height: DEVICE_GEOMETRY.height,
-      deviceScaleFactor: DEVICE_GEOMETRY.scale,
-      mobile: true,
-      screenWidth: DEVICE_GEOMETRY.width,
-      screenHeight: DEVICE_GEOMETRY.height,
-    });
     // introspect.js is one function expression; the formatter ends it with a semicolon, which cannot sit inside `(…)(args)`.
     const introspect = readFileSync(join(appDir, 'introspect.js'), 'utf8').trim().replace(/;$/, '');
     // The damage probe has a session of its own, so its frames never share one with input or captures.
@@ -261,11 +277,10 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   }
 
   /**
-   * A screenshot takes its turn with input. While Page.captureScreenshot is in flight on this session,
-   * Chromium maps touch points at 1/deviceScaleFactor of where they were sent, and two captures in flight
-   * together leave that mapping behind for every later touch. A concurrent observer's screenshot (live
-   * mode, another client) would then make a tap land elsewhere: a sendKeys focus tap that blurs the
-   * field, and typing that goes nowhere. Serialised with input, a screenshot also shows settled input.
+   * A screenshot takes its turn with input, so it shows settled input. On a session that emulates the
+   * scale (captureSession's fallback), Chromium also maps touch points at 1/deviceScaleFactor while a
+   * capture is in flight, and two captures in flight together leave that mapping behind for every later
+   * touch: a tap beside a concurrent screenshot (live mode, another client) would land elsewhere.
    */
   screenshot(): Promise<string> {
     return this.inTurn(() => this.picture.take());
@@ -278,7 +293,16 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
       timer = setTimeout(() => reject(new Error('the screenshot got no answer')), SCREENSHOT_LIMIT_MS);
     });
     try {
-      const shot = await Promise.race([this.cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true }), limit]);
+      if (!this.shots) {
+        const chosen = captureSession(this.context, this.page);
+        this.shots = chosen;
+        // A failed choice is made again at the next capture.
+        chosen.catch(() => {
+          if (this.shots === chosen) this.shots = undefined;
+        });
+      }
+      const shots = this.shots;
+      const shot = await Promise.race([shots.then((session) => session.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true })), limit]);
       return shot.data;
     } finally {
       clearTimeout(timer);

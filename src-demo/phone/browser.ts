@@ -39,8 +39,16 @@ const CONTENT_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
-export async function launchBrowser(executablePath: string): Promise<Browser> {
-  return chromium.launch({ executablePath, headless: true, args: LAUNCH_ARGS });
+/**
+ * A device's browser draws at the phone's own scale: a capture of a page drawn at 1x and emulated at 3x
+ * makes Chromium raster the whole page again at 3x for each capture, and back after it, a redraw the
+ * damage probe sees as a change (docs/rules.md#r-perf-05). Only for the device's browser: a page
+ * showing the inspector would pay 3x raster for nothing.
+ */
+export const DEVICE_LAUNCH_ARGS = [...LAUNCH_ARGS, `--force-device-scale-factor=${DEVICE_GEOMETRY.scale}`];
+
+export async function launchBrowser(executablePath: string, args: readonly string[] = DEVICE_LAUNCH_ARGS): Promise<Browser> {
+  return chromium.launch({ executablePath, headless: true, args: [...args] });
 }
 
 /** Every file under `dir`, keyed by its path relative to `dir` with forward slashes. */

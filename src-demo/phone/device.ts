@@ -6,7 +6,7 @@
 import type { Browser } from 'playwright-core';
 import { demoAppDir } from '@demo/paths';
 import { AppPage, isScreenName, SCREENS, type ScreenName } from './app-page';
-import { launchBrowser } from './browser';
+import { DEVICE_LAUNCH_ARGS, LAUNCH_ARGS, launchBrowser } from './browser';
 import { Faults, type FaultName } from './faults';
 import { parseVariants, type VariantName } from './variants';
 import { findBrowser } from './find-browser';
@@ -26,6 +26,11 @@ export interface DemoDeviceOptions {
   appDir?: string | undefined;
   /** The heavy screen's size in views (default DEFAULT_HEAVY_NODES). */
   heavyNodes?: number | undefined;
+  /**
+   * Draw at 1x and capture through an emulated 3x session, the way the device did before R-PERF-05's
+   * native scale: only for benches that compare the two (docs/rules.md#r-perf-05).
+   */
+  emulatedScale?: boolean | undefined;
 }
 
 const WEB_VIEW_FAULTS: readonly FaultName[] = ['web-two-webviews', 'web-process-terminated'];
@@ -64,7 +69,7 @@ export class DemoDevice {
     const executable = findBrowser({ explicitPath: options.browserPath });
     const appDir = options.appDir ?? demoAppDir();
 
-    const browser = await launchBrowser(executable);
+    const browser = await launchBrowser(executable, options.emulatedScale ? LAUNCH_ARGS : DEVICE_LAUNCH_ARGS);
     try {
       const app = await AppPage.create(browser, appDir);
       const bridge = new ObservationBridge(app, faults);

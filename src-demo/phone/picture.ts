@@ -1,9 +1,11 @@
 /**
  * The screen's picture, as cheap as Chromium allows (docs/rules.md#r-perf-05).
  *
- * A full-resolution PNG (1206 x 2622, what XCUIScreen's screenshot gives) costs Chromium 70-110 ms to
- * encode, and more on a heavy screen. Most screenshot requests in live mode find the screen as the last
- * one left it, so the last capture is kept and answered again while nothing has been drawn since.
+ * A full-resolution PNG (1206 x 2622, what XCUIScreen's screenshot gives) costs Chromium a readback and
+ * an encode (a JPEG of it costs about the same: the encode is not what dominates, bench `demo-device`;
+ * the page is drawn at 3x already, DEVICE_LAUNCH_ARGS). Most screenshot requests in live mode find the
+ * screen as the last one left it, so the last capture is kept and answered again while nothing has been
+ * drawn since.
  *
  * "Nothing drawn since" is Chromium's word, not the DOM's: a second CDP session runs a screencast of
  * point-sized frames (402 x 874 JPEG, a few milliseconds to encode), and Chromium emits one for every
@@ -15,6 +17,7 @@
  * and its damage frame, the same as a real capture taken a moment earlier.
  */
 import type { CDPSession } from 'playwright-core';
+import { recompressPng } from './png-recompress';
 
 /**
  * The damage probe's frame: the screen at one pixel per point (402 x 874), where a caret or a hairline
@@ -31,11 +34,18 @@ export interface PictureStats {
 export class ScreenPicture {
   /** Moves with every damage frame and every change the device makes. */
   private generation = 0;
-  private kept: { generation: number; data: string } | undefined;
+  private kept: { generation: number; data: string; recompressing?: true } | undefined;
   private probing = false;
   /** The last probe frame's bytes. */
   private lastProbe: string | undefined;
-  readonly stats: PictureStats & { damage: number; redrawn: number; touched: number } = { captures: 0, reused: 0, damage: 0, redrawn: 0, touched: 0 };
+  readonly stats: PictureStats & { damage: number; redrawn: number; touched: number; recompressed: number } = {
+    captures: 0,
+    reused: 0,
+    damage: 0,
+    redrawn: 0,
+    touched: 0,
+    recompressed: 0,
+  };
 
   constructor(
     private readonly probe: CDPSession,
@@ -66,11 +76,26 @@ export class ScreenPicture {
     this.stats.touched++;
   }
 
+  /**
+   * The screen stayed still for a second request: the kept capture is sent again for as long as it
+   * does, so it is made smaller once, the same pixels (png-recompress.ts). A screen that keeps changing
+   * never pays for it.
+   */
+  private recompress(kept: NonNullable<ScreenPicture['kept']>): void {
+    kept.recompressing = true;
+    void recompressPng(Buffer.from(kept.data, 'base64')).then((smaller) => {
+      if (!smaller || this.kept !== kept) return;
+      kept.data = smaller.toString('base64');
+      this.stats.recompressed++;
+    });
+  }
+
   /** The screen now: the kept capture while nothing was drawn since it was taken, else a new one. */
   async take(): Promise<string> {
     const kept = this.kept;
     if (this.probing && kept && kept.generation === this.generation) {
       this.stats.reused++;
+      if (!kept.recompressing) this.recompress(kept);
       return kept.data;
     }
     const generation = this.generation;

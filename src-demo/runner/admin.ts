@@ -72,6 +72,7 @@ export async function stats(device: DemoDevice): Promise<Record<string, unknown>
     captureIdentity: device.bridge.current?.toString() ?? null,
     webViews: device.web.describe(),
     webPosts: { ...device.web.stats },
+    picture: { ...device.app.picture.stats },
     sdkUrl: device.faults.has('sdk-absent') ? null : device.sdkServer.url,
     uptimeMs: Date.now() - device.startedAt,
   };

@@ -12,6 +12,9 @@ import { STALE_FRAME_ERROR } from './frame-context';
 import type { FrameState } from '@demo/phone/screen-monitor';
 import { axErrorMessage, DEMO_BUNDLE_ID, projectHierarchy } from '@demo/phone/xctest-projection';
 
+/** How long a screenshot waits, once taken, for the re-read that names its frame. */
+const STAMP_WAIT_MS = 200;
+
 /** The commands this runner serves, as listed in its `connected` push. */
 export const SUPPORTED_COMMANDS: readonly RunnerCommand[] = [
   'get_sdk_capabilities',
@@ -94,17 +97,30 @@ export class RunnerCommands {
     };
   }
 
+  /**
+   * The picture now, not after the views are read again: on a heavy screen a re-read takes seconds, and a
+   * picture held behind it would be that old (docs/rules.md#r-perf-05). It carries the frame context of
+   * the screen when the monitor knows it: the last read when nothing changed since, or the re-read that
+   * starts after the capture if it ends within STAMP_WAIT_MS; otherwise it goes unstamped
+   * (docs/protocol.md#p-frame-context), since which frame it shows is not known yet.
+   */
+  private async screenshot(): Promise<Reply> {
+    const { monitor, app } = this.device;
+    const data = await app.screenshot();
+    // A change waiting to be read when the capture ends is on the picture: the read after it names it.
+    const read = (monitor.dirty ? monitor.refresh() : monitor.current()).catch(() => undefined);
+    const frame = await Promise.race([read, sleep(STAMP_WAIT_MS).then(() => undefined)]);
+    return { type: 'screenshot', success: true, format: 'png', data, rotation: 0, ...(frame ? { frameContext: frame.token } : {}) };
+  }
+
   private async dispatch(request: RunnerRequest, connection: ConnectionState): Promise<Reply> {
     const { device } = this;
     switch (request.type) {
       case 'request_hierarchy':
       case 'request_hierarchy_if_stale':
         return this.hierarchy(request.type === 'request_hierarchy_if_stale', connection, request.disableAllFiltering === true);
-      case 'request_screenshot': {
-        const frame = device.monitor.dirty ? await device.monitor.refresh() : await device.monitor.current();
-        const data = await device.app.screenshot();
-        return { type: 'screenshot', success: true, format: 'png', data, rotation: 0, frameContext: frame.token };
-      }
+      case 'request_screenshot':
+        return this.screenshot();
       case 'request_tap_coordinates':
         return this.gesture(request, 'tap_coordinates_result', () => device.app.tap(request.x, request.y, request.duration));
       case 'request_swipe':

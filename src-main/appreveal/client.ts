@@ -63,6 +63,7 @@ import {
   type ToolArgumentRequest,
 } from '@shared/protocol/appreveal-tools';
 import { isRecord } from '@shared/protocol/json';
+import { pngSize } from '@shared/protocol/png';
 import { httpGet } from '@main/discovery/http-probe';
 
 /**
@@ -628,7 +629,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   private checkImage(dataBase64: string): AppRevealScreenshot {
     const bytes = Buffer.from(dataBase64, 'base64');
     if (bytes.length >= PNG_MAGIC.length && PNG_MAGIC.every((b, i) => bytes[i] === b)) {
-      return { format: 'png', dataBase64: bytes.toString('base64'), ...pngSize(bytes) };
+      return { format: 'png', dataBase64: bytes.toString('base64'), ...(pngSize(bytes) ?? {}) };
     }
     if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
       return { format: 'jpeg', dataBase64: bytes.toString('base64') };
@@ -817,10 +818,4 @@ function causeCode(error: unknown): string {
   const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
   const code = isRecord(cause) && typeof cause.code === 'string' ? cause.code : undefined;
   return code && /^[A-Z0-9_]+$/.test(code) ? ` (${code})` : '';
-}
-
-function pngSize(bytes: Buffer): { width?: number; height?: number } {
-  // IHDR is the first chunk: width and height are big-endian at bytes 16 and 20.
-  if (bytes.length < 24 || bytes.toString('ascii', 12, 16) !== 'IHDR') return {};
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }

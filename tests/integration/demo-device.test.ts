@@ -296,6 +296,53 @@ describe('XCTest view of the app', () => {
     expect(byId(after.data.hierarchy, 'login.status')?.text).toBe('Enter a username and a password.');
   });
 
+  it.each(['feed', 'edges'])(
+    'R-PERF-05: an unchanged %s screen is answered from the kept capture (a capture draws nothing the probe takes for a change), made smaller with the same pixels',
+    async (screen) => {
+      // A capture through an emulated 3x session redrew the page and back, and so retired itself.
+      await setScreen(screen);
+      await sleep(300);
+      const first = await client.request('request_screenshot');
+      await sleep(300);
+      const kept = ((await admin('/stats')).body.picture ?? {}) as Msg;
+      const shots = [];
+      for (let i = 0; i < 3; i++) {
+        shots.push((await client.request('request_screenshot')).data);
+        await sleep(150);
+      }
+      const after = ((await admin('/stats')).body.picture ?? {}) as Msg;
+      expect(after.captures).toBe(kept.captures);
+      expect(after.reused).toBe(Number(kept.reused) + 3);
+      // The kept capture, made smaller while the screen stays still: the same pixels, never more bytes.
+      const pixels = (data: string) => PNG.sync.read(Buffer.from(data, 'base64')).data;
+      const firstPixels = pixels(first.data);
+      for (const data of shots) {
+        expect(data.length).toBeLessThanOrEqual(first.data.length);
+        expect(pixels(data).equals(firstPixels)).toBe(true);
+      }
+      const smaller = async () => ((await client.request('request_screenshot')).data as string).length;
+      await expect.poll(smaller, { timeout: 15_000, interval: 200 }).toBeLessThan(first.data.length);
+      await setScreen('login');
+    },
+  );
+
+  it('R-PERF-05: a blinking caret is a change: screenshots of a focused field are captured again and show it blinking', async () => {
+    await admin('/reset', {});
+    const field = center(byId((await hierarchy()).data.hierarchy, 'login.username'));
+    expect((await client.request('request_tap_coordinates', { x: field.x, y: field.y, duration: 0 })).success).toBe(true);
+    const before = ((await admin('/stats')).body.picture ?? {}) as Msg;
+    const pictures = new Set<string>();
+    // Chromium blinks a caret every 500 ms: 2.4 s of screenshots see it on and off.
+    for (let i = 0; i < 12; i++) {
+      pictures.add((await client.request('request_screenshot')).data as string);
+      await sleep(200);
+    }
+    const after = ((await admin('/stats')).body.picture ?? {}) as Msg;
+    expect(pictures.size).toBeGreaterThan(1);
+    expect(Number(after.captures) - Number(before.captures)).toBeGreaterThan(1);
+    await admin('/reset', {});
+  });
+
   it('pushes hierarchy_update when the UI changes, with a new generation', async () => {
     await setScreen('login');
     const before = await hierarchy();

@@ -4,11 +4,14 @@
  * observe (no tree, no SDK reads). Two screenshot requests are kept in flight so the device is never
  * idle between them; no more, so nothing queues up however slow it is. Each screenshot carries its frame
  * context, so the header still says when picture and tree come from different moments. A device that
- * takes no screenshots (or whose last frame came without one, like a recorded session) is re-observed
- * once a second instead. Pausing stops the loop, and a reply that lands after the pause is dropped.
+ * takes no screenshots (or whose frames come without one, like a recorded session) is re-observed
+ * once a second instead. One frame without a screenshot (a capture that timed out on a heavy screen)
+ * does not stop the pictures: only the loop's own screenshot replies pace it, and one without a picture
+ * makes that request wait a second before the next (docs/rules.md#r-perf-05). Pausing stops the loop,
+ * and a reply that lands after the pause is dropped.
  * Reads and actions take their turns on the host (src-main/devices/gate.ts), so the loop just asks.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DeviceSummary, Frame } from '@shared/api/api';
 import { treeReadDelay } from '@shared/inspect';
@@ -37,7 +40,7 @@ export function useLiveLoop(
   device: DeviceSummary | undefined,
   options: FrameOptions,
   live: boolean,
-  /** The last frame came without a screenshot. */
+  /** The last frame came without a screenshot: pictures start from the next frame that has one. */
   screenshotless = false,
 ): { error: unknown } {
   const api = useApi();
@@ -46,7 +49,10 @@ export function useLiveLoop(
   const deviceId = device?.id;
   const connected = device?.state === 'connected';
   // A runner's request_screenshot, or an AppReveal app's screenshot tool.
-  const screenshots = !screenshotless && (device?.supportedCommands.some((command) => command === 'request_screenshot' || command === 'screenshot') ?? false);
+  const screenshots = device?.supportedCommands.some((command) => command === 'request_screenshot' || command === 'screenshot') ?? false;
+  // Read when the loop starts, not a reason to restart it: a running picture loop outlives one frame without a picture.
+  const screenshotlessNow = useRef(screenshotless);
+  screenshotlessNow.current = screenshotless;
   const { strategy, xctestOnly, windowId } = options;
 
   useEffect(() => {
@@ -107,12 +113,18 @@ export function useLiveLoop(
             client.setQueryData<Frame>(key, (current) => {
               if (!current) return current;
               merged = true;
+              // The same picture again (the device's kept capture, docs/rules.md#r-perf-05): it is counted,
+              // and the frame stays the same object, so nothing on the page renders again for it.
+              const shown = current.screenshot;
+              if (shown && shown.dataBase64 === screenshot.dataBase64 && shown.frameContext === screenshot.frameContext) return current;
               return { ...current, screenshot };
             });
             if (merged) frameMeter.record();
           }
           setError(null);
-          await sleep(Math.max(0, MIN_INTERVAL_MS * SCREENSHOT_DEPTH - (performance.now() - started)));
+          // No picture this time (the device's capture failed or timed out): ask again, but not at once.
+          const pace = screenshot ? MIN_INTERVAL_MS * SCREENSHOT_DEPTH : ERROR_BACKOFF_MS;
+          await sleep(Math.max(0, pace - (performance.now() - started)));
         } catch (failure) {
           if (stopped) return;
           setError(failure);
@@ -122,7 +134,7 @@ export function useLiveLoop(
     };
 
     // Trees from observes (and the device's pushes); pictures from the screenshot loop once a frame has one.
-    if (screenshots && client.getQueryData<Frame>(key)?.screenshot) startScreenshots();
+    if (screenshots && !screenshotlessNow.current && client.getQueryData<Frame>(key)?.screenshot) startScreenshots();
     void observeTick();
     return () => {
       stopped = true;
