@@ -137,11 +137,17 @@ export interface FleetDevice extends DemoDeviceHandle {
  * Started two at a time; if one fails, those started are closed and the error is thrown.
  */
 export async function startDemoDevices(count: number, options: Omit<StartDemoDeviceOptions, 'port' | 'appRevealPort'> = {}): Promise<FleetDevice[]> {
-  if (!Number.isInteger(count) || count < 1 || count > MAX_DEMO_DEVICES) throw new Error(`the number of demo devices must be 1–${MAX_DEMO_DEVICES}, not ${String(count)}`);
+  if (!Number.isInteger(count) || count < 1 || count > MAX_DEMO_DEVICES)
+    throw new Error(`the number of demo devices must be 1–${MAX_DEMO_DEVICES}, not ${String(count)}`);
   const started: FleetDevice[] = [];
   const startOne = async (index: number): Promise<FleetDevice> => {
     const screen = options.screen ?? FLEET_SCREENS[index % FLEET_SCREENS.length]!;
-    const handle = await startDemoDevice({ ...options, screen, appReveal: index === 0 && options.appReveal !== false, advertise: index === 0 && options.advertise });
+    const handle = await startDemoDevice({
+      ...options,
+      screen,
+      appReveal: index === 0 && options.appReveal !== false,
+      advertise: index === 0 && options.advertise,
+    });
     return { ...handle, screen };
   };
   const slots: Array<FleetDevice | undefined> = new Array(count).fill(undefined);
