@@ -75,7 +75,7 @@ test('R-PERF-06: eight devices live side by side, each tile its own device, a cl
   await expect(page.locator('[data-testid="tree-node"]', { hasText: /checkout/i }).first()).toBeVisible();
 });
 
-test('R-PERF-06: devices that go away or connect while the grid shows leave it or join it; Enter on a tile opens it', async ({ page }) => {
+test('R-PERF-06: devices that go away or connect while the grid shows leave it or join it; pause stops it; Enter on a tile opens it', async ({ page }) => {
   test.setTimeout(240_000);
   const fleet = await openGrid(page);
   const tiles = page.getByTestId('grid-tile');
@@ -93,6 +93,16 @@ test('R-PERF-06: devices that go away or connect while the grid shows leave it o
   await page.getByTestId('connect-submit').click();
   await expect(tiles).toHaveCount(COUNT);
   await expect.poll(() => attribute(tiles.nth(COUNT - 1), 'data-pictures'), { timeout: 60_000 }).toBeGreaterThan(0);
+
+  // Paused, no tile is asked for pictures; resumed, they come again.
+  await page.getByTestId('grid-live-toggle').click();
+  await expect(page.getByTestId('grid-paused')).toBeVisible();
+  await page.waitForTimeout(500);
+  const paused = await Promise.all(Array.from({ length: COUNT }, (_, i) => attribute(tiles.nth(i), 'data-frames')));
+  await page.waitForTimeout(2_000);
+  expect(await Promise.all(Array.from({ length: COUNT }, (_, i) => attribute(tiles.nth(i), 'data-frames')))).toEqual(paused);
+  await page.getByTestId('grid-live-toggle').click();
+  await expect.poll(() => attribute(tiles.nth(0), 'data-frames'), { timeout: 30_000 }).toBeGreaterThan(paused[0]!);
 
   // Enter on a focused tile opens that device.
   const second = tiles.nth(1);

@@ -86,8 +86,13 @@ export interface DemoUrls {
 /** The processes a test started, stopped after it (newest first) whatever its outcome. */
 export function stopAfterEach(): Running[] {
   const running: Running[] = [];
-  test.afterEach(async () => {
-    for (const process of running.splice(0).reverse()) await process.stop();
+  test.afterEach(async ({}, testInfo) => {
+    const stopped = running.splice(0).reverse();
+    for (const process of stopped) await process.stop();
+    // A failed test keeps what its processes printed (a host that died says why there).
+    if (testInfo.status !== testInfo.expectedStatus) {
+      for (const [i, process] of stopped.entries()) await testInfo.attach(`process-${i}-output`, { body: process.output(), contentType: 'text/plain' });
+    }
   });
   return running;
 }

@@ -306,12 +306,13 @@ async function demoDevice(args: string[], out: Out): Promise<number> {
     'appreveal-host': { type: 'string' },
     count: { type: 'string' },
   });
-  const { startDemoDevice, startDemoDevices, APPREVEAL_FLAVORS } = await import('@demo/index');
   if (values.count !== undefined) {
+    // Checked before the demo (and its browser driver) is loaded: a wrong command line answers at once.
     const count = Number(values.count);
     if (!/^\d+$/.test(values.count) || count < 1) throw new UsageError(`--count must be a whole number from 1, not "${values.count}"`);
     const others = Object.keys(values).filter((name) => !['count', 'screen', 'browser'].includes(name));
     if (others.length) throw new UsageError(`--count takes only --screen and --browser beside it, not --${others.join(', --')}`);
+    const { startDemoDevices } = await import('@demo/index');
     const fleet = await startDemoDevices(count, {
       ...(values.screen ? { screen: values.screen } : {}),
       ...(values.browser ? { browserPath: values.browser } : {}),
@@ -323,6 +324,7 @@ async function demoDevice(args: string[], out: Out): Promise<number> {
     for (const device of fleet) await device.close();
     return 0;
   }
+  const { startDemoDevice, APPREVEAL_FLAVORS } = await import('@demo/index');
   const flavor = values['appreveal-flavor'];
   if (flavor !== undefined && !(APPREVEAL_FLAVORS as readonly string[]).includes(flavor)) {
     throw new UsageError(`--appreveal-flavor must be ${APPREVEAL_FLAVORS.join(' or ')}, not "${flavor}"`);

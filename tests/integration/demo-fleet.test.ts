@@ -8,6 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { PNG } from 'pngjs';
 import { startDemoDevices, type FleetDevice } from '@demo/index';
 import { connectionFor } from '@main/devices/manager';
+import { startAppServices } from '@main/host/app-services';
+import { connectDefaultDevice, startDefaultDevice } from '@main/host/default-device';
 
 async function screenshotOf(device: FleetDevice): Promise<Buffer> {
   const connection = connectionFor(device.runnerUrl);
@@ -79,4 +81,22 @@ describe('R-PERF-06: many demo devices in one process', () => {
     await expect(startDemoDevices(0)).rejects.toThrow(/1–16/);
     await expect(startDemoDevices(17)).rejects.toThrow(/1–16/);
   });
+});
+
+describe('R-PERF-06: the default start with --demo-devices', () => {
+  it('R-PERF-06: connects every demo runner under a name that says its screen, and AppReveal for the first only', async () => {
+    const services = await startAppServices('web');
+    const device = await startDefaultDevice(2);
+    try {
+      expect(device.kind).toBe('demo');
+      connectDefaultDevice(services.manager, device);
+      const list = services.manager.list();
+      expect(list.map((d) => d.name)).toEqual(['Demo iPhone 17', 'Demo iPhone 17 (AppReveal)', 'Demo iPhone 17 #2 (Feed)']);
+      for (const d of list) await services.manager.connectionOf(d.id).waitUntilConnected(20_000);
+      expect(services.manager.list().map((d) => d.state)).toEqual(['connected', 'connected', 'connected']);
+    } finally {
+      await services.close();
+      await device.close();
+    }
+  }, 120_000);
 });

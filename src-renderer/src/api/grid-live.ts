@@ -117,6 +117,8 @@ export class GridLoop {
         if (!this.current(generation) || this.slots.get(slot.id) !== slot) continue;
         slot.meter.record();
         const sink = this.sinks.get(slot.id);
+        // The count shows every reply at once; the rate is re-read on the timer too, so it falls when replies stop.
+        sink?.rate(slot.meter.fps(), slot.meter.total);
         sink?.failed(shot.screenshot ? null : (shot.screenshotError ?? 'no screenshot'));
         if (shot.screenshot && sink) await sink.show(shot.screenshot);
       } catch (error) {

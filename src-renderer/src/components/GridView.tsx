@@ -52,13 +52,13 @@ export function GridView() {
         </span>
         {!live && (
           <span className="paused-note" data-testid="grid-paused">
-            live is paused{' '}
-            <button type="button" className="link-button" onClick={() => setLive(true)}>
-              resume
-            </button>
+            paused
           </span>
         )}
         <span className="spacer" />
+        <button type="button" data-testid="grid-live-toggle" data-live={String(live)} onClick={() => setLive(!live)}>
+          {live ? 'Pause live' : 'Resume live'}
+        </button>
         <button type="button" data-testid="grid-close" onClick={close}>
           Device view
         </button>
