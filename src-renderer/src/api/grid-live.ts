@@ -17,8 +17,9 @@ import type { Transport } from './transport';
 
 /**
  * Requests in flight over all devices. A device answers one at a time, and a demo device's answer takes
- * ~40-250 ms on this loaded 2-core machine mostly waiting on its own renderer, so the grid's rate grows
- * with requests in flight up to about one per device (bench: `npm run bench -- grid`); eight bounds it.
+ * ~40-250 ms on a loaded 2-core machine mostly waiting on its renderer, so up to about one per device keeps
+ * every device busy; the turns (nextShot) keep them from crowding each other. Eight bounds it; the bench
+ * (`npm run bench -- grid`) measures it against four.
  */
 export const GRID_IN_FLIGHT = 8;
 /** No tile needs more: a device alone in the grid is not asked more often than this. */
