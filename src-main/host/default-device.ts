@@ -38,11 +38,13 @@ export function demoDeviceCount(option?: string): number {
 
 const screenLabel = (screen: string) => screen.charAt(0).toUpperCase() + screen.slice(1);
 
-export async function startDefaultDevice(count = demoDeviceCount()): Promise<DefaultDevice> {
+export async function startDefaultDevice(count?: number): Promise<DefaultDevice> {
   let note: string | undefined;
   try {
+    // Read here, so a wrong PARALLAX_DEMO_DEVICES in the Electron app is a note, not a failed start.
+    const demoCount = count ?? demoDeviceCount();
     const { startDemoDevices } = await import('@demo/index');
-    const [demo, ...rest] = await startDemoDevices(count, { advertise: mdnsEnabled() });
+    const [demo, ...rest] = await startDemoDevices(demoCount, { advertise: mdnsEnabled() });
     if (!demo) throw new Error('no demo device started');
     const { appRevealUrl } = demo;
     const others = rest.map((other, i) => ({ name: `Demo iPhone 17 #${i + 2} (${screenLabel(other.screen)})`, url: other.runnerUrl }));
