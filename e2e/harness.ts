@@ -86,8 +86,13 @@ export interface DemoUrls {
 /** The processes a test started, stopped after it (newest first) whatever its outcome. */
 export function stopAfterEach(): Running[] {
   const running: Running[] = [];
-  test.afterEach(async () => {
-    for (const process of running.splice(0).reverse()) await process.stop();
+  test.afterEach(async ({}, testInfo) => {
+    const stopped = running.splice(0).reverse();
+    for (const process of stopped) await process.stop();
+    // A failed test keeps what its processes printed (a host that died says why there).
+    if (testInfo.status !== testInfo.expectedStatus) {
+      for (const [i, process] of stopped.entries()) await testInfo.attach(`process-${i}-output`, { body: process.output(), contentType: 'text/plain' });
+    }
   });
   return running;
 }
@@ -99,9 +104,24 @@ export async function startDemo(running: Running[], args: string[] = []): Promis
   return JSON.parse(demo.line) as DemoUrls;
 }
 
-/** Starts the web host on one runner, stopped after the test. */
-export async function serveDevice(running: Running[], runnerUrl: string): Promise<Running> {
-  const host = await runParallax(['serve', '--device', runnerUrl], /^Parallax web host: /);
+/** One of the demo devices `parallax demo-device --count N` started (they share one browser). */
+export interface FleetUrls {
+  runnerUrl: string;
+  adminUrl: string;
+  screen: string;
+}
+
+/** Starts `count` demo devices in one `parallax demo-device --count` process, stopped after the test. */
+export async function startDemoFleet(running: Running[], count: number): Promise<FleetUrls[]> {
+  const demo = await runParallax(['demo-device', '--count', String(count)], /runnerUrl/, 120_000);
+  running.push(demo);
+  return JSON.parse(demo.line) as FleetUrls[];
+}
+
+/** Starts the web host on one runner (or several), stopped after the test. */
+export async function serveDevice(running: Running[], runnerUrl: string | readonly string[]): Promise<Running> {
+  const urls = typeof runnerUrl === 'string' ? [runnerUrl] : runnerUrl;
+  const host = await runParallax(['serve', ...urls.flatMap((url) => ['--device', url])], /^Parallax web host: /);
   running.push(host);
   return host;
 }

@@ -119,3 +119,55 @@ export async function startDemoDevice(options: StartDemoDeviceOptions = {}): Pro
     },
   };
 }
+
+/** The screens many demo devices open on, in turn, so a grid of them shows different apps' states. */
+export const FLEET_SCREENS = ['login', 'feed', 'checkout', 'edges', 'hostile'] as const;
+/** More demo devices than this in one process is a mistake, not a test (each is a Chromium page). */
+export const MAX_DEMO_DEVICES = 16;
+
+export interface FleetDevice extends DemoDeviceHandle {
+  /** The screen it opened on. */
+  screen: string;
+}
+
+/**
+ * `count` demo devices in this process, sharing one browser (phone/browser.ts), on FLEET_SCREENS in turn
+ * (or all on `options.screen`). Only the first embeds AppReveal (unless `appReveal` is false): one app
+ * seen as both kinds is the point of the demo, and eight more AppReveal entries would only crowd the list.
+ * Started two at a time; if one fails, those started are closed and the error is thrown.
+ */
+export async function startDemoDevices(count: number, options: Omit<StartDemoDeviceOptions, 'port' | 'appRevealPort'> = {}): Promise<FleetDevice[]> {
+  if (!Number.isInteger(count) || count < 1 || count > MAX_DEMO_DEVICES)
+    throw new Error(`the number of demo devices must be 1–${MAX_DEMO_DEVICES}, not ${String(count)}`);
+  const started: FleetDevice[] = [];
+  const startOne = async (index: number): Promise<FleetDevice> => {
+    const screen = options.screen ?? FLEET_SCREENS[index % FLEET_SCREENS.length]!;
+    const handle = await startDemoDevice({
+      ...options,
+      screen,
+      appReveal: index === 0 && options.appReveal !== false,
+      advertise: index === 0 && options.advertise,
+    });
+    return { ...handle, screen };
+  };
+  const slots: Array<FleetDevice | undefined> = new Array(count).fill(undefined);
+  let next = 0;
+  let failure: unknown;
+  const worker = async () => {
+    while (next < count && failure === undefined) {
+      const index = next++;
+      try {
+        slots[index] = await startOne(index);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  for (const slot of slots) if (slot) started.push(slot);
+  if (failure !== undefined) {
+    for (const device of started) await device.close().catch(() => {});
+    throw failure;
+  }
+  return started;
+}

@@ -1,5 +1,11 @@
 /**
- * Chromium for the demo device: one headless browser, one iPhone-shaped context.
+ * Chromium for the demo devices: one headless browser per process, one iPhone-shaped context per device.
+ *
+ * The demo devices of one process share the browser (sharedBrowser): a BrowserContext is still an
+ * isolated device (its own pages, storage, screenshots and input), and one browser for eight devices
+ * costs one browser process and its GPU/network helpers instead of eight (docs/rules.md#r-perf-09).
+ * The browser is counted by its users and closes with the last one, so closing one device never
+ * touches another's.
  *
  * The app and its web content are served from memory through request interception under made-up
  * https origins, so the checkout web view is a real cross-origin document (its own process, its own
@@ -49,6 +55,64 @@ export const DEVICE_LAUNCH_ARGS = [...LAUNCH_ARGS, `--force-device-scale-factor=
 
 export async function launchBrowser(executablePath: string, args: readonly string[] = DEVICE_LAUNCH_ARGS): Promise<Browser> {
   return chromium.launch({ executablePath, headless: true, args: [...args] });
+}
+
+export interface BrowserLease {
+  browser: Browser;
+  /** Gives the lease back; the browser closes when its last lease is released. Safe to call twice. */
+  release(): Promise<void>;
+}
+
+interface Shared {
+  browser: Promise<Browser>;
+  users: number;
+}
+const shared = new Map<string, Shared>();
+
+/**
+ * A lease on this process's browser for `executablePath` and `args`, launched on first use. A browser that
+ * crashed or was closed from outside is launched again for the next lease.
+ */
+export async function sharedBrowser(executablePath: string, args: readonly string[] = DEVICE_LAUNCH_ARGS): Promise<BrowserLease> {
+  // Browsers launched with other flags (a bench's emulated scale) are not the same browser.
+  const key = `${executablePath}\n${args.join(' ')}`;
+  let entry = shared.get(key);
+  if (entry) {
+    const current = await entry.browser.catch(() => undefined);
+    if (!current?.isConnected()) {
+      if (shared.get(key) === entry) shared.delete(key);
+      entry = undefined;
+    }
+  }
+  if (!entry) {
+    const created: Shared = { browser: launchBrowser(executablePath, args), users: 0 };
+    entry = created;
+    shared.set(key, created);
+    created.browser.catch(() => {
+      if (shared.get(key) === created) shared.delete(key);
+    });
+  }
+  const held = entry;
+  held.users += 1;
+  let browser: Browser;
+  try {
+    browser = await held.browser;
+  } catch (error) {
+    held.users -= 1;
+    throw error;
+  }
+  let released = false;
+  return {
+    browser,
+    release: async () => {
+      if (released) return;
+      released = true;
+      held.users -= 1;
+      if (held.users > 0) return;
+      if (shared.get(key) === held) shared.delete(key);
+      await browser.close().catch(() => {});
+    },
+  };
 }
 
 /** Every file under `dir`, keyed by its path relative to `dir` with forward slashes. */

@@ -3,10 +3,9 @@
  * their HTTP server) and the faults, kept consistent with each other. The runner server and the admin
  * endpoint drive it; neither reaches into the parts on its own.
  */
-import type { Browser } from 'playwright-core';
 import { demoAppDir } from '@demo/paths';
 import { AppPage, isScreenName, SCREENS, type ScreenName } from './app-page';
-import { DEVICE_LAUNCH_ARGS, LAUNCH_ARGS, launchBrowser } from './browser';
+import { DEVICE_LAUNCH_ARGS, LAUNCH_ARGS, sharedBrowser, type BrowserLease } from './browser';
 import { Faults, type FaultName } from './faults';
 import { parseVariants, type VariantName } from './variants';
 import { findBrowser } from './find-browser';
@@ -50,7 +49,7 @@ export class DemoDevice {
   private variantList: VariantName[] = [];
 
   private constructor(
-    private readonly browser: Browser,
+    private readonly lease: BrowserLease,
     readonly app: AppPage,
     readonly faults: Faults,
     readonly monitor: ScreenMonitor,
@@ -69,15 +68,19 @@ export class DemoDevice {
     const executable = findBrowser({ explicitPath: options.browserPath });
     const appDir = options.appDir ?? demoAppDir();
 
-    const browser = await launchBrowser(executable, options.emulatedScale ? LAUNCH_ARGS : DEVICE_LAUNCH_ARGS);
+    // This process's demo devices share one browser, each in its own context (browser.ts).
+    const lease = await sharedBrowser(executable, options.emulatedScale ? LAUNCH_ARGS : DEVICE_LAUNCH_ARGS);
+    let app: AppPage | undefined;
+    let sdk: SdkServer | undefined;
     try {
-      const app = await AppPage.create(browser, appDir);
+      app = await AppPage.create(lease.browser, appDir);
       const bridge = new ObservationBridge(app, faults);
       const web = new WebBridge(app, faults);
       const sdkServer = new SdkServer(bridge, web, faults);
+      sdk = sdkServer;
       const relay = new SdkRelay(() => sdkServer.url);
       const monitor = new ScreenMonitor(app);
-      const device = new DemoDevice(browser, app, faults, monitor, bridge, web, sdkServer, relay);
+      const device = new DemoDevice(lease, app, faults, monitor, bridge, web, sdkServer, relay);
 
       // The SDK port is chosen even when the SDK starts absent, so a later "present" reuses it.
       await sdkServer.start();
@@ -91,7 +94,10 @@ export class DemoDevice {
       await monitor.refresh();
       return device;
     } catch (error) {
-      await browser.close().catch(() => {});
+      // The browser may serve other devices: undo only what this one made.
+      await sdk?.stop().catch(() => {});
+      await app?.close().catch(() => {});
+      await lease.release();
       throw error;
     }
   }
@@ -163,6 +169,6 @@ export class DemoDevice {
     this.monitor.stop();
     await this.sdkServer.stop();
     await this.app.close();
-    await this.browser.close().catch(() => {});
+    await this.lease.release();
   }
 }

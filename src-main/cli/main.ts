@@ -16,7 +16,7 @@ import { runTraceCommand } from './traces';
 import { runDoctor } from './doctor';
 import { discoverOnce } from '@main/discovery/index';
 import { startAppServices } from '@main/host/app-services';
-import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
+import { connectDefaultDevice, demoDeviceCount, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
 import { startWebHost } from '@main/host/web-host';
 import { mdnsEnabled, projectRoot, rendererDir, settingsFile } from '@main/paths';
 
@@ -25,9 +25,10 @@ class UsageError extends Error {}
 const USAGE = `Usage: parallax <command> [options]
 
 Commands:
-  start                               open Parallax (Electron when its binary is present, else the web host)
+  start [--demo-devices N]            open Parallax (Electron when its binary is present, else the web host)
   serve [--port N] [--device URL]...  web host on 127.0.0.1; prints the URL to open
-        [--replay FOLDER] [--no-default-device]
+        [--replay FOLDER] [--no-default-device] [--demo-devices N]
+                                      --demo-devices N: N demo devices on varied screens (default 1)
   devices [--json]                    list what discovery finds (Bonjour, runner ports, manual entries)
   observe --device URL [--strategy visible|raw] [--xctest-only] [--json]
                                       print the device's current observation
@@ -44,6 +45,9 @@ Commands:
   demo-device [--port N] [--screen NAME] [--heavy-nodes N] [--fault F]... [--variant V]...
               [--appreveal-flavor ios|tauri] [--appreveal-tools always|T1,T2...] [--appreveal-host ADDR]
                                       start the simulated iPhone; prints {runnerUrl, adminUrl, appRevealUrl}
+  demo-device --count N [--screen NAME]
+                                      N simulated iPhones in one browser, on varied screens (AppReveal in the
+                                      first only); prints one line, a JSON array of {runnerUrl, adminUrl, screen}
 `;
 
 type Out = { log: (line: string) => void; error: (line: string) => void };
@@ -59,7 +63,7 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
   try {
     switch (command) {
       case 'start':
-        return await start(out);
+        return await start(rest, out);
       case 'serve':
         return await serve(rest, out);
       case 'observe':
@@ -127,8 +131,10 @@ async function serve(args: string[], out: Out): Promise<number> {
     device: { type: 'string', multiple: true },
     replay: { type: 'string' },
     'no-default-device': { type: 'boolean' },
+    'demo-devices': { type: 'string' },
   });
   const port = portOption(values.port) ?? 0;
+  const demoCount = demoCountOption(values['demo-devices']);
   if (!existsSync(join(rendererDir(), 'index.html'))) {
     throw new Error('the renderer is not built; run `npm run build` first');
   }
@@ -146,7 +152,7 @@ async function serve(args: string[], out: Out): Promise<number> {
     }
     for (const url of values.device ?? []) manager.connect(url);
     if (!values.replay && !values.device?.length && !values['no-default-device']) {
-      const device: DefaultDevice = await startDefaultDevice();
+      const device: DefaultDevice = await startDefaultDevice(demoCount);
       owned.push(device);
       if (device.note) out.log(`Parallax: ${device.note}`);
       connectDefaultDevice(manager, device);
@@ -180,7 +186,18 @@ async function devices(args: string[], out: Out): Promise<number> {
   return 0;
 }
 
-async function start(out: Out): Promise<number> {
+function demoCountOption(value: string | undefined): number {
+  try {
+    return demoDeviceCount(value);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+async function start(args: string[], out: Out): Promise<number> {
+  const { values } = parse(args, { 'demo-devices': { type: 'string' } });
+  const demoDevices = values['demo-devices'];
+  if (demoDevices !== undefined) demoCountOption(demoDevices);
   if (!existsSync(join(rendererDir(), 'index.html'))) {
     const build = spawnSync(process.execPath, [join(projectRoot(), 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
       cwd: projectRoot(),
@@ -190,11 +207,13 @@ async function start(out: Out): Promise<number> {
   }
   const electron = findElectronBinary();
   if (electron.path) {
-    const child = spawn(electron.path, [projectRoot()], { stdio: 'inherit' });
+    // The Electron app starts its default devices itself: it reads the count from the environment.
+    const env = demoDevices !== undefined ? { ...process.env, PARALLAX_DEMO_DEVICES: demoDevices } : process.env;
+    const child = spawn(electron.path, [projectRoot()], { stdio: 'inherit', env });
     return await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 0)));
   }
   out.log(`Parallax: no Electron window (${electron.reason}); starting the web host instead.`);
-  return serve([], out);
+  return serve(demoDevices !== undefined ? ['--demo-devices', demoDevices] : [], out);
 }
 
 /**
@@ -285,7 +304,26 @@ async function demoDevice(args: string[], out: Out): Promise<number> {
     'appreveal-flavor': { type: 'string' },
     'appreveal-tools': { type: 'string' },
     'appreveal-host': { type: 'string' },
+    count: { type: 'string' },
   });
+  if (values.count !== undefined) {
+    // Checked before the demo (and its browser driver) is loaded: a wrong command line answers at once.
+    const count = Number(values.count);
+    if (!/^\d+$/.test(values.count) || count < 1) throw new UsageError(`--count must be a whole number from 1, not "${values.count}"`);
+    const others = Object.keys(values).filter((name) => !['count', 'screen', 'browser'].includes(name));
+    if (others.length) throw new UsageError(`--count takes only --screen and --browser beside it, not --${others.join(', --')}`);
+    const { startDemoDevices } = await import('@demo/index');
+    const fleet = await startDemoDevices(count, {
+      ...(values.screen ? { screen: values.screen } : {}),
+      ...(values.browser ? { browserPath: values.browser } : {}),
+      advertise: mdnsEnabled(),
+    });
+    // The AppReveal session URL holds a token: the fleet's list names only what a test or user drives.
+    out.log(JSON.stringify(fleet.map(({ runnerUrl, adminUrl, screen }) => ({ runnerUrl, adminUrl, screen }))));
+    await untilStopped();
+    for (const device of fleet) await device.close();
+    return 0;
+  }
   const { startDemoDevice, APPREVEAL_FLAVORS } = await import('@demo/index');
   const flavor = values['appreveal-flavor'];
   if (flavor !== undefined && !(APPREVEAL_FLAVORS as readonly string[]).includes(flavor)) {

@@ -1,6 +1,8 @@
 /**
  * The device a new user sees on `npm start`: the demo device when it can start (it needs a Chromium),
- * otherwise the bundled recorded runner session, with the reason said in one line.
+ * otherwise the bundled recorded runner session, with the reason said in one line. `--demo-devices N`
+ * (or PARALLAX_DEMO_DEVICES=N, how `start` tells the Electron app) starts N demo devices on varied
+ * screens in one shared browser; the first keeps its AppReveal entry (docs/rules.md#r-perf-09).
  */
 import { basename } from 'node:path';
 import { bundledRecording, mdnsEnabled } from '@main/paths';
@@ -17,16 +19,46 @@ export interface DefaultDevice {
   note?: string;
   /** The recorded session's folder, when the device plays one back. */
   recording?: { folder: string };
+  /** More demo devices beside this one (`--demo-devices N`): their runners, connected with it. */
+  others?: Array<{ name: string; url: string }>;
   close(): Promise<void>;
 }
 
-export async function startDefaultDevice(): Promise<DefaultDevice> {
+/**
+ * How many demo devices to start: the option, else PARALLAX_DEMO_DEVICES, else one. The upper bound is
+ * startDemoDevices' (the demo is loaded lazily, so it is not imported here to check it early).
+ */
+export function demoDeviceCount(option?: string): number {
+  const value = option ?? process.env.PARALLAX_DEMO_DEVICES;
+  if (value === undefined || value === '') return 1;
+  const count = Number(value);
+  if (!/^\d+$/.test(value) || count < 1) throw new Error(`--demo-devices must be a whole number from 1, not "${value}"`);
+  return count;
+}
+
+const screenLabel = (screen: string) => screen.charAt(0).toUpperCase() + screen.slice(1);
+
+export async function startDefaultDevice(count?: number): Promise<DefaultDevice> {
   let note: string | undefined;
   try {
-    const { startDemoDevice } = await import('@demo/index');
-    const demo = await startDemoDevice({ advertise: mdnsEnabled() });
+    // Read here, so a wrong PARALLAX_DEMO_DEVICES in the Electron app is a note, not a failed start.
+    const demoCount = count ?? demoDeviceCount();
+    const { startDemoDevices } = await import('@demo/index');
+    const [demo, ...rest] = await startDemoDevices(demoCount, { advertise: mdnsEnabled() });
+    if (!demo) throw new Error('no demo device started');
     const { appRevealUrl } = demo;
-    return { kind: 'demo', name: 'Demo iPhone 17', url: demo.runnerUrl, ...(appRevealUrl ? { appRevealUrl } : {}), close: () => demo.close() };
+    const others = rest.map((other, i) => ({ name: `Demo iPhone 17 #${i + 2} (${screenLabel(other.screen)})`, url: other.runnerUrl }));
+    return {
+      kind: 'demo',
+      name: 'Demo iPhone 17',
+      url: demo.runnerUrl,
+      ...(appRevealUrl ? { appRevealUrl } : {}),
+      ...(others.length ? { others } : {}),
+      close: async () => {
+        for (const other of rest) await other.close();
+        await demo.close();
+      },
+    };
   } catch (error) {
     note = `demo device unavailable (${(error as Error).message.split('\n')[0]}); showing the recorded Settings session instead`;
   }
@@ -45,4 +77,5 @@ export async function startDefaultDevice(): Promise<DefaultDevice> {
 export function connectDefaultDevice(manager: DeviceManager, device: DefaultDevice): void {
   manager.connect(device.url, { kind: device.kind, name: device.name, ...(device.recording ? { recording: device.recording } : {}) });
   if (device.appRevealUrl) manager.connect(device.appRevealUrl, { name: `${device.name} (AppReveal)` });
+  for (const other of device.others ?? []) manager.connect(other.url, { kind: device.kind, name: other.name });
 }

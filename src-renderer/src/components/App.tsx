@@ -41,6 +41,8 @@ import { RecordControls, RecoverOffer, SavedTraceNotice } from './Recording';
 import { StepDetail, useOpenStep } from './StepDetail';
 import { Timeline } from './Timeline';
 import { FrameFooter, FrameHeader, ObservationBanners } from './FrameHeader';
+import { GridView } from './GridView';
+import { useGridView } from '@renderer/state/grid-view';
 import { LiveControls, ObserveOptionsControls } from './LiveControls';
 import { PickStack } from './PickStack';
 import { Screen } from './Screen';
@@ -79,6 +81,7 @@ export function App() {
   useTraceOpenRequests();
   const traceOpen = useTraceView((s) => s.opening !== null || s.trace !== null || s.error !== null);
   const comparing = useLiveComparison((s) => s.view !== null);
+  const grid = useGridView((s) => s.open);
   if (traceOpen) {
     return (
       <div className="app trace-mode">
@@ -92,6 +95,22 @@ export function App() {
       <div className="app compare-mode">
         <TopBar />
         <LiveCompareView />
+      </div>
+    );
+  }
+  if (grid) {
+    // The device view's own loops stop while the grid shows: the grid runs one for every device.
+    return (
+      <div className="app grid-mode">
+        <TopBar />
+        <div className="grid-columns">
+          <aside className="sidebar">
+            <ConnectForm />
+            <DeviceList />
+            <DiscoveredList />
+          </aside>
+          <GridView />
+        </div>
       </div>
     );
   }

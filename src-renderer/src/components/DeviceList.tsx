@@ -3,6 +3,8 @@ import { DEVICE_KIND_LABELS, type DeviceSummary } from '@shared/api/api';
 import { useDevices, useDisconnectDevice } from '@renderer/api/queries';
 import { errorMessage } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
+import { useGridView } from '@renderer/state/grid-view';
+import { gridDevices } from '@shared/inspect/grid';
 
 const STATE_LABEL: Record<DeviceSummary['state'], string> = {
   connecting: 'connecting…',
@@ -16,10 +18,22 @@ export function DeviceList() {
   const selectDevice = useInspector((s) => s.selectDevice);
   const disconnect = useDisconnectDevice();
   const list = devices.data ?? [];
+  const showGrid = useGridView((s) => s.show);
+  const gridOpen = useGridView((s) => s.open);
+  const openDevice = useGridView((s) => s.openDevice);
+  // The grid is worth opening once two devices can show a picture side by side (docs/rules.md#r-perf-09).
+  const gridCount = gridDevices(list.filter((d) => d.state === 'connected')).length;
 
   return (
     <div className="device-section">
-      <div className="section-title">Devices</div>
+      <div className="section-title device-section-title">
+        Devices
+        {gridCount >= 2 && !gridOpen && (
+          <button type="button" className="link-button dark" data-testid="grid-open" onClick={showGrid} title="Show every device live, side by side">
+            grid of {gridCount}
+          </button>
+        )}
+      </div>
       {devices.isError && <div className="form-error">Cannot list devices: {errorMessage(devices.error)}</div>}
       <ul className="device-list" data-testid="device-list" role="listbox" aria-label="Devices">
         {list.map((d) => (
@@ -32,7 +46,7 @@ export function DeviceList() {
             role="option"
             aria-selected={d.id === selectedId}
             className={`device-item${d.id === selectedId ? ' selected' : ''}`}
-            onClick={() => selectDevice(d.id)}
+            onClick={() => (gridOpen ? openDevice(d.id) : selectDevice(d.id))}
           >
             <div className="device-line">
               <span className={`state-dot state-${d.state}`} aria-hidden />
