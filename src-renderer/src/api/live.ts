@@ -15,6 +15,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DeviceSummary, Frame } from '@shared/api/api';
 import { treeReadDelay } from '@shared/inspect';
+import { takesScreenshots } from '@shared/inspect/grid';
 import { frameMeter } from '@renderer/state/frame-meter';
 import { observeInput, queryKeys, showFrame, useApi, type FrameOptions } from './queries';
 
@@ -48,8 +49,7 @@ export function useLiveLoop(
   const [error, setError] = useState<unknown>(null);
   const deviceId = device?.id;
   const connected = device?.state === 'connected';
-  // A runner's request_screenshot, or an AppReveal app's screenshot tool.
-  const screenshots = device?.supportedCommands.some((command) => command === 'request_screenshot' || command === 'screenshot') ?? false;
+  const screenshots = device ? takesScreenshots(device) : false;
   // Read when the loop starts, not a reason to restart it: a running picture loop outlives one frame without a picture.
   const screenshotlessNow = useRef(screenshotless);
   screenshotlessNow.current = screenshotless;
