@@ -9,7 +9,7 @@
  *   POST /admin/screen    {screen, nodes?}; nodes sizes the heavy screen (docs/rules.md#r-perf-01)
  *   GET  /admin/variants  {variants, known}: the app as a designer changed it (phone/variants.ts)
  *   POST /admin/variants  {variants: [...]} replaces the list; answers {variants} once the screen shows them
- *   POST /admin/reset     relaunches the app (fresh screens and documents); {faults?: [...]} replaces the
+ *   POST /admin/reset     relaunches the app (fresh screens and documents) once no action runs; {faults?: [...]} replaces the
  *                         faults first, {variants?: [...]} the variants; request counts start again from zero
  * Every answer is JSON; a bad request is 400 {error}.
  */
@@ -152,7 +152,8 @@ export async function handleAdmin(device: DemoDevice, req: IncomingMessage, res:
       } catch (error) {
         return send(res, 400, { error: error instanceof Error ? error.message : String(error) });
       }
-      await device.settled();
+      // A fresh start: an action its caller gave up on (its budget ran out) finishes first.
+      await Promise.all([device.settled(), device.bridge.idle()]);
       if (reset.value.variants) await device.setVariants(reset.value.variants);
       await device.relaunch(screen);
       device.resetStats();

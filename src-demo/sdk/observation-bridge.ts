@@ -109,6 +109,8 @@ export class ObservationBridge {
   private lastIndex = new Map<string, Indexed>();
   private lastSpaceOffset = 0;
   private inFlight = false;
+  /** The host executor's current action, settled or not: a reset waits for it (idle). */
+  private running: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly app: AppPage,
@@ -211,6 +213,8 @@ export class ObservationBridge {
 
     // Host executor
     this.inFlight = true;
+    let done = () => {};
+    this.running = new Promise<void>((resolve) => (done = resolve));
     const began = Date.now();
     try {
       const slow = this.faults.number('bridge-action-slow') ?? 0;
@@ -226,7 +230,13 @@ export class ObservationBridge {
       return { status: 'accepted', durationMs: Date.now() - began, nextObservationIdentity: String(next.captureIdentity) };
     } finally {
       this.inFlight = false;
+      done();
     }
+  }
+
+  /** Resolves once no action runs: one whose caller gave up (its budget ran out) may still be running. */
+  idle(): Promise<void> {
+    return this.running.then(() => undefined);
   }
 
   /** Where an element is now: the screen may have moved since the capture that named it. */
