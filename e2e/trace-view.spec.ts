@@ -150,9 +150,9 @@ test('R-RPL-09: a failed step of the live timeline runs again as a new action, o
   await page.waitForTimeout(1000);
   await expect(steps).toHaveCount(1);
 
-  // While another action runs on the device, Run again is refused: the button is disabled, and the device
+  // While another action runs on the device (slowed, within its 2 s budget), Run again is refused: the button is disabled, and the device
   // is sent nothing more than that one action.
-  await postAdmin(urls, 'faults', { add: ['bridge-action-slow=2500'] });
+  await postAdmin(urls, 'faults', { add: ['bridge-action-slow=1500'] });
   const actionsBefore = await bridgeActionsSent(urls);
   await page.mouse.click(signIn.x, signIn.y);
   await expect(page.getByTestId('timeline-pending')).toHaveCount(1);
