@@ -6,6 +6,7 @@
 import WebSocket from 'ws';
 import { startDemoDevice } from '@demo/index';
 import { DemoDevice } from '@demo/phone/device';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const RUNS = 50;
 const STARTUPS = 3;
@@ -24,8 +25,6 @@ function summaryOf(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
   return `median ${percentile(sorted, 50).toFixed(0)} ms (p95 ${percentile(sorted, 95).toFixed(0)})`;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function connect(url: string) {
   const ws = new WebSocket(url);

@@ -15,6 +15,7 @@
  * host never refers to what it dropped. A reference the renderer cannot resolve is a WireRefError.
  */
 import { z } from 'zod';
+import { isRecord } from '@shared/protocol/json';
 
 export const WIRE_KEY = '$wire';
 
@@ -120,10 +121,6 @@ export class WireUnpacker {
 }
 
 type SlotOf = (kind: WireKind, value: unknown) => unknown;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function isSlot(value: unknown): boolean {
   return isRecord(value) && WIRE_KEY in value;
