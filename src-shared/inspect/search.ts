@@ -2,7 +2,7 @@
  * Finding nodes by id, label, text or class: a case-insensitive substring over the fields a user reads.
  */
 import type { UiNode } from '@shared/protocol/runner';
-import { flattenTree, type FlatNode } from '@shared/model/tree';
+import { flattenTree, type FlatNode, type NodeKey } from '@shared/model/tree';
 
 /** The node fields a search looks at, in the order a match is reported. */
 export const SEARCH_FIELDS = ['resource-id', 'view-id', 'test-tag', 'content-desc', 'text', 'value', 'className', 'role'] as const;
@@ -12,6 +12,14 @@ export interface SearchHit extends FlatNode {
   /** The fields whose value contains the query. */
   fields: SearchField[];
 }
+
+/** What a query matched, in document order: the keys as a list (to step through) and as a set (to mark). */
+export interface SearchMatches {
+  readonly keys: readonly NodeKey[];
+  readonly keySet: ReadonlySet<NodeKey>;
+}
+
+const NO_MATCHES: SearchMatches = { keys: [], keySet: new Set() };
 
 function fieldText(node: UiNode, field: SearchField): string | null {
   const v: unknown = (node as Record<string, unknown>)[field];
@@ -28,48 +36,69 @@ export function normalizeQuery(query: string): string {
   return query.trim().toLowerCase();
 }
 
-/** Every node that matches `query`, in document order. An empty (or blank) query matches nothing. */
-export function searchNodesIn(nodes: readonly FlatNode[], query: string): SearchHit[] {
+/**
+ * Every node that matches `query`, in document order. An empty (or blank) query matches nothing.
+ * Over a 50,000-node screen the first letters of a query match nearly every node, so a match costs one
+ * substring test and no object (docs/rules.md#r-perf-08).
+ */
+export function searchNodesIn(nodes: readonly FlatNode[], query: string): SearchMatches {
   const needle = normalizeQuery(query);
-  if (needle === '') return [];
-  const lowered = loweredFields(nodes);
+  if (needle === '') return NO_MATCHES;
+  const texts = searchTexts(nodes);
   // A query typed on from the last one (it contains it) can only match what the last one matched.
   const last = lastSearch.get(nodes);
   const within = last && needle.includes(last.needle) ? last.found : null;
+  // The fields of a node are one text, joined by a character no query holds; a query that holds it
+  // anyway is tested field by field.
+  const joined = !needle.includes(FIELD_BREAK);
   const found: number[] = [];
-  const hits: SearchHit[] = [];
+  const keys: NodeKey[] = [];
   const count = within ? within.length : nodes.length;
   for (let n = 0; n < count; n++) {
     const i = within ? within[n]! : n;
-    const texts = lowered[i]!;
-    let fields: SearchField[] | undefined;
-    for (let f = 0; f < SEARCH_FIELDS.length; f++) if (texts[f]?.includes(needle)) (fields ??= []).push(SEARCH_FIELDS[f]!);
-    if (fields) {
+    if (joined ? texts[i]!.includes(needle) : matchingFields(nodes[i]!.node, needle).length > 0) {
       found.push(i);
-      hits.push({ ...nodes[i]!, fields });
+      keys.push(nodes[i]!.key);
     }
   }
-  lastSearch.set(nodes, { needle, found });
-  return hits;
+  // A key that narrowed nothing (`heavy` to `heavy.`) answers with the last matches themselves, so
+  // nothing that shows them draws again.
+  const matches = last && within && found.length === within.length ? last.matches : { keys, keySet: new Set(keys) };
+  lastSearch.set(nodes, { needle, found, matches });
+  return matches;
 }
 
-/** Each node list's last search: the query and the positions it matched (docs/rules.md#r-perf-08). */
-const lastSearch = new WeakMap<readonly FlatNode[], { needle: string; found: readonly number[] }>();
+/** Each node list's last search: the query, the positions it matched and what it answered (docs/rules.md#r-perf-08). */
+const lastSearch = new WeakMap<readonly FlatNode[], { needle: string; found: readonly number[]; matches: SearchMatches }>();
+
+/** Between two fields of a node's search text: a control character an input field cannot hold. */
+const FIELD_BREAK = '\u0000';
 
 /**
- * Each node's searched fields, lower-cased once per node list (a frame's): a query typed over a
- * 50,000-node screen searches again at every key (docs/rules.md#r-perf-02).
+ * Each node's searched fields, lower-cased and joined once per node list (a frame's): a query typed over
+ * a 50,000-node screen searches again at every key (docs/rules.md#r-perf-02).
  */
-const loweredCache = new WeakMap<readonly FlatNode[], readonly (readonly (string | null)[])[]>();
-function loweredFields(nodes: readonly FlatNode[]): readonly (readonly (string | null)[])[] {
-  let lowered = loweredCache.get(nodes);
-  if (!lowered) {
-    lowered = nodes.map((flat) => SEARCH_FIELDS.map((f) => fieldText(flat.node, f)?.toLowerCase() ?? null));
-    loweredCache.set(nodes, lowered);
+const textCache = new WeakMap<readonly FlatNode[], readonly string[]>();
+function searchTexts(nodes: readonly FlatNode[]): readonly string[] {
+  let texts = textCache.get(nodes);
+  if (!texts) {
+    texts = nodes.map((flat) => {
+      let text = '';
+      for (const f of SEARCH_FIELDS) {
+        const v = fieldText(flat.node, f);
+        if (v !== null) text += FIELD_BREAK + v.toLowerCase();
+      }
+      return text;
+    });
+    textCache.set(nodes, texts);
   }
-  return lowered;
+  return texts;
 }
 
+/** Every node under `root` that matches `query`, with the fields it matched on. */
 export function searchNodes(root: UiNode, query: string): SearchHit[] {
-  return searchNodesIn(flattenTree(root), query);
+  const nodes = flattenTree(root);
+  const { keySet } = searchNodesIn(nodes, query);
+  const needle = normalizeQuery(query);
+  return nodes.filter((flat) => keySet.has(flat.key)).map((flat) => ({ ...flat, fields: matchingFields(flat.node, needle) }));
 }

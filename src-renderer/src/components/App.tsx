@@ -156,7 +156,7 @@ function LiveApp() {
   const tryText = useSelectorTry((s) => s.text);
   // A selector being tried highlights what it finds; else the search's matches (docs/rules.md#r-qa-22).
   const tryResult = useMemo(() => (tryText.trim() === '' ? null : trySelector(tryText, root)), [tryText, root]);
-  const matchKeys = useMemo(() => new Set(tryResult ? (tryResult.ok ? tryResult.matches : []) : matches.map((m) => m.key)), [matches, tryResult]);
+  const matchKeys = useMemo(() => (tryResult ? new Set(tryResult.ok ? tryResult.matches : []) : matches.keySet), [matches, tryResult]);
   const pickStack = useMemo(() => {
     if (pickX === undefined || pickY === undefined) return [];
     const shown = new Set(shownNodes.map((flat) => flat.key));

@@ -134,29 +134,37 @@ const CanvasMatches = memo(function CanvasMatches({
   height: number;
 }) {
   const ref = useRef<HTMLCanvasElement>(null);
-  let count = 0;
-  for (const key of matchKeys) if (byKey.has(key)) count++;
   useLayoutEffect(() => {
     const canvas = ref.current;
     const ctx = canvas && prepare(canvas, width, height);
-    if (!canvas || !ctx || matchKeys.size === 0) return;
+    if (!canvas || !ctx) return;
+    // How many matches are on the screen, written as the draw counts them: one pass over 50,000 keys.
+    let count = 0;
+    canvas.dataset['matches'] = '0';
+    if (matchKeys.size === 0) return;
     const style = getComputedStyle(canvas);
     const fill = style.getPropertyValue('--match').trim() || '#facc15';
     const edge = style.getPropertyValue('--warn-strong').trim() || '#b45309';
+    // The edge is one device pixel wide: Chromium strokes that with a fast path, where a wider stroke of
+    // 50,000 boxes in one path costs hundreds of ms (bench/heavy.bench.ts, "typed").
+    const line = 1 / (window.devicePixelRatio || 1);
     ctx.beginPath();
     for (const key of matchKeys) {
       const b = byKey.get(key);
-      if (b) ctx.rect(b.left + 0.75, b.top + 0.75, Math.max(0, b.width - 1.5), Math.max(0, b.height - 1.5));
+      if (!b) continue;
+      count++;
+      ctx.rect(b.left + line / 2, b.top + line / 2, Math.max(0, b.width - line), Math.max(0, b.height - line));
     }
+    canvas.dataset['matches'] = String(count);
     ctx.globalAlpha = 0.22;
     ctx.fillStyle = fill;
     ctx.fill();
     ctx.globalAlpha = 0.95;
-    ctx.lineWidth = 1.5;
+    ctx.lineWidth = line;
     ctx.strokeStyle = edge;
     ctx.stroke();
   }, [byKey, matchKeys, width, height]);
-  return <canvas ref={ref} className="box-canvas" data-testid="match-canvas" data-matches={count} style={{ width, height }} />;
+  return <canvas ref={ref} className="box-canvas" data-testid="match-canvas" style={{ width, height }} />;
 });
 
 /**
