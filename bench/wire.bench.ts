@@ -7,7 +7,10 @@
  *                observe and a live screenshot (the page's usual state), median of RUNS;
  *   per observe  one `device.observe` reply;
  *   history      a new socket's `device.history` reply (what a reloaded page reads);
- *   copies       how many whole observations those messages carry.
+ *   copies       how many whole observations those messages carry;
+ *   decode       the renderer's zod decode of one action's messages, ms (before: every copy a new
+ *                object from its own JSON, decoded whole; now: a reference decodes to the observation
+ *                decoded before, src-shared/api/wire.ts decodedOnce).
  *
  * `before` is the same messages as the host wrote them without interning (every frame whole, which is
  * JSON.stringify of what the renderer decodes), `now` what went over the socket.
@@ -16,6 +19,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemoDevice } from '@demo/index';
+import { apiEvents, apiMethods } from '@shared/api/api';
 import { DeviceManager } from '@main/devices/manager';
 import { createApiService } from '@main/host/api';
 import { startWebHost } from '@main/host/web-host';
@@ -37,6 +41,19 @@ const copies = (ms: ReceivedMessage[]) => ms.reduce((n, m) => n + (m.text.match(
 const legacyCopies = (ms: ReceivedMessage[]) => ms.reduce((n, m) => n + (JSON.stringify(m.value).match(/"viewHierarchy":/g)?.length ?? 0), 0);
 const sum = (ms: ReceivedMessage[], f: (m: ReceivedMessage) => number) => ms.reduce((n, m) => n + f(m), 0);
 
+/** The renderer's decode of `ms`, in ms; `fresh`: each from its own JSON, as a host without interning made the page read it. */
+function decodeMs(ms: ReceivedMessage[], method: 'device.act' | 'device.observe', fresh: boolean): number {
+  let total = 0;
+  for (const m of ms) {
+    const schema = m.what.startsWith('reply ') ? apiMethods[method].output : apiEvents[m.what as keyof typeof apiEvents];
+    const value: unknown = fresh ? JSON.parse(JSON.stringify(m.value)) : m.value;
+    const t0 = performance.now();
+    if (!schema.safeParse(value).success) throw new Error(`${m.what} does not decode`);
+    total += performance.now() - t0;
+  }
+  return total;
+}
+
 const device = await startDemoDevice({ port: 0, appReveal: false });
 const manager = new DeviceManager();
 const rendererDir = await mkdtemp(join(tmpdir(), 'parallax-wire-bench-'));
@@ -54,6 +71,7 @@ try {
     if (!set.ok) throw new Error(`the demo would not show ${nodes} views: ${await set.text()}`);
     const { ws, call, received } = await openApiSocket(url.origin, url.search);
     const rows: Record<string, { before: number[]; now: number[]; copiesBefore: number; copiesNow: number }> = {};
+    const decode = { before: [] as number[], now: [] as number[] };
     const add = (what: string, ms: ReceivedMessage[]) => {
       const row = (rows[what] ??= { before: [], now: [], copiesBefore: 0, copiesNow: 0 });
       row.before.push(sum(ms, legacyBytes));
@@ -66,10 +84,10 @@ try {
         let from = received.length;
         const observed = await call('device.observe', { deviceId });
         if (!observed.ok) throw new Error(`observe failed: ${observed.error?.message}`);
-        add(
-          'per observe',
-          received.slice(from).filter((m) => m.what.startsWith('reply ')),
-        );
+        const observeReply = received.slice(from).filter((m) => m.what.startsWith('reply '));
+        add('per observe', observeReply);
+        // As the page does: the observation it will see again is decoded once, here.
+        decodeMs(observeReply, 'device.observe', false);
         await call('device.screenshot', { deviceId });
         from = received.length;
         const acted = await call('device.act', { deviceId, action: TAP });
@@ -78,10 +96,12 @@ try {
         // device pushed meanwhile (another observation) is not the action's.
         const mine = received.slice(from);
         const step = mine.findIndex((m) => m.what === 'device.action');
-        add(
-          'per action',
-          [mine[step - 1], mine[step], mine[mine.length - 1]].filter((m): m is ReceivedMessage => m !== undefined && m.what !== 'device.actionProgress'),
+        const action = [mine[step - 1], mine[step], mine[mine.length - 1]].filter(
+          (m): m is ReceivedMessage => m !== undefined && m.what !== 'device.actionProgress',
         );
+        add('per action', action);
+        decode.before.push(decodeMs(action, 'device.act', true));
+        decode.now.push(decodeMs(action, 'device.act', false));
       }
     } finally {
       ws.close();
@@ -103,6 +123,10 @@ try {
         `${String(nodes).padStart(8)}  ${what.padEnd(16)}${kib(before)} ${kib(now)}   ${(now / before).toFixed(2).padStart(10)}   ${String(row.copiesBefore).padStart(6)} -> ${row.copiesNow}`,
       );
     }
+    const [decodeBefore, decodeNow] = [median(decode.before), median(decode.now)];
+    console.log(
+      `${String(nodes).padStart(8)}  decode, action  ${decodeBefore.toFixed(1).padStart(9)} ms ${decodeNow.toFixed(1).padStart(9)} ms ${(decodeNow / decodeBefore).toFixed(2).padStart(10)}`,
+    );
   }
 } finally {
   await host.close();

@@ -18,6 +18,7 @@ import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from '@shared/prot
 import { DiffClassSchema, TreeDiffSchema } from '@shared/compare/diff';
 import { ObservationSchema, StrategySchema } from '@shared/protocol/observation';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
+import { decodedOnce } from './wire';
 import { DemoFaultsAnswerSchema, DemoScreenAnswerSchema } from '@shared/protocol/demo-admin';
 import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-report';
 import { MAX_VARIABLE_VALUE, TraceVariableSchema, VARIABLE_NAME } from '@shared/trace/variables';
@@ -64,7 +65,7 @@ export type Screenshot = z.infer<typeof ScreenshotSchema>;
  */
 export const FrameSchema = z.object({
   deviceId: z.string(),
-  observation: ObservationSchema.nullable(),
+  observation: decodedOnce(ObservationSchema).nullable(),
   hierarchyFrameContext: z.string().optional(),
   screenshot: ScreenshotSchema.nullable(),
   /** Why there is no screenshot (for example a runner that recorded none), if there is none. */

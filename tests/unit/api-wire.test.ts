@@ -4,6 +4,8 @@
  * back, drops what the host dropped, and refuses a reference it does not hold.
  */
 import { describe, expect, it } from 'vitest';
+import { apiMethods } from '@shared/api/api';
+import { observation as healthyObservation } from '../support/observation';
 import { packFrames, unpackFrames, WIRE_CAPACITY, WirePacker, WireRefError, WireUnpacker } from '@shared/api/wire';
 
 const observation = (n: number) => ({ screenSize: { width: 390, height: 844 }, nodes: [{ id: `node-${n}` }] });
@@ -127,5 +129,24 @@ describe('the API wire interning', () => {
     expect(packFrames(packer, devices)).toBe(devices);
     expect(packFrames(packer, null)).toBeNull();
     expect(packer.sent).toEqual({ definitions: 0, references: 0 });
+  });
+
+  it('R-PERF-06: a frame that refers to an observation sent before decodes to the same observation, without decoding it again', () => {
+    const packer = new WirePacker();
+    const unpacker = new WireUnpacker();
+    const obs = healthyObservation({ viewHierarchy: { hierarchy: { className: 'UIView', text: 'only once' } } });
+    const decode = (value: unknown) => apiMethods['device.observe'].output.parse(value);
+    const first = decode(roundTrip(packer, unpacker, frame(obs, screenshot(1))).value);
+    const again = decode(roundTrip(packer, unpacker, frame(obs, screenshot(2))).value);
+    expect(again.observation?.viewHierarchy?.hierarchy?.text).toBe('only once');
+    expect(again.observation).toBe(first.observation);
+    expect(again.screenshot?.dataBase64).toBe('png-2');
+    // Garbage is still refused, naming where, however often it comes.
+    const bad = frame({ ...obs, updatedAt: 'soon' }, null);
+    for (let n = 0; n < 2; n++) {
+      const parsed = apiMethods['device.observe'].output.safeParse(bad);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(['observation', 'updatedAt']);
+    }
   });
 });

@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Frame } from '@shared/api/api';
 import { FrameSchema } from '@shared/api/api';
+import { observation } from '../support/observation';
 import { parseJsonLossless } from '@shared/protocol/json';
-import type { LayoutWarning, Observation } from '@shared/protocol/observation';
+import type { LayoutWarning } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
 import {
   backendLine,
@@ -46,20 +47,6 @@ const root = node({ className: 'XCUIApplication', bounds: { left: 0, top: 0, rig
   ),
   node({ className: 'UIView', extras: { 'sdk.source': 'somethingElse' } }),
 ]);
-
-function observation(fields: Partial<Observation> = {}): Observation {
-  return {
-    updatedAt: 1,
-    updatedAtSource: 'device',
-    layoutWarnings: { scope: 'full', warnings: [] },
-    errors: [],
-    quality: { verdict: 'healthy', reason: 'xctest_tree' },
-    strategy: 'visible',
-    timings: {},
-    sources: {},
-    ...fields,
-  } as Observation;
-}
 
 describe('node sources', () => {
   const tree = indexTree(root);
