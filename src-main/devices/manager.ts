@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { ActionProgress, ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '@shared/api/api';
 import type { ActionRequest } from '@shared/protocol/action';
-import { withoutFrames } from '@shared/inspect/actions';
+import { FRAME_NODE_BUDGET, framedStepCount, framesDropped, withoutFrames } from '@shared/inspect/actions';
 import { appNameOf } from '@shared/inspect/observation';
 import type { RunnerClientOptions } from '@main/runner/client';
 import { AppRevealConnection } from '@main/appreveal/connection';
@@ -32,7 +32,8 @@ interface ManagedDevice {
 
 /**
  * Steps kept per device, so a window opened (or reloaded) mid-session shows the timeline so far; the
- * newest HISTORY_FRAMES keep their before / after frames, older ones only their results. The
+ * newest HISTORY_FRAMES keep their before / after frames (fewer on a heavy screen: FRAME_NODE_BUDGET),
+ * older ones only their results. The
  * renderer's own timeline keeps the same number of steps.
  */
 export const HISTORY_STEPS = 200;
@@ -62,7 +63,11 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   private nextId = 1;
   private nextCall = 1;
 
-  constructor(private readonly clientOptions: RunnerClientOptions = {}) {
+  constructor(
+    private readonly clientOptions: RunnerClientOptions = {},
+    /** Nodes the kept frames of a device's history hold at most together (docs/rules.md#r-perf-12). */
+    private readonly historyFrameNodes = FRAME_NODE_BUDGET,
+  ) {
     super();
   }
 
@@ -180,8 +185,9 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     const history = device.history;
     history.push(step);
     if (history.length > HISTORY_STEPS) history.splice(0, history.length - HISTORY_STEPS);
-    const framed = history.length - 1 - HISTORY_FRAMES;
-    if (framed >= 0) history[framed] = withoutFrames(history[framed]!);
+    // The newest keep their frames, within HISTORY_FRAMES steps and FRAME_NODE_BUDGET nodes (docs/rules.md#r-perf-12).
+    const framed = framedStepCount([...history].reverse(), HISTORY_FRAMES, this.historyFrameNodes);
+    for (let i = history.length - 1 - framed; i >= 0 && !framesDropped(history[i]!); i--) history[i] = withoutFrames(history[i]!);
   }
 
   /** The connection behind a device, for the session parts that speak its protocol (actions). */

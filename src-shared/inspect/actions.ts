@@ -452,6 +452,48 @@ export function withoutFrames(step: ActionStep): ActionStep {
   return { ...step, before: strip(step.before), after: strip(step.after) };
 }
 
+/**
+ * Nodes the kept whole frames of one device's steps may hold together (docs/rules.md#r-perf-12): on a
+ * light screen every one of the newest steps keeps its frames, on a 50,000-node screen two or three do.
+ * A reloaded page reads them all in one history reply, and each is a whole tree in memory twice over.
+ */
+export const FRAME_NODE_BUDGET = 200_000;
+
+const nodeCounts = new WeakMap<object, number>();
+/** How many nodes the tree of `frame` holds (0 without one), counted once per tree. */
+function frameNodes(frame: ActionStep['before']): number {
+  const root = frame?.observation?.viewHierarchy?.hierarchy;
+  if (!root) return 0;
+  let count = nodeCounts.get(root);
+  if (count === undefined) {
+    count = 0;
+    const stack: UiNode[] = [root];
+    while (stack.length > 0) {
+      count++;
+      for (const child of childrenOf(stack.pop()!)) stack.push(child);
+    }
+    nodeCounts.set(root, count);
+  }
+  return count;
+}
+
+/**
+ * How many of the newest steps (`newestFirst`) keep their whole frames: at most `maxSteps`, and no more
+ * than fit in `nodeBudget` nodes together, but always the newest one (its frames are what the screen
+ * shows after it). A step whose frames are already gone costs nothing.
+ */
+export function framedStepCount(newestFirst: readonly ActionStep[], maxSteps: number, nodeBudget = FRAME_NODE_BUDGET): number {
+  let nodes = 0;
+  let kept = 0;
+  for (const step of newestFirst) {
+    if (kept >= maxSteps) break;
+    nodes += frameNodes(step.before) + frameNodes(step.after);
+    if (kept > 0 && nodes > nodeBudget) break;
+    kept++;
+  }
+  return kept;
+}
+
 /** Whether a step's frames were let go (by `withoutFrames`): it has frames, none with a picture or tree. */
 export function framesDropped(step: ActionStep): boolean {
   const frames = [step.before, step.after].filter((f) => f !== null);

@@ -15,6 +15,8 @@ import {
   describeTarget,
   gestureRequest,
   insertStep,
+  framedStepCount,
+  FRAME_NODE_BUDGET,
   framesDropped,
   withoutFrames,
   isOcrNode,
@@ -28,6 +30,7 @@ import {
 import { ActionResultSchema, FAILURE_EXPLANATIONS, type ActionResult } from '@shared/protocol/action';
 import { appRevealElementToUiNode } from '@shared/observe/appreveal';
 import type { UiNode } from '@shared/protocol/runner';
+import type { ActionStep } from '@shared/api/api';
 import { indexTree, type FlatNode } from '@shared/model/tree';
 import { withoutChildren } from '@shared/model/node';
 
@@ -348,5 +351,38 @@ describe('withoutFrames / framesDropped', () => {
 
   it('a step that never had frames is not one whose frames were dropped', () => {
     expect(framesDropped({ ...step, before: null, after: null })).toBe(false);
+  });
+});
+
+describe('R-PERF-12: whole frames kept within a node budget', () => {
+  /** A step whose before and after trees hold `nodes` nodes each. */
+  const stepOf = (n: number, nodes: number) => {
+    const tree: UiNode = { className: 'UIView', node: Array.from({ length: nodes - 1 }, () => ({ className: 'UIView' })) };
+    const frame = { deviceId: 'd', observation: { viewHierarchy: { hierarchy: tree } }, screenshot: null, receivedAt: n } as unknown as NonNullable<
+      ActionStep['before']
+    >;
+    return {
+      callId: `call-${n}`,
+      deviceId: 'd',
+      request: { action: 'tap' as const, target: { id: 'x' } },
+      result: result({}),
+      startedAt: n,
+      before: frame,
+      after: frame,
+    };
+  };
+
+  it('R-PERF-12: light screens keep the newest steps up to the step limit', () => {
+    const steps = Array.from({ length: 40 }, (_, n) => stepOf(n, 300));
+    expect(framedStepCount(steps, 30)).toBe(30);
+  });
+
+  it('R-PERF-12: 50,000-node screens keep as many of the newest as fit in the budget, the newest always', () => {
+    const heavy = Array.from({ length: 10 }, (_, n) => stepOf(n, 50_000));
+    expect(framedStepCount(heavy, 30)).toBe(Math.floor(FRAME_NODE_BUDGET / 100_000));
+    // One step over the whole budget still shows what the screen was after it.
+    expect(framedStepCount([stepOf(0, FRAME_NODE_BUDGET)], 30)).toBe(1);
+    // A step whose frames were let go costs nothing.
+    expect(framedStepCount([stepOf(0, 50_000), withoutFrames(stepOf(1, 50_000)), stepOf(2, 50_000)], 30)).toBe(3);
   });
 });

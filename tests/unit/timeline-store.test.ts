@@ -4,7 +4,9 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ActionProgress, ActionStep } from '@shared/api/api';
-import { deviceBusy, useTimeline } from '@renderer/state/timeline';
+import { FRAME_NODE_BUDGET } from '@shared/inspect';
+import type { UiNode } from '@shared/protocol/runner';
+import { deviceBusy, FULL_FRAMES, useTimeline } from '@renderer/state/timeline';
 
 const tap = { action: 'tap' as const, target: { point: { x: 10, y: 20 } } };
 const progress = (over: Partial<ActionProgress>): ActionProgress => ({
@@ -71,5 +73,29 @@ describe('actions in flight on the timeline', () => {
     useTimeline.getState().add(step({ callId: 'call-3' }));
     useTimeline.getState().progress(progress({ callId: 'call-3', stage: 'observeAfter' }));
     expect(useTimeline.getState().pending).toEqual([]);
+  });
+});
+
+describe('R-PERF-12: the whole frames a device keeps on the timeline', () => {
+  const framedWith = (nodes: number) => {
+    const hierarchy: UiNode = { className: 'UIView', node: Array.from({ length: nodes - 1 }, () => ({ className: 'UIView' })) };
+    return { deviceId: 'd1', observation: { viewHierarchy: { hierarchy } }, screenshot: null, receivedAt: 1 } as unknown as NonNullable<ActionStep['before']>;
+  };
+  const add = (count: number, nodes: number) => {
+    const frame = framedWith(nodes);
+    for (let n = 1; n <= count; n++) useTimeline.getState().add(step({ callId: `call-${n}`, startedAt: n, before: frame, after: frame }));
+    return useTimeline
+      .getState()
+      .byDevice['d1']!.filter((e) => !e.framesDropped)
+      .map((e) => e.callId);
+  };
+
+  it('R-PERF-12: light screens keep the newest FULL_FRAMES steps whole', () => {
+    expect(add(FULL_FRAMES + 5, 200)).toHaveLength(FULL_FRAMES);
+  });
+
+  it('R-PERF-12: 50,000-node screens keep only the newest that fit the node budget, newest first', () => {
+    const kept = add(6, 50_000);
+    expect(kept).toEqual(['call-6', 'call-5'].slice(0, Math.floor(FRAME_NODE_BUDGET / 100_000)));
   });
 });

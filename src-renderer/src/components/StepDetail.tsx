@@ -10,7 +10,7 @@ import type { Frame } from '@shared/api/api';
 import type { ActionResult } from '@shared/protocol/action';
 import { formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
-import { useTimeline, type TimelineEntry } from '@renderer/state/timeline';
+import { FULL_FRAMES, useTimeline, type TimelineEntry } from '@renderer/state/timeline';
 import { CopyButton } from './CopyButton';
 import { selectorText } from './Timeline';
 
@@ -68,7 +68,7 @@ function FramePane({ title, frame, mark, dropped }: { title: string; frame: Fram
         ) : (
           <div className="detail-noshot">
             {dropped
-              ? 'Whole frames are kept for the newest 30 steps; record a trace to keep them all.'
+              ? `Whole frames are kept for the newest steps only (up to ${FULL_FRAMES}, fewer on a screen of many thousand nodes); record a trace to keep them all.`
               : frame
                 ? `No screenshot${frame.screenshotError ? `: ${frame.screenshotError}` : ''}.`
                 : title === 'Before'

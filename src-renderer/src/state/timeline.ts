@@ -9,11 +9,12 @@
  * connection to the host says so and leaves the row waiting for the step the host still reports.
  *
  * A step carries two whole frames (screenshots of a few hundred kB each). Each gets small thumbnails as it
- * arrives; the whole frames are kept for the newest FULL_FRAMES steps of a device only, so a long session
- * does not hold hundreds of screenshots. The trace (Record) keeps them all.
+ * arrives; the whole frames are kept for the newest FULL_FRAMES steps of a device only (fewer on a heavy
+ * screen, FRAME_NODE_BUDGET), so a long session does not hold hundreds of screenshots or of 50,000-node
+ * trees. The trace (Record) keeps them all.
  */
 import { create } from 'zustand';
-import { framesDropped, insertStep, withoutFrames } from '@shared/inspect';
+import { framedStepCount, framesDropped, insertStep, withoutFrames } from '@shared/inspect';
 import type { ActionRequest } from '@shared/protocol/action';
 import type { ActionProgress, ActionStep } from '@shared/api/api';
 
@@ -28,7 +29,7 @@ export interface TimelineEntry {
   startedAt: number;
   step: ActionStep;
   thumbs: { before?: string; after?: string };
-  /** The whole frames were let go (older than the newest FULL_FRAMES steps). */
+  /** The whole frames were let go (older than the newest FULL_FRAMES steps, or past FRAME_NODE_BUDGET). */
   framesDropped: boolean;
 }
 
@@ -105,7 +106,12 @@ export const useTimeline = create<TimelineState>()((set, get) => ({
     if (known) return;
     // A step from the host's history may come with its frames already let go.
     const entry: TimelineEntry = { callId: step.callId, startedAt: step.startedAt, step, thumbs: {}, framesDropped: framesDropped(step) };
-    const next = insertStep(current, entry, MAX_STEPS).map((e, i) => (i >= FULL_FRAMES && !e.framesDropped ? dropFrames(e) : e));
+    const listed = insertStep(current, entry, MAX_STEPS);
+    const framed = framedStepCount(
+      listed.map((e) => e.step),
+      FULL_FRAMES,
+    );
+    const next = listed.map((e, i) => (i >= framed && !e.framesDropped ? dropFrames(e) : e));
     set((s) => ({ byDevice: { ...s.byDevice, [step.deviceId]: next } }));
     void thumbnails(step).then((thumbs) => {
       set((s) => {
