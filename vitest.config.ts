@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { SOURCE_ALIASES } from './aliases.config';
@@ -9,6 +9,9 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     testTimeout: 20_000,
+    // Integration files spend most of their time waiting on sockets and the demo's Chromium, so even on
+    // two cores two workers finish sooner (vitest's default is one fewer than the cores: one, here).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     hookTimeout: 30_000,
     // Tests never touch the user's settings or traces, and never send multicast on the real network
     // (the Bonjour test makes its own network namespace).
