@@ -10,6 +10,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { heavyHierarchy, heavyLayout, tileCenter, writeHeavyRecording } from '@demo/heavy-recording';
 import { flattenTree } from '@shared/model/tree';
 import { boundsOf } from '@shared/model/node';
+import { matchingFields, normalizeQuery } from '@shared/inspect';
 import { runParallax, stopAfterEach, urlIn } from './harness';
 
 const running = stopAfterEach();
@@ -179,6 +180,24 @@ test('R-PERF-03: on a 50,000-node screen, hover, a click and a search mark the n
   await expect(page.getByTestId('match-canvas')).toHaveAttribute('data-matches', String(tiles));
   expect(await painted(await onScreen(page, tileCenter(NODES, tiles)))).toBeGreaterThan(0);
   expect(await elements(page)).toBeLessThan(2_000);
+
+  // Typed a key at a time, narrowed, widened again (docs/rules.md#r-perf-08): each query counts and marks
+  // what the recorded hierarchy holds for it, with nothing left over from the one before.
+  await page.getByTestId('search-input').fill('');
+  await page.getByTestId('search-input').focus();
+  let query = '';
+  for (const key of ['u', 'i', 'l', 'Backspace', 'v', 'Backspace', 'Backspace', '.']) {
+    await page.keyboard.press(key);
+    query = key === 'Backspace' ? query.slice(0, -1) : query + key;
+    const want = recorded.filter((f) => matchingFields(f.node, normalizeQuery(query)).length > 0);
+    // Marked on the screen: the matches with an area (a bar under a point wide has none).
+    const drawn = want.filter((f) => {
+      const b = boundsOf(f.node);
+      return b !== null && b.right > b.left && b.bottom > b.top;
+    });
+    await expect(page.getByTestId('search-count'), `"${query}"`).toHaveAttribute('data-count', String(want.length));
+    await expect(page.getByTestId('match-canvas'), `"${query}"`).toHaveAttribute('data-matches', String(drawn.length));
+  }
 });
 
 test('R-PERF-03: live frames of an unchanged 50,000-node screen redraw no tree row and no box', async ({ page }) => {
