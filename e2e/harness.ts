@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { redactString } from '@shared/trace/redact';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The recorded runner session Parallax ships (resources/recordings, with its provenance). */
@@ -89,9 +90,12 @@ export function stopAfterEach(): Running[] {
   test.afterEach(async ({}, testInfo) => {
     const stopped = running.splice(0).reverse();
     for (const process of stopped) await process.stop();
-    // A failed test keeps what its processes printed (a host that died says why there).
+    // A failed test keeps what its processes printed (a host that died says why there), without the
+    // tokens in the URLs they printed: the report is an artifact people pass around.
     if (testInfo.status !== testInfo.expectedStatus) {
-      for (const [i, process] of stopped.entries()) await testInfo.attach(`process-${i}-output`, { body: process.output(), contentType: 'text/plain' });
+      for (const [i, process] of stopped.entries()) {
+        await testInfo.attach(`process-${i}-output`, { body: redactString(process.output()), contentType: 'text/plain' });
+      }
     }
   });
   return running;
