@@ -7,6 +7,7 @@ import { RunnerClient, type RunnerClientOptions } from './client';
 import type { ActedStep, ActOptions, ConnectionEvents, DeviceConnection, DeviceKind } from '@main/devices/connection';
 import { DeviceGate } from '@main/devices/gate';
 import { Dispatcher, type DispatcherOptions } from '@main/runner/dispatch/dispatcher';
+import { AFTER_READ_STAGE } from '@main/runner/dispatch/run';
 import { Observer, type ObserveOptions } from './observer';
 import type { ObservedFrame } from '@shared/api/api';
 
@@ -77,7 +78,7 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
       const lastFrame = this.dispatcher.lastFrame;
       let pushesBeforeAfterRead: number | undefined;
       const onStage = (stage: string) => {
-        if (stage === 'observeAfter') pushesBeforeAfterRead = this.pushes;
+        if (stage === AFTER_READ_STAGE) pushesBeforeAfterRead = this.pushes;
         options.onStage?.(stage);
       };
       const dispatched = await this.dispatcher.dispatch(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), onStage });

@@ -58,6 +58,9 @@ function requestErrorOutcome<R>(error: unknown): RequestOutcome<R> {
 /** An XCTest gesture or key command has this long, plus its own duration; it is the runner's own work. */
 export const XCTEST_COMMAND_TIMEOUT_MS = 10_000;
 
+/** The stage an action's read after it runs under (a connection drops pushes older than it: R-PERF-07). */
+export const AFTER_READ_STAGE = 'observeAfter';
+
 /** What a run needs of the device and of the dispatcher that owns it. */
 export interface DispatchDevice {
   readonly client: RunnerClient;
@@ -192,7 +195,7 @@ export class ActionRun {
     return { webViewId: reply.webViewId, snapshot: snapshot.data };
   }
 
-  async observeAfter(stage = 'observeAfter'): Promise<Read> {
+  async observeAfter(stage = AFTER_READ_STAGE): Promise<Read> {
     const read = await this.read(stage, this.device.screenshotAfter);
     this.device.latestFrame = read.frame;
     this.device.onFrame(read.frame);
