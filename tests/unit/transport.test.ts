@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IpcTransport, WebSocketTransport, UNBOUNDED_METHODS } from '@renderer/api/transport';
 import { stringifyJsonLossless } from '@shared/protocol/json';
+import { MAX_API_FRAME_BYTES } from '@shared/api/api';
 
 /** A stand-in for the browser's WebSocket: records what is sent, answers when told to. */
 class FakeSocket {
@@ -15,7 +16,7 @@ class FakeSocket {
   sent: string[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((message: { data: unknown }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
   onerror: (() => void) | null = null;
   constructor(readonly url: string) {
     FakeSocket.last = this;
@@ -27,9 +28,9 @@ class FakeSocket {
   send(text: string): void {
     this.sent.push(text);
   }
-  close(): void {
+  close(code = 1000): void {
     this.readyState = 3;
-    this.onclose?.();
+    this.onclose?.({ code });
   }
   reply(id: number, result: unknown): void {
     this.onmessage?.({ data: stringifyJsonLossless({ id, ok: true, result }) });
@@ -89,6 +90,39 @@ describe('the transport and an action that runs long', () => {
     const lost = expect(call).rejects.toMatchObject({ code: 'host_connection_lost' });
     FakeSocket.last!.close();
     await lost;
+    transport.close();
+  });
+});
+
+describe('the transport and the host’s frame limit', () => {
+  it('R-HOST-01: a call larger than the host takes is refused in the page, naming its size, and the socket goes on', async () => {
+    const transport = new WebSocketTransport({ url: 'ws://127.0.0.1:1/api', callTimeoutMs: 30_000 });
+    await vi.advanceTimersByTimeAsync(0);
+    const socket = FakeSocket.last!;
+    // Multi-byte text: under the limit in characters, over it in UTF-8 bytes.
+    const huge = transport.call('recording.recover', { folder: 'é'.repeat(MAX_API_FRAME_BYTES / 2 + 1) });
+    await expect(huge).rejects.toMatchObject({
+      code: 'bad_input',
+      message: expect.stringMatching(/^the call is 16\.0 MiB, more than the host takes in one message \(16\.0 MiB\)$/) as unknown,
+    });
+    expect(socket.sent).toEqual([]);
+    const list = transport.call('devices.list', {});
+    const id = (JSON.parse(socket.sent[0]!) as { id: number }).id;
+    socket.reply(id, []);
+    await expect(list).resolves.toEqual([]);
+    expect(FakeSocket.last).toBe(socket);
+    transport.close();
+  });
+
+  it('R-HOST-01: a socket the host closed for a message over its limit says so, and reconnects', async () => {
+    const transport = new WebSocketTransport({ url: 'ws://127.0.0.1:1/api', callTimeoutMs: 30_000, reconnectDelaysMs: [100] });
+    await vi.advanceTimersByTimeAsync(0);
+    const first = FakeSocket.last!;
+    first.close(1009);
+    expect(transport.status()).toEqual({ state: 'lost', detail: expect.stringContaining('it refused a message larger than it takes') as unknown });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(FakeSocket.last).not.toBe(first);
+    expect(transport.status()).toEqual({ state: 'connected' });
     transport.close();
   });
 });

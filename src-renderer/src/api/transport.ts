@@ -22,6 +22,7 @@ import {
   type ParallaxApi,
   type TraceOpened,
   TRACE_UPLOAD_PATH,
+  MAX_API_FRAME_BYTES,
 } from '@shared/api/api';
 import { parseJsonLossless, stringifyJsonLossless } from '@shared/protocol/json';
 import { unpackFrames, WIRE_RESET_METHOD, WireRefError, WireUnpacker } from '@shared/api/wire';
@@ -308,6 +309,15 @@ export class WebSocketTransport implements Transport {
     }
     const id = this.nextId++;
     const text = stringifyJsonLossless({ id, method, params });
+    // The host closes a socket that a frame over its limit arrives on (docs/rules.md#r-host-01): such a
+    // call is refused here, saying so, and the socket (and every call on it) goes on.
+    const bytes = text.length * 3 <= MAX_API_FRAME_BYTES ? text.length : new TextEncoder().encode(text).length;
+    if (bytes > MAX_API_FRAME_BYTES) {
+      const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+      return Promise.reject(
+        new ApiCallError('bad_input', `the call is ${mib(bytes)}, more than the host takes in one message (${mib(MAX_API_FRAME_BYTES)})`, method),
+      );
+    }
     return new Promise<unknown>((resolve, reject) => {
       const timer = UNBOUNDED_METHODS.has(method)
         ? undefined
@@ -397,13 +407,15 @@ export class WebSocketTransport implements Transport {
     socket.onmessage = (message) => {
       if (this.socket === socket) this.receive(message.data);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
+      // 1009: the host refused a frame over its limit (docs/rules.md#r-host-01).
+      const why = event.code === 1009 ? `${LOST}: it refused a message larger than it takes` : LOST;
       // A call already written may have run: it fails, it is never sent again.
-      this.failSent('host_connection_lost', `${LOST} before the answer came; what was sent may still be running on the host`);
+      this.failSent('host_connection_lost', `${why} before the answer came; what was sent may still be running on the host`);
       if (this.closed) return;
-      const detail = this.options.lostDetail ?? `${LOST}; reconnecting…`;
+      const detail = this.options.lostDetail ?? `${why}; reconnecting…`;
       this.setStatus({ state: 'lost', detail });
       this.scheduleReconnect();
     };
