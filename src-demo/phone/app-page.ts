@@ -237,8 +237,9 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
       if (head > MAX_READ_CHARS) throw new Error(`the app page returned a screen of ${head} characters, over the ${MAX_READ_CHARS} a read takes`);
       const parts: string[] = [];
       for (let at = 0; at < head; at += TRANSFER_CHUNK) {
-        const part = await frame.evaluate(`window.__parallaxReads[${slot}].slice(${at}, ${at + TRANSFER_CHUNK})`);
-        if (typeof part !== 'string') throw new Error('the app page lost a screen it was sending');
+        const part = await frame.evaluate(`((window.__parallaxReads || {})[${slot}] ?? null)?.slice(${at}, ${at + TRANSFER_CHUNK}) ?? null`);
+        // A new document (a relaunch) has no slot: readNative reads it again, as after any navigation.
+        if (typeof part !== 'string') throw new Error('the app page navigated while it sent a screen');
         parts.push(part);
       }
       return JSON.parse(parts.join(''));
