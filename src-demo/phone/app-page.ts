@@ -14,7 +14,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 import { APP_ORIGIN, DEVICE_GEOMETRY, newDeviceContext } from './browser';
-import { decodeNativeCapture, NativeCaptureSchema, WebCaptureSchema, walkNative, type NativeCapture, type NativeDecode, type NativeNode, type ScreenCapture, type WebCapture } from './capture-model';
+import {
+  decodeNativeCapture,
+  NativeCaptureSchema,
+  WebCaptureSchema,
+  walkNative,
+  type NativeCapture,
+  type NativeDecode,
+  type NativeNode,
+  type ScreenCapture,
+  type WebCapture,
+} from './capture-model';
 import { ScreenPicture } from './picture';
 import { pngSize } from '@shared/protocol/png';
 

@@ -77,7 +77,10 @@ describe('decodeNativeCapture (the sliced decode of a native read)', () => {
   });
 
   it('R-PERF-10: rejects a malformed shell and a root that is no view', async () => {
-    expect(await decodeNativeCapture({ ...shell, viewport: { width: '402' }, root: null })).toMatchObject({ ok: false, issue: expect.stringMatching(/^viewport\.width/) });
+    expect(await decodeNativeCapture({ ...shell, viewport: { width: '402' }, root: null })).toMatchObject({
+      ok: false,
+      issue: expect.stringMatching(/^viewport\.width/),
+    });
     expect(await decodeNativeCapture({ ...shell, root: 'app' })).toMatchObject({ ok: false, issue: expect.stringMatching(/^root/) });
     expect(await decodeNativeCapture('screen')).toMatchObject({ ok: false });
     expect(await decodeNativeCapture({ ...shell, root: null })).toEqual({ ok: true, capture: { ...shell, root: null } });
