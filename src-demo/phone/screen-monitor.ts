@@ -80,10 +80,10 @@ export class ScreenMonitor extends EventEmitter<{ frame: [FrameState] }> {
         // most, not for all of them (docs/rules.md#r-perf-10).
         await nextTurn();
         const changed = this.tracker.update(capture);
-        if (changed) await nextTurn();
         const state: FrameState = { capture, token: this.tracker.token, generation: this.tracker.currentGeneration };
         this.latest = state;
         this.lastReadMs = performance.now() - started;
+        if (changed) await nextTurn();
         if (changed && !this.stopped) this.emit('frame', state);
         return state;
       } finally {
