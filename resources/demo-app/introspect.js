@@ -58,12 +58,15 @@
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     for (const type of CHANGE_EVENTS) document.addEventListener(type, mark, true);
     window.addEventListener('resize', mark);
+    // The scrolling views are found once per attempt: one that comes or goes is a DOM mutation, and a
+    // query over 50,000 views at every slice would cost more than the slice.
+    let scrollers = [];
     const where = () => {
       let at = `${window.__parallaxControls || 0}|${window.scrollX},${window.scrollY}`;
-      for (const el of document.querySelectorAll('[data-ax-scrollable="true"]')) at += `|${el.scrollTop},${el.scrollLeft}`;
+      for (const el of scrollers) at += `|${el.scrollTop},${el.scrollLeft}`;
       return at;
     };
-    let seen = where();
+    let seen = '';
     return {
       /** Whether anything moved since the last reset. */
       moved() {
@@ -73,6 +76,7 @@
       reset() {
         observer.takeRecords();
         moved = false;
+        scrollers = Array.from(document.querySelectorAll('[data-ax-scrollable="true"]'));
         seen = where();
       },
       stop() {
