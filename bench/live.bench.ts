@@ -8,7 +8,12 @@
  * it is (drawing at the phone's scale) and the previous approach (drawing at 1x, capturing through an
  * emulated 3x session, `emulatedScale`). Every screen is measured over several rounds, so one noisy
  * moment on a shared machine shows as spread rather than as the figure: median and p95 of each.
- * `LIVE_ROUNDS` (default 3), `LIVE_WINDOW_MS` (default 3000), `LIVE_HEAVY_NODES` (default 50000).
+ * Then a change on the heavy screen (a tap that picks a tile) against the pictures meanwhile
+ * (docs/rules.md#r-perf-10): the device reading its views in slices (now) against in one task (before),
+ * two more devices measured in turns: the longest gap between the screenshots the device answered in
+ * the 4 s after the tap, and the time from the tap to the new picture in the page.
+ * `LIVE_ROUNDS` (default 3), `LIVE_WINDOW_MS` (default 3000), `LIVE_HEAVY_NODES` (default 50000),
+ * `LIVE_HEAVY_CHANGES` (default 4), `LIVE_SECTIONS` (default `fps,latency,heavy`).
  */
 import type { ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -22,6 +27,9 @@ const ROUNDS = Number(process.env.LIVE_ROUNDS ?? 3);
 const WINDOW_MS = Number(process.env.LIVE_WINDOW_MS ?? 3_000);
 const HEAVY_NODES = Number(process.env.LIVE_HEAVY_NODES ?? 50_000);
 const CHANGES = 8;
+const HEAVY_CHANGES = Number(process.env.LIVE_HEAVY_CHANGES ?? 4);
+const HEAVY_WATCH_MS = 4_000;
+const SECTIONS = (process.env.LIVE_SECTIONS ?? 'fps,latency,heavy').split(',');
 const SCREENS = ['login', 'feed', 'edges', 'heavy'] as const;
 
 interface Variant {
@@ -35,6 +43,11 @@ interface Variant {
   /** Screenshot requests the device answered during the windows, per screen, and how many it captured afresh. */
   answered: Record<string, { captures: number; reused: number }>;
   latencies: number[];
+  /** When the device answered each screenshot (performance.now()). */
+  answeredAt: number[];
+  /** Per heavy change: the longest gap between answered screenshots, and tap -> new picture in the page. */
+  heavyGaps: number[];
+  heavyPictures: number[];
 }
 
 async function setScreen(variant: Variant, screen: string): Promise<void> {
@@ -42,8 +55,16 @@ async function setScreen(variant: Variant, screen: string): Promise<void> {
   if (res.status !== 200) throw new Error(`admin: ${res.status} ${await res.text()}`);
 }
 
-async function open(browser: Browser, name: string, emulatedScale: boolean): Promise<Variant> {
-  const device = await DemoDevice.start({ heavyNodes: HEAVY_NODES, emulatedScale });
+async function open(browser: Browser, name: string, options: { emulatedScale?: boolean; readInOneTask?: boolean }): Promise<Variant> {
+  const device = await DemoDevice.start({ heavyNodes: HEAVY_NODES, ...options });
+  // Bench instrumentation: when each screenshot left the device.
+  const answeredAt: number[] = [];
+  const screenshot = device.app.screenshot.bind(device.app);
+  device.app.screenshot = () =>
+    screenshot().then((data) => {
+      answeredAt.push(performance.now());
+      return data;
+    });
   const server = new RunnerServer(device);
   const port = await server.listen(0);
   const { url, child } = await serveInChild(['--device', `ws://127.0.0.1:${port}/ws`]);
@@ -54,7 +75,20 @@ async function open(browser: Browser, name: string, emulatedScale: boolean): Pro
   const live = page.getByTestId('live-toggle');
   if ((await live.getAttribute('data-live')) !== 'true') await live.click();
   await page.getByTestId('live-fps').waitFor();
-  return { name, device, server, adminUrl: `http://127.0.0.1:${port}/admin`, child, page, fps: {}, answered: {}, latencies: [] };
+  return {
+    name,
+    device,
+    server,
+    adminUrl: `http://127.0.0.1:${port}/admin`,
+    child,
+    page,
+    fps: {},
+    answered: {},
+    latencies: [],
+    answeredAt,
+    heavyGaps: [],
+    heavyPictures: [],
+  };
 }
 
 async function close(variant: Variant): Promise<void> {
@@ -82,9 +116,8 @@ async function measure(variant: Variant, screen: string): Promise<void> {
   answered.reused += stats.reused - reused;
 }
 
-/** A change on the device to the new picture in the page: the image's source changes. */
-async function latency(variant: Variant, next: string): Promise<void> {
-  const { page } = variant;
+/** Starts watching the page's picture; resolves with when it next changes (Date.now() in the page). */
+async function watchPicture(page: Page): Promise<() => Promise<number>> {
   await page.evaluate(`(() => {
     window.__pictureAt = 0;
     const img = document.querySelector('[data-testid="screen"]');
@@ -92,11 +125,39 @@ async function latency(variant: Variant, next: string): Promise<void> {
     // The image element may be replaced as well as its source changed.
     observer.observe(img, { attributes: true, attributeFilter: ['src'], subtree: true, childList: true });
   })()`);
+  return async () => {
+    // A function, not a string: the page's CSP refuses eval.
+    const shown = await page.waitForFunction(() => (window as unknown as { __pictureAt?: number }).__pictureAt || 0, null, { timeout: 30_000 });
+    return Number(await shown.jsonValue());
+  };
+}
+
+/** A change on the device to the new picture in the page: the image's source changes. */
+async function latency(variant: Variant, next: string): Promise<void> {
+  const shown = await watchPicture(variant.page);
   const changed = Date.now();
   await setScreen(variant, next);
-  // A function, not a string: the page's CSP refuses eval.
-  const shown = await page.waitForFunction(() => (window as unknown as { __pictureAt?: number }).__pictureAt || 0, null, { timeout: 30_000 });
-  variant.latencies.push(Number(await shown.jsonValue()) - changed);
+  variant.latencies.push((await shown()) - changed);
+}
+
+/**
+ * A tap that picks (or unpicks) a tile on the heavy screen, as a finger would: the page changes, the
+ * device reads its 50,000 views again, and live mode keeps asking for pictures meanwhile.
+ */
+async function heavyChange(variant: Variant): Promise<void> {
+  const target = await variant.device.app.centerOf('heavy.tile.1');
+  if (!target) throw new Error('no tile 1 on the heavy screen');
+  const shown = await watchPicture(variant.page);
+  const tappedAt = performance.now();
+  const tappedAtWall = Date.now();
+  await variant.device.app.tap(target.x, target.y);
+  variant.heavyPictures.push((await shown()) - tappedAtWall);
+  const end = tappedAt + HEAVY_WATCH_MS;
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, end - performance.now())));
+  const times = [tappedAt, ...variant.answeredAt.filter((t) => t > tappedAt && t <= end), end];
+  let longest = 0;
+  for (let i = 1; i < times.length; i++) longest = Math.max(longest, times[i]! - times[i - 1]!);
+  variant.heavyGaps.push(longest);
 }
 
 /** For a rate the bad tail is the low one: p5 is the rate 95 % of the windows reached. */
@@ -106,40 +167,80 @@ const figure = (xs: number[], digits: number) =>
 const browser = await chromium.launch({ executablePath: findBrowser(), args: LAUNCH_ARGS });
 const variants: Variant[] = [];
 try {
-  variants.push(await open(browser, 'native 3x (now)', false));
-  variants.push(await open(browser, 'emulated 3x (before)', true));
-  console.log(
-    `live.bench: demo device, web host, Chromium 1440x900, live mode; frames reaching the page over ${WINDOW_MS / 1000} s, ${ROUNDS} rounds per screen, the two devices in turns; heavy = ${HEAVY_NODES} views`,
-  );
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const screen of SCREENS) for (const variant of variants) await measure(variant, screen);
+  if (SECTIONS.includes('fps') || SECTIONS.includes('latency')) {
+    variants.push(await open(browser, 'native 3x (now)', {}));
+    variants.push(await open(browser, 'emulated 3x (before)', { emulatedScale: true }));
+    console.log(
+      `live.bench: demo device, web host, Chromium 1440x900, live mode; frames reaching the page over ${WINDOW_MS / 1000} s, ${ROUNDS} rounds per screen, the two devices in turns; heavy = ${HEAVY_NODES} views`,
+    );
   }
-  for (const variant of variants) {
-    await setScreen(variant, 'login');
-    await variant.page.waitForTimeout(1_500);
+  if (SECTIONS.includes('fps')) {
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const screen of SCREENS) for (const variant of variants) await measure(variant, screen);
+    }
   }
-  for (let i = 0; i < CHANGES; i++) {
+  if (SECTIONS.includes('latency')) {
     for (const variant of variants) {
-      await latency(variant, i % 2 === 0 ? 'feed' : 'login');
-      await variant.page.waitForTimeout(500);
+      await setScreen(variant, 'login');
+      await variant.page.waitForTimeout(1_500);
+    }
+    for (let i = 0; i < CHANGES; i++) {
+      for (const variant of variants) {
+        await latency(variant, i % 2 === 0 ? 'feed' : 'login');
+        await variant.page.waitForTimeout(500);
+      }
     }
   }
   for (const variant of variants) {
     console.log(`  ${variant.name}`);
-    for (const screen of SCREENS) {
-      const { captures, reused } = variant.answered[screen] ?? { captures: 0, reused: 0 };
+    if (SECTIONS.includes('fps')) {
+      for (const screen of SCREENS) {
+        const { captures, reused } = variant.answered[screen] ?? { captures: 0, reused: 0 };
+        console.log(
+          `    ${screen.padEnd(6)} frames/s ${figure(variant.fps[screen] ?? [], 1)}   (per round: ${(variant.fps[screen] ?? []).map((x) => x.toFixed(1)).join(' / ')}; the device answered ${captures + reused} screenshots, ${captures} of them captured afresh)`,
+        );
+      }
+    }
+    if (SECTIONS.includes('latency')) {
       console.log(
-        `    ${screen.padEnd(6)} frames/s ${figure(variant.fps[screen] ?? [], 1)}   (per round: ${(variant.fps[screen] ?? []).map((x) => x.toFixed(1)).join(' / ')}; the device answered ${captures + reused} screenshots, ${captures} of them captured afresh)`,
+        `    change on the device -> new picture in the page: median ${percentile(variant.latencies, 50).toFixed(0)} ms, p95 ${percentile(variant.latencies, 95).toFixed(0)} ms (n=${variant.latencies.length}; a screen switch, admin round trip included)`,
       );
     }
+  }
+  if (variants.length === 2) {
+    const [now, before] = variants as [Variant, Variant];
     console.log(
-      `    change on the device -> new picture in the page: median ${percentile(variant.latencies, 50).toFixed(0)} ms, p95 ${percentile(variant.latencies, 95).toFixed(0)} ms (n=${variant.latencies.length}; a screen switch, admin round trip included)`,
+      `  ratio now / before, median frames/s: ${SCREENS.map((s) => `${s} ${(percentile(now.fps[s] ?? [], 50) / percentile(before.fps[s] ?? [], 50)).toFixed(2)}`).join(', ')}; change -> picture ${(percentile(now.latencies, 50) / percentile(before.latencies, 50)).toFixed(2)}`,
     );
   }
-  const [now, before] = variants as [Variant, Variant];
-  console.log(
-    `  ratio now / before, median frames/s: ${SCREENS.map((s) => `${s} ${(percentile(now.fps[s] ?? [], 50) / percentile(before.fps[s] ?? [], 50)).toFixed(2)}`).join(', ')}; change -> picture ${(percentile(now.latencies, 50) / percentile(before.latencies, 50)).toFixed(2)}`,
-  );
+  if (SECTIONS.includes('heavy')) {
+    // Two devices of their own, the others closed first: the machine has two cores.
+    while (variants.length) await close(variants.pop()!).catch(() => {});
+    variants.push(await open(browser, 'read in slices (now)', {}));
+    variants.push(await open(browser, 'read in one task (before)', { readInOneTask: true }));
+    for (const variant of variants) {
+      await setScreen(variant, 'heavy');
+      await variant.page.waitForTimeout(6_000);
+    }
+    for (let i = 0; i < HEAVY_CHANGES; i++) {
+      for (const variant of variants) {
+        await heavyChange(variant);
+        await variant.page.waitForTimeout(1_000);
+      }
+    }
+    console.log(
+      `  a tap on the heavy screen (${HEAVY_NODES} views) in live mode, ${HEAVY_CHANGES} taps per device in turns: the longest gap between the screenshots the device answered in the ${HEAVY_WATCH_MS / 1000} s after the tap, and tap -> new picture in the page`,
+    );
+    for (const variant of variants) {
+      console.log(
+        `    ${variant.name.padEnd(26)} longest gap median ${percentile(variant.heavyGaps, 50).toFixed(0)} ms, p95 ${percentile(variant.heavyGaps, 95).toFixed(0)} ms; tap -> new picture median ${percentile(variant.heavyPictures, 50).toFixed(0)} ms, p95 ${percentile(variant.heavyPictures, 95).toFixed(0)} ms`,
+      );
+    }
+    const [now, before] = variants as [Variant, Variant];
+    console.log(
+      `    ratio now / before, median: longest gap ${(percentile(now.heavyGaps, 50) / percentile(before.heavyGaps, 50)).toFixed(2)}, tap -> picture ${(percentile(now.heavyPictures, 50) / percentile(before.heavyPictures, 50)).toFixed(2)}`,
+    );
+  }
 } finally {
   for (const variant of variants) await close(variant).catch(() => {});
   await browser.close();

@@ -14,7 +14,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
 import { APP_ORIGIN, DEVICE_GEOMETRY, newDeviceContext } from './browser';
-import { NativeCaptureSchema, WebCaptureSchema, walkNative, type NativeCapture, type NativeNode, type ScreenCapture, type WebCapture } from './capture-model';
+import {
+  decodeNativeCapture,
+  NativeCaptureSchema,
+  WebCaptureSchema,
+  walkNative,
+  type NativeCapture,
+  type NativeDecode,
+  type NativeNode,
+  type ScreenCapture,
+  type WebCapture,
+} from './capture-model';
 import { ScreenPicture } from './picture';
 import { pngSize } from '@shared/protocol/png';
 
@@ -34,6 +44,17 @@ export interface WebBridgeHooks {
 
 /** What is focused for text entry: a native field, a web field inside a web view, or nothing. */
 export type FocusedField = { kind: 'native'; multiline: boolean; axId?: string } | { kind: 'web'; webViewId: string; multiline: boolean } | null;
+
+/** A sliced read's text comes over in pieces of this many characters (docs/rules.md#r-perf-10). */
+const TRANSFER_CHUNK = 512 * 1024;
+/** The longest read text taken: four times a 200,000-view heavy screen's. */
+const MAX_READ_CHARS = 96 * 1024 * 1024;
+
+/** The previous approach's decode, in one go (benches compare it: AppPage.slicedReads). */
+function oneTaskDecode(raw: unknown): NativeDecode {
+  const parsed = NativeCaptureSchema.safeParse(raw);
+  return parsed.success ? { ok: true, capture: parsed.data } : { ok: false, issue: parsed.error.issues[0]?.message ?? 'invalid' };
+}
 
 /** The longest an input waits for the frame after it. */
 const SETTLE_LIMIT_MS = 250;
@@ -193,11 +214,48 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
 
   // ---- Reading the screen ---------------------------------------------------------------------------
 
+  /**
+   * Whether native reads are sliced, yielding to the page so it keeps drawing (docs/rules.md#r-perf-10).
+   * Off only for benches that compare with the previous approach, a read in one task.
+   */
+  slicedReads = true;
+  /** Names the page-side slot each sliced read's text waits in while it is fetched. */
+  private reads = 0;
+
   private async introspect(frame: Frame, mode: 'native' | 'web'): Promise<unknown> {
     // As one JSON string: Playwright's own value serializer takes seconds over a heavy screen's 50,000
     // views (7.3 s against 0.6 s measured), JSON.stringify in the page and JSON.parse here do not.
-    const text = await frame.evaluate(`JSON.stringify((${this.introspectSource})(${JSON.stringify({ mode })}))`);
-    return typeof text === 'string' ? JSON.parse(text) : text;
+    const sliced = mode === 'native' && this.slicedReads;
+    const call = `(${this.introspectSource})(${JSON.stringify({ mode, sliced })})`;
+    if (!sliced) {
+      const text = await frame.evaluate(`JSON.stringify(${call})`);
+      return typeof text === 'string' ? JSON.parse(text) : text;
+    }
+    // A sliced read's text (5.7 MB for 50,000 views) comes over in pieces: one answer that size holds
+    // the page for a few hundred milliseconds while the protocol carries it, and the picture with it.
+    const slot = JSON.stringify(`read${++this.reads}`);
+    const head = await frame.evaluate(
+      `Promise.resolve(${call}).then((read) => {
+        const text = JSON.stringify(read);
+        if (text.length <= ${TRANSFER_CHUNK}) return text;
+        (window.__parallaxReads ||= {})[${slot}] = text;
+        return text.length;
+      })`,
+    );
+    if (typeof head !== 'number') return typeof head === 'string' ? JSON.parse(head) : head;
+    try {
+      if (head > MAX_READ_CHARS) throw new Error(`the app page returned a screen of ${head} characters, over the ${MAX_READ_CHARS} a read takes`);
+      const parts: string[] = [];
+      for (let at = 0; at < head; at += TRANSFER_CHUNK) {
+        const part = await frame.evaluate(`((window.__parallaxReads || {})[${slot}] ?? null)?.slice(${at}, ${at + TRANSFER_CHUNK}) ?? null`);
+        // A new document (a relaunch) has no slot: readNative reads it again, as after any navigation.
+        if (typeof part !== 'string') throw new Error('the app page navigated while it sent a screen');
+        parts.push(part);
+      }
+      return JSON.parse(parts.join(''));
+    } finally {
+      await frame.evaluate(`delete (window.__parallaxReads || {})[${slot}]`).catch(() => {});
+    }
   }
 
   /**
@@ -229,9 +287,10 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
         await sleep(20);
       }
     }
-    const parsed = NativeCaptureSchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`the app page returned an unreadable screen: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-    return parsed.data;
+    // A sliced read is decoded in slices as well: the device answers screenshots meanwhile.
+    const decoded = this.slicedReads ? await decodeNativeCapture(raw) : oneTaskDecode(raw);
+    if (!decoded.ok) throw new Error(`the app page returned an unreadable screen: ${decoded.issue}`);
+    return decoded.capture;
   }
 
   async captureWeb(webViewId: string): Promise<WebCapture | undefined> {
@@ -360,11 +419,15 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     await this.control(`window.__demoApp.showScreen(${JSON.stringify(screen)})`);
   }
 
-  /** An app control (not input): what it changes is read afresh. */
+  /**
+   * An app control (not input): what it changes is read afresh. The page counts controls
+   * (`__parallaxControls`): a sliced read under way starts again, since a control may change what no
+   * DOM mutation or event shows, a field's value (docs/rules.md#r-perf-10).
+   */
   private async control(script: string): Promise<unknown> {
     this.changed();
     try {
-      return await this.page.evaluate(script);
+      return await this.page.evaluate(`(window.__parallaxControls = (window.__parallaxControls || 0) + 1, ${script})`);
     } finally {
       this.changed();
     }

@@ -34,7 +34,8 @@ export interface NativeNode {
   children: NativeNode[];
 }
 
-export const NativeNodeSchema: z.ZodType<NativeNode> = z.object({
+/** A view's own fields: the sliced decoder checks one view at a time, its children after it. */
+const NATIVE_NODE_FIELDS = {
   cls: z.string(),
   id: z.string().optional(),
   role: z.string().optional(),
@@ -54,12 +55,16 @@ export const NativeNodeSchema: z.ZodType<NativeNode> = z.object({
   webViewId: z.string().optional(),
   contentOrigin: z.tuple([z.number(), z.number()]).optional(),
   contentUrl: z.string().optional(),
+};
+
+export const NativeNodeSchema: z.ZodType<NativeNode> = z.object({
+  ...NATIVE_NODE_FIELDS,
   get children() {
     return z.array(NativeNodeSchema);
   },
 });
 
-export const NativeCaptureSchema = z.object({
+const NATIVE_CAPTURE_FIELDS = {
   screen: z.string().nullable(),
   /** The AX error XCTest hits on this screen (docs/rules.md#r-str-09), or null when XCTest can read it. */
   hostile: z.string().nullable(),
@@ -68,8 +73,9 @@ export const NativeCaptureSchema = z.object({
   safeArea: z.object({ top: z.number(), bottom: z.number() }),
   statusBarVisible: z.boolean(),
   viewport: z.object({ width: z.number(), height: z.number() }),
-  root: NativeNodeSchema.nullable(),
-});
+};
+
+export const NativeCaptureSchema = z.object({ ...NATIVE_CAPTURE_FIELDS, root: NativeNodeSchema.nullable() });
 export type NativeCapture = z.infer<typeof NativeCaptureSchema>;
 
 export const WebLeafSchema = z.object({
@@ -92,6 +98,56 @@ export const WebCaptureSchema = z.object({
   leaves: z.array(WebLeafSchema),
 });
 export type WebCapture = z.infer<typeof WebCaptureSchema>;
+
+const NativeNodeShallowSchema = z.object({ ...NATIVE_NODE_FIELDS, children: z.array(z.unknown()) });
+const NativeCaptureShallowSchema = z.object({ ...NATIVE_CAPTURE_FIELDS, root: z.unknown() });
+
+/** A native capture decoded, or what was wrong with it and where (`root.children.3.rect`). */
+export type NativeDecode = { ok: true; capture: NativeCapture } | { ok: false; issue: string };
+
+/** How long the sliced decoder works before it lets the event loop run. */
+const DECODE_SLICE_MS = 8;
+
+const issueOf = (error: z.ZodError, path: string): string => {
+  const issue = error.issues[0];
+  const where = [path, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.');
+  return `${where ? `${where}: ` : ''}${issue?.message ?? 'invalid'}`;
+};
+
+/**
+ * NativeCaptureSchema's decode, one view at a time, letting the event loop run every DECODE_SLICE_MS:
+ * over a heavy screen's 50,000 views the schema takes 150-200 ms in one go, and the device answers no
+ * screenshot meanwhile (docs/rules.md#r-perf-10). Accepts and rejects exactly what the schema does.
+ */
+export async function decodeNativeCapture(raw: unknown): Promise<NativeDecode> {
+  const shell = NativeCaptureShallowSchema.safeParse(raw);
+  if (!shell.success) return { ok: false, issue: issueOf(shell.error, '') };
+  const { root, ...fields } = shell.data;
+  const capture: NativeCapture = { ...fields, root: null };
+  if (root === null) return { ok: true, capture };
+  const top: NativeNode[] = [];
+  // Each entry: a raw view, the array its decoded node goes in and where, and its parent's entry
+  // (the path in an issue is only spelled out when there is one).
+  type Work = { raw: unknown; into: NativeNode[]; index: number; parent: Work | undefined };
+  const pathOf = (work: Work): string => (work.parent ? `${pathOf(work.parent)}.children.${work.index}` : 'root');
+  const pending: Work[] = [{ raw: root, into: top, index: 0, parent: undefined }];
+  let deadline = performance.now() + DECODE_SLICE_MS;
+  for (let done = 1; pending.length; done++) {
+    const work = pending.pop()!;
+    const parsed = NativeNodeShallowSchema.safeParse(work.raw);
+    if (!parsed.success) return { ok: false, issue: issueOf(parsed.error, pathOf(work)) };
+    const rawChildren = parsed.data.children;
+    const children = new Array<NativeNode>(rawChildren.length);
+    work.into[work.index] = { ...parsed.data, children };
+    for (let i = 0; i < rawChildren.length; i++) pending.push({ raw: rawChildren[i], into: children, index: i, parent: work });
+    if (done % 256 === 0 && performance.now() >= deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
+      deadline = performance.now() + DECODE_SLICE_MS;
+    }
+  }
+  capture.root = top[0] ?? null;
+  return { ok: true, capture };
+}
 
 /** One read of the whole screen: the native views and the content of each web view on screen. */
 export interface ScreenCapture {

@@ -30,6 +30,11 @@ export interface DemoDeviceOptions {
    * native scale: only for benches that compare the two (docs/rules.md#r-perf-05).
    */
   emulatedScale?: boolean | undefined;
+  /**
+   * Read the native views in one task, the way the device did before R-PERF-10's sliced reads: only
+   * for benches that compare the two (docs/rules.md#r-perf-10).
+   */
+  readInOneTask?: boolean | undefined;
 }
 
 const WEB_VIEW_FAULTS: readonly FaultName[] = ['web-two-webviews', 'web-process-terminated'];
@@ -74,6 +79,7 @@ export class DemoDevice {
     let sdk: SdkServer | undefined;
     try {
       app = await AppPage.create(lease.browser, appDir);
+      if (options.readInOneTask) app.slicedReads = false;
       const bridge = new ObservationBridge(app, faults);
       const web = new WebBridge(app, faults);
       const sdkServer = new SdkServer(bridge, web, faults);

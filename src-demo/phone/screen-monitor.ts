@@ -4,6 +4,7 @@
  * each new frame so the runner can push hierarchy_update.
  */
 import { EventEmitter } from 'node:events';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppPage } from './app-page';
 import type { ScreenCapture } from './capture-model';
 import { FrameTracker } from '@demo/runner/frame-context';
@@ -25,6 +26,8 @@ export class ScreenMonitor extends EventEmitter<{ frame: [FrameState] }> {
   private running: Promise<FrameState> | undefined;
   private queued: Promise<FrameState> | undefined;
   private stopped = false;
+  /** How long the last read took, from its start to its frame (0 before the first). */
+  private lastReadMs = 0;
 
   constructor(private readonly app: AppPage) {
     super();
@@ -69,11 +72,18 @@ export class ScreenMonitor extends EventEmitter<{ frame: [FrameState] }> {
       return this.queued;
     }
     const run = (async () => {
+      const started = performance.now();
       try {
         const capture = await this.app.capture();
+        // A heavy screen's frame costs tens of milliseconds at each step (its hash here, its projection
+        // in a push): each step gets a turn of its own, so a screenshot reply waits for one step at
+        // most, not for all of them (docs/rules.md#r-perf-10).
+        await nextTurn();
         const changed = this.tracker.update(capture);
         const state: FrameState = { capture, token: this.tracker.token, generation: this.tracker.currentGeneration };
         this.latest = state;
+        this.lastReadMs = performance.now() - started;
+        if (changed) await nextTurn();
         if (changed && !this.stopped) this.emit('frame', state);
         return state;
       } finally {
@@ -87,6 +97,14 @@ export class ScreenMonitor extends EventEmitter<{ frame: [FrameState] }> {
   /** The last frame read, or a fresh read when there is none yet. */
   async current(): Promise<FrameState> {
     return this.latest ?? this.refresh();
+  }
+
+  /**
+   * Whether a frame waiting to be read will be known within `ms`: no change is waiting, or reads take
+   * less than that (the last one did). A heavy screen's read takes longer than a screenshot should wait.
+   */
+  knownWithin(ms: number): boolean {
+    return !this.dirty || this.lastReadMs <= ms;
   }
 
   /** Whether a change notification is waiting to be read. */
