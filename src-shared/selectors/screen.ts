@@ -40,11 +40,18 @@ export interface ViewColumns {
   type: Uint8Array;
 }
 
+/** The identifying attributes a view keeps as columns. */
+export type ColumnName = Exclude<keyof ViewColumns, 'type'>;
+
+const NONE: readonly number[] = [];
+
 export class ScreenView {
   private childLists: number[][] | undefined;
   private positions: Int32Array | undefined;
   private attrList: (ElementAttributes | null)[] | undefined;
   private columnSet: ViewColumns | undefined;
+  private readonly valueMaps = new Map<ColumnName, Map<string, number[]>>();
+  private typeLists: Map<number, number[]> | undefined;
 
   constructor(
     readonly name: ViewName,
@@ -53,16 +60,26 @@ export class ScreenView {
     /** The nearest ancestor in this view, or -1. */
     readonly parent: Int32Array,
     private readonly end: Int32Array,
+    /** A view that sees every node as this one does (a tree XCTest alone reported): its columns are these. */
+    private readonly same?: ScreenView,
   ) {}
 
   /** Per node of the tree, its attributes in this view, or null when it is not in the view. */
   get attrs(): readonly (ElementAttributes | null)[] {
-    this.attrList ??= this.seen.map((node) => (node === null ? null : elementAttributes(node)));
+    this.attrList ??= this.same ? (this.same.attrs as (ElementAttributes | null)[]) : this.seen.map((node) => (node === null ? null : elementAttributes(node)));
     return this.attrList;
+  }
+
+  /** The attributes of node `i` in this view (null when it is not in it), without reading every node's. */
+  attributesOf(i: number): ElementAttributes | null {
+    if (this.attrList) return this.attrList[i] ?? null;
+    const node = this.seen[i];
+    return node == null ? null : elementAttributes(node);
   }
 
   /** The view's identifying attributes and types as columns (read once, on first use). */
   get columns(): ViewColumns {
+    if (!this.columnSet && this.same) this.columnSet = this.same.columns;
     if (!this.columnSet) {
       const n = this.seen.length;
       const identifier = new Array<string | undefined>(n);
@@ -83,6 +100,40 @@ export class ScreenView {
       this.columnSet = { identifier, label, value, placeholderValue, type };
     }
     return this.columnSet;
+  }
+
+  /** The members whose `attribute` is `value`, in document order (a map per attribute, built on first use). */
+  withValue(attribute: ColumnName, value: string): readonly number[] {
+    let map = this.valueMaps.get(attribute);
+    if (!map) {
+      map = new Map();
+      const column = this.columns[attribute];
+      for (let i = 0; i < column.length; i++) {
+        const v = column[i];
+        if (v === undefined) continue;
+        const list = map.get(v);
+        if (list) list.push(i);
+        else map.set(v, [i]);
+      }
+      this.valueMaps.set(attribute, map);
+    }
+    return map.get(value) ?? NONE;
+  }
+
+  /** The members of one raw XCUIElement.ElementType, in document order. */
+  ofType(raw: number): readonly number[] {
+    if (!this.typeLists) {
+      const lists = new Map<number, number[]>();
+      const type = this.columns.type;
+      for (let i = 0; i < type.length; i++) {
+        if (this.seen[i] === null) continue;
+        const list = lists.get(type[i]!);
+        if (list) list.push(i);
+        else lists.set(type[i]!, [i]);
+      }
+      this.typeLists = lists;
+    }
+    return this.typeLists.get(raw) ?? NONE;
   }
 
   /** The number of nodes of the tree (members of the view or not). */
@@ -155,6 +206,7 @@ export class ScreenIndex {
   readonly partner: Int32Array;
   private flat: FlatNode[] | undefined;
   private keyMap: Map<NodeKey, number> | undefined;
+  private readonly fieldMaps = new Map<string, Map<string, number[]>>();
 
   constructor(readonly root: UiNode) {
     // One pre-order walk that keeps each node's parent and position (model/tree.ts flattenTree's order and keys).
@@ -192,12 +244,14 @@ export class ScreenIndex {
     // What XCTest reports of each node: itself, the XCTest node a merged node replaced, or nothing.
     const xctestSeen = new Array<UiNode | null>(n).fill(null);
     const kept: number[] = [];
+    let xctestOnly = true;
     for (let i = 0; i < n; i++) {
       const item = node[i]!;
       if (nodeSource(item) === 'xctest') {
         xctestSeen[i] = item;
         continue;
       }
+      xctestOnly = false;
       const twin = xctestTwinOf(item);
       if (twin?.kind === 'replaced') xctestSeen[i] = twin.node;
       else if (twin) kept.push(i);
@@ -213,9 +267,11 @@ export class ScreenIndex {
       }
       return out;
     };
-    this.xctest = new ScreenView('xctest', xctestSeen, viewParents(xctestSeen), end);
     // Every node is in the merged view: its parents are the tree's.
     this.merged = new ScreenView('merged', node, this.parent, end);
+    this.xctest = xctestOnly
+      ? new ScreenView('xctest', node, this.parent, end, this.merged)
+      : new ScreenView('xctest', xctestSeen, viewParents(xctestSeen), end);
   }
 
   /** Pairs each kept twin with the XCTest node of the same frame and identity it stands beside. */
@@ -248,6 +304,30 @@ export class ScreenIndex {
 
   get size(): number {
     return this.node.length;
+  }
+
+  /**
+   * The nodes holding `value` in one of `fields` (their own fields, as the dispatcher's resolution reads
+   * them), in document order: a map per list of fields, built on first use.
+   */
+  withField(fields: readonly string[], value: string): readonly number[] {
+    const name = fields.join(' ');
+    let map = this.fieldMaps.get(name);
+    if (!map) {
+      map = new Map();
+      for (let i = 0; i < this.node.length; i++) {
+        const raw = this.node[i]! as Record<string, unknown>;
+        for (const field of fields) {
+          const v = raw[field];
+          if (typeof v !== 'string') continue;
+          const list = map.get(v);
+          if (!list) map.set(v, [i]);
+          else if (list[list.length - 1] !== i) list.push(i);
+        }
+      }
+      this.fieldMaps.set(name, map);
+    }
+    return map.get(value) ?? NONE;
   }
 
   /** The key of node `i` (model/tree.ts: its index path from the root). */
@@ -290,6 +370,15 @@ export class ScreenIndex {
       this.flat = flat;
     }
     return this.flat;
+  }
+
+  /** Node `i` as a flat node, without flattening the whole tree when it has not been. */
+  flatNode(i: number): FlatNode {
+    if (this.flat) return this.flat[i]!;
+    let depth = 0;
+    for (let j = this.parent[i]!; j >= 0; j = this.parent[j]!) depth++;
+    const p = this.parent[i]!;
+    return { key: this.keyOf(i), node: this.node[i]!, depth, parentKey: p < 0 ? null : this.keyOf(p), order: i };
   }
 
   get byKey(): ReadonlyMap<NodeKey, number> {
