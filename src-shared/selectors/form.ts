@@ -95,18 +95,42 @@ function candidates(view: ScreenView, form: Extract<SelectorForm, { kind: 'eleme
   return view.members();
 }
 
+/** The first place in the sorted `list` holding `value` or more. */
+function lowerBound(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The nodes (pre-order indices, document order) the selector of this form finds in `viewName` of `screen`. */
 export function matchForm(form: SelectorForm, screen: ScreenIndex, viewName: ViewName): number[] {
   if (form.kind === 'parallax') return matchParallax(form, screen);
   const view = screen[viewName];
-  const types = view.columns.type;
+  const list = candidates(view, form);
   const [from, to] = scopeRange(view, form.scope);
-  const found: number[] = [];
-  for (const i of candidates(view, form)) {
-    if (i < from || i >= to || !view.has(i) || (form.type !== undefined && types[i] !== form.type) || (form.test && !passes(view, i, form.test))) continue;
-    found.push(i);
+  const lo = lowerBound(list, from);
+  const hi = lowerBound(list, to);
+  let picked: number[];
+  if (!form.test) {
+    // Every candidate is a member of the type (or of the view): the scope and the position decide, so
+    // a type with 40,000 members costs two binary searches.
+    picked = form.position === undefined ? list.slice(lo, hi) : lo + form.position < hi ? [list[lo + form.position]!] : [];
+  } else {
+    const types = view.columns.type;
+    const found: number[] = [];
+    for (let k = lo; k < hi; k++) {
+      const i = list[k]!;
+      if (!view.has(i) || (form.type !== undefined && types[i] !== form.type) || !passes(view, i, form.test)) continue;
+      found.push(i);
+      if (form.position !== undefined && found.length > form.position) break;
+    }
+    picked = form.position === undefined ? found : found[form.position] === undefined ? [] : [found[form.position]!];
   }
-  const picked = form.position === undefined ? found : found[form.position] === undefined ? [] : [found[form.position]!];
   return viewName === 'merged' ? oneElementPerPair(picked, screen) : picked;
 }
 
@@ -118,4 +142,17 @@ function matchParallax(form: Extract<SelectorForm, { kind: 'parallax' }>, screen
   const nodes = holding.length > 0 || form.flag === '--id' ? holding : screen.nodes;
   const selector = form.flag === '--id' ? { id: form.value } : { text: form.value };
   return selectorMatches(selector, screen.root, nodes).map((f) => f.order);
+}
+
+/**
+ * Builds what answering forms on this tree reads (both views' columns, value maps and type lists, and
+ * the CLI flags' field maps), so that work can run in a task before the suggestions' (docs/rules.md#r-perf-11).
+ */
+export function prepareForms(screen: ScreenIndex): void {
+  for (const view of [screen.xctest, screen.merged]) {
+    for (const column of ['identifier', 'label', 'value', 'placeholderValue'] as const) view.withValue(column, '');
+    view.ofType(0);
+  }
+  screen.withField(ID_FIELDS, '');
+  screen.withField(TEXT_FIELDS, '');
 }

@@ -25,7 +25,7 @@ import { xpathString } from './xpath';
 import { swiftString } from './xcuitest';
 import { evaluateIn, parseSelector, viewOf, type ParsedSelector } from './query';
 import { indexScreen, type ScreenIndex, type ViewName } from './screen';
-import { matchForm, type FormAttribute, type SelectorForm } from './form';
+import { matchForm, prepareForms, type FormAttribute, type SelectorForm } from './form';
 import { ID_FIELDS, TEXT_FIELDS } from '@shared/act/resolve';
 
 /** What a selector identifies the element by. */
@@ -353,6 +353,14 @@ function onlyMerged(e: ElementAttributes, seen: ElementAttributes | undefined): 
  */
 export function selectorsFor(root: UiNode, key: NodeKey): SelectorSuggestion[] {
   return generate(root, key, false);
+}
+
+/**
+ * Indexes `root` and builds what `selectorsFor` reads on it, for a caller that runs this heavy part in
+ * a task before the suggestions' (docs/rules.md#r-perf-11).
+ */
+export function prepareSelectors(root: UiNode): void {
+  prepareForms(indexScreen(root));
 }
 
 /**
