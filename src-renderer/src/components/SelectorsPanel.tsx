@@ -12,15 +12,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import type { NodeKey } from '@shared/model/tree';
 import { childrenOf } from '@shared/model/node';
 import { SOURCE_LABELS } from '@shared/inspect';
-import {
-  prepareSelectors,
-  recheckSuggestions,
-  selectorsFor,
-  suggestionText,
-  SYNTAX_LABELS,
-  type SelectorSuggestion,
-  type SelectorTry,
-} from '@shared/selectors';
+import { recheckSuggestions, selectorsFor, selectorSteps, suggestionText, SYNTAX_LABELS, type SelectorSuggestion, type SelectorTry } from '@shared/selectors';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
 import { useSelectorTry } from '@renderer/state/selector-try';
 import { useAfterPaint } from '@renderer/state/useAfterPaint';
@@ -60,9 +52,9 @@ function heavy(root: UiNode): boolean {
   return known;
 }
 
-/** A selection's heavy part (the tree's index and maps), in the task before its suggestions'. */
-function prepare({ root, key }: { root: UiNode | undefined; key: NodeKey | null }): void {
-  if (root && key !== null) prepareSelectors(root);
+/** A selection's heavy part (the tree's index and maps), in tasks before its suggestions'. */
+function prepare({ root, key }: { root: UiNode | undefined; key: NodeKey | null }): (() => void)[] {
+  return root && key !== null ? selectorSteps(root) : [];
 }
 
 function visibilityText(s: SelectorSuggestion): string {
