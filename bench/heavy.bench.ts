@@ -16,6 +16,9 @@
  *   typed         each key of a query typed one key at a time;
  *   selectors     a click on a tree row to the selectors panel showing that node's selectors (on a
  *                 heavy screen it follows the marks after their paint);
+ *   sel task      the longest main-thread task (a PerformanceObserver longtask, so 0 when none
+ *                 reached 50 ms) from that click to the panel showing them (docs/rules.md#r-perf-11);
+ *                 `first` is the first selection on the last frame's tree, whose index is built then;
  *
  * Each interaction is timed from the event to the first task after the next painted frame.
  *   elements      how many elements the page holds with the screen shown;
@@ -88,6 +91,10 @@ const fmt = (xs: number[]) => (xs.length ? `${percentile(xs, 50).toFixed(0).padS
 /** In the page: when each large message arrived, and when the next frame painted after it was handled. */
 const PAGE_PROBE = `(() => {
   window.__bigMessages = [];
+  window.__longTasks = [];
+  try {
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration }); }).observe({ type: 'longtask' });
+  } catch {}
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
@@ -120,6 +127,8 @@ interface Figures {
   hoverScreen: number[];
   search: number[];
   selectors: number[];
+  selectorTask: number[];
+  firstSelectorTask: number;
   typed: number[];
   elements: number;
   wire: number;
@@ -138,6 +147,8 @@ async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[n
     hoverScreen: [],
     search: [],
     selectors: [],
+    selectorTask: [],
+    firstSelectorTask: 0,
     typed: [],
     elements: 0,
     wire: 0,
@@ -202,7 +213,7 @@ async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[n
     await profiled(page, 'select tree', async () => {
       for (let i = 0; i < PICKS; i++) {
         // The marks, then the selectors panel, which follows on a heavy screen (docs/rules.md#r-perf-02).
-        const [marked, selectors] = (await page.evaluate(
+        const [marked, selectors, t0] = (await page.evaluate(
           `(async () => {
             const row = ${rowAt(i)}; const key = row.getAttribute('data-node-key'); const t0 = performance.now();
             row.click();
@@ -210,11 +221,26 @@ async function measure(folder: string, nodes: number, mode: (typeof ALL_MODES)[n
             const marked = performance.now() - t0;
             const panel = () => document.querySelector('[data-testid="selectors-panel"]');
             for (let n = 0; n < 600 && panel()?.hasAttribute('data-node-key') && panel().getAttribute('data-node-key') !== key; n++) await new Promise((r) => requestAnimationFrame(r));
-            return [marked, performance.now() - t0];
+            const took = performance.now() - t0;
+            // The observer's entries arrive in a task of their own.
+            await new Promise((r) => setTimeout(r, 30));
+            return [marked, took, t0];
           })()`,
-        )) as [number, number];
+        )) as [number, number, number];
         f.selectTree.push(marked);
         f.selectors.push(selectors);
+        const longest = await page.evaluate(
+          ([from, to]) =>
+            Math.max(
+              0,
+              ...(window as unknown as { __longTasks: { start: number; duration: number }[] }).__longTasks
+                .filter((e) => e.start >= from - 1 && e.start <= to)
+                .map((e) => e.duration),
+            ),
+          [t0, t0 + selectors] as const,
+        );
+        if (i === 0) f.firstSelectorTask = longest;
+        else f.selectorTask.push(longest);
       }
     });
     await profiled(page, 'hover tree', async () => {
@@ -278,7 +304,7 @@ const work = await mkdtemp(join(tmpdir(), 'parallax-heavy-bench-'));
 try {
   console.log('heavy.bench: replay device, web host, Chromium 1440x900; median / p95 in ms (frames n=%d, picks n=%d)', FRAMES, PICKS);
   console.log(
-    'nodes  tree     reply->drawn    (host)   (page)    select tree  select screen   hover tree  hover screen     search        typed   selectors  elements  wire',
+    'nodes  tree     reply->drawn    (host)   (page)    select tree  select screen   hover tree  hover screen     search        typed   selectors  sel task (first)  elements  wire',
   );
   for (const nodes of SIZES) {
     const folder = join(work, String(nodes));
@@ -287,7 +313,7 @@ try {
       if (mode === 'all' && !ALL_SIZES.has(nodes)) continue;
       const f = await measure(folder, nodes, mode);
       console.log(
-        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${percentile(f.hostPart, 50).toFixed(0).padStart(7)} ${percentile(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${fmt(f.typed)}  ${fmt(f.selectors)}  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
+        `${String(nodes).padStart(5)}  ${mode.padEnd(7)} ${fmt(f.replyToDrawn)} ${percentile(f.hostPart, 50).toFixed(0).padStart(7)} ${percentile(f.pagePart, 50).toFixed(0).padStart(8)}   ${fmt(f.selectTree)}  ${fmt(f.selectScreen)}  ${fmt(f.hoverTree)}  ${fmt(f.hoverScreen)}  ${fmt(f.search)}  ${fmt(f.typed)}  ${fmt(f.selectors)}  ${fmt(f.selectorTask)} (${f.firstSelectorTask.toFixed(0).padStart(3)})  ${String(f.elements).padStart(8)}  ${(f.wire / 1024 / 1024).toFixed(1)} MiB`,
       );
     }
   }

@@ -33,8 +33,10 @@ export type Resolution =
   | { readonly kind: 'point'; readonly point: Point; readonly found?: UiNode | undefined }
   | { readonly kind: 'notFound'; readonly selector: string };
 
-const ID_FIELDS = ['resource-id', 'sdk-element-id', 'web-element-id'] as const;
-const TEXT_FIELDS = ['content-desc', 'text', 'value'] as const;
+/** The fields an id selector (the CLI's `--id`) matches exactly. */
+export const ID_FIELDS = ['resource-id', 'sdk-element-id', 'web-element-id'] as const;
+/** The fields a text selector (`--text`) matches: exactly, else case aside. */
+export const TEXT_FIELDS = ['content-desc', 'text', 'value'] as const;
 const WEB_TEXT_ROLES = new Set(['input', 'textarea', 'textbox']);
 
 export function describeSelector(selector: TargetSelector): string {

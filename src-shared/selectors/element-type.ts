@@ -246,12 +246,34 @@ const ROLES: Record<string, ElementTypeName> = {
  */
 export function elementTypeOf(node: { className?: unknown; role?: unknown }): ElementTypeName {
   const className = typeof node.className === 'string' ? node.className : '';
+  const role = typeof node.role === 'string' ? node.role : '';
+  // A tree names a handful of classes and roles many times over: each pair is read once (a 50,000-node
+  // tree would otherwise lower-case 100,000 strings, docs/rules.md#r-perf-11).
+  let byRole = KNOWN.get(className);
+  if (!byRole) {
+    if (KNOWN.size >= MAX_KNOWN) KNOWN.clear();
+    byRole = new Map();
+    KNOWN.set(className, byRole);
+  }
+  let type = byRole.get(role);
+  if (type === undefined) {
+    type = readType(className, role);
+    if (byRole.size >= MAX_KNOWN) byRole.clear();
+    byRole.set(role, type);
+  }
+  return type;
+}
+
+const KNOWN = new Map<string, Map<string, ElementTypeName>>();
+/** Class names (and roles of one class) remembered, so names from a hostile peer cannot grow it without bound. */
+const MAX_KNOWN = 1_000;
+
+function readType(className: string, role: string): ElementTypeName {
   const fromClass = CLASS_NAMES[className];
   if (fromClass) return fromClass;
   const fromXcui = className.startsWith('XCUIElementType') ? elementTypeByName(className)?.name : undefined;
   if (fromXcui) return fromXcui;
   const fromClassRole = ROLES[className.toLowerCase()];
   if (fromClassRole) return fromClassRole;
-  const role = typeof node.role === 'string' ? ROLES[node.role.toLowerCase()] : undefined;
-  return role ?? 'Other';
+  return ROLES[role.toLowerCase()] ?? 'Other';
 }

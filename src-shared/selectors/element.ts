@@ -42,12 +42,28 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+// Each identifying attribute read from a node's own fields, one function each, so the index's
+// per-attribute columns (screen.ts) and the attribute records below read them the same way.
+
+export function identifierOf(raw: Readonly<Record<string, unknown>>): string | undefined {
+  return text(raw['resource-id']);
+}
+
+export function labelOf(raw: Readonly<Record<string, unknown>>): string | undefined {
+  return text(raw['content-desc']) ?? text(raw['text']);
+}
+
+export function valueOf(raw: Readonly<Record<string, unknown>>): string | undefined {
+  return text(raw['value']) ?? (text(raw['content-desc']) !== undefined ? text(raw['text']) : undefined);
+}
+
+export function placeholderOf(raw: Readonly<Record<string, unknown>>): string | undefined {
+  return text(raw['hint-text']);
+}
+
 /** The node's own attributes, read as XCUIElement attributes. */
 export function elementAttributes(node: UiNode): ElementAttributes {
   const raw = node as Record<string, unknown>;
-  const desc = text(raw['content-desc']);
-  const label = desc ?? text(raw['text']);
-  const value = text(raw['value']) ?? (desc !== undefined ? text(raw['text']) : undefined);
   const type = elementTypeOf(node);
   const out: ElementAttributes = {
     type,
@@ -57,11 +73,13 @@ export function elementAttributes(node: UiNode): ElementAttributes {
     hasFocus: nodeFlag(node, 'focused'),
     checked: nodeFlag(node, 'checked'),
   };
-  const identifier = text(raw['resource-id']);
+  const identifier = identifierOf(raw);
   if (identifier !== undefined) out.identifier = identifier;
+  const label = labelOf(raw);
   if (label !== undefined) out.label = label;
+  const value = valueOf(raw);
   if (value !== undefined) out.value = value;
-  const placeholder = text(raw['hint-text']);
+  const placeholder = placeholderOf(raw);
   if (placeholder !== undefined) out.placeholderValue = placeholder;
   const b = boundsOf(node);
   if (b) out.frame = { x: b.left, y: b.top, width: b.right - b.left, height: b.bottom - b.top };

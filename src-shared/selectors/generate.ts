@@ -1,7 +1,10 @@
 /**
  * The selectors that find a node (docs/selectors.md#s-generate), in Maestro, XCUITest, Appium and the
- * Parallax CLI, each checked on the observation it came from: every suggestion is evaluated with the
- * same evaluator a pasted selector goes through, and kept only when it finds exactly this element.
+ * Parallax CLI, each checked on the observation it came from and kept only when it finds exactly this
+ * element. Each is read back as a pasted selector is (so a selector that does not read back is never
+ * offered) and answered from the index's columns by its form (form.ts): what the evaluator a pasted
+ * selector goes through answers, which `selectorsByEvaluation` computes the slow way for the tests
+ * (docs/rules.md#r-perf-11).
  *
  * Ranked by robustness: an accessibility identifier before a label, a label before a placeholder, a
  * type alone last; a position (`index:`, `.element(boundBy:)`, `[n]`) only when nothing without one is
@@ -15,13 +18,15 @@ import type { NodeKey } from '@shared/model/tree';
 import { SELECTOR_SYNTAXES, type SelectorSyntax } from './errors';
 import { elementTypeInfo } from './element-type';
 import type { ElementAttributes, Visibility } from './element';
-import { escapeRegex, formatMaestroSelector, type MaestroSelector } from './maestro';
+import { escapeRegex, formatMaestroSelector, maestroMatcher, type MaestroSelector } from './maestro';
 import { predicateString } from './predicate';
 import { chainPredicate } from './class-chain';
 import { xpathString } from './xpath';
 import { swiftString } from './xcuitest';
 import { evaluateIn, parseSelector, viewOf, type ParsedSelector } from './query';
 import { indexScreen, type ScreenIndex, type ViewName } from './screen';
+import { formSteps, matchForm, type FormAttribute, type SelectorForm } from './form';
+import { ID_FIELDS, TEXT_FIELDS } from '@shared/act/resolve';
 
 /** What a selector identifies the element by. */
 export type SelectorBasis = 'identifier' | 'label' | 'placeholder' | 'type';
@@ -53,23 +58,34 @@ const BRIDGE_PENALTY = 100;
 interface Context {
   screen: ScreenIndex;
   out: SelectorSuggestion[];
+  /** Answer each selector with the evaluator a pasted selector goes through, not by its form (the reference). */
+  byEvaluation: boolean;
 }
 
-/** Evaluates `text` (in `syntax`) and reports whether it finds exactly `target` in `view`, and with how many matches. */
-function check(ctx: Context, syntax: SelectorSyntax, text: string, view: ViewName, target: number): { unique: boolean; matches: number[] } {
-  let parsed: ParsedSelector;
+/**
+ * Reads `text` back (in `syntax`) and reports whether it finds exactly `target` in `view`, and with
+ * how many matches: by its form, or by evaluating what was read. A selector that does not read back,
+ * or whose pattern does not compile, finds nothing.
+ */
+function check(ctx: Context, syntax: SelectorSyntax, text: string, form: SelectorForm, view: ViewName, target: number): { unique: boolean; matches: number[] } {
+  let matches: number[];
   try {
-    parsed = parseSelector(text, syntax);
+    const parsed: ParsedSelector = parseSelector(text, syntax);
+    // A Maestro pattern compiles when it is evaluated: too long a one is no selector either.
+    if (parsed.strategy === 'maestro') maestroMatcher(parsed.maestro);
+    matches = ctx.byEvaluation ? evaluateIn(parsed, ctx.screen, view) : matchForm(form, ctx.screen, view);
   } catch {
     return { unique: false, matches: [] };
   }
-  const matches = evaluateIn(parsed, ctx.screen, view);
   return { unique: matches.length === 1 && matches[0] === target, matches };
 }
 
-function appiumCheck(ctx: Context, strategy: string, value: string, view: ViewName, target: number) {
-  return check(ctx, 'appium', `${strategy}: ${value}`, view, target);
+function appiumCheck(ctx: Context, strategy: string, value: string, form: SelectorForm, view: ViewName, target: number) {
+  return check(ctx, 'appium', `${strategy}: ${value}`, form, view, target);
 }
+
+/** The form a suggestion was checked by, to check it again on a newer tree the same way. */
+const formOf = new WeakMap<SelectorSuggestion, SelectorForm>();
 
 interface Basis {
   basis: SelectorBasis;
@@ -85,11 +101,15 @@ function bases(e: ElementAttributes): Basis[] {
   return out;
 }
 
-function push(ctx: Context, s: Omit<SelectorSuggestion, 'count' | 'target'> & { targetIndex: number }): void {
-  const { targetIndex, ...rest } = s;
+function push(ctx: Context, s: Omit<SelectorSuggestion, 'count' | 'target'> & { targetIndex: number; form: SelectorForm }): void {
+  const { targetIndex, form, ...rest } = s;
   if (ctx.out.some((o) => o.syntax === rest.syntax && o.selector === rest.selector && o.strategy === rest.strategy)) return;
-  ctx.out.push({ ...rest, count: 1, target: ctx.screen.nodes[targetIndex]!.key });
+  const suggestion: SelectorSuggestion = { ...rest, count: 1, target: ctx.screen.keyOf(targetIndex) };
+  formOf.set(suggestion, form);
+  ctx.out.push(suggestion);
 }
+
+const typeRaw = (e: ElementAttributes) => elementTypeInfo(e.type).raw;
 
 function positionNote(of: number): string {
   return `${of} elements match without the position, which changes when elements are added or moved`;
@@ -100,7 +120,9 @@ function positionNote(of: number): string {
 function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: number, visibleTo: Visibility, penalty: number, note?: string): void {
   for (const { basis, value } of bases(e)) {
     const base: MaestroSelector = basis === 'identifier' ? { id: escapeRegex(value) } : { text: escapeRegex(value) };
-    const first = check(ctx, 'maestro', formatMaestroSelector(base), view, target);
+    // An escaped pattern matched against the whole value is that value.
+    const form: SelectorForm = { kind: 'element', scope: 'members', test: { attribute: basis === 'identifier' ? 'identifier' : 'text', value } };
+    const first = check(ctx, 'maestro', formatMaestroSelector(base), form, view, target);
     const robustness = BASIS_SCORE[basis] + penalty;
     const strategy = basis === 'identifier' ? 'id' : 'text';
     if (first.unique) {
@@ -112,6 +134,7 @@ function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: num
         visibleTo,
         robustness,
         targetIndex: target,
+        form,
         ...(note ? { note } : {}),
       });
       continue;
@@ -119,7 +142,8 @@ function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: num
     const index = first.matches.indexOf(target);
     if (index < 0) continue;
     const indexed = { ...base, index };
-    if (check(ctx, 'maestro', formatMaestroSelector(indexed), view, target).unique) {
+    const indexedForm: SelectorForm = { ...form, position: index };
+    if (check(ctx, 'maestro', formatMaestroSelector(indexed), indexedForm, view, target).unique) {
       push(ctx, {
         syntax: 'maestro',
         strategy,
@@ -129,6 +153,7 @@ function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: num
         visibleTo,
         robustness: robustness + POSITION_PENALTY,
         targetIndex: target,
+        form: indexedForm,
         note: note ?? positionNote(first.matches.length),
       });
     }
@@ -139,7 +164,8 @@ function xcuitest(ctx: Context, e: ElementAttributes, view: ViewName, target: nu
   const info = elementTypeInfo(e.type);
   if (info.query === '' || info.name === 'Any') return;
   const query = `app.${info.query}`;
-  const add = (strategy: string, selector: string, basis: SelectorBasis, extra: { of?: number; position?: boolean } = {}) =>
+  const type = info.raw;
+  const add = (strategy: string, selector: string, basis: SelectorBasis, form: SelectorForm, extra: { of?: number; position?: boolean } = {}) =>
     push(ctx, {
       syntax: 'xcuitest',
       strategy,
@@ -148,44 +174,52 @@ function xcuitest(ctx: Context, e: ElementAttributes, view: ViewName, target: nu
       visibleTo,
       robustness: BASIS_SCORE[basis] + penalty + (extra.position ? POSITION_PENALTY : 0) + (strategy === 'predicate' ? 1 : 0),
       targetIndex: target,
+      form,
       ...(extra.of !== undefined ? { of: extra.of } : {}),
       ...(note ? { note } : extra.of !== undefined ? { note: positionNote(extra.of) } : {}),
     });
   for (const { basis, value } of bases(e)) {
     const literal = swiftString(value);
     const subscript = `${query}[${literal}]`;
-    const sub = check(ctx, 'xcuitest', subscript, view, target);
-    if (sub.unique) add('subscript', subscript, basis);
+    const subForm: SelectorForm = { kind: 'element', scope: 'xcuitest', type, test: { attribute: 'identifying', value } };
+    const sub = check(ctx, 'xcuitest', subscript, subForm, view, target);
+    if (sub.unique) add('subscript', subscript, basis, subForm);
     // The subscript matches any identifying property; a predicate on the one attribute is narrower.
     const attribute = basis === 'identifier' ? 'identifier' : basis === 'label' ? 'label' : 'placeholderValue';
     const predicate = `NSPredicate(format: "${attribute} == %@", ${literal})`;
     const single = `${query}.element(matching: ${predicate})`;
-    const pred = check(ctx, 'xcuitest', single, view, target);
+    const predForm: SelectorForm = { kind: 'element', scope: 'xcuitest', type, test: { attribute, value } };
+    const pred = check(ctx, 'xcuitest', single, predForm, view, target);
     if (pred.unique) {
-      if (!sub.unique) add('predicate', single, basis);
-      else if (basis === 'label') add('predicate', single, basis);
+      if (!sub.unique) add('predicate', single, basis, predForm);
+      else if (basis === 'label') add('predicate', single, basis, predForm);
       continue;
     }
     if (sub.unique) continue;
     const index = pred.matches.indexOf(target);
     if (index < 0) continue;
     const bound = `${query}.matching(${predicate}).element(boundBy: ${index})`;
-    if (check(ctx, 'xcuitest', bound, view, target).unique) add('predicate', bound, basis, { of: pred.matches.length, position: true });
+    const boundForm: SelectorForm = { ...predForm, position: index };
+    if (check(ctx, 'xcuitest', bound, boundForm, view, target).unique) add('predicate', bound, basis, boundForm, { of: pred.matches.length, position: true });
   }
   if (visibleTo === 'xctest') {
-    const all = check(ctx, 'xcuitest', `${query}.element`, view, target);
-    if (all.unique) add('type', `${query}.element`, 'type');
+    const allForm: SelectorForm = { kind: 'element', scope: 'xcuitest', type };
+    const all = check(ctx, 'xcuitest', `${query}.element`, allForm, view, target);
+    if (all.unique) add('type', `${query}.element`, 'type', allForm);
     else {
       const index = all.matches.indexOf(target);
       const bound = `${query}.element(boundBy: ${index})`;
-      if (index >= 0 && check(ctx, 'xcuitest', bound, view, target).unique) add('type', bound, 'type', { of: all.matches.length, position: true });
+      const boundForm: SelectorForm = { ...allForm, position: index };
+      if (index >= 0 && check(ctx, 'xcuitest', bound, boundForm, view, target).unique)
+        add('type', bound, 'type', boundForm, { of: all.matches.length, position: true });
     }
   }
 }
 
 function appium(ctx: Context, e: ElementAttributes, view: ViewName, target: number, visibleTo: Visibility, penalty: number, note?: string): void {
   const type = e.xcuiType;
-  const add = (strategy: string, selector: string, basis: SelectorBasis, order: number, of?: number) =>
+  const raw = typeRaw(e);
+  const add = (strategy: string, selector: string, basis: SelectorBasis, order: number, form: SelectorForm, of?: number) =>
     push(ctx, {
       syntax: 'appium',
       strategy,
@@ -194,41 +228,54 @@ function appium(ctx: Context, e: ElementAttributes, view: ViewName, target: numb
       visibleTo,
       robustness: BASIS_SCORE[basis] + penalty + order + (of !== undefined ? POSITION_PENALTY : 0),
       targetIndex: target,
+      form,
       ...(of !== undefined ? { of } : {}),
       ...(note ? { note } : of !== undefined ? { note: positionNote(of) } : {}),
     });
   const name = e.identifier ?? e.label;
-  if (name !== undefined && appiumCheck(ctx, 'accessibility id', name, view, target).unique) {
-    add('accessibility id', name, e.identifier !== undefined ? 'identifier' : 'label', 0);
+  if (name !== undefined) {
+    // The driver compares the value as sent, its surrounding spaces aside (query.ts parseAppiumSelector).
+    const form: SelectorForm = { kind: 'element', scope: 'members', test: { attribute: 'name', value: name.trim() } };
+    if (appiumCheck(ctx, 'accessibility id', name, form, view, target).unique)
+      add('accessibility id', name, e.identifier !== undefined ? 'identifier' : 'label', 0, form);
   }
-  const attributeTests: { basis: SelectorBasis; attribute: string; value: string }[] = [];
+  const attributeTests: { basis: SelectorBasis; attribute: '' | Extract<FormAttribute, 'name' | 'label' | 'placeholderValue'>; value: string }[] = [];
   if (e.identifier !== undefined) attributeTests.push({ basis: 'identifier', attribute: 'name', value: e.identifier });
   if (e.label !== undefined) attributeTests.push({ basis: 'label', attribute: 'label', value: e.label });
   if (e.placeholderValue !== undefined && e.placeholderValue !== e.label)
     attributeTests.push({ basis: 'placeholder', attribute: 'placeholderValue', value: e.placeholderValue });
   if (visibleTo === 'xctest') attributeTests.push({ basis: 'type', attribute: '', value: '' });
   for (const { basis, attribute, value } of attributeTests) {
+    const test = attribute === '' ? {} : { test: { attribute, value } };
     const condition = attribute === '' ? '' : `${attribute} == ${predicateString(value)}`;
     const predicate = condition === '' ? `type == ${predicateString(type)}` : `type == ${predicateString(type)} AND ${condition}`;
-    if (appiumCheck(ctx, '-ios predicate string', predicate, view, target).unique) add('-ios predicate string', predicate, basis, 1);
+    const predForm: SelectorForm = { kind: 'element', scope: 'members', type: raw, ...test };
+    if (appiumCheck(ctx, '-ios predicate string', predicate, predForm, view, target).unique) add('-ios predicate string', predicate, basis, 1, predForm);
     const chain = `**/${type}${condition === '' ? '' : chainPredicate(condition)}`;
-    const chained = appiumCheck(ctx, '-ios class chain', chain, view, target);
-    if (chained.unique) add('-ios class chain', chain, basis, 2);
+    // A class chain's XCUIElementTypeAny is any type (class-chain.ts), as `*` is.
+    const chainForm: SelectorForm = { kind: 'element', scope: 'chain', ...(e.type === 'Any' ? {} : { type: raw }), ...test };
+    const chained = appiumCheck(ctx, '-ios class chain', chain, chainForm, view, target);
+    if (chained.unique) add('-ios class chain', chain, basis, 2, chainForm);
     else {
       const position = chained.matches.indexOf(target);
       const indexed = `${chain}[${position + 1}]`;
-      if (position >= 0 && appiumCheck(ctx, '-ios class chain', indexed, view, target).unique)
-        add('-ios class chain', indexed, basis, 2, chained.matches.length);
+      const indexedForm: SelectorForm = { ...chainForm, position };
+      if (position >= 0 && appiumCheck(ctx, '-ios class chain', indexed, indexedForm, view, target).unique)
+        add('-ios class chain', indexed, basis, 2, indexedForm, chained.matches.length);
     }
     const literal = attribute === '' ? '' : xpathString(value);
     if (literal === undefined) continue;
     const xpath = `//${type}${attribute === '' ? '' : `[@${attribute}=${literal}]`}`;
-    const found = appiumCheck(ctx, 'xpath', xpath, view, target);
-    if (found.unique) add('xpath', xpath, basis, 3);
+    // `//` from the document: every member of the view.
+    const xpathForm: SelectorForm = { kind: 'element', scope: 'members', type: raw, ...test };
+    const found = appiumCheck(ctx, 'xpath', xpath, xpathForm, view, target);
+    if (found.unique) add('xpath', xpath, basis, 3, xpathForm);
     else {
       const position = found.matches.indexOf(target);
       const indexed = `(${xpath})[${position + 1}]`;
-      if (position >= 0 && appiumCheck(ctx, 'xpath', indexed, view, target).unique) add('xpath', indexed, basis, 3, found.matches.length);
+      const indexedForm: SelectorForm = { ...xpathForm, position };
+      if (position >= 0 && appiumCheck(ctx, 'xpath', indexed, indexedForm, view, target).unique)
+        add('xpath', indexed, basis, 3, indexedForm, found.matches.length);
     }
   }
 }
@@ -244,12 +291,12 @@ function parallax(ctx: Context, node: UiNode, i: number, xctestSeen: ElementAttr
   const partner = ctx.screen.partner[i]!;
   const accepts = (matches: number[]) => matches.length === 1 && (matches[0] === i || matches[0] === partner);
   const ids = new Set<string>();
-  for (const name of ['resource-id', 'sdk-element-id', 'web-element-id'] as const) {
+  for (const name of ID_FIELDS) {
     const value = raw[name];
     if (typeof value === 'string' && value !== '') ids.add(value);
   }
   const texts = new Set<string>();
-  for (const name of ['content-desc', 'text', 'value'] as const) {
+  for (const name of TEXT_FIELDS) {
     const value = raw[name];
     if (typeof value === 'string' && value !== '' && !(name !== 'content-desc' && hidesText(node))) texts.add(value);
   }
@@ -264,7 +311,8 @@ function parallax(ctx: Context, node: UiNode, i: number, xctestSeen: ElementAttr
   for (const [strategy, basis, values] of flags) {
     for (const value of values) {
       const selector = `${strategy} ${shellQuote(value)}`;
-      const { matches } = check(ctx, 'parallax', selector, 'merged', i);
+      const form: SelectorForm = { kind: 'parallax', flag: strategy, value };
+      const { matches } = check(ctx, 'parallax', selector, form, 'merged', i);
       if (!accepts(matches)) continue;
       const visibleTo: Visibility = source === 'xctest' || seenAs(basis, value) ? 'xctest' : source;
       push(ctx, {
@@ -275,6 +323,7 @@ function parallax(ctx: Context, node: UiNode, i: number, xctestSeen: ElementAttr
         visibleTo,
         robustness: BASIS_SCORE[basis] + (visibleTo === 'xctest' ? 0 : BRIDGE_PENALTY),
         targetIndex: matches[0]!,
+        form,
       });
     }
   }
@@ -303,25 +352,47 @@ function onlyMerged(e: ElementAttributes, seen: ElementAttributes | undefined): 
  * in the order Maestro, XCUITest, Appium, Parallax CLI). Empty when the key is not in the tree.
  */
 export function selectorsFor(root: UiNode, key: NodeKey): SelectorSuggestion[] {
+  return generate(root, key, false);
+}
+
+/**
+ * Indexing `root` and building what `selectorsFor` reads on it, as steps of a few milliseconds each on
+ * 50,000 nodes, for a caller that runs them in tasks of their own before the suggestions'
+ * (docs/rules.md#r-perf-11).
+ */
+export function selectorSteps(root: UiNode): (() => void)[] {
+  // The index is cached per root: the first step makes it, the others find it.
+  return [() => void indexScreen(root), ...formSteps(() => indexScreen(root))];
+}
+
+/**
+ * The same list, each selector answered by the evaluator a pasted selector goes through rather than
+ * by its form: the definition `selectorsFor` is held to (tests), and the approach before its forms (bench).
+ */
+export function selectorsByEvaluation(root: UiNode, key: NodeKey): SelectorSuggestion[] {
+  return generate(root, key, true);
+}
+
+function generate(root: UiNode, key: NodeKey, byEvaluation: boolean): SelectorSuggestion[] {
   const screen = indexScreen(root);
-  const i = screen.byKey.get(key);
+  const i = screen.indexOf(key);
   if (i === undefined) return [];
-  const ctx: Context = { screen, out: [] };
-  const node = screen.nodes[i]!.node;
+  const ctx: Context = { screen, out: [], byEvaluation };
+  const node = screen.node[i]!;
   const source = nodeSource(node);
 
   // Where XCTest has this element: the node itself, or the XCTest node a bridge twin stands beside.
   const partner = screen.partner[i]!;
   const xi = screen.xctest.has(i) ? i : partner >= 0 && screen.xctest.has(partner) ? partner : -1;
-  const seen = xi >= 0 ? screen.xctest.attrs[xi]! : undefined;
+  const seen = xi >= 0 ? (screen.xctest.attributesOf(xi) ?? undefined) : undefined;
   if (seen) {
-    const note = xi !== i ? `XCTest reports this element as the ${seen.xcuiType} beside it (${screen.nodes[xi]!.key})` : undefined;
+    const note = xi !== i ? `XCTest reports this element as the ${seen.xcuiType} beside it (${screen.keyOf(xi)})` : undefined;
     maestro(ctx, seen, 'xctest', xi, 'xctest', 0, note);
     xcuitest(ctx, seen, 'xctest', xi, 'xctest', 0, note);
     appium(ctx, seen, 'xctest', xi, 'xctest', 0, note);
   }
   if (source !== 'xctest') {
-    const own = onlyMerged(screen.merged.attrs[i]!, seen);
+    const own = onlyMerged(screen.merged.attributesOf(i)!, seen);
     if (own) {
       const note = SOURCE_NOTES[source];
       maestro(ctx, own, 'merged', i, source, BRIDGE_PENALTY, note);
@@ -366,15 +437,22 @@ export function recheckSuggestions(root: UiNode, suggestions: readonly SelectorS
   if (madeOn.get(suggestions) === root) return suggestions.map((s) => ({ found: [s.target], findsTarget: true }));
   const screen = indexScreen(root);
   return suggestions.map((s) => {
-    let parsed: ParsedSelector;
-    try {
-      parsed = parseSelector(suggestionText(s), s.syntax);
-    } catch {
-      return { found: [], findsTarget: false };
+    const form = formOf.get(s);
+    let found: number[];
+    if (form) {
+      // Its form answers what evaluating its text answers (docs/rules.md#r-perf-11).
+      found = matchForm(form, screen, s.syntax === 'parallax' || s.visibleTo !== 'xctest' ? 'merged' : 'xctest');
+    } else {
+      let parsed: ParsedSelector;
+      try {
+        parsed = parseSelector(suggestionText(s), s.syntax);
+      } catch {
+        return { found: [], findsTarget: false };
+      }
+      found = evaluateIn(parsed, screen, s.visibleTo === 'xctest' ? viewOf(parsed) : 'merged');
     }
-    const view: ViewName = s.visibleTo === 'xctest' ? viewOf(parsed) : 'merged';
-    const found = evaluateIn(parsed, screen, view).map((i) => screen.nodes[i]!.key);
-    return { found, findsTarget: found.length === 1 && found[0] === s.target };
+    const keys = found.map((i) => screen.keyOf(i));
+    return { found: keys, findsTarget: keys.length === 1 && keys[0] === s.target };
   });
 }
 

@@ -168,9 +168,17 @@ export function viewOf(parsed: ParsedSelector): ViewName {
 /** The node indices (document order) `parsed` selects in `view` of `screen`. */
 export function evaluateIn(parsed: ParsedSelector, screen: ScreenIndex, viewName: ViewName): number[] {
   const found = evaluateRaw(parsed, screen, viewName);
-  if (viewName !== 'merged' || parsed.syntax === 'parallax') return found;
-  // In the merged tree a bridge node and the XCTest node it was merged beside are one element: the
-  // bridge node, which carries the identity, answers for both (as the dispatcher's resolution does).
+  return viewName !== 'merged' || parsed.syntax === 'parallax' ? found : oneElementPerPair(found, screen);
+}
+
+/**
+ * In the merged tree a bridge node and the XCTest node it was merged beside are one element: the
+ * bridge node, which carries the identity, answers for both (as the dispatcher's resolution does).
+ */
+export function oneElementPerPair(found: number[], screen: ScreenIndex): number[] {
+  let paired = false;
+  for (const i of found) if (screen.partner[i]! >= 0) paired = true;
+  if (!paired) return found;
   const set = new Set(found);
   return found.filter((i) => {
     const partner = screen.partner[i]!;

@@ -12,7 +12,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import type { NodeKey } from '@shared/model/tree';
 import { childrenOf } from '@shared/model/node';
 import { SOURCE_LABELS } from '@shared/inspect';
-import { recheckSuggestions, selectorsFor, suggestionText, SYNTAX_LABELS, type SelectorSuggestion, type SelectorTry } from '@shared/selectors';
+import { recheckSuggestions, selectorsFor, selectorSteps, suggestionText, SYNTAX_LABELS, type SelectorSuggestion, type SelectorTry } from '@shared/selectors';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
 import { useSelectorTry } from '@renderer/state/selector-try';
 import { useAfterPaint } from '@renderer/state/useAfterPaint';
@@ -50,6 +50,11 @@ function heavy(root: UiNode): boolean {
     heavyRoots.set(root, known);
   }
   return known;
+}
+
+/** A selection's heavy part (the tree's index and maps), in tasks before its suggestions'. */
+function prepare({ root, key }: { root: UiNode | undefined; key: NodeKey | null }): (() => void)[] {
+  return root && key !== null ? selectorSteps(root) : [];
 }
 
 function visibilityText(s: SelectorSuggestion): string {
@@ -109,11 +114,15 @@ export function SelectorsPanel({
   unavailable?: string | undefined;
 }) {
   const selected = useScopedInspector((s) => s.selectedKey);
-  // On a heavy screen the selection is marked first; its selectors, checked over every node, a frame later.
-  const selectedKey = useAfterPaint(selected, root !== undefined && heavy(root));
+  // On a heavy screen the selection, and a new frame, are drawn first; the selectors (the tree's index
+  // and the node's suggestions) follow in a task of their own after the paint (docs/rules.md#r-perf-11).
+  const wanted = useMemo(() => ({ root, key: selected }), [root, selected]);
+  const shown = useAfterPaint(wanted, root !== undefined && heavy(root), prepare);
   const setText = useSelectorTry((s) => s.setText);
-  const suggestions = useSuggestions(root, selectedKey);
-  const checks = useMemo(() => (suggestions && root ? recheckSuggestions(root, suggestions.list) : []), [suggestions, root]);
+  const suggestions = useSuggestions(shown.root, shown.key);
+  // A new selection whose selectors are still being found says so, rather than showing the last node's.
+  const finding = selected !== null && shown.key !== selected;
+  const checks = useMemo(() => (suggestions && shown.root ? recheckSuggestions(shown.root, suggestions.list) : []), [suggestions, shown.root]);
   return (
     <section className="panel selectors-panel" data-testid="selectors-panel" data-node-key={suggestions?.key ?? ''}>
       <div className="panel-title">Selectors</div>
@@ -122,6 +131,10 @@ export function SelectorsPanel({
         {unavailable ? (
           <div className="empty-note" data-testid="selectors-unavailable">
             {unavailable}
+          </div>
+        ) : finding ? (
+          <div className="empty-note" data-testid="selectors-finding" role="status">
+            Finding selectors…
           </div>
         ) : !suggestions ? (
           <div className="empty-note">Select a node to see the selectors that find it.</div>
