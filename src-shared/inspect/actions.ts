@@ -22,7 +22,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { boxesAt, hitChain, type PickOptions } from './pick';
 import { SOURCE_LABELS } from './source';
 import type { FlatNode } from '@shared/model/tree';
-import { boundsOf, childrenOf, nodeFlag, nodeLabel, nodeSource, withoutChildren, type Rect } from '@shared/model/node';
+import { boundsOf, childrenOf, countNodes, nodeFlag, nodeLabel, nodeSource, withoutChildren, type Rect } from '@shared/model/node';
 
 // ---- Targets ----------------------------------------------------------------------------------------
 
@@ -454,26 +454,18 @@ export function withoutFrames(step: ActionStep): ActionStep {
 
 /**
  * Nodes the kept whole frames of one device's steps may hold together (docs/rules.md#r-perf-12): on a
- * light screen every one of the newest steps keeps its frames, on a 50,000-node screen two or three do.
+ * light screen every one of the newest steps keeps its frames, on a 50,000-node screen one or two do.
  * A reloaded page reads them all in one history reply, and each is a whole tree in memory twice over.
  */
 export const FRAME_NODE_BUDGET = 200_000;
 
-const nodeCounts = new WeakMap<object, number>();
+const nodeCounts = new WeakMap<UiNode, number>();
 /** How many nodes the tree of `frame` holds (0 without one), counted once per tree. */
 function frameNodes(frame: ActionStep['before']): number {
   const root = frame?.observation?.viewHierarchy?.hierarchy;
   if (!root) return 0;
   let count = nodeCounts.get(root);
-  if (count === undefined) {
-    count = 0;
-    const stack: UiNode[] = [root];
-    while (stack.length > 0) {
-      count++;
-      for (const child of childrenOf(stack.pop()!)) stack.push(child);
-    }
-    nodeCounts.set(root, count);
-  }
+  if (count === undefined) nodeCounts.set(root, (count = countNodes(root)));
   return count;
 }
 

@@ -22,6 +22,17 @@ export function childrenOf(node: UiNode): readonly UiNode[] {
   return [];
 }
 
+/** How many nodes the tree under `root` holds, counting no further than one past `atMost`. */
+export function countNodes(root: UiNode, atMost = Infinity): number {
+  let count = 0;
+  const stack: UiNode[] = [root];
+  while (stack.length > 0 && count <= atMost) {
+    count++;
+    for (const child of childrenOf(stack.pop()!)) stack.push(child);
+  }
+  return count;
+}
+
 /** The node's own attributes, without its subtree. */
 export function withoutChildren(node: UiNode): UiNode {
   const { node: _subtree, ...rest } = node as UiNode & { node?: unknown };

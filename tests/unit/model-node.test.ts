@@ -3,7 +3,7 @@
  * source, flags, centre and secrecy.
  */
 import { describe, expect, it } from 'vitest';
-import { centerOf, childrenOf, hidesText, nodeFlag, nodeSource } from '@shared/model/node';
+import { centerOf, childrenOf, countNodes, hidesText, nodeFlag, nodeSource } from '@shared/model/node';
 import { redactForTrace } from '@shared/trace/redact';
 import { traceActionFor } from '@shared/trace/action-record';
 import { verifyTypedText } from '@shared/act/verify-text';
@@ -49,6 +49,13 @@ describe('R-SECRET: one secret-field rule for every kind of field', () => {
 });
 
 describe('the node model', () => {
+  it('counts a tree, a lone child object too, and stops one past a limit', () => {
+    const tree = { className: 'A', node: [{ className: 'B', node: { className: 'C' } }, { className: 'D' }] } as unknown as UiNode;
+    expect(countNodes(tree)).toBe(4);
+    expect(countNodes(tree, 2)).toBe(3);
+    expect(countNodes({ className: 'A' })).toBe(1);
+  });
+
   it('children: a list, a lone child object, or none', () => {
     const child = { text: 'a' };
     expect(childrenOf({ node: [child] } as UiNode)).toEqual([child]);

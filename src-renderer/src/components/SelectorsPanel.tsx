@@ -10,7 +10,7 @@ import './SelectorsPanel.css';
 import { useMemo, useRef } from 'react';
 import type { UiNode } from '@shared/protocol/runner';
 import type { NodeKey } from '@shared/model/tree';
-import { childrenOf } from '@shared/model/node';
+import { countNodes } from '@shared/model/node';
 import { SOURCE_LABELS } from '@shared/inspect';
 import { recheckSuggestions, selectorsFor, selectorSteps, suggestionText, SYNTAX_LABELS, type SelectorSuggestion, type SelectorTry } from '@shared/selectors';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
@@ -39,16 +39,7 @@ const HEAVY_NODES = 5_000;
 const heavyRoots = new WeakMap<UiNode, boolean>();
 function heavy(root: UiNode): boolean {
   let known = heavyRoots.get(root);
-  if (known === undefined) {
-    let count = 0;
-    const stack: UiNode[] = [root];
-    while (stack.length > 0 && count <= HEAVY_NODES) {
-      count++;
-      stack.push(...childrenOf(stack.pop()!));
-    }
-    known = count > HEAVY_NODES;
-    heavyRoots.set(root, known);
-  }
+  if (known === undefined) heavyRoots.set(root, (known = countNodes(root, HEAVY_NODES) > HEAVY_NODES));
   return known;
 }
 
