@@ -8,17 +8,17 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UiNode } from '@shared/protocol/runner';
-import { StrategySchema } from '@shared/protocol/observation';
-import { connectionFor } from '@main/devices/manager';
-import { startReplayDevice } from '@demo/replay-device';
-import { runActionCommand } from './actions';
-import { runTraceCommand } from './traces';
-import { runDoctor } from './doctor';
-import { discoverOnce } from '@main/discovery/index';
-import { startAppServices } from '@main/host/app-services';
-import { connectDefaultDevice, demoDeviceCount, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
-import { startWebHost } from '@main/host/web-host';
+import type { DefaultDevice } from '@main/host/default-device';
 import { mdnsEnabled, projectRoot, rendererDir, settingsFile } from '@main/paths';
+
+// Each command loads what it uses when it runs (docs/rules.md#r-cli-01): `parallax --help` or a wrong
+// command line answers without loading the schemas, the device clients or the host.
+const actions = () => import('./actions');
+const traces = () => import('./traces');
+const doctor = () => import('./doctor');
+const deviceManager = () => import('@main/devices/manager');
+const replayDevices = () => import('@demo/replay-device');
+const defaultDevice = () => import('@main/host/default-device');
 
 class UsageError extends Error {}
 
@@ -75,16 +75,16 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
       case 'clear':
       case 'swipe':
       case 'scroll-to':
-        return await runActionCommand(command, rest, out);
+        return await (await actions()).runActionCommand(command, rest, out);
       case 'open':
       case 'replay':
       case 'export':
       case 'compare':
-        return await runTraceCommand(command, rest, out);
+        return await (await traces()).runTraceCommand(command, rest, out);
       case 'replay-device':
         return await replayDevice(rest, out);
       case 'doctor':
-        return await runDoctor(rest, out);
+        return await (await doctor()).runDoctor(rest, out);
       case 'demo-device':
         return await demoDevice(rest, out);
       case undefined:
@@ -134,12 +134,18 @@ async function serve(args: string[], out: Out): Promise<number> {
     'demo-devices': { type: 'string' },
   });
   const port = portOption(values.port) ?? 0;
-  const demoCount = demoCountOption(values['demo-devices']);
+  const demoCount = await demoCountOption(values['demo-devices']);
   if (!existsSync(join(rendererDir(), 'index.html'))) {
     throw new Error('the renderer is not built; run `npm run build` first');
   }
   // The host's token is a secret no trace may hold; it exists once the host has started.
   let hostToken: string | undefined;
+  const [{ startAppServices }, { startWebHost }, { startReplayDevice }, { connectDefaultDevice, startDefaultDevice }] = await Promise.all([
+    import('@main/host/app-services'),
+    import('@main/host/web-host'),
+    replayDevices(),
+    defaultDevice(),
+  ]);
   const services = await startAppServices('web', () => (hostToken ? [hostToken] : []));
   const { manager } = services;
   const owned: Array<{ close(): Promise<void> }> = [services];
@@ -172,6 +178,7 @@ async function serve(args: string[], out: Out): Promise<number> {
 async function devices(args: string[], out: Out): Promise<number> {
   const { values } = parse(args, { json: { type: 'boolean' }, wait: { type: 'string' } });
   const settleMs = values.wait ? Number(values.wait) : 1_500;
+  const { discoverOnce } = await import('@main/discovery/index');
   const { devices: found, warnings } = await discoverOnce({ settingsPath: settingsFile(), bonjour: mdnsEnabled(), settleMs });
   if (values.json) {
     out.log(JSON.stringify(found, null, 2));
@@ -186,7 +193,8 @@ async function devices(args: string[], out: Out): Promise<number> {
   return 0;
 }
 
-function demoCountOption(value: string | undefined): number {
+async function demoCountOption(value: string | undefined): Promise<number> {
+  const { demoDeviceCount } = await defaultDevice();
   try {
     return demoDeviceCount(value);
   } catch (error) {
@@ -197,7 +205,7 @@ function demoCountOption(value: string | undefined): number {
 async function start(args: string[], out: Out): Promise<number> {
   const { values } = parse(args, { 'demo-devices': { type: 'string' } });
   const demoDevices = values['demo-devices'];
-  if (demoDevices !== undefined) demoCountOption(demoDevices);
+  if (demoDevices !== undefined) await demoCountOption(demoDevices);
   if (!existsSync(join(rendererDir(), 'index.html'))) {
     const build = spawnSync(process.execPath, [join(projectRoot(), 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], {
       cwd: projectRoot(),
@@ -241,6 +249,7 @@ async function observe(args: string[], out: Out): Promise<number> {
   });
   if (!values.device) throw new UsageError('observe needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL');
   if (!/^(wss?|https?):\/\//.test(values.device)) throw new UsageError('--device must be a ws:// runner URL or an http:// AppReveal session URL');
+  const [{ StrategySchema }, { connectionFor }] = await Promise.all([import('@shared/protocol/observation'), deviceManager()]);
   const strategy = StrategySchema.safeParse(values.strategy ?? 'visible');
   if (!strategy.success) throw new UsageError(`--strategy is visible or raw, not "${values.strategy}"`);
   const timeoutMs = values.timeout ? Number(values.timeout) : 10_000;
@@ -286,6 +295,7 @@ async function replayDevice(args: string[], out: Out): Promise<number> {
   const { values, positionals } = parse(args, { port: { type: 'string' } }, true);
   const folder = positionals[0];
   if (!folder || positionals.length > 1) throw new UsageError('replay-device needs exactly one recorded session FOLDER');
+  const { startReplayDevice } = await replayDevices();
   const device = await startReplayDevice(folder, { port: portOption(values.port) ?? 0 });
   out.log(device.url);
   await untilStopped();
