@@ -135,10 +135,20 @@
     }
     return (async () => {
       let deadline = performance.now() + SLICE_MS;
+      let held = false;
       while (pending.length) {
         collectChildren(pending.pop(), pending);
         if (pending.length && performance.now() >= deadline) {
           await tick();
+          // A test's gate (the fault xctest-read-hold): one read waits here, between two slices, until the
+          // page changes (or the fault is cleared); where the change lands is then the test's choice.
+          if (!held && window.__parallaxHoldReads) {
+            held = true;
+            window.__parallaxHoldReads = false;
+            window.__parallaxReadsHeld = (window.__parallaxReadsHeld || 0) + 1;
+            const released = window.__parallaxReadsReleased || 0;
+            while (!watch.moved() && (window.__parallaxReadsReleased || 0) === released) await new Promise((resolve) => setTimeout(resolve, 10));
+          }
           if (watch.moved()) return null;
           deadline = performance.now() + SLICE_MS;
         }

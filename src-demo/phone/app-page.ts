@@ -446,6 +446,23 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     await this.page.evaluate(`window.__demoApp.setVariants(${JSON.stringify(variants)})`);
   }
 
+  /**
+   * Arms the gate of the fault xctest-read-hold: the next sliced read waits after its first slice until
+   * the page changes; clearing it lets a waiting read go on. Page state, not a control: a read sees nothing.
+   */
+  async holdReads(hold: boolean): Promise<void> {
+    await this.page.evaluate(
+      hold
+        ? 'window.__parallaxHoldReads = true'
+        : 'window.__parallaxHoldReads = false; window.__parallaxReadsReleased = (window.__parallaxReadsReleased || 0) + 1',
+    );
+  }
+
+  /** How many sliced reads have stopped at the gate so far (it never waits for a read: the page is free while one is held). */
+  async readsHeld(): Promise<number> {
+    return Number(await this.page.evaluate('window.__parallaxReadsHeld || 0'));
+  }
+
   async setWebViews(state: { twoWebViews: boolean; checkoutTerminated: boolean }): Promise<void> {
     await this.control(`window.__demoApp.setWebViews(${JSON.stringify(state)})`);
   }

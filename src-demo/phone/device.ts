@@ -121,6 +121,7 @@ export class DemoDevice {
         checkoutTerminated: this.faults.has('web-process-terminated'),
       });
     }
+    if (names.includes('xctest-read-hold')) await this.app.holdReads(this.faults.has('xctest-read-hold'));
     if (names.includes('web-no-snapshot') && this.faults.has('web-no-snapshot')) {
       this.web.discard('checkout');
       this.web.discard('promo');

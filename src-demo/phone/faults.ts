@@ -18,6 +18,11 @@ export const FAULTS = {
   'xctest-ax-error': { value: 'flag', help: 'every hierarchy read fails with kAXErrorIllegalArgument' },
   'xctest-sparse': { value: 'flag', help: 'hierarchy reads return only the application root' },
   'xctest-slow': { value: 'ms', help: 'each hierarchy read grinds for MS before answering' },
+  // A test's gate (docs/rules.md#r-perf-10): where a change lands in a read is then the test's choice, not the machine's speed.
+  'xctest-read-hold': {
+    value: 'flag',
+    help: 'the next sliced hierarchy read waits after its first slice until the page changes or the fault is cleared (GET /admin/reads counts the reads held)',
+  },
   // The in-app SDK and its observation bridge: docs/rules.md#r-discovery, docs/rules.md#r-commands
   'sdk-absent': { value: 'flag', help: 'the app embeds no SDK: nothing listens on its port' },
   'sdk-too-old': { value: 'flag', help: 'the SDK predates discovery: /health has no bridge fields, no bridge routes' },

@@ -2,6 +2,7 @@
  * The demo device's admin endpoint, under /admin on the runner's port. Test and demo controls only:
  *   GET  /admin/stats     screen, faults, per-command request counts, SDK route counts, frame context,
  *                         capture identity, web view bridge state
+ *   GET  /admin/reads     {held}: sliced reads stopped so far at the gate of the fault xctest-read-hold
  *   GET  /admin/faults    {faults, known: [{name, help, value}]} (docs/protocol.md#p-demo-admin)
  *   POST /admin/faults    {faults: [...]} replaces the list; {add: [...]} / {remove: [...]} edit it;
  *                         answers {faults} once the app follows (a web view reloaded, the SDK gone, ...)
@@ -85,6 +86,11 @@ export async function handleAdmin(device: DemoDevice, req: IncomingMessage, res:
     if (path === '/admin' || path === '/admin/' || path === '/admin/stats') {
       if (method !== 'GET') return send(res, 405, { error: 'use GET' });
       return send(res, 200, await stats(device));
+    }
+    if (path === '/admin/reads') {
+      // Answers at once, even while a read is held at the gate (stats waits for the screen's current frame).
+      if (method !== 'GET') return send(res, 405, { error: 'use GET' });
+      return send(res, 200, { held: await device.app.readsHeld() });
     }
     if (path === '/admin/faults') {
       if (method === 'GET') {
