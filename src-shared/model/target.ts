@@ -11,7 +11,7 @@ import { boundsOf, childrenOf, nodeFlag, type Rect } from './node';
 const WEB_TEXT_ROLES = new Set(['input', 'textarea', 'textbox', 'searchbox', 'combobox']);
 
 /**
- * The one editable-field rule (docs/rules.md#r-edit-01): a field that takes text is a text field or view,
+ * The one editable-field rule (docs/rules.md#r-pick-06): a field that takes text is a text field or view,
  * a web text-entry role (seed 000: text-like inputs and textareas; ARIA's searchbox and editable combobox
  * take text too), or a node that says it can set text: the SDK's `set_text`, or AppReveal's `type`
  * (iOS/Sources/AppReveal/Elements/ElementInventory.swift `availableActions(for:)` gives UITextField and
