@@ -1,6 +1,5 @@
 // Lint and the layer rule (docs/architecture.md): which source folder may import which.
-//   src-shared/protocol  the wire formats: imports nothing but itself (and zod)
-//   src-shared           pure logic: itself and zod; no Node, DOM or Electron
+//   src-shared           pure logic: itself and zod; no Node, DOM or Electron; inside it, floors (below)
 //   src-renderer         the views: itself, src-shared, and its UI libraries
 //   src-main             the host's I/O: itself, src-shared, Node, and the demo devices' entry point
 //   src-demo             the demo devices (peers): itself, the wire formats, Node
@@ -8,10 +7,21 @@
 import tseslint from 'typescript-eslint';
 import boundaries from 'eslint-plugin-boundaries';
 
-const everything = [{ element: { types: { anyOf: ['protocol', 'shared', 'renderer', 'main', 'demo'] } } }];
 const zod = { module: { origin: 'external', source: 'zod' } };
 const core = { module: { origin: 'core' } };
 const external = (...sources) => ({ module: { origin: 'external', source: sources } });
+// src-shared's floors, from the ground up (docs/architecture.md#floors): a folder imports itself and the
+// floors below it, never one above nor a neighbour on its own floor. One element per folder.
+const FLOORS = [['protocol'], ['model'], ['observe', 'selectors'], ['act'], ['compare'], ['trace'], ['inspect'], ['api']];
+// Files of src-shared outside every floor's folder: a new folder must take its floor in FLOORS.
+const SHARED = [...FLOORS.flat(), 'shared'];
+const floorPolicies = FLOORS.flatMap((floor, level) =>
+  floor.map((type) => ({
+    from: { element: { type } },
+    allow: { to: [{ element: { types: { anyOf: [type, ...FLOORS.slice(0, level).flat()] } } }, zod] },
+  })),
+);
+const everything = [{ element: { types: { anyOf: [...SHARED, 'renderer', 'main', 'demo'] } } }];
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'out/**', 'test-results/**', 'playwright-report/**', 'resources/**'] },
@@ -67,7 +77,7 @@ export default tseslint.config(
       // Dynamic import() and re-exports are dependencies too (the host loads the demo device lazily).
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
       'boundaries/elements': [
-        { type: 'protocol', pattern: 'src-shared/protocol', partialMatch: false },
+        ...FLOORS.flat().map((type) => ({ type, pattern: `src-shared/${type}`, partialMatch: false })),
         { type: 'shared', pattern: 'src-shared', partialMatch: false },
         { type: 'renderer', pattern: 'src-renderer', partialMatch: false },
         { type: 'main', pattern: 'src-main', partialMatch: false },
@@ -85,13 +95,13 @@ export default tseslint.config(
           checkAllOrigins: true,
           checkUnknownLocals: true,
           policies: [
-            { from: { element: { type: 'protocol' } }, allow: { to: [{ element: { type: 'protocol' } }, zod] } },
-            { from: { element: { type: 'shared' } }, allow: { to: [{ element: { types: { anyOf: ['protocol', 'shared'] } } }, zod] } },
+            ...floorPolicies,
+            { from: { element: { type: 'shared' } }, allow: { to: [{ element: { types: { anyOf: SHARED } } }, zod] } },
             {
               from: { element: { type: 'renderer' } },
               allow: {
                 to: [
-                  { element: { types: { anyOf: ['protocol', 'shared', 'renderer'] } } },
+                  { element: { types: { anyOf: [...SHARED, 'renderer'] } } },
                   external(
                     'react',
                     'react-dom',
@@ -112,7 +122,7 @@ export default tseslint.config(
               from: { element: { type: 'main' } },
               allow: {
                 to: [
-                  { element: { types: { anyOf: ['protocol', 'shared', 'main'] } } },
+                  { element: { types: { anyOf: [...SHARED, 'main'] } } },
                   { element: { type: 'demo' }, file: { categories: 'entry' } },
                   core,
                   external('electron', 'ws', 'zod', 'yauzl', 'yazl', 'bonjour-service', '@modelcontextprotocol/*', 'playwright-core'),

@@ -18,7 +18,7 @@ import { RunnerClient } from '@main/runner/client';
 import { Observer } from '@main/runner/observer';
 import { flattenTree, type FlatNode } from '@shared/model/tree';
 import { boundsOf, rectArea } from '@shared/model/node';
-import { rectContains, topmostAt } from '@shared/inspect/pick';
+import { rectContains, topmostAt } from '@shared/model/pick';
 import type { UiNode } from '@shared/protocol/runner';
 
 const POINTS = 200;

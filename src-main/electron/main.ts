@@ -21,7 +21,7 @@ import type { ApiService } from '@main/host/api';
 import { startAppServices, type AppServices } from '@main/host/app-services';
 import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
 import { RENDERER_CSP } from '@main/host/web-host';
-import { packFrames, WIRE_RESET_METHOD, WirePacker } from '@shared/api/wire';
+import { packFrames, WIRE_RESET_METHOD, WirePacker } from '@shared/protocol/wire';
 import { projectRoot, rendererDir } from '@main/paths';
 
 const CallSchema = z.object({ method: z.string().max(100), params: z.unknown() });

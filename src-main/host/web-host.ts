@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiCallEnvelopeSchema, MAX_API_FRAME_BYTES, MAX_TRACE_BYTES, TRACE_UPLOAD_PATH } from '@shared/api/api';
-import { packFrames, WirePacker } from '@shared/api/wire';
+import { packFrames, WirePacker } from '@shared/protocol/wire';
 import type { ApiService } from './api';
 
 export const RENDERER_CSP = [

@@ -24,7 +24,7 @@ import { findRecordedTarget, type FoundTarget } from '@shared/trace/replay-targe
 import { stepVariable, traceVariables } from '@shared/trace/variables';
 import { redactForTrace } from '@shared/trace/redact';
 import { compareScreens, type ScreenComparison } from '@shared/compare/screens';
-import { describeSelector } from '@shared/inspect/actions';
+import { describeSelector } from '@shared/act/describe';
 import { withoutChildren } from '@shared/model/node';
 import { resolveTarget } from '@shared/act/resolve';
 import { outcomeClassOf } from '@shared/act/verdict';

@@ -2,7 +2,7 @@
 export * from './budget';
 export * from './context';
 export * from './display-fence';
-export * from './identity';
+export * from '@shared/model/identity'; // lives in the model (docs/architecture.md#floors)
 export * from './look-for';
 export * from './result';
 export * from './send-keys';

@@ -5,12 +5,12 @@
  */
 import type { LookFor, Point, TargetSelector } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
-import { nodeIdentity } from './identity';
+import { nodeIdentity } from '@shared/model/identity';
 import { normalizeLookForText } from './look-for';
-import { topmostAt } from '@shared/inspect/pick';
-import { actionTargetAt, scrollContainerAt } from '@shared/inspect/actions';
+import { topmostAt } from '@shared/model/pick';
+import { actionTargetAt, isEditableNode, scrollContainerAt } from '@shared/model/target';
+import { collapseTwins, ID_FIELDS, sameElement, TEXT_FIELDS, textMatches } from '@shared/model/match';
 import { flattenTree, type FlatNode } from '@shared/model/tree';
-import { boundsOf } from '@shared/model/node';
 
 export type Resolution =
   | {
@@ -33,13 +33,8 @@ export type Resolution =
   | { readonly kind: 'point'; readonly point: Point; readonly found?: UiNode | undefined }
   | { readonly kind: 'notFound'; readonly selector: string };
 
-/** The fields an id selector (the CLI's `--id`) matches exactly. */
-export const ID_FIELDS = ['resource-id', 'sdk-element-id', 'web-element-id'] as const;
-/** The fields a text selector (`--text`) matches: exactly, else case aside. */
-export const TEXT_FIELDS = ['content-desc', 'text', 'value'] as const;
-const WEB_TEXT_ROLES = new Set(['input', 'textarea', 'textbox']);
-
-export function describeSelector(selector: TargetSelector): string {
+/** The value a selector names (an id, a text, a point, a picked node's id or label), as a result's `selector` records it. */
+export function selectorValue(selector: TargetSelector): string {
   if ('id' in selector) return selector.id;
   if ('text' in selector) return selector.text;
   if ('point' in selector) return `${selector.point.x},${selector.point.y}`;
@@ -53,42 +48,10 @@ export function describeSelector(selector: TargetSelector): string {
   );
 }
 
-export function isEditable(node: UiNode): boolean {
-  if (node.role === 'textfield') return true;
-  const webRole = node['web-role']?.toLowerCase();
-  if (webRole !== undefined && WEB_TEXT_ROLES.has(webRole)) return true;
-  if (node.actions?.includes('set_text')) return true;
-  return /text(field|view)/i.test(node.className ?? '');
-}
-
-function boundsKey(node: UiNode): string {
-  const b = boundsOf(node);
-  return b ? `${b.left},${b.top},${b.right},${b.bottom}` : 'none';
-}
-
-const identified = (node: UiNode) => {
-  const kind = nodeIdentity(node).kind;
-  return kind === 'bridge' || kind === 'web';
-};
-
-/**
- * One candidate per on-screen element: a bridge or DOM node and the XCTest node it was merged over (same
- * bounds) are the same element, and the one with an identity is the one an action can name.
- */
-function collapseTwins(hits: readonly FlatNode[]): FlatNode[] {
-  const byBounds = new Map<string, FlatNode>();
-  for (const hit of hits) {
-    const key = boundsKey(hit.node);
-    const seen = byBounds.get(key);
-    if (!seen || (!identified(seen.node) && identified(hit.node))) byBounds.set(key, hit);
-  }
-  return [...byBounds.values()].sort((a, b) => a.order - b.order);
-}
-
 function pick(hits: readonly FlatNode[], resolvedBy: 'id' | 'text', selector: string, preferEditable: boolean): Resolution {
   let candidates = collapseTwins(hits);
   if (preferEditable) {
-    const editable = candidates.filter((c) => isEditable(c.node));
+    const editable = candidates.filter((c) => isEditableNode(c.node));
     if (editable.length > 0) candidates = editable;
   }
   const [first, ...rest] = candidates;
@@ -97,24 +60,8 @@ function pick(hits: readonly FlatNode[], resolvedBy: 'id' | 'text', selector: st
   return { kind: 'node', node: first.node, resolvedBy, selector, warnings };
 }
 
-function textMatches(nodes: readonly FlatNode[], text: string): FlatNode[] {
-  const exact = nodes.filter(({ node }) => TEXT_FIELDS.some((f) => node[f] === text));
-  if (exact.length > 0) return exact;
-  const folded = text.toLowerCase();
-  return nodes.filter(({ node }) => TEXT_FIELDS.some((f) => node[f]?.toLowerCase() === folded));
-}
-
-/** The same element as `picked` in another read, judged by what XCTest also reports: its id, else its frame and label. */
-export function sameElement(candidate: UiNode, picked: UiNode): boolean {
-  const id = picked['resource-id'];
-  if (id !== undefined && id !== '') return candidate['resource-id'] === id;
-  if (boundsKey(candidate) !== boundsKey(picked)) return false;
-  const label = picked['content-desc'] ?? picked.text;
-  return label !== undefined && (candidate['content-desc'] === label || candidate.text === label);
-}
-
 function revalidate(picked: UiNode, nodes: readonly FlatNode[]): Resolution {
-  const selector = describeSelector({ node: picked });
+  const selector = selectorValue({ node: picked });
   const identity = nodeIdentity(picked);
   if (identity.kind === 'bridge') {
     const fresh = nodes.find(({ node }) => {
@@ -149,16 +96,6 @@ function revalidate(picked: UiNode, nodes: readonly FlatNode[]): Resolution {
   };
 }
 
-/**
- * The elements an id or text selector names on `root`, one per on-screen element, in screen order: the
- * candidates resolveTarget picks the first of (the Parallax CLI's `--id` / `--text`, docs/selectors.md#s-parallax).
- */
-export function selectorMatches(selector: { id: string } | { text: string }, root: UiNode | undefined, flat?: readonly FlatNode[]): FlatNode[] {
-  const nodes = flat ?? (root ? flattenTree(root) : []);
-  if ('id' in selector) return collapseTwins(nodes.filter(({ node }) => ID_FIELDS.some((f) => node[f] === selector.id)));
-  return collapseTwins(textMatches(nodes, selector.text));
-}
-
 export function resolveTarget(selector: TargetSelector, root: UiNode | undefined, options: { preferEditable?: boolean } = {}): Resolution {
   const nodes = root ? flattenTree(root) : [];
   if ('point' in selector) {
@@ -178,14 +115,6 @@ export function resolveTarget(selector: TargetSelector, root: UiNode | undefined
 export function scrollableAt(root: UiNode | undefined, point: Point): UiNode | undefined {
   if (!root) return undefined;
   return scrollContainerAt(flattenTree(root), point.x, point.y)?.node;
-}
-
-/** The bridge node merged over an XCTest node (same frame, same id), if any. */
-export function twinWithIdentity(node: UiNode, nodes: readonly FlatNode[]): UiNode | undefined {
-  if (identified(node)) return node;
-  const key = boundsKey(node);
-  const id = node['resource-id'];
-  return nodes.find(({ node: n }) => identified(n) && boundsKey(n) === key && (id === undefined || n['resource-id'] === id))?.node;
 }
 
 /** Scroll searches match case and quote style aside (R-LOOK-02), within `scope` when given. */

@@ -18,7 +18,7 @@ import { encodeAutoMobileAction, encodeWebControlAction, type AutoMobileAction, 
 import { flattenTree } from '@shared/model/tree';
 import { SDK_REQUEST_BUDGET_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitBridgeAction, admitWebAction, type BridgeContext } from './context';
-import { captureIdentityOf, nodeIdentity, nodeTargetRecord } from './identity';
+import { captureIdentityOf, nodeIdentity, nodeTargetRecord } from '@shared/model/identity';
 import type { XctestTap } from './tap';
 import { interpretBridgeOutcome, interpretRunnerOutcome, type RelayOutcome, type RunnerOutcome } from './verdict';
 import { centerOf } from '@shared/model/node';

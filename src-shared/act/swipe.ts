@@ -9,7 +9,7 @@ import { encodeAutoMobileAction, type AutoMobileAction } from '@shared/protocol/
 import { swipeBudgetMs } from './budget';
 import { admitBridgeAction, type BridgeContext } from './context';
 import type { DisplayFence } from './display-fence';
-import { captureIdentityOf, nodeIdentity, nodeTargetRecord } from './identity';
+import { captureIdentityOf, nodeIdentity, nodeTargetRecord } from '@shared/model/identity';
 import type { FallbackReason } from '@shared/protocol/observation';
 
 export interface Stroke {

@@ -8,7 +8,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { encodeAutoMobileAction, encodeWebControlAction, type AutoMobileAction, type WebControlAction } from '@shared/protocol/sdk';
 import { SDK_REQUEST_BUDGET_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitBridgeAction, admitWebAction, type BridgeContext } from './context';
-import { nodeIdentity, nodeTargetRecord } from './identity';
+import { nodeIdentity, nodeTargetRecord } from '@shared/model/identity';
 import { centerOf } from '@shared/model/node';
 import type { FallbackReason } from '@shared/protocol/observation';
 

@@ -15,7 +15,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { boundsOf, childrenOf, hidesText, nodeLabel, type Rect } from '@shared/model/node';
 import { childKey, nodeAtKey, parentKeyOf, ROOT_KEY, type NodeKey } from '@shared/model/tree';
 import { indexScreen, type ScreenIndex, type ViewName } from '@shared/selectors/screen';
-import { elementTypeOf } from '@shared/selectors/element-type';
+import { elementTypeOf } from '@shared/model/element-type';
 import { xctestNodeOf } from '@shared/selectors/element';
 import { diffTrees } from './diff';
 

@@ -11,93 +11,17 @@ import {
   type FailureExplanation,
   type FailureReason,
   type Point,
-  type SendKeysStep,
   type TargetRecord,
   type TargetSelector,
 } from '@shared/protocol/action';
-import type { ActionStep, DeviceSummary } from '@shared/api/api';
+import type { ActionStep, DeviceSummary } from '@shared/protocol/device';
 import { APPREVEAL_EXTRAS } from '@shared/observe/appreveal';
 import { outcomeClassOf } from '@shared/act/verdict';
+import { quote } from '@shared/act/describe';
 import type { UiNode } from '@shared/protocol/runner';
-import { boxesAt, hitChain, type PickOptions } from './pick';
 import { SOURCE_LABELS } from './source';
 import type { FlatNode } from '@shared/model/tree';
-import { boundsOf, childrenOf, countNodes, nodeFlag, nodeLabel, nodeSource, withoutChildren, type Rect } from '@shared/model/node';
-
-// ---- Targets ----------------------------------------------------------------------------------------
-
-const WEB_TEXT_ROLES = new Set(['input', 'textarea', 'textbox', 'searchbox', 'combobox']);
-
-/** A field that takes text: a text field or view, a web input, or a node that says it can set text. */
-export function isEditableNode(node: UiNode): boolean {
-  const raw = node as Record<string, unknown>;
-  if (raw['role'] === 'textfield') return true;
-  const webRole = raw['web-role'];
-  if (typeof webRole === 'string' && WEB_TEXT_ROLES.has(webRole.toLowerCase())) return true;
-  const actions = raw['actions'];
-  if (Array.isArray(actions) && (actions.includes('set_text') || actions.includes('type'))) return true;
-  const className = raw['className'];
-  return typeof className === 'string' && /text(field|view)/i.test(className);
-}
-
-/** Something a finger can use: clickable, editable, checkable or long-clickable. */
-export function isActionableNode(node: UiNode): boolean {
-  return nodeFlag(node, 'clickable') || nodeFlag(node, 'long-clickable') || nodeFlag(node, 'checkable') || isEditableNode(node);
-}
-
-/** The node carries the identity of an SDK bridge or web view capture (what an action can name). */
-export function hasActionIdentity(node: UiNode): boolean {
-  const raw = node as Record<string, unknown>;
-  return typeof raw['sdk-element-id'] === 'string' || typeof raw['web-element-id'] === 'string';
-}
-
-function sameRect(a: Rect | null, b: Rect | null): boolean {
-  return a !== null && b !== null && a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
-}
-
-/** An actionable node that holds no other actionable node: a control, not a screen or a container. */
-export function isControlNode(node: UiNode): boolean {
-  if (!isActionableNode(node)) return false;
-  const stack = [...childrenOf(node)];
-  while (stack.length > 0) {
-    const child = stack.pop()!;
-    if (isActionableNode(child)) return false;
-    stack.push(...childrenOf(child));
-  }
-  return true;
-}
-
-/**
- * The box a click at (x, y) acts on (docs/rules.md#r-pick-05): the node a finger hits there (the picking
- * rule, pick.ts), or the nearest node around it that is a control (actionable and holding no other
- * control: a clickable screen or container holding controls is not one), as its bridge or web twin when
- * one was merged over it (same frame), so the action names the identity the observation captured. The
- * root (the whole screen) is never a target. `null`: empty space, where a tap is a tap at the point.
- */
-export function actionTargetAt(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions = {}): FlatNode | null {
-  const chain = hitChain(nodes, x, y, options).filter((flat) => flat.depth > 0 && (options.pickable?.(flat) ?? true));
-  const hit = chain.find((flat) => isControlNode(flat.node));
-  if (!hit) return null;
-  return twinWithIdentity(nodes, hit, options) ?? hit;
-}
-
-/**
- * The bridge or web node merged over `hit` (same frame), or `hit` itself when it has an identity. A twin
- * has hit's frame, so it is among the boxes at hit's top-left corner (docs/rules.md#r-perf-03); `hit` may
- * be an ancestor of what the finger hit, whose frame need not hold the finger's point.
- */
-function twinWithIdentity(nodes: readonly FlatNode[], hit: FlatNode, options: PickOptions): FlatNode | undefined {
-  if (hasActionIdentity(hit.node)) return hit;
-  const bounds = boundsOf(hit.node);
-  const pool = bounds && bounds.right > bounds.left && bounds.bottom > bounds.top ? boxesAt(nodes, bounds.left, bounds.top) : nodes;
-  return pool.find((flat) => hasActionIdentity(flat.node) && sameRect(boundsOf(flat.node), bounds) && (options.pickable?.(flat) ?? true));
-}
-
-/** The innermost scrollable box around the node a finger hits at a point (the container a drag scrolls), if any. */
-export function scrollContainerAt(nodes: readonly FlatNode[], x: number, y: number, options: PickOptions = {}): FlatNode | null {
-  const hit = hitChain(nodes, x, y, options).find((flat) => flat.depth > 0 && nodeFlag(flat.node, 'scrollable') && (options.pickable?.(flat) ?? true));
-  return hit ? (twinWithIdentity(nodes, hit, options) ?? hit) : null;
-}
+import { boundsOf, childrenOf, countNodes, nodeLabel, nodeSource, withoutChildren, type Rect } from '@shared/model/node';
 
 /** Screen points rounded to a tenth, so a request reads cleanly in the timeline and the trace. */
 export function roundPoint(p: Point): Point {
@@ -276,65 +200,6 @@ export function gestureRequest(gesture: ScreenGesture, offered: OfferedActions, 
 }
 
 // ---- One timeline step -----------------------------------------------------------------------------
-
-const quote = (text: string) => `“${text.length > 40 ? `${text.slice(0, 39)}…` : text}”`;
-
-export function keyStepText(step: SendKeysStep): string {
-  switch (step.kind) {
-    case 'type':
-      return `type ${quote(step.text)}`;
-    case 'clear':
-      return 'clear';
-    case 'replace':
-      return `replace with ${quote(step.text)}`;
-    case 'ime':
-      return `IME ${step.imeAction}`;
-    case 'tab':
-      return 'Tab';
-  }
-}
-
-function direction(start: Point, end: Point): string {
-  const dx = end.x - start.x;
-  const dy = end.y - start.y;
-  if (Math.abs(dy) >= Math.abs(dx)) return dy < 0 ? '↑' : '↓';
-  return dx < 0 ? '←' : '→';
-}
-
-/** The action in a few words: "tap", "double tap", "long press 800 ms", "type “qa”", "swipe ↑ 240 pt". */
-export function describeRequest(request: ActionRequest): string {
-  switch (request.action) {
-    case 'tap':
-      return 'tap';
-    case 'doubleTap':
-      return 'double tap';
-    case 'longPress':
-      return `long press ${request.durationMs} ms`;
-    case 'sendKeys':
-      return request.steps.map(keyStepText).join(', ');
-    case 'swipe': {
-      const length = Math.round(Math.hypot(request.end.x - request.start.x, request.end.y - request.start.y));
-      const duration = request.durationMs !== undefined ? ` · ${request.durationMs} ms` : '';
-      return `swipe ${direction(request.start, request.end)} ${length} pt${duration}`;
-    }
-    case 'scrollTo':
-      return `scroll to ${'text' in request.lookFor ? quote(request.lookFor.text) : request.lookFor.elementId}`;
-    case 'back':
-      return 'back';
-    case 'webTool':
-      return request.tool === 'web_click' ? `web click ${request.selector}` : `web type ${quote(request.text ?? '')} into ${request.selector}`;
-  }
-}
-
-/** What the request named, before the device resolved it. */
-export function describeSelector(selector: TargetSelector | undefined): string {
-  if (!selector) return 'keyboard focus';
-  if ('id' in selector) return `id ${selector.id}`;
-  if ('text' in selector) return `text ${quote(selector.text)}`;
-  if ('point' in selector) return `point ${Math.round(selector.point.x)}, ${Math.round(selector.point.y)}`;
-  const n = selector.node;
-  return `picked ${n['resource-id'] ?? n['sdk-element-id'] ?? n['web-element-id'] ?? n['content-desc'] ?? n.text ?? n.className ?? 'node'}`;
-}
 
 export const RESOLVED_BY_TEXT: Readonly<Record<TargetRecord['resolvedBy'], string>> = {
   id: 'by id',

@@ -3,7 +3,7 @@
  * large the tiles are, and which device's screenshot is asked for next so that every device gets its
  * share of a bounded number of requests in flight.
  */
-import type { DeviceSummary } from '@shared/api/api';
+import type { DeviceSummary } from '@shared/protocol/device';
 
 /** A connected device takes screenshots when it offers a runner's request_screenshot or AppReveal's screenshot tool. */
 export function takesScreenshots(device: Pick<DeviceSummary, 'supportedCommands'>): boolean {

@@ -1,8 +1,10 @@
 /** Pure helpers the inspector UI uses over a runner hierarchy and its observation. */
-export * from './pick';
+export * from '@shared/model/pick'; // lives in the model (docs/architecture.md#floors)
 export * from './search';
 export * from './attributes';
 export * from './source';
 export * from './observation';
 export * from './actions';
 export * from './live';
+export * from '@shared/model/target'; // lives in the model (docs/architecture.md#floors)
+export * from '@shared/act/describe'; // lives with the actions (docs/architecture.md#floors)

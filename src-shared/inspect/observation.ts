@@ -4,7 +4,7 @@
  * containers with hidden content, its layout warnings, and the capture stamps of its two halves.
  * Pure: plain data in, plain data out.
  */
-import type { Frame } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import type { LayoutWarning, Observation, ObservationError, Quality, QualityReason, QualityVerdict, SourceOutcome } from '@shared/protocol/observation';
 import type { FlatNode, NodeKey } from '@shared/model/tree';
 import { boundsOf, type Rect } from '@shared/model/node';

@@ -21,7 +21,7 @@ import {
   type TreeShape,
   type XctestTwinKind,
 } from '@shared/model/node';
-import { elementTypeOf } from '@shared/selectors/element-type';
+import { elementTypeOf } from '@shared/model/element-type';
 
 export const SDK_BRIDGE_SOURCE = 'sdkBridge';
 

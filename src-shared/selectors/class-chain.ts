@@ -7,7 +7,7 @@
  * selected, or among their descendants after `**`; the first step starts at the application.
  */
 import { SelectorError } from './errors';
-import { elementTypeByName, type ElementTypeName } from './element-type';
+import { elementTypeByName, type ElementTypeName } from '@shared/model/element-type';
 import { parsePredicate, type Predicate } from './predicate';
 import type { ScreenView } from './screen';
 

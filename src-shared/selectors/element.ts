@@ -13,7 +13,7 @@
 import type { UiNode } from '@shared/protocol/runner';
 import { boundsOf, nodeFlag, nodeSource, xctestTwinOf } from '@shared/model/node';
 import type { NodeSource } from '@shared/protocol/observation';
-import { elementTypeInfo, elementTypeOf, type ElementTypeName } from './element-type';
+import { elementTypeInfo, elementTypeOf, type ElementTypeName } from '@shared/model/element-type';
 
 export interface ElementFrame {
   x: number;

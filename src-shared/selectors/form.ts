@@ -9,7 +9,7 @@
  * only the nodes holding its value, it finds the same nodes in the same order, which the unit tests
  * hold to the evaluator's answer on generated trees (`selectorsByEvaluation`).
  */
-import { ID_FIELDS, selectorMatches, TEXT_FIELDS } from '@shared/act/resolve';
+import { ID_FIELDS, selectorMatches, TEXT_FIELDS } from '@shared/model/match';
 import type { ColumnName, ScreenIndex, ScreenView, ViewName } from './screen';
 import { oneElementPerPair } from './query';
 

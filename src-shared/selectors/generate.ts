@@ -16,7 +16,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { hidesText, nodeSource } from '@shared/model/node';
 import type { NodeKey } from '@shared/model/tree';
 import { SELECTOR_SYNTAXES, type SelectorSyntax } from './errors';
-import { elementTypeInfo } from './element-type';
+import { elementTypeInfo } from '@shared/model/element-type';
 import type { ElementAttributes, Visibility } from './element';
 import { escapeRegex, formatMaestroSelector, maestroMatcher, type MaestroSelector } from './maestro';
 import { predicateString } from './predicate';
@@ -26,7 +26,7 @@ import { swiftString } from './xcuitest';
 import { evaluateIn, parseSelector, viewOf, type ParsedSelector } from './query';
 import { indexScreen, type ScreenIndex, type ViewName } from './screen';
 import { formSteps, matchForm, type FormAttribute, type SelectorForm } from './form';
-import { ID_FIELDS, TEXT_FIELDS } from '@shared/act/resolve';
+import { ID_FIELDS, TEXT_FIELDS } from '@shared/model/match';
 
 /** What a selector identifies the element by. */
 export type SelectorBasis = 'identifier' | 'label' | 'placeholder' | 'type';

@@ -1,6 +1,6 @@
 /** Selectors (docs/selectors.md): generated for a node, and read and evaluated in any syntax. */
 export * from './errors';
-export * from './element-type';
+export * from '@shared/model/element-type'; // lives in the model (docs/architecture.md#floors)
 export * from './element';
 export * from './screen';
 export * from './maestro';

@@ -11,7 +11,7 @@
  * `enabled`, `visible`, `selected`, `focused`, and the `wd`-prefixed forms).
  */
 import { SelectorError, wholeMatch, MAX_PATTERN_LENGTH, type SelectorSyntax } from './errors';
-import { elementTypeInfo } from './element-type';
+import { elementTypeInfo } from '@shared/model/element-type';
 import type { ElementAttributes } from './element';
 import { operatorReader, patternReader, scan, TokenCursor, type Reader } from './tokens';
 

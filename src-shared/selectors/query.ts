@@ -11,9 +11,9 @@
  */
 import type { UiNode } from '@shared/protocol/runner';
 import type { NodeKey } from '@shared/model/tree';
-import { selectorMatches } from '@shared/act/resolve';
+import { selectorMatches } from '@shared/model/match';
 import { MAX_SELECTOR_LENGTH, SelectorError, type SelectorSyntax } from './errors';
-import { elementTypeByName } from './element-type';
+import { elementTypeByName } from '@shared/model/element-type';
 import { maestroMatcher, parseMaestroSelector, type MaestroSelector } from './maestro';
 import { evaluateXcuiQuery, parseXcuiQuery, type XcuiQuery } from './xcuitest';
 import { parsePredicate, type Predicate } from './predicate';

@@ -23,7 +23,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { boundsOf, childrenOf, nodeSource, xctestTwinOf } from '@shared/model/node';
 import { ROOT_KEY, type FlatNode, type NodeKey } from '@shared/model/tree';
 import { elementAttributes, identifierOf, labelOf, placeholderOf, valueOf, type ElementAttributes } from './element';
-import { elementTypeInfo, elementTypeOf } from './element-type';
+import { elementTypeInfo, elementTypeOf } from '@shared/model/element-type';
 
 export type ViewName = 'xctest' | 'merged';
 

@@ -10,7 +10,7 @@
  * https://developer.apple.com/documentation/xcuiautomation/xcuielementquery/subscript(_:)).
  */
 import { SelectorError } from './errors';
-import { elementTypeByName, elementTypeInfo, type ElementTypeName } from './element-type';
+import { elementTypeByName, elementTypeInfo, type ElementTypeName } from '@shared/model/element-type';
 import type { ElementAttributes } from './element';
 import { parsePredicate, type Predicate, type PredicateArg } from './predicate';
 import type { ScreenView } from './screen';

@@ -30,7 +30,7 @@ import { resolveTarget } from '@shared/act/resolve';
 import { centerOf, hidesText, withoutChildren, XCTEST_TWIN_ATTRIBUTES } from '@shared/model/node';
 import { xctestNodeOf } from '@shared/selectors/element';
 import { flattenTree } from '@shared/model/tree';
-import { describeRequest, keyStepText } from '@shared/inspect/actions';
+import { describeRequest, keyStepText } from '@shared/act/describe';
 import { keySteps } from './export-plan';
 import type { TraceAction, TraceActionResult, TraceTarget } from './schema';
 

@@ -6,7 +6,7 @@
  */
 import WebSocket from 'ws';
 import { ApiServerMessageSchema } from '@shared/api/api';
-import { unpackFrames, WireUnpacker } from '@shared/api/wire';
+import { unpackFrames, WireUnpacker } from '@shared/protocol/wire';
 
 export type ApiReply = { ok: boolean; result?: unknown; error?: { code: string; message: string } };
 

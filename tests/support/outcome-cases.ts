@@ -7,7 +7,7 @@
 import WebSocket from 'ws';
 import type { ActionRequest, ActionResult, OutcomeClass } from '@shared/protocol/action';
 import { ActionStepSchema, ApiServerMessageSchema } from '@shared/api/api';
-import { unpackFrames, WireUnpacker } from '@shared/api/wire';
+import { unpackFrames, WireUnpacker } from '@shared/protocol/wire';
 import { parseJsonLossless } from '@shared/protocol/json';
 import { runActionCommand } from '@main/cli/actions';
 import { FAULT_NAMES } from '@demo/index';

@@ -9,7 +9,7 @@
  */
 import { flattenTree } from '@shared/model/tree';
 import { centerOf, nodeLabel, withoutChildren } from '@shared/model/node';
-import { actionTargetAt } from '@shared/inspect/actions';
+import { actionTargetAt } from '@shared/model/target';
 import type { ActionRequest } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import type { DeviceManager } from '@main/devices/manager';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiMethods } from '@shared/api/api';
 import { observation as healthyObservation } from '../support/observation';
-import { packFrames, unpackFrames, WIRE_CAPACITY, WirePacker, WireRefError, WireUnpacker } from '@shared/api/wire';
+import { packFrames, unpackFrames, WIRE_CAPACITY, WirePacker, WireRefError, WireUnpacker } from '@shared/protocol/wire';
 
 const observation = (n: number) => ({ screenSize: { width: 390, height: 844 }, nodes: [{ id: `node-${n}` }] });
 const screenshot = (n: number) => ({ format: 'png' as const, dataBase64: `png-${n}` });

@@ -18,7 +18,7 @@ import { appRevealElementToUiNode, appRevealObservation, appRevealQuality } from
 import { appReadingView, fieldRows, logRows, networkRows, newerAppState } from '@shared/inspect/app-state';
 import { appStateChanges, nothingChanged } from '@shared/trace/app-state';
 import { hidesText, nodeFlag } from '@shared/model/node';
-import { isEditableNode } from '@shared/inspect/actions';
+import { isEditableNode } from '@shared/model/target';
 import { ObservationSchema } from '@shared/protocol/observation';
 import { advertisableAddresses } from '@demo/appreveal/server';
 import { IOS_ELEMENT, TAURI_EMAIL } from '../support/appreveal-tool-cases';

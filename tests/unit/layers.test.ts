@@ -46,14 +46,37 @@ describe('the layer rule', () => {
       "import { readFileSync } from 'node:fs'; import { RunnerClient } from '@main/runner/client'; import { App } from '@renderer/components/App'; export const x = [readFileSync, RunnerClient, App];",
     );
     expect(errors).toHaveLength(3);
-    expect(errors.join('\n')).toMatch(/"shared" to entities of module with origin "core" and module source "node:fs"/);
-    expect(errors.join('\n')).toMatch(/"shared" to elements of type "main"/);
-    expect(errors.join('\n')).toMatch(/"shared" to elements of type "renderer"/);
+    expect(errors.join('\n')).toMatch(/"observe" to entities of module with origin "core" and module source "node:fs"/);
+    expect(errors.join('\n')).toMatch(/"observe" to elements of type "main"/);
+    expect(errors.join('\n')).toMatch(/"observe" to elements of type "renderer"/);
   });
 
   it('keeps the wire formats at the bottom: protocol imports nothing above it', async () => {
     const errors = await layerErrors('src-shared/protocol/bad.ts', "import { diffTrees } from '@shared/compare/diff'; export const w = [diffTrees];");
-    expect(errors).toEqual([expect.stringMatching(/"protocol" to elements of type "shared"/)]);
+    expect(errors).toEqual([expect.stringMatching(/"protocol" to elements of type "compare"/)]);
+  });
+
+  // src-shared's floors (docs/architecture.md#floors): each floor below may be used, none above, no neighbour.
+  it('lets each floor of src-shared import the floors below it', async () => {
+    expect(
+      await layerErrors(
+        'src-shared/api/ok.ts',
+        "import { z } from 'zod'; import { UiNodeSchema } from '@shared/protocol/runner'; import { flattenTree } from '@shared/model/tree'; import { parseSelector } from '@shared/selectors/query'; import { resolveTarget } from '@shared/act/resolve'; import { diffTrees } from '@shared/compare/diff'; import { TraceSchema } from '@shared/trace/schema'; import { stepOutcome } from '@shared/inspect/actions'; export const a = [z, UiNodeSchema, flattenTree, parseSelector, resolveTarget, diffTrees, TraceSchema, stepOutcome];",
+      ),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['model', "import { resolveTarget } from '@shared/act/resolve'", 'act'],
+    ['observe', "import { parseSelector } from '@shared/selectors/query'", 'selectors'],
+    ['selectors', "import { assemble } from '@shared/observe/assemble'", 'observe'],
+    ['act', "import { diffTrees } from '@shared/compare/diff'", 'compare'],
+    ['compare', "import { TraceSchema } from '@shared/trace/schema'", 'trace'],
+    ['trace', "import { stepOutcome } from '@shared/inspect/actions'", 'inspect'],
+    ['inspect', "import { apiMethods } from '@shared/api/api'", 'api'],
+  ])('refuses a wrong-way import on the %s floor', async (floor, imports, above) => {
+    const errors = await layerErrors(`src-shared/${floor}/bad.ts`, `${imports}; export const u = 1;`);
+    expect(errors).toContainEqual(expect.stringMatching(new RegExp(`"${floor}" to elements of type "${above}"`)));
   });
 
   it('never lets renderer and main import each other', async () => {
@@ -78,7 +101,7 @@ describe('the layer rule', () => {
       'src-demo/bad.ts',
       "import { RunnerClient } from '@main/runner/client'; import { resolveTarget } from '@shared/act/resolve'; export const z = [RunnerClient, resolveTarget];",
     );
-    expect(demo).toEqual([expect.stringMatching(/"demo" to elements of type "main"/), expect.stringMatching(/"demo" to elements of type "shared"/)]);
+    expect(demo).toEqual([expect.stringMatching(/"demo" to elements of type "main"/), expect.stringMatching(/"demo" to elements of type "act"/)]);
     expect(await layerErrors('src-main/bad.ts', "import { DemoDevice } from '@demo/phone/device'; export const v = [DemoDevice];")).toEqual([
       expect.stringMatching(/"main" to elements of type "demo"/),
     ]);

@@ -41,7 +41,7 @@ import {
 import { RunnerError, type RunnerClient } from '@main/runner/client';
 import type { Observer } from '@main/runner/observer';
 import { neverSent, RequestLedger } from '@main/runner/ledger';
-import { describeSelector, type Resolution } from '@shared/act/resolve';
+import { selectorValue, type Resolution } from '@shared/act/resolve';
 import type { ObservedFrame } from '@shared/api/api';
 
 /** How a request that threw ended: never sent, refused by the runner, unreadable, timed out or cut off. */
@@ -111,7 +111,7 @@ function bridgeStateOf(observation: Observation | undefined): ObservationBridgeS
 }
 
 export function selectorRecord(selector: TargetSelector | undefined, resolvedBy: TargetRecord['resolvedBy']): TargetRecord {
-  return selector ? { resolvedBy, selector: describeSelector(selector) } : { resolvedBy };
+  return selector ? { resolvedBy, selector: selectorValue(selector) } : { resolvedBy };
 }
 
 function resolvedByOf(selector: TargetSelector): TargetRecord['resolvedBy'] {

@@ -17,7 +17,8 @@ import {
   type Served,
 } from '@shared/act';
 import { flattenTree } from '@shared/model/tree';
-import { resolveTarget, scrollableAt, twinWithIdentity, type Resolution } from '@shared/act/resolve';
+import { resolveTarget, scrollableAt, type Resolution } from '@shared/act/resolve';
+import { twinWithIdentity } from '@shared/model/target';
 import { type ActionRun, fail, failWith, ok, selectorRecord, type Outcome } from './run';
 
 export async function runSwipe(run: ActionRun, request: z.output<typeof SwipeRequestSchema>, plannedFor: DisplayFence | undefined): Promise<Outcome> {
@@ -98,5 +99,5 @@ function nodeOf(resolution: Resolution): UiNode | undefined {
 }
 
 function twinOf(node: UiNode, root: UiNode | undefined): UiNode {
-  return root ? (twinWithIdentity(node, flattenTree(root)) ?? node) : node;
+  return root ? (twinWithIdentity(flattenTree(root), { node })?.node ?? node) : node;
 }

@@ -25,7 +25,7 @@ import {
   MAX_API_FRAME_BYTES,
 } from '@shared/api/api';
 import { parseJsonLossless, stringifyJsonLossless } from '@shared/protocol/json';
-import { unpackFrames, WIRE_RESET_METHOD, WireRefError, WireUnpacker } from '@shared/api/wire';
+import { unpackFrames, WIRE_RESET_METHOD, WireRefError, WireUnpacker } from '@shared/protocol/wire';
 
 /** How the page is connected to its host. IPC is always `connected`. */
 export type HostState = 'connecting' | 'connected' | 'lost';
