@@ -9,7 +9,7 @@ import { encodeWebControlAction, type WebControlAction, type WebSnapshot } from 
 import { LOOK_FOR_SETTLE_MS, WEB_ACTION_BUDGET_MS } from './budget';
 import { admitWebAction, type BridgeContext } from './context';
 import { interpretBridgeOutcome, type FailClosed, type RelayOutcome } from './verdict';
-import { childrenOf } from '@shared/model/node';
+import { childrenOf, isWebView } from '@shared/model/node';
 import type { FallbackReason } from '@shared/protocol/observation';
 
 export interface LookForInput {
@@ -58,7 +58,7 @@ export function countWebViews(root: UiNode | undefined): number {
   const stack: UiNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.className === 'WKWebView') count++;
+    if (isWebView(node)) count++;
     else stack.push(...childrenOf(node));
   }
   return count;

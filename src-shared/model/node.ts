@@ -206,6 +206,22 @@ export function xctestTwinOf(node: UiNode): XctestTwin | undefined {
   return { kind, node: twin as UiNode };
 }
 
+/** The class XCTest reports for a web view. */
+export const WEB_VIEW_CLASS = 'WKWebView';
+
+/**
+ * A web view: XCTest's WKWebView, or the bridge node that replaced it (its `xctest.className`,
+ * docs/rules.md#r-obs-09). A DOM element is never one.
+ */
+export function isWebView(node: UiNode): boolean {
+  if (node.className === WEB_VIEW_CLASS) return nodeSource(node) !== 'sdkWebBridge';
+  const extras: unknown = (node as { extras?: unknown }).extras;
+  if (extras === null || typeof extras !== 'object') return false;
+  const record = extras as Record<string, unknown>;
+  // A kept twin stands beside the WKWebView it describes, which is the web view (the raw strategy).
+  return record[XCTEST_TWIN_KEY] === 'replaced' && record[`${XCTEST_TWIN_PREFIX}className`] === WEB_VIEW_CLASS;
+}
+
 // ---- Flags ------------------------------------------------------------------------------------------
 
 /**

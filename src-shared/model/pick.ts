@@ -18,10 +18,7 @@
  */
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree, type FlatNode, type NodeKey } from '@shared/model/tree';
-import { boundsOf, nodeFlag, nodeSource, rectArea, type Rect } from '@shared/model/node';
-
-/** The class XCTest reports for a web view; its page scrolls inside its frame. */
-const WEB_VIEW_CLASS = 'WKWebView';
+import { boundsOf, isWebView, nodeFlag, nodeSource, rectArea, type Rect } from '@shared/model/node';
 
 /** Half-open containment: a point on the shared edge of two adjacent rows belongs to the lower one. */
 export function rectContains(r: Rect, x: number, y: number): boolean {
@@ -36,7 +33,8 @@ export interface PickOptions {
 }
 
 function clips(node: UiNode): boolean {
-  return nodeFlag(node, 'scrollable') || node.className === WEB_VIEW_CLASS;
+  // A web view's page scrolls inside its frame.
+  return nodeFlag(node, 'scrollable') || isWebView(node);
 }
 
 /** Each node list's nodes by key, built once per list (a frame's), not once per pointer move. */

@@ -177,7 +177,7 @@ function mergeSources(
   else if (!out.root) out.sources.bridge = { status: 'not_merged', reason: 'no_hierarchy' };
   else {
     const before = out.root;
-    const outcome = guarded('bridge', () => mergeBridgeRead(before, stages.bridge), undefined);
+    const outcome = guarded('bridge', () => mergeBridgeRead(before, stages.bridge, { keepXctestTwins: stages.strategy === 'raw' }), undefined);
     if (outcome) {
       out.root = outcome.root;
       out.backend = outcome.backend;

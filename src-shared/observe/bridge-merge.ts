@@ -13,6 +13,7 @@ import { RectIndex, truncateRect } from './geometry';
 import { isXctest, present, rectOf } from './nodes';
 import {
   childrenOf,
+  limitDepth,
   limitTreeDepth,
   MAX_VIEW_DEPTH,
   SDK_SOURCE_KEY,
@@ -41,6 +42,8 @@ export interface BridgeMerge extends BackendFields {
   nodes: number;
   /** XCTest leaves removed as duplicates. */
   duplicatesRemoved: number;
+  /** Other XCTest nodes folded into the bridge node that describes them (docs/rules.md#r-obs-09). */
+  folded: number;
 }
 
 /** Native text-entry roles (compared lower-cased), reported as the runner's "textfield". */
@@ -58,7 +61,7 @@ const APPLICATION_ROLE = 'application';
  * timeout, a failure — or a space other than screen) leaves the XCTest tree unchanged and reports backend
  * xctest, fallback unavailable.
  */
-export function mergeBridgeRead(root: UiNode, read: BridgeRead | undefined): BridgeMerge {
+export function mergeBridgeRead(root: UiNode, read: BridgeRead | undefined, options: BridgeMergeOptions = {}): BridgeMerge {
   const fallback = (reason: string): BridgeMerge => ({
     root,
     merged: false,
@@ -67,6 +70,7 @@ export function mergeBridgeRead(root: UiNode, read: BridgeRead | undefined): Bri
     fallbackReason: 'unavailable',
     nodes: 0,
     duplicatesRemoved: 0,
+    folded: 0,
   });
   if (!read) return fallback('no_answer');
   if (read.kind !== 'reply') return fallback(read.kind);
@@ -75,7 +79,7 @@ export function mergeBridgeRead(root: UiNode, read: BridgeRead | undefined): Bri
   if (!snapshot) return fallback('no_snapshot');
   // Window- or view-relative bounds would put a node at the wrong screen point for an XCTest tap.
   if (snapshot.coordinateSpace !== 'screen') return fallback(`coordinate_space_${snapshot.coordinateSpace}`);
-  const result = mergeBridgeSnapshot(root, snapshot);
+  const result = mergeBridgeSnapshot(root, snapshot, options);
   return { ...result, merged: true, reason: 'merged', backend: 'sdk', captureIdentity: snapshot.captureIdentity };
 }
 
@@ -87,8 +91,21 @@ const BRIDGE_NODE_SHAPE: TreeShape<ObservationNode> = {
   },
 };
 
+export interface BridgeMergeOptions {
+  /**
+   * Keep each XCTest node a bridge node also describes beside it (`xctest.twin` kept) instead of folding
+   * it into that node (docs/rules.md#r-obs-09). The raw strategy keeps them: it shows everything as reported.
+   */
+  keepXctestTwins?: boolean | undefined;
+}
+
 /** Merges a screen-space snapshot (the caller checked the space). */
-export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot): { root: UiNode; nodes: number; duplicatesRemoved: number } {
+export function mergeBridgeSnapshot(
+  root: UiNode,
+  snapshot: ObservationSnapshot,
+  options: BridgeMergeOptions = {},
+): { root: UiNode; nodes: number; duplicatesRemoved: number; folded: number } {
+  const fold = options.keepXctestTwins !== true;
   const identity = snapshot.captureIdentity;
   // Bridge nodes by frame, for the duplicate check: one Map lookup per XCTest leaf.
   const index = new RectIndex<{ source: ObservationNode; mapped: UiNode }>();
@@ -116,10 +133,16 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
   let duplicatesRemoved = 0;
   // Each bridge node stands for at most one XCTest node (docs/protocol.md#p-merge-attrs, `xctest.*`).
   const twinned = new Set<UiNode>();
+  // The XCTest nodes a bridge node describes that the merge did not remove as duplicate leaves.
+  const keptTwins = new Map<UiNode, UiNode>();
   const twin = (mapped: UiNode, xctest: UiNode, kind: XctestTwinKind) => {
     twinned.add(mapped);
-    // `mapped` was built by this merge and is not shared yet.
-    mapped.extras = { ...mapped.extras, ...xctestTwinExtras(xctest, kind) };
+    if (kind === 'kept') keptTwins.set(xctest, mapped);
+    // Folded, the XCTest node is no longer in the tree: the bridge node stands for it.
+    const recorded: XctestTwinKind = kind === 'kept' && fold ? 'replaced' : kind;
+    // `mapped` was built by this merge and is not shared yet. Folded, it also carries what the XCTest
+    // stages said of the node (the projection's hidden-content marks), under its own source.
+    mapped.extras = { ...(fold ? xctest.extras : undefined), ...mapped.extras, ...xctestTwinExtras(xctest, recorded) };
   };
   const duplicateOf = (leaf: UiNode): UiNode | undefined => {
     const bounds = rectOf(leaf);
@@ -161,9 +184,36 @@ export function mergeBridgeSnapshot(root: UiNode, snapshot: ObservationSnapshot)
           .filter((n): n is UiNode => n !== null)
       : [...childrenOf(root)];
   if (index.size > 0) twinKeptNodes(rootChildren, index, twinned, twin);
+  const remaining = fold && keptTwins.size > 0 ? foldXctestTwins(rootChildren, keptTwins) : rootChildren;
   // First under the root: XCTest lists later windows (alerts, the keyboard) after the app's own, and
   // they are drawn above the app content the bridge describes.
-  return { root: withChildren(root, [...bridgeNodes, ...rootChildren]), nodes: count, duplicatesRemoved };
+  let merged = withChildren(root, [...bridgeNodes, ...remaining]);
+  // A folded subtree now hangs below its bridge twin, which may sit deeper than the XCTest node did.
+  if (remaining !== rootChildren) merged = limitDepth(merged).root;
+  return { root: merged, nodes: count, duplicatesRemoved, folded: remaining === rootChildren ? 0 : keptTwins.size };
+}
+
+/**
+ * One element, one row (docs/rules.md#r-obs-09): each XCTest node a bridge node describes leaves the
+ * tree, and what it still holds (XCTest nodes the bridge does not report: a cell's subviews, a web view's
+ * leaves) moves under that bridge node, after its own children. So each element on screen is one node,
+ * carrying both sources' attributes (its `xctest.*` extras), and the XCTest nodes left keep their XCTest
+ * parent as an ancestor in the view of what XCTest sees (`xctestTwinOf`).
+ */
+function foldXctestTwins(nodes: readonly UiNode[], twins: ReadonlyMap<UiNode, UiNode>): UiNode[] {
+  const out: UiNode[] = [];
+  for (const node of nodes) {
+    const children = childrenOf(node);
+    const kept = children.length > 0 ? foldXctestTwins(children, twins) : [];
+    const twin = twins.get(node);
+    if (twin) {
+      // The bridge node was built by this merge and is not shared yet.
+      if (kept.length > 0) twin.node = [...childrenOf(twin), ...kept];
+      continue;
+    }
+    out.push(kept.length === children.length && kept.every((c, i) => c === children[i]) ? node : withChildren(node, kept));
+  }
+  return out;
 }
 
 /**

@@ -9,9 +9,9 @@ import type { SdkRelayFailure, WebElement, WebSnapshot, WebViewBridgeEntry } fro
 import { RectIndex } from './geometry';
 import { isXctest, present, rectOf } from './nodes';
 import { mapWebBounds, originOf, usableViewport, webElementToUiNode, type WebIdentity } from './web-mapping';
-import { type Rect, childrenOf, withChildren, withoutChildren, xctestTwinExtras } from '@shared/model/node';
+import { type Rect, childrenOf, isWebView, WEB_VIEW_CLASS, withChildren, withoutChildren, xctestTwinExtras } from '@shared/model/node';
 
-export const WEB_VIEW_CLASS = 'WKWebView';
+export { WEB_VIEW_CLASS };
 
 export type WebRead =
   | {
@@ -27,12 +27,15 @@ export type WebRead =
   | { kind: 'timeout' }
   | { kind: 'error'; message: string };
 
-/** Index paths (child positions from the root) of the WKWebView nodes with no WKWebView above them. */
+/**
+ * Index paths (child positions from the root) of the web views (XCTest's WKWebView, or the bridge node it
+ * was folded into) with no web view above them.
+ */
 export function outermostWebViewPaths(root: UiNode): number[][] {
   const paths: number[][] = [];
   const path: number[] = [];
   const walk = (node: UiNode) => {
-    if (node.className === WEB_VIEW_CLASS && isXctest(node)) {
+    if (isWebView(node)) {
       paths.push([...path]);
       return;
     }

@@ -15,6 +15,8 @@ import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { RunnerClient } from '@main/runner/client';
 import { Observer, type ObserveOptions } from '@main/runner/observer';
 import { nodeAtKey } from '@shared/model/tree';
+import { isWebView } from '@shared/model/node';
+import { elementTypeOf } from '@shared/selectors/element-type';
 import { ObservationSchema, type LayoutWarning, type Observation } from '@shared/protocol/observation';
 import type { HierarchyUpdate, HierarchyUpdateReply, UiNode } from '@shared/protocol/runner';
 
@@ -97,9 +99,9 @@ function pathTo(root: UiNode, key: string): UiNode[] {
   return parts.map((_, i) => nodeAtKey(root, parts.slice(0, i + 1).join('.'))).filter((n): n is UiNode => n !== undefined);
 }
 
-/** The one outermost XCTest WKWebView and the nodes under it. */
+/** The one outermost web view (XCTest's WKWebView, or the bridge node it folded into: R-OBS-09) and the nodes under it. */
 function webView(o: Observation): UiNode {
-  const views = all(treeOf(o)).filter((n) => n.className === 'WKWebView' && sourceOf(n) === 'xctest');
+  const views = all(treeOf(o)).filter((n) => isWebView(n) && sourceOf(n) !== 'sdkWebBridge');
   expect(views).toHaveLength(1);
   return views[0]!;
 }
@@ -467,6 +469,38 @@ describe('Observe', () => {
 
 // ---- Observe: web views ----------------------------------------------------------------------------
 
+describe('Observe: one element, one row', () => {
+  /** Nodes of different sources with the same frame and the same element type: one element shown twice. */
+  const twice = (root: UiNode | undefined) => {
+    const seen = new Map<string, string>();
+    const out: string[] = [];
+    for (const n of all(root)) {
+      if (!n.bounds || n === root) continue;
+      const key = `${n.bounds.left},${n.bounds.top},${n.bounds.right},${n.bounds.bottom}/${elementTypeOf(n)}`;
+      const other = seen.get(key);
+      if (other !== undefined && other !== sourceOf(n)) out.push(key);
+      seen.set(key, sourceOf(n));
+    }
+    return out;
+  };
+  for (const screen of ['login', 'feed', 'checkout', 'hostile', 'edges']) {
+    it(`R-OBS-09: on every demo screen each element is one row in the merged view, as reported in raw and XCTest only (${screen})`, async () => {
+      await setScreen(screen);
+      const { observer } = await freshObserver();
+      const visible = await observe(observer, { strategy: 'visible' });
+      const raw = await observe(observer, { strategy: 'raw' });
+      const xctestOnly = await observe(observer, { xctestOnly: true });
+      expect(visible.backend).toBe('sdk');
+      expect(twice(treeOf(visible))).toEqual([]);
+      // Of XCTest's own nodes, the merged view keeps only what no bridge node describes (here: the application).
+      expect(fromXctest(visible).map((n) => n.className)).toEqual(['XCUIApplication']);
+      // XCTest only and raw show everything as reported.
+      expect(fromXctest(xctestOnly).length).toBe(all(treeOf(xctestOnly)).length);
+      if (screen !== 'hostile') expect(fromXctest(raw).length).toBeGreaterThan(1);
+    });
+  }
+});
+
 describe('Observe: web views', () => {
   beforeEach(async () => {
     await setScreen('checkout');
@@ -578,7 +612,7 @@ describe('Observe: web views', () => {
     expect((await sentSince(before))('request_sdk_web_snapshot')).toBe(0);
     expect(observation.sources.web).toEqual({ status: 'not_read', reason: 'web_views_on_screen_2' });
     expect(fromWeb(observation)).toHaveLength(0);
-    expect(all(treeOf(observation)).filter((n) => n.className === 'WKWebView')).toHaveLength(2);
+    expect(all(treeOf(observation)).filter(isWebView)).toHaveLength(2);
   });
 
   for (const [fault, reason] of [
@@ -634,8 +668,10 @@ describe('strategies and quality', () => {
       expect(find(fromXctest(visible), cell), cell).toBeUndefined();
     }
 
-    const list = find(fromXctest(visible), 'feed.list')!;
-    expect(list.extras).toMatchObject({ hiddenContentAbove: 'true', hiddenContentBelow: 'true' });
+    // R-OBS-09: visible folds the XCTest list into the bridge's, which carries the projection's marks.
+    expect(find(fromXctest(visible), 'feed.list')).toBeUndefined();
+    const list = find(all(treeOf(visible)), 'feed.list')!;
+    expect(list.extras).toMatchObject({ hiddenContentAbove: 'true', hiddenContentBelow: 'true', 'sdk.source': 'sdkBridge' });
     expect(find(fromXctest(raw), 'feed.list')!.extras?.hiddenContentAbove).toBeUndefined();
     // The tab bar comes after the list in traversal order and is part of the visible UI.
     const tree = all(treeOf(visible));

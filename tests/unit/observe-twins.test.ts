@@ -66,12 +66,25 @@ describe('Observe: the XCTest node a merged node stands for', () => {
     expect(xctestAttributes(submit)).toMatchObject({ identifier: 'login.submit', label: 'Sign In', xcuiType: 'XCUIElementTypeButton' });
   });
 
-  it('R-QA-06: a bridge node beside the XCTest container it describes is its kept twin (same frame and id, or type)', () => {
-    expect(xctestTwinOf(find(merged, (n) => n['sdk-element-id'] === 'screen.login')!)).toMatchObject({
+  it('R-QA-06: a bridge node beside the XCTest container it describes is its kept twin (same frame and id, or type) — kept as reported by the raw strategy', () => {
+    const raw = mergeBridgeSnapshot(xctest, snapshot, { keepXctestTwins: true }).root;
+    expect(xctestTwinOf(find(raw, (n) => n['sdk-element-id'] === 'screen.login')!)).toMatchObject({
       kind: 'kept',
       node: { 'resource-id': 'screen.login', className: 'UIView' },
     });
-    expect(xctestTwinOf(find(merged, (n) => n['sdk-element-id'] === 'web')!)).toMatchObject({ kind: 'kept', node: { className: 'WKWebView' } });
+    expect(xctestTwinOf(find(raw, (n) => n['sdk-element-id'] === 'web')!)).toMatchObject({ kind: 'kept', node: { className: 'WKWebView' } });
+  });
+
+  it('R-OBS-09: merged, the XCTest container folds into the bridge node that describes it, which then stands for it (replaced)', () => {
+    expect(xctestTwinOf(find(merged, (n) => n['sdk-element-id'] === 'screen.login')!)).toMatchObject({
+      kind: 'replaced',
+      node: { 'resource-id': 'screen.login', className: 'UIView' },
+    });
+    expect(find(merged, (n) => n.className === 'UIView')).toBeUndefined();
+    // The web view's XCTest leaf the bridge does not report moves under the bridge's web view.
+    const web = find(merged, (n) => n['sdk-element-id'] === 'web')!;
+    expect(xctestTwinOf(web)).toMatchObject({ kind: 'replaced', node: { className: 'WKWebView' } });
+    expect(web.node?.map((n) => n.text)).toEqual(['Hello']);
   });
 
   it('R-QA-06: a bridge node XCTest never reported has no twin, and XCTest sees nothing of it; an anonymous leaf of its type and frame is its twin', () => {
@@ -79,7 +92,8 @@ describe('Observe: the XCTest node a merged node stands for', () => {
     expect(xctestTwinOf(promo)).toBeUndefined();
     expect(xctestAttributes(promo)).toBeNull();
     // An anonymous XCTest leaf (no id, no label) with the bridge node's frame and type is that element.
-    expect(xctestTwinOf(find(merged, (n) => n['sdk-element-id'] === 'avatar')!)).toMatchObject({ kind: 'kept', node: { className: 'UIImageView' } });
+    expect(xctestTwinOf(find(merged, (n) => n['sdk-element-id'] === 'avatar')!)).toMatchObject({ kind: 'replaced', node: { className: 'UIImageView' } });
+    expect(find(merged, (n) => n.className === 'UIImageView')).toBeUndefined();
   });
 
   it('R-QA-06: a DOM element merged over an XCTest leaf records the leaf as what XCTest saw', () => {
