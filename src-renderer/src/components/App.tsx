@@ -51,7 +51,7 @@ import { SourceLegend } from './SourceLegend';
 import { TopBar } from './TopBar';
 import { Tree } from './Tree';
 import { TraceView, useTraceDrop, useTraceView } from './TraceView';
-import { useTraceOpenRequests } from './TraceOpenRequests';
+import { useTraceOpenRequests } from '@renderer/hooks/useTraceOpenRequests';
 import { boundsOf } from '@shared/model/node';
 import { indexTree } from '@shared/model/tree';
 

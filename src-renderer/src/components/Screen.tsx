@@ -49,7 +49,7 @@ import {
   topmostAt,
   type PickOptions,
 } from '@shared/inspect';
-import { useElementSize } from '@renderer/state/useElementSize';
+import { useElementSize } from '@renderer/hooks/useElementSize';
 import type { ZoomControls } from '@renderer/state/zoom';
 import { ScreenZoom } from './ScreenZoom';
 import { BoxLayer, type PlacedBox } from './BoxLayer';
