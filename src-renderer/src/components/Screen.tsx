@@ -43,6 +43,7 @@ import {
   hiddenContentMarks,
   insetsOf,
   layoutWarningTitle,
+  pickableAmong,
   pickStackAt,
   safeAreaRegions,
   screenPointSize,
@@ -290,10 +291,10 @@ export function Screen({
 
   // Picking runs over the whole tree (a filtered-out scroll container still clips) but picks shown nodes only.
   const allNodes = treeNodes ?? nodes;
-  const pickOptions: PickOptions = useMemo(() => {
-    const shown = new Set(nodes.map((f) => f.key));
-    return { ...(geometry?.points ? { screen: geometry } : {}), pickable: (flat) => shown.has(flat.key) };
-  }, [nodes, geometry]);
+  const pickOptions: PickOptions = useMemo(
+    () => ({ ...(geometry?.points ? { screen: geometry } : {}), pickable: pickableAmong(nodes, allNodes) }),
+    [nodes, allNodes, geometry],
+  );
 
   // The latest values for the native wheel listener and the gesture timers.
   const latest = useRef({ nodes: allNodes, pickOptions, scale, pickStack, interact, geometry });
