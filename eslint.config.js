@@ -41,7 +41,7 @@ export default tseslint.config(
   },
   {
     // Tests reach their own helpers one folder up (tests/support); sources only through the aliases.
-    files: ['tests/**/*.ts'],
+    files: ['tests/**/*.{ts,tsx}'],
     rules: {
       // Tests read loosely typed JSON from peers and fixtures.
       '@typescript-eslint/no-explicit-any': 'off',
@@ -69,7 +69,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src-*/**/*.{ts,tsx}', 'tests/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
+    files: ['src-*/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}', 'e2e/**/*.ts', 'bench/**/*.ts'],
     plugins: { boundaries },
     settings: {
       'import/resolver': { typescript: { project: './tsconfig.test.json' } },

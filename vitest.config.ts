@@ -7,7 +7,7 @@ import { SOURCE_ALIASES } from './aliases.config';
 export default defineConfig({
   resolve: { alias: SOURCE_ALIASES },
   test: {
-    include: ['tests/**/*.test.ts'],
+    include: ['tests/**/*.test.{ts,tsx}'],
     testTimeout: 20_000,
     // Integration files spend most of their time waiting on sockets and the demo's Chromium, so even on
     // two cores two workers finish sooner (vitest's default is one fewer than the cores: one, here).

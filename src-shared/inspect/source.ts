@@ -26,3 +26,21 @@ export function nodesShownIn(nodes: readonly FlatNode[], hidden: ReadonlySet<Nod
   if (hidden.size === 0) return nodes;
   return nodes.filter((flat) => !hidden.has(nodeSource(flat.node)));
 }
+
+const pickableCache = new WeakMap<readonly FlatNode[], (flat: FlatNode) => boolean>();
+
+/**
+ * Picking over the whole tree but choosing only among `shown` (what `nodesShownIn` left): the key set is
+ * built once per list, however many ask (the App's pick stack, the Screen's hover and clicks: 50,000
+ * keys on a heavy screen, docs/rules.md#r-perf-08), and not at all when nothing is hidden.
+ */
+export function pickableAmong(shown: readonly FlatNode[], all: readonly FlatNode[]): ((flat: FlatNode) => boolean) | undefined {
+  if (shown === all) return undefined;
+  let pickable = pickableCache.get(shown);
+  if (!pickable) {
+    const keys = new Set(shown.map((flat) => flat.key));
+    pickable = (flat) => keys.has(flat.key);
+    pickableCache.set(shown, pickable);
+  }
+  return pickable;
+}

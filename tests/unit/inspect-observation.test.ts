@@ -21,6 +21,7 @@ import {
   nodeAttributes,
   nodesShownIn,
   observationErrorLine,
+  pickableAmong,
   qualityBanner,
   safeAreaRegions,
   shortContext,
@@ -60,6 +61,16 @@ describe('node sources', () => {
     expect(sourceCounts(tree.nodes)).toEqual({ xctest: 3, sdkBridge: 1, sdkWebBridge: 1 });
     expect(nodesShownIn(tree.nodes, new Set())).toBe(tree.nodes);
     expect(nodesShownIn(tree.nodes, new Set(['sdkWebBridge', 'xctest'] as const)).map((f) => f.key)).toEqual(['0.0']);
+  });
+
+  it('R-PERF-08: picks among the shown nodes with one key set per filtered list, none when nothing is hidden', () => {
+    expect(pickableAmong(tree.nodes, tree.nodes)).toBeUndefined();
+    const shown = nodesShownIn(tree.nodes, new Set(['sdkWebBridge', 'xctest'] as const));
+    const pickable = pickableAmong(shown, tree.nodes);
+    // The App's pick stack and the Screen's hover ask for the same list: they get the same test, built once.
+    expect(pickableAmong(shown, tree.nodes)).toBe(pickable);
+    expect(tree.nodes.filter((flat) => pickable?.(flat)).map((f) => f.key)).toEqual(['0.0']);
+    expect(pickableAmong([...shown], tree.nodes)).not.toBe(pickable);
   });
 });
 

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UiNode } from '@shared/protocol/runner';
 import { indexScreen, selectorsFor, selectorSteps } from '@shared/selectors';
-import { afterPaint } from '@renderer/state/useAfterPaint';
+import { afterPaint } from '@renderer/hooks/useAfterPaint';
 
 describe('R-PERF-11: the selectors panel follows a selection in tasks of its own', () => {
   beforeEach(() => {

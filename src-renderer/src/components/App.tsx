@@ -7,6 +7,7 @@ import {
   isOcrNode,
   nodesShownIn,
   offeredActions,
+  pickableAmong,
   pickStackAt,
   searchNodesIn,
   sourceCounts,
@@ -29,7 +30,8 @@ import { DeviceList } from './DeviceList';
 import { DeviceStatus } from './DeviceStatus';
 import { DiscoveredList } from './DiscoveredList';
 import { InteractBar } from './InteractBar';
-import { CompareButton, LiveCompareView, useLiveComparison } from './LiveCompare';
+import { CompareButton, LiveCompareView } from './LiveCompare';
+import { useLiveComparison } from '@renderer/state/live-compare';
 import { WebViewPanel } from './WebViewPanel';
 import { AppPanel } from './AppPanel';
 import { ModeToggle } from './ModeToggle';
@@ -50,8 +52,10 @@ import { SearchBox } from './SearchBox';
 import { SourceLegend } from './SourceLegend';
 import { TopBar } from './TopBar';
 import { Tree } from './Tree';
-import { TraceView, useTraceDrop, useTraceView } from './TraceView';
-import { useTraceOpenRequests } from './TraceOpenRequests';
+import { TraceView } from './TraceView';
+import { useTraceView } from '@renderer/state/trace-view';
+import { useTraceDrop } from '@renderer/hooks/useTraceDrop';
+import { useTraceOpenRequests } from '@renderer/hooks/useTraceOpenRequests';
 import { boundsOf } from '@shared/model/node';
 import { indexTree } from '@shared/model/tree';
 
@@ -157,12 +161,10 @@ function LiveApp() {
   // A selector being tried highlights what it finds; else the search's matches (docs/rules.md#r-qa-22).
   const tryResult = useMemo(() => (tryText.trim() === '' ? null : trySelector(tryText, root)), [tryText, root]);
   const matchKeys = useMemo(() => (tryResult ? new Set(tryResult.ok ? tryResult.matches : []) : matches.keySet), [matches, tryResult]);
-  // Once per frame and source filter, not per click: 50,000 keys (docs/rules.md#r-perf-08).
-  const shownKeys = useMemo(() => new Set(shownNodes.map((flat) => flat.key)), [shownNodes]);
   const pickStack = useMemo(() => {
     if (pickX === undefined || pickY === undefined) return [];
-    return pickStackAt(tree.nodes, pickX, pickY, { pickable: (flat) => shownKeys.has(flat.key) });
-  }, [tree, shownKeys, pickX, pickY]);
+    return pickStackAt(tree.nodes, pickX, pickY, { pickable: pickableAmong(shownNodes, tree.nodes) });
+  }, [tree, shownNodes, pickX, pickY]);
   const mismatch = frameMismatch(frame);
   const appReveal = device?.kind === 'appreveal';
   const offered = useMemo(() => offeredActions(device), [device]);

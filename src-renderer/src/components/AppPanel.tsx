@@ -13,7 +13,7 @@ import { APPREVEAL_READ_TOOLS } from '@shared/protocol/appreveal-tools';
 import type { DeviceSummary, Frame } from '@shared/api/api';
 import { appReadingView, appToolTitle, newerAppState } from '@shared/inspect/app-state';
 import { useApi } from '@renderer/api/queries';
-import { useTraceResource } from './trace-resources';
+import { useTraceResource } from '@renderer/hooks/useTraceResources';
 
 export function AppPanel({ device, frame }: { device: DeviceSummary; frame: Frame | undefined }) {
   const api = useApi();

@@ -23,7 +23,7 @@ import {
   type CompareSide,
   type PairIndex,
 } from '@shared/compare/sides';
-import { frameMismatch, nodeCaption, pickStackAt, shortClassName } from '@shared/inspect';
+import { frameMismatch, nodeCaption, pickableAmong, pickStackAt, shortClassName } from '@shared/inspect';
 import type { Frame } from '@shared/api/api';
 import { createCompareStores, linkSides } from '@renderer/state/compare-link';
 import { plural } from '@renderer/state/format';
@@ -260,8 +260,7 @@ function CompareSidePanel({
   const shown = useMemo(() => (filtering ? tree.nodes.filter((flat) => classKeys.has(flat.key)) : tree.nodes), [tree, classKeys, filtering]);
   const pickStack = useMemo(() => {
     if (pickX === undefined || pickY === undefined) return [];
-    const keys = new Set(shown.map((flat) => flat.key));
-    return pickStackAt(tree.nodes, pickX, pickY, { pickable: (flat) => keys.has(flat.key) });
+    return pickStackAt(tree.nodes, pickX, pickY, { pickable: pickableAmong(shown, tree.nodes) });
   }, [tree, shown, pickX, pickY]);
   const placeholder = frame.observation?.viewHierarchy ? null : 'This read holds no tree.';
   return (

@@ -12,7 +12,7 @@ import { type GridLoop, gridTuning, TilePainter, useGridLoop, usePageVisible, ty
 import { useApi, useDevices, useHostEvents } from '@renderer/api/queries';
 import { useGridView } from '@renderer/state/grid-view';
 import { useInspector } from '@renderer/state/store';
-import { useElementSize } from '@renderer/state/useElementSize';
+import { useElementSize } from '@renderer/hooks/useElementSize';
 import { errorMessage } from '@renderer/state/format';
 
 /** A portrait phone (the demo's iPhone 17 is 402 x 874 points); another shape is letterboxed in it. */

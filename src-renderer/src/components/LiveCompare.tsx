@@ -5,37 +5,11 @@ import './LiveCompare.css';
  * until it is closed. While this device is being recorded, the comparison can be saved into the trace.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { create } from 'zustand';
 import type { ComparisonView, DeviceSummary, RecordingStatus } from '@shared/api/api';
 import { queryKeys, useApi, useHostEvents, useRecordingStatus } from '@renderer/api/queries';
-import type { Transport } from '@renderer/api/transport';
 import { errorMessage, formatTime, plural } from '@renderer/state/format';
+import { closeComparison, compareDevice, useLiveComparison } from '@renderer/state/live-compare';
 import { CompareView } from './CompareView';
-
-interface LiveComparisonState {
-  /** The comparison on screen; null: the live view is. */
-  view: ComparisonView | null;
-  /** A comparison is being taken. */
-  pending: boolean;
-  /** Why the last comparison could not be taken. */
-  error: string | null;
-}
-
-export const useLiveComparison = create<LiveComparisonState>(() => ({ view: null, pending: false, error: null }));
-
-async function compareDevice(api: Transport, deviceId: string): Promise<void> {
-  useLiveComparison.setState({ pending: true, error: null });
-  try {
-    const view = await api.call('device.compare', { deviceId });
-    useLiveComparison.setState({ view, pending: false });
-  } catch (error) {
-    useLiveComparison.setState({ pending: false, error: `Compare failed: ${errorMessage(error)}` });
-  }
-}
-
-function closeComparison(): void {
-  useLiveComparison.setState({ view: null, error: null });
-}
 
 /** The canvas bar's button; it also says why the last comparison failed. */
 export function CompareButton({ device }: { device: DeviceSummary | undefined }) {

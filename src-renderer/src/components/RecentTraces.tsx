@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useApi } from '@renderer/api/queries';
 import { errorMessage, formatTime } from '@renderer/state/format';
-import { openTraceFromPath } from './TraceOpenRequests';
+import { openTraceFromPath } from '@renderer/hooks/useTraceOpenRequests';
 
 function size(bytes: number): string {
   return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KiB` : `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;

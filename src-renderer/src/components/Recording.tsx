@@ -8,7 +8,7 @@ import './Recording.css';
 import { useState } from 'react';
 import type { DeviceSummary, RecordingStatus } from '@shared/api/api';
 import { useApi, useAppInfo, useDevices, useRecordingStatus, useRecordingToggle, useRecoverTrace, useUnfinishedTraces } from '@renderer/api/queries';
-import { openTraceFromPath } from './TraceOpenRequests';
+import { openTraceFromPath } from '@renderer/hooks/useTraceOpenRequests';
 import { CopyButton } from './CopyButton';
 import { errorMessage, formatTime, plural } from '@renderer/state/format';
 

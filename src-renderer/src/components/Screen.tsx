@@ -24,32 +24,22 @@ import './Screen.css';
  * landed. A click on a badge (a layout warning, a hidden-content arrow) selects it and never touches the
  * device.
  */
-import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
-import type { Point } from '@shared/protocol/action';
+import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Frame } from '@shared/api/api';
 import type { LayoutWarning } from '@shared/protocol/observation';
 import {
-  actionTargetAt,
   appRevealIdSource,
-  clampToScreen,
-  classifyStroke,
   isOcrNode,
-  isSecondClick,
-  scrollContainerAt,
-  DOUBLE_TAP_WINDOW_MS,
-  type OfferedActions,
-  type ScreenGesture,
-  type PointerSample,
   hiddenContentMarks,
   insetsOf,
   layoutWarningTitle,
-  pickStackAt,
+  pickableAmong,
   safeAreaRegions,
   screenPointSize,
-  topmostAt,
   type PickOptions,
 } from '@shared/inspect';
-import { useElementSize } from '@renderer/state/useElementSize';
+import { useElementSize } from '@renderer/hooks/useElementSize';
+import { useScreenGestures, type InteractOptions, type ScreenGeometry } from '@renderer/hooks/useScreenGestures';
 import type { ZoomControls } from '@renderer/state/zoom';
 import { ScreenZoom } from './ScreenZoom';
 import { BoxLayer, type PlacedBox } from './BoxLayer';
@@ -59,22 +49,6 @@ import type { FlatNode, NodeKey } from '@shared/model/tree';
 
 /** Room kept around the screen inside the canvas, in px. */
 const MARGIN = 12;
-/** Two clicks closer than this (displayed px) are "the same point". */
-const SAME_POINT_PX = 4;
-/** Wheel travel (with Alt held: the wheel alone zooms) that moves one step through the stack. */
-const WHEEL_STEP = 60;
-
-export interface ScreenGeometry {
-  /** The screen's size in points (or, when no point size is known, the screenshot's size in pixels). */
-  width: number;
-  height: number;
-  /** Whether width and height are points: only then can a click be sent. */
-  points: boolean;
-}
-
-/** Elements over the screen that take their own clicks (badges): a press on one never reaches the device. */
-const OWN_CLICKS = '[data-own-click]';
-
 interface ScreenProps {
   frame: Frame | undefined;
   /** The nodes whose boxes are drawn and can be picked (the source filter applied). */
@@ -97,25 +71,6 @@ interface ScreenProps {
   /** Displayed pixels per screen point, now and at fit, whenever either changes. */
   onZoom?: ((pxPerPoint: number, fitPxPerPoint: number) => void) | undefined;
 }
-
-export interface InteractOptions {
-  offered: OfferedActions;
-  onGesture(gesture: ScreenGesture): void;
-  /** A gesture that cannot be sent, with why (the screen's point size is unknown). */
-  onRefused(reason: string): void;
-}
-
-interface TouchMark {
-  id: number;
-  kind: ScreenGesture['kind'];
-  x: number;
-  y: number;
-  endX?: number;
-  endY?: number;
-}
-
-const TOUCH_MARK_MS = 700;
-let nextTouch = 1;
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -224,15 +179,11 @@ export function Screen({
   onZoom,
 }: ScreenProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
-  const screenRef = useRef<HTMLDivElement>(null);
-  /** A drag that panned: the click that ends it picks nothing. */
-  const panned = useRef(false);
   const viewport = useElementSize(viewportRef);
   const store = useInspectorStore();
   const layers = useScopedInspector((s) => s.layers);
   const mode = useScopedInspector((s) => s.mode);
   const interacting = mode === 'interact' && interact !== undefined;
-  const [touches, setTouches] = useState<TouchMark[]>([]);
   const observation = frame?.observation ?? null;
 
   const hierarchy = frame?.observation?.viewHierarchy ?? null;
@@ -290,188 +241,21 @@ export function Screen({
 
   // Picking runs over the whole tree (a filtered-out scroll container still clips) but picks shown nodes only.
   const allNodes = treeNodes ?? nodes;
-  const pickOptions: PickOptions = useMemo(() => {
-    const shown = new Set(nodes.map((f) => f.key));
-    return { ...(geometry?.points ? { screen: geometry } : {}), pickable: (flat) => shown.has(flat.key) };
-  }, [nodes, geometry]);
-
-  // The latest values for the native wheel listener and the gesture timers.
-  const latest = useRef({ nodes: allNodes, pickOptions, scale, pickStack, interact, geometry });
-  latest.current = { nodes: allNodes, pickOptions, scale, pickStack, interact, geometry };
-  /** The stroke in progress (interact mode). */
-  const stroke = useRef<{ pointerId: number; down: PointerSample } | null>(null);
-  /** A press waiting to see whether a second one makes it a double tap. */
-  const pendingPress = useRef<{ sample: PointerSample; timer: ReturnType<typeof setTimeout> } | null>(null);
-  useEffect(
-    () => () => {
-      if (pendingPress.current) clearTimeout(pendingPress.current.timer);
-    },
-    [],
+  const pickOptions: PickOptions = useMemo(
+    () => ({ ...(geometry?.points ? { screen: geometry } : {}), pickable: pickableAmong(nodes, allNodes) }),
+    [nodes, allNodes, geometry],
   );
 
-  /** Displayed pixels per point now: the screen's measured width (zoom included) over its width in points. */
-  const shownScale = () => {
-    const rect = screenRef.current?.getBoundingClientRect();
-    const width = latest.current.geometry?.width;
-    return rect && width ? rect.width / width : 0;
-  };
-
-  const pointFromClient = (clientX: number, clientY: number) => {
-    const rect = screenRef.current?.getBoundingClientRect();
-    const s = shownScale();
-    if (!rect || s <= 0) return null;
-    return { x: (clientX - rect.left) / s, y: (clientY - rect.top) / s };
-  };
-
-  /** Pick at a point: a new point starts a stack, the same point moves `delta` through it. */
-  const pickOrCycle = (clientX: number, clientY: number, delta: number) => {
-    const p = pointFromClient(clientX, clientY);
-    if (!p) return;
-    const { pick: current, pickAt, cyclePick } = store.getState();
-    const { nodes: all, pickOptions: options, pickStack: stack } = latest.current;
-    const s = shownScale();
-    const same = current !== null && Math.hypot(current.x - p.x, current.y - p.y) * s <= SAME_POINT_PX;
-    if (same)
-      cyclePick(
-        stack.map((f) => f.key),
-        delta,
-      );
-    else
-      pickAt(
-        p.x,
-        p.y,
-        pickStackAt(all, p.x, p.y, options).map((f) => f.key),
-      );
-  };
-
-  useEffect(() => {
-    const element = screenRef.current;
-    if (!element) return;
-    let travel = 0;
-    const onWheel = (e: WheelEvent) => {
-      // The wheel zooms (the container's own listener); with Alt it walks the stack instead.
-      if (!e.altKey || latest.current.scale <= 0 || !hierarchy || store.getState().mode === 'interact') return;
-      e.preventDefault();
-      e.stopPropagation();
-      travel += e.deltaMode === 0 ? e.deltaY : e.deltaY * 40;
-      if (Math.abs(travel) < WHEEL_STEP) return;
-      const delta = travel > 0 ? 1 : -1;
-      travel = 0;
-      pickOrCycle(e.clientX, e.clientY, delta);
-    };
-    element.addEventListener('wheel', onWheel, { passive: false });
-    return () => element.removeEventListener('wheel', onWheel);
-    // pickOrCycle reads everything through refs and the store; re-attach only when the element changes.
-  }, [hierarchy, geometry !== null, store]);
-
-  const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
-    const p = pointFromClient(e.clientX, e.clientY);
-    if (!p || !hierarchy) return;
-    // Interact mode highlights the box a click would tap; inspect mode the node a finger hits (the pick).
-    const hovered = interacting ? actionTargetAt(allNodes, p.x, p.y, pickOptions)?.key : topmostAt(allNodes, p.x, p.y, pickOptions)?.key;
-    store.getState().hoverNode(hovered ?? null);
-  };
-
-  const sampleOf = (e: PointerEvent<HTMLDivElement>): PointerSample | null => {
-    const p = pointFromClient(e.clientX, e.clientY);
-    return p ? { ...p, t: performance.now() } : null;
-  };
-
-  const mark = (touch: Omit<TouchMark, 'id'>) => {
-    const id = nextTouch++;
-    setTouches((list) => [...list.slice(-7), { ...touch, id }]);
-    setTimeout(() => setTouches((list) => list.filter((t) => t.id !== id)), TOUCH_MARK_MS);
-  };
-
-  const emit = (gesture: ScreenGesture) => {
-    const at = gesture.kind === 'swipe' ? gesture.start : gesture.at;
-    mark({ kind: gesture.kind, x: at.x, y: at.y, ...(gesture.kind === 'swipe' ? { endX: gesture.end.x, endY: gesture.end.y } : {}) });
-    latest.current.interact?.onGesture(gesture);
-  };
-
-  const targetAt = (p: Point) => actionTargetAt(latest.current.nodes, p.x, p.y, latest.current.pickOptions);
-
-  const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
-    panned.current = false;
-    if (!interacting || e.button !== 0) return;
-    // A badge takes its own click (it selects what it marks); the device is not touched.
-    if ((e.target as Element).closest(OWN_CLICKS)) return;
-    if (!latest.current.geometry?.points) {
-      interact.onRefused(
-        "the screen's size in points is not known yet (no read of this device has reported it), so a click cannot be converted to a point on the device",
-      );
-      return;
-    }
-    const down = sampleOf(e);
-    if (!down) return;
-    e.currentTarget.setPointerCapture(e.pointerId);
-    stroke.current = { pointerId: e.pointerId, down };
-  };
-
-  const onPointerUp = (e: PointerEvent<HTMLDivElement>) => {
-    const started = stroke.current;
-    stroke.current = null;
-    if (!interacting || !started || started.pointerId !== e.pointerId) return;
-    const up = sampleOf(e);
-    if (!up) return;
-    const offered = interact.offered;
-    const screen = latest.current.geometry;
-    if (!screen?.points) return;
-    // Pointer capture follows a drag off the picture; a finger stops at the glass's edge.
-    const gesture = classifyStroke(started.down, { ...up, ...clampToScreen(up, screen) }, shownScale());
-    if (gesture.kind === 'drag') {
-      if (!offered.swipe) return;
-      const container = scrollContainerAt(latest.current.nodes, gesture.start.x, gesture.start.y, latest.current.pickOptions);
-      emit({ kind: 'swipe', start: gesture.start, end: gesture.end, durationMs: gesture.durationMs, container });
-      return;
-    }
-    if (gesture.kind === 'longPress' && offered.longPress) {
-      emit({ kind: 'longPress', at: gesture.at, durationMs: gesture.durationMs, target: targetAt(gesture.at) });
-      return;
-    }
-    const at = gesture.at;
-    if (!offered.doubleTap) {
-      emit({ kind: 'tap', at, target: targetAt(at) });
-      return;
-    }
-    // A tap waits a moment for a second click, which makes it a double tap instead.
-    const waiting = pendingPress.current;
-    if (waiting && isSecondClick(waiting.sample, up, shownScale())) {
-      clearTimeout(waiting.timer);
-      pendingPress.current = null;
-      const first = { x: waiting.sample.x, y: waiting.sample.y };
-      emit({ kind: 'doubleTap', at: first, target: targetAt(first) });
-      return;
-    }
-    if (waiting) {
-      clearTimeout(waiting.timer);
-      const first = { x: waiting.sample.x, y: waiting.sample.y };
-      emit({ kind: 'tap', at: first, target: targetAt(first) });
-    }
-    const target = targetAt(at);
-    pendingPress.current = {
-      sample: { ...at, t: up.t },
-      timer: setTimeout(() => {
-        pendingPress.current = null;
-        emit({ kind: 'tap', at, target });
-      }, DOUBLE_TAP_WINDOW_MS),
-    };
-  };
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    const { pick: current, cyclePick, clearPick, selectNode } = store.getState();
-    if (interacting && e.key === 'Tab') return;
-    if (e.key === 'Tab' && current && pickStack.length > 1) {
-      e.preventDefault();
-      cyclePick(
-        pickStack.map((f) => f.key),
-        e.shiftKey ? -1 : 1,
-      );
-    } else if (e.key === 'Escape') {
-      clearPick();
-      selectNode(null);
-    }
-  };
+  const { screenRef, panned, touches, handlers } = useScreenGestures({
+    hasTree: hierarchy !== null,
+    geometry,
+    nodes: allNodes,
+    pickOptions,
+    scale,
+    pickStack,
+    interact,
+    interacting,
+  });
 
   const zoomProps = { viewportRef, viewport, interacting, panned, onZoomControls };
   if (!geometry) {
@@ -510,21 +294,7 @@ export function Screen({
             ? 'Device screen (interact): click taps, double click double-taps, hold long-presses, drag swipes'
             : 'Device screen: click a box to select it; click again, Tab or the wheel for the box below'
         }
-        onPointerMove={onPointerMove}
-        onPointerLeave={() => store.getState().hoverNode(null)}
-        onPointerDown={onPointerDown}
-        onPointerUp={onPointerUp}
-        onPointerCancel={() => (stroke.current = null)}
-        onClick={(e) => {
-          // The container cancels the press (so a drag can pan): focus the screen for Tab and Escape.
-          e.currentTarget.focus({ preventScroll: true });
-          if (panned.current) {
-            panned.current = false;
-            return;
-          }
-          if (!interacting) pickOrCycle(e.clientX, e.clientY, 1);
-        }}
-        onKeyDown={onKeyDown}
+        {...handlers}
       >
         {imageSrc ? (
           <img

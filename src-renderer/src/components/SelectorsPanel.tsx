@@ -15,7 +15,7 @@ import { SOURCE_LABELS } from '@shared/inspect';
 import { recheckSuggestions, selectorsFor, selectorSteps, suggestionText, SYNTAX_LABELS, type SelectorSuggestion, type SelectorTry } from '@shared/selectors';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
 import { useSelectorTry } from '@renderer/state/selector-try';
-import { useAfterPaint } from '@renderer/state/useAfterPaint';
+import { useAfterPaint } from '@renderer/hooks/useAfterPaint';
 import { plural } from '@renderer/state/format';
 import { CopyButton } from './CopyButton';
 

@@ -10,7 +10,7 @@ import { summaryText } from '@shared/compare/sides';
 import type { TraceComparison, TraceOpened } from '@shared/api/api';
 import { errorMessage, formatTime } from '@renderer/state/format';
 import { CompareView, type ComparisonShown } from './CompareView';
-import { useTraceFrame, useTraceResource } from './trace-resources';
+import { useTraceFrame, useTraceResource } from '@renderer/hooks/useTraceResources';
 
 export function TraceComparisons({ trace }: { trace: TraceOpened }) {
   const [open, setOpen] = useState<number | null>(null);

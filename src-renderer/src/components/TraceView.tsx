@@ -4,64 +4,26 @@ import './TraceView.css';
  * and after screenshots with their boxes, the tree and attributes of either frame, and the step's result.
  * A damaged or foreign file shows what is wrong with it instead.
  */
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { create } from 'zustand';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { pickStackAt } from '@shared/inspect';
-import { MAX_TRACE_BYTES, type Frame, type TraceOpened, type TraceViewStep } from '@shared/api/api';
+import type { Frame, TraceOpened, TraceViewStep } from '@shared/api/api';
 import { useApi } from '@renderer/api/queries';
-import type { Transport } from '@renderer/api/transport';
 import { errorMessage, formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
-import { useSeen } from '@renderer/state/useSeen';
+import { openTraceFromFile, useTraceView } from '@renderer/state/trace-view';
+import { useSeen } from '@renderer/hooks/useSeen';
 import { Attributes } from './Attributes';
 import { ReplayBadge, ReplayPanel, ReplayStepResult } from './ReplayPanel';
 import { Screen } from './Screen';
 import { ExportButtons } from './ExportMaestro';
 import { TraceComparisons } from './TraceComparisons';
 import { ResultFacts } from './StepDetail';
-import { useReplayedFrame, useTraceFrame, useTraceResource } from './trace-resources';
+import { useReplayedFrame, useTraceFrame, useTraceResource } from '@renderer/hooks/useTraceResources';
 import { SCREEN_DIFF_LABELS, type ScreenComparison } from '@shared/compare/screens';
 import { stepReplayState, useReplay } from '@renderer/state/replay';
 import { TraceAppState } from './AppPanel';
 import { Tree } from './Tree';
 import { indexTree } from '@shared/model/tree';
-
-interface TraceViewState {
-  /** The file being opened, while it is. */
-  opening: string | null;
-  trace: TraceOpened | null;
-  /** Why the last file could not be opened, naming it. */
-  error: string | null;
-  close(): void;
-}
-
-export const useTraceView = create<TraceViewState>((set) => ({
-  opening: null,
-  trace: null,
-  error: null,
-  close: () => set({ opening: null, trace: null, error: null }),
-}));
-
-/** Shows `name` opening, then the trace, or why it cannot be opened (naming it): never a blank view. */
-export async function openTraceInView(name: string, open: () => Promise<TraceOpened>): Promise<void> {
-  useInspector.getState().selectNode(null);
-  useTraceView.setState({ opening: name, trace: null, error: null });
-  try {
-    const trace = await open();
-    useTraceView.setState({ opening: null, trace, error: null });
-  } catch (error) {
-    useTraceView.setState({ opening: null, trace: null, error: `Cannot open ${name}: ${errorMessage(error)}` });
-  }
-}
-
-/** A file the user picked or dropped (Electron opens it in place; a browser sends its bytes to the host). */
-export function openTraceFromFile(api: Transport, file: File): Promise<void> {
-  return openTraceInView(file.name, async () => {
-    if (file.size > MAX_TRACE_BYTES)
-      throw new Error(`it is ${Math.round(file.size / (1024 * 1024))} MiB, larger than a trace may be (${MAX_TRACE_BYTES / (1024 * 1024)} MiB)`);
-    return api.openTraceFile(file);
-  });
-}
 
 /** The "Open trace…" button: a file input under a label. */
 export function OpenTraceButton() {
@@ -82,28 +44,6 @@ export function OpenTraceButton() {
       />
     </label>
   );
-}
-
-/** A file dropped anywhere in the window is opened as a trace. */
-export function useTraceDrop(): void {
-  const api = useApi();
-  useEffect(() => {
-    const over = (e: DragEvent) => {
-      if (e.dataTransfer?.types.includes('Files')) e.preventDefault();
-    };
-    const drop = (e: DragEvent) => {
-      const file = e.dataTransfer?.files[0];
-      if (!file) return;
-      e.preventDefault();
-      void openTraceFromFile(api, file);
-    };
-    window.addEventListener('dragover', over);
-    window.addEventListener('drop', drop);
-    return () => {
-      window.removeEventListener('dragover', over);
-      window.removeEventListener('drop', drop);
-    };
-  }, [api]);
 }
 
 type Side = 'before' | 'after';

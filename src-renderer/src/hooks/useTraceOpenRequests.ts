@@ -5,7 +5,7 @@
 import { useEffect } from 'react';
 import type { Transport } from '@renderer/api/transport';
 import { useApi } from '@renderer/api/queries';
-import { openTraceInView } from './TraceView';
+import { openTraceInView } from '@renderer/state/trace-view';
 
 export function openTraceFromPath(api: Transport, path: string): Promise<void> {
   return openTraceInView(path.split(/[\\/]/).pop() || path, () => api.call('trace.open', { path }));
