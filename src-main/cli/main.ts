@@ -13,6 +13,7 @@ import { connectionFor } from '@main/devices/manager';
 import { startReplayDevice } from '@demo/replay-device';
 import { runActionCommand } from './actions';
 import { runTraceCommand } from './traces';
+import { readStdin, terminalPrompt } from './terminal';
 import { runDoctor } from './doctor';
 import { discoverOnce } from '@main/discovery/index';
 import { startAppServices } from '@main/host/app-services';
@@ -53,6 +54,11 @@ Commands:
 type Out = { log: (line: string) => void; error: (line: string) => void };
 const stdio: Out = { log: (line) => process.stdout.write(`${line}\n`), error: (line) => process.stderr.write(`${line}\n`) };
 
+function promptIfTerminal(): { prompt?: (question: string) => Promise<string> } {
+  const prompt = terminalPrompt();
+  return prompt ? { prompt } : {};
+}
+
 export async function main(argv: string[], out: Out = stdio): Promise<number> {
   // `parallax observe | head` closes the pipe early: that is the reader being done, not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -80,7 +86,7 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
       case 'replay':
       case 'export':
       case 'compare':
-        return await runTraceCommand(command, rest, out);
+        return await runTraceCommand(command, rest, out === stdio ? { ...out, readStdin, ...promptIfTerminal() } : out);
       case 'replay-device':
         return await replayDevice(rest, out);
       case 'doctor':
