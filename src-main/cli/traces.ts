@@ -15,6 +15,7 @@ import { nodeAtKey } from '@shared/model/tree';
 import { StrategySchema } from '@shared/protocol/observation';
 import { ranSummary, replaySummary } from '@shared/trace/replay-report';
 import { traceVariables } from '@shared/trace/variables';
+import { visibleText } from '@shared/text/visible';
 import { chooseVariables, variableTarget, VariableUsageError, type ChosenVariables } from './replay-variables';
 import type { UiNode } from '@shared/protocol/runner';
 import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
@@ -210,7 +211,8 @@ function stepLine(step: TimelineStep, width: number, number: number | undefined)
   const target = step.kind === 'action' ? subjectOf(step) : '';
   const what = step.kind === 'comparison' && step.comparisons[0] ? `${step.statusText}: ${summaryText(step.comparisons[0].summary)}` : step.statusText;
   const ms = step.durationMs !== undefined && step.kind === 'action' ? `  ${Math.round(step.durationMs)} ms` : '';
-  return `${n}  ${pad(stepKindText(step), 11)} ${target ? `${pad(target, 28)} ` : ''}${what}${ms}`;
+  // A bidirectional control in a label shows as <U+202E> (docs/rules.md#r-show-01), it does not reorder the line.
+  return visibleText(`${n}  ${pad(stepKindText(step), 11)} ${target ? `${pad(target, 28)} ` : ''}${what}${ms}`);
 }
 
 function stepJson(step: TimelineStep) {
