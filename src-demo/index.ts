@@ -11,6 +11,7 @@
  * The same app also embeds AppReveal (appreveal-app.ts), on its own loopback port, so one app can be
  * inspected as both device kinds at once.
  */
+import { MAX_DEMO_DEVICES } from '@shared/protocol/demo-admin';
 import { DemoAppReveal } from '@demo/appreveal/app';
 import { ALWAYS_PRESENT_TOOLS, APPREVEAL_FLAVORS, startAppRevealServer, type AppRevealFlavor, type AppRevealServerHandle } from '@demo/appreveal/server';
 import { DemoDevice } from '@demo/phone/device';
@@ -123,7 +124,7 @@ export async function startDemoDevice(options: StartDemoDeviceOptions = {}): Pro
 /** The screens many demo devices open on, in turn, so a grid of them shows different apps' states. */
 export const FLEET_SCREENS = ['login', 'feed', 'checkout', 'edges', 'hostile'] as const;
 /** More demo devices than this in one process is a mistake, not a test (each is a Chromium page). */
-export const MAX_DEMO_DEVICES = 16;
+export { MAX_DEMO_DEVICES };
 
 export interface FleetDevice extends DemoDeviceHandle {
   /** The screen it opened on. */

@@ -53,6 +53,13 @@ Commands:
 type Out = { log: (line: string) => void; error: (line: string) => void };
 const stdio: Out = { log: (line) => process.stdout.write(`${line}\n`), error: (line) => process.stderr.write(`${line}\n`) };
 
+/** How `replay` asks this terminal for a secret: all of stdin, and a prompt when stdin is a terminal. */
+async function terminalSecrets(): Promise<{ readStdin: () => Promise<string>; prompt?: (question: string) => Promise<string> }> {
+  const { readStdin, terminalPrompt } = await import('./terminal');
+  const prompt = terminalPrompt();
+  return prompt ? { readStdin, prompt } : { readStdin };
+}
+
 export async function main(argv: string[], out: Out = stdio): Promise<number> {
   // `parallax observe | head` closes the pipe early: that is the reader being done, not an error.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -80,7 +87,7 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
       case 'replay':
       case 'export':
       case 'compare':
-        return await (await traces()).runTraceCommand(command, rest, out);
+        return await (await traces()).runTraceCommand(command, rest, out === stdio ? { ...out, ...(await terminalSecrets()) } : out);
       case 'replay-device':
         return await replayDevice(rest, out);
       case 'doctor':

@@ -14,7 +14,9 @@ import { summaryText } from '@shared/compare/sides';
 import { nodeAtKey } from '@shared/model/tree';
 import { StrategySchema } from '@shared/protocol/observation';
 import { ranSummary, replaySummary } from '@shared/trace/replay-report';
-import { MAX_VARIABLE_VALUE, traceVariables, VARIABLE_NAME } from '@shared/trace/variables';
+import { traceVariables } from '@shared/trace/variables';
+import { visibleText } from '@shared/text/visible';
+import { chooseVariables, variableTarget, VariableUsageError, type ChosenVariables } from './replay-variables';
 import type { UiNode } from '@shared/protocol/runner';
 import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
 import { exportMaestro, exportNotes, exportXcuiTest, openTraceFile, TraceOpenError, type OpenedTrace } from '@main/trace/index';
@@ -25,16 +27,26 @@ import { missingVariables, replayTrace, ReplayVariablesError, type ReplayedFrame
 import { recordedSelectorText } from '@shared/trace/action-record';
 
 export type TraceCommand = 'open' | 'replay' | 'export' | 'compare';
-type Out = { log: (line: string) => void; error: (line: string) => void };
+type Out = {
+  log: (line: string) => void;
+  error: (line: string) => void;
+  /** All of stdin (`replay --var-file -`). */
+  readStdin?: () => Promise<string>;
+  /** Asks for a secret without echoing it; given only when stdin is a terminal. */
+  prompt?: (question: string) => Promise<string>;
+};
 
 export const TRACE_USAGE = `Usage:
   parallax open FILE [--json]
         a trace (.parallax-trace file or trace folder): its manifest and one line per step
   parallax replay FILE --device URL [--json [--frames DIR]] [--stop-on-divergence] [--timeout MS]
-                [--var NAME=VALUE]...
+                [--var-file FILE|-] [--env NAME]... [--var NAME=VALUE]...
         runs the trace's actions again, each judged by the screen it meets and leaves against the
-        recorded ones: matched, diverged or failed; exit code 0 only when every step matched
-        --var: the value of a secret the trace typed but does not hold (else the environment's NAME)
+        recorded ones: matched, diverged or failed; exit code 0 only when every step matched.
+        The secrets the trace typed but does not hold are asked for on a terminal, or given with:
+        --var-file: NAME=VALUE lines from FILE (- reads stdin)
+        --env NAME: the environment's NAME (the environment is read for no other name)
+        --var NAME=VALUE: on the command line, which the process list shows to every user: avoid it
         --frames: where the replayed frames go, for the side-by-side (step-N-before.json/.png, ...)
   parallax export FILE [--maestro | --xcuitest] [--out PATH]
         the trace as a Maestro flow (YAML, the default) or an XCUITest test method (Swift),
@@ -58,6 +70,8 @@ const OPTIONS = {
   out: { type: 'string' },
   strategy: { type: 'string' },
   var: { type: 'string', multiple: true },
+  'var-file': { type: 'string' },
+  env: { type: 'string', multiple: true },
   frames: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -66,7 +80,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: tru
 
 const ALLOWED: Record<TraceCommand, readonly (keyof typeof OPTIONS)[]> = {
   open: ['json'],
-  replay: ['device', 'json', 'stop-on-divergence', 'timeout', 'var', 'frames'],
+  replay: ['device', 'json', 'stop-on-divergence', 'timeout', 'var', 'var-file', 'env', 'frames'],
   export: ['maestro', 'xcuitest', 'out'],
   compare: ['device', 'json', 'strategy', 'timeout'],
 };
@@ -197,7 +211,8 @@ function stepLine(step: TimelineStep, width: number, number: number | undefined)
   const target = step.kind === 'action' ? subjectOf(step) : '';
   const what = step.kind === 'comparison' && step.comparisons[0] ? `${step.statusText}: ${summaryText(step.comparisons[0].summary)}` : step.statusText;
   const ms = step.durationMs !== undefined && step.kind === 'action' ? `  ${Math.round(step.durationMs)} ms` : '';
-  return `${n}  ${pad(stepKindText(step), 11)} ${target ? `${pad(target, 28)} ` : ''}${what}${ms}`;
+  // A bidirectional control in a label shows as <U+202E> (docs/rules.md#r-show-01), it does not reorder the line.
+  return visibleText(`${n}  ${pad(stepKindText(step), 11)} ${target ? `${pad(target, 28)} ` : ''}${what}${ms}`);
 }
 
 function stepJson(step: TimelineStep) {
@@ -249,6 +264,7 @@ async function openCommand(file: string, values: Values, out: Out): Promise<numb
           manifest,
           events: trace.events.length,
           steps: trace.timeline.map(stepJson),
+          variables: traceVariables(trace.timeline),
         },
         null,
         2,
@@ -263,6 +279,9 @@ async function openCommand(file: string, values: Values, out: Out): Promise<numb
   const actions = trace.timeline.filter((s) => s.kind === 'action').length;
   out.log(`  ${trace.timeline.length} steps (${actions} actions), ${trace.events.length} events`);
   for (const warning of traceWarnings(trace)) out.log(`! ${warning}`);
+  // What a replay will ask for, and where each goes (docs/rules.md#r-trust-01): never read from anywhere unasked.
+  for (const variable of traceVariables(trace.timeline))
+    out.log(`  replay asks for ${variable.name} (typed at ${variableTarget(variable)}): at its prompt, --var-file FILE or --env ${variable.name}`);
   const width = String(trace.timeline.length).length;
   const numbers = filmstripNumbers(trace.timeline);
   for (const step of trace.timeline) {
@@ -324,29 +343,6 @@ function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width:
   return `${n}  ${pad(step.verdict, 8)} ${pad(step.kind, 10)} ${target}${detail.trimEnd()}`;
 }
 
-/**
- * The values of the trace's secrets (docs/rules.md#r-rpl-04): `--var NAME=VALUE` first, else the
- * environment's NAME. A value is never echoed, not even in an error.
- */
-function variablesFor(trace: OpenedTrace, given: readonly string[] | undefined, env: NodeJS.ProcessEnv): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const pair of given ?? []) {
-    const eq = pair.indexOf('=');
-    const name = eq < 0 ? pair : pair.slice(0, eq);
-    // Never echoed: what was typed may be the value itself.
-    if (eq < 0) throw new UsageError('--var takes NAME=VALUE (no = in one of them)');
-    if (!VARIABLE_NAME.test(name)) throw new UsageError(`--var: "${name.slice(0, 80)}" is not a variable name (letters, digits and _, at most 64)`);
-    const value = pair.slice(eq + 1);
-    if (value.length > MAX_VARIABLE_VALUE) throw new UsageError(`--var ${name}: the value is longer than ${MAX_VARIABLE_VALUE} characters`);
-    out.set(name, value);
-  }
-  for (const { name } of traceVariables(trace.timeline)) {
-    const value = env[name];
-    if (!out.has(name) && value !== undefined && value.length <= MAX_VARIABLE_VALUE) out.set(name, value);
-  }
-  return out;
-}
-
 interface FrameFiles {
   tree?: string;
   screenshot?: string;
@@ -386,10 +382,24 @@ async function writeStepFrames(dir: string, trace: OpenedTrace, step: ReplayStep
 async function replayCommand(file: string, values: Values, timeoutMs: number, out: Out): Promise<number> {
   // The trace first: a file that cannot be read is reported without touching any device.
   const trace = await openTraceFile(file);
-  const variables = variablesFor(trace, values.var, process.env);
+  const needed = traceVariables(trace.timeline);
+  let chosen: ChosenVariables;
+  try {
+    chosen = await chooseVariables(
+      needed,
+      { vars: values.var, varFile: values['var-file'], env: values.env },
+      { environment: process.env, readStdin: out.readStdin, prompt: values['var-file'] === '-' ? undefined : out.prompt },
+    );
+  } catch (error) {
+    throw error instanceof VariableUsageError ? new UsageError(error.message) : error;
+  }
+  const variables = chosen.values;
   // Refused before any device is touched: a secret with no value would stop the replay at its step.
   const missing = missingVariables(trace.timeline, variables);
   if (missing.length > 0) throw new UsageError(new ReplayVariablesError(missing).message);
+  // Said before anything is sent (docs/rules.md#r-trust-01): which value goes where, never the value.
+  const shown = values.json ? out.error : out.log;
+  for (const variable of needed) shown(`types ${variable.name} (from ${chosen.from.get(variable.name) ?? '?'}) at ${variableTarget(variable)}`);
   const framesDir = values.frames === undefined ? undefined : resolve(values.frames);
   if (framesDir) await mkdir(framesDir, { recursive: true });
   const files = new Map<string, StepFiles>();

@@ -16,7 +16,7 @@ import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
 import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
 import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
 import { ReplayVariablesError } from '@main/trace/replay';
-import { exportMaestro, exportNotes, exportXcuiTest, findUnfinishedTraces, recoverTrace, TraceOpenError } from '@main/trace/index';
+import { exportMaestro, exportNotes, exportXcuiTest, TraceOpenError } from '@main/trace/index';
 import { openedCopiesDir, openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 import { TraceAccess } from '@main/trace/access';
 import { tracesDir } from '@main/paths';
@@ -110,14 +110,14 @@ export function createApiService(
     'recording.stop': async () => notifyRecording(await requireRecording().stop()),
     'recording.status': () => requireRecording().status(),
     'recording.unfinished': async () =>
-      (await findUnfinishedTraces(requireRecording().dir)).map((trace) => ({
+      (await requireRecording().unfinished()).map((trace) => ({
         folder: trace.folder,
         actions: trace.actions,
         ...(trace.lastEventTime !== undefined ? { lastEventTime: trace.lastEventTime } : {}),
         ...(trace.manifest ? { deviceName: trace.manifest.device.name } : {}),
       })),
     'recording.recover': async ({ folder }) => {
-      const report = await recoverTrace(access.unfinished(folder));
+      const report = await requireRecording().recover(access.unfinished(folder));
       return { path: report.outFile, droppedLines: report.droppedLines };
     },
     'trace.open': ({ path }) => openTraceView(access.readable(path)),

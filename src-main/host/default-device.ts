@@ -6,6 +6,7 @@
  */
 import { basename } from 'node:path';
 import { bundledRecording, mdnsEnabled } from '@main/paths';
+import { MAX_DEMO_DEVICES } from '@shared/protocol/demo-admin';
 import { startReplayDevice } from '@demo/replay-device';
 import type { DeviceKind, DeviceManager } from '@main/devices/manager';
 
@@ -25,14 +26,15 @@ export interface DefaultDevice {
 }
 
 /**
- * How many demo devices to start: the option, else PARALLAX_DEMO_DEVICES, else one. The upper bound is
- * startDemoDevices' (the demo is loaded lazily, so it is not imported here to check it early).
+ * How many demo devices to start: the option, else PARALLAX_DEMO_DEVICES, else one; outside 1–16 a usage
+ * error (docs/rules.md#r-show-02), never a silent fall back to the recorded session.
  */
 export function demoDeviceCount(option?: string): number {
   const value = option ?? process.env.PARALLAX_DEMO_DEVICES;
   if (value === undefined || value === '') return 1;
   const count = Number(value);
-  if (!/^\d+$/.test(value) || count < 1) throw new Error(`--demo-devices must be a whole number from 1, not "${value}"`);
+  if (!/^\d+$/.test(value) || count < 1 || count > MAX_DEMO_DEVICES)
+    throw new Error(`--demo-devices must be a whole number from 1 to ${MAX_DEMO_DEVICES}, not "${value.slice(0, 40)}"`);
   return count;
 }
 

@@ -14,6 +14,8 @@ import { TraceRecorder } from './index';
 import { recordComparison, type Comparison } from '@main/devices/compare';
 import type { DeviceManager } from '@main/devices/manager';
 import { recordActionAfter, recordActionBefore } from './replay';
+import { findUnfinishedTraces, recoverTrace, type RecoveryReport, type UnfinishedTrace } from './recovery';
+import { removeOrphans } from './orphans';
 
 /** Asked for what the recording's state does not allow (a second start, a stop with nothing recorded). */
 export class RecordingStateError extends Error {
@@ -36,6 +38,12 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
   private lastTrace: string | undefined;
   /** Appends in the order the events happened, whatever order their resources finish writing in. */
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Start, stop and recover take turns (docs/rules.md#r-race-01): each checks the state only once the
+   * one before it has finished, so two starts at once make one recording and a stop between two starts
+   * stops the first. The first turn removes what a killed run left behind (docs/rules.md#r-race-02).
+   */
+  private turns: Promise<unknown>;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -44,6 +52,7 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
   ) {
     super();
     this.dir = options.dir;
+    this.turns = removeOrphans(options.dir).catch(() => undefined);
     const onStarted = (step: Parameters<typeof this.onActionStarted>[0]) => this.onActionStarted(step);
     const onAction = (step: ActionStep) => this.onAction(step);
     const onObserved = (frame: Frame) => this.onObserved(frame);
@@ -68,8 +77,19 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
     };
   }
 
-  async start(deviceId: string): Promise<RecordingStatus> {
-    if (this.recorder) throw new RecordingStateError('a recording is already running; stop it first');
+  /** Runs `run` once every start, stop and recovery asked for before it has finished. */
+  private inTurn<T>(run: () => Promise<T>): Promise<T> {
+    const turn = this.turns.then(run);
+    this.turns = turn.catch(() => undefined);
+    return turn;
+  }
+
+  start(deviceId: string): Promise<RecordingStatus> {
+    return this.inTurn(() => this.startNow(deviceId));
+  }
+
+  private async startNow(deviceId: string): Promise<RecordingStatus> {
+    if (this.recorder) throw new RecordingStateError(`already recording ${this.recorder.traceId}; stop it first`);
     const device = this.manager.summaryOf(deviceId);
     this.recorder = await TraceRecorder.start({
       dir: this.options.dir,
@@ -100,7 +120,21 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
   }
 
   /** Packs the trace into one `.parallax-trace` file and returns its path. */
-  async stop(): Promise<RecordingStatus> {
+  stop(): Promise<RecordingStatus> {
+    return this.inTurn(() => this.stopNow());
+  }
+
+  /** The recordings a killed run left unfinished, once its orphans are gone (offered for recovery). */
+  unfinished(): Promise<UnfinishedTrace[]> {
+    return this.inTurn(() => findUnfinishedTraces(this.dir));
+  }
+
+  /** Packs an unfinished recording (never the one running: `recoverTrace` refuses a live one). */
+  recover(folder: string): Promise<RecoveryReport> {
+    return this.inTurn(() => recoverTrace(folder));
+  }
+
+  private async stopNow(): Promise<RecordingStatus> {
     const recorder = this.recorder;
     if (!recorder) throw new RecordingStateError('nothing is being recorded');
     this.recorder = undefined;

@@ -146,7 +146,7 @@ export class ReplayVariablesError extends Error {
   override readonly name = 'ReplayVariablesError';
   constructor(readonly missing: readonly string[]) {
     super(
-      `the trace types ${missing.length === 1 ? 'a secret' : `${missing.length} secrets`} it does not hold: give ${missing.map((n) => `${n}`).join(', ')} (--var NAME=VALUE or the environment in the CLI; the Replay panel asks for them)`,
+      `the trace types ${missing.length === 1 ? 'a secret' : `${missing.length} secrets`} it does not hold: give ${missing.map((n) => `${n}`).join(', ')} (in the CLI at the prompt, --var-file FILE or --env NAME; the Replay panel asks for them)`,
     );
   }
 }
@@ -363,6 +363,8 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
       return done();
     };
     if (judged.diverges.length > 0 && ctx.stopOnDivergence) return notSent('the replay stops at the first divergence');
+    const secretRefused = secretGuard(report.replayed.variable, judged);
+    if (secretRefused !== undefined) return notSent(secretRefused);
     const verdict = report.target?.verdict;
     if (verdict === 'missing' || verdict === 'ambiguous')
       return notSent(verdict === 'missing' ? 'the target is not on the screen' : 'which of the elements was meant is not known');
@@ -397,6 +399,8 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
         report.ran = 'no';
         return notSent(`the retry found ${now === 'missing' ? 'no target' : 'several targets'} on the settled screen`);
       }
+      const refusedNow = secretGuard(report.replayed.variable, judged);
+      if (refusedNow !== undefined) return notSent(refusedNow);
       acted = await send();
     }
     const result = redactForTrace(acted.result, { secrets, anyLength: true });
@@ -456,6 +460,20 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     frames.before = redactedFrame(frames.before, secrets);
     frames.after = redactedFrame(frames.after, secrets);
   }
+}
+
+/**
+ * A secret goes only to the field it was recorded for, on the screen it was recorded on
+ * (docs/rules.md#r-trust-02): a step that types one and diverged in any way sends nothing, whatever
+ * `stopOnDivergence` says, and one whose field is not found (typing into whatever has the focus) neither.
+ */
+function secretGuard(variable: string | undefined, judged: { found: FoundTarget | undefined; diverges: string[] }): string | undefined {
+  if (variable === undefined) return undefined;
+  if (judged.diverges.length > 0)
+    return `${variable} is typed only into the field it was recorded for, on the screen it was recorded on, and this step diverged`;
+  if (judged.found?.node === undefined || judged.found.check.verdict !== 'found')
+    return `${variable} is typed only into the field it was recorded for, and that field was not found`;
+  return undefined;
 }
 
 /** The request could not be built from the record: nothing was sent. */

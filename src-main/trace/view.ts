@@ -2,6 +2,7 @@
  * Reopening a trace offline: the steps of a trace file for the trace view, and its resources
  * (screenshots, observations) on demand. No device is involved.
  */
+import { visibleText } from '@shared/text/visible';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
@@ -79,8 +80,9 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
     steps.push({
       callId: step.callId,
       kind: step.before.action.kind,
-      action: recordedActionText(step.before.action),
-      target: describeTarget(step.before.target),
+      // Display text: a bidirectional control shows as <U+202E>, it does not reorder the label (docs/rules.md#r-show-01).
+      action: visibleText(recordedActionText(step.before.action)),
+      target: visibleText(describeTarget(step.before.target)),
       ...(variable !== undefined ? { variable } : {}),
       status: step.status,
       statusText: step.statusText,

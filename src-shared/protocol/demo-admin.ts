@@ -40,3 +40,6 @@ export const DemoScreenAnswerSchema = z.object({ screen: Name, screens: z.array(
 
 /** The largest admin answer the host reads. */
 export const MAX_DEMO_ADMIN_BYTES = 64 * 1024;
+
+/** The most demo devices one host starts (`--demo-devices N`): one shared browser holds them. */
+export const MAX_DEMO_DEVICES = 16;

@@ -16,8 +16,9 @@ import type { ElementAttributes } from './element';
 // Characters a single-quoted YAML scalar cannot carry as is: controls and line breaks (YAML 1.1, which
 // Maestro's parser speaks, also breaks lines at NEL, U+2028 and U+2029), BOM and non-characters, and
 // surrogates, which only the escaped form can keep intact.
-const NEEDS_ESCAPES = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/;
-const ESCAPE_AFTER_JSON = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
+// The bidirectional controls too (docs/rules.md#r-show-01): escaped, the flow reads as the label is, not reordered.
+const NEEDS_ESCAPES = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/;
+const ESCAPE_AFTER_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff\ufffe\uffff]/g;
 
 /** A YAML quoted scalar that reads back as exactly `text`. */
 export function yamlString(text: string): string {

@@ -9,6 +9,7 @@
  * label, value, placeholderValue), exactly (XCUIElementQuery `subscript(_:)`,
  * https://developer.apple.com/documentation/xcuiautomation/xcuielementquery/subscript(_:)).
  */
+import { hasBidiControls } from '@shared/text/visible';
 import { SelectorError } from './errors';
 import { elementTypeByName, elementTypeInfo, type ElementTypeName } from '@shared/model/element-type';
 import type { ElementAttributes } from './element';
@@ -394,7 +395,8 @@ export function swiftString(text: string): string {
     else if (ch === '\n') out += '\\n';
     else if (ch === '\r') out += '\\r';
     else if (ch === '\t') out += '\\t';
-    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) out += `\\u{${code.toString(16)}}`;
+    // The bidirectional controls too (docs/rules.md#r-show-01): the Swift source shows them, the string still holds them.
+    else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029 || hasBidiControls(ch)) out += `\\u{${code.toString(16)}}`;
     else out += ch;
   }
   return `${out}"`;

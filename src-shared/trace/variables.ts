@@ -16,6 +16,8 @@ import { filmstripNumbers, type TimelineStep } from './reader';
 import type { TraceTarget } from './schema';
 
 const MAX_NAME = 64;
+/** How much of a field's name is kept to show (characters). */
+const MAX_FIELD = 120;
 
 function upperSnake(text: string): string {
   const words = text
@@ -37,6 +39,14 @@ function str(value: unknown): string | undefined {
 
 /** The variable that stands for the secret text typed at filmstrip step `step` into `target`. */
 export function secretVariableName(target: TraceTarget | undefined, step: number): string {
+  return secretVariableOf(target, step).name;
+}
+
+/**
+ * The variable and the field's own name it was made from (`login.password`), what a user is shown
+ * before a replay types it (docs/rules.md#r-trust-01); no field when the field has no name at all.
+ */
+export function secretVariableOf(target: TraceTarget | undefined, step: number): { name: string; field?: string } {
   const xctest = target?.xctest ?? undefined;
   const node = target?.node ?? {};
   const selector = target?.selector ?? {};
@@ -53,9 +63,9 @@ export function secretVariableName(target: TraceTarget | undefined, step: number
   ];
   for (const candidate of candidates) {
     const name = candidate === undefined ? '' : upperSnake(candidate);
-    if (name !== '') return name;
+    if (name !== '' && candidate !== undefined) return { name, field: candidate.slice(0, MAX_FIELD) };
   }
-  return `SECRET_STEP_${step}`;
+  return { name: `SECRET_STEP_${step}` };
 }
 
 /** The variable as a Swift local: `LOGIN_PASSWORD` → `loginPassword`. */
@@ -72,6 +82,8 @@ export const TraceVariableSchema = z.object({
   step: z.number().int().positive(),
   /** Every step that types it, by call id. */
   callIds: z.array(z.string()),
+  /** The recorded field's name it was made from (its id or label), as the trace holds it. */
+  field: z.string().optional(),
 });
 export type TraceVariable = z.infer<typeof TraceVariableSchema>;
 
@@ -87,11 +99,12 @@ export function traceVariables(steps: readonly TimelineStep[]): TraceVariable[] 
   const byName = new Map<string, TraceVariable>();
   for (const step of steps) {
     const number = numbers.get(step.callId);
-    const name = number === undefined ? undefined : stepVariable(step, number);
-    if (name === undefined || number === undefined) continue;
+    const before = step.before;
+    if (number === undefined || !before || !typesSecret(before.action)) continue;
+    const { name, field } = secretVariableOf(before.target, number);
     const known = byName.get(name);
     if (known) known.callIds.push(step.callId);
-    else byName.set(name, { name, step: number, callIds: [step.callId] });
+    else byName.set(name, { name, step: number, callIds: [step.callId], ...(field !== undefined ? { field } : {}) });
   }
   return [...byName.values()];
 }

@@ -110,8 +110,11 @@ describe('parallax CLI', () => {
     [['serve', '--port', 'x'], 2, /--port must be/],
     [['frobnicate'], 2, /unknown command "frobnicate"/],
     [['observe', '--bogus'], 2, /Unknown option '--bogus'/],
-    [['serve', '--demo-devices', '0'], 2, /--demo-devices must be a whole number from 1, not "0"/],
-    [['start', '--demo-devices', 'many'], 2, /--demo-devices must be a whole number from 1, not "many"/],
+    [['serve', '--demo-devices', '0'], 2, /--demo-devices must be a whole number from 1 to 16, not "0"/],
+    [['start', '--demo-devices', 'many'], 2, /--demo-devices must be a whole number from 1 to 16, not "many"/],
+    // R-SHOW-02: over the bound is a usage error, not a silent fall back to the recorded session.
+    [['serve', '--demo-devices', '17'], 2, /--demo-devices must be a whole number from 1 to 16, not "17"/],
+    [['start', '--demo-devices', '17'], 2, /--demo-devices must be a whole number from 1 to 16, not "17"/],
     [['demo-device', '--count', '1.5'], 2, /--count must be a whole number from 1, not "1.5"/],
     [['demo-device', '--count', '2', '--fault', 'sdk-absent'], 2, /--count takes only --screen and --browser beside it, not --fault/],
   ])('parallax %j fails in one clear line (exit %i)', async (args, exitCode, message) => {

@@ -83,7 +83,7 @@ describe('recording a session', () => {
   it('refuses a second start and a stop with nothing recorded', async () => {
     const [device] = services.manager.list();
     await call('recording.start', { deviceId: device?.id });
-    await expect(call('recording.start', { deviceId: device?.id })).rejects.toThrow(/already running/);
+    await expect(call('recording.start', { deviceId: device?.id })).rejects.toThrow(/already recording \S+; stop it first/);
     await call('recording.stop', {});
     await expect(call('recording.stop', {})).rejects.toThrow(/nothing is being recorded/);
   });

@@ -290,7 +290,7 @@ describe('trace.replay through the API', () => {
     const loginA = REPLAY_CASES.find((c) => c.name === 'login-A')!;
     const path = await recordCase({ manager, recording, deviceId, adminUrl: demo.adminUrl }, loginA, []);
     const opened = (await call('trace.open', { path })) as { steps: { action: string; variable?: string }[]; variables: { name: string; step: number }[] };
-    expect(opened.variables).toEqual([{ name: 'LOGIN_PASSWORD', step: 4, callIds: [expect.any(String)] }]);
+    expect(opened.variables).toEqual([{ name: 'LOGIN_PASSWORD', step: 4, callIds: [expect.any(String)], field: 'login.password' }]);
     expect(opened.steps[3]).toMatchObject({ action: 'type secret', variable: 'LOGIN_PASSWORD' });
     expect(opened.steps[1]!.action).toBe('type “qa@example.com”');
 

@@ -6,7 +6,7 @@
 import { copyFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { zipSync, strToU8 } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRequest, ActionResult } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
@@ -40,10 +40,38 @@ async function reset(screen: string): Promise<void> {
 }
 
 async function run(command: TraceCommand, ...args: string[]): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
+  return runWith({}, command, ...args);
+}
+
+/** `run` with a stdin and a terminal prompt of the test's own. */
+async function runWith(
+  io: { stdin?: string; prompt?: (question: string) => Promise<string> },
+  command: TraceCommand,
+  ...args: string[]
+): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const code = await runTraceCommand(command, args, { log: (line) => stdout.push(line), error: (line) => stderr.push(line) });
+  const code = await runTraceCommand(command, args, {
+    log: (line) => stdout.push(line),
+    error: (line) => stderr.push(line),
+    ...(io.stdin !== undefined ? { readStdin: async () => io.stdin! } : {}),
+    ...(io.prompt ? { prompt: io.prompt } : {}),
+  });
   return { code, stdout, stderr };
+}
+
+/** What the demo's runner was asked to do, by request kind (its admin stats: what reached the device). */
+async function runnerRequests(): Promise<Record<string, number>> {
+  return ((await (await fetch(`${device.adminUrl}/stats`)).json()) as { requests: Record<string, number> }).requests;
+}
+
+/** The same trace with every event's text rewritten (a hostile edit of the events, the resources as they were). */
+async function rewritten(file: string, name: string, edit: (events: string) => string): Promise<string> {
+  const entries = unzipSync(new Uint8Array(await readFile(file)));
+  entries['events.jsonl'] = strToU8(edit(strFromU8(entries['events.jsonl']!)));
+  const out = join(dir, name);
+  await writeFile(out, zipSync(entries));
+  return out;
 }
 
 /** Records `requests` on the login screen, the way the app's record button does: each step with the frames around it. */
@@ -363,7 +391,7 @@ describe('parallax replay', () => {
     // Not given: refused before any device is touched, naming the variable the exports name.
     const refused = await run('replay', file, '--device', 'ws://127.0.0.1:9/ws', '--json');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toEqual([expect.stringMatching(/give LOGIN_PASSWORD \(--var NAME=VALUE/)]);
+    expect(refused.stderr).toEqual([expect.stringMatching(/give LOGIN_PASSWORD \(in the CLI at the prompt, --var-file FILE or --env NAME/)]);
     const exported = await run('export', file);
     expect(exported.stdout.join('\n')).toContain('${LOGIN_PASSWORD}');
 
@@ -371,7 +399,7 @@ describe('parallax replay', () => {
     await reset('login');
     const frames = join(dir, 'frames-password');
     const given = await run('replay', file, '--device', device.runnerUrl, '--json', '--frames', frames, '--var', `LOGIN_PASSWORD=${secret}`);
-    expect(given.stderr).toEqual([]);
+    expect(given.stderr).toEqual(['types LOGIN_PASSWORD (from --var) at step 1, field “login.password”']);
     expect(given.stdout.join('\n')).not.toContain(secret);
     const report = JSON.parse(given.stdout.join('\n')) as ReplayReport & {
       framesDir: string;
@@ -385,12 +413,16 @@ describe('parallax replay', () => {
     expect(tree).not.toContain(secret);
     expect(await readFile(join(frames, 'step-1-replayed-after.png')).then((b) => b.subarray(1, 4).toString())).toBe('PNG');
 
-    // From the environment when no --var names it.
-    await reset('login');
+    // From the environment only when --env names it: without it the environment is not read.
     process.env['LOGIN_PASSWORD'] = secret;
     try {
-      const fromEnv = await run('replay', file, '--device', device.runnerUrl, '--json');
+      const unasked = await run('replay', file, '--device', device.runnerUrl, '--json');
+      expect(unasked.code).toBe(2);
+      expect(unasked.stderr).toEqual([expect.stringMatching(/give LOGIN_PASSWORD/)]);
+      await reset('login');
+      const fromEnv = await run('replay', file, '--device', device.runnerUrl, '--json', '--env', 'LOGIN_PASSWORD');
       expect((JSON.parse(fromEnv.stdout.join('\n')) as ReplayReport).steps[0]!.verdict).toBe('matched');
+      expect(fromEnv.stderr).toEqual(['types LOGIN_PASSWORD (from --env) at step 1, field “login.password”']);
     } finally {
       delete process.env['LOGIN_PASSWORD'];
     }
@@ -398,6 +430,83 @@ describe('parallax replay', () => {
     const bad = await run('replay', file, '--device', device.runnerUrl, '--var', `1BAD=${secret}`);
     expect(bad.code).toBe(2);
     expect(bad.stderr.join('')).not.toContain(secret);
+  });
+
+  it('R-TRUST-01, R-TRUST-02: a trace is data, never authority: a field renamed to aws.secret.access.key reads no environment and sends nothing', async () => {
+    const { file } = await record('hostile-source.parallax-trace', [
+      { action: 'sendKeys', target: { id: 'login.password' }, steps: [{ kind: 'type', text: 'recorded-secret' }] },
+    ]);
+    const hostile = await rewritten(file, 'hostile-env.parallax-trace', (events) => events.replaceAll('login.password', 'aws.secret.access.key'));
+    const planted = 'AKIA-planted-value-never-read';
+    process.env['AWS_SECRET_ACCESS_KEY'] = planted;
+    try {
+      // open says what a replay will ask for, and where it goes, before any replay is run.
+      const opened = await run('open', hostile);
+      expect(opened.stdout).toContain(
+        '  replay asks for AWS_SECRET_ACCESS_KEY (typed at step 1, field “aws.secret.access.key”): at its prompt, --var-file FILE or --env AWS_SECRET_ACCESS_KEY',
+      );
+      const before = await runnerRequests();
+      // No source given, no terminal: refused, the environment not read, the device not touched.
+      const refused = await run('replay', hostile, '--device', device.runnerUrl, '--json');
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toEqual([expect.stringMatching(/give AWS_SECRET_ACCESS_KEY/)]);
+      // A var file that holds other names gives it nothing either.
+      const vars = join(dir, 'vars.env');
+      await writeFile(vars, '# the QA secrets\nLOGIN_PASSWORD=correct-horse\n');
+      const fromFile = await run('replay', hostile, '--device', device.runnerUrl, '--var-file', vars);
+      expect(fromFile.code).toBe(2);
+      // A name the trace does not type is a usage error, not a value handed to some other field.
+      const other = await run('replay', hostile, '--device', device.runnerUrl, '--env', 'HOME');
+      expect(other).toMatchObject({ code: 2, stderr: [expect.stringMatching(/--env: the trace types no HOME \(it types AWS_SECRET_ACCESS_KEY\)/)] });
+      expect(await runnerRequests()).toEqual(before);
+      for (const said of [opened, refused, fromFile, other]) expect(JSON.stringify(said)).not.toContain(planted);
+
+      // Even when the user lists it, the value goes only to the field it was recorded for: that field is
+      // not on the screen, so the step is not sent.
+      await reset('login');
+      const listed = await run('replay', hostile, '--device', device.runnerUrl, '--json', '--env', 'AWS_SECRET_ACCESS_KEY');
+      const report = JSON.parse(listed.stdout.join('\n')) as ReplayReport;
+      expect(report.steps[0]).toMatchObject({ verdict: 'diverged', ran: 'no' });
+      expect(JSON.stringify(listed)).not.toContain(planted);
+      const after = await runnerRequests();
+      expect(after.request_append_text ?? 0).toBe(0);
+      expect(Object.keys(after).filter((k) => /text|type|key/i.test(k))).toEqual([]);
+    } finally {
+      delete process.env['AWS_SECRET_ACCESS_KEY'];
+    }
+  });
+
+  it('R-TRUST-01: a secret comes from a var file, from stdin or from the terminal prompt, which names its step and field', async () => {
+    const secret = 'prompted-secret-value';
+    const { file } = await record('sources.parallax-trace', [
+      { action: 'sendKeys', target: { id: 'login.password' }, steps: [{ kind: 'type', text: secret }] },
+    ]);
+    const vars = join(dir, 'sources.env');
+    await writeFile(vars, `OTHER_TRACE_SECRET=unrelated\nLOGIN_PASSWORD=${secret}\n`);
+    await reset('login');
+    const fromFile = await run('replay', file, '--device', device.runnerUrl, '--var-file', vars);
+    expect(fromFile.code).toBe(0);
+    expect(fromFile.stdout[0]).toBe('types LOGIN_PASSWORD (from --var-file) at step 1, field “login.password”');
+
+    await reset('login');
+    const fromStdin = await runWith({ stdin: `LOGIN_PASSWORD=${secret}\n` }, 'replay', file, '--device', device.runnerUrl, '--var-file', '-');
+    expect(fromStdin.code).toBe(0);
+    expect(fromStdin.stdout[0]).toBe('types LOGIN_PASSWORD (from stdin) at step 1, field “login.password”');
+
+    await reset('login');
+    const asked: string[] = [];
+    const prompt = async (question: string) => {
+      asked.push(question);
+      return secret;
+    };
+    const fromPrompt = await runWith({ prompt }, 'replay', file, '--device', device.runnerUrl);
+    expect(asked).toEqual(['LOGIN_PASSWORD (step 1, field “login.password”): ']);
+    expect(fromPrompt.code).toBe(0);
+    for (const said of [fromFile, fromStdin, fromPrompt]) expect(JSON.stringify(said)).not.toContain(secret);
+    // The help no longer offers --var first, and says what it costs.
+    const help = await run('replay', '--help');
+    expect(help.stdout.join('\n')).toMatch(/--var NAME=VALUE: on the command line, which the process list shows/);
+    expect(help.stdout.join('\n').indexOf('--var-file')).toBeLessThan(help.stdout.join('\n').indexOf('--var NAME'));
   });
 });
 

@@ -198,7 +198,7 @@ describe('secrets a trace names (R-RPL-04) and a recorded action in words (R-RPL
     const step = recorded({ action: 'sendKeys', target: { node: withoutChildren(password) }, steps: [{ kind: 'type', text: 'hunter22' }] }, login);
     expect(JSON.stringify(step.before)).not.toContain('hunter22');
     expect(typesSecret(step.before!.action)).toBe(true);
-    expect(traceVariables([step])).toEqual([{ name: 'LOGIN_PASSWORD', step: 1, callIds: ['c1'] }]);
+    expect(traceVariables([step])).toEqual([{ name: 'LOGIN_PASSWORD', step: 1, callIds: ['c1'], field: 'login.password' }]);
     const filled = withSecret(step.before!.action, 'hunter22');
     expect(filled['steps']).toEqual([{ kind: 'type', text: 'hunter22' }]);
     expect(step.before!.action['steps']).toEqual([{ kind: 'type', secret: true }]);

@@ -1,3 +1,4 @@
+import { visibleText } from '@shared/text/visible';
 import './Attributes.css';
 /**
  * The selected node's attributes, one row each: first in iOS terms (identifier, label, value, type,
@@ -75,7 +76,7 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
                       {row.name} <span className="attr-wire">{row.wire}</span>
                     </th>
                     <td>
-                      <span className="attr-value">{row.value}</span>
+                      <span className="attr-value">{visibleText(row.value)}</span>
                       <CopyButton text={row.value} testId="attr-copy" title={`Copy the ${row.name}`} />
                     </td>
                   </tr>
@@ -92,7 +93,7 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
                 <tr key={row.name} data-testid="attr-row" data-name={row.name}>
                   <th scope="row">{row.name}</th>
                   <td>
-                    <span className="attr-value">{row.value}</span>
+                    <span className="attr-value">{visibleText(row.value)}</span>
                     <CopyButton text={row.value} testId="attr-copy" title={`Copy ${row.name}`} />
                   </td>
                 </tr>
@@ -109,7 +110,7 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
                   <tr key={row.name} data-testid="attr-row" data-name={row.name} data-group="merged">
                     <th scope="row">{row.name}</th>
                     <td>
-                      <span className="attr-value">{row.value}</span>
+                      <span className="attr-value">{visibleText(row.value)}</span>
                       <CopyButton text={row.value} testId="attr-copy" title={`Copy ${row.name}`} />
                     </td>
                   </tr>

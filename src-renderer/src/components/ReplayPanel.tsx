@@ -1,3 +1,4 @@
+import { visibleText } from '@shared/text/visible';
 import './ReplayPanel.css';
 /**
  * Replay in the trace view: the trace's actions run again on a device the host holds, each
@@ -148,7 +149,12 @@ export function ReplayPanel({ trace }: { trace: TraceOpened }) {
           </span>
           {trace.variables.map((v) => (
             <label key={v.name} className="replay-variable">
-              <span className="mono">{v.name}</span> <span className="muted">(step {v.step})</span>{' '}
+              <span className="mono">{v.name}</span>{' '}
+              <span className="muted" data-testid="replay-variable-target">
+                (step {v.step}
+                {v.callIds.length > 1 ? ` and ${v.callIds.length - 1} more` : ''},{' '}
+                {v.field !== undefined ? `field “${visibleText(v.field)}”` : 'a field with no name'})
+              </span>{' '}
               <input
                 type="password"
                 autoComplete="off"

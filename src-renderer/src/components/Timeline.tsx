@@ -1,3 +1,4 @@
+import { visibleText } from '@shared/text/visible';
 import './Timeline.css';
 /**
  * The action timeline of the selected device, newest first: per step the action, how its
@@ -121,12 +122,12 @@ const StepRow = memo(function StepRow({
       <div className="step-action">
         <span className="step-verb">{describeRequest(request)}</span>
         <span className="step-selector" title="what the request named">
-          {selectorText(request, selector)}
+          {visibleText(selectorText(request, selector))}
         </span>
       </div>
-      <div className="step-target" data-testid="step-target" data-resolved-by={result.target.resolvedBy} title={describeTarget(result.target)}>
+      <div className="step-target" data-testid="step-target" data-resolved-by={result.target.resolvedBy} title={visibleText(describeTarget(result.target))}>
         <span className="step-label">target</span>
-        {describeTarget(result.target)}
+        {visibleText(describeTarget(result.target))}
       </div>
       <div className="step-backend">
         <span className={`chip backend-${result.backend ?? 'none'}`} data-testid="step-backend">

@@ -1,3 +1,4 @@
+import { visibleText } from '@shared/text/visible';
 import './Tree.css';
 /**
  * The hierarchy as an expandable tree; hover and selection are shared with the screen. Only the rows in
@@ -95,7 +96,7 @@ function row(flat: FlatNode, p: RowsProps, top?: number) {
       depth={flat.depth}
       className={shortClassName(flat.node)}
       role={typeof flat.node.role === 'string' ? flat.node.role : ''}
-      caption={nodeCaption(flat.node)}
+      caption={visibleText(nodeCaption(flat.node))}
       source={source}
       filtered={p.hiddenSources.size > 0 && p.hiddenSources.has(source)}
       hasChildren={childrenOf(flat.node).length > 0}
