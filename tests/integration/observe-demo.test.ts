@@ -16,7 +16,7 @@ import { RunnerClient } from '@main/runner/client';
 import { Observer, type ObserveOptions } from '@main/runner/observer';
 import { nodeAtKey } from '@shared/model/tree';
 import { isWebView } from '@shared/model/node';
-import { elementTypeOf } from '@shared/selectors/element-type';
+import { elementTypeOf } from '@shared/model/element-type';
 import { ObservationSchema, type LayoutWarning, type Observation } from '@shared/protocol/observation';
 import type { HierarchyUpdate, HierarchyUpdateReply, UiNode } from '@shared/protocol/runner';
 
