@@ -29,7 +29,14 @@ interface ManagedDevice {
   history: ActionStep[];
   /** The screen's size in points as the latest frame that reported it said (docs/rules.md#r-tap-11). */
   screenPoints: { width: number; height: number } | undefined;
+  /**
+   * Secrets typed on this device (docs/rules.md#r-secret-02): a field the user called secret
+   * may show them in clear, so every frame read afterwards is scrubbed of them; the newest MAX_SECRETS.
+   */
+  secrets: string[];
 }
+
+const MAX_SECRETS = 32;
 
 /**
  * Steps kept per device, so a window opened (or reloaded) mid-session shows the timeline so far; the
@@ -97,6 +104,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
       connection,
       lastFrame: undefined,
       history: [],
+      secrets: [],
       screenPoints: undefined,
     };
     this.devices.set(id, device);
@@ -160,9 +168,11 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     const acted = await device.connection.act(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), onStage: progress });
     const secret =
       secretAhead || typedTextIsSecret(request, { before: beforeRoot, after: acted.after?.observation?.viewHierarchy?.hierarchy, result: acted.result });
-    const texts = secret ? typedTexts(request) : [];
-    const result = scrubTypedText(acted.result, texts);
-    const after = acted.after ? withoutSecretText(acted.after, texts) : acted.after;
+    if (secret) {
+      device.secrets = [...device.secrets.filter((t) => !typedTexts(request).includes(t)), ...typedTexts(request)].slice(-MAX_SECRETS);
+    }
+    const result = scrubTypedText(acted.result, device.secrets);
+    const after = acted.after;
     const afterFrame: Frame | null = after ? this.stamp(device, { deviceId, ...after }) : null;
     if (afterFrame && this.devices.has(deviceId)) {
       this.setFrame(device, afterFrame);
@@ -179,7 +189,8 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
    * A frame with the screen's size in points: its own observation's, else the latest one the device
    * reported, so a click on a screenshot without a tree still converts to points (docs/rules.md#r-tap-11).
    */
-  private stamp(device: ManagedDevice, frame: Frame): Frame {
+  private stamp(device: ManagedDevice, read: Frame): Frame {
+    const frame = withoutSecretText(read, device.secrets);
     const own = frame.observation?.screenSize;
     if (own && own.width > 0 && own.height > 0) {
       device.screenPoints = { width: own.width, height: own.height };
