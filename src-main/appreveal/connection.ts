@@ -21,6 +21,7 @@ import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection } f
 import type { ObserveOptions } from '@main/runner/observer';
 import type { WebControl, WebControls, ObservedFrame } from '@shared/api/api';
 import { WEB_TOOLS } from '@shared/protocol/action';
+import { hidesText } from '@shared/model/node';
 import { isRecord } from '@shared/protocol/json';
 
 const MAX_WEB_CONTROLS = 200;
@@ -268,12 +269,19 @@ function webControlOf(raw: unknown): WebControl | undefined {
   const selector = typeof raw.selector === 'string' ? raw.selector.slice(0, 500) : undefined;
   const tag = short(raw.tag)?.toLowerCase();
   if (!selector || !tag) return undefined;
-  const type = short(raw.type);
+  // iOS's interactive script writes the HTML type as `type` (iOS/Sources/AppReveal/WebView/DOMSerializer.swift
+  // interactiveJS: `if (node.type) el.type = node.type`); a port that writes `inputType` is read the same.
+  const type = short(raw.type)?.toLowerCase() ?? short(raw.inputType)?.toLowerCase();
   const label = short(raw.label) ?? short(raw.ariaLabel) ?? short(raw.placeholder) ?? short(raw.name);
-  const text = short(raw.text);
+  // The one secret rule (docs/rules.md#r-secret): a password input or a password autofill hint; its value
+  // (DOMSerializer.swift sends `node.value`) is never carried, and neither is its text.
+  const secret = hidesText({ tag, ...(type !== undefined ? { type } : {}), autocomplete: raw.autocomplete, value: raw.value });
+  const text = secret ? undefined : short(raw.text);
   const editable =
-    tag === 'textarea' || (tag === 'input' && !['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'image', 'hidden'].includes(type ?? 'text'));
+    tag === 'textarea' ||
+    (tag === 'input' && !['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'image', 'hidden', 'range', 'color'].includes(type ?? 'text'));
   return {
+    ...(secret ? { secret: true } : {}),
     selector,
     tag,
     ...(type ? { type } : {}),

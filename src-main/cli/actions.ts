@@ -18,6 +18,7 @@ import {
 } from '@shared/protocol/action';
 import { connectionFor } from '@main/devices/manager';
 import { outcomeClassOf } from '@shared/act/verdict';
+import { scrubTypedText, typedTextIsSecret, typedTexts } from '@shared/act/secret';
 
 export type ActionCommand = 'tap' | 'type' | 'clear' | 'swipe' | 'scroll-to';
 type Out = { log: (line: string) => void; error: (line: string) => void };
@@ -31,9 +32,11 @@ Target (one of; a container for swipe and scroll-to):
                           a point off the screen is refused, nothing sent
 
 tap      [--long-press MS | --double]
-type     --text-to-type TEXT [--replace] [--ime done|next|go|search|send] [--tab]
+type     --text-to-type TEXT | --text-from-env NAME [--replace] [--secret] [--ime done|next|go|search|send] [--tab]
                           types into the target field (no target: into whatever has keyboard focus);
-                          --replace clears the field first
+                          --replace clears the field first; --text-from-env types the environment's NAME,
+                          so the text is not on the process list; --secret treats the text as a secret
+                          whatever the field says (it is never printed, in --json neither)
 clear    [--ime ACTION] [--tab]
 swipe    --from X,Y --to X,Y [--duration MS] [--auto-container] [--edge left|right|top|bottom] [--boomerang]
 scroll-to --look-for TEXT | --look-for-id ID [--direction up|down|left|right] [--max-swipes N]
@@ -55,6 +58,8 @@ const OPTIONS = {
   'long-press': { type: 'string' },
   double: { type: 'boolean' },
   'text-to-type': { type: 'string' },
+  'text-from-env': { type: 'string' },
+  secret: { type: 'boolean' },
   replace: { type: 'boolean' },
   ime: { type: 'string' },
   tab: { type: 'boolean' },
@@ -79,7 +84,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: tru
 /** Which options each command takes, so a stray one is a usage error rather than silently ignored. */
 const ALLOWED: Record<ActionCommand, readonly (keyof typeof OPTIONS)[]> = {
   tap: ['id', 'text', 'point', 'long-press', 'double'],
-  type: ['id', 'text', 'point', 'text-to-type', 'replace', 'ime', 'tab'],
+  type: ['id', 'text', 'point', 'text-to-type', 'text-from-env', 'secret', 'replace', 'ime', 'tab'],
   clear: ['id', 'text', 'point', 'ime', 'tab'],
   swipe: ['id', 'text', 'point', 'from', 'to', 'duration', 'auto-container', 'edge', 'boomerang'],
   'scroll-to': ['id', 'text', 'point', 'look-for', 'look-for-id', 'direction', 'max-swipes'],
@@ -119,7 +124,7 @@ function keySteps(values: Values, first: SendKeysStep[]): SendKeysStep[] {
   return steps;
 }
 
-export function buildActionRequest(command: ActionCommand, values: Values): ActionRequest {
+export function buildActionRequest(command: ActionCommand, values: Values, env: Readonly<Record<string, string | undefined>> = process.env): ActionRequest {
   const stray = (Object.keys(values) as (keyof typeof OPTIONS)[]).filter(
     (k) => values[k] !== undefined && !ALLOWED[command].includes(k) && !(COMMON as readonly string[]).includes(k),
   );
@@ -134,12 +139,17 @@ export function buildActionRequest(command: ActionCommand, values: Values): Acti
       return values.double ? { action: 'doubleTap', target } : { action: 'tap', target };
     }
     case 'type': {
-      const text = values['text-to-type'];
+      const fromEnv = values['text-from-env'];
+      if (fromEnv !== undefined && values['text-to-type'] !== undefined) throw new UsageError('give one of --text-to-type or --text-from-env');
+      const text = fromEnv !== undefined ? env[fromEnv] : values['text-to-type'];
+      // The variable's name may be said; its value never is.
+      if (fromEnv !== undefined && text === undefined) throw new UsageError(`--text-from-env ${fromEnv}: the environment has no ${fromEnv}`);
       if (text === undefined && values.replace) throw new UsageError('--replace needs --text-to-type');
+      if (text === undefined && values.secret) throw new UsageError('--secret needs --text-to-type or --text-from-env');
       const first: SendKeysStep[] = text === undefined ? [] : [values.replace ? { kind: 'replace', text } : { kind: 'type', text }];
       const steps = keySteps(values, first);
       if (steps.length === 0) throw new UsageError('type needs --text-to-type TEXT (or --ime / --tab)');
-      return { action: 'sendKeys', ...(target ? { target } : {}), steps };
+      return { action: 'sendKeys', ...(target ? { target } : {}), steps, ...(values.secret ? { secret: true } : {}) };
     }
     case 'clear':
       return { action: 'sendKeys', ...(target ? { target } : {}), steps: keySteps(values, [{ kind: 'clear' }]) };
@@ -227,7 +237,10 @@ export async function runActionCommand(command: ActionCommand, args: string[], o
     close = () => connection.close();
     connection.start();
     await connection.waitUntilConnected(timeoutMs);
-    const result = (await connection.act(request, xctestOnly ? { xctestOnly: true } : {})).result;
+    const acted = await connection.act(request, xctestOnly ? { xctestOnly: true } : {});
+    // A typed secret is never printed, in --json neither (docs/rules.md#r-secret).
+    const secret = typedTextIsSecret(request, { after: acted.after?.observation?.viewHierarchy?.hierarchy, result: acted.result });
+    const result = secret ? scrubTypedText(acted.result, typedTexts(request)) : acted.result;
     if (values.json) {
       out.log(JSON.stringify(result, null, 2));
     } else {

@@ -9,6 +9,7 @@ import type { ActionProgress, ActionStep, DeviceSummary, Frame, ScreenshotFrame 
 import type { ActionRequest } from '@shared/protocol/action';
 import { FRAME_NODE_BUDGET, framedStepCount, framesDropped, withoutFrames } from '@shared/inspect/actions';
 import { appNameOf } from '@shared/inspect/observation';
+import { scrubTypedText, typedTextIsSecret, typedTexts, withoutTypedText } from '@shared/act/secret';
 import type { RunnerClientOptions } from '@main/runner/client';
 import { AppRevealConnection } from '@main/appreveal/connection';
 import type { DeviceConnection, DeviceKind } from './connection';
@@ -28,7 +29,14 @@ interface ManagedDevice {
   history: ActionStep[];
   /** The screen's size in points as the latest frame that reported it said (docs/rules.md#r-tap-11). */
   screenPoints: { width: number; height: number } | undefined;
+  /**
+   * Secrets typed on this device (docs/rules.md#r-secret-02): a field the user called secret
+   * may show them in clear, so every frame read afterwards is scrubbed of them; the newest MAX_SECRETS.
+   */
+  secrets: string[];
 }
+
+const MAX_SECRETS = 32;
 
 /**
  * Steps kept per device, so a window opened (or reloaded) mid-session shows the timeline so far; the
@@ -96,6 +104,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
       connection,
       lastFrame: undefined,
       history: [],
+      secrets: [],
       screenPoints: undefined,
     };
     this.devices.set(id, device);
@@ -147,17 +156,30 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     const callId = `call-${this.nextCall++}`;
     const { clientRef } = options;
     const named = clientRef !== undefined ? { clientRef } : {};
-    this.emit('actionStarted', { callId, deviceId, request, startedAt, before });
+    // A typed secret exists only in the request to the device (docs/rules.md#r-secret): what is known of
+    // the field before it is sent keeps the text out of the events already; the read after adds the rest.
+    const beforeRoot = before?.observation?.viewHierarchy?.hierarchy;
+    const secretAhead = typedTextIsSecret(request, { before: beforeRoot });
+    const shown = secretAhead ? withoutTypedText(request) : request;
+    this.emit('actionStarted', { callId, deviceId, request: shown, startedAt, before });
     const progress = (stage: string) =>
-      this.emit('actionProgress', { callId, deviceId, ...named, request, startedAt, stage, elapsedMs: Date.now() - startedAt });
+      this.emit('actionProgress', { callId, deviceId, ...named, request: shown, startedAt, stage, elapsedMs: Date.now() - startedAt });
     progress('started');
-    const { result, after } = await device.connection.act(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), onStage: progress });
+    const acted = await device.connection.act(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), onStage: progress });
+    const secret =
+      secretAhead || typedTextIsSecret(request, { before: beforeRoot, after: acted.after?.observation?.viewHierarchy?.hierarchy, result: acted.result });
+    if (secret) {
+      device.secrets = [...device.secrets.filter((t) => !typedTexts(request).includes(t)), ...typedTexts(request)].slice(-MAX_SECRETS);
+    }
+    const result = scrubTypedText(acted.result, device.secrets);
+    const after = acted.after;
     const afterFrame: Frame | null = after ? this.stamp(device, { deviceId, ...after }) : null;
     if (afterFrame && this.devices.has(deviceId)) {
       this.setFrame(device, afterFrame);
       this.emit('frame', afterFrame);
     }
-    const step: ActionStep = { callId, deviceId, ...named, request, result, startedAt, before, after: afterFrame };
+    const kept = secret ? withoutTypedText(request) : request;
+    const step: ActionStep = { callId, deviceId, ...named, request: kept, result, startedAt, before, after: afterFrame };
     this.remember(device, step);
     this.emit('action', step);
     return step;
@@ -167,7 +189,8 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
    * A frame with the screen's size in points: its own observation's, else the latest one the device
    * reported, so a click on a screenshot without a tree still converts to points (docs/rules.md#r-tap-11).
    */
-  private stamp(device: ManagedDevice, frame: Frame): Frame {
+  private stamp(device: ManagedDevice, read: Frame): Frame {
+    const frame = withoutSecretText(read, device.secrets);
     const own = frame.observation?.screenSize;
     if (own && own.width > 0 && own.height > 0) {
       device.screenPoints = { width: own.width, height: own.height };
@@ -255,4 +278,11 @@ export interface ConnectionOptions {
 export function connectionFor(url: string, options: ConnectionOptions = {}): DeviceConnection {
   if (!/^wss?:\/\//.test(url)) return new AppRevealConnection(url);
   return new RunnerConnection(options.kind ?? 'runner', url, options.runner, options.screenshotAfter === false ? { screenshotAfter: false } : {});
+}
+
+/** A frame with a typed secret taken out of everything but its picture (base64, where any text may occur by chance). */
+function withoutSecretText<F extends { screenshot?: unknown }>(frame: F, texts: readonly string[]): F {
+  if (texts.length === 0) return frame;
+  const { screenshot, ...rest } = frame;
+  return { ...scrubTypedText(rest, texts), ...(screenshot !== undefined ? { screenshot } : {}) } as F;
 }

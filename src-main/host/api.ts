@@ -97,9 +97,9 @@ export function createApiService(
       if (connection.client.readTools.length === 0) throw new NotOfferedError('this app registered none of the read-only tools (get_state, get_logs, …)');
       return connection.appState();
     },
-    'device.webAct': ({ deviceId, tool, selector, text }) => {
+    'device.webAct': ({ deviceId, tool, selector, text, secret }) => {
       appRevealOf(deviceId, 'web view tools');
-      return manager.act(deviceId, { action: 'webTool', tool, selector, ...(text !== undefined ? { text } : {}) });
+      return manager.act(deviceId, { action: 'webTool', tool, selector, ...(text !== undefined ? { text } : {}), ...(secret ? { secret } : {}) });
     },
     'device.compare': ({ deviceId, strategy }) => comparisons.compare(deviceId, strategy ? { strategy } : {}),
     'recording.saveComparison': async ({ comparisonId }) => {

@@ -35,6 +35,8 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
   /** Which recording a written step belongs to: a late write of the last one never counts in the next. */
   private generation = 0;
   private nextComparison = 1;
+  /** Actions of the recorded device that started while recording and have not ended. */
+  private readonly started = new Set<string>();
   private lastTrace: string | undefined;
   /** Appends in the order the events happened, whatever order their resources finish writing in. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -173,12 +175,13 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
     await this.queue;
   }
 
-  private onActionStarted(step: { callId: string; deviceId: string; request: ActionStep['request']; before: Frame | null }): void {
+  private onActionStarted(step: { callId: string; deviceId: string; request: ActionStep['request']; before: Frame | null; startedAt: number }): void {
     const recorder = this.recorder;
     if (!recorder || step.deviceId !== this.deviceId) return;
-    // One writer for the action events (replay.ts), so what replay and the Maestro export read back is
-    // what was written, and a secret field's text never is.
-    this.enqueue(() => recordActionBefore(recorder, { callId: step.callId, request: step.request, before: step.before }));
+    // Written with the result (onAction), not now: only after the action does the host know every signal
+    // that says the typed text is a secret (a field that reads back as bullets, docs/rules.md#r-secret),
+    // and the request it reports then has the text taken out. The before event keeps the start time.
+    this.started.add(step.callId);
   }
 
   private onAction(step: ActionStep): void {
@@ -187,7 +190,11 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
     // A step counts once its result is written and flushed: what the status says is what a crash keeps.
     const generation = this.generation;
     const app = step.after?.appReveal?.app;
+    const started = this.started.delete(step.callId);
     this.enqueue(async () => {
+      // One writer for the action events (replay.ts), so what replay and the Maestro export read back is
+      // what was written, and a secret field's text never is.
+      if (started) await recordActionBefore(recorder, { callId: step.callId, request: step.request, before: step.before, time: step.startedAt });
       let appStateRef: ResourceRef | undefined;
       if (app) {
         appStateRef = await recorder.addResource('appState', appStateChanges(this.lastAppState, app));

@@ -7,14 +7,15 @@ import type { ActionRequest, Point, SendKeysStep, TargetSelector } from '@shared
 /** A user's text in curly quotes, cut at 40 characters. */
 export const quote = (text: string) => `“${text.length > 40 ? `${text.slice(0, 39)}…` : text}”`;
 
-export function keyStepText(step: SendKeysStep): string {
+/** A step in a few words; a secret's text is never quoted (docs/rules.md#r-secret), whether or not the step still holds it. */
+export function keyStepText(step: SendKeysStep, secret = false): string {
   switch (step.kind) {
     case 'type':
-      return `type ${quote(step.text)}`;
+      return secret ? 'type secret' : `type ${quote(step.text)}`;
     case 'clear':
       return 'clear';
     case 'replace':
-      return `replace with ${quote(step.text)}`;
+      return secret ? 'replace with secret' : `replace with ${quote(step.text)}`;
     case 'ime':
       return `IME ${step.imeAction}`;
     case 'tab':
@@ -39,7 +40,7 @@ export function describeRequest(request: ActionRequest): string {
     case 'longPress':
       return `long press ${request.durationMs} ms`;
     case 'sendKeys':
-      return request.steps.map(keyStepText).join(', ');
+      return request.steps.map((step) => keyStepText(step, request.secret === true)).join(', ');
     case 'swipe': {
       const length = Math.round(Math.hypot(request.end.x - request.start.x, request.end.y - request.start.y));
       const duration = request.durationMs !== undefined ? ` · ${request.durationMs} ms` : '';
@@ -50,7 +51,8 @@ export function describeRequest(request: ActionRequest): string {
     case 'back':
       return 'back';
     case 'webTool':
-      return request.tool === 'web_click' ? `web click ${request.selector}` : `web type ${quote(request.text ?? '')} into ${request.selector}`;
+      if (request.tool === 'web_click') return `web click ${request.selector}`;
+      return `web type ${request.secret === true ? 'secret' : quote(request.text ?? '')} into ${request.selector}`;
   }
 }
 

@@ -5,6 +5,7 @@ export * from './display-fence';
 export * from '@shared/model/identity'; // lives in the model (docs/architecture.md#floors)
 export * from './look-for';
 export * from './result';
+export * from './secret';
 export * from './send-keys';
 export * from './swipe';
 export { pointTargetRecord, routeTap, type TapGesture, type TapRoute, type TapTarget, type XctestTap } from './tap';

@@ -46,6 +46,8 @@ export const WebControlSchema = z.object({
   disabled: z.boolean().optional(),
   /** Takes text (web_type): an input or a text area. */
   editable: z.boolean(),
+  /** Text typed into it is a secret (docs/rules.md#r-secret): a password input, a password autofill hint. */
+  secret: z.boolean().optional(),
 });
 export type WebControl = z.infer<typeof WebControlSchema>;
 export const WebControlsSchema = z.object({
@@ -315,6 +317,8 @@ export const apiMethods = {
       tool: z.enum(WEB_TOOLS),
       selector: z.string().min(1).max(500),
       text: z.string().max(10_000).optional(),
+      /** The text is a secret (docs/rules.md#r-secret): kept out of everything but the request to the app. */
+      secret: z.boolean().optional(),
     }).refine((input) => input.tool !== 'web_type' || input.text !== undefined, { path: ['text'], message: 'web_type needs text' }),
     output: ActionStepSchema,
   },

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { UiNode } from '@shared/protocol/runner';
-import { childrenOf, nodeSource, xctestTwinOf } from '@shared/model/node';
+import { childrenOf, hidesText, nodeSource, xctestTwinOf } from '@shared/model/node';
 
 export const DIFF_CLASSES = ['only_xctest', 'only_sdk', 'text_changed', 'value_changed', 'geometry_changed', 'identity_added'] as const;
 export const DiffClassSchema = z.enum(DIFF_CLASSES);
@@ -151,18 +151,17 @@ function labelOf(node: UiNode): string | undefined {
   return nonEmpty(node['content-desc']) ?? nonEmpty(node.text);
 }
 
-/** The value, wherever the merge put it; unknown when redacted, so a redaction is never a "change". */
+/**
+ * The value, wherever the merge put it; unknown when it is a secret (the one rule, docs/rules.md#r-secret),
+ * so a redaction or a mask is never a "change" and a secret is never quoted in a difference.
+ */
 function valueOf(node: UiNode): string | undefined {
-  if (node['value-redacted'] === 'true') return undefined;
+  if (hidesText(node)) return undefined;
   // XCTest reads an empty field's value as its placeholder: that is no value (the bridge reports none).
   const placeholder = nonEmpty(node['hint-text']);
   if (placeholder !== undefined && (node.value ?? (nonEmpty(node['content-desc']) !== undefined ? node.text : undefined)) === placeholder) return undefined;
   if (node.value !== undefined) return node.value;
   return nonEmpty(node['content-desc']) !== undefined ? node.text : undefined;
-}
-
-function isRedacted(node: UiNode): boolean {
-  return node['value-redacted'] === 'true';
 }
 
 function boundsKey(f: Flat): string | undefined {
@@ -532,7 +531,7 @@ export function diffTrees(xctestRoot: UiNode, sdkRoot: UiNode): TreeDiff {
     const sdkKey = s.key;
     pairs.push({ xctestKey, sdkKey, by: PAIRED_BY[p.xPairedBy[i]!]! });
     if (x.label !== s.label) add({ class: 'text_changed', xctestKey, sdkKey, detail: `text ${quote(x.label)} → ${quote(s.label)}` });
-    if (!isRedacted(x.node) && !isRedacted(s.node) && x.value !== s.value) {
+    if (!hidesText(x.node) && !hidesText(s.node) && x.value !== s.value) {
       add({ class: 'value_changed', xctestKey, sdkKey, detail: `value ${quote(x.value)} → ${quote(s.value)}` });
     }
     const geometry = geometryDetail(x.box, s.box);

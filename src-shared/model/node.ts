@@ -281,20 +281,72 @@ export function centerOf(node: UiNode): Point | undefined {
 const SECURE = /secure/i;
 
 /**
+ * Autofill hints that name a password or a one-time code: HTML `autocomplete` tokens (WHATWG
+ * "autofill detail tokens": current-password, new-password, one-time-code) and UIKit's
+ * `textContentType` raw values (UITextContentType.password = "password", .newPassword = "new-password",
+ * .oneTimeCode = "one-time-code"). A field so hinted holds a secret even where its type says nothing.
+ */
+const SECRET_HINTS = new Set(['password', 'current-password', 'new-password', 'one-time-code']);
+/** The attribute names a hint arrives under, across the bridge, the DOM snapshot and AppReveal's DOM tools. */
+const HINT_FIELDS = ['autocomplete', 'autoComplete', 'textContentType', 'text-content-type', 'contentType'] as const;
+
+/**
+ * Mask characters iOS and the web draw for a secure value: iOS reports a secure UITextField's
+ * `accessibilityValue` as one U+2022 per character (AppReveal passes it on verbatim:
+ * iOS/Sources/AppReveal/Elements/ElementInventory.swift:65 `value: view.accessibilityValue`); Chromium
+ * and WebKit draw U+25CF. A value made only of these is a masked secret, never text.
+ */
+const MASK = /^[\u2022\u25cf]+$/;
+
+/** Whether a value read from a field is a mask (bullets only), i.e. the device is hiding a secret. */
+export function isMaskedValue(value: unknown): boolean {
+  return typeof value === 'string' && MASK.test(value);
+}
+
+/**
  * Whether a field's text is a secret: never shown, recorded, exported or compared. The one rule for
- * every kind of field (docs/rules.md#R-SECRET): a native password field (`password` flag, a secure
- * class or role), a value the device redacted (`value-redacted` on a merged DOM node, `valueRedacted`
- * on a web element), a web input of type password, and anything the caller marked `sensitive`.
- * Takes any record, since it is asked of nodes, web elements and recorded targets alike.
+ * every kind of field (docs/rules.md#r-secret), from every signal a platform gives:
+ *  1. a declared secure type: the `password` flag, a secure class or role (XCUIElementTypeSecureTextField,
+ *     UISecureTextField, AppReveal's and Parallax's secureTextField);
+ *  2. an HTML input type password, as `inputType` (AppReveal iOS web controls, the web bridge) or `type`
+ *     on a DOM record (Tauri's snapshot, whose `type` is the HTML attribute);
+ *  3. an autofill hint naming a password or one-time code (`autocomplete`, `textContentType`);
+ *  4. a value made only of mask bullets (iOS AppReveal has no secure type: a secure UITextField is a
+ *     `textField` whose value is bullets);
+ *  5. a value the device redacted (`value-redacted`, `valueRedacted`), or anything the caller marked
+ *     `sensitive` (the type bar's "treat as secret").
+ * The sixth signal, bullets read back where text was typed, needs the action: `typedTextIsSecret`
+ * (src-shared/act/secret.ts) adds it. Takes any record, since it is asked of nodes, web elements and
+ * recorded targets alike.
  */
 export function hidesText(fields: Readonly<Record<string, unknown>>): boolean {
   if (fields['password'] === 'true' || fields['password'] === true) return true;
   if (fields['value-redacted'] === 'true' || fields['value-redacted'] === true || fields['valueRedacted'] === true) return true;
-  if (fields['sensitive'] === true) return true;
-  const inputType = fields['inputType'];
-  if (typeof inputType === 'string' && inputType.toLowerCase() === 'password') return true;
+  if (fields['sensitive'] === true || fields['sensitive'] === 'true') return true;
+  const extras = fields['extras'];
+  const extra = (name: string): unknown => (extras !== null && typeof extras === 'object' ? (extras as Record<string, unknown>)[name] : undefined);
+  for (const inputType of [fields['inputType'], extra('appreveal.inputType')]) {
+    if (typeof inputType === 'string' && inputType.trim().toLowerCase() === 'password') return true;
+  }
+  // `type` is the HTML attribute only on a DOM record (one with a tag); elsewhere it is a kind ("button").
+  const type = fields['type'];
+  if (typeof type === 'string' && (fields['tag'] !== undefined || fields['tagName'] !== undefined) && type.trim().toLowerCase() === 'password') return true;
+  for (const name of HINT_FIELDS) {
+    const hint = fields[name] ?? extra(name);
+    if (
+      typeof hint === 'string' &&
+      hint
+        .toLowerCase()
+        .split(/\s+/)
+        .some((token) => SECRET_HINTS.has(token))
+    )
+      return true;
+  }
+  // A value, never a label: a "•••" menu button's caption is no secret.
+  if (isMaskedValue(fields['value'])) return true;
   const className = fields['className'];
   const role = fields['role'];
+  if (typeof type === 'string' && SECURE.test(type)) return true;
   return (typeof className === 'string' && SECURE.test(className)) || (typeof role === 'string' && SECURE.test(role));
 }
 

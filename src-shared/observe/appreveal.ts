@@ -8,6 +8,7 @@ import type { AppRevealElement, AppRevealFrame, AppRevealIdentity, AppRevealScre
 import type { Observation, Quality, Strategy } from '@shared/protocol/observation';
 import type { Bounds, UiNode, ViewHierarchy } from '@shared/protocol/runner';
 import { assembleObservation } from './assemble';
+import { hidesText } from '@shared/model/node';
 
 // ---- Projection onto the runner's node shape ---------------------------------------------------------
 
@@ -118,7 +119,9 @@ export function appRevealElementToUiNode(element: AppRevealElement): UiNode {
   };
   // A secure field's text is a secret wherever it came from (docs/rules.md#r-secret). Tauri's snapshot
   // reads a field's value and may fall back to it for the label, so neither is carried for one.
-  const secret = typeKey === 'securetextfield' || element.inputType?.toLowerCase() === 'password';
+  // The one rule (model/node.ts hidesText): a secure kind, inputType password, or a value of bullets
+  // only, which is how iOS AppReveal reports a secure UITextField (its type is plain `textField`).
+  const secret = hidesText({ className: element.type, ...(element.inputType !== undefined ? { inputType: element.inputType } : {}), value: element.value });
   const label = secret && element.label === element.value ? undefined : element.label;
   const value = secret ? undefined : element.value;
   if (secret) node.password = 'true';

@@ -60,6 +60,13 @@ export const SendKeysRequestSchema = z.object({
   target: TargetSelectorSchema.optional(),
   /** Several steps form one command, so "a command that used both backends" has a meaning. */
   steps: z.array(SendKeysStepSchema).min(1),
+  /**
+   * The typed text is a secret (docs/rules.md#r-secret): said by the type bar's "treat as secret" for a
+   * field Parallax cannot classify, or set by the host once any signal says so. A request the host keeps
+   * or reports (history, events, the CLI's JSON) carries it with every text emptied: the text exists
+   * only in the request that went to the device.
+   */
+  secret: z.boolean().optional(),
 });
 
 export const SCREEN_EDGES = ['left', 'right', 'top', 'bottom'] as const;
@@ -111,6 +118,8 @@ export const WebToolRequestSchema = z.object({
   selector: z.string().min(1).max(500),
   /** web_type's text (required for it). */
   text: z.string().max(10_000).optional(),
+  /** As a sendKeys request's `secret`: the text is a secret, and left out wherever the request is kept. */
+  secret: z.boolean().optional(),
 });
 
 export const ActionRequestSchema = z.discriminatedUnion('action', [

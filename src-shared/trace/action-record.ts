@@ -31,6 +31,7 @@ import { centerOf, hidesText, withoutChildren, XCTEST_TWIN_ATTRIBUTES } from '@s
 import { xctestNodeOf } from '@shared/selectors/element';
 import { flattenTree } from '@shared/model/tree';
 import { describeRequest, keyStepText } from '@shared/act/describe';
+import { typedTextIsSecret } from '@shared/act/secret';
 import { keySteps } from './export-plan';
 import type { TraceAction, TraceActionResult, TraceTarget } from './schema';
 
@@ -90,6 +91,11 @@ export function traceActionFor(
   const selector = rest[slot] as TargetSelector | undefined;
   delete rest[slot];
   const action: TraceAction = { kind, ...rest, ...(options.xctestOnly ? { xctestOnly: true } : {}) };
+  // A web_type into a secret control keeps its text out as a sendKeys does (docs/rules.md#r-secret).
+  if (request.action === 'webTool' && typedTextIsSecret(request, { before: beforeRoot })) {
+    delete action['text'];
+    action['secret'] = true;
+  }
 
   let target: TraceTarget | undefined;
   if (selector) {
@@ -121,7 +127,8 @@ export function traceActionFor(
 
   if (request.action === 'sendKeys') {
     // A field the trace cannot see (no before-screen, keyboard focus) may be a password: fail closed.
-    const secret = target?.node ? hidesText(target.node) : true;
+    // The request says so itself when the user or the host knew it (docs/rules.md#r-secret).
+    const secret = request.secret === true || (target?.node ? hidesText(target.node) : true);
     // The text is left out and the step says so (docs/rules.md#r-rpl-04): a replay asks for it by name.
     const steps = request.steps.map((step) => (secret && 'text' in step ? { kind: step.kind, secret: true } : step));
     action['steps'] = steps;
@@ -140,7 +147,7 @@ function xctestRecord(node: UiNode): Record<string, string> | null {
   const seen = xctestNodeOf(node);
   if (!seen) return null;
   const out: Record<string, string> = {};
-  // A secret field's value stays out of the trace whatever XCTest showed of it (docs/rules.md#R-SECRET).
+  // A secret field's value stays out of the trace whatever XCTest showed of it (docs/rules.md#r-secret).
   const secret = hidesText(node) || hidesText(seen);
   for (const name of XCTEST_TWIN_ATTRIBUTES) {
     if (secret && name === 'value') continue;

@@ -8,6 +8,7 @@ import './InteractBar.css';
  */
 import { useState, type FormEvent } from 'react';
 import { fieldCaption, keyTargetFor, type OfferedActions } from '@shared/inspect';
+import { hidesText } from '@shared/model/node';
 import type { ActionRequest, SendKeysStep } from '@shared/protocol/action';
 import type { DeviceSummary, Frame } from '@shared/api/api';
 import { useInspector } from '@renderer/state/store';
@@ -25,6 +26,8 @@ export function InteractBar({
   act: (request: ActionRequest) => Promise<unknown>;
 }) {
   const [text, setText] = useState('');
+  // "Treat as secret", for a field Parallax cannot classify (docs/rules.md#r-secret).
+  const [asSecret, setAsSecret] = useState(false);
   const appReveal = device.kind === 'appreveal';
   const tappedField = useInspector((s) => s.typeField[device.id]);
   const busy = useTimeline((s) => deviceBusy(s.pending, device.id));
@@ -32,13 +35,17 @@ export function InteractBar({
   // The field last tapped; without one, a runner types into whatever has keyboard focus.
   const field = tappedField ?? (appReveal ? undefined : focused);
   const caption = fieldCaption(field);
+  // A field any signal calls secret is one; the box offers the choice only where none does.
+  const knownSecret = field ? hidesText(field) : false;
+  const secret = knownSecret || asSecret;
   const connected = device.state === 'connected';
   // The app's own back navigation: only an AppReveal app that registered navigate_back has one.
   const canGoBack = appReveal && device.supportedCommands.includes('navigate_back');
 
   const send = async (steps: SendKeysStep[], clearAfter = false) => {
     const target = keyTargetFor(tappedField, appReveal);
-    const request: ActionRequest = { action: 'sendKeys', steps, ...(target ? { target } : {}) };
+    const types = steps.some((s) => s.kind === 'type' || s.kind === 'replace');
+    const request: ActionRequest = { action: 'sendKeys', steps, ...(target ? { target } : {}), ...(secret && types ? { secret: true } : {}) };
     const step = (await act(request)) as { result?: { success: boolean } } | undefined;
     // Tab and IME actions move focus (or leave the page): later keys follow the keyboard focus.
     if (step && steps.some((s) => s.kind === 'tab' || s.kind === 'ime')) useInspector.getState().setTypeField(device.id, null);
@@ -82,7 +89,7 @@ export function InteractBar({
       <form className="type-form" onSubmit={submit}>
         <input
           data-testid="type-input"
-          type="text"
+          type={secret ? 'password' : 'text'}
           spellCheck={false}
           autoComplete="off"
           placeholder={offered.type ? 'Text to type' : 'This app registered no type_text tool'}
@@ -93,6 +100,17 @@ export function InteractBar({
         <button type="submit" className="key-button primary" data-testid="type-submit" disabled={!offered.type || !connected || text === '' || busy}>
           Type
         </button>
+        <label
+          className="secret-toggle"
+          title={
+            knownSecret
+              ? 'This field hides its text: what you type is kept out of the timeline, traces and exports'
+              : 'Keep what you type out of the timeline, traces and exports; a recording asks for it as a variable'
+          }
+        >
+          <input type="checkbox" data-testid="type-secret" checked={secret} disabled={knownSecret} onChange={(e) => setAsSecret(e.target.checked)} />
+          secret
+        </label>
       </form>
       <span className="control-sep" />
       {offered.clear && (

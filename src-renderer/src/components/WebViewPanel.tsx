@@ -85,7 +85,9 @@ export function WebViewPanel({ device, frame, act }: { device: DeviceSummary; fr
                   className="key-button"
                   data-testid="web-type"
                   disabled={!connected || control.disabled === true || text === ''}
-                  onClick={() => void run({ action: 'webTool', tool: 'web_type', selector: control.selector, text })}
+                  onClick={() =>
+                    void run({ action: 'webTool', tool: 'web_type', selector: control.selector, text, ...(control.secret ? { secret: true } : {}) })
+                  }
                 >
                   Type
                 </button>

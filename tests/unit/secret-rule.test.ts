@@ -1,0 +1,114 @@
+/**
+ * The one secret rule (docs/rules.md#r-secret): each signal a platform gives, with the form its source
+ * sends, and what is no secret.
+ */
+import { describe, expect, it } from 'vitest';
+import { hidesText, isMaskedValue } from '@shared/model/node';
+import { scrubTypedText, SECRET_MARK, typedTextIsSecret, withoutTypedText } from '@shared/act/secret';
+import { appRevealElementToUiNode } from '@shared/observe/appreveal';
+import { WireElementSchema } from '@shared/protocol/appreveal';
+import { describeRequest } from '@shared/act/describe';
+import type { ActionRequest } from '@shared/protocol/action';
+import type { UiNode } from '@shared/protocol/runner';
+
+describe('R-SECRET-01: every signal says secret', () => {
+  it.each<[string, Record<string, unknown>]>([
+    ['a password flag', { password: 'true' }],
+    ['XCTest’s secure type', { className: 'XCUIElementTypeSecureTextField' }],
+    ['a UIKit secure class', { className: 'UISecureTextField' }],
+    ['an AppReveal element kind naming secure', { type: 'secureTextField' }],
+    ['inputType password (web bridge, AppReveal DOM element)', { inputType: 'password' }],
+    ['a DOM record’s type password (DOMSerializer.swift interactiveJS `el.type = node.type`)', { tag: 'input', type: 'password' }],
+    ['autocomplete current-password', { autocomplete: 'current-password' }],
+    ['autocomplete with a section and new-password', { autocomplete: 'section-login new-password' }],
+    ['autocomplete one-time-code', { autocomplete: 'one-time-code' }],
+    ['UIKit textContentType password', { textContentType: 'password' }],
+    ['a value of U+2022 bullets only (iOS accessibilityValue of a secure UITextField)', { value: '\u2022\u2022\u2022\u2022\u2022\u2022\u2022' }],
+    ['a value of U+25CF bullets only (Chromium, WebKit)', { value: '\u25cf\u25cf\u25cf' }],
+    ['a value the bridge redacted', { 'value-redacted': 'true' }],
+    ['a web element the bridge redacted', { valueRedacted: true }],
+    ['the caller’s sensitive', { sensitive: true }],
+    ['an inputType kept in an AppReveal node’s extras', { extras: { 'appreveal.inputType': 'password' } }],
+  ])('%s', (_name, fields) => {
+    expect(hidesText(fields)).toBe(true);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['a plain text field', { className: 'XCUIElementTypeTextField', value: 'bob' }],
+    ['a "•••" menu button’s label (a caption, not a value)', { className: 'XCUIElementTypeButton', text: '\u2022\u2022\u2022' }],
+    ['a rating of asterisks', { value: '***' }],
+    ['autocomplete username', { autocomplete: 'username' }],
+    ['a kind named type on a native record (no tag): “password” is no HTML type there', { type: 'password-hint-label' }],
+    ['an empty value', { value: '' }],
+  ])('no secret: %s', (_name, fields) => {
+    expect(hidesText(fields)).toBe(false);
+  });
+
+  it('bullets only make a mask; one other character makes text', () => {
+    expect(isMaskedValue('\u2022\u2022')).toBe(true);
+    expect(isMaskedValue('\u2022a')).toBe(false);
+    expect(isMaskedValue('')).toBe(false);
+  });
+
+  it('an iOS AppReveal secure field (type textField, value bullets; ElementInventory.swift classifyView) is projected as a secret without its value', () => {
+    // ElementInfo.swift: id, type, label, value, enabled, visible, tappable, frame, containerId, actions, idSource;
+    // iOS sends its booleans and frame as strings (MCPTools.swift get_elements).
+    const element = WireElementSchema.parse({
+      id: 'login.password',
+      type: 'textField',
+      label: 'Password',
+      value: '\u2022\u2022\u2022\u2022\u2022\u2022',
+      enabled: 'true',
+      visible: 'true',
+      tappable: 'true',
+      frame: '24,300,342,44',
+      actions: 'tap,type,clear',
+      idSource: 'explicit',
+    });
+    const node = appRevealElementToUiNode(element);
+    expect(node.password).toBe('true');
+    expect(node.value).toBeUndefined();
+    expect(hidesText(node)).toBe(true);
+  });
+});
+
+const field = (id: string, extra: Partial<UiNode> = {}): UiNode => ({
+  'resource-id': id,
+  className: 'XCUIElementTypeTextField',
+  role: 'textfield',
+  bounds: { left: 0, top: 0, right: 100, bottom: 40 },
+  ...extra,
+});
+const screen = (...children: UiNode[]): UiNode => ({ className: 'XCUIElementTypeApplication', bounds: { left: 0, top: 0, right: 390, bottom: 844 }, node: children });
+
+describe('R-SECRET-01: the read-back signal and the request', () => {
+  const request: ActionRequest = { action: 'sendKeys', target: { id: 'pin' }, steps: [{ kind: 'type', text: '4711' }] };
+
+  it('a field no signal calls secret before, that reads back as bullets after, is a secret', () => {
+    expect(typedTextIsSecret(request, { before: screen(field('pin')) })).toBe(false);
+    expect(typedTextIsSecret(request, { before: screen(field('pin')), after: screen(field('pin', { value: '\u2022\u2022\u2022\u2022' })) })).toBe(true);
+  });
+
+  it('typing with no target reads the focused field', () => {
+    const keys: ActionRequest = { action: 'sendKeys', steps: [{ kind: 'type', text: 'x' }] };
+    expect(typedTextIsSecret(keys, { before: screen(field('a', { focused: 'true', password: 'true' })) })).toBe(true);
+    expect(typedTextIsSecret(keys, { before: screen(field('a', { focused: 'true' })) })).toBe(false);
+  });
+
+  it('the request’s own secret (the type bar’s "treat as secret") decides whatever the field says', () => {
+    expect(typedTextIsSecret({ ...request, secret: true } as ActionRequest, { before: screen(field('pin')) })).toBe(true);
+  });
+
+  it('what the host keeps types nothing and says so; other text that quoted it is scrubbed', () => {
+    const kept = withoutTypedText(request);
+    expect(JSON.stringify(kept)).not.toContain('4711');
+    expect(describeRequest(kept)).toBe('type secret');
+    const web = withoutTypedText({ action: 'webTool', tool: 'web_type', selector: '#pw', text: 'hunter22' });
+    expect(JSON.stringify(web)).not.toContain('hunter22');
+    expect(describeRequest(web)).toBe('web type secret into #pw');
+    const warnings = { warnings: ['Read-back shows "", expected "4711".'] };
+    expect(scrubTypedText(warnings, ['4711'])).toEqual({ warnings: [`Read-back shows "", expected "${SECRET_MARK}".`] });
+    const clean = { a: ['b'] };
+    expect(scrubTypedText(clean, ['4711'])).toBe(clean);
+  });
+});
