@@ -10,7 +10,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { MAX_VARIABLE_VALUE, VARIABLE_NAME, type TraceVariable } from '@shared/trace/variables';
-import { visibleText } from '@shared/text/visible';
+import { visibleText } from '@shared/model/visible-text';
 
 /** The largest --var-file (or stdin) read (bytes). */
 export const MAX_VAR_FILE = 1024 * 1024;

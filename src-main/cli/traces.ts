@@ -15,7 +15,7 @@ import { nodeAtKey } from '@shared/model/tree';
 import { StrategySchema } from '@shared/protocol/observation';
 import { ranSummary, replaySummary } from '@shared/trace/replay-report';
 import { traceVariables } from '@shared/trace/variables';
-import { visibleText } from '@shared/text/visible';
+import { visibleText } from '@shared/model/visible-text';
 import { chooseVariables, variableTarget, VariableUsageError, type ChosenVariables } from './replay-variables';
 import type { UiNode } from '@shared/protocol/runner';
 import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';

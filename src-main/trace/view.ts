@@ -2,7 +2,7 @@
  * Reopening a trace offline: the steps of a trace file for the trace view, and its resources
  * (screenshots, observations) on demand. No device is involved.
  */
-import { visibleText } from '@shared/text/visible';
+import { visibleText } from '@shared/model/visible-text';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';

@@ -9,7 +9,7 @@
  * label, value, placeholderValue), exactly (XCUIElementQuery `subscript(_:)`,
  * https://developer.apple.com/documentation/xcuiautomation/xcuielementquery/subscript(_:)).
  */
-import { hasBidiControls } from '@shared/text/visible';
+import { hasBidiControls } from '@shared/model/visible-text';
 import { SelectorError } from './errors';
 import { elementTypeByName, elementTypeInfo, type ElementTypeName } from '@shared/model/element-type';
 import type { ElementAttributes } from './element';

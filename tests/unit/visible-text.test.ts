@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { hasBidiControls, visibleText } from '@shared/text/visible';
+import { hasBidiControls, visibleText } from '@shared/model/visible-text';
 import { yamlString } from '@shared/selectors/maestro';
 import { swiftString } from '@shared/selectors/xcuitest';
 

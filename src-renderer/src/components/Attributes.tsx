@@ -1,4 +1,4 @@
-import { visibleText } from '@shared/text/visible';
+import { visibleText } from '@shared/model/visible-text';
 import './Attributes.css';
 /**
  * The selected node's attributes, one row each: first in iOS terms (identifier, label, value, type,

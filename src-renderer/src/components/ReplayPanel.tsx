@@ -1,4 +1,4 @@
-import { visibleText } from '@shared/text/visible';
+import { visibleText } from '@shared/model/visible-text';
 import './ReplayPanel.css';
 /**
  * Replay in the trace view: the trace's actions run again on a device the host holds, each

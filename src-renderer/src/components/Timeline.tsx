@@ -1,4 +1,4 @@
-import { visibleText } from '@shared/text/visible';
+import { visibleText } from '@shared/model/visible-text';
 import './Timeline.css';
 /**
  * The action timeline of the selected device, newest first: per step the action, how its

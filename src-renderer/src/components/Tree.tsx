@@ -1,4 +1,4 @@
-import { visibleText } from '@shared/text/visible';
+import { visibleText } from '@shared/model/visible-text';
 import './Tree.css';
 /**
  * The hierarchy as an expandable tree; hover and selection are shared with the screen. Only the rows in
