@@ -237,6 +237,11 @@ export function boundsOf(node: UiNode): Rect | null {
   return { left: left as number, top: top as number, right: right as number, bottom: bottom as number };
 }
 
+/** The same frame, edge for edge; no frame is never the same as another. */
+export function sameRect(a: Rect | null, b: Rect | null): boolean {
+  return a !== null && b !== null && a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
+}
+
 export function rectWidth(r: Rect): number {
   return Math.max(0, r.right - r.left);
 }
@@ -266,7 +271,7 @@ const SECURE = /secure/i;
 
 /**
  * Whether a field's text is a secret: never shown, recorded, exported or compared. The one rule for
- * every kind of field (docs/rules.md#R-SECRET): a native password field (`password` flag, a secure
+ * every kind of field (docs/rules.md#r-secret): a native password field (`password` flag, a secure
  * class or role), a value the device redacted (`value-redacted` on a merged DOM node, `valueRedacted`
  * on a web element), a web input of type password, and anything the caller marked `sensitive`.
  * Takes any record, since it is asked of nodes, web elements and recorded targets alike.

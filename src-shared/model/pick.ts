@@ -18,7 +18,7 @@
  */
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree, type FlatNode, type NodeKey } from '@shared/model/tree';
-import { boundsOf, nodeFlag, nodeSource, rectArea, type Rect } from '@shared/model/node';
+import { boundsOf, nodeFlag, nodeSource, rectArea, sameRect, type Rect } from '@shared/model/node';
 
 /** The class XCTest reports for a web view; its page scrolls inside its frame. */
 const WEB_VIEW_CLASS = 'WKWebView';
@@ -194,10 +194,6 @@ const IDENTITY_RANK: Record<Layer, number> = { sdkWebBridge: 2, sdkBridge: 1, xc
 
 function strictlyInside(a: Rect, b: Rect): boolean {
   return a.left >= b.left && a.top >= b.top && a.right <= b.right && a.bottom <= b.bottom && rectArea(a) < rectArea(b);
-}
-
-function sameRect(a: Rect, b: Rect): boolean {
-  return a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
 }
 
 /**

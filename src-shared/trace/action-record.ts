@@ -25,6 +25,7 @@ import {
   type TargetSelector,
 } from '@shared/protocol/action';
 import { isRecord } from '@shared/protocol/json';
+import { BackendSchema, FallbackReasonSchema } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
 import { resolveTarget } from '@shared/act/resolve';
 import { centerOf, hidesText, withoutChildren, XCTEST_TWIN_ATTRIBUTES } from '@shared/model/node';
@@ -35,13 +36,13 @@ import { keySteps } from './export-plan';
 import type { TraceAction, TraceActionResult, TraceTarget } from './schema';
 
 /** The parts of a result a replay compares. */
-export const OutcomeSchema = z.object({
+export const ComparedOutcomeSchema = z.object({
   success: z.boolean(),
-  backend: z.string().optional(),
-  fallbackReason: z.string().optional(),
+  backend: BackendSchema.optional(),
+  fallbackReason: FallbackReasonSchema.optional(),
   failureReason: z.string().optional(),
 });
-export type Outcome = z.infer<typeof OutcomeSchema>;
+export type ComparedOutcome = z.infer<typeof ComparedOutcomeSchema>;
 
 /** A selector as the user gave it: never a picked node, which exists only on its own screen. */
 export const PlainSelectorSchema = z.union([z.object({ id: z.string() }), z.object({ text: z.string() }), z.object({ point: PointSchema })]);
@@ -140,7 +141,7 @@ function xctestRecord(node: UiNode): Record<string, string> | null {
   const seen = xctestNodeOf(node);
   if (!seen) return null;
   const out: Record<string, string> = {};
-  // A secret field's value stays out of the trace whatever XCTest showed of it (docs/rules.md#R-SECRET).
+  // A secret field's value stays out of the trace whatever XCTest showed of it (docs/rules.md#r-secret).
   const secret = hidesText(node) || hidesText(seen);
   for (const name of XCTEST_TWIN_ATTRIBUTES) {
     if (secret && name === 'value') continue;
@@ -150,7 +151,7 @@ function xctestRecord(node: UiNode): Record<string, string> | null {
   return out;
 }
 
-export function outcomeOf(result: TraceActionResult | ActionResult): Outcome {
+export function outcomeOf(result: TraceActionResult | ActionResult): ComparedOutcome {
   return {
     success: result.success,
     ...(result.backend !== undefined ? { backend: result.backend } : {}),
@@ -159,7 +160,7 @@ export function outcomeOf(result: TraceActionResult | ActionResult): Outcome {
   };
 }
 
-function describeOutcome(o: Outcome): string {
+function describeOutcome(o: ComparedOutcome): string {
   return o.success ? 'succeeded' : `failed (${o.failureReason ?? 'no reason given'})`;
 }
 
@@ -282,7 +283,7 @@ export function requestFor(action: TraceAction, selector: TargetSelector | undef
  * failure reason) is a difference; another backend or fallback is only a note, since which backend
  * serves a step is the device's choice and the screen says whether it did the same.
  */
-export function compareOutcomes(recorded: Outcome, replayed: Outcome): { differences: string[]; notes: string[] } {
+export function compareOutcomes(recorded: ComparedOutcome, replayed: ComparedOutcome): { differences: string[]; notes: string[] } {
   const differences: string[] = [];
   const notes: string[] = [];
   if (recorded.backend !== replayed.backend) notes.push(`backend: recorded ${recorded.backend ?? 'none'}, replayed ${replayed.backend ?? 'none'}`);
