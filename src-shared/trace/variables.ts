@@ -1,6 +1,6 @@
 /**
  * The names of the values a trace does not hold (docs/protocol.md#p-trace-variables): text typed into a
- * secret field is never recorded (docs/rules.md#R-SECRET), so an export types a variable in its place
+ * secret field is never recorded (docs/rules.md#r-secret), so an export types a variable in its place
  * (Maestro `${NAME}`, passed with `maestro test -e NAME=…`; XCUITest `ProcessInfo` environment `NAME`),
  * and a replay takes it as `--var NAME=VALUE`. This is the one rule that names them, so every reader
  * of a trace agrees.

@@ -1,5 +1,5 @@
 /**
- * The renderer's end of the one API (src-shared/protocol/api.ts).
+ * The renderer's end of the one API (src-shared/api/api.ts).
  *
  * In Electron the preload exposes `window.parallax` ({ call, on }) and calls travel over IPC. In a browser
  * the web host serves this page and the same API over a WebSocket at `/api?token=…`, the token taken from
