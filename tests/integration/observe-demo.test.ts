@@ -17,6 +17,7 @@ import { Observer, type ObserveOptions } from '@main/runner/observer';
 import { nodeAtKey } from '@shared/model/tree';
 import { ObservationSchema, type LayoutWarning, type Observation } from '@shared/protocol/observation';
 import type { HierarchyUpdate, HierarchyUpdateReply, UiNode } from '@shared/protocol/runner';
+import { admin as demoAdmin } from '../support/demo-admin';
 
 type Stats = { requests: Record<string, number>; sdkRequests: Record<string, number>; captureIdentity: string | null };
 
@@ -29,11 +30,7 @@ const BIG_IDENTITY = '18446744073709551000'; // above 2^53: a JS number would ro
 let device: DemoDeviceHandle;
 let opened: { close(): Promise<void> }[] = [];
 
-async function admin<T = Record<string, unknown>>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${device.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const admin = <T = Record<string, unknown>>(path: string, body?: unknown) => demoAdmin<T>(device.adminUrl, path, body);
 const setFaults = (faults: string[]) => admin('/faults', { faults });
 const setScreen = (screen: string) => admin('/screen', { screen });
 const stats = () => admin<Stats>('/stats');
