@@ -8,6 +8,9 @@
  * screenshots the host sent once and now only refers to are put back (docs/protocol.md#p-api-wire); a
  * reference this window cannot resolve starts the connection's wire state anew and re-reads everything,
  * rather than showing a wrong frame.
+ *
+ * Over 500 lines on purpose: both transports share the decoding above them, and the WebSocket one is
+ * one state machine (reconnect, pending calls, the wire's reset) that reads best whole.
  */
 import {
   apiEvents,
