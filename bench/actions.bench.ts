@@ -24,6 +24,7 @@ import { Observer } from '@main/runner/observer';
 import { RunnerConnection } from '@main/runner/connection';
 import type { ActionResult } from '@shared/protocol/action';
 import { READ_COMMANDS } from '../tests/support/outcome-cases';
+import { adminReply } from '../tests/support/demo-admin';
 
 const RUNS = Number(process.env['ACTIONS_RUNS'] ?? 25);
 const WARMUP = 2;
@@ -76,10 +77,7 @@ function criticalPath(entries: typeof log): number {
   return path;
 }
 
-async function admin(path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${device.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
-  return (await res.json()) as Record<string, unknown>;
-}
+const admin = (path: string, body?: unknown) => adminReply(device.adminUrl, path, body).then((reply) => reply.body);
 const counts = async () => (await admin('/stats')).requests as Record<string, number>;
 
 interface Kind {

@@ -21,7 +21,7 @@ async function expectShown(page: Page, text: string): Promise<void> {
   await page.getByTestId('search-input').blur();
 }
 
-test('interact: tap, double tap, type and a fail-closed tap on the timeline; record two actions into a trace', async ({ page }) => {
+test('interact: tap, double tap, type and a fail-closed tap on the timeline; record two actions into a trace', async ({ page }, testInfo) => {
   test.setTimeout(90_000);
   const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
   running.push(demo);
@@ -111,10 +111,10 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   await expect(detail.getByTestId('step-frame-before')).toHaveAttribute('data-has-screenshot', 'true');
   await expect(detail.getByTestId('step-frame-after')).toHaveAttribute('data-has-screenshot', 'true');
   await expect(detail.getByTestId('step-detail-explanation')).toContainText('What to do');
-  await page.screenshot({ path: '/tmp/actions-ui-detail.png' });
+  await page.screenshot({ path: testInfo.outputPath('actions-ui-detail.png') });
   await page.keyboard.press('Escape');
   await expect(detail).toHaveCount(0);
-  await page.screenshot({ path: '/tmp/actions-ui.png' });
+  await page.screenshot({ path: testInfo.outputPath('actions-ui.png') });
 
   // Record → two actions → Stop: the status counts the steps, then the notice names the trace file.
   const record = page.getByTestId('record-button');

@@ -12,7 +12,7 @@ const running = stopAfterEach();
 
 type Demo = DemoUrls;
 
-test('a pasted session URL connects the demo app through AppReveal; its screen, its tools and a tap on the timeline', async ({ page }) => {
+test('a pasted session URL connects the demo app through AppReveal; its screen, its tools and a tap on the timeline', async ({ page }, testInfo) => {
   test.setTimeout(90_000);
   // A runner port inside the probed range (8765–8864), away from its start so a default runner is not hit.
   const port = 8800 + Math.floor(Math.random() * 60);
@@ -80,7 +80,7 @@ test('a pasted session URL connects the demo app through AppReveal; its screen, 
   await page.getByTestId('search-input').fill('qa.reveal');
   await expect(page.locator('[data-testid="tree-node"][data-match="true"]').first()).toBeVisible();
   await page.getByTestId('search-input').fill('');
-  await page.screenshot({ path: '/tmp/appreveal-ui.png' });
+  await page.screenshot({ path: testInfo.outputPath('appreveal-ui.png') });
 
   // Remembered (without its token), it is in the Discovered list; connecting it from there asks for the token.
   const appRevealPort = new URL(urls.appRevealUrl).port;
@@ -115,7 +115,7 @@ test('a pasted session URL connects the demo app through AppReveal; its screen, 
   expect(await page.evaluate(() => document.body.innerText)).not.toContain(token as string);
 });
 
-test('Back (navigate_back) and the web view tools run through AppReveal as recorded steps', async ({ page }) => {
+test('Back (navigate_back) and the web view tools run through AppReveal as recorded steps', async ({ page }, testInfo) => {
   test.setTimeout(90_000);
   const port = 9100 + Math.floor(Math.random() * 200);
   const urls = await startDemo(running, ['--port', String(port), '--screen', 'login']);
@@ -151,5 +151,5 @@ test('Back (navigate_back) and the web view tools run through AppReveal as recor
   await expect(click).toHaveAttribute('data-action', 'webTool');
   await expect(click).toHaveAttribute('data-backend', 'appreveal');
   await expect(click).toHaveAttribute('data-success', 'true');
-  await page.screenshot({ path: '/tmp/appreveal-web.png' });
+  await page.screenshot({ path: testInfo.outputPath('appreveal-web.png') });
 });

@@ -40,7 +40,7 @@ function badges(page: Page): Locator {
   return page.getByTestId('trace-filmstrip').getByTestId('trace-step').getByTestId('replay-badge');
 }
 
-test('a trace reopened with no device replays on a fresh demo iPhone: all matched, then a divergence on another screen', async ({ page }) => {
+test('a trace reopened with no device replays on a fresh demo iPhone: all matched, then a divergence on another screen', async ({ page }, testInfo) => {
   test.setTimeout(150_000);
   const recordedOn = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
   running.push(recordedOn);
@@ -117,7 +117,7 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   for (const badge of await badges(page).all()) await expect(badge).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
   await expect(verdict).toHaveAttribute('data-ran', 'yes');
   await expect(verdict.getByTestId('replay-target')).toHaveAttribute('data-verdict', 'found');
-  await page.screenshot({ path: '/tmp/replay-ui.png' });
+  await page.screenshot({ path: testInfo.outputPath('replay-ui.png') });
 
   // Stop, pressed once the first step is judged, stops before the last one.
   await postAdmin(urls, 'screen', { screen: 'login' });

@@ -10,7 +10,7 @@ import { ROOT, runParallax, urlIn, boxCentre, bridgeActionsSent, postAdmin, stop
 
 const running = stopAfterEach();
 
-test('a recorded trace reopens offline: filmstrip, before/after with boxes, attributes, result; a foreign file is named', async ({ page }) => {
+test('a recorded trace reopens offline: filmstrip, before/after with boxes, attributes, result; a foreign file is named', async ({ page }, testInfo) => {
   const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
   running.push(demo);
   const urls = JSON.parse(demo.line) as { runnerUrl: string };
@@ -66,7 +66,7 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   await expect(before).toHaveAttribute('data-active', 'true');
   await expect(before.locator('[data-testid="box"][data-selected="true"]')).toHaveCount(1);
   await expect(page.getByTestId('attr-row').first()).toBeVisible();
-  await page.screenshot({ path: '/tmp/trace-view.png' });
+  await page.screenshot({ path: testInfo.outputPath('trace-view.png') });
 
   // Export: a Maestro flow file, saved as a download, with one tapOn per recorded tap. Both picked
   // nodes are named by the accessibility identifier XCTest reports for them, Sign In too, although the

@@ -7,6 +7,9 @@
  *
  * Calls into the page never carry code built from a request: the evaluated scripts are fixed, and data
  * goes in as JSON literals.
+ *
+ * Over 500 lines on purpose: the page is one resource with one queue, and every call that touches it
+ * (reads, screenshots, touches, keys) must go through that queue; split apart, the queue would leak.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventEmitter } from 'node:events';

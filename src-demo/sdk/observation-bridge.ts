@@ -14,7 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type {
-  ActionKind,
+  BridgeActionKind,
   ActionResultStatus,
   AutoMobileAction,
   ObservationNodeSchema,
@@ -28,7 +28,7 @@ import { walkNative, type NativeCapture, type NativeNode } from '@demo/phone/cap
 import type { Faults } from '@demo/phone/faults';
 
 /** What the demo app registers: everything but drag and pinch, so those answer unsupported_action. */
-export const SUPPORTED_ACTIONS: readonly ActionKind[] = ['back', 'clearText', 'insertText', 'longPress', 'scroll', 'swipe', 'tap'];
+export const SUPPORTED_ACTIONS: readonly BridgeActionKind[] = ['back', 'clearText', 'insertText', 'longPress', 'scroll', 'swipe', 'tap'];
 
 const UINT64_MASK = (1n << 64n) - 1n;
 const SNAPSHOT_CAPABILITIES = ['accessibilityIdentifiers', 'focus', 'values', 'visibility'];
@@ -188,7 +188,7 @@ export class ObservationBridge {
   }
 
   private async decide(action: AutoMobileAction): Promise<Decided> {
-    const kind = Object.keys(action)[0] as ActionKind;
+    const kind = Object.keys(action)[0] as BridgeActionKind;
     const payload = (action as Record<string, Record<string, unknown>>)[kind] ?? {};
 
     // SDK
@@ -263,7 +263,7 @@ export class ObservationBridge {
     return target.source.id !== undefined ? focused.axId === target.source.id : !tapped ? target.source.focused : true;
   }
 
-  private async execute(kind: ActionKind, payload: Record<string, unknown>, target: Indexed | undefined): Promise<boolean | 'cancelled'> {
+  private async execute(kind: BridgeActionKind, payload: Record<string, unknown>, target: Indexed | undefined): Promise<boolean | 'cancelled'> {
     const point = (value: unknown) => {
       const p = value as { x: number; y: number };
       return { x: p.x, y: p.y + this.lastSpaceOffset };
@@ -308,7 +308,7 @@ export class ObservationBridge {
   }
 }
 
-function actionable(kind: ActionKind, target: Indexed): boolean {
+function actionable(kind: BridgeActionKind, target: Indexed): boolean {
   if (!target.node.enabled || !target.node.visible) return false;
   if (kind === 'insertText' || kind === 'clearText') return !!target.source.editable;
   if (kind === 'scroll') return !!target.source.scrollable;

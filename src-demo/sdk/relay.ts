@@ -14,7 +14,7 @@
  */
 import { parseJsonLossless } from '@shared/protocol/json';
 import {
-  ActionResultSchema,
+  BridgeActionResultSchema,
   decodeAutoMobileAction,
   decodeWebControlAction,
   ObservationBridgeStateSchema,
@@ -210,7 +210,7 @@ export class SdkRelay {
     // what the client budgeted for it (a swipe's stroke runs before the bridge answers).
     const outcome = await this.call('POST', '/observation/action', clientBudgetMs !== undefined ? budget.left() : budget.next(), actionJson);
     if (outcome.kind !== 'response' || outcome.status !== 200) return { ...SdkRelay.failureOf(outcome) };
-    if (!ActionResultSchema.safeParse(outcome.body).success) return { ...relayFailure('bad_reply', 'the result does not match the contract') };
+    if (!BridgeActionResultSchema.safeParse(outcome.body).success) return { ...relayFailure('bad_reply', 'the result does not match the contract') };
     return { available: true, result: outcome.body };
   }
 

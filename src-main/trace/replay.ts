@@ -4,6 +4,10 @@
  * is judged by that screen against the recorded one. The shape an action is kept in is the trace
  * format's own (src-shared/trace/action-record.ts), the judging is pure (replay-target.ts,
  * compare/screens.ts); this is the I/O around it.
+ *
+ * Over 500 lines on purpose: recording and replaying are one vocabulary (a step becomes a request and a
+ * result becomes a step), and the one I/O loop (replayStep) reads best whole; its pure parts already live
+ * in src-shared/trace.
  */
 import type { ActionRequest, ActionResult, TargetSelector } from '@shared/protocol/action';
 import type { ReplayReport, ReplayStep, Ran, RecordedFrame } from '@shared/trace/replay-report';
@@ -109,7 +113,7 @@ export async function recordActionStep(
 
 // ---- Replay -----------------------------------------------------------------------------------------
 
-export type { Outcome, ReplayReport, ReplayStep, ReplayVerdict } from '@shared/trace/replay-report';
+export type { ComparedOutcome, ReplayReport, ReplayStep, ReplayVerdict } from '@shared/trace/replay-report';
 
 /** The replayed frames of one step, redacted as a trace is, for the side-by-side view. */
 export interface ReplayedFrames {

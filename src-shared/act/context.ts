@@ -2,7 +2,7 @@
  * What the dispatcher knows about the foreground app's bridges when it routes an action, and the one
  * question routing asks of it: may this action kind be sent, and if not, which fallback applies.
  */
-import type { ActionKind, ObservationBridgeState, WebViewBridgeEntry } from '@shared/protocol/sdk';
+import type { BridgeActionKind, ObservationBridgeState, WebViewBridgeEntry } from '@shared/protocol/sdk';
 
 export interface BridgeContext {
   /** The ios-sdk-observation-bridge feature flag (default on). Off: XCTest only, no backend fields. */
@@ -23,7 +23,7 @@ export interface BridgeContext {
  */
 export type Admission = 'send' | 'unavailable' | 'unsupported';
 
-export function admitBridgeAction(context: BridgeContext, kind: ActionKind): Admission {
+export function admitBridgeAction(context: BridgeContext, kind: BridgeActionKind): Admission {
   const state = context.observationBridge;
   if (state === undefined) return 'send';
   if (!state.available) return 'unavailable';

@@ -10,7 +10,7 @@ import { AppRevealSessionUrlSchema, DiscoveredDeviceSchema } from '@shared/proto
 import { AppStateSchema } from '@shared/protocol/appreveal-tools';
 import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from '@shared/protocol/action';
 import { DiffClassSchema, TreeDiffSchema } from '@shared/compare/diff';
-import { StrategySchema } from '@shared/protocol/observation';
+import { BackendSchema, FallbackReasonSchema, StrategySchema } from '@shared/protocol/observation';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
 import { ActionStepSchema, ClientRefSchema, DeviceSummarySchema, FrameSchema, ObservedFrameSchema, ScreenshotFrameSchema } from '@shared/protocol/device';
 import { DemoFaultsAnswerSchema, DemoScreenAnswerSchema } from '@shared/protocol/demo-admin';
@@ -85,8 +85,8 @@ export const TraceViewStepSchema = z.object({
   result: z
     .object({
       success: z.boolean(),
-      backend: z.string().optional(),
-      fallbackReason: z.string().optional(),
+      backend: BackendSchema.optional(),
+      fallbackReason: FallbackReasonSchema.optional(),
       failureReason: z.string().optional(),
     })
     .nullable(),

@@ -6,10 +6,14 @@
  *
  * Nodes are named by index path ("0" is the root, "0.3.1" its fourth child's second child), the same
  * keys the inspector's tree uses, so a difference can be selected on either side.
+ *
+ * Over 500 lines on purpose: the passes (root, identity, label, overlap) share the flattened records and
+ * indexes built once per diff; split apart, each would export or rebuild them.
  */
 import { z } from 'zod';
 import type { UiNode } from '@shared/protocol/runner';
-import { childrenOf, hidesText, nodeSource, xctestTwinOf } from '@shared/model/node';
+import { boundsOf, childrenOf, hidesText, nodeSource, xctestTwinOf, type Rect } from '@shared/model/node';
+import { childKey, ROOT_KEY, type NodeKey } from '@shared/model/tree';
 
 export const DIFF_CLASSES = ['only_xctest', 'only_sdk', 'text_changed', 'value_changed', 'geometry_changed', 'identity_added'] as const;
 export const DiffClassSchema = z.enum(DIFF_CLASSES);
@@ -24,8 +28,6 @@ export const DIFF_CLASS_LABELS: Record<DiffClass, string> = {
   geometry_changed: 'Position or size changed',
   identity_added: 'Identity added',
 };
-
-export type NodeKey = string;
 
 export const NodePairSchema = z.object({
   xctestKey: z.string(),
@@ -70,58 +72,40 @@ export function filterDifferences(diff: Pick<TreeDiff, 'differences'>, cls: Diff
 
 // ---- Flattening -------------------------------------------------------------------------------------
 
-interface Box {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
 interface Flat {
   key: NodeKey;
   node: UiNode;
-  box: Box | null;
+  box: Rect | null;
   /** "left,top,right,bottom", made when a pass first groups by it (most nodes pair before that); null until then. */
   boxKey: string | undefined | null;
   label: string | undefined;
   value: string | undefined;
 }
 
-/** Pre-order, iteratively: a deep tree must not overflow the stack. */
+/**
+ * Every node in pre-order with what a pass compares, keyed as the tree keys it (model/tree.ts `childKey`).
+ * Its own walk rather than flattenTree's: it builds the diff's record in the same step (one object per
+ * node, not two), which the 5,000-node budget notices.
+ */
 function flatten(root: UiNode): Flat[] {
   const out: Flat[] = [];
   const nodes: UiNode[] = [root];
-  const keys: NodeKey[] = ['0'];
+  const keys: NodeKey[] = [ROOT_KEY];
   while (nodes.length > 0) {
     const node = nodes.pop()!;
     const key = keys.pop()!;
-    const box = boxOf(node);
-    out.push({
-      key,
-      node,
-      box,
-      boxKey: null,
-      label: labelOf(shownText(node)),
-      value: valueOf(shownText(node)),
-    });
+    const shown = shownText(node);
+    out.push({ key, node, box: boundsOf(node), boxKey: null, label: labelOf(shown), value: valueOf(shown) });
     const children = childrenOf(node);
     for (let i = children.length - 1; i >= 0; i--) {
       const child = children[i];
       if (child && typeof child === 'object') {
         nodes.push(child);
-        keys.push(`${key}.${i}`);
+        keys.push(childKey(key, i));
       }
     }
   }
   return out;
-}
-
-function boxOf(node: UiNode): Box | null {
-  const b = node.bounds;
-  if (!b || !Number.isFinite(b.left) || !Number.isFinite(b.top) || !Number.isFinite(b.right) || !Number.isFinite(b.bottom)) {
-    return null;
-  }
-  return b;
 }
 
 function nonEmpty(text: string | undefined): string | undefined {
@@ -399,19 +383,19 @@ function bucketKey(sx: number, sy: number, gx: number, gy: number): number {
   return (Math.imul(sx * 32 + sy, 73856093) ^ Math.imul(gx, 19349663) ^ Math.imul(gy, 83492791)) & 0x3fffffff;
 }
 
-function centerX(b: Box): number {
+function centerX(b: Rect): number {
   return (b.left + b.right) / 2;
 }
 
-function centerY(b: Box): number {
+function centerY(b: Rect): number {
   return (b.top + b.bottom) / 2;
 }
 
-function area(b: Box): number {
+function area(b: Rect): number {
   return Math.max(0, b.right - b.left) * Math.max(0, b.bottom - b.top);
 }
 
-export function intersectionOverUnion(a: Box, b: Box): number {
+export function intersectionOverUnion(a: Rect, b: Rect): number {
   const iw = Math.min(a.right, b.right) - Math.max(a.left, b.left);
   const ih = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
   if (iw <= 0 || ih <= 0) return 0;
@@ -428,7 +412,7 @@ function quote(text: string | undefined): string {
   return JSON.stringify(flat.length > 80 ? `${flat.slice(0, 80)}…` : flat);
 }
 
-function formatBox(b: Box | null): string {
+function formatBox(b: Rect | null): string {
   return b ? `[${b.left},${b.top},${b.right},${b.bottom}]` : '(no bounds)';
 }
 
@@ -438,7 +422,7 @@ function describe(f: Flat): string {
   return label === undefined ? `${name} ${formatBox(f.box)}` : `${name} ${quote(label)}`;
 }
 
-function geometryDetail(a: Box | null, b: Box | null): string | undefined {
+function geometryDetail(a: Rect | null, b: Rect | null): string | undefined {
   if (!a && !b) return undefined;
   if (!a || !b) return `bounds ${formatBox(a)} → ${formatBox(b)}`;
   if (a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom) return undefined;

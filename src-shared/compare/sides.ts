@@ -2,7 +2,8 @@
  * A tree diff read from one side or the other, as the side-by-side Compare view shows it: the partner
  * of a node on the other side, the differences that touch a node, the nodes of one class of difference.
  */
-import { DIFF_CLASSES, DIFF_CLASS_LABELS, type DiffClass, type Difference, type NodeKey, type NodePair, type TreeDiff } from './diff';
+import { DIFF_CLASSES, DIFF_CLASS_LABELS, type DiffClass, type Difference, type NodePair, type TreeDiff } from './diff';
+import type { NodeKey } from '@shared/model/tree';
 
 export const COMPARE_SIDES = ['xctest', 'sdk'] as const;
 export type CompareSide = (typeof COMPARE_SIDES)[number];

@@ -253,6 +253,11 @@ export function boundsOf(node: UiNode): Rect | null {
   return { left: left as number, top: top as number, right: right as number, bottom: bottom as number };
 }
 
+/** The same frame, edge for edge; no frame is never the same as another. */
+export function sameRect(a: Rect | null, b: Rect | null): boolean {
+  return a !== null && b !== null && a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
+}
+
 export function rectWidth(r: Rect): number {
   return Math.max(0, r.right - r.left);
 }

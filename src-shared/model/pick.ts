@@ -18,7 +18,7 @@
  */
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree, type FlatNode, type NodeKey } from '@shared/model/tree';
-import { boundsOf, isWebView, nodeFlag, nodeSource, rectArea, type Rect } from '@shared/model/node';
+import { boundsOf, isWebView, nodeFlag, nodeSource, rectArea, sameRect, type Rect } from '@shared/model/node';
 
 /** Half-open containment: a point on the shared edge of two adjacent rows belongs to the lower one. */
 export function rectContains(r: Rect, x: number, y: number): boolean {
@@ -192,10 +192,6 @@ const IDENTITY_RANK: Record<Layer, number> = { sdkWebBridge: 2, sdkBridge: 1, xc
 
 function strictlyInside(a: Rect, b: Rect): boolean {
   return a.left >= b.left && a.top >= b.top && a.right <= b.right && a.bottom <= b.bottom && rectArea(a) < rectArea(b);
-}
-
-function sameRect(a: Rect, b: Rect): boolean {
-  return a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
 }
 
 /**

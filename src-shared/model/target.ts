@@ -6,7 +6,7 @@
 import type { UiNode } from '@shared/protocol/runner';
 import { boxesAt, hitChain, type PickOptions } from './pick';
 import type { FlatNode } from './tree';
-import { boundsOf, childrenOf, nodeFlag, type Rect } from './node';
+import { boundsOf, childrenOf, nodeFlag, sameRect } from './node';
 
 const WEB_TEXT_ROLES = new Set(['input', 'textarea', 'textbox', 'searchbox', 'combobox']);
 
@@ -37,10 +37,6 @@ export function isActionableNode(node: UiNode): boolean {
 export function hasActionIdentity(node: UiNode): boolean {
   const raw = node as Record<string, unknown>;
   return typeof raw['sdk-element-id'] === 'string' || typeof raw['web-element-id'] === 'string';
-}
-
-function sameRect(a: Rect | null, b: Rect | null): boolean {
-  return a !== null && b !== null && a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
 }
 
 /** An actionable node that holds no other actionable node: a control, not a screen or a container. */

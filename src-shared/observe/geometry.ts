@@ -4,7 +4,7 @@
  * along an edge do not count.
  */
 
-import type { Rect } from '@shared/model/node';
+import { sameRect, type Rect } from '@shared/model/node';
 
 export function overlaps(a: Rect, b: Rect): boolean {
   return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
@@ -33,10 +33,6 @@ export function truncateRect(r: Rect): Rect {
     right: Math.trunc(r.right) + 0,
     bottom: Math.trunc(r.bottom) + 0,
   };
-}
-
-export function sameRect(a: Rect, b: Rect): boolean {
-  return a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
 }
 
 const CORNER_RANGE = 2 ** 21;

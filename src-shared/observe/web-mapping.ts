@@ -73,14 +73,15 @@ export function originOf(url: string | undefined): string | undefined {
   }
 }
 
-export interface WebIdentity {
+/** What a snapshot stamps on each of its elements; one element's routing identity is `WebIdentity` (model/identity.ts). */
+export interface WebSnapshotIdentity {
   webViewId: string;
   snapshotId: string;
   documentId?: string | undefined;
   origin?: string | undefined;
 }
 
-export function webElementToUiNode(element: WebElement, bounds: Rect, identity: WebIdentity): UiNode {
+export function webElementToUiNode(element: WebElement, bounds: Rect, identity: WebSnapshotIdentity): UiNode {
   const out: UiNode = {};
   if (element.role !== undefined) out.className = element.role;
   if (isWebTextEntry(element)) out.role = 'textfield';

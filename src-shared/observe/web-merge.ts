@@ -8,7 +8,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import type { SdkRelayFailure, WebElement, WebSnapshot, WebViewBridgeEntry } from '@shared/protocol/sdk';
 import { RectIndex } from './geometry';
 import { isXctest, present, rectOf } from './nodes';
-import { mapWebBounds, originOf, usableViewport, webElementToUiNode, type WebIdentity } from './web-mapping';
+import { mapWebBounds, originOf, usableViewport, webElementToUiNode, type WebSnapshotIdentity } from './web-mapping';
 import { type Rect, childrenOf, isWebView, WEB_VIEW_CLASS, withChildren, withoutChildren, xctestTwinExtras } from '@shared/model/node';
 
 export { WEB_VIEW_CLASS };
@@ -86,7 +86,7 @@ export function mergeWebRead(root: UiNode, read: WebRead): WebMerge {
   if (!usableViewport(snapshot.viewport)) return none('invalid_viewport', true);
 
   const path = paths[0]!;
-  const identity: WebIdentity = {
+  const identity: WebSnapshotIdentity = {
     webViewId: entry.webViewId,
     snapshotId: snapshot.snapshotId,
     documentId: snapshot.documentId,
@@ -129,7 +129,7 @@ export function mergeWebSnapshot(
   webView: UiNode,
   webViewBounds: Rect,
   snapshot: WebSnapshot,
-  identity: WebIdentity,
+  identity: WebSnapshotIdentity,
 ): { webView: UiNode; nodes: number; leavesReplaced: number } {
   const idCounts = new Map<string, number>();
   for (const element of snapshot.elements) idCounts.set(element.id, (idCounts.get(element.id) ?? 0) + 1);

@@ -6,14 +6,14 @@
  */
 import { z } from 'zod';
 import { UInt64Schema } from './json';
+import { PointSchema, type Point } from './geometry';
 import { BackendSchema, FallbackReasonSchema, NodeSourceSchema } from './observation';
 import { BoundsSchema, IME_ACTIONS, UiNodeSchema } from './runner';
 import { ACTION_REJECTION_REASONS, MAX_REASON_CHARS, SDK_RELAY_FAILURES, WEB_ACTION_REJECTION_REASONS } from './sdk';
 
 // ---- Requests ---------------------------------------------------------------------------------------
 
-export const PointSchema = z.object({ x: z.number(), y: z.number() });
-export type Point = z.infer<typeof PointSchema>;
+export { PointSchema, type Point };
 
 /**
  * Strict objects, so `{id, text}` is rejected instead of silently picking one: a selector that could

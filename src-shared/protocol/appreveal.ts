@@ -7,6 +7,9 @@
  * "x,y,w,h" and actions as "tap,type"; Flutter and Tauri send real booleans, `{x,y,width,height}` and
  * lists. Every wire schema here accepts both and normalizes to one shape, so nothing downstream knows
  * which port it talked to.
+ *
+ * Over 500 lines on purpose: one schema per AppReveal answer, each built from the shared per-port
+ * normalizers at the top of this file; split apart, those normalizers would have to become a public API.
  */
 import { z } from 'zod';
 

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { UInt64Schema } from './json';
 import { BoundsSchema, InsetsSchema, UiNodeSchema, ViewHierarchySchema, WindowInfoSchema } from './runner';
-import { ActionKindSchema, OBSERVATION_BRIDGE_REASONS, SdkRelayFailureSchema } from './sdk';
+import { BridgeActionKindSchema, OBSERVATION_BRIDGE_REASONS, SdkRelayFailureSchema } from './sdk';
 
 // ---- Backend ----------------------------------------------------------------------------------------
 
@@ -35,7 +35,7 @@ export const BridgeStateSchema = z.discriminatedUnion('available', [
   z.object({
     available: z.literal(true),
     schemaVersion: z.number().int(),
-    supportedActions: z.array(ActionKindSchema),
+    supportedActions: z.array(BridgeActionKindSchema),
   }),
   z.object({
     available: z.literal(false),

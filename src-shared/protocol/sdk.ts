@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { treeSchema } from './tree';
 import { decodeWith, type DecodeResult } from './errors';
 import { stringifyJsonLossless, UInt64Schema } from './json';
+import { PointSchema } from './geometry';
 
 /** A closed set of strings where a value written by a newer peer reads as `fallback` instead of failing. */
 function enumOr<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
@@ -49,9 +50,10 @@ function swiftEnum<C extends Record<string, z.ZodType>>(cases: C) {
 
 // ---- Observation bridge discovery ------------------------------------------------------------------
 
-export const ACTION_KINDS = ['tap', 'longPress', 'swipe', 'drag', 'pinch', 'insertText', 'clearText', 'back', 'scroll'] as const;
-export const ActionKindSchema = z.enum(ACTION_KINDS);
-export type ActionKind = z.infer<typeof ActionKindSchema>;
+/** The action kinds the native bridge performs (AutoMobile's enum); Parallax's own kinds are `ActionRequest['action']`. */
+export const BRIDGE_ACTION_KINDS = ['tap', 'longPress', 'swipe', 'drag', 'pinch', 'insertText', 'clearText', 'back', 'scroll'] as const;
+export const BridgeActionKindSchema = z.enum(BRIDGE_ACTION_KINDS);
+export type BridgeActionKind = z.infer<typeof BridgeActionKindSchema>;
 
 export const OBSERVATION_BRIDGE_REASONS = ['NOT_REGISTERED', 'SDK_TOO_OLD', 'SDK_UNAVAILABLE', 'MALFORMED_RESPONSE', 'UNKNOWN'] as const;
 /** A reason written by a newer SDK reads as UNKNOWN (docs/rules.md#r-disc-09). */
@@ -66,7 +68,7 @@ export const ObservationBridgeStateSchema = z.object({
   // Sorted and deduplicated; a kind from a newer SDK is dropped, since this client cannot send it anyway.
   supportedActions: z
     .array(z.string())
-    .transform((kinds) => [...new Set(kinds)].filter((kind): kind is ActionKind => (ACTION_KINDS as readonly string[]).includes(kind)).sort()),
+    .transform((kinds) => [...new Set(kinds)].filter((kind): kind is BridgeActionKind => (BRIDGE_ACTION_KINDS as readonly string[]).includes(kind)).sort()),
 });
 export type ObservationBridgeState = z.output<typeof ObservationBridgeStateSchema>;
 
@@ -132,7 +134,6 @@ export type ObservationSnapshot = z.output<typeof ObservationSnapshotSchema>;
 
 // ---- Native actions ---------------------------------------------------------------------------------
 
-const PointSchema = z.object({ x: z.number(), y: z.number() });
 const DurationSchema = z.number().nonnegative();
 const observed = { observationIdentity: UInt64Schema };
 
@@ -146,7 +147,7 @@ export const AutoMobileActionSchema = swiftEnum({
   clearText: z.object({ ...observed, elementId: z.string() }),
   back: z.object({ ...observed }),
   scroll: z.object({ ...observed, elementId: z.string().optional(), delta: PointSchema }),
-} satisfies Record<ActionKind, z.ZodType>);
+} satisfies Record<BridgeActionKind, z.ZodType>);
 export type AutoMobileAction = z.output<typeof AutoMobileActionSchema>;
 
 /** The `actionJson` string of `request_sdk_action`; identities go out digit for digit. */
@@ -197,7 +198,8 @@ export const SuccessActionResultSchema = z.object({
   nextObservationIdentity: UInt64Schema.optional(),
 });
 
-export interface ActionResult {
+/** The bridge's own reply to one native action; Parallax's result for the user is `ActionResult` (action.ts). */
+export interface BridgeActionResult {
   /** `accepted` is success, in either form. */
   readonly success: boolean;
   readonly status: ActionResultStatus;
@@ -213,7 +215,7 @@ export interface ActionResult {
  * Either form, one shape out (docs/protocol.md#p-action-result): an object with `status` is read in the
  * Swift form, anything else in the `success` form, so each error names the field of the form it tried.
  */
-export const ActionResultSchema = z.unknown().transform((raw, ctx): ActionResult => {
+export const BridgeActionResultSchema = z.unknown().transform((raw, ctx): BridgeActionResult => {
   const swift = typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'status' in raw;
   const parsed = swift ? SwiftActionResultSchema.safeParse(raw) : SuccessActionResultSchema.safeParse(raw);
   if (!parsed.success) {
@@ -347,7 +349,7 @@ export type SdkRelayFailure = z.infer<typeof SdkRelayFailureSchema>;
 const relay = { available: z.boolean().optional(), failure: SdkRelayFailureSchema.optional() };
 
 export const SdkObservationPayloadSchema = z.object({ ...relay, snapshot: ObservationSnapshotSchema.optional() });
-export const SdkActionPayloadSchema = z.object({ ...relay, result: ActionResultSchema.optional() });
+export const SdkActionPayloadSchema = z.object({ ...relay, result: BridgeActionResultSchema.optional() });
 export const SdkWebSnapshotPayloadSchema = z.object({
   ...relay,
   webViews: z.array(WebViewBridgeEntrySchema).default([]),

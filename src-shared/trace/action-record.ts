@@ -25,6 +25,7 @@ import {
   type TargetSelector,
 } from '@shared/protocol/action';
 import { isRecord } from '@shared/protocol/json';
+import { BackendSchema, FallbackReasonSchema } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
 import { resolveTarget } from '@shared/act/resolve';
 import { centerOf, hidesText, withoutChildren, XCTEST_TWIN_ATTRIBUTES } from '@shared/model/node';
@@ -36,13 +37,13 @@ import { keySteps } from './export-plan';
 import type { TraceAction, TraceActionResult, TraceTarget } from './schema';
 
 /** The parts of a result a replay compares. */
-export const OutcomeSchema = z.object({
+export const ComparedOutcomeSchema = z.object({
   success: z.boolean(),
-  backend: z.string().optional(),
-  fallbackReason: z.string().optional(),
+  backend: BackendSchema.optional(),
+  fallbackReason: FallbackReasonSchema.optional(),
   failureReason: z.string().optional(),
 });
-export type Outcome = z.infer<typeof OutcomeSchema>;
+export type ComparedOutcome = z.infer<typeof ComparedOutcomeSchema>;
 
 /** A selector as the user gave it: never a picked node, which exists only on its own screen. */
 export const PlainSelectorSchema = z.union([z.object({ id: z.string() }), z.object({ text: z.string() }), z.object({ point: PointSchema })]);
@@ -157,7 +158,7 @@ function xctestRecord(node: UiNode): Record<string, string> | null {
   return out;
 }
 
-export function outcomeOf(result: TraceActionResult | ActionResult): Outcome {
+export function outcomeOf(result: TraceActionResult | ActionResult): ComparedOutcome {
   return {
     success: result.success,
     ...(result.backend !== undefined ? { backend: result.backend } : {}),
@@ -166,7 +167,7 @@ export function outcomeOf(result: TraceActionResult | ActionResult): Outcome {
   };
 }
 
-function describeOutcome(o: Outcome): string {
+function describeOutcome(o: ComparedOutcome): string {
   return o.success ? 'succeeded' : `failed (${o.failureReason ?? 'no reason given'})`;
 }
 
@@ -289,7 +290,7 @@ export function requestFor(action: TraceAction, selector: TargetSelector | undef
  * failure reason) is a difference; another backend or fallback is only a note, since which backend
  * serves a step is the device's choice and the screen says whether it did the same.
  */
-export function compareOutcomes(recorded: Outcome, replayed: Outcome): { differences: string[]; notes: string[] } {
+export function compareOutcomes(recorded: ComparedOutcome, replayed: ComparedOutcome): { differences: string[]; notes: string[] } {
   const differences: string[] = [];
   const notes: string[] = [];
   if (recorded.backend !== replayed.backend) notes.push(`backend: recorded ${recorded.backend ?? 'none'}, replayed ${replayed.backend ?? 'none'}`);

@@ -11,10 +11,10 @@ import { z } from 'zod';
 import { StepStatusSchema } from './reader';
 import { ActionResultSchema } from '@shared/protocol/action';
 import { ScreenComparisonSchema } from '@shared/compare/screens';
-import { OutcomeSchema, PlainSelectorSchema, selectorText, type Outcome, type PlainSelector } from './action-record';
+import { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector } from './action-record';
 import { TargetCheckSchema } from './replay-target';
 
-export { OutcomeSchema, PlainSelectorSchema, selectorText, type Outcome, type PlainSelector };
+export { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector };
 
 export const ReplayVerdictSchema = z.enum(['matched', 'diverged', 'failed']);
 export type ReplayVerdict = z.infer<typeof ReplayVerdictSchema>;
@@ -52,14 +52,14 @@ export const ReplayStepSchema = z.object({
     status: StepStatusSchema,
     /** The selector the user gave: id, text, point, or node for a picked element. */
     selector: z.string().optional(),
-    outcome: OutcomeSchema.optional(),
+    outcome: ComparedOutcomeSchema.optional(),
     before: RecordedFrameSchema.optional(),
     after: RecordedFrameSchema.optional(),
   }),
   replayed: z.object({
     /** What the replay sent as the target, in a few words ("picked login.submit", "id login.submit", "point 200,400"). */
     sent: z.string().optional(),
-    outcome: OutcomeSchema.optional(),
+    outcome: ComparedOutcomeSchema.optional(),
     result: ActionResultSchema.optional(),
     /** Why the step could not be run at all. */
     error: z.string().optional(),

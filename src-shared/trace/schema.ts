@@ -16,6 +16,8 @@
  * result's success, backend, fallback and failure reasons (to show it); everything else passes through.
  */
 import { z } from 'zod';
+import { PointSchema } from '@shared/protocol/action';
+import { BackendSchema, FallbackReasonSchema } from '@shared/protocol/observation';
 import { emptySummary } from '@shared/compare/diff';
 import { urlSecretProblem } from './redact';
 
@@ -106,9 +108,6 @@ const eventBase = {
   time: z.number().finite(),
 };
 
-export const PointSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
-export type Point = z.infer<typeof PointSchema>;
-
 /** The action as dispatched. `kind` names it (tap, longPress, inputText, swipe, ...); the rest is the action's own. */
 export const TraceActionSchema = z.looseObject({ kind: z.string().min(1) });
 export type TraceAction = z.infer<typeof TraceActionSchema>;
@@ -136,10 +135,14 @@ export type TraceTarget = z.infer<typeof TraceTargetSchema>;
 /** An action's result (docs/architecture.md#a-fail-closed): it always says its backend and why it fell back or failed. */
 export const TraceActionResultSchema = z.looseObject({
   success: z.boolean(),
-  /** "sdk" | "xctest" | "appreveal" today (docs/protocol.md#p-action-result-api); open for others. Absent when none applies. */
-  backend: z.string().optional(),
-  /** "unavailable" | "unsupported" when XCTest stood in for the SDK. */
-  fallbackReason: z.string().optional(),
+  /**
+   * Absent when none applies (docs/protocol.md#p-action-result-api). Closed sets: every trace Parallax
+   * wrote holds only these values (the backend set has only grown, sdk/xctest then appreveal; the
+   * fallback reasons never changed), so a value outside them is a bad trace, refused by name.
+   */
+  backend: BackendSchema.optional(),
+  /** Why XCTest stood in for the SDK. */
+  fallbackReason: FallbackReasonSchema.optional(),
   /** Why it failed closed: stale_observation, element_not_actionable, a timeout, ... */
   failureReason: z.string().optional(),
   /** Stage durations in ms, by name (dispatch, settle, observe, ...). */
@@ -178,8 +181,8 @@ export const ObservationEventSchema = z.object({
   ...eventBase,
   observationRef: ResourceRefSchema,
   screenshotRef: ResourceRefSchema.optional(),
-  backend: z.string().optional(),
-  fallbackReason: z.string().optional(),
+  backend: BackendSchema.optional(),
+  fallbackReason: FallbackReasonSchema.optional(),
   timings: z.record(z.string(), z.number()).optional(),
 });
 

@@ -9,6 +9,7 @@ import { DEMO_WINDOW_ID } from '@demo/appreveal/app';
 import { createApiService, type ApiService } from '@main/host/api';
 import { DeviceManager } from '@main/devices/manager';
 import type { ActionStep, Frame, WebControls } from '@shared/api/api';
+import { admin as demoAdmin } from '../support/demo-admin';
 
 let device: DemoDeviceHandle;
 let manager: DeviceManager;
@@ -17,10 +18,7 @@ let appRevealId: string;
 let runnerId: string;
 const steps: ActionStep[] = [];
 
-async function admin(path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${device.adminUrl}${path}`, { method: 'POST', body: JSON.stringify(body) });
-  expect(res.status).toBe(200);
-}
+const admin = (path: string, body: unknown) => demoAdmin(device.adminUrl, path, body);
 
 async function call<T>(method: string, params: unknown): Promise<T> {
   const reply = await api.handle(method, params);

@@ -9,6 +9,7 @@ import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import { startAppServices, type AppServices } from '@main/host/app-services';
 import { DemoStateSchema } from '@shared/api/api';
 import { GOLDEN_DIR } from '../support/golden';
+import { admin } from '../support/demo-admin';
 
 let demo: DemoDeviceHandle;
 let replay: ReplayDevice;
@@ -31,11 +32,7 @@ afterAll(async () => {
   await demo?.close();
 });
 
-async function adminGet(path: string): Promise<unknown> {
-  const response = await fetch(`${demo.adminUrl}/${path}`);
-  expect(response.status).toBe(200);
-  return response.json();
-}
+const adminGet = (path: string): Promise<unknown> => admin(demo.adminUrl, `/${path}`);
 
 describe('demo controls through the host', () => {
   it('R-QA-18: the demo answers its screen, its screens and every fault with its help text and value kind', async () => {

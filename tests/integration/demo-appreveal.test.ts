@@ -12,6 +12,7 @@ import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { APPREVEAL_UI_TOOLS } from '@shared/protocol/appreveal-tools';
 import { parseAppRevealSessionUrl, type AppRevealElement } from '@shared/protocol/appreveal';
 import type { UiNode } from '@shared/protocol/runner';
+import { admin as demoAdmin } from '../support/demo-admin';
 
 type Msg = Record<string, any>;
 
@@ -71,11 +72,7 @@ let runner: Runner;
 /** What the demo printed while it started. */
 const printedAtStart: string[] = [];
 
-async function admin(path: string, body?: unknown): Promise<Msg> {
-  const res = await fetch(`${device.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Msg;
-}
+const admin = (path: string, body?: unknown) => demoAdmin<Msg>(device.adminUrl, path, body);
 const reset = (screen = 'login') => admin('/reset', { screen });
 const setScreen = (screen: string) => admin('/screen', { screen });
 

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { UiNode } from '@shared/protocol/runner';
 import { startDemoDevice } from '@demo/index';
+import { admin as demoAdmin } from '../support/demo-admin';
 
 type Msg = Record<string, any>;
 
@@ -36,8 +37,7 @@ function request(type: string, extra: Record<string, unknown> = {}, timeoutMs = 
 }
 
 async function admin(path: string, body: unknown): Promise<void> {
-  const res = await fetch(`${device.adminUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status, await res.text()).toBe(200);
+  await demoAdmin(device.adminUrl, path, body);
 }
 
 const all = (root: UiNode | undefined): UiNode[] => (root ? [root, ...(root.node ?? []).flatMap(all)] : []);

@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { decodeRunnerInbound, type UiNode } from '@shared/protocol/runner';
 import { WebSnapshotSchema } from '@shared/protocol/sdk';
 import { startDemoDevice } from '@demo/index';
+import { adminReply } from '../support/demo-admin';
 
 type Msg = Record<string, any>;
 type El = {
@@ -70,10 +71,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let device: Awaited<ReturnType<typeof startDemoDevice>>;
 let client: Client;
 
-async function admin(path: string, body?: unknown): Promise<{ status: number; body: Msg }> {
-  const res = await fetch(`${device.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Msg };
-}
+const admin = (path: string, body?: unknown) => adminReply<Msg>(device.adminUrl, path, body);
 const setFaults = async (faults: string[]) => expect((await admin('/faults', { faults })).status).toBe(200);
 
 const webSnapshot = (webViewId?: string) => client.request('request_sdk_web_snapshot', webViewId === undefined ? {} : { webViewId });

@@ -9,6 +9,7 @@ import { PNG } from 'pngjs';
 import { decodeRunnerInbound, type UiNode } from '@shared/protocol/runner';
 import { ObservationSnapshotSchema } from '@shared/protocol/sdk';
 import { startDemoDevice } from '@demo/index';
+import { adminReply } from '../support/demo-admin';
 
 type Msg = Record<string, any>;
 
@@ -115,10 +116,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let device: Awaited<ReturnType<typeof startDemoDevice>>;
 let client: Client;
 
-async function admin(path: string, body?: unknown): Promise<{ status: number; body: Msg }> {
-  const res = await fetch(`${device.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Msg };
-}
+const admin = (path: string, body?: unknown) => adminReply<Msg>(device.adminUrl, path, body);
 const setFaults = async (faults: string[]) => expect((await admin('/faults', { faults })).status).toBe(200);
 const setScreen = async (screen: string) => expect((await admin('/screen', { screen })).status).toBe(200);
 const hierarchy = async () => {

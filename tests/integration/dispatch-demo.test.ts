@@ -13,6 +13,7 @@ import { RunnerClient } from '@main/runner/client';
 import { Observer } from '@main/runner/observer';
 import { Dispatcher } from '@main/runner/dispatch/dispatcher';
 import { runActionCommand } from '@main/cli/actions';
+import { admin as demoAdmin } from '../support/demo-admin';
 
 let device: DemoDeviceHandle;
 let client: RunnerClient;
@@ -24,12 +25,7 @@ const stallEvidence: unknown[] = [];
 type Counts = Record<string, number>;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function admin(path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${device.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 200) throw new Error(`admin ${path}: ${JSON.stringify(json)}`);
-  return json;
-}
+const admin = (path: string, body?: unknown) => demoAdmin(device.adminUrl, path, body);
 /** A relaunched app on `screen` with exactly these faults; the device's request counts restart at zero. */
 const reset = (screen: string, faults: string[] = []) => admin('/reset', { screen, faults });
 const setFaults = (faults: string[]) => admin('/faults', { faults });

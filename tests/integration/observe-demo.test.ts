@@ -19,6 +19,7 @@ import { isWebView } from '@shared/model/node';
 import { elementTypeOf } from '@shared/model/element-type';
 import { ObservationSchema, type LayoutWarning, type Observation } from '@shared/protocol/observation';
 import type { HierarchyUpdate, HierarchyUpdateReply, UiNode } from '@shared/protocol/runner';
+import { admin as demoAdmin } from '../support/demo-admin';
 
 type Stats = { requests: Record<string, number>; sdkRequests: Record<string, number>; captureIdentity: string | null };
 
@@ -31,11 +32,7 @@ const BIG_IDENTITY = '18446744073709551000'; // above 2^53: a JS number would ro
 let device: DemoDeviceHandle;
 let opened: { close(): Promise<void> }[] = [];
 
-async function admin<T = Record<string, unknown>>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${device.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const admin = <T = Record<string, unknown>>(path: string, body?: unknown) => demoAdmin<T>(device.adminUrl, path, body);
 const setFaults = (faults: string[]) => admin('/faults', { faults });
 const setScreen = (screen: string) => admin('/screen', { screen });
 const stats = () => admin<Stats>('/stats');

@@ -15,6 +15,7 @@ import { DeviceManager } from '@main/devices/manager';
 import { SessionRecording } from '@main/trace/recording';
 import { failed } from '../support/results';
 import { recordCase, REPLAY_CASES, resetApp, SECRET_VALUE } from '../support/replay-cases';
+import { admin as demoAdmin } from '../support/demo-admin';
 
 let demo: DemoDeviceHandle;
 let manager: DeviceManager;
@@ -29,12 +30,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The bridge route every SDK-backed action of the demo goes through. */
 const BRIDGE_ACTION = 'POST /observation/action';
 
-async function admin(path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${demo.adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 200) throw new Error(`admin ${path}: ${JSON.stringify(json)}`);
-  return json;
-}
+const admin = (path: string, body?: unknown) => demoAdmin(demo.adminUrl, path, body);
 
 /** A relaunched app on `screen` (request counts from zero), given time to push its first frames. */
 async function reset(screen: string): Promise<void> {

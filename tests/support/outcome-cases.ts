@@ -11,6 +11,7 @@ import { unpackFrames, WireUnpacker } from '@shared/protocol/wire';
 import { parseJsonLossless } from '@shared/protocol/json';
 import { runActionCommand } from '@main/cli/actions';
 import { FAULT_NAMES } from '@demo/index';
+import { admin } from './demo-admin';
 
 export interface OutcomeCase {
   /** The fault as the admin endpoint takes it (`name` or `name=value`). */
@@ -118,11 +119,6 @@ export function uncoveredFaults(): string[] {
 
 /** The runner's socket faults are one-shot: they hit whatever request comes next. */
 const ONE_SHOT = /^runner-/;
-
-async function admin(adminUrl: string, path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${adminUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${path} failed: HTTP ${response.status}`);
-}
 
 /**
  * Puts the device on the case's screen with its fault. A one-shot fault is set only once the screen has

@@ -14,6 +14,7 @@ import type { ActionRequest } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import type { DeviceManager } from '@main/devices/manager';
 import type { SessionRecording } from '@main/trace/recording';
+import { admin } from './demo-admin';
 
 export const VARIANTS = ['moved-button', 'renamed-label', 'removed-row'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -140,13 +141,6 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function admin(adminUrl: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${adminUrl}${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (res.status !== 200) throw new Error(`admin ${path}: ${JSON.stringify(json)}`);
-  return json;
-}
 
 /** A relaunched app on `screen` with these faults and variants, given time to push its first frames. */
 export async function resetApp(adminUrl: string, screen: string, faults: readonly string[], variants: readonly string[] = []): Promise<void> {

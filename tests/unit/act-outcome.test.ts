@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ActionResultSchema, type FailureReason, type OutcomeClass } from '@shared/protocol/action';
-import { ActionResultSchema as BridgeResultSchema } from '@shared/protocol/sdk';
+import { BridgeActionResultSchema } from '@shared/protocol/sdk';
 import { buildActionResult, SDK, type Ending } from '@shared/act/result';
 import {
   interpretBridgeOutcome,
@@ -20,7 +20,7 @@ const native = { via: 'sdk' as const, standIn: 'xctest' };
 const web = { via: 'web' as const, standIn: 'xctest' };
 const reply = (r: RelayReply): RelayOutcome => ({ kind: 'reply', reply: r });
 /** A bridge result as it arrives, decoded by the real schema (either wire form). */
-const result = (wire: unknown): RelayOutcome => reply({ available: true, result: BridgeResultSchema.parse(wire) });
+const result = (wire: unknown): RelayOutcome => reply({ available: true, result: BridgeActionResultSchema.parse(wire) });
 
 type Row = [name: string, outcome: RelayOutcome, expected: 'done' | 'fallback' | { reason: FailureReason; cls: 'notRun' | 'mayHaveRun'; message?: string }];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FailureReason, SendKeysStep } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
-import { ACTION_KINDS, decodeAutoMobileAction, type ObservationBridgeState } from '@shared/protocol/sdk';
+import { BRIDGE_ACTION_KINDS, decodeAutoMobileAction, type ObservationBridgeState } from '@shared/protocol/sdk';
 import type { BridgeContext } from '@shared/act/context';
 import {
   expandSendKeysSteps,
@@ -46,7 +46,7 @@ const webField = (over: Partial<UiNode> = {}): UiNode => ({
 });
 const screenWith = (...nodes: UiNode[]): UiNode => ({ className: 'XCUIApplication', node: nodes });
 
-const available: ObservationBridgeState = { schemaVersion: 1, available: true, supportedActions: [...ACTION_KINDS].sort() };
+const available: ObservationBridgeState = { schemaVersion: 1, available: true, supportedActions: [...BRIDGE_ACTION_KINDS].sort() };
 const ctx = (over: Partial<BridgeContext> = {}): BridgeContext => ({
   flagEnabled: true,
   observationBridge: available,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FailureReason } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
-import { ACTION_KINDS, decodeAutoMobileAction, type ObservationBridgeState } from '@shared/protocol/sdk';
+import { BRIDGE_ACTION_KINDS, decodeAutoMobileAction, type ObservationBridgeState } from '@shared/protocol/sdk';
 import type { BridgeContext } from '@shared/act/context';
 import { checkDisplayFence, displayFenceOf } from '@shared/act/display-fence';
 import { buildActionResult } from '@shared/act/result';
@@ -24,7 +24,7 @@ const plainScreen: UiNode = { className: 'XCUIApplication', node: [{ role: 'list
 const fence = { rotation: 0, screenWidth: 402, screenHeight: 874 };
 const up = { start: { x: 200, y: 700 }, end: { x: 200, y: 300 } };
 
-const available: ObservationBridgeState = { schemaVersion: 1, available: true, supportedActions: [...ACTION_KINDS].sort() };
+const available: ObservationBridgeState = { schemaVersion: 1, available: true, supportedActions: [...BRIDGE_ACTION_KINDS].sort() };
 const ctx = (over: Partial<BridgeContext> = {}): BridgeContext => ({ flagEnabled: true, observationBridge: available, webViews: [], ...over });
 const input = (over: Partial<SwipeInput> = {}): SwipeInput => ({ stroke: up, screen: screenWithBridge, fence, ...over });
 const inContainer = (node: UiNode = list(), over: Partial<SwipeInput> = {}): SwipeInput => input({ container: { node, resolvedBy: 'container' }, ...over });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ActionResultSchema, FAILURE_EXPLANATIONS, FAILURE_REASONS, type FailureReason } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import {
-  ACTION_KINDS,
+  BRIDGE_ACTION_KINDS,
   ACTION_REJECTION_REASONS,
   SDK_RELAY_FAILURES,
   WEB_ACTION_REJECTION_REASONS,
@@ -42,7 +42,7 @@ const domNode = (over: Partial<UiNode> = {}): UiNode => ({
 });
 const xctestNode = (): UiNode => ({ role: 'button', 'resource-id': 'plain', bounds });
 
-const available: ObservationBridgeState = { schemaVersion: 1, available: true, supportedActions: [...ACTION_KINDS].sort() };
+const available: ObservationBridgeState = { schemaVersion: 1, available: true, supportedActions: [...BRIDGE_ACTION_KINDS].sort() };
 const ctx = (over: Partial<BridgeContext> = {}): BridgeContext => ({
   flagEnabled: true,
   observationBridge: available,

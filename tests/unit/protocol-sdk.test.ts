@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { decodeWith, type DecodeResult } from '@shared/protocol/errors';
 import { decodeRunnerInbound, decodeRunnerRequest, encodeRunnerMessage, type RunnerInbound } from '@shared/protocol/runner';
 import {
-  ACTION_KINDS,
+  BRIDGE_ACTION_KINDS,
   ACTION_REJECTION_REASONS,
-  ActionResultSchema,
+  BridgeActionResultSchema,
   decodeAutoMobileAction,
   decodeWebControlAction,
   encodeAutoMobileAction,
@@ -80,7 +80,7 @@ describe('capture identities', () => {
 
 describe('AutoMobileAction: Swift enum shape, one key', () => {
   const point = { x: 10, y: 20 };
-  const examples: Record<(typeof ACTION_KINDS)[number], AutoMobileAction> = {
+  const examples: Record<(typeof BRIDGE_ACTION_KINDS)[number], AutoMobileAction> = {
     tap: { tap: { observationIdentity: '41', elementId: 'submit' } },
     longPress: { longPress: { observationIdentity: '41', elementId: 'submit', durationMs: 600 } },
     swipe: { swipe: { observationIdentity: '41', start: point, end: { x: 10, y: 400 }, durationMs: 300 } },
@@ -92,7 +92,7 @@ describe('AutoMobileAction: Swift enum shape, one key', () => {
     scroll: { scroll: { observationIdentity: '41', delta: { x: 0, y: 120 } } },
   };
 
-  it.each(ACTION_KINDS)('%s round-trips', (kind) => {
+  it.each(BRIDGE_ACTION_KINDS)('%s round-trips', (kind) => {
     const text = encodeAutoMobileAction(examples[kind]);
     expect(text).toMatch(new RegExp(`^\\{"${kind}":\\{"observationIdentity":41[,}]`));
     expect(ok(decodeAutoMobileAction(text))).toEqual(examples[kind]);
@@ -121,8 +121,8 @@ describe('AutoMobileAction: Swift enum shape, one key', () => {
     ]);
     for (const reason of ACTION_REJECTION_REASONS) {
       const status = reason === 'action_cancelled' ? 'cancelled' : 'rejected';
-      expect(ActionResultSchema.parse({ success: false, reason })).toEqual({ success: false, status, reason, form: 'success' });
-      expect(ActionResultSchema.parse({ status, reason, durationMs: 0 })).toEqual({ success: false, status, reason, durationMs: 0, form: 'status' });
+      expect(BridgeActionResultSchema.parse({ success: false, reason })).toEqual({ success: false, status, reason, form: 'success' });
+      expect(BridgeActionResultSchema.parse({ status, reason, durationMs: 0 })).toEqual({ success: false, status, reason, durationMs: 0, form: 'status' });
     }
   });
 });
@@ -338,7 +338,7 @@ describe("the SDK's real wire (its Swift types, docs/protocol.md#p-peers-differ)
     ['the success form', '{"success":true,"durationMs":3}', { success: true, status: 'accepted', form: 'success' }],
     ['the success form with a free-text reason', '{"success":false,"reason":"Host said: not now"}', { success: false, reason: 'Host said: not now' }],
   ])('R-CMD-13, R-CMD-14: an action result decodes: %s', (_name, text, expected) => {
-    expect(ok(decodeWith(ActionResultSchema, text))).toMatchObject(expected);
+    expect(ok(decodeWith(BridgeActionResultSchema, text))).toMatchObject(expected);
   });
 
   it('R-CMD-13: a Swift-form result keeps an identity above 2^53 digit for digit', () => {
@@ -354,7 +354,7 @@ describe("the SDK's real wire (its Swift types, docs/protocol.md#p-peers-differ)
     ['neither form', '{"ok":true}', 'success'],
     ['a reason too long to be one', `{"status":"rejected","reason":"${'x'.repeat(2_001)}","durationMs":0}`, 'reason'],
   ])('R-CMD-13: a result that is neither form is refused, naming the field: %s', (_name, text, field) => {
-    expect(decodeWith(ActionResultSchema, text)).toMatchObject({ ok: false, error: { kind: 'invalid_message', field } });
+    expect(decodeWith(BridgeActionResultSchema, text)).toMatchObject({ ok: false, error: { kind: 'invalid_message', field } });
   });
 
   it('R-WEB-18: a web snapshot as the real SDK sends it: no viewport or documentId, "[REDACTED]" values, elements without bounds', () => {

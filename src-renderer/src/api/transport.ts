@@ -1,5 +1,5 @@
 /**
- * The renderer's end of the one API (src-shared/protocol/api.ts).
+ * The renderer's end of the one API (src-shared/api/api.ts).
  *
  * In Electron the preload exposes `window.parallax` ({ call, on }) and calls travel over IPC. In a browser
  * the web host serves this page and the same API over a WebSocket at `/api?token=…`, the token taken from
@@ -8,6 +8,9 @@
  * screenshots the host sent once and now only refers to are put back (docs/protocol.md#p-api-wire); a
  * reference this window cannot resolve starts the connection's wire state anew and re-reads everything,
  * rather than showing a wrong frame.
+ *
+ * Over 500 lines on purpose: both transports share the decoding above them, and the WebSocket one is
+ * one state machine (reconnect, pending calls, the wire's reset) that reads best whole.
  */
 import {
   apiEvents,
