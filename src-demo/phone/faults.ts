@@ -18,6 +18,7 @@ export const FAULTS = {
   'xctest-ax-error': { value: 'flag', help: 'every hierarchy read fails with kAXErrorIllegalArgument' },
   'xctest-sparse': { value: 'flag', help: 'hierarchy reads return only the application root' },
   'xctest-slow': { value: 'ms', help: 'each hierarchy read grinds for MS before answering' },
+  'scroll-glide': { value: 'ms', help: 'a swiped list glides on for MS after the finger lifts, as a fling does on a device' },
   // The in-app SDK and its observation bridge: docs/rules.md#r-discovery, docs/rules.md#r-commands
   'sdk-absent': { value: 'flag', help: 'the app embeds no SDK: nothing listens on its port' },
   'sdk-too-old': { value: 'flag', help: 'the SDK predates discovery: /health has no bridge fields, no bridge routes' },
