@@ -22,7 +22,7 @@ import { compareNow } from '@main/devices/compare';
 import type { DeviceConnection } from '@main/devices/connection';
 import { connectionFor } from '@main/devices/manager';
 import { missingVariables, replayTrace, ReplayVariablesError, type ReplayedFrames, type ReplayStep } from '@main/trace/replay';
-import { recordedSelectorText } from '@shared/trace/action-record';
+import { recordedLaunch, recordedSelectorText } from '@shared/trace/action-record';
 
 export type TraceCommand = 'open' | 'replay' | 'export' | 'compare';
 type Out = { log: (line: string) => void; error: (line: string) => void };
@@ -31,11 +31,14 @@ export const TRACE_USAGE = `Usage:
   parallax open FILE [--json]
         a trace (.parallax-trace file or trace folder): its manifest and one line per step
   parallax replay FILE --device URL [--json [--frames DIR]] [--stop-on-divergence] [--timeout MS]
-                [--var NAME=VALUE]...
+                [--var NAME=VALUE]... [--relaunch-first | --no-relaunch-first]
         runs the trace's actions again, each judged by the screen it meets and leaves against the
         recorded ones: matched, diverged or failed; exit code 0 only when every step matched
         --var: the value of a secret the trace typed but does not hold (else the environment's NAME)
         --frames: where the replayed frames go, for the side-by-side (step-N-before.json/.png, ...)
+        --relaunch-first: relaunch the app (cold boot) before step 1, so the replay starts where a
+        recording from launch did; the default when the trace begins with a launch
+        (--no-relaunch-first: replay from the screen the device is on)
   parallax export FILE [--maestro | --xcuitest] [--out PATH]
         the trace as a Maestro flow (YAML, the default) or an XCUITest test method (Swift),
         on stdout or written to PATH; notes on stderr, steps numbered as the trace view numbers them
@@ -59,6 +62,8 @@ const OPTIONS = {
   strategy: { type: 'string' },
   var: { type: 'string', multiple: true },
   frames: { type: 'string' },
+  'relaunch-first': { type: 'boolean' },
+  'no-relaunch-first': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -66,7 +71,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: tru
 
 const ALLOWED: Record<TraceCommand, readonly (keyof typeof OPTIONS)[]> = {
   open: ['json'],
-  replay: ['device', 'json', 'stop-on-divergence', 'timeout', 'var', 'frames'],
+  replay: ['device', 'json', 'stop-on-divergence', 'timeout', 'var', 'frames', 'relaunch-first', 'no-relaunch-first'],
   export: ['maestro', 'xcuitest', 'out'],
   compare: ['device', 'json', 'strategy', 'timeout'],
 };
@@ -390,6 +395,10 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
   // Refused before any device is touched: a secret with no value would stop the replay at its step.
   const missing = missingVariables(trace.timeline, variables);
   if (missing.length > 0) throw new UsageError(new ReplayVariablesError(missing).message);
+  if (values['relaunch-first'] && values['no-relaunch-first']) throw new UsageError('--relaunch-first and --no-relaunch-first cannot go together');
+  // On by default when the recording began with a launch (docs/rules.md#r-life-05).
+  const launch = recordedLaunch(trace.timeline);
+  const relaunchFirst = values['no-relaunch-first'] ? undefined : values['relaunch-first'] || launch ? { bundleId: launch?.bundleId } : undefined;
   const framesDir = values.frames === undefined ? undefined : resolve(values.frames);
   if (framesDir) await mkdir(framesDir, { recursive: true });
   const files = new Map<string, StepFiles>();
@@ -408,6 +417,7 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
         signal: abort.signal,
         stopOnDivergence: values['stop-on-divergence'] === true,
         variables,
+        ...(relaunchFirst ? { relaunchFirst } : {}),
         ...(framesDir
           ? {
               keepFrames: async (step: ReplayStep, frames: ReplayedFrames) => {

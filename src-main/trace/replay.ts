@@ -12,6 +12,7 @@ import {
   outcomeOf,
   recordedSelectorText,
   requestFor,
+  startsOver,
   traceActionFor,
   typesSecret,
   unreplayable,
@@ -139,6 +140,11 @@ export interface ReplayOptions {
    * Typed where the trace left them out, and kept out of the report and the frames.
    */
   variables?: ReadonlyMap<string, string>;
+  /**
+   * "Relaunch first" (docs/rules.md#r-life-05): relaunch the app (cold boot) before step 1, so the
+   * replay starts where a recording from launch did. `bundleId` absent: the app on screen.
+   */
+  relaunchFirst?: { bundleId?: string | undefined };
 }
 
 /** The trace names variables the replay was not given: refused before anything is read or sent. */
@@ -338,7 +344,8 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     let root = rootOf(observed);
     const judgeBefore = (): { found: FoundTarget | undefined; diverges: string[] } => {
       const diverges: string[] = [];
-      const screen = typeof recordedBeforeScreen === 'string' ? undefined : recordedBeforeScreen;
+      // A relaunch starts over from any screen: the one it was recorded on is not the state it needs.
+      const screen = typeof recordedBeforeScreen === 'string' || startsOver(before.action) ? undefined : recordedBeforeScreen;
       if (screen && root) {
         report.screens.before = compareScreens(screen.root, root);
         if (report.screens.before.differs) diverges.push(`the screen before differs: ${report.screens.before.summary}`);
@@ -485,6 +492,15 @@ export async function replayTrace(
       .slice(from)
       .map((s) => numbers.get(s.callId))
       .filter((n): n is number => n !== undefined);
+  if (options.relaunchFirst) {
+    const bundleId = options.relaunchFirst.bundleId;
+    const { result } = await connection.act({ action: 'launch', relaunch: true, ...(bundleId !== undefined ? { bundleId } : {}) });
+    report.relaunchedFirst = {
+      success: result.success,
+      ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
+      ...(result.target.selector !== undefined ? { bundleId: result.target.selector } : {}),
+    };
+  }
   for (const [i, step] of actions.entries()) {
     // Checked after the wait for a still screen: a stop pressed during it is a stop between steps.
     await settle(connection, settleMs, options.signal);

@@ -321,6 +321,10 @@ export function describeRequest(request: ActionRequest): string {
       return `scroll to ${'text' in request.lookFor ? quote(request.lookFor.text) : request.lookFor.elementId}`;
     case 'back':
       return 'back';
+    case 'launch':
+      return `${request.relaunch ? 'relaunch' : 'launch'}${request.bundleId !== undefined ? ` ${request.bundleId}` : ''}`;
+    case 'openLink':
+      return `open link ${request.url}`;
     case 'webTool':
       return request.tool === 'web_click' ? `web click ${request.selector}` : `web type ${quote(request.text ?? '')} into ${request.selector}`;
   }

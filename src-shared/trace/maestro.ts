@@ -296,6 +296,8 @@ function emitAction(step: ExportStep, appId: string | undefined, ctx: Context): 
     }
     case 'hidekeyboard':
       return { lines: ['- hideKeyboard'] };
+    case 'launch':
+      return parallaxLaunchLines(action, appId);
     case 'launchapp': {
       const bundleId = str(action['bundleId']) ?? str(action['appId']);
       if (bundleId === undefined || bundleId === appId) return { lines: ['- launchApp'] };
@@ -313,6 +315,20 @@ function emitAction(step: ExportStep, appId: string | undefined, ctx: Context): 
     default:
       return { note: `no Maestro form for the action ${JSON.stringify(action.kind)}` };
   }
+}
+
+/**
+ * Parallax's own launch step (docs/rules.md#r-life-04). Maestro's launchApp stops a running app first
+ * unless told not to: Orchestra.kt launchAppCommand, `stopIfRunning = command.stopApp ?: true`; it clears
+ * state only for `clearState: true`. So a relaunch (the runner's cold boot: terminate, launch) is a plain
+ * `launchApp`, a launch that only brought the app to the front is `stopApp: false`, and `clearState` is
+ * never written: no runner command Parallax sends clears an app's data.
+ */
+function parallaxLaunchLines(action: ExportStep['action'], appId: string | undefined): Emitted {
+  const bundleId = str(action['bundleId']);
+  const other = bundleId !== undefined && bundleId !== appId ? [`    appId: ${yamlString(bundleId)}`] : [];
+  if (action['relaunch'] === true) return { lines: other.length > 0 ? ['- launchApp:', ...other] : ['- launchApp'] };
+  return { lines: ['- launchApp:', ...other, '    stopApp: false'] };
 }
 
 // ---- The flow ---------------------------------------------------------------------------------------

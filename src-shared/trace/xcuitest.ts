@@ -229,6 +229,8 @@ function emitAction(step: ExportStep, ctx: Context): Emitted {
     case 'scrolluntilvisible':
     case 'lookfor':
       return scrollTo(step);
+    case 'launch':
+      return parallaxLaunch(action);
     case 'launchapp':
       return { lines: ['app.launch()'] };
     case 'openlink':
@@ -243,6 +245,21 @@ function emitAction(step: ExportStep, ctx: Context): Emitted {
     default:
       return { note: `no XCUITest form for the action ${JSON.stringify(action.kind)}` };
   }
+}
+
+/**
+ * Parallax's own launch step (docs/rules.md#r-life-04): a relaunch was the runner's cold boot, so the
+ * app is terminated and launched (XCUIApplication.launch() would also end a running instance; the
+ * terminate says so); a launch that only brought the app to the front is activate(), which keeps its
+ * state. Another app than the test's is not this method's `app`: a note.
+ */
+function parallaxLaunch(action: ExportStep['action']): Emitted {
+  const bundleId = str(action['bundleId']);
+  const relaunch = action['relaunch'] === true;
+  const lines = relaunch ? ['app.terminate()', 'app.launch()'] : ['app.activate()'];
+  if (bundleId === undefined) return { lines };
+  // A proxy per line, not a `let`: two launch steps in one method would declare it twice.
+  return { lines: lines.map((line) => line.replace(/^app\./, `XCUIApplication(bundleIdentifier: ${swiftString(bundleId)}).`)) };
 }
 
 /** The steps (from `buildTimeline`) as an XCUITest test method. */

@@ -11,7 +11,7 @@ import { interpretLookForStep, nodeTargetRecord, planLookFor, PLAIN_XCTEST, SDK,
 import { findLookFor, resolveScope } from '@shared/act/resolve';
 import { runScrollLoop } from '@shared/act/scroll-loop';
 import { flattenTree } from '@shared/model/tree';
-import { type ActionRun, fail, failWith, ok, selectorRecord, type Outcome } from './run';
+import { type ActionRun, fail, failWith, ok, selectorRecord, type Outcome, type Read } from './run';
 
 export async function runScrollTo(run: ActionRun, request: z.output<typeof ScrollToRequestSchema>): Promise<Outcome> {
   const lookFor: LookFor = request.lookFor;

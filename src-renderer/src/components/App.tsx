@@ -17,6 +17,7 @@ import { trySelector } from '@shared/selectors';
 import { Group } from 'react-resizable-panels';
 import { useLiveLoop } from '@renderer/api/live';
 import type { ActionRequest } from '@shared/protocol/action';
+import { LaunchControls } from './LaunchControls';
 import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '@renderer/api/queries';
 import { useTimeline } from '@renderer/state/timeline';
 import { errorMessage, formatTime } from '@renderer/state/format';
@@ -250,6 +251,7 @@ function LiveApp() {
               <DeviceStatus device={device} frame={frame} />
               <CompareButton device={device} />
               <RecordControls device={device} />
+              <LaunchControls device={device} act={act} />
               {device && (
                 <LiveControls connected={device.state === 'connected'} refreshing={frameQuery.isFetching} onRefresh={() => void frameQuery.refetch()} />
               )}
