@@ -410,7 +410,7 @@ export const FAILURE_EXPLANATIONS: Record<FailureReason, FailureExplanation> = {
   no_lifecycle_form: {
     meaning:
       'This device has no command for that: a runner launches apps but opens no deep links, and an AppReveal app opens deep links but cannot launch itself. Nothing was sent.',
-    whatToDo: 'Launch through the runner (request_launch_app), or open the link in an app that embeds AppReveal.',
+    whatToDo: 'Launch through the runner, or open the link in an app that embeds AppReveal and registered its deep link tool.',
   },
   text_mismatch: {
     meaning: 'After typing, the field did not show the expected text (autocorrect, a length limit or input formatting may have changed it).',
