@@ -88,6 +88,9 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
       }
       return { ok: true };
     }
+    case 'assert':
+      // Checked by the connection on its own read (AppRevealConnection.assertOn): no tool acts.
+      return noForm('an assertion is checked on a read, not sent as a tool');
     case 'launch':
       return { ok: false, reason: 'no_lifecycle_form', mayHaveRun: false, warnings: ['AppReveal runs inside the app: it cannot launch or relaunch it'] };
     case 'openLink':

@@ -352,7 +352,9 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
       } else {
         delete report.screens.before;
       }
-      const found = findRecordedTarget(step, screen, root, { preferEditable });
+      // "Not visible" is the one step whose target is meant to be absent: nothing to find again.
+      const absentByDesign = kind === 'assert' && before.action['check'] === 'notVisible';
+      const found = absentByDesign ? undefined : findRecordedTarget(step, screen, root, { preferEditable });
       if (found) {
         report.target = found.check;
         if (found.check.verdict !== 'found') diverges.push(found.check.detail);
@@ -371,11 +373,13 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     };
     if (judged.diverges.length > 0 && ctx.stopOnDivergence) return notSent('the replay stops at the first divergence');
     const verdict = report.target?.verdict;
-    if (verdict === 'missing' || verdict === 'ambiguous')
+    // An assertion sends nothing to the app: it is checked even on a missing target, and says what it found.
+    if (kind !== 'assert' && (verdict === 'missing' || verdict === 'ambiguous'))
       return notSent(verdict === 'missing' ? 'the target is not on the screen' : 'which of the elements was meant is not known');
 
     const send = async (): Promise<{ result: ActionResult; after: ObservedFrame | undefined }> => {
-      const target = targetToSend(step, judged.found, root, preferEditable);
+      // An assertion on an element not found again is checked by its recorded selector: it says what it found.
+      const target = targetToSend(step, judged.found, root, preferEditable) ?? (kind === 'assert' ? before.target?.selector : undefined);
       const built = requestFor(action, target);
       if (!built.ok) throw new NotSent(built.why);
       report.replayed.sent = target === undefined ? (kind === 'sendKeys' ? 'keyboard focus' : 'no target') : describeSelector(target);
@@ -411,6 +415,8 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     report.replayed.outcome = outcomeOf(result);
     report.ran = ranOf(result);
     report.differences.push(...judged.diverges);
+    // A failed assertion is a divergence that shows both values (docs/rules.md#r-asrt-03).
+    if (kind === 'assert' && !result.success && result.warnings[0]) report.differences.push(`the assertion does not hold: ${result.warnings[0]}`);
 
     // The screen after, against the recorded one; a screen still changing gets one settled read more.
     const afterScreen = typeof recordedAfterScreen === 'string' ? undefined : recordedAfterScreen;

@@ -325,6 +325,12 @@ export function describeRequest(request: ActionRequest): string {
       return `${request.relaunch ? 'relaunch' : 'launch'}${request.bundleId !== undefined ? ` ${request.bundleId}` : ''}`;
     case 'openLink':
       return `open link ${request.url}`;
+    case 'assert':
+      return request.check === 'visible'
+        ? 'assert visible'
+        : request.check === 'notVisible'
+          ? 'assert not visible'
+          : `assert ${request.check === 'textEquals' ? 'text' : 'value'} = ${quote(request.expected ?? '')}`;
     case 'webTool':
       return request.tool === 'web_click' ? `web click ${request.selector}` : `web type ${quote(request.text ?? '')} into ${request.selector}`;
   }

@@ -120,6 +120,19 @@ export const OpenLinkRequestSchema = z.object({
   url: z.string().min(1).max(2048),
 });
 
+/** What a recorded assertion checks (docs/rules.md#r-asrt-01): the element's presence, its label, its value. */
+export const ASSERTION_CHECKS = ['visible', 'notVisible', 'textEquals', 'valueEquals'] as const;
+export type AssertionCheckKind = (typeof ASSERTION_CHECKS)[number];
+
+/** A recorded assertion: checked on one read, nothing sent to the app. `expected` for the equals checks. */
+export const AssertRequestSchema = z.object({
+  action: z.literal('assert'),
+  target: TargetSelectorSchema,
+  check: z.enum(ASSERTION_CHECKS),
+  expected: z.string().max(10_000).optional(),
+});
+export type AssertRequest = z.infer<typeof AssertRequestSchema>;
+
 /** The bounded AppReveal web view tools Parallax sends (never arbitrary JavaScript). */
 export const WEB_TOOLS = ['web_click', 'web_type'] as const;
 /** A click or text entry in an AppReveal app's web view, by the CSS selector get_dom_interactive gave. */
@@ -142,6 +155,7 @@ export const ActionRequestSchema = z.discriminatedUnion('action', [
   WebToolRequestSchema,
   LaunchRequestSchema,
   OpenLinkRequestSchema,
+  AssertRequestSchema,
 ]);
 export type ActionRequest = z.infer<typeof ActionRequestSchema>;
 
@@ -176,6 +190,8 @@ export const DISPATCH_FAILURES = [
   'no_back_form',
   // A launch or a deep link on a device that has no command for it (docs/rules.md#r-life-03); nothing was sent.
   'no_lifecycle_form',
+  // A recorded assertion that does not hold on the screen read (docs/rules.md#r-asrt-01); nothing was sent.
+  'assertion_failed',
   // AppReveal (R-AR-07): the app's MCP server answered, but not with a done action.
   'appreveal_tool_error',
   'appreveal_unknown_tool',
@@ -411,6 +427,10 @@ export const FAILURE_EXPLANATIONS: Record<FailureReason, FailureExplanation> = {
     meaning:
       'This device has no command for that: a runner launches apps but opens no deep links, and an AppReveal app opens deep links but cannot launch itself. Nothing was sent.',
     whatToDo: 'Launch through the runner, or open the link in an app that embeds AppReveal and registered its deep link tool.',
+  },
+  assertion_failed: {
+    meaning: 'What the assertion says should be true is not true of the screen: the element is missing, present, or shows other text.',
+    whatToDo: 'Compare the expected and the found values in the warnings; fix the app, or the assertion if the screen is right.',
   },
   text_mismatch: {
     meaning: 'After typing, the field did not show the expected text (autocorrect, a length limit or input formatting may have changed it).',

@@ -68,6 +68,7 @@ const SLOT: Record<ActionKind, 'target' | 'container'> = {
   webTool: 'target',
   launch: 'target',
   openLink: 'target',
+  assert: 'target',
 };
 
 export function isActionKind(kind: string): kind is ActionKind {

@@ -36,6 +36,7 @@ import { runSendKeys } from './send-keys';
 import { runSwipe } from './swipe';
 import { runScrollTo } from './scroll-to';
 import { runLaunch } from './launch';
+import { runAssert } from './assert';
 
 export type TapLikeRequestInput = z.input<typeof TapRequestSchema> | z.input<typeof LongPressRequestSchema> | z.input<typeof DoubleTapRequestSchema>;
 export type SendKeysRequestInput = z.input<typeof SendKeysRequestSchema>;
@@ -138,6 +139,8 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
         };
       case 'launch':
         return this.exclusive(options, (run) => runLaunch(run, request));
+      case 'assert':
+        return this.exclusive(options, (run) => runAssert(run, request));
       case 'openLink':
         // The runner's command list has no way to open a URL (its `connected` push:
         // resources/recordings/settings-tap-general/0001-push-connected.json): fail closed, nothing sent.

@@ -18,6 +18,7 @@ import { Group } from 'react-resizable-panels';
 import { useLiveLoop } from '@renderer/api/live';
 import type { ActionRequest } from '@shared/protocol/action';
 import { LaunchControls } from './LaunchControls';
+import { AssertControls } from './AssertControls';
 import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '@renderer/api/queries';
 import { useTimeline } from '@renderer/state/timeline';
 import { errorMessage, formatTime } from '@renderer/state/format';
@@ -351,6 +352,7 @@ function LiveApp() {
             </Pane>
             <PaneSeparator id="tree" label="Resize the tree" />
             <Pane id="attributes" minSize={60}>
+              <AssertControls device={device} tree={tree} tryResult={tryResult} act={act} />
               <Attributes tree={tree} appReveal={appReveal} />
             </Pane>
             <PaneSeparator id="attributes" label="Resize the attributes" />
