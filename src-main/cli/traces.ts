@@ -266,7 +266,12 @@ async function openCommand(file: string, values: Values, out: Out): Promise<numb
   out.log(`  recorded ${manifest.createdAt} on ${manifest.device.name} (${manifest.device.kind}, ${manifest.device.url})${app}`);
   if (manifest.generator) out.log(`  written by ${manifest.generator.name} ${manifest.generator.version}`);
   const actions = trace.timeline.filter((s) => s.kind === 'action').length;
-  out.log(`  ${trace.timeline.length} steps (${actions} actions), ${trace.events.length} events`);
+  // Steps are the actions, numbered as the trace view's filmstrip numbers them (issue 27: "44 steps
+  // (11 actions)" where the UI said 11); notes and observations are listed but are not steps.
+  const others = trace.timeline.length - actions;
+  out.log(
+    `  ${actions} ${actions === 1 ? 'step' : 'steps'}${others > 0 ? ` (+${others} ${others === 1 ? 'note or observation' : 'notes and observations'})` : ''}, ${trace.events.length} events`,
+  );
   for (const warning of traceWarnings(trace)) out.log(`! ${warning}`);
   const width = String(trace.timeline.length).length;
   const numbers = filmstripNumbers(trace.timeline);
