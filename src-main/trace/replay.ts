@@ -10,6 +10,7 @@ import type { ReplayReport, ReplayStep, Ran, RecordedFrame } from '@shared/trace
 import {
   compareOutcomes,
   outcomeOf,
+  PlainSelectorSchema,
   recordedSelectorText,
   requestFor,
   startsOver,
@@ -379,7 +380,8 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
 
     const send = async (): Promise<{ result: ActionResult; after: ObservedFrame | undefined }> => {
       // An assertion on an element not found again is checked by its recorded selector: it says what it found.
-      const target = targetToSend(step, judged.found, root, preferEditable) ?? (kind === 'assert' ? before.target?.selector : undefined);
+      const target =
+        targetToSend(step, judged.found, root, preferEditable) ?? (kind === 'assert' ? PlainSelectorSchema.safeParse(before.target?.selector).data : undefined);
       const built = requestFor(action, target);
       if (!built.ok) throw new NotSent(built.why);
       report.replayed.sent = target === undefined ? (kind === 'sendKeys' ? 'keyboard focus' : 'no target') : describeSelector(target);

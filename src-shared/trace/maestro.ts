@@ -41,6 +41,7 @@ import {
 } from './export-plan';
 import type { TimelineStep } from './reader';
 import type { TraceManifest } from './schema';
+import { PlainSelectorSchema } from './action-record';
 import { secretVariableName } from './variables';
 
 export { escapeRegex, yamlString };
@@ -344,7 +345,7 @@ function parallaxAssertLines(step: ExportStep): Emitted {
   const expected = str(step.action['expected']);
   if (check === 'valueEquals') return { note: 'Maestro has no selector for an element’s value: this assertion is only in the XCUITest export' };
   // Not visible: the element is absent from the recorded screen by design, so the selector as given is the one.
-  const given = step.target.record?.selector;
+  const given = PlainSelectorSchema.safeParse(step.target.record?.selector).data;
   if (check === 'notVisible' && given && ('id' in given || 'text' in given)) {
     const line = 'id' in given ? `id: ${yamlString(escapeRegex(given.id))}` : `text: ${yamlString(escapeRegex(given.text))}`;
     return { lines: [`- assertNotVisible:`, `    ${line}`] };

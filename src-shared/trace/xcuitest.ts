@@ -32,6 +32,7 @@ import {
 } from './export-plan';
 import type { TimelineStep } from './reader';
 import type { TraceManifest } from './schema';
+import { PlainSelectorSchema } from './action-record';
 import { secretVariableName, swiftVariableName } from './variables';
 
 export interface XcuiTestExport {
@@ -276,7 +277,7 @@ function parallaxAssert(step: ExportStep): Emitted {
   const check = str(step.action['check']);
   const expected = str(step.action['expected']);
   // Not visible: absent from the recorded screen by design; any element with that identifier or label.
-  const given = step.target.record?.selector;
+  const given = PlainSelectorSchema.safeParse(step.target.record?.selector).data;
   if (check === 'notVisible' && given && ('id' in given || 'text' in given)) {
     return { lines: [`XCTAssertFalse(app.descendants(matching: .any)[${swiftString('id' in given ? given.id : given.text)}].exists)`] };
   }
