@@ -26,6 +26,7 @@ import type { ScrollDirection } from '@shared/protocol/appreveal-tools';
 import type { WebControlAction } from '@shared/protocol/sdk';
 import type { NativeCapture, NativeNode, Rect } from '@demo/phone/capture-model';
 import { DEVICE_GEOMETRY } from '@demo/phone/browser';
+import { SCREENS } from '@demo/phone/app-page';
 import type { DemoDevice } from '@demo/phone/device';
 import type { WireWebSnapshot } from '@demo/sdk/web-bridge';
 import { DEMO_APP_NAME, DEMO_BUNDLE_ID } from '@demo/phone/xctest-projection';
@@ -475,6 +476,19 @@ export class DemoAppReveal implements AppRevealApp {
 
   navigateBack(windowId?: string): Promise<ActionOutcome> {
     return this.logged('navigate back', () => this.navigateBackNow(windowId));
+  }
+
+  /**
+   * The demo app routes `parallax-demo://screen/<name>` to that screen. Any other URL is handed on, as
+   * UIApplication.open does, and the app stays where it is: the real tool answers success either way.
+   */
+  openDeeplink(url: string): Promise<ActionOutcome> {
+    return this.logged(`open ${url.slice(0, 120)}`, async () => {
+      const match = /^parallax-demo:\/\/screen\/([a-z]+)$/.exec(url);
+      const screen = SCREENS.find((name) => name === match?.[1]);
+      if (screen) await this.device.app.showScreen(screen);
+      return undefined;
+    });
   }
 
   webClick(selector: string, webviewId?: string, windowId?: string): Promise<unknown> {

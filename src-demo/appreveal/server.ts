@@ -107,6 +107,8 @@ export interface AppRevealApp {
   scroll(direction: ScrollDirection, containerId?: string, windowId?: string): MaybePromise<ActionOutcome>;
   scrollToElement(id: string, windowId?: string): MaybePromise<ActionOutcome>;
   navigateBack(windowId?: string): MaybePromise<ActionOutcome>;
+  /** open_deeplink (iOS MCPTools.swift): the app opens the URL as UIApplication.open would. */
+  openDeeplink?(url: string): MaybePromise<ActionOutcome>;
   // App state (the read-only tools), each registered when the app has it.
   getState?(): MaybePromise<unknown>;
   getNavigationStack?(): MaybePromise<AppNavigationStack>;

@@ -65,6 +65,14 @@ const num = (value: unknown): number | undefined => {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   return Number.isFinite(n) ? n : undefined;
 };
+const parsesAsUrl = (text: string): boolean => {
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 /** Tauri reads a string argument as missing when it is empty or whitespace. */
 const given = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
@@ -496,6 +504,16 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
     ),
     navigate_back: tool('Pop the current navigation stack', { window_id: WINDOW_ID }, [], async (args) => success(await app.navigateBack(windowOf(args)))),
   };
+  const openDeeplink = app.openDeeplink?.bind(app);
+  if (openDeeplink) {
+    // As MCPTools.swift registers it: {"error": "Invalid URL"} for a string URL(string:) rejects, else {success, url}.
+    defs.open_deeplink = tool('Open a deep link URL in the app', { url: { type: 'string', description: 'Deep link URL' } }, ['url'], async (args) => {
+      const url = str(args.url);
+      if (url === undefined || !parsesAsUrl(url)) return json({ error: 'Invalid URL' });
+      await openDeeplink(url);
+      return json({ success: true, url });
+    });
+  }
   const getViewTree = app.getViewTree?.bind(app);
   if (getViewTree) {
     defs.get_view_tree = tool(

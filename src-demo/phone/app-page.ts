@@ -482,6 +482,22 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     );
   }
 
+  /**
+   * Keeps the scrolling view under (x, y) moving by `dy` px a frame for `ms` after a stroke, as a fling
+   * glides on after the finger lifts (fault scroll-glide). Not awaited by the page: the glide runs on.
+   */
+  async glide(x: number, y: number, dy: number, ms: number): Promise<void> {
+    await this.control(`(() => {
+      let el = document.elementFromPoint(${Number(x) || 0}, ${Number(y) || 0});
+      while (el && !(el.scrollHeight > el.clientHeight && getComputedStyle(el).overflowY !== 'visible')) el = el.parentElement;
+      if (!el) return false;
+      const end = performance.now() + ${Number(ms) || 0};
+      const step = () => { if (performance.now() >= end) return; el.scrollBy(0, ${Number(dy) || 0}); requestAnimationFrame(step); };
+      requestAnimationFrame(step);
+      return true;
+    })()`);
+  }
+
   /** A cold launch: the page reloads, every document (and its bridge state) starts over. */
   relaunch(screen: ScreenName = 'login'): Promise<void> {
     // In turn with input and screenshots: a capture in flight across the navigation never answers.

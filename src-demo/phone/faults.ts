@@ -23,6 +23,7 @@ export const FAULTS = {
     value: 'flag',
     help: 'the next sliced hierarchy read waits after its first slice until the page changes or the fault is cleared (GET /admin/reads counts the reads held)',
   },
+  'scroll-glide': { value: 'ms', help: 'a swiped list glides on for MS after the finger lifts, as a fling does on a device' },
   // The in-app SDK and its observation bridge: docs/rules.md#r-discovery, docs/rules.md#r-commands
   'sdk-absent': { value: 'flag', help: 'the app embeds no SDK: nothing listens on its port' },
   'sdk-too-old': { value: 'flag', help: 'the SDK predates discovery: /health has no bridge fields, no bridge routes' },

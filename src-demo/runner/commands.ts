@@ -136,7 +136,11 @@ export class RunnerCommands {
       case 'request_tap_coordinates':
         return this.gesture(request, 'tap_coordinates_result', () => device.app.tap(request.x, request.y, request.duration));
       case 'request_swipe':
-        return this.gesture(request, 'swipe_result', () => device.app.swipe(request.x1, request.y1, request.x2, request.y2, request.duration));
+        return this.gesture(request, 'swipe_result', async () => {
+          await device.app.swipe(request.x1, request.y1, request.x2, request.y2, request.duration);
+          const glide = device.faults.number('scroll-glide') ?? 0;
+          if (glide > 0) await device.app.glide(request.x2, request.y2, Math.sign(request.y1 - request.y2) * 6, glide);
+        });
       case 'request_set_text':
       case 'request_append_text':
       case 'request_clear_text':

@@ -88,6 +88,15 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
       }
       return { ok: true };
     }
+    case 'assert':
+      // Checked by the connection on its own read (AppRevealConnection.assertOn): no tool acts.
+      return noForm('an assertion is checked on a read, not sent as a tool');
+    case 'launch':
+      return { ok: false, reason: 'no_lifecycle_form', mayHaveRun: false, warnings: ['AppReveal runs inside the app: it cannot launch or relaunch it'] };
+    case 'openLink':
+      if (!client.has('open_deeplink')) return noForm('this app did not register open_deeplink');
+      await call(() => client.openDeeplink(request.url));
+      return { ok: true };
     case 'scrollTo':
       if (!('elementId' in request.lookFor)) return noForm('scroll_to_element takes an element id, not text');
       await call(() => client.scrollToElement((request.lookFor as { elementId: string }).elementId));

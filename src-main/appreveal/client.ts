@@ -457,6 +457,11 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     return this.action('scroll_to_element', { element: id, window: options.windowId }, options);
   }
 
+  /** open_deeplink {url} (iOS MCPTools.swift): the app opens the URL with UIApplication.open. */
+  openDeeplink(url: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
+    return this.action('open_deeplink', { values: { url } }, options);
+  }
+
   navigateBack(options: CallOptions = {}): Promise<AppRevealActionResult> {
     return this.action('navigate_back', { window: options.windowId }, options);
   }

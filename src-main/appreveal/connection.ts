@@ -10,6 +10,8 @@
  * connected the connection checks it every few seconds, and a device that stops answering is shown
  * disconnected and reconnected with backoff. The session token stays inside the client.
  */
+import { checkAssertion } from '@shared/act/assert';
+import { selectorValue } from '@shared/act/resolve';
 import { EventEmitter } from 'node:events';
 import { stripSessionToken, type AppRevealScreenInfo, type AppRevealWindow } from '@shared/protocol/appreveal';
 import type { AppState } from '@shared/protocol/appreveal-tools';
@@ -20,7 +22,7 @@ import { DeviceGate } from '@main/devices/gate';
 import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection } from '@main/devices/connection';
 import type { ObserveOptions } from '@main/runner/observer';
 import type { WebControl, WebControls, ObservedFrame } from '@shared/api/api';
-import { WEB_TOOLS } from '@shared/protocol/action';
+import { AssertRequestSchema, WEB_TOOLS, type ActionResult, type AssertRequest } from '@shared/protocol/action';
 import { hidesText } from '@shared/model/node';
 import { isRecord } from '@shared/protocol/json';
 
@@ -193,6 +195,8 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   async act(request: unknown): Promise<ActedStep> {
     await this.waitUntilConnected();
     return this.gate.exclusive(async () => {
+      const assertion = AssertRequestSchema.safeParse(request);
+      if (assertion.success) return this.assertOn(assertion.data);
       const result = await actThroughAppReveal(this.client, request);
       const after = await this.observeNow({}).catch(() => undefined);
       // What the action did to the app's state, read in the same turn, so no other action comes between.
@@ -202,6 +206,23 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
       }
       return { result, after };
     });
+  }
+
+  /** A recorded assertion (docs/rules.md#r-asrt-01): checked on one read of the app's elements; no tool acts. */
+  private async assertOn(request: AssertRequest): Promise<ActedStep> {
+    const started = performance.now();
+    const after = await this.observeNow({}).catch(() => undefined);
+    const check = checkAssertion(request, after?.observation?.viewHierarchy?.hierarchy);
+    const result: ActionResult = {
+      success: check.ok,
+      backend: 'appreveal',
+      warnings: [check.detail],
+      target: { resolvedBy: 'screen', selector: selectorValue(request.target) },
+      timings: { total: performance.now() - started },
+      requestsSent: 0,
+      ...(check.ok ? {} : { failureReason: 'assertion_failed' as const, mayHaveRun: false }),
+    };
+    return { result, after };
   }
 
   async close(): Promise<void> {

@@ -20,10 +20,10 @@ import { connectionFor } from '@main/devices/manager';
 import { outcomeClassOf } from '@shared/act/verdict';
 import { scrubTypedText, typedTextIsSecret, typedTexts } from '@shared/act/secret';
 
-export type ActionCommand = 'tap' | 'type' | 'clear' | 'swipe' | 'scroll-to';
+export type ActionCommand = 'tap' | 'type' | 'clear' | 'swipe' | 'scroll-to' | 'launch' | 'open-link';
 type Out = { log: (line: string) => void; error: (line: string) => void };
 
-export const ACTION_USAGE = `Usage: parallax <tap|type|clear|swipe|scroll-to> --device URL [target] [options] [--json]
+export const ACTION_USAGE = `Usage: parallax <tap|type|clear|swipe|scroll-to|launch|open-link> --device URL [target] [options] [--json]
 
 Target (one of; a container for swipe and scroll-to):
   --id ID                 resource-id, bridge element id or web element id
@@ -40,6 +40,11 @@ type     --text-to-type TEXT | --text-from-env NAME [--replace] [--secret] [--im
 clear    [--ime ACTION] [--tab]
 swipe    --from X,Y --to X,Y [--duration MS] [--auto-container] [--edge left|right|top|bottom] [--boomerang]
 scroll-to --look-for TEXT | --look-for-id ID [--direction up|down|left|right] [--max-swipes N]
+launch   [--relaunch] [--bundle-id ID]
+                          a runner's request_launch_app: --relaunch terminates the app and starts it at
+                          its first screen (cold boot); without it the app is brought to the front as it
+                          is. No --bundle-id: the app on screen
+open-link --url URL       an AppReveal app's open_deeplink (a runner has no way to open a link)
 
 Common:
   --device URL            the runner, ws://HOST:PORT/ws
@@ -73,6 +78,9 @@ const OPTIONS = {
   'look-for-id': { type: 'string' },
   direction: { type: 'string' },
   'max-swipes': { type: 'string' },
+  relaunch: { type: 'boolean' },
+  'bundle-id': { type: 'string' },
+  url: { type: 'string' },
   'xctest-only': { type: 'boolean' },
   json: { type: 'boolean' },
   timeout: { type: 'string' },
@@ -88,6 +96,8 @@ const ALLOWED: Record<ActionCommand, readonly (keyof typeof OPTIONS)[]> = {
   clear: ['id', 'text', 'point', 'ime', 'tab'],
   swipe: ['id', 'text', 'point', 'from', 'to', 'duration', 'auto-container', 'edge', 'boomerang'],
   'scroll-to': ['id', 'text', 'point', 'look-for', 'look-for-id', 'direction', 'max-swipes'],
+  launch: ['relaunch', 'bundle-id'],
+  'open-link': ['url'],
 };
 const COMMON = ['device', 'xctest-only', 'json', 'timeout', 'help'] as const;
 
@@ -177,6 +187,16 @@ export function buildActionRequest(command: ActionCommand, values: Values, env: 
         direction: values.direction !== undefined ? oneOf('direction', values.direction, SWIPE_DIRECTIONS) : 'up',
         maxSwipes: values['max-swipes'] !== undefined ? wholeNumber('max-swipes', values['max-swipes'], 1) : 10,
       };
+    }
+    case 'launch': {
+      const bundleId = values['bundle-id'];
+      if (bundleId !== undefined && !/^[A-Za-z0-9.-]{1,255}$/.test(bundleId)) throw new UsageError(`--bundle-id takes a bundle identifier, not "${bundleId}"`);
+      return { action: 'launch', relaunch: values.relaunch === true, ...(bundleId !== undefined ? { bundleId } : {}) };
+    }
+    case 'open-link': {
+      if (values.url === undefined) throw new UsageError('open-link needs --url URL');
+      if (values.url.length > 2048) throw new UsageError('--url is longer than 2048 characters');
+      return { action: 'openLink', url: values.url };
     }
   }
 }

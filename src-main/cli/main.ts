@@ -34,6 +34,9 @@ Commands:
                                       print the device's current observation
   tap|type|clear|swipe|scroll-to --device URL (--id ID | --text TEXT | --point X,Y) ... [--json]
                                       run one action; prints its result (parallax tap --help)
+  launch --device URL [--relaunch] [--bundle-id ID]
+                                      launch the app, or relaunch it (cold boot) at its first screen
+  open-link --device URL --url URL    open a deep link in an AppReveal app (open_deeplink)
   open FILE [--json]                  print a recorded trace, without a device
   replay FILE --device URL [--json] [--stop-on-divergence]
                                       re-run a trace; exit 0 only when every step matched
@@ -82,6 +85,8 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
       case 'clear':
       case 'swipe':
       case 'scroll-to':
+      case 'launch':
+      case 'open-link':
         return await (await actions()).runActionCommand(command, rest, out);
       case 'open':
       case 'replay':

@@ -24,7 +24,7 @@ import { compareNow } from '@main/devices/compare';
 import type { DeviceConnection } from '@main/devices/connection';
 import { connectionFor } from '@main/devices/manager';
 import { missingVariables, replayTrace, ReplayVariablesError, type ReplayedFrames, type ReplayStep } from '@main/trace/replay';
-import { recordedSelectorText } from '@shared/trace/action-record';
+import { recordedLaunch, recordedSelectorText } from '@shared/trace/action-record';
 
 export type TraceCommand = 'open' | 'replay' | 'export' | 'compare';
 type Out = {
@@ -40,7 +40,7 @@ export const TRACE_USAGE = `Usage:
   parallax open FILE [--json]
         a trace (.parallax-trace file or trace folder): its manifest and one line per step
   parallax replay FILE --device URL [--json [--frames DIR]] [--stop-on-divergence] [--timeout MS]
-                [--var-file FILE|-] [--env NAME]... [--var NAME=VALUE]...
+                [--var-file FILE|-] [--env NAME]... [--var NAME=VALUE]... [--relaunch-first | --no-relaunch-first]
         runs the trace's actions again, each judged by the screen it meets and leaves against the
         recorded ones: matched, diverged or failed; exit code 0 only when every step matched.
         The secrets the trace typed but does not hold are asked for on a terminal, or given with:
@@ -48,6 +48,9 @@ export const TRACE_USAGE = `Usage:
         --env NAME: the environment's NAME (the environment is read for no other name)
         --var NAME=VALUE: on the command line, which the process list shows to every user: avoid it
         --frames: where the replayed frames go, for the side-by-side (step-N-before.json/.png, ...)
+        --relaunch-first: relaunch the app (cold boot) before step 1, so the replay starts where a
+        recording from launch did; the default when the trace begins with a launch
+        (--no-relaunch-first: replay from the screen the device is on)
   parallax export FILE [--maestro | --xcuitest] [--out PATH]
         the trace as a Maestro flow (YAML, the default) or an XCUITest test method (Swift),
         on stdout or written to PATH; notes on stderr, steps numbered as the trace view numbers them
@@ -73,6 +76,8 @@ const OPTIONS = {
   'var-file': { type: 'string' },
   env: { type: 'string', multiple: true },
   frames: { type: 'string' },
+  'relaunch-first': { type: 'boolean' },
+  'no-relaunch-first': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -80,7 +85,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: tru
 
 const ALLOWED: Record<TraceCommand, readonly (keyof typeof OPTIONS)[]> = {
   open: ['json'],
-  replay: ['device', 'json', 'stop-on-divergence', 'timeout', 'var', 'var-file', 'env', 'frames'],
+  replay: ['device', 'json', 'stop-on-divergence', 'timeout', 'var', 'var-file', 'env', 'frames', 'relaunch-first', 'no-relaunch-first'],
   export: ['maestro', 'xcuitest', 'out'],
   compare: ['device', 'json', 'strategy', 'timeout'],
 };
@@ -277,7 +282,12 @@ async function openCommand(file: string, values: Values, out: Out): Promise<numb
   out.log(`  recorded ${manifest.createdAt} on ${manifest.device.name} (${manifest.device.kind}, ${manifest.device.url})${app}`);
   if (manifest.generator) out.log(`  written by ${manifest.generator.name} ${manifest.generator.version}`);
   const actions = trace.timeline.filter((s) => s.kind === 'action').length;
-  out.log(`  ${trace.timeline.length} steps (${actions} actions), ${trace.events.length} events`);
+  // Steps are the actions, numbered as the trace view's filmstrip numbers them (issue 27: "44 steps
+  // (11 actions)" where the UI said 11); notes and observations are listed but are not steps.
+  const others = trace.timeline.length - actions;
+  out.log(
+    `  ${actions} ${actions === 1 ? 'step' : 'steps'}${others > 0 ? ` (+${others} ${others === 1 ? 'note or observation' : 'notes and observations'})` : ''}, ${trace.events.length} events`,
+  );
   for (const warning of traceWarnings(trace)) out.log(`! ${warning}`);
   // What a replay will ask for, and where each goes (docs/rules.md#r-trust-01): never read from anywhere unasked.
   for (const variable of traceVariables(trace.timeline))
@@ -400,6 +410,10 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
   // Said before anything is sent (docs/rules.md#r-trust-01): which value goes where, never the value.
   const shown = values.json ? out.error : out.log;
   for (const variable of needed) shown(`types ${variable.name} (from ${chosen.from.get(variable.name) ?? '?'}) at ${variableTarget(variable)}`);
+  if (values['relaunch-first'] && values['no-relaunch-first']) throw new UsageError('--relaunch-first and --no-relaunch-first cannot go together');
+  // On by default when the recording began with a launch (docs/rules.md#r-life-05).
+  const launch = recordedLaunch(trace.timeline);
+  const relaunchFirst = values['no-relaunch-first'] ? undefined : values['relaunch-first'] || launch ? { bundleId: launch?.bundleId } : undefined;
   const framesDir = values.frames === undefined ? undefined : resolve(values.frames);
   if (framesDir) await mkdir(framesDir, { recursive: true });
   const files = new Map<string, StepFiles>();
@@ -418,6 +432,7 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
         signal: abort.signal,
         stopOnDivergence: values['stop-on-divergence'] === true,
         variables,
+        ...(relaunchFirst ? { relaunchFirst } : {}),
         ...(framesDir
           ? {
               keepFrames: async (step: ReplayStep, frames: ReplayedFrames) => {

@@ -131,7 +131,8 @@ export function createApiService(
       const method = await exportXcuiTest(await openedTrace(access.readable(path)));
       return { swift: method.swift, notes: exportNotes(method) };
     },
-    'trace.replay': ({ path, deviceId, stopOnDivergence, variables }) => replays.run(access.readable(path), deviceId, stopOnDivergence, variables),
+    'trace.replay': ({ path, deviceId, stopOnDivergence, variables, relaunchFirst }) =>
+      replays.run(access.readable(path), deviceId, stopOnDivergence, variables, relaunchFirst === true),
     'trace.replayFrame': ({ path, callId, when }) => replays.frame(access.readable(path), callId, when),
     'trace.stopReplay': () => ({ stopping: replays.stop() }),
     'trace.reveal': ({ path }) => {

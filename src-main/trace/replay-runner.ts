@@ -13,6 +13,7 @@ import type { ReplayReport } from '@shared/trace/replay-report';
 import type { DeviceManager } from '@main/devices/manager';
 import { replayTrace, type ReplayedFrames } from './replay';
 import { openedTrace } from './view';
+import { recordedLaunch } from '@shared/trace/action-record';
 
 /** What the frames of one replay may take in memory (screenshots dominate); the steps past it keep none. */
 export const MAX_KEPT_FRAME_BYTES = 64 * 1024 * 1024;
@@ -37,7 +38,13 @@ export class ReplayRunner {
     private readonly options: { settleMs?: number } = {},
   ) {}
 
-  async run(path: string, deviceId: string, stopOnDivergence: boolean, variables: Readonly<Record<string, string>> = {}): Promise<ReplayReport> {
+  async run(
+    path: string,
+    deviceId: string,
+    stopOnDivergence: boolean,
+    variables: Readonly<Record<string, string>> = {},
+    relaunchFirst = false,
+  ): Promise<ReplayReport> {
     if (this.running) throw new ReplayBusyError(`a replay of ${this.running.path} is running; stop it first`);
     const abort = new AbortController();
     this.running = { path, abort };
@@ -52,6 +59,7 @@ export class ReplayRunner {
         stopOnDivergence,
         signal: abort.signal,
         variables: new Map(Object.entries(variables)),
+        ...(relaunchFirst ? { relaunchFirst: { bundleId: recordedLaunch(trace.timeline)?.bundleId } } : {}),
         keepFrames: (step, frames) => {
           const bytes = frameBytes(frames.before) + frameBytes(frames.after);
           if (kept.bytes + bytes > MAX_KEPT_FRAME_BYTES) return { before: false, after: false };

@@ -14,8 +14,10 @@ import type { ReplayReport, ReplayStep, Ran, RecordedFrame } from '@shared/trace
 import {
   compareOutcomes,
   outcomeOf,
+  PlainSelectorSchema,
   recordedSelectorText,
   requestFor,
+  startsOver,
   traceActionFor,
   typesSecret,
   unreplayable,
@@ -143,6 +145,11 @@ export interface ReplayOptions {
    * Typed where the trace left them out, and kept out of the report and the frames.
    */
   variables?: ReadonlyMap<string, string>;
+  /**
+   * "Relaunch first" (docs/rules.md#r-life-05): relaunch the app (cold boot) before step 1, so the
+   * replay starts where a recording from launch did. `bundleId` absent: the app on screen.
+   */
+  relaunchFirst?: { bundleId?: string | undefined };
 }
 
 /** The trace names variables the replay was not given: refused before anything is read or sent. */
@@ -342,14 +349,17 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     let root = rootOf(observed);
     const judgeBefore = (): { found: FoundTarget | undefined; diverges: string[] } => {
       const diverges: string[] = [];
-      const screen = typeof recordedBeforeScreen === 'string' ? undefined : recordedBeforeScreen;
+      // A relaunch starts over from any screen: the one it was recorded on is not the state it needs.
+      const screen = typeof recordedBeforeScreen === 'string' || startsOver(before.action) ? undefined : recordedBeforeScreen;
       if (screen && root) {
         report.screens.before = compareScreens(screen.root, root);
         if (report.screens.before.differs) diverges.push(`the screen before differs: ${report.screens.before.summary}`);
       } else {
         delete report.screens.before;
       }
-      const found = findRecordedTarget(step, screen, root, { preferEditable });
+      // "Not visible" is the one step whose target is meant to be absent: nothing to find again.
+      const absentByDesign = kind === 'assert' && before.action['check'] === 'notVisible';
+      const found = absentByDesign ? undefined : findRecordedTarget(step, screen, root, { preferEditable });
       if (found) {
         report.target = found.check;
         if (found.check.verdict !== 'found') diverges.push(found.check.detail);
@@ -370,11 +380,14 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     const secretRefused = secretGuard(report.replayed.variable, judged);
     if (secretRefused !== undefined) return notSent(secretRefused);
     const verdict = report.target?.verdict;
-    if (verdict === 'missing' || verdict === 'ambiguous')
+    // An assertion sends nothing to the app: it is checked even on a missing target, and says what it found.
+    if (kind !== 'assert' && (verdict === 'missing' || verdict === 'ambiguous'))
       return notSent(verdict === 'missing' ? 'the target is not on the screen' : 'which of the elements was meant is not known');
 
     const send = async (): Promise<{ result: ActionResult; after: ObservedFrame | undefined }> => {
-      const target = targetToSend(step, judged.found, root, preferEditable);
+      // An assertion on an element not found again is checked by its recorded selector: it says what it found.
+      const target =
+        targetToSend(step, judged.found, root, preferEditable) ?? (kind === 'assert' ? PlainSelectorSchema.safeParse(before.target?.selector).data : undefined);
       const built = requestFor(action, target);
       if (!built.ok) throw new NotSent(built.why);
       report.replayed.sent = target === undefined ? (kind === 'sendKeys' ? 'keyboard focus' : 'no target') : describeSelector(target);
@@ -412,6 +425,8 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     report.replayed.outcome = outcomeOf(result);
     report.ran = ranOf(result);
     report.differences.push(...judged.diverges);
+    // A failed assertion is a divergence that shows both values (docs/rules.md#r-asrt-03).
+    if (kind === 'assert' && !result.success && result.warnings[0]) report.differences.push(`the assertion does not hold: ${result.warnings[0]}`);
 
     // The screen after, against the recorded one; a screen still changing gets one settled read more.
     const afterScreen = typeof recordedAfterScreen === 'string' ? undefined : recordedAfterScreen;
@@ -507,6 +522,15 @@ export async function replayTrace(
       .slice(from)
       .map((s) => numbers.get(s.callId))
       .filter((n): n is number => n !== undefined);
+  if (options.relaunchFirst) {
+    const bundleId = options.relaunchFirst.bundleId;
+    const { result } = await connection.act({ action: 'launch', relaunch: true, ...(bundleId !== undefined ? { bundleId } : {}) });
+    report.relaunchedFirst = {
+      success: result.success,
+      ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
+      ...(result.target.selector !== undefined ? { bundleId: result.target.selector } : {}),
+    };
+  }
   for (const [i, step] of actions.entries()) {
     // Checked after the wait for a still screen: a stop pressed during it is a stop between steps.
     await settle(connection, settleMs, options.signal);

@@ -50,6 +50,16 @@ export function describeRequest(request: ActionRequest): string {
       return `scroll to ${'text' in request.lookFor ? quote(request.lookFor.text) : request.lookFor.elementId}`;
     case 'back':
       return 'back';
+    case 'launch':
+      return `${request.relaunch ? 'relaunch' : 'launch'}${request.bundleId !== undefined ? ` ${request.bundleId}` : ''}`;
+    case 'openLink':
+      return `open link ${request.url}`;
+    case 'assert':
+      return request.check === 'visible'
+        ? 'assert visible'
+        : request.check === 'notVisible'
+          ? 'assert not visible'
+          : `assert ${request.check === 'textEquals' ? 'text' : 'value'} = ${quote(request.expected ?? '')}`;
     case 'webTool':
       if (request.tool === 'web_click') return `web click ${request.selector}`;
       return `web type ${request.secret === true ? 'secret' : quote(request.text ?? '')} into ${request.selector}`;

@@ -10,3 +10,4 @@ export * from './send-keys';
 export * from './swipe';
 export { pointTargetRecord, routeTap, type TapGesture, type TapRoute, type TapTarget, type XctestTap } from './tap';
 export * from './verdict';
+export * from './scroll-loop';

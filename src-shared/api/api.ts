@@ -380,6 +380,8 @@ export const apiMethods = {
       stopOnDivergence: z.boolean(),
       /** The values of the trace's `variables`, typed where it left a secret out; never stored or logged. */
       variables: z.record(z.string().regex(VARIABLE_NAME), z.string().max(MAX_VARIABLE_VALUE)).optional(),
+      /** Relaunch the app (cold boot) before step 1 (docs/rules.md#r-life-05). */
+      relaunchFirst: z.boolean().optional(),
     }),
     output: ReplayReportSchema,
   },

@@ -109,6 +109,37 @@ export const ScrollToRequestSchema = z.object({
 /** The app's own back navigation (AppReveal navigate_back); a runner device has no form for it. */
 export const BackRequestSchema = z.object({ action: z.literal('back') });
 
+/**
+ * Launch the app (docs/rules.md#r-life-01): on a runner `request_launch_app {bundleId, coldBoot}`, the
+ * runner's own command (resources/recordings/settings-tap-general/0003-request_launch_app.json).
+ * `relaunch` is the cold boot: the app is terminated and started again at its first screen. Without it
+ * the runner brings the app to the front as it is. `bundleId` defaults to the device's app.
+ */
+export const LaunchRequestSchema = z.object({
+  action: z.literal('launch'),
+  bundleId: z.string().min(1).max(255).optional(),
+  relaunch: z.boolean().default(false),
+});
+
+/** Open a deep link in the app: AppReveal's `open_deeplink {url}` (iOS MCPTools.swift). */
+export const OpenLinkRequestSchema = z.object({
+  action: z.literal('openLink'),
+  url: z.string().min(1).max(2048),
+});
+
+/** What a recorded assertion checks (docs/rules.md#r-asrt-01): the element's presence, its label, its value. */
+export const ASSERTION_CHECKS = ['visible', 'notVisible', 'textEquals', 'valueEquals'] as const;
+export type AssertionCheckKind = (typeof ASSERTION_CHECKS)[number];
+
+/** A recorded assertion: checked on one read, nothing sent to the app. `expected` for the equals checks. */
+export const AssertRequestSchema = z.object({
+  action: z.literal('assert'),
+  target: TargetSelectorSchema,
+  check: z.enum(ASSERTION_CHECKS),
+  expected: z.string().max(10_000).optional(),
+});
+export type AssertRequest = z.infer<typeof AssertRequestSchema>;
+
 /** The bounded AppReveal web view tools Parallax sends (never arbitrary JavaScript). */
 export const WEB_TOOLS = ['web_click', 'web_type'] as const;
 /** A click or text entry in an AppReveal app's web view, by the CSS selector get_dom_interactive gave. */
@@ -131,6 +162,9 @@ export const ActionRequestSchema = z.discriminatedUnion('action', [
   ScrollToRequestSchema,
   BackRequestSchema,
   WebToolRequestSchema,
+  LaunchRequestSchema,
+  OpenLinkRequestSchema,
+  AssertRequestSchema,
 ]);
 export type ActionRequest = z.infer<typeof ActionRequestSchema>;
 
@@ -163,6 +197,10 @@ export const DISPATCH_FAILURES = [
   'text_mismatch',
   // A back action on a device with no back navigation Parallax can send (a runner); nothing was sent.
   'no_back_form',
+  // A launch or a deep link on a device that has no command for it (docs/rules.md#r-life-03); nothing was sent.
+  'no_lifecycle_form',
+  // A recorded assertion that does not hold on the screen read (docs/rules.md#r-asrt-01); nothing was sent.
+  'assertion_failed',
   // AppReveal (R-AR-07): the app's MCP server answered, but not with a done action.
   'appreveal_tool_error',
   'appreveal_unknown_tool',
@@ -393,6 +431,15 @@ export const FAILURE_EXPLANATIONS: Record<FailureReason, FailureExplanation> = {
   no_back_form: {
     meaning: 'This device has no back action Parallax can send (only an AppReveal app that registered its back tool has one), so nothing was sent.',
     whatToDo: "Tap the app's own back button, or swipe from the left edge.",
+  },
+  no_lifecycle_form: {
+    meaning:
+      'This device has no command for that: a runner launches apps but opens no deep links, and an AppReveal app opens deep links but cannot launch itself. Nothing was sent.',
+    whatToDo: 'Launch through the runner, or open the link in an app that embeds AppReveal and registered its deep link tool.',
+  },
+  assertion_failed: {
+    meaning: 'What the assertion says should be true is not true of the screen: the element is missing, present, or shows other text.',
+    whatToDo: 'Compare the expected and the found values in the warnings; fix the app, or the assertion if the screen is right.',
   },
   text_mismatch: {
     meaning: 'After typing, the field did not show the expected text (autocorrect, a length limit or input formatting may have changed it).',

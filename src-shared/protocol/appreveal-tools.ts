@@ -21,6 +21,7 @@ export const APPREVEAL_UI_TOOLS = [
   'scroll',
   'scroll_to_element',
   'navigate_back',
+  'open_deeplink',
 ] as const;
 export type AppRevealUiTool = (typeof APPREVEAL_UI_TOOLS)[number];
 

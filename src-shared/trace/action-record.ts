@@ -68,6 +68,9 @@ const SLOT: Record<ActionKind, 'target' | 'container'> = {
   scrollTo: 'container',
   back: 'target',
   webTool: 'target',
+  launch: 'target',
+  openLink: 'target',
+  assert: 'target',
 };
 
 export function isActionKind(kind: string): kind is ActionKind {
@@ -246,6 +249,22 @@ export function candidatesFor(target: TraceTarget | undefined): PlainSelector[] 
 export function unreplayable(action: TraceAction): string | undefined {
   if (!isActionKind(action.kind)) return `the action kind ${JSON.stringify(action.kind)} cannot be replayed`;
   return undefined;
+}
+
+/** A relaunch starts the app over (docs/rules.md#r-life-02): the screen it was recorded on does not matter. */
+export function startsOver(action: TraceAction): boolean {
+  return action.kind === 'launch' && action['relaunch'] === true;
+}
+
+/**
+ * The launch a recording began with ("Record from launch", docs/rules.md#r-life-05): the first action,
+ * when it is a launch. Its bundle id (if it named one) is the app a "relaunch first" replay relaunches.
+ */
+export function recordedLaunch(steps: readonly { kind: string; before?: { action: TraceAction } | undefined }[]): { bundleId?: string } | undefined {
+  const first = steps.find((s) => s.kind === 'action');
+  const action = first?.before?.action;
+  if (!action || action.kind !== 'launch') return undefined;
+  return typeof action['bundleId'] === 'string' ? { bundleId: action['bundleId'] } : {};
 }
 
 /**

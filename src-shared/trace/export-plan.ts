@@ -113,7 +113,7 @@ export function appIdFrom(manifest: TraceManifest, steps: readonly TimelineStep[
   if (manifest.app?.bundleId) return manifest.app.bundleId;
   for (const step of steps) {
     const action = step.before?.action;
-    if (action && normalizeKind(action.kind) === 'launchapp') {
+    if (action && (normalizeKind(action.kind) === 'launchapp' || normalizeKind(action.kind) === 'launch')) {
       const bundleId = str(action['bundleId']) ?? str(action['appId']);
       if (bundleId !== undefined) return bundleId;
     }

@@ -41,6 +41,7 @@ import {
 } from './export-plan';
 import type { TimelineStep } from './reader';
 import type { TraceManifest } from './schema';
+import { PlainSelectorSchema } from './action-record';
 import { secretVariableName } from './variables';
 
 export { escapeRegex, yamlString };
@@ -296,6 +297,10 @@ function emitAction(step: ExportStep, appId: string | undefined, ctx: Context): 
     }
     case 'hidekeyboard':
       return { lines: ['- hideKeyboard'] };
+    case 'launch':
+      return parallaxLaunchLines(action, appId);
+    case 'assert':
+      return parallaxAssertLines(step);
     case 'launchapp': {
       const bundleId = str(action['bundleId']) ?? str(action['appId']);
       if (bundleId === undefined || bundleId === appId) return { lines: ['- launchApp'] };
@@ -313,6 +318,48 @@ function emitAction(step: ExportStep, appId: string | undefined, ctx: Context): 
     default:
       return { note: `no Maestro form for the action ${JSON.stringify(action.kind)}` };
   }
+}
+
+/**
+ * Parallax's own launch step (docs/rules.md#r-life-04). Maestro's launchApp stops a running app first
+ * unless told not to: Orchestra.kt launchAppCommand, `stopIfRunning = command.stopApp ?: true`; it clears
+ * state only for `clearState: true`. So a relaunch (the runner's cold boot: terminate, launch) is a plain
+ * `launchApp`, a launch that only brought the app to the front is `stopApp: false`, and `clearState` is
+ * never written: no runner command Parallax sends clears an app's data.
+ */
+function parallaxLaunchLines(action: ExportStep['action'], appId: string | undefined): Emitted {
+  const bundleId = str(action['bundleId']);
+  const other = bundleId !== undefined && bundleId !== appId ? [`    appId: ${yamlString(bundleId)}`] : [];
+  if (action['relaunch'] === true) return { lines: other.length > 0 ? ['- launchApp:', ...other] : ['- launchApp'] };
+  return { lines: ['- launchApp:', ...other, '    stopApp: false'] };
+}
+
+/**
+ * A recorded assertion (docs/rules.md#r-asrt-02), with the selector a tap on the element would use:
+ * `assertVisible` / `assertNotVisible` (Orchestra.kt assertConditionCommand: `visible` / `notVisible`).
+ * Text equals adds `text:` to the selector, as a regular expression matching the whole label (escaped:
+ * Maestro's text selectors are regexes). Maestro has no selector for an element's value: a note.
+ */
+function parallaxAssertLines(step: ExportStep): Emitted {
+  const check = str(step.action['check']);
+  const expected = str(step.action['expected']);
+  if (check === 'valueEquals') return { note: 'Maestro has no selector for an element’s value: this assertion is only in the XCUITest export' };
+  // Not visible: the element is absent from the recorded screen by design, so the selector as given is the one.
+  const given = PlainSelectorSchema.safeParse(step.target.record?.selector).data;
+  if (check === 'notVisible' && given && ('id' in given || 'text' in given)) {
+    const line = 'id' in given ? `id: ${yamlString(escapeRegex(given.id))}` : `text: ${yamlString(escapeRegex(given.text))}`;
+    return { lines: [`- assertNotVisible:`, `    ${line}`] };
+  }
+  const selection = choose(step);
+  if ('why' in selection) return { note: `cannot assert: ${selection.why}` };
+  if (selection.lines.some((l) => l.startsWith('point:'))) return { note: 'cannot assert on a point: the element has no unique id or text' };
+  if (check === 'notVisible') return { lines: commandLines(step, 'assertNotVisible', selection) };
+  if (check === 'textEquals') {
+    if (expected === undefined) return { note: 'the assertion names no expected text' };
+    const lines = [...selection.lines.filter((l) => !l.startsWith('text:')), `text: ${yamlString(escapeRegex(expected))}`];
+    return { lines: commandLines(step, 'assertVisible', { ...selection, lines }) };
+  }
+  return { lines: commandLines(step, 'assertVisible', selection) };
 }
 
 // ---- The flow ---------------------------------------------------------------------------------------

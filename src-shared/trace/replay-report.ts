@@ -89,6 +89,8 @@ export const ReplayReportSchema = z.object({
   /** Their filmstrip numbers. */
   unreached: z.array(z.number().int().positive()).default([]),
   stopped: z.object({ reason: z.enum(['divergence', 'aborted']), afterCallId: z.string().optional() }).optional(),
+  /** "Relaunch first" (docs/rules.md#r-life-05): the app was relaunched before step 1, and how that went. */
+  relaunchedFirst: z.object({ success: z.boolean(), failureReason: z.string().optional(), bundleId: z.string().optional() }).optional(),
 });
 export type ReplayReport = z.infer<typeof ReplayReportSchema>;
 
@@ -126,6 +128,12 @@ export function ranSummary(report: Pick<ReplayReport, 'steps' | 'unreached'>): s
  * "3 of 7 replayed: 2 matched, 1 diverged, 0 failed; stopped at the first divergence, 4 not run".
  */
 export function replaySummary(report: ReplayReport): string {
+  const first = report.relaunchedFirst;
+  const relaunched = first ? (first.success ? 'relaunched first; ' : `relaunch first failed (${first.failureReason ?? 'failed'}); `) : '';
+  return relaunched + countsSummary(report);
+}
+
+function countsSummary(report: ReplayReport): string {
   const counts = `${report.steps.length} of ${report.total} replayed: ${report.matched} matched, ${report.diverged} diverged, ${report.failed} failed`;
   const reason = report.stopped?.reason;
   if (!reason) return counts;

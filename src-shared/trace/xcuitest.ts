@@ -32,6 +32,7 @@ import {
 } from './export-plan';
 import type { TimelineStep } from './reader';
 import type { TraceManifest } from './schema';
+import { PlainSelectorSchema } from './action-record';
 import { secretVariableName, swiftVariableName } from './variables';
 
 export interface XcuiTestExport {
@@ -229,6 +230,10 @@ function emitAction(step: ExportStep, ctx: Context): Emitted {
     case 'scrolluntilvisible':
     case 'lookfor':
       return scrollTo(step);
+    case 'launch':
+      return parallaxLaunch(action);
+    case 'assert':
+      return parallaxAssert(step);
     case 'launchapp':
       return { lines: ['app.launch()'] };
     case 'openlink':
@@ -242,6 +247,58 @@ function emitAction(step: ExportStep, ctx: Context): Emitted {
       return { note: "XCUITest has no back action; tap the screen's back button (app.navigationBars.buttons.element(boundBy: 0))" };
     default:
       return { note: `no XCUITest form for the action ${JSON.stringify(action.kind)}` };
+  }
+}
+
+/**
+ * Parallax's own launch step (docs/rules.md#r-life-04): a relaunch was the runner's cold boot, so the
+ * app is terminated and launched (XCUIApplication.launch() would also end a running instance; the
+ * terminate says so); a launch that only brought the app to the front is activate(), which keeps its
+ * state. Another app than the test's is not this method's `app`: a note.
+ */
+function parallaxLaunch(action: ExportStep['action']): Emitted {
+  const bundleId = str(action['bundleId']);
+  const relaunch = action['relaunch'] === true;
+  const lines = relaunch ? ['app.terminate()', 'app.launch()'] : ['app.activate()'];
+  if (bundleId === undefined) return { lines };
+  // A proxy per line, not a `let`: two launch steps in one method would declare it twice.
+  return { lines: lines.map((line) => line.replace(/^app\./, `XCUIApplication(bundleIdentifier: ${swiftString(bundleId)}).`)) };
+}
+
+/** How long an exported assertion waits for its element, as XCUIElement.waitForExistence(timeout:) takes it. */
+const ASSERT_TIMEOUT_S = 5;
+
+/**
+ * A recorded assertion (docs/rules.md#r-asrt-02), on the element expression a tap would use: visible is
+ * `XCTAssertTrue(e.waitForExistence(timeout:))`, not visible `XCTAssertFalse(e.exists)`, text equals
+ * `XCTAssertEqual(e.label, …)`, value equals `XCTAssertEqual(e.value as? String, …)`.
+ */
+function parallaxAssert(step: ExportStep): Emitted {
+  const check = str(step.action['check']);
+  const expected = str(step.action['expected']);
+  // Not visible: absent from the recorded screen by design; any element with that identifier or label.
+  const given = PlainSelectorSchema.safeParse(step.target.record?.selector).data;
+  if (check === 'notVisible' && given && ('id' in given || 'text' in given)) {
+    return { lines: [`XCTAssertFalse(app.descendants(matching: .any)[${swiftString('id' in given ? given.id : given.text)}].exists)`] };
+  }
+  const target = element(step);
+  if ('why' in target) return { note: `cannot assert: ${target.why}` };
+  if ('point' in target) return { note: 'cannot assert on a point: the element has no unique identifier or label' };
+  const e = target.expression;
+  const exists = `XCTAssertTrue(${e}.waitForExistence(timeout: ${ASSERT_TIMEOUT_S}))`;
+  switch (check) {
+    case 'visible':
+      return { lines: withComment(step, [exists], target.comment) };
+    case 'notVisible':
+      return { lines: withComment(step, [`XCTAssertFalse(${e}.exists)`], target.comment) };
+    case 'textEquals':
+    case 'valueEquals': {
+      if (expected === undefined) return { note: 'the assertion names no expected value' };
+      const read = check === 'textEquals' ? `${e}.label` : `${e}.value as? String`;
+      return { lines: withComment(step, [exists, `XCTAssertEqual(${read}, ${swiftString(expected)})`], target.comment) };
+    }
+    default:
+      return { note: `no XCUITest form for the assertion ${JSON.stringify(check ?? '')}` };
   }
 }
 

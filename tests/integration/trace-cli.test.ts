@@ -166,7 +166,8 @@ describe('parallax open', () => {
     const text = stdout.join('\n');
     expect(text).toContain(`Trace ${loginTrace}`);
     expect(text).toContain('on Demo iPhone (demo, ');
-    expect(text).toContain('4 steps (3 actions)');
+    // The step count is the trace view's (its filmstrip counts actions only): issue 27.
+    expect(text).toContain('3 steps (+1 note or observation)');
     // R-QA-10: actions carry the trace view's step numbers; the note is a step of the trace, not of the filmstrip.
     const steps = stdout.filter((line) => /^[\d·] {2}/.test(line));
     expect(steps).toHaveLength(4);

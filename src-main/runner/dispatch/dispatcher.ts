@@ -35,6 +35,8 @@ import { runTap, TapLikeRequestSchema } from './tap';
 import { runSendKeys } from './send-keys';
 import { runSwipe } from './swipe';
 import { runScrollTo } from './scroll-to';
+import { runLaunch } from './launch';
+import { runAssert } from './assert';
 
 export type TapLikeRequestInput = z.input<typeof TapRequestSchema> | z.input<typeof LongPressRequestSchema> | z.input<typeof DoubleTapRequestSchema>;
 export type SendKeysRequestInput = z.input<typeof SendKeysRequestSchema>;
@@ -132,6 +134,23 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
           mayHaveRun: false,
           warnings: [`${request.tool} is an AppReveal web view tool: this device has none`],
           target: { resolvedBy: 'screen', selector: request.selector },
+          timings: {},
+          requestsSent: 0,
+        };
+      case 'launch':
+        return this.exclusive(options, (run) => runLaunch(run, request));
+      case 'assert':
+        return this.exclusive(options, (run) => runAssert(run, request));
+      case 'openLink':
+        // The runner's command list has no way to open a URL (its `connected` push:
+        // resources/recordings/settings-tap-general/0001-push-connected.json): fail closed, nothing sent.
+        return {
+          success: false,
+          outcome: 'refused',
+          failureReason: 'no_lifecycle_form',
+          mayHaveRun: false,
+          warnings: ['this device has no deep link command: only an AppReveal app (open_deeplink) opens links'],
+          target: { resolvedBy: 'screen', selector: request.url },
           timings: {},
           requestsSent: 0,
         };

@@ -1,6 +1,6 @@
 /**
  * Scroll searches (docs/rules.md): the one web-view step (src-shared/act/look-for.ts), then XCTest
- * swipes, each followed by the read that shows what it revealed.
+ * swipes, each followed by reads until the list rests (src-shared/act/scroll-loop.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
@@ -9,7 +9,9 @@ import type { Observation, FallbackReason } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
 import { interpretLookForStep, nodeTargetRecord, planLookFor, PLAIN_XCTEST, SDK, searchAfterWebStep, servedByXctest, type Served } from '@shared/act';
 import { findLookFor, resolveScope } from '@shared/act/resolve';
-import { type ActionRun, fail, failWith, ok, selectorRecord, type Outcome } from './run';
+import { runScrollLoop } from '@shared/act/scroll-loop';
+import { flattenTree } from '@shared/model/tree';
+import { type ActionRun, fail, failWith, ok, selectorRecord, type Outcome, type Read } from './run';
 
 export async function runScrollTo(run: ActionRun, request: z.output<typeof ScrollToRequestSchema>): Promise<Outcome> {
   const lookFor: LookFor = request.lookFor;
@@ -71,21 +73,41 @@ export async function runScrollTo(run: ActionRun, request: z.output<typeof Scrol
     fallbackReason = plan.fallbackReason;
   }
 
-  // Swipe with XCTest, each swipe followed by the one read that shows what it revealed.
+  // Swipe with XCTest; after each swipe the list is read until it rests (src-shared/act/scroll-loop.ts).
   const served = servedByXctest(fallbackReason);
-  for (let i = 0; i < request.maxSwipes; i++) {
-    const stroke = searchStroke(request.direction, search(read.root).scope ?? read.root, read.observation);
-    const verdict = await run.xctestSwipe({ ...stroke, durationMs: 300, boomerang: false }, read.frameContext);
-    if (verdict.kind === 'failClosed') {
-      await run.observeAfter();
-      return { served, ending: failWith({ ...verdict, mayHaveRun: verdict.mayHaveRun || i > 0 }), target: miss, warnings: searchWarnings };
-    }
-    read = await run.observeAfter('reread');
-    const hit = search(read.root).found;
-    if (hit) return found(hit, served, searchWarnings);
-  }
-  searchWarnings.push(`Not found after ${request.maxSwipes} swipes ${request.direction}.`);
-  return { served, ending: fail('target_not_found', request.maxSwipes > 0), target: miss, warnings: searchWarnings };
+  const end = await runScrollLoop<Read>(
+    {
+      swipe: (at) => {
+        const stroke = searchStroke(request.direction, search(at.root).scope ?? at.root, at.observation);
+        return run.xctestSwipe({ ...stroke, durationMs: 300, boomerang: false }, at.frameContext);
+      },
+      read: () => run.read('settleRead', false),
+      frameOf: (at) => at.frameContext,
+      contentOf: (at) => contentSignature(search(at.root).scope ?? at.root),
+      find: (at) => search(at.root).found,
+      wait: (ms) => run.timed('settle', () => sleep(ms)),
+    },
+    read,
+    request.maxSwipes,
+  );
+  // The resting screen, as the UI's next frame (with its screenshot when the device sends them).
+  const after = await run.observeAfter('reread');
+  if (end.kind === 'found') return found(search(after.root).found ?? end.node, served, searchWarnings);
+  if (end.kind === 'failed') return { served, ending: failWith(end.verdict), target: miss, warnings: searchWarnings };
+  searchWarnings.push(
+    end.why === 'listEnd'
+      ? `Not found: the end of the list was reached after ${end.swipes} swipe${end.swipes === 1 ? '' : 's'} ${request.direction} (the last one moved nothing).`
+      : `Not found after ${request.maxSwipes} swipes ${request.direction}.`,
+  );
+  return { served, ending: fail('target_not_found', end.swipes > 0), target: miss, warnings: searchWarnings };
+}
+
+/** Where the scope's content sits: text and top edge of each node, so a scroll that moved nothing shows. */
+function contentSignature(scope: UiNode | undefined): string {
+  if (!scope) return '';
+  return flattenTree(scope)
+    .map(({ node }) => `${node.text ?? node['content-desc'] ?? ''}@${node.bounds?.top ?? ''},${node.bounds?.left ?? ''}`)
+    .join('|');
 }
 /** A scroll search's stroke: through the middle of the scope, clear of the bars at the screen's edges. */
 function searchStroke(

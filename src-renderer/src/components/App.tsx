@@ -18,6 +18,8 @@ import { trySelector } from '@shared/selectors';
 import { Group } from 'react-resizable-panels';
 import { useLiveLoop } from '@renderer/api/live';
 import type { ActionRequest } from '@shared/protocol/action';
+import { LaunchControls } from './LaunchControls';
+import { AssertControls } from './AssertControls';
 import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '@renderer/api/queries';
 import { useTimeline } from '@renderer/state/timeline';
 import { errorMessage, formatTime } from '@renderer/state/format';
@@ -252,6 +254,7 @@ function LiveApp() {
               <DeviceStatus device={device} frame={frame} />
               <CompareButton device={device} />
               <RecordControls device={device} />
+              <LaunchControls device={device} act={act} />
               {device && (
                 <LiveControls connected={device.state === 'connected'} refreshing={frameQuery.isFetching} onRefresh={() => void frameQuery.refetch()} />
               )}
@@ -351,6 +354,7 @@ function LiveApp() {
             </Pane>
             <PaneSeparator id="tree" label="Resize the tree" />
             <Pane id="attributes" minSize={60}>
+              <AssertControls device={device} tree={tree} tryResult={tryResult} act={act} />
               <Attributes tree={tree} appReveal={appReveal} />
             </Pane>
             <PaneSeparator id="attributes" label="Resize the attributes" />

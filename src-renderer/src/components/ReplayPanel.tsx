@@ -80,6 +80,8 @@ export function ReplayPanel({ trace }: { trace: TraceOpened }) {
 
   // The trace's secrets, typed here for this replay only: component state, sent with the call, never stored.
   const [values, setValues] = useState<Record<string, string>>({});
+  // "Relaunch first" (docs/rules.md#r-life-05): on by default when the recording began with a launch.
+  const [relaunchFirst, setRelaunchFirst] = useState(() => trace.steps[0]?.kind === 'launch');
   const missing = trace.variables.filter((v) => (values[v.name] ?? '') === '');
 
   const lostDevice = ours?.running && !connected.some((d) => d.id === ours.deviceId);
@@ -115,6 +117,16 @@ export function ReplayPanel({ trace }: { trace: TraceOpened }) {
             <option value="continue">continue</option>
           </select>
         </label>
+        <label title="Relaunch the app (cold boot) before step 1, so the replay starts at the app's first screen">
+          <input
+            type="checkbox"
+            data-testid="replay-relaunch-first"
+            checked={relaunchFirst}
+            disabled={ours?.running}
+            onChange={(e) => setRelaunchFirst(e.currentTarget.checked)}
+          />{' '}
+          relaunch first
+        </label>
         {ours?.running ? (
           <button type="button" className="mini-button" data-testid="replay-stop" disabled={ours.stopping} onClick={() => void stopReplay(api)}>
             Stop
@@ -133,7 +145,12 @@ export function ReplayPanel({ trace }: { trace: TraceOpened }) {
                   : undefined
             }
             onClick={() => {
-              if (device) void startReplay(api, { path, deviceId: device.id, stopOnDivergence: choice.stopOnDivergence, total: trace.steps.length }, values);
+              if (device)
+                void startReplay(
+                  api,
+                  { path, deviceId: device.id, stopOnDivergence: choice.stopOnDivergence, total: trace.steps.length, relaunchFirst },
+                  values,
+                );
             }}
           >
             Replay

@@ -47,7 +47,7 @@ export function StageBar({ timings }: { timings: Readonly<Record<string, number>
 export function selectorText(request: ActionStep['request'], selector: TargetSelector | undefined): string {
   if (request.action === 'swipe' && !selector) return 'whole screen';
   if (request.action === 'scrollTo') return selector ? describeSelector(selector) : 'screen';
-  if (request.action === 'back') return 'screen';
+  if (request.action === 'back' || request.action === 'launch' || request.action === 'openLink') return 'screen';
   if (request.action === 'webTool') return `web ${request.selector}`;
   return describeSelector(selector);
 }

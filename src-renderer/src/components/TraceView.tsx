@@ -4,7 +4,7 @@ import './TraceView.css';
  * and after screenshots with their boxes, the tree and attributes of either frame, and the step's result.
  * A damaged or foreign file shows what is wrong with it instead.
  */
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { pickStackAt } from '@shared/inspect';
 import type { Frame, TraceOpened, TraceViewStep } from '@shared/api/api';
 import { useApi } from '@renderer/api/queries';
@@ -304,6 +304,15 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
   const shown = side === 'before' ? before.frame : after.frame;
   const tree = useMemo(() => indexTree(shown?.observation?.viewHierarchy?.hierarchy), [shown]);
   const { manifest } = trace;
+  // When a replay of this trace ends, its first step that did not match is the one shown (issue 27).
+  const ended = useReplay((s) => (s.run?.path === trace.path && !s.run.running ? s.run.report : null));
+  useEffect(() => {
+    const first = ended?.steps.find((s) => s.verdict !== 'matched');
+    const at = first ? trace.steps.findIndex((s) => s.callId === first.callId) : -1;
+    if (at < 0) return;
+    useInspector.getState().selectNode(null);
+    setIndex(at);
+  }, [ended, trace.steps]);
   const activate = (next: Side) => {
     if (next === side) return;
     useInspector.getState().selectNode(null);
