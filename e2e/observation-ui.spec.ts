@@ -56,7 +56,7 @@ test('Checkout: boxes by source with a legend filter, merged attributes, backend
   await expect(boxes(page, 'sdkWebBridge').first()).toBeVisible();
 
   // The tree marks the source too; the attributes show what the merge added, as sent.
-  const password = page.locator('[data-testid="tree-node"][data-source="sdkWebBridge"]').filter({ hasText: 'UISecureTextField' });
+  const password = page.locator('[data-testid="tree-node"][data-source="sdkWebBridge"]').filter({ hasText: 'SecureTextField' });
   await password.click();
   await expect(page.getByTestId('attr-source')).toHaveAttribute('data-source', 'sdkWebBridge');
   await expect(attr(page, 'value-redacted')).toHaveText('true');
