@@ -56,13 +56,17 @@ test('Checkout: boxes by source with a legend filter, merged attributes, backend
   await expect(boxes(page, 'sdkWebBridge').first()).toBeVisible();
 
   // The tree marks the source too; the attributes show what the merge added, as sent.
-  const password = page.locator('[data-testid="tree-node"][data-source="sdkWebBridge"]').filter({ hasText: 'UISecureTextField' });
+  const password = page.locator('[data-testid="tree-node"][data-source="sdkWebBridge"]').filter({ hasText: 'SecureTextField' });
   await password.click();
   await expect(page.getByTestId('attr-source')).toHaveAttribute('data-source', 'sdkWebBridge');
   await expect(attr(page, 'value-redacted')).toHaveText('true');
   await expect(attr(page, 'web-origin')).toHaveText('https://checkout.parallax.test');
   await expect(attr(page, 'web-element-id')).not.toBeEmpty();
+  // One row per element (R-OBS-09) puts the tab bar below the web view's rows: find it, which scrolls it into view.
+  await page.getByTestId('search-input').fill('tab.checkout');
+  await page.getByTestId('search-input').press('Enter');
   await page.locator('[data-testid="tree-node"][data-source="sdkBridge"]').filter({ hasText: 'tab.checkout' }).click();
+  await page.getByTestId('search-input').fill('');
   await expect(attr(page, 'sdk-element-id')).toHaveText('tab.checkout');
   await expect(attr(page, 'sdk-capture-identity')).toHaveText(/^\d+$/);
 

@@ -19,6 +19,7 @@ import {
 import { connectionFor } from '@main/devices/manager';
 import { outcomeClassOf } from '@shared/act/verdict';
 import { scrubTypedText, typedTextIsSecret, typedTexts } from '@shared/act/secret';
+import { isIndexId } from '@shared/inspect/title';
 
 export type ActionCommand = 'tap' | 'type' | 'clear' | 'swipe' | 'scroll-to' | 'launch' | 'open-link';
 type Out = { log: (line: string) => void; error: (line: string) => void };
@@ -211,7 +212,10 @@ export function summarizeResult(command: ActionCommand, result: ActionResult): s
     : ' backend=xctest (plain)';
   const t = result.target;
   const at = t.resolvedBy === 'point' && t.point ? `${t.point.x},${t.point.y}` : undefined;
-  const what = at ?? t.elementId ?? t.selector ?? (t.label !== undefined ? `“${t.label}”` : t.webElementId) ?? t.resolvedBy;
+  // Words a person reads (docs/rules.md#r-ui-title): the label, then an id a person gave; an index id
+  // the bridge made up (`UILabel@0.0.0.0`) only when nothing else names the element.
+  const named = [t.label !== undefined ? `“${t.label}”` : '', t.elementId !== undefined && !isIndexId(t.elementId) ? t.elementId : ''].filter((p) => p !== '');
+  const what = at ?? (named.length > 0 ? named.join(' · ') : undefined) ?? t.selector ?? t.elementId ?? t.webElementId ?? t.resolvedBy;
   const found = at !== undefined && t.label !== undefined ? ` (“${t.label}” there)` : '';
   const status = result.success ? 'ok' : `failed: ${result.failureReason} (${CLASS_WORDS[outcomeClassOf(result)]})`;
   return `${command} ${what}${found}: ${status}${backend} requests=${result.requestsSent} ${Math.round(result.timings.total ?? 0)} ms`;

@@ -53,6 +53,22 @@ Commands:
                                       first only); prints one line, a JSON array of {runnerUrl, adminUrl, screen}
 `;
 
+/** The commands whose --help is their part of USAGE. */
+const OWN_HELP = new Set(['start', 'serve', 'devices', 'observe', 'replay-device', 'demo-device']);
+
+/** A command's lines of USAGE: each line that starts with its name, and the lines indented under it. */
+export function commandUsage(command: string): string {
+  const lines = USAGE.split('\n');
+  const picked: string[] = [];
+  let inside = false;
+  for (const line of lines) {
+    const head = /^ {2}(\S+)/.exec(line);
+    if (head) inside = head[1]!.split('|').includes(command);
+    if (inside && line.trim() !== '') picked.push(line);
+  }
+  return `Usage: parallax ${command} [options]\n\n${picked.join('\n')}\n`;
+}
+
 type Out = { log: (line: string) => void; error: (line: string) => void };
 const stdio: Out = { log: (line) => process.stdout.write(`${line}\n`), error: (line) => process.stderr.write(`${line}\n`) };
 
@@ -70,6 +86,11 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
     throw error;
   });
   const [command, ...rest] = argv;
+  // The commands below parse their options here; the action, trace and doctor commands answer --help themselves.
+  if (command !== undefined && OWN_HELP.has(command) && (rest.includes('--help') || rest.includes('-h'))) {
+    out.log(commandUsage(command));
+    return 0;
+  }
   try {
     switch (command) {
       case 'start':

@@ -23,6 +23,7 @@ import {
   type RunnerRequest,
 } from '@shared/protocol/runner';
 import { MAX_FRAME_BYTES, ProtocolDecodeError } from '@shared/protocol/errors';
+import { plainConnectError } from '@shared/inspect/connect-error';
 
 export type RunnerClientState = 'connecting' | 'connected' | 'disconnected';
 
@@ -246,7 +247,7 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
       this.onFrame(data.toString());
     });
     socket.on('error', (error) => {
-      this.lastError = error.message;
+      this.lastError = plainConnectError(error as NodeJS.ErrnoException, this.url);
       if ((error as NodeJS.ErrnoException).code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') {
         // ws refuses the frame from its header, before holding it, then waits up to 30 s for a close
         // handshake the runner (still sending) never answers: the requests in flight would time out

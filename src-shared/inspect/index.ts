@@ -3,6 +3,7 @@ export * from '@shared/model/pick'; // lives in the model (docs/architecture.md#
 export * from './search';
 export * from './attributes';
 export * from './source';
+export * from './title';
 export * from './observation';
 export * from './actions';
 export * from './live';

@@ -1,8 +1,12 @@
 /**
- * Finding nodes by id, label, text or class: a case-insensitive substring over the fields a user reads.
+ * Finding nodes by id, label, text or class: a case-insensitive substring over the fields a user reads,
+ * and a query that names an element type in any spelling (`button`, `UIButton`, `XCUIElementTypeButton`)
+ * also finds every node of that type, merged nodes by the type XCTest reports too (docs/rules.md#r-ui-title).
  */
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree, type FlatNode, type NodeKey } from '@shared/model/tree';
+import { xctestTwinOf } from '@shared/model/node';
+import { elementTypeByName, elementTypeOf, type ElementTypeName } from '@shared/model/element-type';
 
 /** The node fields a search looks at, in the order a match is reported. */
 export const SEARCH_FIELDS = ['resource-id', 'view-id', 'test-tag', 'content-desc', 'text', 'value', 'className', 'role'] as const;
@@ -45,9 +49,12 @@ export function searchNodesIn(nodes: readonly FlatNode[], query: string): Search
   const needle = normalizeQuery(query);
   if (needle === '') return NO_MATCHES;
   const texts = searchTexts(nodes);
-  // A query typed on from the last one (it contains it) can only match what the last one matched.
+  const typed = typeNamedBy(query);
+  const types = typed === undefined ? null : nodeTypes(nodes);
+  // A query typed on from the last one (it contains it) can only match what the last one matched, unless
+  // it now names a type, whose nodes need not contain the text.
   const last = lastSearch.get(nodes);
-  const within = last && needle.includes(last.needle) ? last.found : null;
+  const within = last && typed === undefined && needle.includes(last.needle) ? last.found : null;
   // The fields of a node are one text, joined by a character no query holds; a query that holds it
   // anyway is tested field by field.
   const joined = !needle.includes(FIELD_BREAK);
@@ -56,7 +63,7 @@ export function searchNodesIn(nodes: readonly FlatNode[], query: string): Search
   const count = within ? within.length : nodes.length;
   for (let n = 0; n < count; n++) {
     const i = within ? within[n]! : n;
-    if (joined ? texts[i]!.includes(needle) : matchingFields(nodes[i]!.node, needle).length > 0) {
+    if ((joined ? texts[i]!.includes(needle) : matchingFields(nodes[i]!.node, needle).length > 0) || (types !== null && types[i]!.includes(typed!))) {
       found.push(i);
       keys.push(nodes[i]!.key);
     }
@@ -66,6 +73,36 @@ export function searchNodesIn(nodes: readonly FlatNode[], query: string): Search
   const matches = last && within && found.length === within.length ? last.matches : { keys, keySet: new Set(keys) };
   lastSearch.set(nodes, { needle, found, matches });
   return matches;
+}
+
+/**
+ * The element type a query names: any spelling of an XCUIElement type (`Button`, `XCUIElementTypeButton`,
+ * `.button`, `buttons`) or a UIKit class that stands for one (`UIButton`, `UILabel`).
+ */
+export function typeNamedBy(query: string): ElementTypeName | undefined {
+  const q = query.trim();
+  if (q === '') return undefined;
+  const byName = elementTypeByName(q)?.name;
+  if (byName !== undefined) return byName;
+  if (!/^(UI|WK|XCUI)[A-Za-z]+$/.test(q)) return undefined;
+  const byClass = elementTypeOf({ className: q });
+  return byClass !== 'Other' || q === 'UIView' ? byClass : undefined;
+}
+
+/** Each node's types: its own, and for a merged node the type XCTest reports (its twin's). Once per node list. */
+const typeCache = new WeakMap<readonly FlatNode[], readonly (readonly ElementTypeName[])[]>();
+function nodeTypes(nodes: readonly FlatNode[]): readonly (readonly ElementTypeName[])[] {
+  let types = typeCache.get(nodes);
+  if (!types) {
+    types = nodes.map(({ node }) => {
+      const own = elementTypeOf(node);
+      const twin = xctestTwinOf(node);
+      const seen = twin ? elementTypeOf(twin.node) : own;
+      return seen === own ? [own] : [own, seen];
+    });
+    typeCache.set(nodes, types);
+  }
+  return types;
 }
 
 /** Each node list's last search: the query, the positions it matched and what it answered (docs/rules.md#r-perf-08). */

@@ -4,6 +4,7 @@
  */
 import { NodeSourceSchema, type NodeSource } from '@shared/protocol/observation';
 import type { FlatNode } from '@shared/model/tree';
+import type { UiNode } from '@shared/protocol/runner';
 import { nodeSource } from '@shared/model/node';
 
 /** Legend order (the schema's): what XCTest sees first, then what the app itself reports. */
@@ -43,4 +44,17 @@ export function pickableAmong(shown: readonly FlatNode[], all: readonly FlatNode
     pickableCache.set(shown, pickable);
   }
   return pickable;
+}
+
+/** The prefix of the extras an AppReveal projection sets (`APPREVEAL_EXTRAS`, src-shared/observe/appreveal.ts). */
+const APPREVEAL_PREFIX = 'appreveal.';
+
+/**
+ * Who reported the node, in the words its accessible name and tooltip use: an AppReveal app's element
+ * is the app's own report, not XCTest's, although it carries no merge source.
+ */
+export function nodeSourceName(node: UiNode): string {
+  const source = nodeSource(node);
+  if (source === 'xctest' && node.extras && Object.keys(node.extras).some((key) => key.startsWith(APPREVEAL_PREFIX))) return 'AppReveal';
+  return SOURCE_LABELS[source];
 }

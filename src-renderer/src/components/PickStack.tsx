@@ -1,8 +1,16 @@
 import './PickStack.css';
 /** Where the pick stands in the stack of boxes under the picked point: "2 of 5 at this point". */
-import { shortClassName } from '@shared/inspect';
+import { nodeTitle, nodeTitleText } from '@shared/inspect';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import type { FlatNode } from '@shared/model/tree';
+
+/** A crumb is short: the type, and the label or id when the node has one (`Button "Sign In"`). */
+function crumbText(node: FlatNode['node']): string {
+  const { type, label, id } = nodeTitle(node);
+  const cut = (text: string) => (text.length > 24 ? `${text.slice(0, 23)}…` : text);
+  if (label !== '') return `${type} "${cut(label)}"`;
+  return id !== '' ? `${type} · ${cut(id)}` : type;
+}
 
 export function PickStack({ stack }: { stack: readonly FlatNode[] }) {
   const store = useInspectorStore();
@@ -28,7 +36,7 @@ export function PickStack({ stack }: { stack: readonly FlatNode[] }) {
                 key={f.key}
                 type="button"
                 className={`crumb${i === index ? ' current' : ''}`}
-                title={f.key}
+                title={`${nodeTitleText(f.node)} (${f.key})`}
                 onClick={() =>
                   store.getState().cyclePick(
                     stack.map((s) => s.key),
@@ -36,7 +44,7 @@ export function PickStack({ stack }: { stack: readonly FlatNode[] }) {
                   )
                 }
               >
-                {shortClassName(f.node)}
+                {crumbText(f.node)}
               </button>
             ))}
           </span>

@@ -1,5 +1,5 @@
 import './SearchBox.css';
-/** Find nodes by id, label, text or class; every match is highlighted on the screen and in the tree. */
+/** Find nodes by label, id, text or type; every match is highlighted on the screen and in the tree, Enter / ▼ and Shift+Enter / ▲ step through them. */
 import type { SearchMatches } from '@shared/inspect';
 import { plural } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
@@ -17,7 +17,7 @@ export function SearchBox({ matches }: { matches: SearchMatches }) {
         data-testid="search-input"
         type="search"
         spellCheck={false}
-        placeholder="Find by id, label, text or class"
+        placeholder="Find by label, id or type (button, UIButton)"
         aria-label="Find nodes"
         value={query}
         onChange={(e) => setQuery(e.target.value)}
@@ -31,6 +31,28 @@ export function SearchBox({ matches }: { matches: SearchMatches }) {
       <span data-testid="search-count" data-count={active ? keys.length : 0} className={`search-count${active && keys.length === 0 ? ' none' : ''}`}>
         {count}
       </span>
+      {active && keys.length > 0 && (
+        <span className="search-step">
+          <button
+            type="button"
+            data-testid="search-previous"
+            title="Previous match (Shift+Enter)"
+            aria-label="Previous match"
+            onClick={() => useInspector.getState().stepSearch(keys, -1)}
+          >
+            ▲
+          </button>
+          <button
+            type="button"
+            data-testid="search-next"
+            title="Next match (Enter)"
+            aria-label="Next match"
+            onClick={() => useInspector.getState().stepSearch(keys, 1)}
+          >
+            ▼
+          </button>
+        </span>
+      )}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import './Tree.css';
  */
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { nodeCaption, SOURCE_LABELS, shortClassName, shortContext } from '@shared/inspect';
+import { nodeSourceName, nodeTitle, shortContext } from '@shared/inspect';
 import type { NodeSource } from '@shared/protocol/observation';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { childrenOf, nodeSource } from '@shared/model/node';
@@ -21,10 +21,15 @@ import { rowWindow, scrollToRow, TREE_OVERSCAN, TREE_ROW_HEIGHT, treeRowsMode, t
 interface RowProps {
   nodeKey: NodeKey;
   depth: number;
+  /** The row's words (inspect/title.ts): type in iOS terms, label or text, id. */
+  type: string;
+  label: string;
+  id: string;
+  /** The wire class, for the tooltip. */
   className: string;
-  role: string;
-  caption: string;
   source: NodeSource;
+  /** Who reported the node, for its accessible name (AppReveal, XCTest, SDK bridge, Web DOM). */
+  sourceName: string;
   /** The row's source is filtered off the screen: the row stays, dimmed. */
   filtered: boolean;
   hasChildren: boolean;
@@ -37,7 +42,7 @@ interface RowProps {
 }
 
 const TreeRow = memo(function TreeRow(props: RowProps) {
-  const { nodeKey, depth, className, role, caption, source, filtered, hasChildren, collapsed, selected, hovered, match, top } = props;
+  const { nodeKey, depth, type, label, id, className, source, sourceName, filtered, hasChildren, collapsed, selected, hovered, match, top } = props;
   const store = useInspectorStore();
   const cls = `tree-row${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}${filtered ? ' is-filtered' : ''}`;
   return (
@@ -68,10 +73,12 @@ const TreeRow = memo(function TreeRow(props: RowProps) {
       >
         {hasChildren ? (collapsed ? '▸' : '▾') : ''}
       </span>
-      <span className={`source-mark src-${source}`} title={SOURCE_LABELS[source]} aria-label={SOURCE_LABELS[source]} />
-      <span className="tree-class">{className}</span>
-      {role !== '' && <span className="tree-role">{role}</span>}
-      {caption !== '' && <span className="tree-caption">{caption}</span>}
+      <span className={`source-mark src-${source}`} title={sourceName} aria-label={sourceName} />
+      <span className="tree-class" title={className}>
+        {type}
+      </span>
+      {label !== '' && <span className="tree-caption tree-label">{label}</span>}
+      {id !== '' && <span className="tree-caption tree-id">{id}</span>}
     </div>
   );
 });
@@ -89,15 +96,18 @@ interface RowsProps {
 
 function row(flat: FlatNode, p: RowsProps, top?: number) {
   const source = nodeSource(flat.node);
+  const title = nodeTitle(flat.node);
   return (
     <TreeRow
       key={flat.key}
       nodeKey={flat.key}
       depth={flat.depth}
-      className={shortClassName(flat.node)}
-      role={typeof flat.node.role === 'string' ? flat.node.role : ''}
-      caption={visibleText(nodeCaption(flat.node))}
+      type={title.type}
+      label={visibleText(title.label)}
+      id={visibleText(title.id)}
+      className={typeof flat.node.className === 'string' ? flat.node.className : ''}
       source={source}
+      sourceName={nodeSourceName(flat.node)}
       filtered={p.hiddenSources.size > 0 && p.hiddenSources.has(source)}
       hasChildren={childrenOf(flat.node).length > 0}
       collapsed={p.collapsed.has(flat.key)}

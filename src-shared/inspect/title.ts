@@ -1,0 +1,56 @@
+/**
+ * What a row calls a node, in words a person reads (docs/rules.md#r-ui-title): its type in iOS terms,
+ * its label or text, then its id: `Button "Sign In" · login.submit`. An id a bridge made up from the
+ * view's class and index path (`UILabel@0.0.1`) is shown only when the node has nothing else. For a
+ * merged node the type is the one plain XCTest reports (its twin's XCUIElementType), since that is the
+ * type a test finds it by.
+ */
+import type { UiNode } from '@shared/protocol/runner';
+import { nodeLabel, xctestTwinOf } from '@shared/model/node';
+import { elementTypeOf, type ElementTypeName } from '@shared/model/element-type';
+
+export interface NodeTitle {
+  /** The XCUIElementType short name: Button, StaticText, Other. */
+  type: ElementTypeName;
+  /** The label or text a person reads (never a secret field's text); empty when none. */
+  label: string;
+  /** The accessibility identifier; an index id only when there is no label and no other id. */
+  id: string;
+}
+
+/**
+ * An id that names a view by its class and index path rather than by what it is: the bridge's fallback
+ * for a view without an accessibility identifier (`UILabel@0.0.1`, `WKWebView@0.0.1`).
+ */
+const INDEX_ID = /^[A-Za-z_][\w]*@\d+(?:\.\d+)*$/;
+
+export function isIndexId(id: string): boolean {
+  return INDEX_ID.test(id);
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+/** The label or text, without falling back to the id (nodeLabel's last resort). */
+function readableLabel(node: UiNode): string {
+  const id = node['resource-id'];
+  const label = nodeLabel(id === undefined ? node : { ...node, 'resource-id': undefined });
+  return label ?? '';
+}
+
+export function nodeTitle(node: UiNode): NodeTitle {
+  const twin = xctestTwinOf(node)?.node;
+  const type = elementTypeOf(twin ?? node);
+  const label = readableLabel(node) || (twin ? readableLabel(twin) : '');
+  const ids = [text(node['resource-id']), text(twin?.['resource-id'])].filter((id) => id !== '');
+  const named = ids.find((id) => !isIndexId(id));
+  const id = named ?? (label === '' ? (ids[0] ?? '') : '');
+  return { type, label, id };
+}
+
+/** The title as one line: `Button "Sign In" · login.submit`. */
+export function nodeTitleText(node: UiNode): string {
+  const { type, label, id } = nodeTitle(node);
+  return [type, label !== '' ? `"${label}"` : '', id !== '' ? `· ${id}` : ''].filter((part) => part !== '').join(' ');
+}

@@ -1,0 +1,38 @@
+/** R-CLI-HELP: every command answers --help with its usage and exit code 0 (observe, serve and demo-device said "Unknown option"). */
+import { describe, expect, it } from 'vitest';
+import { main } from '@main/cli/main';
+
+const COMMANDS = [
+  'start',
+  'serve',
+  'devices',
+  'observe',
+  'replay-device',
+  'demo-device',
+  'tap',
+  'type',
+  'clear',
+  'swipe',
+  'scroll-to',
+  'open',
+  'replay',
+  'export',
+  'compare',
+  'doctor',
+];
+
+describe('R-CLI-HELP: --help on every command', () => {
+  for (const command of COMMANDS) {
+    for (const flag of ['--help', '-h']) {
+      it(`R-CLI-HELP: parallax ${command} ${flag} prints its usage and exits 0`, async () => {
+        const logged: string[] = [];
+        const errors: string[] = [];
+        const code = await main([command, flag], { log: (line) => logged.push(line), error: (line) => errors.push(line) });
+        expect(errors).toEqual([]);
+        expect(code).toBe(0);
+        expect(logged.join('\n')).toContain(command);
+        expect(logged.join('\n')).toMatch(/Usage/);
+      });
+    }
+  }
+});
