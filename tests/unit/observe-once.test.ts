@@ -1,7 +1,8 @@
 /**
- * R-PERF-13: an observe projects its XCTest tree once. The observer needs the visible projection to
+ * R-PERF-13: work done once. An observe projects its XCTest tree once. The observer needs the visible projection to
  * choose the SDK reads, and the assembly needs it as the observation's tree: it is made once and handed
- * on. Counted by wrapping the one projection function every caller imports.
+ * on. Counted by wrapping the one projection function every caller imports. And a device has one action
+ * queue, its DeviceGate: the dispatcher keeps none of its own.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HierarchyUpdate, UiNode } from '@shared/protocol/runner';
@@ -21,6 +22,7 @@ vi.mock('@shared/observe/projection', async (importOriginal) => {
 });
 
 const { Observer } = await import('@main/runner/observer');
+const { Dispatcher } = await import('@main/runner/dispatch/dispatcher');
 
 const node = (fields: Record<string, unknown>, children: UiNode[] = []): UiNode =>
   ({ ...fields, ...(children.length > 0 ? { node: children } : {}) }) as unknown as UiNode;
@@ -59,5 +61,21 @@ describe('R-PERF-13: one projection per observe', () => {
     expect(texts).toContain('Sign in');
     expect(texts).not.toContain('Hidden');
     expect(frame.observation?.timings['projection']).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('R-PERF-13: one queue per device', () => {
+  it('the dispatcher queues nothing of its own: a second action while one runs is refused, the device gate being the queue', async () => {
+    let fail: (error: Error) => void = () => {};
+    const hanging = new Promise<never>((_, reject) => (fail = reject));
+    const slow = { ...client, on: () => undefined, supports: () => true, request: () => hanging } as unknown as RunnerClient;
+    const dispatcher = new Dispatcher(slow, new Observer(slow));
+    const first = dispatcher.dispatch({ action: 'tap', target: { id: 'login.submit' } });
+    await expect(dispatcher.dispatch({ action: 'tap', target: { id: 'login.submit' } })).rejects.toThrow(/one action at a time/);
+    // The first one ends with its own read's failure, and the dispatcher takes the next one then.
+    fail(new Error('gone'));
+    await first.catch(() => undefined);
+    const next = dispatcher.dispatch({ action: 'tap', target: { id: 'login.submit' } });
+    await expect(next).resolves.toMatchObject({ success: false });
   });
 });
