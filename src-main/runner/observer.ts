@@ -102,8 +102,13 @@ export class Observer {
 
     let bridge: BridgeRead | undefined;
     let web: WebRead | undefined;
+    // The visible projection decides the SDK reads and, for the visible strategy, is the observation's
+    // XCTest tree: made once here and handed to the assembly (a 50k tree costs it tens of ms).
+    let visible: ViewHierarchy | undefined;
     if (hierarchy.ok && hierarchy.hierarchy.hierarchy) {
-      const projected = projectVisible(hierarchy.hierarchy).hierarchy;
+      const read = hierarchy.hierarchy;
+      visible = await timed('projection', async () => projectVisible(read));
+      const projected = visible.hierarchy;
       let selection = selectBackendFor(flagEnabled, discovery, projected);
       const sameApp = early !== undefined && early.binding === this.binding && early.binding.bundleId === bundleId;
       [bridge, web] = await Promise.all([
@@ -125,6 +130,7 @@ export class Observer {
       flagEnabled,
       now: Date.now(),
       hierarchy,
+      visible,
       discovery,
       bridge,
       web,

@@ -31,6 +31,11 @@ export interface ObservationStages {
   /** The inspector's clock, for `updatedAt` when the device stated none. */
   now: number;
   hierarchy: HierarchyStage;
+  /**
+   * `hierarchy` already projected visible by the caller (the observer needs it to choose the SDK reads):
+   * used as is, so an observe projects its tree once. Absent: projected here.
+   */
+  visible?: ViewHierarchy | undefined;
   /** From the capability cache or a fresh probe; undefined when none was made. */
   discovery: SdkDiscovery | undefined;
   /** The bridge read, if one was made; undefined when selection asked for one means it never answered. */
@@ -80,7 +85,7 @@ export function assembleObservation(stages: ObservationStages): Observation {
   let xctest: ViewHierarchy | undefined = read;
   let carriable = true;
   if (read?.hierarchy) {
-    xctest = timed('projection', () => guarded('projection', () => (stages.strategy === 'visible' ? projectVisible(read) : read), read));
+    xctest = timed('projection', () => guarded('projection', () => (stages.strategy === 'visible' ? (stages.visible ?? projectVisible(read)) : read), read));
     if (stages.strategy === 'raw') carriable = fitsRaw(xctest, stages.rawMaxBytes, errors);
   }
   const xctestRoot = carriable ? xctest?.hierarchy : undefined;

@@ -87,7 +87,8 @@ function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<
 }
 
 export class Dispatcher extends EventEmitter<DispatcherEvents> {
-  private chain: Promise<unknown> = Promise.resolve();
+  /** The action running now: the device's one queue is its DeviceGate (src-main/devices/gate.ts), not a second one here. */
+  private running = false;
   private readonly xctestOnly: boolean;
   /** What every action's run shares: the device's I/O and what the last action left behind. */
   private readonly device: DispatchDevice;
@@ -191,9 +192,16 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
 
   // ---- Plumbing -------------------------------------------------------------------------------------
 
-  /** One action at a time on this device, as a finger on one screen would. */
-  private exclusive(options: DispatchOptions, body: (run: ActionRun) => Promise<Outcome>): Promise<ActionResult> {
-    const go = async (): Promise<ActionResult> => {
+  /**
+   * One action at a time on this device, as a finger on one screen would. The caller queues them: the
+   * device's DeviceGate (`RunnerConnection.act` runs each in `gate.exclusive`, which also keeps reads
+   * out of its turn). A second action while one runs is a caller's bug, refused loudly rather than
+   * queued a second time (docs/rules.md#r-perf-13).
+   */
+  private async exclusive(options: DispatchOptions, body: (run: ActionRun) => Promise<Outcome>): Promise<ActionResult> {
+    if (this.running) throw new Error('the dispatcher runs one action at a time: queue actions through the device gate');
+    this.running = true;
+    try {
       const run = new ActionRun(this.device, options.xctestOnly ?? this.xctestOnly, options.onStage);
       const started = performance.now();
       const outcome = await withLedger(run.ledger, () => body(run));
@@ -205,9 +213,8 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
         timings: run.timings,
         warnings: [...run.warnings, ...(outcome.warnings ?? [])],
       });
-    };
-    const next = this.chain.then(go, go);
-    this.chain = next.catch(() => {});
-    return next;
+    } finally {
+      this.running = false;
+    }
   }
 }
