@@ -19,7 +19,7 @@ async function start(page: Page, size: { width: number; height: number } = SIZES
   const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
   running.push(demo);
   const urls = JSON.parse(demo.line) as DemoUrls;
-  const host = await serveDevice(running, urls.runnerUrl);
+  const host = await serveDevice(running, urls.runnerUrl, [urls.adminUrl]);
   await page.setViewportSize(size);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');

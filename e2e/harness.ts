@@ -123,9 +123,12 @@ export async function startDemoFleet(running: Running[], count: number): Promise
 }
 
 /** Starts the web host on one runner (or several), stopped after the test. */
-export async function serveDevice(running: Running[], runnerUrl: string | readonly string[]): Promise<Running> {
+export async function serveDevice(running: Running[], runnerUrl: string | readonly string[], adminUrls: readonly string[] = []): Promise<Running> {
   const urls = typeof runnerUrl === 'string' ? [runnerUrl] : runnerUrl;
-  const host = await runParallax(['serve', ...urls.flatMap((url) => ['--device', url])], /^Parallax web host: /);
+  const host = await runParallax(
+    ['serve', ...urls.flatMap((url) => ['--device', url]), ...adminUrls.flatMap((url) => ['--demo-admin', url])],
+    /^Parallax web host: /,
+  );
   running.push(host);
   return host;
 }

@@ -107,7 +107,7 @@ export async function startDemoDevice(options: StartDemoDeviceOptions = {}): Pro
   let closing: Promise<void> | undefined;
   return {
     runnerUrl: `ws://127.0.0.1:${bound}/ws`,
-    adminUrl: `http://127.0.0.1:${bound}/admin`,
+    adminUrl: `http://127.0.0.1:${bound}/admin/${server.adminToken}`,
     ...(appReveal ? { appRevealUrl: appReveal.url, appRevealBaseUrl: appReveal.baseUrl } : {}),
     close: () => {
       closing ??= (async () => {

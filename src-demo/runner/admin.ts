@@ -79,8 +79,28 @@ export async function stats(device: DemoDevice): Promise<Record<string, unknown>
   };
 }
 
-/** Handles one /admin request; never throws. */
-export async function handleAdmin(device: DemoDevice, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+/** Changes wait for the one before them (docs/rules.md#r-peer-03): a reset and a screen change at once queue, never 500. */
+const changes = new WeakMap<DemoDevice, Promise<unknown>>();
+
+/**
+ * Handles one /admin request; never throws. The path carries the device's admin token,
+ * `/admin/<token>/stats` (docs/rules.md#r-peer-02); without it the answer is 401.
+ */
+export async function handleAdmin(device: DemoDevice, req: IncomingMessage, res: ServerResponse, tokenPath: string, token: string): Promise<void> {
+  const prefix = `/admin/${token}`;
+  if (tokenPath !== prefix && !tokenPath.startsWith(`${prefix}/`))
+    return send(res, 401, { error: 'the admin endpoint needs its token: use the adminUrl the demo device printed' });
+  const path = `/admin${tokenPath.slice(prefix.length)}`;
+  if ((req.method ?? 'GET') === 'GET') return handleAdminNow(device, req, res, path);
+  const turn = (changes.get(device) ?? Promise.resolve()).then(() => handleAdminNow(device, req, res, path));
+  changes.set(
+    device,
+    turn.catch(() => undefined),
+  );
+  return turn;
+}
+
+async function handleAdminNow(device: DemoDevice, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   try {
     const method = req.method ?? 'GET';
     if (path === '/admin' || path === '/admin/' || path === '/admin/stats') {

@@ -11,6 +11,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { decodeRunnerRequest, encodeRunnerMessage, isRunnerCommand, RESULT_TYPES } from '@shared/protocol/runner';
 import { handleAdmin } from './admin';
+import { randomBytes } from 'node:crypto';
+import { browserRefusal, refuseHttp, refuseUpgrade } from '@demo/guard';
 import { DEMO_DEVICE_NAME } from '@shared/protocol/demo-admin';
 import type { DemoDevice } from '@demo/phone/device';
 import { hierarchyPush, RunnerCommands, SUPPORTED_COMMANDS, SUPPORTED_FEATURES, type ConnectionState } from './commands';
@@ -31,11 +33,16 @@ export class RunnerServer {
   private readonly sockets = new Set<Socket>();
   private readonly commands: RunnerCommands;
   private nextConnectionId = 1;
+  private port = 0;
+  /** What the admin endpoint's path must carry, `/admin/<token>/…` (docs/rules.md#r-peer-02): printed at start, in `adminUrl`. */
+  readonly adminToken = randomBytes(16).toString('hex');
   private readonly onFrame = (frame: FrameState) => this.broadcast(frame);
 
   constructor(private readonly device: DemoDevice) {
     this.commands = new RunnerCommands(device);
     this.server = createServer((req, res) => {
+      const refused = browserRefusal(req, this.port);
+      if (refused !== undefined) return refuseHttp(res, refused);
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path === '/health' && req.method === 'GET') {
         const body = JSON.stringify({ status: 'ok', device: DEMO_DEVICE_NAME, bundleId: 'dev.parallax.demo' });
@@ -44,7 +51,7 @@ export class RunnerServer {
         return;
       }
       if (path === '/admin' || path.startsWith('/admin/')) {
-        void handleAdmin(device, req, res, path);
+        void handleAdmin(device, req, res, path, this.adminToken);
         return;
       }
       res.writeHead(404, { 'content-type': 'application/json' });
@@ -55,6 +62,8 @@ export class RunnerServer {
       socket.on('close', () => this.sockets.delete(socket));
     });
     this.server.on('upgrade', (req, socket, head) => {
+      const refused = browserRefusal(req, this.port);
+      if (refused !== undefined) return refuseUpgrade(socket, refused);
       const path = (req.url ?? '/').split('?')[0];
       if (path !== '/ws') {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
@@ -73,7 +82,8 @@ export class RunnerServer {
         resolve();
       });
     });
-    return (this.server.address() as AddressInfo).port;
+    this.port = (this.server.address() as AddressInfo).port;
+    return this.port;
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,7 @@
  *   POST /webview/action       body: {webViewId, action} → AutoMobileWebActionResult
  * Failures answer with a JSON body {failure?, error, detail?}; invalid action JSON is 400 bad_request.
  */
+import { browserRefusal, refuseHttp } from '@demo/guard';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -78,6 +79,9 @@ export class SdkServer {
   async start(): Promise<void> {
     if (this.server) return;
     const server = createServer((req, res) => {
+      // A page in a browser is no client of the bridge (docs/rules.md#r-peer-01).
+      const refused = browserRefusal(req, this.port);
+      if (refused !== undefined) return refuseHttp(res, refused);
       this.handle(req, res).catch((error: unknown) => {
         fail(res, 500, { error: 'internal_error', detail: error instanceof Error ? error.message : String(error) });
       });

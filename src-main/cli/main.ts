@@ -27,7 +27,7 @@ const USAGE = `Usage: parallax <command> [options]
 Commands:
   start [--demo-devices N]            open Parallax (Electron when its binary is present, else the web host)
   serve [--port N] [--device URL]...  web host on 127.0.0.1; prints the URL to open
-        [--replay FOLDER] [--no-default-device] [--demo-devices N]
+        [--replay FOLDER] [--no-default-device] [--demo-devices N] [--demo-admin ADMIN_URL]...
                                       --demo-devices N: N demo devices on varied screens (default 1)
   devices [--json]                    list what discovery finds (Bonjour, runner ports, manual entries)
   observe --device URL [--strategy visible|raw] [--xctest-only] [--json]
@@ -165,8 +165,22 @@ async function serve(args: string[], out: Out): Promise<number> {
     replay: { type: 'string' },
     'no-default-device': { type: 'boolean' },
     'demo-devices': { type: 'string' },
+    'demo-admin': { type: 'string', multiple: true },
   });
   const port = portOption(values.port) ?? 0;
+  // The admin URL a `parallax demo-device` printed, token and all: its runner (same port) gets demo controls (R-PEER-02).
+  for (const adminUrl of values['demo-admin'] ?? []) {
+    let admin: URL | undefined;
+    try {
+      admin = new URL(adminUrl);
+    } catch {
+      admin = undefined;
+    }
+    if (!admin || admin.protocol !== 'http:' || !admin.pathname.startsWith('/admin/'))
+      throw new UsageError('--demo-admin takes the adminUrl `parallax demo-device` printed (http://127.0.0.1:PORT/admin/TOKEN)');
+    const { registerDemoAdmin } = await import('@main/devices/demo-admin');
+    registerDemoAdmin(`ws://${admin.host}/ws`, adminUrl);
+  }
   const demoCount = await demoCountOption(values['demo-devices']);
   if (!existsSync(join(rendererDir(), 'index.html'))) {
     throw new Error('the renderer is not built; run `npm run build` first');

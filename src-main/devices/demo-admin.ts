@@ -30,6 +30,19 @@ const CHANGE_TIMEOUT_MS = 20_000;
 interface Address {
   host: string;
   port: number;
+  /** The admin endpoint's path, with its token: `/admin/<token>` (docs/rules.md#r-peer-02). */
+  prefix: string;
+}
+
+/** The admin URLs (with their tokens) of the demo devices this host knows, by runner URL. */
+const adminUrls = new Map<string, string>();
+
+/**
+ * Tells the host the admin URL a demo device printed (the host starts the default one and learns it
+ * there); without it the demo controls of that device are refused by the demo itself (401).
+ */
+export function registerDemoAdmin(runnerUrl: string, adminUrl: string): void {
+  adminUrls.set(runnerUrl, adminUrl);
 }
 
 export class DemoAdmin {
@@ -39,21 +52,21 @@ export class DemoAdmin {
   /** The screen shown, the screens there are, and every fault with its help text, its value kind and whether it is on. */
   async state(runnerUrl: string): Promise<DemoState> {
     const at = await this.addressOf(runnerUrl);
-    const faults = await this.read(at, '/admin/faults', DemoFaultsAnswerSchema);
-    const screen = await this.read(at, '/admin/screen', DemoScreenAnswerSchema);
+    const faults = await this.read(at, '/faults', DemoFaultsAnswerSchema);
+    const screen = await this.read(at, '/screen', DemoScreenAnswerSchema);
     return { screen: screen.screen, screens: screen.screens, faults: faults.faults, known: faults.known };
   }
 
   async setScreen(runnerUrl: string, screen: string): Promise<DemoState> {
     const at = await this.addressOf(runnerUrl);
-    await this.post(at, '/admin/screen', { screen });
+    await this.post(at, '/screen', { screen });
     return this.state(runnerUrl);
   }
 
   /** Turns faults on (`name` or `name=value`) and off (`name`), all or nothing, as the admin endpoint does. */
   async setFaults(runnerUrl: string, change: { add?: string[]; remove?: string[] }): Promise<DemoState> {
     const at = await this.addressOf(runnerUrl);
-    const answer = await this.post(at, '/admin/faults', change);
+    const answer = await this.post(at, '/faults', change);
     this.decode(DemoFaultsChangedSchema, answer, '/admin/faults');
     return this.state(runnerUrl);
   }
@@ -74,7 +87,9 @@ export class DemoAdmin {
       this.known.set(runnerUrl, null);
       throw notDemo;
     }
-    const at = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) };
+    const registered = adminUrls.get(runnerUrl);
+    const prefix = registered === undefined ? '/admin' : new URL(registered).pathname.replace(/\/+$/, '');
+    const at = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port), prefix };
     const health = await httpGet(at.host, at.port, '/health', { timeoutMs: READ_TIMEOUT_MS, maxBytes: MAX_DEMO_ADMIN_BYTES });
     // Unreachable now says nothing yet: ask again next time. An answer decides for good.
     if (health.kind !== 'answered') throw new DemoAdminError('unreachable', `the device's /health did not answer: ${outcomeText(health)}`);
@@ -84,14 +99,15 @@ export class DemoAdmin {
     return at;
   }
 
+  /** `path` is under the admin endpoint (`/faults`); errors name it as `/admin/faults`, never with the token. */
   private async read<T>(at: Address, path: string, schema: z.ZodType<T>): Promise<T> {
-    const outcome = await httpGet(at.host, at.port, path, { timeoutMs: READ_TIMEOUT_MS, maxBytes: MAX_DEMO_ADMIN_BYTES });
-    return this.decode(schema, this.answer(outcome, path), path);
+    const outcome = await httpGet(at.host, at.port, `${at.prefix}${path}`, { timeoutMs: READ_TIMEOUT_MS, maxBytes: MAX_DEMO_ADMIN_BYTES });
+    return this.decode(schema, this.answer(outcome, `/admin${path}`), `/admin${path}`);
   }
 
   private async post(at: Address, path: string, body: unknown): Promise<unknown> {
-    const outcome = await httpPostJson(at.host, at.port, path, body, { timeoutMs: CHANGE_TIMEOUT_MS, maxBytes: MAX_DEMO_ADMIN_BYTES });
-    return this.answer(outcome, path);
+    const outcome = await httpPostJson(at.host, at.port, `${at.prefix}${path}`, body, { timeoutMs: CHANGE_TIMEOUT_MS, maxBytes: MAX_DEMO_ADMIN_BYTES });
+    return this.answer(outcome, `/admin${path}`);
   }
 
   /** The answer's JSON; the demo's 400 {error} is its reason for refusing. */

@@ -9,6 +9,7 @@ import { bundledRecording, mdnsEnabled } from '@main/paths';
 import { MAX_DEMO_DEVICES } from '@shared/protocol/demo-admin';
 import { startReplayDevice } from '@demo/replay-device';
 import type { DeviceKind, DeviceManager } from '@main/devices/manager';
+import { registerDemoAdmin } from '@main/devices/demo-admin';
 
 export interface DefaultDevice {
   kind: DeviceKind;
@@ -48,6 +49,8 @@ export async function startDefaultDevice(count?: number): Promise<DefaultDevice>
     const { startDemoDevices } = await import('@demo/index');
     const [demo, ...rest] = await startDemoDevices(demoCount, { advertise: mdnsEnabled() });
     if (!demo) throw new Error('no demo device started');
+    // The host started them, so it holds their admin tokens (docs/rules.md#r-peer-02).
+    for (const started of [demo, ...rest]) registerDemoAdmin(started.runnerUrl, started.adminUrl);
     const { appRevealUrl } = demo;
     const others = rest.map((other, i) => ({ name: `Demo iPhone 17 #${i + 2} (${screenLabel(other.screen)})`, url: other.runnerUrl }));
     return {

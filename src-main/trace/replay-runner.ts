@@ -11,16 +11,25 @@ import { resolve } from 'node:path';
 import type { ObservedFrame, ReplayEnded, ReplayProgress } from '@shared/api/api';
 import type { ReplayReport } from '@shared/trace/replay-report';
 import type { DeviceManager } from '@main/devices/manager';
-import { replayTrace, type ReplayedFrames } from './replay';
+import { replayTrace } from './replay';
 import { openedTrace } from './view';
 import { recordedLaunch } from '@shared/trace/action-record';
 
 /** What the frames of one replay may take in memory (screenshots dominate); the steps past it keep none. */
 export const MAX_KEPT_FRAME_BYTES = 64 * 1024 * 1024;
 
-function frameBytes(frame: ObservedFrame | undefined): number {
-  if (!frame) return 0;
-  return (frame.screenshot?.dataBase64.length ?? 0) + JSON.stringify(frame.observation ?? null).length;
+/**
+ * A kept frame as the bytes it is held in (docs/rules.md#r-mem-01): its JSON in UTF-8, one buffer, read
+ * back on demand. Counting a live object graph by its JSON length undercounts it several times over (21
+ * frames "under 64 MiB" took 420 MiB); a buffer's length is what it holds.
+ */
+function packFrame(frame: ObservedFrame | undefined): Buffer | undefined {
+  return frame === undefined ? undefined : Buffer.from(JSON.stringify(frame), 'utf8');
+}
+
+interface KeptFrames {
+  before?: Buffer | undefined;
+  after?: Buffer | undefined;
 }
 
 export class ReplayBusyError extends Error {
@@ -30,7 +39,7 @@ export class ReplayBusyError extends Error {
 export class ReplayRunner {
   private running: { path: string; abort: AbortController } | undefined;
   /** The last replay's frames, by call id, and the trace they are of. */
-  private kept: { path: string; frames: Map<string, ReplayedFrames>; bytes: number } | undefined;
+  private kept: { path: string; frames: Map<string, KeptFrames>; bytes: number } | undefined;
 
   constructor(
     private readonly manager: DeviceManager,
@@ -48,7 +57,7 @@ export class ReplayRunner {
     if (this.running) throw new ReplayBusyError(`a replay of ${this.running.path} is running; stop it first`);
     const abort = new AbortController();
     this.running = { path, abort };
-    const kept = { path: resolve(path), frames: new Map<string, ReplayedFrames>(), bytes: 0 };
+    const kept = { path: resolve(path), frames: new Map<string, KeptFrames>(), bytes: 0 };
     this.kept = kept;
     try {
       const trace = await openedTrace(path);
@@ -61,10 +70,11 @@ export class ReplayRunner {
         variables: new Map(Object.entries(variables)),
         ...(relaunchFirst ? { relaunchFirst: { bundleId: recordedLaunch(trace.timeline)?.bundleId } } : {}),
         keepFrames: (step, frames) => {
-          const bytes = frameBytes(frames.before) + frameBytes(frames.after);
+          const packed = { before: packFrame(frames.before), after: packFrame(frames.after) };
+          const bytes = (packed.before?.byteLength ?? 0) + (packed.after?.byteLength ?? 0);
           if (kept.bytes + bytes > MAX_KEPT_FRAME_BYTES) return { before: false, after: false };
           kept.bytes += bytes;
-          kept.frames.set(step.callId, frames);
+          kept.frames.set(step.callId, packed);
           return { before: frames.before !== undefined, after: frames.after !== undefined };
         },
         onStep: (step) => this.events.onStep({ path, deviceId, total, step }),
@@ -87,7 +97,13 @@ export class ReplayRunner {
   /** A replayed frame of the last replay of `path`; null when it kept none (another trace, past the bound). */
   frame(path: string, callId: string, when: 'before' | 'after'): ObservedFrame | null {
     if (!this.kept || this.kept.path !== resolve(path)) return null;
-    return this.kept.frames.get(callId)?.[when] ?? null;
+    const packed = this.kept.frames.get(callId)?.[when];
+    return packed === undefined ? null : (JSON.parse(packed.toString('utf8')) as ObservedFrame);
+  }
+
+  /** The bytes the last replay's frames hold (for the bound's test and bench). */
+  keptBytes(): number {
+    return this.kept?.bytes ?? 0;
   }
 
   /** Asks the running replay to stop before its next step; false when none runs. */

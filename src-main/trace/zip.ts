@@ -142,7 +142,10 @@ export async function readZipDirectory(archive: ZipArchive): Promise<Map<string,
   const entries = new Map<string, ZipEntry>();
   try {
     for await (const entry of archive.eachEntry()) {
-      if (!entry.fileName.endsWith('/')) entries.set(entry.fileName, entry);
+      if (entry.fileName.endsWith('/')) continue;
+      // Two entries of one name: which one a reader takes is up to the reader, so none is taken (docs/rules.md#r-fuzz-02).
+      if (entries.has(entry.fileName)) throw new ZipError('damaged', `the zip holds ${entry.fileName} twice; a trace names each part once`);
+      entries.set(entry.fileName, entry);
     }
   } catch (error) {
     if (isIoError(error)) throw error;

@@ -3,6 +3,7 @@
  * the page names a device, the host finds out whether it is the demo and talks to its admin endpoint;
  * what the demo refuses comes back with its reason, and any other device has no demo controls.
  */
+import { registerDemoAdmin } from '@main/devices/demo-admin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice, FAULT_NAMES, FAULTS, type DemoDeviceHandle } from '@demo/index';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
@@ -21,6 +22,8 @@ beforeAll(async () => {
   demo = await startDemoDevice({ port: 0, screen: 'login' });
   replay = await startReplayDevice(GOLDEN_DIR);
   services = await startAppServices('web');
+  // The host learns the admin token as it would from the device it started (R-PEER-02).
+  registerDemoAdmin(demo.runnerUrl, demo.adminUrl);
   demoId = services.manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
   replayId = services.manager.connect(replay.url, { kind: 'replay', name: 'Recorded' }).id;
   await services.manager.connectionOf(demoId).waitUntilConnected(10_000);
