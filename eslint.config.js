@@ -1,6 +1,7 @@
 // Lint and the layer rule (docs/architecture.md): which source folder may import which.
 //   src-shared/protocol  the wire formats: imports nothing but itself (and zod)
 //   src-shared           pure logic: itself and zod; no Node, DOM or Electron
+//   src-shared/a11y      the accessibility audit, a floor above src-shared: it, src-shared and zod; nothing below imports it
 //   src-renderer         the views: itself, src-shared, and its UI libraries
 //   src-main             the host's I/O: itself, src-shared, Node, and the demo devices' entry point
 //   src-demo             the demo devices (peers): itself, the wire formats, Node
@@ -8,7 +9,7 @@
 import tseslint from 'typescript-eslint';
 import boundaries from 'eslint-plugin-boundaries';
 
-const everything = [{ element: { types: { anyOf: ['protocol', 'shared', 'renderer', 'main', 'demo'] } } }];
+const everything = [{ element: { types: { anyOf: ['protocol', 'a11y', 'shared', 'renderer', 'main', 'demo'] } } }];
 const zod = { module: { origin: 'external', source: 'zod' } };
 const core = { module: { origin: 'core' } };
 const external = (...sources) => ({ module: { origin: 'external', source: sources } });
@@ -68,6 +69,7 @@ export default tseslint.config(
       'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
       'boundaries/elements': [
         { type: 'protocol', pattern: 'src-shared/protocol', partialMatch: false },
+        { type: 'a11y', pattern: 'src-shared/a11y', partialMatch: false },
         { type: 'shared', pattern: 'src-shared', partialMatch: false },
         { type: 'renderer', pattern: 'src-renderer', partialMatch: false },
         { type: 'main', pattern: 'src-main', partialMatch: false },
@@ -87,11 +89,12 @@ export default tseslint.config(
           policies: [
             { from: { element: { type: 'protocol' } }, allow: { to: [{ element: { type: 'protocol' } }, zod] } },
             { from: { element: { type: 'shared' } }, allow: { to: [{ element: { types: { anyOf: ['protocol', 'shared'] } } }, zod] } },
+            { from: { element: { type: 'a11y' } }, allow: { to: [{ element: { types: { anyOf: ['protocol', 'shared', 'a11y'] } } }, zod] } },
             {
               from: { element: { type: 'renderer' } },
               allow: {
                 to: [
-                  { element: { types: { anyOf: ['protocol', 'shared', 'renderer'] } } },
+                  { element: { types: { anyOf: ['protocol', 'shared', 'a11y', 'renderer'] } } },
                   external(
                     'react',
                     'react-dom',
@@ -112,7 +115,7 @@ export default tseslint.config(
               from: { element: { type: 'main' } },
               allow: {
                 to: [
-                  { element: { types: { anyOf: ['protocol', 'shared', 'main'] } } },
+                  { element: { types: { anyOf: ['protocol', 'shared', 'a11y', 'main'] } } },
                   { element: { type: 'demo' }, file: { categories: 'entry' } },
                   core,
                   external('electron', 'ws', 'zod', 'yauzl', 'yazl', 'bonjour-service', '@modelcontextprotocol/*', 'playwright-core'),
