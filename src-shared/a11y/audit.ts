@@ -33,6 +33,11 @@ export const WCAG_MIN_TARGET = 24;
 export const MIN_CONTRAST = 4.5;
 export const MIN_CONTRAST_LARGE = 3;
 const LARGE_TEXT_PT = 18;
+/**
+ * Pixels one audit samples at most for contrast (about 1,000 text frames of 4,096 samples): past it the
+ * remaining texts are reported as not evaluated, so a screen of 50,000 labels stays within a frame budget.
+ */
+export const CONTRAST_SAMPLE_BUDGET = 4_000_000;
 /** Extras key an SDK may set with a text's natural width in points (R-A11Y-12). */
 export const TEXT_WIDTH_KEY = 'text.width';
 
@@ -45,6 +50,10 @@ interface Item {
   visible: Rect | null;
   /** The frame of the nearest bar (navigation, tab, tool bar) the node lies in. */
   inBar: Rect | null;
+  /** What XCTest reports for it (xctestView), read once. */
+  view: UiNode | undefined;
+  /** What VoiceOver announces for it (from `view`, else the node's own label), read once. */
+  label: string;
   /** A bar drawn later covers part of it (a tab bar over a list's last row): its frame is not what a finger or an eye gets. */
   covered: boolean;
   order: number;
@@ -72,7 +81,9 @@ function walk(root: UiNode, screen: Rect | null): Item[] {
       visible = clip ? intersect(rect, clip) : rect;
       // An empty container does not clip (UIKit draws subviews outside a zero-size view).
       if (rectWidth(rect) > 0 && rectHeight(rect) > 0) childClip = visible ?? { left: 0, top: 0, right: 0, bottom: 0 };
-      out.push({ key, node, kind, rect, visible, inBar, covered: false, order: out.length });
+      const view = xctestView(node);
+      const label = announcedLabel(view ?? node) || (view ? announcedLabel(node) : '');
+      out.push({ key, node, kind, rect, visible, inBar, view, label, covered: false, order: out.length });
     }
     const childBar = kind === 'bar' && rect ? rect : inBar;
     const children = childrenOf(node);
@@ -124,8 +135,7 @@ class Findings {
     extra: { severity?: A11ySeverity; colors?: A11yFinding['colors'] } = {},
   ): void {
     const r = A11Y_RULES[rule];
-    const view = xctestView(item.node) ?? item.node;
-    const label = announcedLabel(view) || announcedLabel(item.node);
+    const label = item.label;
     const fingerprint = `${rule}|${identityOf(item.node, label, item.rect)}`;
     if (this.seen.has(fingerprint)) return;
     this.seen.add(fingerprint);
@@ -184,8 +194,8 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
     );
   } else {
     for (const item of appSide) {
-      if (xctestView(item.node)) continue;
-      const label = announcedLabel(item.node);
+      if (item.view) continue;
+      const label = item.label;
       if (!isControl(item.kind) && !label && item.kind !== 'image') continue;
       const where = nodeSource(item.node) === 'sdkWebBridge' ? 'the web view' : 'the SDK bridge';
       findings.add('R-A11Y-01', item, `${describe(item, label)} is on screen (${where} reports it) but XCTest does not: VoiceOver will not find it.`, {
@@ -197,7 +207,7 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
 
   // What VoiceOver reaches: XCTest's view of each element (all of the app's, when XCTest read nothing).
   const reached = onScreen
-    .map((item) => ({ item, view: xctestView(item.node) ?? (input.xctestUnreadable ? item.node : undefined) }))
+    .map((item) => ({ item, view: item.view ?? (input.xctestUnreadable ? item.node : undefined) }))
     .filter((x): x is { item: Item; view: UiNode } => x.view !== undefined);
 
   // ---- Description (R-A11Y-03 to R-A11Y-06)
@@ -227,7 +237,7 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
     const distinct = new Set(group.map((g) => g.identity));
     if (distinct.size < 2) continue;
     for (const { item } of group) {
-      const label = announcedLabel(xctestView(item.node) ?? item.node);
+      const label = item.label;
       findings.add('R-A11Y-06', item, `${distinct.size} different controls on this screen are all announced as “${label}”.`, {
         label,
         controls: distinct.size,
@@ -258,13 +268,14 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
   if (!input.pixels || !input.screen) {
     notEvaluated.push({ kind: 'contrast', reason: 'no screenshot of this frame' });
   } else {
-    contrast(reached, input, findings);
+    const skipped = contrast(reached, input, findings);
+    if (skipped > 0) notEvaluated.push({ kind: 'contrast', reason: `${skipped} texts past the sampling budget were not measured` });
   }
 
   // ---- Traits (R-A11Y-10, R-A11Y-11): what the app says the element is against what XCTest gives it.
   for (const item of onScreen) {
     if (nodeSource(item.node) === 'xctest') continue;
-    const view = xctestView(item.node);
+    const view = item.view;
     if (!view) continue;
     const given = xctestKind(view);
     if ((item.kind === 'button' || item.kind === 'link') && !isControl(given) && given !== 'cell') {
@@ -300,7 +311,7 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
     measured++;
     const w = rectWidth(item.rect);
     if (natural > w + 1) {
-      findings.add('R-A11Y-12', item, `“${announcedLabel(item.node)}” needs ${Math.round(natural)} pt but its frame is ${w} pt wide: it is cut off.`, {
+      findings.add('R-A11Y-12', item, `“${item.label}” needs ${Math.round(natural)} pt but its frame is ${w} pt wide: it is cut off.`, {
         naturalWidth: Math.round(natural),
         frameWidth: w,
       });
@@ -320,47 +331,45 @@ function describe(item: Item, label: string): string {
 }
 
 /** Targets that overlap without one containing the other (a button in a cell is fine), by a grid of 44-pt buckets. */
+const BUCKET_LIMIT = 32;
+
 function overlaps(targets: Item[], findings: Findings): void {
   const CELL = HIG_MIN_TARGET;
   const buckets = new Map<string, Item[]>();
-  const reported = new Set<string>();
   for (const item of targets) {
     const r = item.rect;
     const candidates = new Set<Item>();
     for (let gx = Math.floor(r.left / CELL); gx <= Math.floor((r.right - 1) / CELL); gx++) {
       for (let gy = Math.floor(r.top / CELL); gy <= Math.floor((r.bottom - 1) / CELL); gy++) {
         const key = `${gx}:${gy}`;
-        const bucket = buckets.get(key);
-        if (bucket) for (const other of bucket) candidates.add(other);
-        else buckets.set(key, []);
-        buckets.get(key)!.push(item);
-        // A pathological screen of stacked targets: stop growing a bucket past what anyone can read.
-        if (buckets.get(key)!.length > 64) break;
+        let bucket = buckets.get(key);
+        if (!bucket) buckets.set(key, (bucket = []));
+        for (const other of bucket) candidates.add(other);
+        // A pathological screen of stacked targets: a bucket stops growing past what anyone could read,
+        // so the check stays linear (the first BUCKET_LIMIT targets of a spot are still compared).
+        if (bucket.length < BUCKET_LIMIT) bucket.push(item);
       }
     }
     for (const other of candidates) {
       const shared = intersect(r, other.rect);
       if (!shared || rectWidth(shared) < 1 || rectHeight(shared) < 1) continue;
       if (sameRect(r, other.rect) || contains(r, other.rect) || contains(other.rect, r)) continue;
-      const pair = `${other.key}|${item.key}`;
-      if (reported.has(pair)) continue;
-      reported.add(pair);
-      const otherLabel = announcedLabel(xctestView(other.node) ?? other.node) || other.kind;
-      findings.add(
-        'R-A11Y-08',
-        item,
-        `${describe(item, announcedLabel(xctestView(item.node) ?? item.node))} overlaps “${otherLabel}” by ${rectWidth(shared)} × ${rectHeight(shared)} pt.`,
-        {
-          other: otherLabel,
-          otherNodeKey: other.key,
-          overlap: rectText(shared),
-        },
-      );
+      const otherLabel = other.label || other.kind;
+      findings.add('R-A11Y-08', item, `${describe(item, item.label)} overlaps “${otherLabel}” by ${rectWidth(shared)} × ${rectHeight(shared)} pt.`, {
+        other: otherLabel,
+        otherNodeKey: other.key,
+        overlap: rectText(shared),
+      });
+      // One finding per target (its fingerprint): the first overlap found names the other.
+      break;
     }
   }
 }
 
-function contrast(reached: Array<{ item: Item; view: UiNode }>, input: AuditInput, findings: Findings): void {
+/** Contrast of every text VoiceOver reaches; the number of texts the sample budget left unmeasured. */
+function contrast(reached: Array<{ item: Item; view: UiNode }>, input: AuditInput, findings: Findings): number {
+  let budget = CONTRAST_SAMPLE_BUDGET;
+  let skipped = 0;
   const pixels = input.pixels!;
   const scale = pixels.width / input.screen!.width;
   const safeTop = input.safeArea?.top ?? 0;
@@ -377,8 +386,13 @@ function contrast(reached: Array<{ item: Item; view: UiNode }>, input: AuditInpu
     if (r.top < safeTop || r.bottom > safeBottom) continue;
     // A bar drawn over the text (a tab bar over a list's last row) hides it: its pixels are the bar's.
     if (item.covered) continue;
+    if (budget <= 0) {
+      skipped++;
+      continue;
+    }
     const colors = frameColors(pixels, r.left * scale, r.top * scale, r.right * scale, r.bottom * scale);
     if (!colors) continue;
+    budget -= colors.samples;
     const fontPt = kind === 'text' || kind === 'header' ? singleLineFontPt(label, r) : undefined;
     const large = fontPt !== undefined && fontPt >= LARGE_TEXT_PT;
     const required = large ? MIN_CONTRAST_LARGE : MIN_CONTRAST;
@@ -394,6 +408,7 @@ function contrast(reached: Array<{ item: Item; view: UiNode }>, input: AuditInpu
       { colors: { foreground: fg, background: bg, ratio, required } },
     );
   }
+  return skipped;
 }
 
 /**

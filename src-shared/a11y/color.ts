@@ -38,8 +38,8 @@ export function hex({ r, g, b }: Rgb): string {
   return `#${[r, g, b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Samples read from one frame at most: a large frame is read on a grid, so a 5k-node screen stays fast. */
-const MAX_SAMPLES = 16_384;
+/** Samples read from one frame at most: a large frame is read on a grid (every 4th device pixel of a 370-pt label). */
+const MAX_SAMPLES = 4_096;
 /** The text's colour must cover this share of the samples: one stray pixel is no text. */
 const MIN_FOREGROUND_SHARE = 0.01;
 
@@ -50,9 +50,16 @@ export interface FrameColors {
   samples: number;
 }
 
+// One histogram for every call (the audit is synchronous): 4 bits a channel, 4,096 bins, each with its
+// count and channel sums so a bin's colour is the average of the pixels in it, not the bin's corner.
+const BINS = 4_096;
+const counts = new Uint32Array(BINS);
+const sums = new Float64Array(BINS * 3);
+const touched = new Uint16Array(BINS);
+
 /**
  * The two colours of a text's frame (`left`…`bottom` in pixels): the background is the commonest colour
- * (quantised to 5 bits a channel, then averaged within its bin), the foreground the colour, among those
+ * (quantised to 4 bits a channel, then averaged within its bin), the foreground the colour, among those
  * covering at least 1% of the frame, that differs most from it: the glyphs' solid core rather than their
  * anti-aliased edge. Undefined when the frame holds one colour only (nothing drawn to measure).
  */
@@ -63,41 +70,45 @@ export function frameColors(pixels: Pixels, left: number, top: number, right: nu
   const y1 = Math.min(pixels.height, Math.ceil(bottom));
   if (x1 <= x0 || y1 <= y0) return undefined;
   const step = Math.max(1, Math.ceil(Math.sqrt(((x1 - x0) * (y1 - y0)) / MAX_SAMPLES)));
-  const bins = new Map<number, { n: number; r: number; g: number; b: number }>();
-  let samples = 0;
   const { data, width } = pixels;
+  let used = 0;
+  let samples = 0;
   for (let y = y0; y < y1; y += step) {
     for (let x = x0; x < x1; x += step) {
       const i = (y * width + x) * 4;
       const r = data[i]!;
       const g = data[i + 1]!;
       const b = data[i + 2]!;
-      const key = ((r >> 3) << 10) | ((g >> 3) << 5) | (b >> 3);
-      const bin = bins.get(key);
-      if (bin) {
-        bin.n++;
-        bin.r += r;
-        bin.g += g;
-        bin.b += b;
-      } else bins.set(key, { n: 1, r, g, b });
+      const key = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
+      if (counts[key] === 0) touched[used++] = key;
+      counts[key] = counts[key]! + 1;
+      sums[key * 3] = sums[key * 3]! + r;
+      sums[key * 3 + 1] = sums[key * 3 + 1]! + g;
+      sums[key * 3 + 2] = sums[key * 3 + 2]! + b;
       samples++;
     }
   }
-  let top1: { n: number; r: number; g: number; b: number } | undefined;
-  for (const bin of bins.values()) if (!top1 || bin.n > top1.n) top1 = bin;
-  if (!top1) return undefined;
-  const background = { r: top1.r / top1.n, g: top1.g / top1.n, b: top1.b / top1.n };
+  const colour = (key: number): Rgb => ({ r: sums[key * 3]! / counts[key]!, g: sums[key * 3 + 1]! / counts[key]!, b: sums[key * 3 + 2]! / counts[key]! });
+  let top1 = touched[0]!;
+  for (let t = 1; t < used; t++) if (counts[touched[t]!]! > counts[top1]!) top1 = touched[t]!;
+  const background = colour(top1);
   const minCount = Math.max(2, Math.ceil(samples * MIN_FOREGROUND_SHARE));
   let foreground: Rgb | undefined;
   let best = 1;
-  for (const bin of bins.values()) {
-    if (bin === top1 || bin.n < minCount) continue;
-    const colour = { r: bin.r / bin.n, g: bin.g / bin.n, b: bin.b / bin.n };
-    const ratio = contrastRatio(colour, background);
+  for (let t = 0; t < used; t++) {
+    const key = touched[t]!;
+    if (key === top1 || counts[key]! < minCount) continue;
+    const candidate = colour(key);
+    const ratio = contrastRatio(candidate, background);
     if (ratio > best) {
       best = ratio;
-      foreground = colour;
+      foreground = candidate;
     }
+  }
+  for (let t = 0; t < used; t++) {
+    const key = touched[t]!;
+    counts[key] = 0;
+    sums[key * 3] = sums[key * 3 + 1] = sums[key * 3 + 2] = 0;
   }
   if (!foreground) return undefined;
   return { background, foreground, ratio: best, samples };
