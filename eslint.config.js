@@ -118,7 +118,7 @@ export default tseslint.config(
                   { element: { types: { anyOf: ['protocol', 'shared', 'a11y', 'main'] } } },
                   { element: { type: 'demo' }, file: { categories: 'entry' } },
                   core,
-                  external('electron', 'ws', 'zod', 'yauzl', 'yazl', 'bonjour-service', '@modelcontextprotocol/*', 'playwright-core'),
+                  external('electron', 'ws', 'zod', 'yauzl', 'yazl', 'bonjour-service', '@modelcontextprotocol/*', 'playwright-core', 'pngjs'),
                 ],
               },
             },

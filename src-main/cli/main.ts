@@ -14,6 +14,7 @@ import { startReplayDevice } from '@demo/replay-device';
 import { runActionCommand } from './actions';
 import { runTraceCommand } from './traces';
 import { runDoctor } from './doctor';
+import { AuditUsageError, runAuditCommand } from './audit';
 import { discoverOnce } from '@main/discovery/index';
 import { startAppServices } from '@main/host/app-services';
 import { connectDefaultDevice, demoDeviceCount, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
@@ -40,6 +41,8 @@ Commands:
   export FILE [--maestro|--xcuitest] [--out PATH]
                                       export a trace as a Maestro flow or an XCUITest method
   compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
+  audit (--device URL | TRACE) [--json] [--fail-on error|warning] [--report FILE.html|FILE.md]
+                                      accessibility findings of the screen (or every step); exit 1 at --fail-on
   doctor [--device URL] [--json]      check a runner or an AppReveal app from here; the next step for each failure
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
   demo-device [--port N] [--screen NAME] [--heavy-nodes N] [--fault F]... [--variant V]...
@@ -83,6 +86,8 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
         return await runTraceCommand(command, rest, out);
       case 'replay-device':
         return await replayDevice(rest, out);
+      case 'audit':
+        return await runAuditCommand(rest, out);
       case 'doctor':
         return await runDoctor(rest, out);
       case 'demo-device':
@@ -98,7 +103,7 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
     }
   } catch (error) {
     out.error(`parallax: ${oneLine(error)}`);
-    return error instanceof UsageError ? 2 : 1;
+    return error instanceof UsageError || error instanceof AuditUsageError ? 2 : 1;
   }
 }
 
