@@ -15,6 +15,7 @@ import { runActionCommand } from './actions';
 import { runTraceCommand } from './traces';
 import { runDoctor } from './doctor';
 import { AuditUsageError, runAuditCommand } from './audit';
+import { auditFrame } from '@main/a11y/audit-frame';
 import { discoverOnce } from '@main/discovery/index';
 import { startAppServices } from '@main/host/app-services';
 import { connectDefaultDevice, demoDeviceCount, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
@@ -31,7 +32,7 @@ Commands:
         [--replay FOLDER] [--no-default-device] [--demo-devices N]
                                       --demo-devices N: N demo devices on varied screens (default 1)
   devices [--json]                    list what discovery finds (Bonjour, runner ports, manual entries)
-  observe --device URL [--strategy visible|raw] [--xctest-only] [--json]
+  observe --device URL [--strategy visible|raw] [--xctest-only] [--accessibility-audit] [--json]
                                       print the device's current observation
   tap|type|clear|swipe|scroll-to --device URL (--id ID | --text TEXT | --point X,Y) ... [--json]
                                       run one action; prints its result (parallax tap --help)
@@ -242,6 +243,7 @@ async function observe(args: string[], out: Out): Promise<number> {
     json: { type: 'boolean' },
     strategy: { type: 'string' },
     'xctest-only': { type: 'boolean' },
+    'accessibility-audit': { type: 'boolean' },
     timeout: { type: 'string' },
   });
   if (!values.device) throw new UsageError('observe needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL');
@@ -253,12 +255,16 @@ async function observe(args: string[], out: Out): Promise<number> {
   connection.start();
   try {
     await connection.waitUntilConnected(timeoutMs);
-    const { observation } = await connection.observe({
+    const frame = await connection.observe({
       strategy: strategy.data,
       xctestOnly: values['xctest-only'] === true,
-      screenshot: false,
+      // The audit mode reads the screenshot too: contrast is sampled from its pixels.
+      screenshot: values['accessibility-audit'] === true,
     });
+    const { observation } = frame;
     if (!observation) throw new Error('no observation');
+    // Seed 002: with the audit mode on, the observation carries its accessibilityAudit (docs/rules.md#r-a11y).
+    if (values['accessibility-audit']) observation.accessibilityAudit = auditFrame(frame);
     const unreadable = observation.errors.find((error) => error.stage === 'xctest' && !observation.viewHierarchy);
     if (values.json) {
       out.log(JSON.stringify(observation, null, 2));

@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { main } from '@main/cli/main';
 import type { A11yFinding, AccessibilityAudit } from '@shared/protocol/accessibility';
+import { parseJsonLossless } from '@shared/protocol/json';
+import { ObservationSchema } from '@shared/protocol/observation';
 
 let device: DemoDeviceHandle;
 let dir: string;
@@ -108,6 +110,21 @@ describe('R-A11Y ground truth: the access screen', () => {
     const htmlText = readFileSync(html, 'utf8');
     expect(htmlText).toContain('data-rule="R-A11Y-09"');
     expect(htmlText).toMatch(/<img alt="R-A11Y-09[^"]*" src="data:image\/png;base64,/);
+  }, 60_000);
+});
+
+describe('R-A11Y-13 the audit mode: the observation carries seed 002’s accessibilityAudit', () => {
+  it('observe --accessibility-audit --json prints an observation whose accessibilityAudit decodes and holds the screen’s findings; without it, none', async () => {
+    await show('access');
+    const run = async (...flags: string[]) => {
+      const lines: string[] = [];
+      expect(await main(['observe', '--device', device.runnerUrl, '--json', ...flags], { log: (l) => lines.push(l), error: (l) => lines.push(l) })).toBe(0);
+      return ObservationSchema.parse(parseJsonLossless(lines.join('\n')));
+    };
+    const audited = await run('--accessibility-audit');
+    expect(audited.accessibilityAudit!.violations.map((f) => `${f.rule} ${who(f)}`)).toContain('R-A11Y-07 access.info');
+    expect(audited.accessibilityAudit!.summary.notEvaluated.map((n) => n.kind)).not.toContain('contrast');
+    expect((await run()).accessibilityAudit).toBeUndefined();
   }, 60_000);
 });
 
