@@ -128,6 +128,19 @@ describe('R-A11Y-13 the audit mode: the observation carries seed 002’s accessi
   }, 60_000);
 });
 
+describe('R-A11Y-14 parallax audit TRACE', () => {
+  it('audits every recorded step with an observation: the feed step of the demo QA trace has its 11 undescribed avatars', async () => {
+    const lines: string[] = [];
+    const trace = join(import.meta.dirname, '../fixtures/traces/demo-qa');
+    const code = await main(['audit', trace, '--json', '--fail-on', 'warning'], { log: (l) => lines.push(l), error: (l) => lines.push(l) });
+    const screens = JSON.parse(lines.join('\n')).screens as Array<{ title: string; accessibilityAudit: AccessibilityAudit }>;
+    expect(screens.length).toBeGreaterThan(1);
+    expect(screens.every((s) => /^Step \d+/.test(s.title))).toBe(true);
+    expect(screens.some((s) => s.accessibilityAudit.violations.filter((f) => f.rule === 'R-A11Y-05').length === 11)).toBe(true);
+    expect(code).toBe(1);
+  }, 60_000);
+});
+
 describe('R-A11Y: the other demo screens, every finding real', () => {
   it.each([
     ['login', []],
