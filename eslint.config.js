@@ -12,7 +12,8 @@ const core = { module: { origin: 'core' } };
 const external = (...sources) => ({ module: { origin: 'external', source: sources } });
 // src-shared's floors, from the ground up (docs/architecture.md#floors): a folder imports itself and the
 // floors below it, never one above nor a neighbour on its own floor. One element per folder.
-const FLOORS = [['protocol'], ['model'], ['observe', 'selectors'], ['act'], ['compare'], ['trace'], ['inspect'], ['api']];
+// a11y, the accessibility audit (docs/rules.md#r-a11y-01), reads nodes and suggests selectors; nothing below it uses it.
+const FLOORS = [['protocol'], ['model'], ['observe', 'selectors'], ['act', 'a11y'], ['compare'], ['trace'], ['inspect'], ['api']];
 // Files of src-shared outside every floor's folder: a new folder must take its floor in FLOORS.
 const SHARED = [...FLOORS.flat(), 'shared'];
 const floorPolicies = FLOORS.flatMap((floor, level) =>
@@ -125,7 +126,7 @@ export default tseslint.config(
                   { element: { types: { anyOf: [...SHARED, 'main'] } } },
                   { element: { type: 'demo' }, file: { categories: 'entry' } },
                   core,
-                  external('electron', 'ws', 'zod', 'yauzl', 'yazl', 'bonjour-service', '@modelcontextprotocol/*', 'playwright-core'),
+                  external('electron', 'ws', 'zod', 'yauzl', 'yazl', 'bonjour-service', '@modelcontextprotocol/*', 'playwright-core', 'pngjs'),
                 ],
               },
             },

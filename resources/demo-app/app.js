@@ -3,7 +3,7 @@
 (() => {
   'use strict';
 
-  const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges', 'heavy'];
+  const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges', 'heavy', 'access'];
   const FEED_LENGTH = 60;
   // The feed opens scrolled into the middle so there is content both above and below what is visible.
   const FEED_INITIAL_ROW = 8;

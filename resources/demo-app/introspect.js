@@ -174,6 +174,10 @@
       selected: el.getAttribute('data-ax-selected') === 'true',
       children: [],
     };
+    if (el.getAttribute('data-ax-hidden') === 'true') node.axHidden = true;
+    if (el.getAttribute('data-ax-tap') === 'true') node.tappable = true;
+    const textStyle = el.getAttribute('data-ax-text-style');
+    if (textStyle) node.textStyle = textStyle;
     const label = el.getAttribute('data-ax-label');
     if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
       node.label = label || undefined;

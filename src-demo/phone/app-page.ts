@@ -31,7 +31,7 @@ import {
 import { ScreenPicture } from './picture';
 import { pngSize } from '@shared/protocol/png';
 
-export const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges', 'heavy'] as const;
+export const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges', 'heavy', 'access'] as const;
 /** The heavy screen's size when nobody asks for another (docs/rules.md#r-perf-01). */
 export const DEFAULT_HEAVY_NODES = 50_000;
 /** The range the heavy screen can be built in: from one tile to four times the 50,000. */

@@ -31,6 +31,12 @@ export interface NativeNode {
   webViewId?: string | undefined;
   contentOrigin?: [number, number] | undefined;
   contentUrl?: string | undefined;
+  /** accessibilityElementsHidden: the app hides the view (and its subtree) from accessibility; the SDK still sees it. */
+  axHidden?: boolean | undefined;
+  /** The view has a tap gesture recogniser (what the SDK sees; accessibility traits are another matter). */
+  tappable?: boolean | undefined;
+  /** The label's font text style (UIFont.TextStyle: "title2", "headline", …), as the SDK reads it. */
+  textStyle?: string | undefined;
   children: NativeNode[];
 }
 
@@ -55,6 +61,9 @@ const NATIVE_NODE_FIELDS = {
   webViewId: z.string().optional(),
   contentOrigin: z.tuple([z.number(), z.number()]).optional(),
   contentUrl: z.string().optional(),
+  axHidden: z.boolean().optional(),
+  tappable: z.boolean().optional(),
+  textStyle: z.string().optional(),
 };
 
 export const NativeNodeSchema: z.ZodType<NativeNode> = z.object({

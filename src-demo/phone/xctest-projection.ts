@@ -92,7 +92,8 @@ function nativeToUi(node: NativeNode, path: string, capture: ScreenCapture): UiN
   }
   if (node.selected) ui.selected = 'true';
 
-  const children: UiNode[] = node.children.map((child, i) => nativeToUi(child, `${path}.${i}`, capture));
+  // accessibilityElementsHidden: XCTest (like VoiceOver) gets nothing of the view or what is in it.
+  const children: UiNode[] = node.children.flatMap((child, i) => (child.axHidden ? [] : [nativeToUi(child, `${path}.${i}`, capture)]));
   if (node.webViewId) {
     const web = capture.web[node.webViewId];
     const origin = node.contentOrigin ?? [node.rect[0], node.rect[1]];

@@ -70,6 +70,18 @@ const ROLES: Record<string, string> = {
   WKWebView: 'webView',
 };
 
+/**
+ * The role the bridge reports. It reads the view in-process, so it knows more than its traits: a view with
+ * a tap gesture recogniser is interactive (as AppReveal's `isInteractive` counts it: a UIControl, the
+ * button trait, or a tap gesture), and a label set in a title text style reads as a header.
+ */
+function bridgeRole(source: NativeNode): string {
+  if (source.role === 'heading') return 'header';
+  if (source.tappable && !ROLES[source.cls]) return 'button';
+  if (source.textStyle && /^(?:largeTitle|title\d?|headline)$/.test(source.textStyle)) return 'header';
+  return ROLES[source.cls] ?? 'other';
+}
+
 /** The element id the bridge gives a view: its accessibilityIdentifier, else its place in the tree. */
 export function elementIdOf(node: NativeNode, path: string): string {
   return node.id ?? `${node.cls}@${path}`;
@@ -85,7 +97,7 @@ export function buildObservation(native: NativeCapture, dy = 0): { root?: WireOb
     const onScreen = w > 0 && h > 0 && x < width && y < height && x + w > 0 && y + h > 0;
     const node: WireObservationNode = {
       id: elementIdOf(source, path),
-      role: source.role === 'heading' ? 'header' : (ROLES[source.cls] ?? 'other'),
+      role: bridgeRole(source),
       bounds: { left: x, top: y - dy, right: x + w, bottom: y + h - dy },
       enabled: source.enabled,
       visible: onScreen,

@@ -30,7 +30,7 @@ Commands:
         [--replay FOLDER] [--no-default-device] [--demo-devices N] [--demo-admin ADMIN_URL]...
                                       --demo-devices N: N demo devices on varied screens (default 1)
   devices [--json]                    list what discovery finds (Bonjour, runner ports, manual entries)
-  observe --device URL [--strategy visible|raw] [--xctest-only] [--json]
+  observe --device URL [--strategy visible|raw] [--xctest-only] [--accessibility-audit] [--json]
                                       print the device's current observation
   tap|type|clear|swipe|scroll-to --device URL (--id ID | --text TEXT | --point X,Y) ... [--json]
                                       run one action; prints its result (parallax tap --help)
@@ -43,6 +43,8 @@ Commands:
   export FILE [--maestro|--xcuitest] [--out PATH]
                                       export a trace as a Maestro flow or an XCUITest method
   compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
+  audit (--device URL | TRACE) [--json] [--fail-on error|warning] [--report FILE.html|FILE.md]
+                                      accessibility findings of the screen (or every step); exit 1 at --fail-on
   doctor [--device URL] [--json]      check a runner or an AppReveal app from here; the next step for each failure
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
   demo-device [--port N] [--screen NAME] [--heavy-nodes N] [--fault F]... [--variant V]...
@@ -116,6 +118,8 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
         return await (await traces()).runTraceCommand(command, rest, out === stdio ? { ...out, ...(await terminalSecrets()) } : out);
       case 'replay-device':
         return await replayDevice(rest, out);
+      case 'audit':
+        return await audit(rest, out);
       case 'doctor':
         return await (await doctor()).runDoctor(rest, out);
       case 'demo-device':
@@ -132,6 +136,16 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
   } catch (error) {
     out.error(`parallax: ${oneLine(error)}`);
     return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+/** `parallax audit`, its usage errors answered as every command's are (exit 2). */
+async function audit(args: string[], out: Out): Promise<number> {
+  const { AuditUsageError, runAuditCommand } = await import('./audit');
+  try {
+    return await runAuditCommand(args, out);
+  } catch (error) {
+    throw error instanceof AuditUsageError ? new UsageError(error.message) : error;
   }
 }
 
@@ -292,6 +306,7 @@ async function observe(args: string[], out: Out): Promise<number> {
     json: { type: 'boolean' },
     strategy: { type: 'string' },
     'xctest-only': { type: 'boolean' },
+    'accessibility-audit': { type: 'boolean' },
     timeout: { type: 'string' },
   });
   if (!values.device) throw new UsageError('observe needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL');
@@ -304,12 +319,16 @@ async function observe(args: string[], out: Out): Promise<number> {
   connection.start();
   try {
     await connection.waitUntilConnected(timeoutMs);
-    const { observation } = await connection.observe({
+    const frame = await connection.observe({
       strategy: strategy.data,
       xctestOnly: values['xctest-only'] === true,
-      screenshot: false,
+      // The audit mode reads the screenshot too: contrast is sampled from its pixels.
+      screenshot: values['accessibility-audit'] === true,
     });
+    const { observation } = frame;
     if (!observation) throw new Error('no observation');
+    // Seed 002: with the audit mode on, the observation carries its accessibilityAudit (docs/rules.md#r-a11y).
+    if (values['accessibility-audit']) observation.accessibilityAudit = (await import('@main/a11y/audit-frame')).auditFrame(frame);
     const unreadable = observation.errors.find((error) => error.stage === 'xctest' && !observation.viewHierarchy);
     if (values.json) {
       out.log(JSON.stringify(observation, null, 2));

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { UInt64Schema } from './json';
 import { BoundsSchema, InsetsSchema, UiNodeSchema, ViewHierarchySchema, WindowInfoSchema } from './runner';
+import { AccessibilityAuditSchema } from './accessibility';
 import { BridgeActionKindSchema, OBSERVATION_BRIDGE_REASONS, SdkRelayFailureSchema } from './sdk';
 
 // ---- Backend ----------------------------------------------------------------------------------------
@@ -220,6 +221,8 @@ export const ObservationSchema = z
     /** What discovery said about the foreground app's bridge (absent when the probe failed). */
     bridge: BridgeStateSchema.optional(),
     sources: z.object({ bridge: SourceOutcomeSchema.optional(), web: SourceOutcomeSchema.optional() }),
+    /** Seed 002's accessibilityAudit: present when the audit mode is on (docs/rules.md#r-a11y). */
+    accessibilityAudit: AccessibilityAuditSchema.optional(),
   })
   .refine((o) => o.fallbackReason === undefined || o.backend === 'xctest', {
     path: ['fallbackReason'],

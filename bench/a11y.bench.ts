@@ -1,0 +1,101 @@
+/**
+ * `npm run bench -- a11y`: the accessibility audit of one observation (docs/rules.md#r-a11y) at 1k, 5k and
+ * 50k nodes, with a 1206 x 2622 screenshot to sample contrast from. Two screens: the demo's heavy board
+ * (src-demo/heavy-recording.ts: tiles of labels, the tree a real heavy screen gives) and a control-dense
+ * list (every row an SDK bridge cell with a label, an image and two buttons, XCTest twins on all but a few,
+ * a third of the buttons small, some overlapping): every rule has work on it. The issue's limit is 5k nodes
+ * in under 100 ms; each figure is printed as a ratio to it. The audit is synchronous, so its CPU time
+ * (process.cpuUsage) is printed beside the wall time: on a machine shared with others the wall time
+ * also counts the time other processes held the cores.
+ */
+import { heavyHierarchy } from '@demo/heavy-recording';
+import { auditTree, type Pixels } from '@shared/a11y';
+import type { UiNode } from '@shared/protocol/runner';
+
+const LIMIT_MS = 100;
+const SCREEN = { width: 402, height: 874 };
+const RUNS = 7;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** A screenshot at 3x: a light background with dark stripes, so every text frame has two colours to find. */
+function screenshot(): Pixels {
+  const width = SCREEN.width * 3;
+  const height = SCREEN.height * 3;
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      const ink = x % 7 === 0 && y % 5 !== 0;
+      data[i] = data[i + 1] = data[i + 2] = ink ? 0x90 : 0xf2;
+      data[i + 3] = 255;
+    }
+  return { width, height, data };
+}
+
+const b = (left: number, top: number, w: number, h: number) => ({ left, top, right: left + w, bottom: top + h });
+const bridge = (role: string, bounds: ReturnType<typeof b>, label: string | undefined, twin: Record<string, string> | undefined, node?: UiNode[]): UiNode => ({
+  className: role,
+  bounds,
+  clickable: 'true',
+  ...(label ? { 'content-desc': label } : {}),
+  extras: {
+    'sdk.source': 'sdkBridge',
+    ...(twin ? { 'xctest.twin': 'replaced', ...Object.fromEntries(Object.entries(twin).map(([k, v]) => [`xctest.${k}`, v])) } : {}),
+  },
+  ...(node ? { node } : {}),
+});
+
+/** A list of `nodes` nodes, rows of 5 (cell, label, image, two buttons) laid out over the screen again and again. */
+function controlList(nodes: number): UiNode {
+  const rows: UiNode[] = [];
+  for (let i = 0; rows.length * 5 + 1 < nodes; i++) {
+    const top = 116 + ((i * 48) % 640);
+    const reachable = i % 17 !== 0;
+    const small = i % 3 === 0;
+    const like = `Like ${i % 50}`;
+    rows.push(
+      bridge('cell', b(0, top, 402, 48), undefined, { className: 'UICollectionViewCell', role: 'listitem' }, [
+        bridge('staticText', b(60, top + 4, 200, 20), `Row ${i}`, reachable ? { className: 'UILabel', role: 'text', text: `Row ${i}` } : undefined),
+        bridge('image', b(8, top + 4, 40, 40), undefined, { className: 'UIImageView', role: 'image' }),
+        bridge('button', b(300, top + 4, small ? 30 : 44, 44), like, reachable ? { className: 'UIButton', role: 'button', text: like } : undefined),
+        bridge('button', b(small ? 320 : 350, top + 4, 44, 44), `More ${i}`, { className: 'UIView', text: `More ${i}` }),
+      ]),
+    );
+  }
+  return { className: 'XCUIApplication', text: 'Bench', bounds: b(0, 0, 402, 874), node: rows };
+}
+
+const pixels = screenshot();
+const screens: Array<[string, (n: number) => UiNode]> = [
+  ['heavy board', (n) => heavyHierarchy(n).hierarchy as UiNode],
+  ['control list', controlList],
+];
+console.log(
+  `accessibility audit of one observation, median of ${RUNS} runs, with a ${pixels.width} x ${pixels.height} screenshot (limit: 5k nodes in ${LIMIT_MS} ms)`,
+);
+console.log('screen          nodes   wall ms   cpu ms   cpu ratio to limit   findings');
+for (const [name, build] of screens) {
+  for (const nodes of [1_000, 5_000, 50_000]) {
+    const root = build(nodes);
+    auditTree({ root, screen: SCREEN, pixels }); // warm up
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    let findings = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const start = performance.now();
+      const used = process.cpuUsage();
+      findings = auditTree({ root, screen: SCREEN, pixels }).summary.total;
+      const { user, system } = process.cpuUsage(used);
+      cpu.push((user + system) / 1000);
+      wall.push(performance.now() - start);
+    }
+    const ms = median(cpu);
+    console.log(
+      `${name.padEnd(14)} ${String(nodes).padStart(6)} ${median(wall).toFixed(1).padStart(9)} ${ms.toFixed(1).padStart(8)}   ${(ms / LIMIT_MS).toFixed(2).padStart(6)}${nodes === 5_000 ? ' (the limit)' : '            '}   ${findings}`,
+    );
+  }
+}

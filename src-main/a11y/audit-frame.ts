@@ -1,0 +1,49 @@
+/**
+ * The accessibility audit of one frame as the host runs it (docs/rules.md#r-a11y): the screenshot decoded
+ * here (the pure audit takes pixels, not a PNG), its size checked from the header before any pixel is
+ * inflated, then `auditObservation` over the frame's observation. Off the render path: the host runs it,
+ * the renderer only shows what it found.
+ */
+import pngjs from 'pngjs';
+import { auditObservation, type Pixels } from '@shared/a11y';
+import type { ObservedFrame } from '@shared/api/api';
+import type { AccessibilityAudit } from '@shared/protocol/accessibility';
+import { pngSize } from '@shared/protocol/png';
+
+/** The largest screenshot decoded: an iPad Pro's 2064 x 2752 fits with room to spare (R-LIM: a size checked first). */
+export const MAX_SCREENSHOT_PIXELS = 4096 * 4096;
+
+export class ScreenshotDecodeError extends Error {}
+
+/** The screenshot's pixels; throws ScreenshotDecodeError naming what was wrong. */
+export function decodeScreenshot(dataBase64: string): Pixels {
+  const bytes = Buffer.from(dataBase64, 'base64');
+  const size = pngSize(bytes);
+  if (!size) throw new ScreenshotDecodeError('the screenshot is not a PNG');
+  if (size.width * size.height > MAX_SCREENSHOT_PIXELS)
+    throw new ScreenshotDecodeError(`the screenshot is ${size.width} x ${size.height}, over ${MAX_SCREENSHOT_PIXELS} pixels`);
+  try {
+    const png = pngjs.PNG.sync.read(bytes);
+    return { width: png.width, height: png.height, data: png.data };
+  } catch (error) {
+    throw new ScreenshotDecodeError(`the screenshot does not decode: ${(error as Error).message}`);
+  }
+}
+
+/** The frame's audit, or undefined when the frame holds no observation. Contrast is left out (notEvaluated) without a screenshot that decodes. */
+export function auditFrame(frame: Pick<ObservedFrame, 'observation' | 'screenshot'>): AccessibilityAudit | undefined {
+  if (!frame.observation) return undefined;
+  let pixels: Pixels | undefined;
+  let unreadable: string | undefined;
+  if (frame.screenshot) {
+    try {
+      pixels = decodeScreenshot(frame.screenshot.dataBase64);
+    } catch (error) {
+      if (!(error instanceof ScreenshotDecodeError)) throw error;
+      unreadable = error.message;
+    }
+  }
+  const audit = auditObservation(frame.observation, pixels);
+  if (unreadable) audit.summary.notEvaluated = audit.summary.notEvaluated.map((n) => (n.kind === 'contrast' ? { ...n, reason: unreadable } : n));
+  return audit;
+}

@@ -1,0 +1,446 @@
+/**
+ * The accessibility audit of one observation (docs/rules.md#r-a11y): pure and linear in the tree (the
+ * overlap check buckets targets on a grid), so a 5,000-node screen audits well within a frame budget.
+ * Every check is a rule of rules.ts; a finding names the element by its NodeKey, its identity and frame.
+ */
+import type { A11yFinding, A11yKind, A11ySeverity, AccessibilityAudit } from '@shared/protocol/accessibility';
+import { A11Y_KINDS, A11Y_SEVERITIES, MAX_A11Y_FINDINGS } from '@shared/protocol/accessibility';
+import type { Observation } from '@shared/protocol/observation';
+import type { UiNode } from '@shared/protocol/runner';
+import { boundsOf, childrenOf, nodeFlag, nodeSource, type Rect, rectHeight, rectWidth } from '@shared/model/node';
+import { childKey, ROOT_KEY, type NodeKey } from '@shared/model/tree';
+import { contrastRatio, frameColors, hex, type Pixels } from './color';
+import { announcedLabel, authoredId, elementKind, isControl, xctestKind, xctestView, type ElementKind } from './elements';
+import { A11Y_RULES, type A11yRuleId } from './rules';
+
+export interface AuditInput {
+  /** The merged tree (an observation's viewHierarchy.hierarchy). */
+  root: UiNode | undefined;
+  /** The screen in points; the screenshot's scale is its width over this. */
+  screen?: { width: number; height: number } | undefined;
+  /** The safe area's insets in points: the status bar and home indicator are drawn over these strips. */
+  safeArea?: { top: number; bottom: number } | undefined;
+  /** Why XCTest returned no usable tree, when it did not (the observation's quality reason). */
+  xctestUnreadable?: string | undefined;
+  /** The screenshot of the same frame, decoded; without it contrast is not evaluated. */
+  pixels?: Pixels | undefined;
+}
+
+/** Apple's minimum hit region (HIG: Buttons) and WCAG 2.2 SC 2.5.8's minimum target, in points. */
+export const HIG_MIN_TARGET = 44;
+export const WCAG_MIN_TARGET = 24;
+/** WCAG 2.2 SC 1.4.3: 4.5:1, or 3:1 for large text (18 pt, or 14 pt bold: the weight is unknown here). */
+export const MIN_CONTRAST = 4.5;
+export const MIN_CONTRAST_LARGE = 3;
+const LARGE_TEXT_PT = 18;
+/**
+ * Pixels one audit samples at most for contrast (about 1,000 text frames of 4,096 samples): past it the
+ * remaining texts are reported as not evaluated, so a screen of 50,000 labels stays within a frame budget.
+ */
+export const CONTRAST_SAMPLE_BUDGET = 4_000_000;
+/** Extras key an SDK may set with a text's natural width in points (R-A11Y-12). */
+export const TEXT_WIDTH_KEY = 'text.width';
+
+interface Item {
+  key: NodeKey;
+  node: UiNode;
+  kind: ElementKind;
+  rect: Rect;
+  /** The part of the frame its ancestors leave on screen. */
+  visible: Rect | null;
+  /** The frame of the nearest bar (navigation, tab, tool bar) the node lies in. */
+  inBar: Rect | null;
+  /** What XCTest reports for it (xctestView), read once. */
+  view: UiNode | undefined;
+  /** What VoiceOver announces for it (from `view`, else the node's own label), read once. */
+  label: string;
+  /** A bar drawn later covers part of it (a tab bar over a list's last row): its frame is not what a finger or an eye gets. */
+  covered: boolean;
+  order: number;
+}
+
+const intersect = (a: Rect, b: Rect): Rect | null => {
+  const r = { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+  return r.right > r.left && r.bottom > r.top ? r : null;
+};
+const contains = (outer: Rect, inner: Rect) => inner.left >= outer.left && inner.top >= outer.top && inner.right <= outer.right && inner.bottom <= outer.bottom;
+const sameRect = (a: Rect, b: Rect) => a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
+const rectText = (r: Rect) => `${r.left},${r.top} ${rectWidth(r)}×${rectHeight(r)}`;
+
+/** Every node with its kind and on-screen part, in document order (drawing order: later is on top). */
+function walk(root: UiNode, screen: Rect | null): Item[] {
+  const out: Item[] = [];
+  const stack: Array<{ node: UiNode; key: NodeKey; clip: Rect | null; inBar: Rect | null }> = [{ node: root, key: ROOT_KEY, clip: screen, inBar: null }];
+  while (stack.length > 0) {
+    const { node, key, clip, inBar } = stack.pop()!;
+    const rect = boundsOf(node);
+    const kind = elementKind(node);
+    let visible: Rect | null = null;
+    let childClip = clip;
+    if (rect) {
+      visible = clip ? intersect(rect, clip) : rect;
+      // An empty container does not clip (UIKit draws subviews outside a zero-size view).
+      if (rectWidth(rect) > 0 && rectHeight(rect) > 0) childClip = visible ?? { left: 0, top: 0, right: 0, bottom: 0 };
+      const view = xctestView(node);
+      const label = announcedLabel(view ?? node) || (view ? announcedLabel(node) : '');
+      out.push({ key, node, kind, rect, visible, inBar, view, label, covered: false, order: out.length });
+    }
+    const childBar = kind === 'bar' && rect ? rect : inBar;
+    const children = childrenOf(node);
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, key: childKey(key, i), clip: childClip, inBar: childBar });
+  }
+  const bars = out.filter((item) => item.kind === 'bar' && item.visible);
+  for (const item of out) {
+    item.covered = bars.some(
+      (bar) =>
+        bar.order > item.order &&
+        !item.key.startsWith(`${bar.key}.`) &&
+        (!item.inBar || !sameRect(bar.rect, item.inBar)) &&
+        intersect(bar.rect, item.rect) !== null,
+    );
+  }
+  return out;
+}
+
+/**
+ * A machine-made name: words joined by `.`, `_` or `/` ("login.submit", "btn_close") or camelCase
+ * ("closeButton"). Not `-` or `:`, which people write ("Wi-Fi", "10:30").
+ */
+const ID_LIKE = /^(?=.*[a-z])[A-Za-z0-9]+(?:[._/][A-Za-z0-9]+)+$|^[a-z]{2,}(?:[A-Z][a-z0-9]+)+$/;
+const FILE_NAME = /\.(?:png|jpe?g|gif|svg|pdf|webp|heic|tiff?|bmp|ico)$/i;
+const PUNCTUATION_ONLY = /^[\p{P}\p{S}\s]+$/u;
+
+/** Why a label says nothing, or undefined when it says something. */
+function emptyLabelReason(label: string): string | undefined {
+  if (FILE_NAME.test(label)) return 'a file name';
+  if (PUNCTUATION_ONLY.test(label)) return 'only punctuation or symbols';
+  if (ID_LIKE.test(label)) return 'an identifier, not words';
+  return undefined;
+}
+
+export function identityOf(node: UiNode, label: string, rect: Rect): string {
+  // By frame, not class: a merged node and the XCTest node kept beside it are one element.
+  return authoredId(node) ?? (label ? `label:${label}` : `at:${rect.left},${rect.top},${rectWidth(rect)}x${rectHeight(rect)}`);
+}
+
+class Findings {
+  readonly list: A11yFinding[] = [];
+  private readonly seen = new Set<string>();
+
+  add(
+    rule: A11yRuleId,
+    item: Item,
+    message: string,
+    evidence: A11yFinding['evidence'],
+    extra: { severity?: A11ySeverity; colors?: A11yFinding['colors'] } = {},
+  ): void {
+    const r = A11Y_RULES[rule];
+    const label = item.label;
+    const fingerprint = `${rule}|${identityOf(item.node, label, item.rect)}`;
+    if (this.seen.has(fingerprint)) return;
+    this.seen.add(fingerprint);
+    const element: A11yFinding['element'] = { source: nodeSource(item.node) };
+    if (item.node.className) element.className = item.node.className;
+    const id = item.node['resource-id'];
+    if (id) element.id = id;
+    if (label) element.label = label;
+    const finding: A11yFinding = {
+      rule,
+      kind: r.kind,
+      severity: extra.severity ?? r.severity,
+      nodeKey: item.key,
+      element,
+      bounds: { left: Math.round(item.rect.left), top: Math.round(item.rect.top), right: Math.round(item.rect.right), bottom: Math.round(item.rect.bottom) },
+      message,
+      evidence,
+      fix: r.fix,
+      fingerprint,
+    };
+    if (extra.colors) finding.colors = extra.colors;
+    this.list.push(finding);
+  }
+}
+
+/** The audit of one observation, with the screenshot of the same frame when there is one. */
+export function auditObservation(observation: Observation, pixels?: Pixels): AccessibilityAudit {
+  // XCTest's read failed (R-A11Y-02): the quality says so when nothing stood in, the errors when the bridge did.
+  const reason = observation.quality.reason;
+  const failed = observation.errors.find((e) => e.stage === 'xctest' && (e.code === 'ax_failure' || e.code === 'hierarchy_error'));
+  // A sparse XCTest read the bridge stood in for (docs/rules.md#r-strategies) is as good as none for VoiceOver.
+  const sparse =
+    reason === 'sdk_bridge_supplied_controls' || reason === 'web_bridge_supplied_controls' || reason === 'ax_failure' || reason === 'hierarchy_error';
+  const unreadable = failed?.code ?? (sparse ? reason : undefined);
+  const safe = observation.insets?.safeArea ?? observation.viewHierarchy?.insets?.safeArea;
+  return auditTree({
+    root: observation.viewHierarchy?.hierarchy,
+    screen: observation.screenSize,
+    safeArea: safe ? { top: safe.top, bottom: safe.bottom } : undefined,
+    xctestUnreadable: unreadable,
+    pixels,
+  });
+}
+
+export function auditTree(input: AuditInput): AccessibilityAudit {
+  const findings = new Findings();
+  const notEvaluated: AccessibilityAudit['summary']['notEvaluated'] = [];
+  const screen = input.screen ? { left: 0, top: 0, right: input.screen.width, bottom: input.screen.height } : null;
+  const items = input.root ? walk(input.root, screen) : [];
+  const onScreen = items.filter((item) => item.visible !== null);
+
+  // ---- Element detection (R-A11Y-01, R-A11Y-02)
+  const appSide = onScreen.filter((item) => nodeSource(item.node) !== 'xctest');
+  if (input.xctestUnreadable && appSide.length > 0 && input.root) {
+    const rootItem = items[0]!;
+    findings.add(
+      'R-A11Y-02',
+      rootItem,
+      `XCTest could not read this screen (${input.xctestUnreadable}); the app’s SDK bridge reports ${appSide.length} elements on it.`,
+      { xctest: input.xctestUnreadable, bridgeElements: appSide.length },
+    );
+  } else {
+    for (const item of appSide) {
+      if (item.view) continue;
+      const label = item.label;
+      if (!isControl(item.kind) && !label && item.kind !== 'image') continue;
+      const where = nodeSource(item.node) === 'sdkWebBridge' ? 'the web view' : 'the SDK bridge';
+      findings.add('R-A11Y-01', item, `${describe(item, label)} is on screen (${where} reports it) but XCTest does not: VoiceOver will not find it.`, {
+        reportedBy: nodeSource(item.node),
+        xctest: 'absent',
+      });
+    }
+  }
+
+  // What VoiceOver reaches: XCTest's view of each element (all of the app's, when XCTest read nothing).
+  const reached = onScreen
+    .map((item) => ({ item, view: item.view ?? (input.xctestUnreadable ? item.node : undefined) }))
+    .filter((x): x is { item: Item; view: UiNode } => x.view !== undefined);
+
+  // ---- Description (R-A11Y-03 to R-A11Y-06)
+  const byLabel = new Map<string, Array<{ item: Item; identity: string }>>();
+  for (const { item, view } of reached) {
+    const kind = isControl(item.kind) ? item.kind : xctestKind(view);
+    const label = announcedLabel(view);
+    if (isControl(kind)) {
+      if (!label) {
+        findings.add('R-A11Y-03', item, `This ${kind} has no label: VoiceOver says only “${kind}”.`, { label: '' });
+        continue;
+      }
+      const why = emptyLabelReason(label);
+      if (why) findings.add('R-A11Y-04', item, `This ${kind}’s label “${label}” is ${why}.`, { label, reason: why });
+      const key = label.toLowerCase();
+      const group = byLabel.get(key) ?? [];
+      group.push({ item, identity: authoredId(item.node) ?? rectText(item.rect) });
+      byLabel.set(key, group);
+    } else if ((item.kind === 'image' || kind === 'image') && !label) {
+      findings.add('R-A11Y-05', item, 'This image has no description.', { label: '' });
+    } else if (label && (kind === 'image' || item.kind === 'image')) {
+      const why = emptyLabelReason(label);
+      if (why) findings.add('R-A11Y-04', item, `This image’s description “${label}” is ${why}.`, { label, reason: why });
+    }
+  }
+  for (const [, group] of byLabel) {
+    const distinct = new Set(group.map((g) => g.identity));
+    if (distinct.size < 2) continue;
+    for (const { item } of group) {
+      const label = item.label;
+      findings.add('R-A11Y-06', item, `${distinct.size} different controls on this screen are all announced as “${label}”.`, {
+        label,
+        controls: distinct.size,
+      });
+    }
+  }
+
+  // ---- Hit region (R-A11Y-07, R-A11Y-08)
+  const targets = onScreen.filter(
+    (item) => isControl(item.kind) && !item.covered && nodeFlag(item.node, 'enabled') && rectWidth(item.rect) > 0 && rectHeight(item.rect) > 0,
+  );
+  for (const item of targets) {
+    const w = rectWidth(item.rect);
+    const h = rectHeight(item.rect);
+    if (w >= HIG_MIN_TARGET && h >= HIG_MIN_TARGET) continue;
+    const severity: A11ySeverity = w < WCAG_MIN_TARGET || h < WCAG_MIN_TARGET ? 'error' : 'warning';
+    findings.add(
+      'R-A11Y-07',
+      item,
+      `${describe(item, announcedLabel(item.node))} is ${w} × ${h} pt, under 44 × 44 pt${severity === 'error' ? ' (and under WCAG’s 24 × 24 pt)' : ''}.`,
+      { width: w, height: h, minimum: HIG_MIN_TARGET },
+      { severity },
+    );
+  }
+  overlaps(targets, findings);
+
+  // ---- Contrast (R-A11Y-09)
+  if (!input.pixels || !input.screen) {
+    notEvaluated.push({ kind: 'contrast', reason: 'no screenshot of this frame' });
+  } else {
+    const skipped = contrast(reached, input, findings);
+    if (skipped > 0) notEvaluated.push({ kind: 'contrast', reason: `${skipped} texts past the sampling budget were not measured` });
+  }
+
+  // ---- Traits (R-A11Y-10, R-A11Y-11): what the app says the element is against what XCTest gives it.
+  for (const item of onScreen) {
+    if (nodeSource(item.node) === 'xctest') continue;
+    const view = item.view;
+    if (!view) continue;
+    const given = xctestKind(view);
+    if ((item.kind === 'button' || item.kind === 'link') && !isControl(given) && given !== 'cell') {
+      findings.add(
+        'R-A11Y-10',
+        item,
+        `${describe(item, announcedLabel(view))} handles taps (${sourceName(item.node)} says ${item.kind}) but XCTest reports it as ${given}, without the button trait.`,
+        {
+          app: item.kind,
+          xctest: given,
+        },
+      );
+    } else if (item.kind === 'header' && given !== 'header') {
+      findings.add(
+        'R-A11Y-11',
+        item,
+        `“${announcedLabel(view)}” is a heading to ${sourceName(item.node)} but XCTest reports it as ${given}, without the header trait.`,
+        {
+          app: 'header',
+          xctest: given,
+        },
+      );
+    }
+  }
+
+  // ---- Clipping (R-A11Y-12): only where a source reports the text's natural width.
+  let measured = 0;
+  for (const item of onScreen) {
+    const raw = item.node.extras?.[TEXT_WIDTH_KEY];
+    if (raw === undefined) continue;
+    const natural = Number(raw);
+    if (!Number.isFinite(natural)) continue;
+    measured++;
+    const w = rectWidth(item.rect);
+    if (natural > w + 1) {
+      findings.add('R-A11Y-12', item, `“${item.label}” needs ${Math.round(natural)} pt but its frame is ${w} pt wide: it is cut off.`, {
+        naturalWidth: Math.round(natural),
+        frameWidth: w,
+      });
+    }
+  }
+  if (measured === 0) notEvaluated.push({ kind: 'textClipped', reason: 'no source reported a text’s natural width' });
+
+  return summarise(findings.list, notEvaluated);
+}
+
+function sourceName(node: UiNode): string {
+  return nodeSource(node) === 'sdkWebBridge' ? 'the web page' : 'the SDK bridge';
+}
+
+function describe(item: Item, label: string): string {
+  return label ? `The ${item.kind} “${label}”` : `An unlabelled ${item.kind}`;
+}
+
+/** Targets that overlap without one containing the other (a button in a cell is fine), by a grid of 44-pt buckets. */
+const BUCKET_LIMIT = 32;
+
+function overlaps(targets: Item[], findings: Findings): void {
+  const CELL = HIG_MIN_TARGET;
+  const buckets = new Map<string, Item[]>();
+  for (const item of targets) {
+    const r = item.rect;
+    const candidates = new Set<Item>();
+    for (let gx = Math.floor(r.left / CELL); gx <= Math.floor((r.right - 1) / CELL); gx++) {
+      for (let gy = Math.floor(r.top / CELL); gy <= Math.floor((r.bottom - 1) / CELL); gy++) {
+        const key = `${gx}:${gy}`;
+        let bucket = buckets.get(key);
+        if (!bucket) buckets.set(key, (bucket = []));
+        for (const other of bucket) candidates.add(other);
+        // A pathological screen of stacked targets: a bucket stops growing past what anyone could read,
+        // so the check stays linear (the first BUCKET_LIMIT targets of a spot are still compared).
+        if (bucket.length < BUCKET_LIMIT) bucket.push(item);
+      }
+    }
+    for (const other of candidates) {
+      const shared = intersect(r, other.rect);
+      if (!shared || rectWidth(shared) < 1 || rectHeight(shared) < 1) continue;
+      if (sameRect(r, other.rect) || contains(r, other.rect) || contains(other.rect, r)) continue;
+      const otherLabel = other.label || other.kind;
+      findings.add('R-A11Y-08', item, `${describe(item, item.label)} overlaps “${otherLabel}” by ${rectWidth(shared)} × ${rectHeight(shared)} pt.`, {
+        other: otherLabel,
+        otherNodeKey: other.key,
+        overlap: rectText(shared),
+      });
+      // One finding per target (its fingerprint): the first overlap found names the other.
+      break;
+    }
+  }
+}
+
+/** Contrast of every text VoiceOver reaches; the number of texts the sample budget left unmeasured. */
+function contrast(reached: Array<{ item: Item; view: UiNode }>, input: AuditInput, findings: Findings): number {
+  let budget = CONTRAST_SAMPLE_BUDGET;
+  let skipped = 0;
+  const pixels = input.pixels!;
+  const scale = pixels.width / input.screen!.width;
+  const safeTop = input.safeArea?.top ?? 0;
+  const safeBottom = input.screen!.height - (input.safeArea?.bottom ?? 0);
+  for (const { item, view } of reached) {
+    const kind = isControl(item.kind) ? item.kind : xctestKind(view);
+    if (kind !== 'text' && kind !== 'header' && kind !== 'button' && kind !== 'link') continue;
+    // Disabled controls are exempt (WCAG 2.2 SC 1.4.3: "part of an inactive user interface component").
+    if (!nodeFlag(item.node, 'enabled')) continue;
+    const label = announcedLabel(view);
+    const r = item.rect;
+    if (!label || !item.visible || !sameRect(item.visible, r)) continue;
+    // The system draws the status bar and home indicator over these strips: their pixels are not the app's.
+    if (r.top < safeTop || r.bottom > safeBottom) continue;
+    // A bar drawn over the text (a tab bar over a list's last row) hides it: its pixels are the bar's.
+    if (item.covered) continue;
+    if (budget <= 0) {
+      skipped++;
+      continue;
+    }
+    // Inset from the frame's edge: rounded corners and borders show what is behind the control, not its text.
+    const inset = Math.min(4, rectHeight(r) * 0.15, rectWidth(r) * 0.15);
+    const colors = frameColors(pixels, (r.left + inset) * scale, (r.top + inset) * scale, (r.right - inset) * scale, (r.bottom - inset) * scale);
+    if (!colors) continue;
+    budget -= colors.samples;
+    const fontPt = kind === 'text' || kind === 'header' ? singleLineFontPt(label, r) : undefined;
+    const large = fontPt !== undefined && fontPt >= LARGE_TEXT_PT;
+    const required = large ? MIN_CONTRAST_LARGE : MIN_CONTRAST;
+    const ratio = Math.round(contrastRatio(colors.foreground, colors.background) * 100) / 100;
+    if (ratio >= required) continue;
+    const fg = hex(colors.foreground);
+    const bg = hex(colors.background);
+    findings.add(
+      'R-A11Y-09',
+      item,
+      `“${label}” is ${fg} on ${bg}: ${ratio.toFixed(2)}:1, under the ${required}:1 ${large ? 'large text' : 'text'} needs.`,
+      { ratio, required, foreground: fg, background: bg, textSize: large ? `large (about ${Math.round(fontPt!)} pt)` : 'normal', samples: colors.samples },
+      { colors: { foreground: fg, background: bg, ratio, required } },
+    );
+  }
+  return skipped;
+}
+
+/**
+ * The font size a one-line label's frame implies (a line is about 1.2 × the font size), or undefined
+ * when the text would not fit on one line at that size (then its size is unknown, and the stricter
+ * normal-text minimum applies).
+ */
+function singleLineFontPt(label: string, r: Rect): number | undefined {
+  const font = rectHeight(r) / 1.2;
+  return [...label].length * font * 0.5 <= rectWidth(r) * 1.15 ? font : undefined;
+}
+
+function summarise(all: A11yFinding[], notEvaluated: AccessibilityAudit['summary']['notEvaluated']): AccessibilityAudit {
+  const rank = (s: A11ySeverity) => A11Y_SEVERITIES.indexOf(s);
+  const sorted = [...all].sort((a, b) => rank(a.severity) - rank(b.severity));
+  const bySeverity = Object.fromEntries(A11Y_SEVERITIES.map((s) => [s, 0])) as Record<A11ySeverity, number>;
+  const byKind = Object.fromEntries(A11Y_KINDS.map((k) => [k, 0])) as Record<A11yKind, number>;
+  for (const f of all) {
+    bySeverity[f.severity]++;
+    byKind[f.kind]++;
+  }
+  const audit: AccessibilityAudit = {
+    violations: sorted.slice(0, MAX_A11Y_FINDINGS),
+    summary: { total: all.length, bySeverity, byKind, notEvaluated },
+  };
+  if (all.length > MAX_A11Y_FINDINGS) audit.truncated = { total: all.length, omitted: all.length - MAX_A11Y_FINDINGS };
+  return audit;
+}

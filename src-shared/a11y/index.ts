@@ -1,0 +1,14 @@
+/** The accessibility audit (docs/rules.md#r-a11y): rules, the audit of one observation, and the colours it reads. */
+export { A11Y_RULES, type A11yRule, type A11yRuleId } from './rules';
+export {
+  auditObservation,
+  auditTree,
+  identityOf,
+  type AuditInput,
+  HIG_MIN_TARGET,
+  WCAG_MIN_TARGET,
+  MIN_CONTRAST,
+  MIN_CONTRAST_LARGE,
+  TEXT_WIDTH_KEY,
+} from './audit';
+export { contrastRatio, relativeLuminance, frameColors, hex, type Pixels, type Rgb } from './color';
