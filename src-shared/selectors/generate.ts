@@ -18,7 +18,8 @@ import type { NodeKey } from '@shared/model/tree';
 import { SELECTOR_SYNTAXES, type SelectorSyntax } from './errors';
 import { elementTypeInfo } from './element-type';
 import type { ElementAttributes, Visibility } from './element';
-import { escapeRegex, formatMaestroSelector, maestroMatcher, type MaestroSelector } from './maestro';
+import { escapeRegex, formatMaestroSelector, maestroQuery, type MaestroSelector } from './maestro';
+import { maestroScreenOrder } from './maestro-match';
 import { predicateString } from './predicate';
 import { chainPredicate } from './class-chain';
 import { xpathString } from './xpath';
@@ -72,7 +73,7 @@ function check(ctx: Context, syntax: SelectorSyntax, text: string, form: Selecto
   try {
     const parsed: ParsedSelector = parseSelector(text, syntax);
     // A Maestro pattern compiles when it is evaluated: too long a one is no selector either.
-    if (parsed.strategy === 'maestro') maestroMatcher(parsed.maestro);
+    if (parsed.strategy === 'maestro') maestroQuery(parsed.maestro);
     matches = ctx.byEvaluation ? evaluateIn(parsed, ctx.screen, view) : matchForm(form, ctx.screen, view);
   } catch {
     return { unique: false, matches: [] };
@@ -117,18 +118,30 @@ function positionNote(of: number): string {
 
 // ---- Per syntax -------------------------------------------------------------------------------------
 
+/**
+ * Maestro reads one text per element (maestro-match.ts `maestroText`: the label, else the value, else
+ * the placeholder) and the identifier; a secret field's value is never a basis.
+ */
+function maestroBases(e: ElementAttributes): Basis[] {
+  const out: Basis[] = [];
+  if (e.identifier !== undefined) out.push({ basis: 'identifier', value: e.identifier });
+  if (e.label !== undefined) out.push({ basis: 'label', value: e.label });
+  else if (e.value === undefined && e.placeholderValue !== undefined) out.push({ basis: 'placeholder', value: e.placeholderValue });
+  return out;
+}
+
 function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: number, visibleTo: Visibility, penalty: number, note?: string): void {
-  for (const { basis, value } of bases(e)) {
-    const base: MaestroSelector = basis === 'identifier' ? { id: escapeRegex(value) } : { text: escapeRegex(value) };
-    // An escaped pattern matched against the whole value is that value.
-    const form: SelectorForm = { kind: 'element', scope: 'members', test: { attribute: basis === 'identifier' ? 'identifier' : 'text', value } };
+  for (const { basis, value } of maestroBases(e)) {
+    const key = basis === 'identifier' ? 'id' : 'text';
+    const base: MaestroSelector = key === 'id' ? { id: escapeRegex(value) } : { text: escapeRegex(value) };
+    // Answered by Maestro's own matching rules (maestro-match.ts, docs/rules.md#r-hand-01).
+    const form: SelectorForm = { kind: 'maestro', key, value };
     const first = check(ctx, 'maestro', formatMaestroSelector(base), form, view, target);
     const robustness = BASIS_SCORE[basis] + penalty;
-    const strategy = basis === 'identifier' ? 'id' : 'text';
     if (first.unique) {
       push(ctx, {
         syntax: 'maestro',
-        strategy,
+        strategy: key,
         selector: formatMaestroSelector(base),
         basis,
         visibleTo,
@@ -139,14 +152,15 @@ function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: num
       });
       continue;
     }
-    const index = first.matches.indexOf(target);
-    if (index < 0) continue;
+    if (!first.matches.includes(target)) continue;
+    // `index:` counts in screen order (top, then left), as Maestro sorts its matches.
+    const index = maestroScreenOrder(ctx.screen[view], first.matches).indexOf(target);
     const indexed = { ...base, index };
     const indexedForm: SelectorForm = { ...form, position: index };
     if (check(ctx, 'maestro', formatMaestroSelector(indexed), indexedForm, view, target).unique) {
       push(ctx, {
         syntax: 'maestro',
-        strategy,
+        strategy: key,
         selector: formatMaestroSelector(indexed),
         basis,
         of: first.matches.length,

@@ -10,7 +10,7 @@
  * `title`, `elementType`, `isEnabled`, `isSelected`, `hasFocus`) and of Appium's driver (`name`, `type`,
  * `enabled`, `visible`, `selected`, `focused`, and the `wd`-prefixed forms).
  */
-import { SelectorError, wholeMatch, MAX_PATTERN_LENGTH, type SelectorSyntax } from './errors';
+import { SelectorError, wholeMatch, MAX_PATTERN_LENGTH, type SelectorSyntax, type WholeMatch } from './errors';
 import { elementTypeInfo } from './element-type';
 import type { ElementAttributes } from './element';
 import { operatorReader, patternReader, scan, TokenCursor, type Reader } from './tokens';
@@ -341,10 +341,11 @@ function order(a: Value, b: Value, options: { c: boolean; d: boolean }): number 
   return x === undefined || y === undefined ? undefined : x - y;
 }
 
-function likePattern(pattern: string, options: { c: boolean; d: boolean }, syntax: SelectorSyntax): RegExp {
+function likePattern(pattern: string, options: { c: boolean; d: boolean }, syntax: SelectorSyntax): WholeMatch {
   if (pattern.length > MAX_PATTERN_LENGTH) throw new SelectorError(syntax, `the pattern is longer than ${MAX_PATTERN_LENGTH} characters`);
   const source = [...fold(pattern, options)].map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&'))).join('');
-  return new RegExp(`^${source}$`, 's');
+  // `*` runs of a LIKE pattern backtrack polynomially in a RegExp; the linear-time engine does not.
+  return wholeMatch(source, syntax, 's');
 }
 
 function compare(left: Operand, op: string, options: { c: boolean; d: boolean }, right: Operand, syntax: SelectorSyntax, at: number): Predicate {

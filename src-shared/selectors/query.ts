@@ -14,7 +14,8 @@ import type { NodeKey } from '@shared/model/tree';
 import { selectorMatches } from '@shared/act/resolve';
 import { MAX_SELECTOR_LENGTH, SelectorError, type SelectorSyntax } from './errors';
 import { elementTypeByName } from './element-type';
-import { maestroMatcher, parseMaestroSelector, type MaestroSelector } from './maestro';
+import { maestroQuery, parseMaestroSelector, type MaestroSelector } from './maestro';
+import { maestroFind } from './maestro-match';
 import { evaluateXcuiQuery, parseXcuiQuery, type XcuiQuery } from './xcuitest';
 import { parsePredicate, type Predicate } from './predicate';
 import { evaluateClassChain, parseClassChain, type ClassChain } from './class-chain';
@@ -190,11 +191,8 @@ function evaluateRaw(parsed: ParsedSelector, screen: ScreenIndex, viewName: View
   const view: ScreenView = screen[viewName];
   switch (parsed.strategy) {
     case 'maestro': {
-      const test = maestroMatcher(parsed.maestro);
-      const matches = view.members().filter((i) => test(view.attrs[i]!));
-      const index = parsed.maestro.index;
-      if (index === undefined) return matches;
-      return matches[index] === undefined ? [] : [matches[index]!];
+      // Maestro's own rules: case, regex flags, the text it reads, deepest match, screen order (maestro-match.ts).
+      return maestroFind(view, maestroQuery(parsed.maestro), view.members());
     }
     case 'query':
       return evaluateXcuiQuery(parsed.query, view);
