@@ -158,7 +158,6 @@ export function maestroFind(view: ScreenView, q: MaestroQuery, candidates: reado
  * bucket (a superset: the compiled pattern decides), so the panel looks only at the nodes that can.
  */
 export function maestroFoldKey(text: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/^[\u0000-\u007f]*$/.test(text)) return text.toLowerCase();
   let out = '';
   for (const c of text) {
