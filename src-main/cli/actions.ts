@@ -47,7 +47,7 @@ Exit code 0 only when the action succeeded.`;
 
 class UsageError extends Error {}
 
-const OPTIONS = {
+export const OPTIONS = {
   device: { type: 'string' },
   id: { type: 'string' },
   text: { type: 'string' },

@@ -324,7 +324,9 @@ function parallax(ctx: Context, node: UiNode, i: number, xctestSeen: ElementAttr
   ];
   for (const [strategy, basis, values] of flags) {
     for (const value of values) {
-      const selector = `${strategy} ${shellQuote(value)}`;
+      // node:util parseArgs (the CLI's parser) refuses `--text -5%` as an option missing its value and
+      // asks for `--text=-5%`: a value that starts with a dash is joined to its flag (docs/rules.md#r-hand-05).
+      const selector = value.startsWith('-') ? `${strategy}=${shellQuote(value)}` : `${strategy} ${shellQuote(value)}`;
       const form: SelectorForm = { kind: 'parallax', flag: strategy, value };
       const { matches } = check(ctx, 'parallax', selector, form, 'merged', i);
       if (!accepts(matches)) continue;
