@@ -118,20 +118,9 @@ function positionNote(of: number): string {
 
 // ---- Per syntax -------------------------------------------------------------------------------------
 
-/**
- * Maestro reads one text per element (maestro-match.ts `maestroText`: the label, else the value, else
- * the placeholder) and the identifier; a secret field's value is never a basis.
- */
-function maestroBases(e: ElementAttributes): Basis[] {
-  const out: Basis[] = [];
-  if (e.identifier !== undefined) out.push({ basis: 'identifier', value: e.identifier });
-  if (e.label !== undefined) out.push({ basis: 'label', value: e.label });
-  else if (e.value === undefined && e.placeholderValue !== undefined) out.push({ basis: 'placeholder', value: e.placeholderValue });
-  return out;
-}
-
 function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: number, visibleTo: Visibility, penalty: number, note?: string): void {
-  for (const { basis, value } of maestroBases(e)) {
+  // Maestro matches `text:` against the label, value and placeholder alike (maestro-match.ts `maestroTexts`).
+  for (const { basis, value } of bases(e)) {
     const key = basis === 'identifier' ? 'id' : 'text';
     const base: MaestroSelector = key === 'id' ? { id: escapeRegex(value) } : { text: escapeRegex(value) };
     // Answered by Maestro's own matching rules (maestro-match.ts, docs/rules.md#r-hand-01).

@@ -6,11 +6,13 @@
  * Sources (mobile-dev-inc/maestro):
  * - `maestro-orchestra/src/main/java/maestro/orchestra/Orchestra.kt`, `buildFilter` and the companion
  *   object's `REGEX_OPTIONS = setOf(IGNORE_CASE, DOT_MATCHES_ALL, MULTILINE)`;
- * - `maestro-client/src/main/java/maestro/Filters.kt`: `INDEX_COMPARATOR` (l. 32), `textMatches` /
- *   `textAttributeMatches` (l. 57–70), `idMatches` (l. 83), `index`, `deepestMatchingElement`;
- * - `maestro-client/src/main/java/maestro/drivers/IOSDriver.kt`, `parseXCUIElementNode`: the node's
- *   `text` is its title, else its label, else its value, else its placeholder (the first non-empty);
- *   `resource-id` is the identifier.
+ * - `maestro-client/src/main/java/maestro/Filters.kt`: `INDEX_COMPARATOR` (l. 32), `textMatches`
+ *   (the text, hintText and accessibilityText attributes, each as `textAttributeMatches`, l. 61–70),
+ *   `idMatches` (l. 83), `index`, `deepestMatchingElement`;
+ * - `maestro-client/src/main/java/maestro/drivers/IOSDriver.kt`, `mapViewHierarchy`: `accessibilityText`
+ *   is the label, `text` the title else the value, `hintText` the placeholder, `resource-id` the
+ *   identifier. (Older drivers, `parseXCUIElementNode`, kept only the first non-empty of title, label,
+ *   value, placeholder: a subset, so a selector unique under today's rule is unique under both.)
  */
 import { RE2JS } from 're2js';
 import { MAX_PATTERN_LENGTH, SelectorError } from './errors';
@@ -45,12 +47,14 @@ export function compileMaestroPattern(source: string): MaestroPattern {
 }
 
 /**
- * IOSDriver.kt `parseXCUIElementNode`: `text = title ?: label ?: value ?: placeholderValue`, each
- * taken only when non-empty. Maestro's `text:` is matched against this one string, not against each
- * attribute: a field with a label is not found by its placeholder.
+ * The strings Maestro's `text:` is matched against (IOSDriver.kt `mapViewHierarchy`, Filters.kt
+ * `textMatches`): the label (accessibilityText), the value (text, the title being empty on iOS
+ * elements) and the placeholder (hintText); a match on any of them is a match.
  */
-export function maestroText(e: Pick<ElementAttributes, 'label' | 'value' | 'placeholderValue'>): string | undefined {
-  return e.label ?? e.value ?? e.placeholderValue;
+export function maestroTexts(e: Pick<ElementAttributes, 'label' | 'value' | 'placeholderValue'>): string[] {
+  const out: string[] = [];
+  for (const v of [e.label, e.value, e.placeholderValue]) if (v !== undefined && !out.includes(v)) out.push(v);
+  return out;
 }
 
 /**
@@ -88,7 +92,7 @@ export interface MaestroQuery {
 
 export function maestroNodeMatches(q: MaestroQuery, e: ElementAttributes): boolean {
   if (q.id && !maestroIdMatches(q.id, e.identifier)) return false;
-  if (q.text && !maestroTextMatches(q.text, maestroText(e))) return false;
+  if (q.text && !maestroTexts(e).some((t) => maestroTextMatches(q.text!, t))) return false;
   if (q.enabled !== undefined && e.enabled !== q.enabled) return false;
   if (q.checked !== undefined && e.checked !== q.checked) return false;
   if (q.focused !== undefined && e.hasFocus !== q.focused) return false;
@@ -193,8 +197,8 @@ function folded(view: ScreenView): FoldedMaps {
         const slash = ident.lastIndexOf('/');
         if (slash >= 0) add(id, maestroFoldKey(ident.slice(slash + 1)), i);
       }
-      const t = label[i] ?? value[i] ?? placeholderValue[i];
-      if (t !== undefined) {
+      for (const t of [label[i], value[i], placeholderValue[i]]) {
+        if (t === undefined) continue;
         add(text, maestroFoldKey(t), i);
         if (t.includes('\n')) add(text, maestroFoldKey(t.replaceAll('\n', ' ')), i);
       }

@@ -1,7 +1,7 @@
 /**
  * Maestro selectors mean in Maestro what Parallax says (docs/rules.md#r-hand-01). The cases come from
  * Maestro's own code (Orchestra.kt `buildFilter` / `REGEX_OPTIONS`, Filters.kt, IOSDriver.kt
- * `parseXCUIElementNode`); `maestroReference` below is a port of those functions over the tree as
+ * `mapViewHierarchy`); `maestroReference` below is a port of those functions over the tree as
  * Maestro's iOS driver maps it, written apart from src-shared so the generator is held to Maestro's
  * algorithm, not to its own evaluator.
  */
@@ -25,19 +25,23 @@ function demoRoot(screen: string): UiNode {
 
 interface TreeNode {
   i: number;
-  attributes: { text: string; 'resource-id'?: string };
+  attributes: { text: string; hintText: string; accessibilityText: string; 'resource-id'?: string };
   y: number;
   x: number;
   children: TreeNode[];
 }
 
-/** IOSDriver.kt parseXCUIElementNode over what XCTest reports (the XCTest view of the screen). */
+/** IOSDriver.kt mapViewHierarchy over what XCTest reports (the XCTest view of the screen); the title is empty on iOS elements. */
 function maestroTree(view: ScreenView, i: number): TreeNode {
   const e = view.attributesOf(i)!;
-  const text = [e.label, e.value, e.placeholderValue].find((v) => v !== undefined && v !== '') ?? '';
   return {
     i,
-    attributes: { text, ...(e.identifier !== undefined ? { 'resource-id': e.identifier } : {}) },
+    attributes: {
+      accessibilityText: e.label ?? '',
+      text: e.value ?? '',
+      hintText: e.placeholderValue ?? '',
+      ...(e.identifier !== undefined ? { 'resource-id': e.identifier } : {}),
+    },
     y: Math.trunc(e.frame?.y ?? Number.MAX_SAFE_INTEGER),
     x: Math.trunc(e.frame?.x ?? Number.MAX_SAFE_INTEGER),
     children: view.children(i).map((c) => maestroTree(view, c)),
@@ -52,11 +56,12 @@ function maestroReference(roots: TreeNode[], selector: { id?: string; text?: str
   if (selector.text !== undefined) {
     const re = RE2JS.compile(selector.text, flags);
     const pattern = selector.text;
-    filters.push((n) => {
-      const value = n.attributes.text;
+    // Filters.kt textMatches: text, hintText or accessibilityText, each by textAttributeMatches.
+    const attributeMatches = (value: string) => {
       const stripped = value.replace(/\n/g, ' ');
       return re.matches(value) || pattern === value || re.matches(stripped) || pattern === stripped;
-    });
+    };
+    filters.push((n) => [n.attributes.text, n.attributes.hintText, n.attributes.accessibilityText].some(attributeMatches));
   }
   if (selector.id !== undefined) {
     const re = RE2JS.compile(selector.id, flags);
@@ -119,9 +124,9 @@ describe('R-HAND-01: Maestro selectors by Maestro rules', () => {
     expect(tried(root, "text: 'a+b [x] {y} ^z|w'")).toEqual(['a+b [x] {y} ^z|w']);
   });
 
-  it('R-HAND-01: text is the label, else the value, else the placeholder (IOSDriver.kt): a labelled field is not found by its placeholder', () => {
+  it('R-HAND-01: text is matched against the label, the value and the placeholder (IOSDriver.kt mapViewHierarchy, Filters.kt textMatches)', () => {
     const root = hardLabelsRoot();
-    expect(tried(root, "text: 'you@example\\.com'")).toEqual([]);
+    expect(tried(root, "text: 'you@example\\.com'")).toEqual(['Email']);
     expect(tried(root, "text: 'Email'")).toEqual(['Email']);
     expect(tried(root, "text: 'Search posts'")).toHaveLength(1);
     expect(tried(root, "id: 'email'")).toEqual(['Email']); // the id after its last '/'
