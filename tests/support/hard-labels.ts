@@ -41,9 +41,10 @@ export function hardLabelsRoot(): UiNode {
       { className: 'UIButton', text: 'OK', bounds: { left: 16, top: 800, right: 116, bottom: 840 } } as UiNode,
       node('UIButton', { text: 'ok', 'resource-id': 'ok.lower' }),
       node('UIButton', { text: 'Straße', 'resource-id': 'de.street' }),
-      node('UIButton', { text: 'default', 'resource-id': 'default' }),
-      node('UITextField', { text: 'in', 'resource-id': 'in' }),
-      node('UITextField', { text: 'app', 'resource-id': 'app' }),
+      // Secure fields whose identifiers are Swift keywords or the XCUITest export's own names.
+      node('UISecureTextField', { text: 'default', 'resource-id': 'default', password: 'true' }),
+      node('UISecureTextField', { text: 'in', 'resource-id': 'in', password: 'true' }),
+      node('UISecureTextField', { text: 'app', 'resource-id': 'app', password: 'true' }),
     ],
   } as UiNode;
 }
