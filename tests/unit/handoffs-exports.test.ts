@@ -20,7 +20,7 @@ import { exportXcuiTest } from '@shared/trace/xcuitest';
 import { swiftVariableName } from '@shared/trace/variables';
 import { buildTimeline, readTraceEvents } from '@shared/trace/reader';
 import { resourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
-import { OPTIONS } from '../../src-main/cli/actions';
+import { OPTIONS } from '@main/cli/actions';
 import { hardLabelsRoot } from '../support/hard-labels';
 import { evaluateScripts, literalEngine, readMaestroFlow } from '../support/maestro-flow-reader';
 
