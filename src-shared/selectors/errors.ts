@@ -16,6 +16,29 @@ export const SYNTAX_LABELS: Record<SelectorSyntax, string> = {
 
 /** The longest selector read, checked before anything is parsed. */
 export const MAX_SELECTOR_LENGTH = 4096;
+/**
+ * The deepest nesting of brackets read (docs/rules.md#r-hand-06): the readers recurse once per level, and
+ * a 3.8 KB nested XPath threw RangeError into the render before this limit.
+ */
+export const MAX_NESTING = 64;
+
+/** How deep `(`, `[` and `{` nest in `text`, outside quoted strings. */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[' || c === '{') max = Math.max(max, ++depth);
+    else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
+  }
+  return max;
+}
+
 /** The longest regular expression or LIKE pattern compiled from a selector (a pattern runs once per node). */
 export const MAX_PATTERN_LENGTH = 512;
 

@@ -12,7 +12,7 @@
 import type { UiNode } from '@shared/protocol/runner';
 import type { NodeKey } from '@shared/model/tree';
 import { selectorMatches } from '@shared/act/resolve';
-import { MAX_SELECTOR_LENGTH, SelectorError, type SelectorSyntax } from './errors';
+import { MAX_NESTING, MAX_SELECTOR_LENGTH, nestingDepth, SelectorError, type SelectorSyntax } from './errors';
 import { elementTypeByName } from './element-type';
 import { maestroQuery, parseMaestroSelector, type MaestroSelector } from './maestro';
 import { maestroFind } from './maestro-match';
@@ -136,6 +136,8 @@ const PREDICATE_WORDS = /(==|!=|<>|\b(BEGINSWITH|ENDSWITH|CONTAINS|LIKE|MATCHES|
  */
 export function parseSelector(input: string, syntax?: SelectorSyntax): ParsedSelector {
   if (input.length > MAX_SELECTOR_LENGTH) throw new SelectorError(syntax, `the selector is longer than ${MAX_SELECTOR_LENGTH} characters`);
+  const depth = nestingDepth(input);
+  if (depth > MAX_NESTING) throw new SelectorError(syntax, `the selector nests ${depth} levels deep; at most ${MAX_NESTING} are read`);
   const text = input.trim();
   if (text === '') throw new SelectorError(syntax, 'the selector is empty');
   if (syntax === 'maestro') return { syntax: 'maestro', strategy: 'maestro', maestro: parseMaestroSelector(text) };

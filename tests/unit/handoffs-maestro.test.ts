@@ -191,3 +191,25 @@ describe('R-HAND-01: Maestro selectors by Maestro rules', () => {
     expect(total).toBeGreaterThan(50);
   });
 });
+
+describe('R-HAND-06: nothing typed can freeze the page', () => {
+  const root: UiNode = { className: 'XCUIApplication', node: [{ className: 'UILabel', text: 'a'.repeat(31) }] } as UiNode;
+  it.each([
+    ['a 3.8 KB nested XPath', '//*[' + 'not('.repeat(700) + 'true()' + ')'.repeat(700) + ']'],
+    ['parentheses around a path', '('.repeat(1500) + '//*' + ')'.repeat(1500)],
+    ['a predicate nested in a class chain', '**/*[`' + '('.repeat(200) + "label == 'a'" + ')'.repeat(200) + '`]'],
+  ])('R-HAND-06: %s is refused with its depth before it is read', (_name, text) => {
+    const result = trySelector(text, root);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.reason).toMatch(/nests \d+ levels deep; at most 64 are read/);
+  });
+
+  it('R-HAND-06: an NSPredicate MATCHES and LIKE that backtrack exponentially run in linear time', () => {
+    const started = performance.now();
+    for (const text of ["-ios predicate string: label MATCHES '(a+)+b'", "-ios predicate string: label LIKE '*a*a*a*a*a*a*a*a*a*a*b'"]) {
+      const result = trySelector(text, root);
+      expect(result.ok && result.matches).toEqual([]);
+    }
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
