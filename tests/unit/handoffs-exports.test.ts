@@ -20,7 +20,7 @@ import { exportXcuiTest } from '@shared/trace/xcuitest';
 import { swiftVariableName } from '@shared/trace/variables';
 import { buildTimeline, readTraceEvents } from '@shared/trace/reader';
 import { resourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
-import { OPTIONS } from '@main/cli/actions';
+import { ACTION_USAGE, OPTIONS, buildActionRequest } from '@main/cli/actions';
 import { hardLabelsRoot } from '../support/hard-labels';
 import { evaluateScripts, literalEngine, readMaestroFlow } from '../support/maestro-flow-reader';
 
@@ -183,5 +183,22 @@ describe('R-HAND-05: CLI selectors survive any value', () => {
     console.log(`R-HAND-05 CLI: ${right} of ${total} generated selectors read by bash and parseArgs`);
     expect(right).toBe(total);
     expect(total).toBeGreaterThan(20);
+  });
+});
+
+describe('R-HAND-11: scroll-to speaks the ecosystem’s direction', () => {
+  const request = (...args: string[]) =>
+    buildActionRequest('scroll-to', parseArgs({ args: ['--look-for', 'Contact support', ...args], options: OPTIONS, strict: true }).values);
+
+  it('R-HAND-11: --direction down reveals what is below, as Maestro and Appium mean it: the finger swipes up', () => {
+    expect(request('--direction', 'down')).toMatchObject({ action: 'scrollTo', direction: 'up' });
+    expect(request('--direction', 'up')).toMatchObject({ direction: 'down' });
+    expect(request('--direction', 'left')).toMatchObject({ direction: 'right' });
+    // The default looks below, as before: a recorded scroll search keeps the finger's direction.
+    expect(request()).toMatchObject({ direction: 'up' });
+  });
+
+  it('R-HAND-11: the help says it plainly', () => {
+    expect(ACTION_USAGE).toContain('down reveals what is\n                          below (the finger swipes up)');
   });
 });
