@@ -50,3 +50,18 @@ describe('R-HAND-07: predicate keys as each tool reads them', () => {
     },
   );
 });
+
+describe('R-HAND-09: class chains by WebDriverAgent’s grammar (FBClassChainQueryParser.m)', () => {
+  it.each([
+    ["**/XCUIElementTypeButton[1][`label == 'Go'`]", /a predicate after the position/],
+    ['**/XCUIElementTypeButton[1][2]', /two positions in one step/],
+    ['**/XCUIElementTypeButton [1]', /expected "\/" between steps/],
+  ])('R-HAND-09: %s is refused', (text, reason) => {
+    expect(count(`-ios class chain: ${text}`)).toMatch(reason);
+  });
+
+  it('R-HAND-09: a predicate then a position is read, and a type WDA does not know is Other', () => {
+    expect(count("-ios class chain: **/XCUIElementTypeButton[`label == 'Go'`][1]")).toBe(1);
+    expect(count('-ios class chain: **/XCUIElementTypeNoSuchType')).toBe(0);
+  });
+});
