@@ -16,10 +16,12 @@ const external = (...sources) => ({ module: { origin: 'external', source: source
 const FLOORS = [['protocol'], ['model'], ['observe', 'selectors'], ['act', 'a11y'], ['compare'], ['trace'], ['inspect'], ['api']];
 // Files of src-shared outside every floor's folder: a new folder must take its floor in FLOORS.
 const SHARED = [...FLOORS.flat(), 'shared'];
+// Pure-JS parsers the hand-offs need (docs/selectors.md#s-maestro-rules): no Node, DOM or Electron in them.
+const pureParsers = { module: { origin: 'external', source: ['re2js', 'yaml', 'xpath', '@xmldom/xmldom'] } };
 const floorPolicies = FLOORS.flatMap((floor, level) =>
   floor.map((type) => ({
     from: { element: { type } },
-    allow: { to: [{ element: { types: { anyOf: [type, ...FLOORS.slice(0, level).flat()] } } }, zod] },
+    allow: { to: [{ element: { types: { anyOf: [type, ...FLOORS.slice(0, level).flat()] } } }, zod, ...(type === 'protocol' ? [] : [pureParsers])] },
   })),
 );
 const everything = [{ element: { types: { anyOf: [...SHARED, 'renderer', 'main', 'demo'] } } }];

@@ -40,7 +40,9 @@ type     --text-to-type TEXT | --text-from-env NAME [--replace] [--secret] [--im
                           whatever the field says (it is never printed, in --json neither)
 clear    [--ime ACTION] [--tab]
 swipe    --from X,Y --to X,Y [--duration MS] [--auto-container] [--edge left|right|top|bottom] [--boomerang]
-scroll-to --look-for TEXT | --look-for-id ID [--direction up|down|left|right] [--max-swipes N]
+scroll-to --look-for TEXT | --look-for-id ID [--direction down|up|left|right] [--max-swipes N]
+                          --direction is where to look, as in Maestro and Appium: down reveals what is
+                          below (the finger swipes up); the default is down
 launch   [--relaunch] [--bundle-id ID]
                           a runner's request_launch_app: --relaunch terminates the app and starts it at
                           its first screen (cold boot); without it the app is brought to the front as it
@@ -56,7 +58,13 @@ Exit code 0 only when the action succeeded.`;
 
 class UsageError extends Error {}
 
-const OPTIONS = {
+/**
+ * `scroll-to --direction down` reveals what is below, as Maestro's `scrollUntilVisible direction: DOWN`
+ * and Appium's `mobile: scroll {direction: 'down'}` do; the finger moves the other way (docs/rules.md#r-hand-11).
+ */
+const FINGER_FOR = { down: 'up', up: 'down', left: 'right', right: 'left' } as const;
+
+export const OPTIONS = {
   device: { type: 'string' },
   id: { type: 'string' },
   text: { type: 'string' },
@@ -185,7 +193,9 @@ export function buildActionRequest(command: ActionCommand, values: Values, env: 
         action: 'scrollTo',
         lookFor: text !== undefined ? { text } : { elementId: elementId as string },
         ...(target ? { container: target } : {}),
-        direction: values.direction !== undefined ? oneOf('direction', values.direction, SWIPE_DIRECTIONS) : 'up',
+        // The CLI speaks the ecosystem's direction (where the content comes from); the request and the
+        // trace keep the finger's (docs/protocol.md#p-action-request), so recorded traces keep their meaning.
+        direction: FINGER_FOR[values.direction !== undefined ? oneOf('direction', values.direction, SWIPE_DIRECTIONS) : 'down'],
         maxSwipes: values['max-swipes'] !== undefined ? wholeNumber('max-swipes', values['max-swipes'], 1) : 10,
       };
     }

@@ -46,14 +46,17 @@ export function parseClassChain(text: string): ClassChain {
     let type: ElementTypeName = 'Any';
     if (m[1] !== '*') {
       const info = elementTypeByName(m[1]!);
-      if (!info || info.xcuiName !== m[1]) fail(`${m[1]} is not an XCUIElementType`, i);
-      type = info.name;
+      // WDA's FBElementTypeTransformer reads a type name it does not know as XCUIElementTypeOther, not an error (docs/rules.md#r-hand-09).
+      type = info && info.xcuiName === m[1] ? info.name : 'Other';
     }
     i += m[0].length;
     const filters: Filter[] = [];
     while (source[i] === '[') {
       const open = i;
       const mark = source[i + 1];
+      // FBClassChainQueryParser.m: a step's position is its last filter, and it has at most one.
+      if (filters.some((f) => f.kind === 'position'))
+        fail(mark === '`' || mark === '$' ? 'a predicate after the position: WebDriverAgent takes [n] last' : 'two positions in one step', open);
       if (mark === '`' || mark === '$') {
         // The predicate runs to the closing mark followed by "]"; a doubled mark inside is a literal one.
         let j = i + 2;

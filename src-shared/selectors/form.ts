@@ -12,6 +12,8 @@
 import { ID_FIELDS, selectorMatches, TEXT_FIELDS } from '@shared/model/match';
 import type { ColumnName, ScreenIndex, ScreenView, ViewName } from './screen';
 import { oneElementPerPair } from './query';
+import { escapeRegex } from './maestro';
+import { compileMaestroPattern, maestroFind, maestroLiteralCandidates, warmMaestroMaps, type MaestroQuery } from './maestro-match';
 
 /** The attribute a selector compares with its value, as its tool reads it (docs/selectors.md#s-attributes). */
 export type FormAttribute =
@@ -40,6 +42,11 @@ export type SelectorForm =
       /** Which match, 0-based, in document order (`index:`, `.element(boundBy:)`, `[n]`). */
       position?: number;
     }
+  /**
+   * A Maestro `id:` / `text:` of an escaped literal, with `index:` when needed, answered by Maestro's own
+   * rules (maestro-match.ts: case ignored, the one text Maestro reads, deepest match, screen order).
+   */
+  | { kind: 'maestro'; key: 'id' | 'text'; value: string; position?: number }
   /** The Parallax CLI's `--id` / `--text`, resolved on the merged tree as the dispatcher resolves them. */
   | { kind: 'parallax'; flag: '--id' | '--text'; value: string };
 
@@ -110,6 +117,10 @@ function lowerBound(list: readonly number[], value: number): number {
 /** The nodes (pre-order indices, document order) the selector of this form finds in `viewName` of `screen`. */
 export function matchForm(form: SelectorForm, screen: ScreenIndex, viewName: ViewName): number[] {
   if (form.kind === 'parallax') return matchParallax(form, screen);
+  if (form.kind === 'maestro') {
+    const found = matchMaestro(form, screen[viewName]);
+    return viewName === 'merged' ? oneElementPerPair(found, screen) : found;
+  }
   const view = screen[viewName];
   const list = candidates(view, form);
   const [from, to] = scopeRange(view, form.scope);
@@ -134,6 +145,14 @@ export function matchForm(form: SelectorForm, screen: ScreenIndex, viewName: Vie
   return viewName === 'merged' ? oneElementPerPair(picked, screen) : picked;
 }
 
+function matchMaestro(form: Extract<SelectorForm, { kind: 'maestro' }>, view: ScreenView): number[] {
+  const source = escapeRegex(form.value);
+  const pattern = compileMaestroPattern(source);
+  const q: MaestroQuery = form.key === 'id' ? { id: pattern } : { text: pattern };
+  if (form.position !== undefined) q.index = form.position;
+  return maestroFind(view, q, maestroLiteralCandidates(view, form.key, form.value, source));
+}
+
 function matchParallax(form: Extract<SelectorForm, { kind: 'parallax' }>, screen: ScreenIndex): number[] {
   const fields = form.flag === '--id' ? ID_FIELDS : TEXT_FIELDS;
   // The dispatcher's resolution over the nodes holding the value exactly (a text selector matches case
@@ -153,6 +172,7 @@ export function formSteps(screenOf: () => ScreenIndex): (() => void)[] {
   const views = () => [screenOf().xctest, screenOf().merged];
   return [
     () => views().forEach((view) => view.columns),
+    () => views().forEach(warmMaestroMaps),
     () =>
       views().forEach((view) => {
         for (const column of ['identifier', 'label', 'value', 'placeholderValue'] as const) view.withValue(column, '');

@@ -18,7 +18,8 @@ import type { NodeKey } from '@shared/model/tree';
 import { SELECTOR_SYNTAXES, type SelectorSyntax } from './errors';
 import { elementTypeInfo } from '@shared/model/element-type';
 import type { ElementAttributes, Visibility } from './element';
-import { escapeRegex, formatMaestroSelector, maestroMatcher, type MaestroSelector } from './maestro';
+import { escapeRegex, formatMaestroSelector, maestroQuery, type MaestroSelector } from './maestro';
+import { maestroScreenOrder } from './maestro-match';
 import { predicateString } from './predicate';
 import { chainPredicate } from './class-chain';
 import { xpathString } from './xpath';
@@ -72,7 +73,7 @@ function check(ctx: Context, syntax: SelectorSyntax, text: string, form: Selecto
   try {
     const parsed: ParsedSelector = parseSelector(text, syntax);
     // A Maestro pattern compiles when it is evaluated: too long a one is no selector either.
-    if (parsed.strategy === 'maestro') maestroMatcher(parsed.maestro);
+    if (parsed.strategy === 'maestro') maestroQuery(parsed.maestro);
     matches = ctx.byEvaluation ? evaluateIn(parsed, ctx.screen, view) : matchForm(form, ctx.screen, view);
   } catch {
     return { unique: false, matches: [] };
@@ -118,17 +119,18 @@ function positionNote(of: number): string {
 // ---- Per syntax -------------------------------------------------------------------------------------
 
 function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: number, visibleTo: Visibility, penalty: number, note?: string): void {
+  // Maestro matches `text:` against the label, value and placeholder alike (maestro-match.ts `maestroTexts`).
   for (const { basis, value } of bases(e)) {
-    const base: MaestroSelector = basis === 'identifier' ? { id: escapeRegex(value) } : { text: escapeRegex(value) };
-    // An escaped pattern matched against the whole value is that value.
-    const form: SelectorForm = { kind: 'element', scope: 'members', test: { attribute: basis === 'identifier' ? 'identifier' : 'text', value } };
+    const key = basis === 'identifier' ? 'id' : 'text';
+    const base: MaestroSelector = key === 'id' ? { id: escapeRegex(value) } : { text: escapeRegex(value) };
+    // Answered by Maestro's own matching rules (maestro-match.ts, docs/rules.md#r-hand-01).
+    const form: SelectorForm = { kind: 'maestro', key, value };
     const first = check(ctx, 'maestro', formatMaestroSelector(base), form, view, target);
     const robustness = BASIS_SCORE[basis] + penalty;
-    const strategy = basis === 'identifier' ? 'id' : 'text';
     if (first.unique) {
       push(ctx, {
         syntax: 'maestro',
-        strategy,
+        strategy: key,
         selector: formatMaestroSelector(base),
         basis,
         visibleTo,
@@ -139,14 +141,15 @@ function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: num
       });
       continue;
     }
-    const index = first.matches.indexOf(target);
-    if (index < 0) continue;
+    if (!first.matches.includes(target)) continue;
+    // `index:` counts in screen order (top, then left), as Maestro sorts its matches.
+    const index = maestroScreenOrder(ctx.screen[view], first.matches).indexOf(target);
     const indexed = { ...base, index };
     const indexedForm: SelectorForm = { ...form, position: index };
     if (check(ctx, 'maestro', formatMaestroSelector(indexed), indexedForm, view, target).unique) {
       push(ctx, {
         syntax: 'maestro',
-        strategy,
+        strategy: key,
         selector: formatMaestroSelector(indexed),
         basis,
         of: first.matches.length,
@@ -310,7 +313,9 @@ function parallax(ctx: Context, node: UiNode, i: number, xctestSeen: ElementAttr
   ];
   for (const [strategy, basis, values] of flags) {
     for (const value of values) {
-      const selector = `${strategy} ${shellQuote(value)}`;
+      // node:util parseArgs (the CLI's parser) refuses `--text -5%` as an option missing its value and
+      // asks for `--text=-5%`: a value that starts with a dash is joined to its flag (docs/rules.md#r-hand-05).
+      const selector = value.startsWith('-') ? `${strategy}=${shellQuote(value)}` : `${strategy} ${shellQuote(value)}`;
       const form: SelectorForm = { kind: 'parallax', flag: strategy, value };
       const { matches } = check(ctx, 'parallax', selector, form, 'merged', i);
       if (!accepts(matches)) continue;

@@ -8,8 +8,8 @@
  * Read from a selector block (`id: 'x'` / `index: 1` lines), a flow mapping (`{id: x, index: 1}`) or a
  * flow line with its command (`- tapOn: 'Sign in'`, `- tapOn:` followed by the block).
  */
-import { SelectorError, wholeMatch } from './errors';
-import type { ElementAttributes } from './element';
+import { SelectorError } from './errors';
+import { compileMaestroPattern, type MaestroQuery } from './maestro-match';
 
 // ---- YAML scalars -----------------------------------------------------------------------------------
 
@@ -193,19 +193,14 @@ export function parseMaestroSelector(input: string): MaestroSelector {
   return toSelector(pairs, 0);
 }
 
-/** A compiled Maestro selector over XCTest attributes; `index` is applied by the caller to the matches. */
-export function maestroMatcher(selector: MaestroSelector): (e: ElementAttributes) => boolean {
-  const id = selector.id !== undefined ? wholeMatch(selector.id, 'maestro', 's') : undefined;
-  const text = selector.text !== undefined ? wholeMatch(selector.text, 'maestro', 's') : undefined;
-  return (e) => {
-    if (id && !(e.identifier !== undefined && id.test(e.identifier))) return false;
-    if (text && ![e.label, e.value, e.placeholderValue].some((v) => v !== undefined && text.test(v))) return false;
-    if (selector.enabled !== undefined && e.enabled !== selector.enabled) return false;
-    if (selector.checked !== undefined && e.checked !== selector.checked) return false;
-    if (selector.focused !== undefined && e.hasFocus !== selector.focused) return false;
-    if (selector.selected !== undefined && e.selected !== selector.selected) return false;
-    return true;
-  };
+/** The selector compiled as Maestro compiles it (maestro-match.ts); `index` is applied by `maestroFind`. */
+export function maestroQuery(selector: MaestroSelector): MaestroQuery {
+  const q: MaestroQuery = {};
+  if (selector.id !== undefined) q.id = compileMaestroPattern(selector.id);
+  if (selector.text !== undefined) q.text = compileMaestroPattern(selector.text);
+  for (const key of STATE_KEYS) if (selector[key] !== undefined) q[key] = selector[key];
+  if (selector.index !== undefined) q.index = selector.index;
+  return q;
 }
 
 /** The selector as the lines under a command (`- tapOn:`), one key per line. */

@@ -10,7 +10,7 @@
  * `title`, `elementType`, `isEnabled`, `isSelected`, `hasFocus`) and of Appium's driver (`name`, `type`,
  * `enabled`, `visible`, `selected`, `focused`, and the `wd`-prefixed forms).
  */
-import { SelectorError, wholeMatch, MAX_PATTERN_LENGTH, type SelectorSyntax } from './errors';
+import { SelectorError, wholeMatch, MAX_PATTERN_LENGTH, type SelectorSyntax, type WholeMatch } from './errors';
 import { elementTypeInfo } from '@shared/model/element-type';
 import type { ElementAttributes } from './element';
 import { operatorReader, patternReader, scan, TokenCursor, type Reader } from './tokens';
@@ -23,32 +23,63 @@ export type Predicate = (element: ElementAttributes) => boolean;
 
 // ---- Attributes -------------------------------------------------------------------------------------
 
-const ATTRIBUTES: Record<string, (e: ElementAttributes) => Value> = {
+type Read = (e: ElementAttributes) => Value;
+
+/**
+ * XCTest's keys (docs/rules.md#r-hand-07): NSPredicate reads XCUIElementAttributes by key-value coding,
+ * so the names are exact and case-sensitive
+ * (https://developer.apple.com/documentation/xcuiautomation/xcuielementattributes).
+ */
+const XCTEST_KEYS: Record<string, Read> = {
   identifier: (e) => e.identifier ?? '',
   label: (e) => e.label ?? '',
   value: (e) => e.value ?? null,
-  placeholdervalue: (e) => e.placeholderValue ?? null,
+  placeholderValue: (e) => e.placeholderValue ?? null,
   title: () => '',
-  elementtype: (e) => elementTypeInfo(e.type).raw,
-  isenabled: (e) => e.enabled,
-  enabled: (e) => e.enabled,
-  isselected: (e) => e.selected,
-  selected: (e) => e.selected,
-  hasfocus: (e) => e.hasFocus,
-  focused: (e) => e.hasFocus,
-  isfocused: (e) => e.hasFocus,
-  // Appium's XCUITest driver: `name` is the identifier, else the label (docs/selectors.md#s-appium).
+  elementType: (e) => elementTypeInfo(e.type).raw,
+  isEnabled: (e) => e.enabled,
+  isSelected: (e) => e.selected,
+  hasFocus: (e) => e.hasFocus,
+};
+
+/**
+ * WebDriverAgent's keys (docs/rules.md#r-hand-07): appium/WebDriverAgent `FBElementUtils.m`
+ * `wdAttributeNamesMapping` takes every `wd…` property of the FBElement protocol (`FBElement.h`: wdFrame,
+ * wdRect, wdName, wdLabel, wdSelected, wdType, wdValue, wdUID, wdEnabled, wdVisible,
+ * wdHasKeyboardFocus, wdAccessible, wdAccessibilityContainer, wdIndex; newer drivers add
+ * wdPlaceholderValue, wdHittable, wdFocused), and each without its prefix (`name`, `rect`, …); any
+ * other name throws FBUnknownAttributeException (`wdAttributeNameForAttributeName`), so `identifier`,
+ * `title` and `isEnabled` are errors. The lookup is a dictionary's: case-sensitive. A key path keeps
+ * its tail (`rect.x`).
+ */
+const WDA_KEYS: Record<string, Read> = {
+  // FBElement wdName: the identifier, else the label (docs/selectors.md#s-appium).
   name: (e) => e.identifier ?? e.label ?? null,
+  label: (e) => e.label ?? null,
+  value: (e) => e.value ?? null,
+  placeholderValue: (e) => e.placeholderValue ?? null,
   type: (e) => e.xcuiType,
+  enabled: (e) => e.enabled,
+  selected: (e) => e.selected,
+  hasKeyboardFocus: (e) => e.hasFocus,
+  focused: (e) => e.hasFocus,
   // The runner reports what is on screen; an element in the observation is visible.
   visible: () => true,
-  isvisible: () => true,
+  'rect.x': (e) => e.frame?.x ?? null,
+  'rect.y': (e) => e.frame?.y ?? null,
+  'rect.width': (e) => e.frame?.width ?? null,
+  'rect.height': (e) => e.frame?.height ?? null,
 };
-for (const key of ['name', 'label', 'value', 'type', 'enabled', 'visible', 'selected', 'focused', 'placeholdervalue']) {
-  ATTRIBUTES[`wd${key}`] = ATTRIBUTES[key]!;
+for (const key of Object.keys(WDA_KEYS)) WDA_KEYS[`wd${key.charAt(0).toUpperCase()}${key.slice(1)}`] = WDA_KEYS[key]!;
+
+/** Keys WDA accepts whose answer the observation does not hold: refused with that reason, not as unknown. */
+const WDA_UNANSWERED = new Set(['accessible', 'accessibilityContainer', 'index', 'hittable', 'UID', 'frame', 'rect', 'traits', 'minValue', 'maxValue']);
+
+function keysOf(syntax: SelectorSyntax): Record<string, Read> {
+  return syntax === 'xcuitest' ? XCTEST_KEYS : WDA_KEYS;
 }
 
-export const PREDICATE_ATTRIBUTES = Object.keys(ATTRIBUTES);
+export const PREDICATE_ATTRIBUTES = [...new Set([...Object.keys(XCTEST_KEYS), ...Object.keys(WDA_KEYS)])];
 
 // ---- Tokens -----------------------------------------------------------------------------------------
 
@@ -277,14 +308,17 @@ class Parser extends TokenCursor<Token> {
   }
 
   private key(name: string, token: Token): Operand {
-    const read = ATTRIBUTES[name.replace(/^SELF\./i, '').toLowerCase()];
+    const key = name.replace(/^SELF\./, '');
+    const read = keysOf(this.syntax)[key];
     if (!read) {
-      return this.fail(
-        name.toLowerCase() === 'accessible'
-          ? 'the observation does not say whether an element is accessible'
-          : `unknown attribute ${JSON.stringify(name)} (known: identifier, label, value, placeholderValue, elementType, name, type, enabled, selected, hasFocus, visible)`,
-        token,
-      );
+      const unprefixed = /^wd[A-Z]/.test(key) ? key.slice(2) : key;
+      const forms = [key, unprefixed, unprefixed.charAt(0).toLowerCase() + unprefixed.slice(1)];
+      if (this.syntax !== 'xcuitest' && forms.some((f) => WDA_UNANSWERED.has(f)))
+        return this.fail(`${JSON.stringify(name)} is a WebDriverAgent attribute the observation does not hold, so it is not evaluated here`, token);
+      const known = Object.keys(keysOf(this.syntax)).filter((k) => !k.startsWith('wd') || this.syntax === 'xcuitest');
+      const where =
+        this.syntax === 'xcuitest' ? 'XCTest (XCUIElementAttributes, case-sensitive)' : "WebDriverAgent's FBElement (case-sensitive; it throws on any other)";
+      return this.fail(`unknown attribute ${JSON.stringify(name)} for ${where}: known are ${known.join(', ')}`, token);
     }
     return { kind: 'key', read };
   }
@@ -341,10 +375,11 @@ function order(a: Value, b: Value, options: { c: boolean; d: boolean }): number 
   return x === undefined || y === undefined ? undefined : x - y;
 }
 
-function likePattern(pattern: string, options: { c: boolean; d: boolean }, syntax: SelectorSyntax): RegExp {
+function likePattern(pattern: string, options: { c: boolean; d: boolean }, syntax: SelectorSyntax): WholeMatch {
   if (pattern.length > MAX_PATTERN_LENGTH) throw new SelectorError(syntax, `the pattern is longer than ${MAX_PATTERN_LENGTH} characters`);
   const source = [...fold(pattern, options)].map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&'))).join('');
-  return new RegExp(`^${source}$`, 's');
+  // `*` runs of a LIKE pattern backtrack polynomially in a RegExp; the linear-time engine does not.
+  return wholeMatch(source, syntax, 's');
 }
 
 function compare(left: Operand, op: string, options: { c: boolean; d: boolean }, right: Operand, syntax: SelectorSyntax, at: number): Predicate {

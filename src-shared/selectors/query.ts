@@ -12,9 +12,10 @@
 import type { UiNode } from '@shared/protocol/runner';
 import type { NodeKey } from '@shared/model/tree';
 import { selectorMatches } from '@shared/model/match';
-import { MAX_SELECTOR_LENGTH, SelectorError, type SelectorSyntax } from './errors';
+import { MAX_NESTING, MAX_SELECTOR_LENGTH, nestingDepth, SelectorError, type SelectorSyntax } from './errors';
 import { elementTypeByName } from '@shared/model/element-type';
-import { maestroMatcher, parseMaestroSelector, type MaestroSelector } from './maestro';
+import { maestroQuery, parseMaestroSelector, type MaestroSelector } from './maestro';
+import { maestroFind } from './maestro-match';
 import { evaluateXcuiQuery, parseXcuiQuery, type XcuiQuery } from './xcuitest';
 import { parsePredicate, type Predicate } from './predicate';
 import { evaluateClassChain, parseClassChain, type ClassChain } from './class-chain';
@@ -135,6 +136,8 @@ const PREDICATE_WORDS = /(==|!=|<>|\b(BEGINSWITH|ENDSWITH|CONTAINS|LIKE|MATCHES|
  */
 export function parseSelector(input: string, syntax?: SelectorSyntax): ParsedSelector {
   if (input.length > MAX_SELECTOR_LENGTH) throw new SelectorError(syntax, `the selector is longer than ${MAX_SELECTOR_LENGTH} characters`);
+  const depth = nestingDepth(input);
+  if (depth > MAX_NESTING) throw new SelectorError(syntax, `the selector nests ${depth} levels deep; at most ${MAX_NESTING} are read`);
   const text = input.trim();
   if (text === '') throw new SelectorError(syntax, 'the selector is empty');
   if (syntax === 'maestro') return { syntax: 'maestro', strategy: 'maestro', maestro: parseMaestroSelector(text) };
@@ -190,11 +193,8 @@ function evaluateRaw(parsed: ParsedSelector, screen: ScreenIndex, viewName: View
   const view: ScreenView = screen[viewName];
   switch (parsed.strategy) {
     case 'maestro': {
-      const test = maestroMatcher(parsed.maestro);
-      const matches = view.members().filter((i) => test(view.attrs[i]!));
-      const index = parsed.maestro.index;
-      if (index === undefined) return matches;
-      return matches[index] === undefined ? [] : [matches[index]!];
+      // Maestro's own rules: case, regex flags, the text it reads, deepest match, screen order (maestro-match.ts).
+      return maestroFind(view, maestroQuery(parsed.maestro), view.members());
     }
     case 'query':
       return evaluateXcuiQuery(parsed.query, view);

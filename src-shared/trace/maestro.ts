@@ -43,6 +43,16 @@ import type { TimelineStep } from './reader';
 import type { TraceManifest } from './schema';
 import { PlainSelectorSchema } from './action-record';
 import { secretVariableName } from './variables';
+import {
+  EMPTY_FLOW_COMMAND,
+  EMPTY_FLOW_NOTE,
+  MAESTRO_IOS_IGNORED_KEYS,
+  MAESTRO_IOS_KEYS,
+  MAESTRO_IOS_LONG_PRESS_MS,
+  ignoredKeyNote,
+  longPressNote,
+  maestroLiteralText,
+} from './maestro-handoff';
 
 export { escapeRegex, yamlString };
 export type { ObservationsByRef };
@@ -145,21 +155,6 @@ function commandLines(step: ExportStep, command: string, selection: Exclude<Sele
 
 // ---- Actions ----------------------------------------------------------------------------------------
 
-const KEYS: Record<string, string> = {
-  enter: 'Enter',
-  return: 'Enter',
-  tab: 'Tab',
-  backspace: 'Backspace',
-  delete: 'Backspace',
-  home: 'Home',
-  lock: 'Lock',
-  volumeup: 'Volume Up',
-  volumedown: 'Volume Down',
-  escape: 'Escape',
-};
-/** Keys Maestro knows only on Android. */
-const ANDROID_ONLY_KEYS = new Set(['back', 'power']);
-
 const IME_ACTIONS = new Set(['done', 'next', 'go', 'search', 'send']);
 
 /** The Maestro scroll direction for a finger moving `finger`: content moves the other way. */
@@ -190,7 +185,8 @@ function sendKeys(step: ExportStep, ctx: Context): Emitted {
       case 'type':
       case 'replace': {
         if (key.kind === 'replace') lines.push(...eraseLines(step.target.node));
-        if ('text' in key) lines.push(`- inputText: ${yamlString(key.text)}`);
+        // `${…}` in typed text would run as JavaScript in Maestro (maestro-handoff.ts, Env.kt).
+        if ('text' in key) lines.push(`- inputText: ${yamlString(maestroLiteralText(key.text))}`);
         else {
           const name = secretVariableName(step.target.record, step.number);
           ctx.variables.add(name);
@@ -205,7 +201,7 @@ function sendKeys(step: ExportStep, ctx: Context): Emitted {
         lines.push('- pressKey: Enter');
         break;
       case 'tab':
-        lines.push('- pressKey: Tab');
+        lines.push(`# Parallax: step ${step.number}: ${commentText(ignoredKeyNote('Tab'))}`);
         break;
     }
   }
@@ -254,8 +250,12 @@ function emitAction(step: ExportStep, appId: string | undefined, ctx: Context): 
     case 'doubletap':
       return tapLike('doubleTapOn');
     case 'longpress':
-    case 'longpresson':
-      return tapLike('longPressOn');
+    case 'longpresson': {
+      const emitted = tapLike('longPressOn');
+      const held = num(action['durationMs']) ?? num(action['duration']);
+      if (!('lines' in emitted) || held === undefined || Math.abs(held - MAESTRO_IOS_LONG_PRESS_MS) < 1) return emitted;
+      return { lines: [`# Parallax: step ${step.number}: ${commentText(longPressNote(held))}`, ...emitted.lines] };
+    }
     case 'inputtext':
     case 'typetext':
     case 'appendtext':
@@ -285,9 +285,10 @@ function emitAction(step: ExportStep, appId: string | undefined, ctx: Context): 
     case 'presskey': {
       const key = str(action['key']);
       if (key === undefined) return { note: 'the key press names no key' };
-      const maestroKey = KEYS[normalizeKind(key)];
+      const maestroKey = MAESTRO_IOS_KEYS[normalizeKind(key)];
       if (maestroKey !== undefined) return { lines: [`- pressKey: ${maestroKey}`] };
-      if (ANDROID_ONLY_KEYS.has(normalizeKind(key))) return { note: `Maestro's ${key} key exists only on Android` };
+      const ignored = MAESTRO_IOS_IGNORED_KEYS[normalizeKind(key)];
+      if (ignored !== undefined) return { note: ignoredKeyNote(ignored) };
       return { note: `Maestro has no key named ${JSON.stringify(key)}` };
     }
     case 'imeaction': {
@@ -310,7 +311,7 @@ function emitAction(step: ExportStep, appId: string | undefined, ctx: Context): 
     case 'opendeeplink':
     case 'deeplink': {
       const url = str(action['url']) ?? str(action['link']);
-      return url === undefined ? { note: 'the link is not in the trace' } : { lines: [`- openLink: ${yamlString(url)}`] };
+      return url === undefined ? { note: 'the link is not in the trace' } : { lines: [`- openLink: ${yamlString(maestroLiteralText(url))}`] };
     }
     case 'back':
     case 'navigateback':
@@ -390,6 +391,8 @@ export function exportMaestroFlow(manifest: TraceManifest, steps: readonly Timel
     '# Step numbers are the trace view\u2019s.',
     ...warnings.map((w) => `# Parallax: ${w}`),
   ];
-  const yaml = [...header, `appId: ${yamlString(walk.appId ?? '')}`, '---', ...walk.body].join('\n');
+  // A flow must hold a command for Maestro's reader to accept it (maestro-handoff.ts EMPTY_FLOW_COMMAND).
+  const body = walk.body.some((line) => line.startsWith('- ')) ? walk.body : [...walk.body, `# Parallax: ${EMPTY_FLOW_NOTE}`, EMPTY_FLOW_COMMAND];
+  const yaml = [...header, `appId: ${yamlString(walk.appId ?? '')}`, '---', ...body].join('\n');
   return { yaml: `${yaml}\n`, notes: walk.notes, warnings, variables };
 }

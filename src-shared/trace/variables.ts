@@ -68,11 +68,32 @@ export function secretVariableOf(target: TraceTarget | undefined, step: number):
   return { name: `SECRET_STEP_${step}` };
 }
 
-/** The variable as a Swift local: `LOGIN_PASSWORD` → `loginPassword`. */
+/**
+ * Swift's reserved words (The Swift Programming Language, Lexical Structure, "Keywords and Punctuation":
+ * those used in declarations, statements, expressions and types, and `_`); none may name a local.
+ */
+const SWIFT_KEYWORDS = new Set(
+  (
+    'associatedtype borrowing class consuming deinit enum extension fileprivate func import init inout internal let nonisolated open ' +
+    'operator private precedencegroup protocol public rethrows static struct subscript typealias var break case catch continue default ' +
+    'defer do else fallthrough for guard if in repeat return throw switch where while Any as await false is nil self Self super throws ' +
+    'true try _'
+  ).split(' '),
+);
+
+/** Names the XCUITest export declares itself (trace/xcuitest.ts): `app`, `current`, `field<n>`, `target<n>`. */
+const EXPORT_NAMES = /^(app|current|field\d+|target\d+)$/;
+
+/**
+ * The variable as a Swift local: `LOGIN_PASSWORD` → `loginPassword`; one that would be a keyword or
+ * one of the export's own names gets a trailing `_` (`default_`, `app_`), which no other name can end
+ * with, so two variables never share a local (docs/rules.md#r-hand-04).
+ */
 export function swiftVariableName(name: string): string {
   const parts = name.toLowerCase().split('_').filter(Boolean);
   const camel = parts.map((p, i) => (i === 0 ? p : p.charAt(0).toUpperCase() + p.slice(1))).join('');
-  return /^[a-z_]/.test(camel) ? camel : `_${camel}`;
+  const local = /^[a-z_]/.test(camel) ? camel : `_${camel}`;
+  return SWIFT_KEYWORDS.has(local) || EXPORT_NAMES.test(local) ? `${local}_` : local;
 }
 
 /** A secret a trace types without holding it: the variable that stands for it and the first step that types it. */

@@ -168,7 +168,8 @@ describe('selectors: read and evaluated in every syntax', () => {
     ['a Maestro relative selector', "below: 'Settings'", /relative selectors/],
     ['a Maestro regex that does not compile', "text: '(unclosed'", /not a valid regular expression/],
     ['a class chain with position 0', '**/XCUIElementTypeButton[0]', /positions start at 1/],
-    ['a class chain with an unknown type', '**/XCUIElementTypeWidget', /not an XCUIElementType/],
+    // An unknown type is Other in WDA (R-HAND-09, u/handoffs-wda); two positions are refused.
+    ['a class chain with two positions', '**/XCUIElementTypeButton[1][2]', /two positions in one step/],
     ['an XPath with an unsupported axis', '//following-sibling::XCUIElementTypeButton', /axis is not supported/],
     ['an XPath that does not close', '//XCUIElementTypeButton[@name="x"', /expected "\]"/],
     ['a class name that is not a type', 'class name: UIButton', /not an XCUIElementType name/],

@@ -181,8 +181,9 @@ describe('exportMaestroFlow', () => {
 
   it('exports keys, swipes and the launch', () => {
     const names = parsed.commands.map((c) => c.name);
-    expect(names).toEqual(['launchApp', 'tapOn', 'tapOn', 'longPressOn', 'tapOn', 'inputText', 'pressKey', 'pressKey', 'swipe']);
-    expect(parsed.commands.filter((c) => c.name === 'pressKey').map((c) => c.value)).toEqual(['Tab', 'Enter']);
+    expect(names).toEqual(['launchApp', 'tapOn', 'tapOn', 'longPressOn', 'tapOn', 'inputText', 'pressKey', 'swipe']);
+    // R-HAND-03: Tab does nothing on iOS in Maestro (IOSDriver.kt pressKey): a comment, not a command.
+    expect(parsed.commands.filter((c) => c.name === 'pressKey').map((c) => c.value)).toEqual(['Enter']);
     expect(parsed.commands.find((c) => c.name === 'swipe')?.fields).toEqual({ start: '50%, 80%', end: '50%, 23%', duration: '300' });
   });
 
@@ -190,6 +191,7 @@ describe('exportMaestroFlow', () => {
     expect(flow.notes.map((n) => [n.callId, n.note])).toEqual([
       // The secret is typed as a variable; the field itself, with no id, text or point, cannot be focused.
       ['type_2', 'cannot focus the field: the target has no unique id or text on the recorded screen, and no point'],
+      ['key_1', "pressKey: Tab is not exported: Maestro's iOS driver does nothing for it (IOSDriver.kt pressKey acts on Backspace, Enter, Home and Lock only)"],
       ['tap_4', 'not exported: the action failed: stale_observation via sdk'],
       ['back_1', "Maestro's back exists only on Android; on iOS tap the screen's back button instead"],
       ['tap_5', 'not exported: the action was in flight when the trace stopped, so whether it ran is unknown'],

@@ -1,0 +1,215 @@
+/**
+ * Maestro selectors mean in Maestro what Parallax says (docs/rules.md#r-hand-01). The cases come from
+ * Maestro's own code (Orchestra.kt `buildFilter` / `REGEX_OPTIONS`, Filters.kt, IOSDriver.kt
+ * `mapViewHierarchy`); `maestroReference` below is a port of those functions over the tree as
+ * Maestro's iOS driver maps it, written apart from src-shared so the generator is held to Maestro's
+ * algorithm, not to its own evaluator.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RE2JS } from 're2js';
+import { describe, expect, it } from 'vitest';
+import { ViewHierarchySchema, type UiNode } from '@shared/protocol/runner';
+import { flattenTree } from '@shared/model/tree';
+import { indexScreen, selectorsFor, trySelector } from '@shared/selectors';
+import { parseMaestroSelector } from '@shared/selectors/maestro';
+import type { ScreenView } from '@shared/selectors/screen';
+import { hardLabelsRoot } from '../support/hard-labels';
+
+const DEMO = join(__dirname, '..', 'fixtures', 'demo-observations');
+function demoRoot(screen: string): UiNode {
+  return ViewHierarchySchema.parse(JSON.parse(readFileSync(join(DEMO, `${screen}.json`), 'utf8'))).hierarchy!;
+}
+
+// ---- Maestro, ported from its source -----------------------------------------------------------------
+
+interface TreeNode {
+  i: number;
+  attributes: { text: string; hintText: string; accessibilityText: string; 'resource-id'?: string };
+  y: number;
+  x: number;
+  children: TreeNode[];
+}
+
+/** IOSDriver.kt mapViewHierarchy over what XCTest reports (the XCTest view of the screen); the title is empty on iOS elements. */
+function maestroTree(view: ScreenView, i: number): TreeNode {
+  const e = view.attributesOf(i)!;
+  return {
+    i,
+    attributes: {
+      accessibilityText: e.label ?? '',
+      text: e.value ?? '',
+      hintText: e.placeholderValue ?? '',
+      ...(e.identifier !== undefined ? { 'resource-id': e.identifier } : {}),
+    },
+    y: Math.trunc(e.frame?.y ?? Number.MAX_SAFE_INTEGER),
+    x: Math.trunc(e.frame?.x ?? Number.MAX_SAFE_INTEGER),
+    children: view.children(i).map((c) => maestroTree(view, c)),
+  };
+}
+const aggregate = (n: TreeNode): TreeNode[] => [n, ...n.children.flatMap(aggregate)];
+
+/** Orchestra.kt buildFilter + Filters.kt, for `id`, `text` and `index`. */
+function maestroReference(roots: TreeNode[], selector: { id?: string; text?: string; index?: number }): number[] {
+  const flags = RE2JS.CASE_INSENSITIVE | RE2JS.DOTALL | RE2JS.MULTILINE; // Orchestra.kt REGEX_OPTIONS
+  const filters: ((n: TreeNode) => boolean)[] = [];
+  if (selector.text !== undefined) {
+    const re = RE2JS.compile(selector.text, flags);
+    const pattern = selector.text;
+    // Filters.kt textMatches: text, hintText or accessibilityText, each by textAttributeMatches.
+    const attributeMatches = (value: string) => {
+      const stripped = value.replace(/\n/g, ' ');
+      return re.matches(value) || pattern === value || re.matches(stripped) || pattern === stripped;
+    };
+    filters.push((n) => [n.attributes.text, n.attributes.hintText, n.attributes.accessibilityText].some(attributeMatches));
+  }
+  if (selector.id !== undefined) {
+    const re = RE2JS.compile(selector.id, flags);
+    filters.push((n) => {
+      const v = n.attributes['resource-id'];
+      return v !== undefined && (re.matches(v) || re.matches(v.slice(v.lastIndexOf('/') + 1)));
+    });
+  }
+  const matches = (n: TreeNode) => filters.every((f) => f(n));
+  const deepest = (nodes: TreeNode[]): TreeNode[] =>
+    nodes.filter(matches).map((n) => {
+      const kids = deepest(n.children);
+      return kids[kids.length - 1] ?? n;
+    });
+  const found = [...new Set(deepest(roots.flatMap(aggregate)))];
+  if (selector.index === undefined) return found.map((n) => n.i);
+  const sorted = [...found].sort((a, b) => a.y - b.y || a.x - b.x);
+  const picked = sorted[selector.index];
+  return picked ? [picked.i] : [];
+}
+
+function maestroFinds(root: UiNode, selectorText: string): number[] {
+  const view = indexScreen(root).xctest;
+  const tops = view.children(-1).map((i) => maestroTree(view, i));
+  return maestroReference(tops, parseMaestroSelector(selectorText));
+}
+
+const labelOf = (root: UiNode, i: number) => {
+  const e = indexScreen(root).xctest.attributesOf(i)!;
+  return e.label ?? e.placeholderValue;
+};
+const keyByText = (root: UiNode, text: string, nth = 0) => flattenTree(root).filter((f) => f.node['text'] === text)[nth]!.key;
+const tried = (root: UiNode, text: string) => {
+  const result = trySelector(text, root, 'maestro');
+  if (!result.ok) throw result.error;
+  return result.matches.map((k) => flattenTree(root).find((f) => f.key === k)!.node['text']);
+};
+
+describe('R-HAND-01: Maestro selectors by Maestro rules', () => {
+  it('R-HAND-01: text and id ignore case (REGEX_OPTIONS IGNORE_CASE): SIGN IN finds both, id save finds Save and SAVE', () => {
+    const root = hardLabelsRoot();
+    expect(tried(root, "text: 'SIGN IN'")).toEqual(['Sign In', 'SIGN IN']);
+    expect(tried(root, "id: 'save'")).toEqual(['Save', 'Save changes']);
+    // So neither label alone is a Maestro selector for either: the generator says index.
+    const suggestions = selectorsFor(root, keyByText(root, 'SIGN IN')).filter((s) => s.syntax === 'maestro');
+    expect(suggestions.map((s) => s.selector)).toEqual(["id: 'signin\\.button'", "text: 'SIGN IN'\nindex: 1"]);
+  });
+
+  it('R-HAND-01: a line feed is matched as a space (Filters.kt textAttributeMatches) and . matches it (DOT_MATCHES_ALL)', () => {
+    const root = hardLabelsRoot();
+    expect(tried(root, "text: 'Hello World'")).toEqual(['Hello\nWorld', 'Hello World']);
+    expect(tried(root, "text: 'Line.one.line two'")).toEqual(['Line one\nline two']);
+    expect(tried(root, "text: '^line two$'")).toEqual([]); // MULTILINE, but matches() needs the whole text
+    expect(tried(root, "text: 'Line one$\\s^line two'")).toEqual(['Line one\nline two']);
+  });
+
+  it('R-HAND-01: the pattern equal to the text matches even when it is not a valid match of itself (pattern == value)', () => {
+    const root = hardLabelsRoot();
+    expect(tried(root, "text: 'Price \\(USD\\) \\$5\\.00\\?'")).toEqual(['Price (USD) $5.00?']);
+    expect(tried(root, "text: 'a+b [x] {y} ^z|w'")).toEqual(['a+b [x] {y} ^z|w']);
+  });
+
+  it('R-HAND-01: text is matched against the label, the value and the placeholder (IOSDriver.kt mapViewHierarchy, Filters.kt textMatches)', () => {
+    const root = hardLabelsRoot();
+    expect(tried(root, "text: 'you@example\\.com'")).toEqual(['Email']);
+    expect(tried(root, "text: 'Email'")).toEqual(['Email']);
+    expect(tried(root, "text: 'Search posts'")).toHaveLength(1);
+    expect(tried(root, "id: 'email'")).toEqual(['Email']); // the id after its last '/'
+  });
+
+  it('R-HAND-01: only the deepest match counts (deepestMatchingElement): the cell and its label "Post 12" are one match, the label', () => {
+    const root = hardLabelsRoot();
+    expect(tried(root, "text: 'Post 12'")).toEqual(['Post 12']);
+    const found = trySelector("text: 'Post 12'", root, 'maestro');
+    expect(found.ok && flattenTree(root).find((f) => f.key === found.matches[0])!.node['className']).toBe('UILabel');
+    expect(tried(root, "text: 'Post 12'\nindex: 1")).toEqual([]);
+    // Only direct children are descended into: a label under a plain view beside its cell is a second match.
+    expect(tried(root, "text: 'Post 13'")).toHaveLength(2);
+    // The cell is never offered a text selector Maestro would resolve to its label.
+    const cell = selectorsFor(root, keyByText(root, 'Post 12', 0)).filter((s) => s.syntax === 'maestro');
+    expect(cell.map((s) => s.selector)).toEqual(["id: 'cell\\.12'"]);
+  });
+
+  it('R-HAND-01: index counts in screen order, top then left (INDEX_COMPARATOR), not tree order', () => {
+    const root = hardLabelsRoot();
+    const leftOk = keyByText(root, 'OK', 1);
+    const maestro = selectorsFor(root, leftOk).filter((s) => s.syntax === 'maestro');
+    expect(maestro[0]!.selector).toBe("text: 'OK'\nindex: 0");
+    expect(maestro[0]!.of).toBe(3); // and "ok" ignoring case
+    expect(tried(root, "text: 'OK'\nindex: 0")).toEqual(['OK']);
+  });
+
+  it('R-HAND-06: a pattern that backtracks exponentially is matched in linear time, and a lookaround is refused with its reason', () => {
+    const root: UiNode = { className: 'XCUIApplication', node: [{ className: 'UILabel', text: 'a'.repeat(31) }] } as UiNode;
+    const started = performance.now();
+    expect(tried(root, "text: '(a+)+b'")).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(2_000); // was 34.5 s with the page's RegExp
+    const refused = trySelector("text: '(?=a)a'", root, 'maestro');
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.error.reason).toMatch(/lookaround/);
+  });
+
+  const screens: [string, () => UiNode][] = [
+    ...['login', 'feed', 'checkout', 'hostile', 'edges'].map((s) => [`demo ${s}`, () => demoRoot(s)] as [string, () => UiNode]),
+    ['hard labels', hardLabelsRoot],
+  ];
+
+  it('R-HAND-01: every Maestro selector generated on every demo screen and the hard labels finds, by the port of Maestro, exactly its target', () => {
+    let right = 0;
+    let total = 0;
+    const wrong: string[] = [];
+    for (const [name, load] of screens) {
+      const root = load();
+      const screen = indexScreen(root);
+      for (const f of flattenTree(root)) {
+        for (const s of selectorsFor(root, f.key)) {
+          if (s.syntax !== 'maestro' || s.visibleTo !== 'xctest') continue;
+          total++;
+          const found = maestroFinds(root, s.selector);
+          if (found.length === 1 && screen.keyOf(found[0]!) === s.target) right++;
+          else wrong.push(`${name} ${f.key} ${JSON.stringify(s.selector)} → ${found.map((i) => labelOf(root, i)).join(', ')}`);
+        }
+      }
+    }
+    console.log(`R-HAND-01 Maestro: ${right} of ${total} generated selectors right by Maestro's rules`);
+    expect(wrong).toEqual([]);
+    expect(total).toBeGreaterThan(50);
+  });
+});
+
+describe('R-HAND-06: nothing typed can freeze the page', () => {
+  const root: UiNode = { className: 'XCUIApplication', node: [{ className: 'UILabel', text: 'a'.repeat(31) }] } as UiNode;
+  it.each([
+    ['a 3.8 KB nested XPath', '//*[' + 'not('.repeat(700) + 'true()' + ')'.repeat(700) + ']'],
+    ['parentheses around a path', '('.repeat(1500) + '//*' + ')'.repeat(1500)],
+    ['a predicate nested in a class chain', '**/*[`' + '('.repeat(200) + "label == 'a'" + ')'.repeat(200) + '`]'],
+  ])('R-HAND-06: %s is refused with its depth before it is read', (_name, text) => {
+    const result = trySelector(text, root);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error.reason).toMatch(/nests \d+ levels deep; at most 64 are read/);
+  });
+
+  it('R-HAND-06: an NSPredicate MATCHES and LIKE that backtrack exponentially run in linear time', () => {
+    const started = performance.now();
+    for (const text of ["-ios predicate string: label MATCHES '(a+)+b'", "-ios predicate string: label LIKE '*a*a*a*a*a*a*a*a*a*a*b'"]) {
+      const result = trySelector(text, root);
+      expect(result.ok && result.matches).toEqual([]);
+    }
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
