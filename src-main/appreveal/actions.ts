@@ -5,18 +5,23 @@
  * says it did not do it is `mayHaveRun: false` (docs/rules.md#r-ar-07); nothing is retried.
  */
 import { ActionRequestSchema, type ActionRequest, type ActionResult, type FailureReason, type TargetSelector } from '@shared/protocol/action';
+import { MAX_REASON_CHARS } from '@shared/protocol/sdk';
+import { outcomeClassOf } from '@shared/act/verdict';
 import { AppRevealError, type AppRevealClient } from './client';
 
-type Outcome = { ok: true; warnings?: string[] } | { ok: false; reason: FailureReason; mayHaveRun: boolean; warnings: string[] };
+type Outcome = { ok: true; warnings?: string[] } | { ok: false; reason: FailureReason; mayHaveRun: boolean; warnings: string[]; deviceMessage?: string };
 
 export async function actThroughAppReveal(client: AppRevealClient, input: unknown): Promise<ActionResult> {
   const request = ActionRequestSchema.parse(input);
   const started = performance.now();
   let requestsSent = 0;
+  // Requests of this action the app answered as done: once one has, a later failure cannot be "not run".
+  let done = 0;
   const call = async (run: () => Promise<unknown>): Promise<void> => {
     requestsSent++;
     try {
       await run();
+      done++;
     } catch (error) {
       // Refused before the wire (no such tool listed, or arguments it cannot take): nothing was sent.
       if (error instanceof AppRevealError && (error.code === 'no_form' || (error.code === 'unknown_tool' && error.details.rpcCode === undefined)))
@@ -30,6 +35,15 @@ export async function actThroughAppReveal(client: AppRevealClient, input: unknow
   } catch (error) {
     outcome = failureOf(error);
   }
+  // Outcome by what may have happened (docs/rules.md#r-ar-07): a step of this action already ran, so the
+  // action as a whole did something, whatever the later step's failure says of itself.
+  if (!outcome.ok && done > 0 && !outcome.mayHaveRun) {
+    outcome = {
+      ...outcome,
+      mayHaveRun: true,
+      warnings: [...outcome.warnings, `${done} earlier request${done === 1 ? '' : 's'} of this action ran before it failed`],
+    };
+  }
   const result: ActionResult = {
     success: outcome.ok,
     backend: 'appreveal',
@@ -41,7 +55,11 @@ export async function actThroughAppReveal(client: AppRevealClient, input: unknow
   if (!outcome.ok) {
     result.failureReason = outcome.reason;
     result.mayHaveRun = outcome.mayHaveRun;
+    // The app's own words, verbatim (docs/rules.md#r-act-02).
+    if (outcome.deviceMessage !== undefined) result.deviceMessage = outcome.deviceMessage.slice(0, MAX_REASON_CHARS);
   }
+  // Every result says what may have happened (docs/rules.md#r-act-01), decided by the one table.
+  result.outcome = outcomeClassOf(result);
   return result;
 }
 
@@ -54,7 +72,19 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
     case 'doubleTap':
       return noForm(`AppReveal has no ${request.action === 'longPress' ? 'long press' : 'double tap'} tool`);
     case 'sendKeys': {
-      const id = request.target && 'id' in request.target ? request.target.id : undefined;
+      // Every step's tool is checked before the first is sent, so a later step with no form never
+      // leaves the first one run and the action reported as not run.
+      for (const step of request.steps) {
+        if (step.kind === 'ime' || step.kind === 'tab')
+          return noForm(`AppReveal has no tool for ${step.kind === 'tab' ? 'Tab' : `the IME action ${step.imeAction}`}`);
+        const tools = step.kind === 'type' ? ['type_text'] : step.kind === 'clear' ? ['clear_text'] : ['clear_text', 'type_text'];
+        const missing = tools.find((tool) => !client.has(tool));
+        if (missing) return noForm(`this app did not register ${missing}`);
+      }
+      const resolved = await elementIdOf(client, request.target);
+      if ('refused' in resolved) return { ok: false, reason: 'target_not_found', mayHaveRun: false, warnings: [resolved.refused] };
+      const id = resolved.id;
+      if (id === undefined && request.steps.some((step) => step.kind === 'clear' || step.kind === 'replace')) return noForm('clear_text needs an element id');
       for (const step of request.steps) {
         if (step.kind === 'type') await call(() => client.typeText(step.text, id));
         else if (step.kind === 'clear' || step.kind === 'replace') {
@@ -70,7 +100,9 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
       const dy = request.end.y - request.start.y;
       const dx = request.end.x - request.start.x;
       const direction = Math.abs(dy) >= Math.abs(dx) ? (dy < 0 ? 'down' : 'up') : dx < 0 ? 'right' : 'left';
-      const container = request.container && 'id' in request.container ? request.container.id : undefined;
+      const resolved = await elementIdOf(client, request.container);
+      if ('refused' in resolved) return { ok: false, reason: 'target_not_found', mayHaveRun: false, warnings: [resolved.refused] };
+      const container = resolved.id;
       await call(() => client.scroll(direction, container));
       return { ok: true, warnings: ['AppReveal scrolls by direction: the stroke’s length and duration are not used'] };
     }
@@ -115,6 +147,39 @@ function tap(client: AppRevealClient, target: TargetSelector): Promise<unknown> 
   return client.tapPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
 }
 
+/**
+ * The app's element id for a target, or why there is none; nothing is sent on a refusal (docs/rules.md#r-ar-14).
+ * An id is used as given; a picked node by its id; a text or a point is found on a fresh `get_elements`
+ * read (text: an element whose label or value is the text, editable ones first; point: the smallest
+ * element whose frame holds it). No target: undefined (the app types where its focus is).
+ */
+async function elementIdOf(client: AppRevealClient, target: TargetSelector | undefined): Promise<{ id: string | undefined } | { refused: string }> {
+  if (!target) return { id: undefined };
+  if ('id' in target) return { id: target.id };
+  if ('node' in target) {
+    const id = target.node['resource-id'];
+    return id ? { id } : { refused: 'the picked element has no AppReveal id: nothing was sent' };
+  }
+  if (!client.has('get_elements'))
+    return { refused: 'this app did not register get_elements, so a text or point cannot be found as an element: nothing was sent' };
+  const { elements } = await client.getElements();
+  if ('text' in target) {
+    const hits = elements.filter((e) => e.label === target.text || e.value === target.text);
+    const editable = hits.filter((e) => e.actions.some((a) => a === 'type' || a === 'type_text'));
+    const pick = editable[0] ?? hits[0];
+    if (!pick) return { refused: `no element of the app has the text "${target.text}": nothing was sent` };
+    if ((editable.length || hits.length) > 1)
+      return { refused: `${editable.length || hits.length} elements of the app have the text "${target.text}": nothing was sent` };
+    return { id: pick.id };
+  }
+  const { x, y } = target.point;
+  const under = elements
+    .filter((e) => x >= e.frame.x && x <= e.frame.x + e.frame.width && y >= e.frame.y && y <= e.frame.y + e.frame.height)
+    .sort((a, b) => a.frame.width * a.frame.height - b.frame.width * b.frame.height);
+  const pick = under[0];
+  return pick ? { id: pick.id } : { refused: `no element of the app is at ${Math.round(x)}, ${Math.round(y)}: nothing was sent` };
+}
+
 function noForm(why: string): Outcome {
   return { ok: false, reason: 'appreveal_unknown_tool', mayHaveRun: false, warnings: [why] };
 }
@@ -123,6 +188,12 @@ function failureOf(error: unknown): Outcome {
   if (!(error instanceof AppRevealError)) return { ok: false, reason: 'appreveal_unreachable', mayHaveRun: true, warnings: [(error as Error).message] };
   // The message already lists an ambiguous tap_text's candidates.
   const warnings = [error.message];
+  const said = error.details.appMessage !== undefined ? { deviceMessage: error.details.appMessage } : {};
+  const outcome = failureOfCode(error, warnings);
+  return outcome.ok ? outcome : { ...outcome, ...said };
+}
+
+function failureOfCode(error: AppRevealError, warnings: string[]): Outcome {
   switch (error.code) {
     case 'tool_error':
       return { ok: false, reason: 'appreveal_tool_error', mayHaveRun: false, warnings };
@@ -133,6 +204,9 @@ function failureOf(error: unknown): Outcome {
     case 'unauthorized':
     case 'forbidden_origin':
       return { ok: false, reason: 'appreveal_unauthorized', mayHaveRun: false, warnings };
+    case 'server_error':
+      // An internal error that can follow the tool's dispatch (client.ts mapError): it may have run.
+      return { ok: false, reason: 'appreveal_tool_error', mayHaveRun: true, warnings };
     case 'timeout':
       return { ok: false, reason: 'timeout', mayHaveRun: true, warnings };
     // unreachable: the request or its answer was lost; bad_reply: an answer that cannot be read, which

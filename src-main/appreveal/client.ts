@@ -71,7 +71,17 @@ import { httpGet } from '@main/discovery/http-probe';
  * never asked) and did nothing. `timeout`, `unreachable`: no answer, so it may have run. `bad_reply`: an
  * answer that cannot be read, which may follow a run.
  */
-export type AppRevealErrorCode = 'unauthorized' | 'forbidden_origin' | 'tool_error' | 'unknown_tool' | 'no_form' | 'timeout' | 'unreachable' | 'bad_reply';
+export type AppRevealErrorCode =
+  | 'unauthorized'
+  | 'forbidden_origin'
+  | 'tool_error'
+  | 'unknown_tool'
+  | 'no_form'
+  | 'timeout'
+  | 'unreachable'
+  | 'bad_reply'
+  /** A JSON-RPC internal error (-32603) that is not a refusal of the arguments: it can follow the tool's dispatch, so the action may have run. */
+  | 'server_error';
 
 export class AppRevealError extends Error {
   override readonly name = 'AppRevealError';
@@ -89,6 +99,8 @@ export class AppRevealError extends Error {
       hint?: string;
       /** The JSON-RPC error code the server answered with, when it answered with one. */
       rpcCode?: number;
+      /** The app's own words about the failure, verbatim but scrubbed of the token (a result's `deviceMessage`). */
+      appMessage?: string;
     } = {},
   ) {
     super(message);
@@ -134,6 +146,9 @@ export interface AppRevealActionResult {
 interface AppRevealClientEvents {
   state: [state: AppRevealClientState, error: string | undefined];
 }
+
+/** Tools that read and change nothing: an internal error there is a failed read, never "may have run". */
+const READ_ONLY_TOOL = /^(get_|list_|query_|find_|screenshot$|device_info$|launch_context$)/;
 
 /** iOS web view tools, whose answer wraps the page script's JSON as a string. */
 const PAGE_TOOL = /^(web_|get_dom_|query_dom$|find_dom_text$)/;
@@ -588,7 +603,10 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     const content = result.content.filter(isRecord) as ContentBlock[];
     if (result.isError === true) {
       const text = firstText(content);
-      throw new AppRevealError('tool_error', `${tool} failed: ${this.scrub(text ?? 'the app reported an error')}`, { tool });
+      throw new AppRevealError('tool_error', `${tool} failed: ${this.scrub(text ?? 'the app reported an error')}`, {
+        tool,
+        ...(text !== undefined ? { appMessage: this.scrub(text) } : {}),
+      });
     }
     return content;
   }
@@ -621,12 +639,14 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
       const names = candidates.map((c) => (c.id !== undefined && c.id !== c.text ? `"${c.text}" (${c.id})` : `"${c.text}"`));
       return new AppRevealError('tool_error', this.scrub(`${tool}: ${failure.error} — ${candidates.length} candidates: ${names.join(', ')}`), {
         tool,
+        appMessage: this.scrub(failure.error),
         candidates,
         ...(failure.hint !== undefined ? { hint: failure.hint } : {}),
       });
     }
     return new AppRevealError('tool_error', `${tool} failed: ${this.scrub(failure.error)}`, {
       tool,
+      appMessage: this.scrub(failure.error),
       ...(failure.hint !== undefined ? { hint: failure.hint } : {}),
     });
   }
@@ -706,7 +726,19 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
         if (error.code === ErrorCode.MethodNotFound) {
           return new AppRevealError('unknown_tool', `AppReveal at ${this.endpoint} does not offer ${what} (${text})`, { ...tool, rpcCode: error.code });
         }
-        return new AppRevealError('tool_error', `${what} failed: ${text}`, { ...tool, rpcCode: error.code });
+        // -32603 is the server's "internal error": the Tauri crate answers it for bad arguments, before
+        // dispatch, as `Invalid params: …` (Windows/appreveal-tauri/src/error.rs:21 `Self::InvalidParams`),
+        // and for a failed tool (`Self::Tool`, error.rs:24), e.g. its evaluation timeout, which comes after
+        // the page script was dispatched (tauri_integration.rs). Only the first is "not run".
+        // A read (get_*, list_*, screenshot, …) changes nothing, so there its failure stays "did not do it".
+        if (error.code === ErrorCode.InternalError && !/^invalid params\b/i.test(text) && !READ_ONLY_TOOL.test(what)) {
+          return new AppRevealError('server_error', `${what} failed inside AppReveal at ${this.endpoint} (${error.code}): ${text}`, {
+            ...tool,
+            rpcCode: error.code,
+            appMessage: text,
+          });
+        }
+        return new AppRevealError('tool_error', `${what} failed: ${text}`, { ...tool, rpcCode: error.code, appMessage: text });
       }
       switch (error.code) {
         case ErrorCode.RequestTimeout:

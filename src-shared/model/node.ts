@@ -298,7 +298,7 @@ const HINT_FIELDS = ['autocomplete', 'autoComplete', 'textContentType', 'text-co
 /**
  * Mask characters iOS and the web draw for a secure value: iOS reports a secure UITextField's
  * `accessibilityValue` as one U+2022 per character (AppReveal passes it on verbatim:
- * iOS/Sources/AppReveal/Elements/ElementInventory.swift:65 `value: view.accessibilityValue`); Chromium
+ * iOS/Sources/AppReveal/Elements/ElementInventory.swift:75 `value: view.accessibilityValue`; its `classifyView` (:90-93) has no secure type, a UISecureTextField-backed UITextField is `.textField`); Chromium
  * and WebKit draw U+25CF. A value made only of these is a masked secret, never text.
  */
 const MASK = /^[\u2022\u25cf]+$/;
@@ -306,6 +306,17 @@ const MASK = /^[\u2022\u25cf]+$/;
 /** Whether a value read from a field is a mask (bullets only), i.e. the device is hiding a secret. */
 export function isMaskedValue(value: unknown): boolean {
   return typeof value === 'string' && MASK.test(value);
+}
+
+function isPasswordType(value: unknown): boolean {
+  return typeof value === 'string' && value.trim().toLowerCase() === 'password';
+}
+
+function isSecretHint(hint: string): boolean {
+  return hint
+    .toLowerCase()
+    .split(/\s+/)
+    .some((token) => SECRET_HINTS.has(token));
 }
 
 /**
@@ -328,24 +339,15 @@ export function hidesText(fields: Readonly<Record<string, unknown>>): boolean {
   if (fields['password'] === 'true' || fields['password'] === true) return true;
   if (fields['value-redacted'] === 'true' || fields['value-redacted'] === true || fields['valueRedacted'] === true) return true;
   if (fields['sensitive'] === true || fields['sensitive'] === 'true') return true;
-  const extras = fields['extras'];
-  const extra = (name: string): unknown => (extras !== null && typeof extras === 'object' ? (extras as Record<string, unknown>)[name] : undefined);
-  for (const inputType of [fields['inputType'], extra('appreveal.inputType')]) {
-    if (typeof inputType === 'string' && inputType.trim().toLowerCase() === 'password') return true;
-  }
+  const raw = fields['extras'];
+  const extras = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : undefined;
+  if (isPasswordType(fields['inputType']) || (extras !== undefined && isPasswordType(extras['appreveal.inputType']))) return true;
   // `type` is the HTML attribute only on a DOM record (one with a tag); elsewhere it is a kind ("button").
   const type = fields['type'];
-  if (typeof type === 'string' && (fields['tag'] !== undefined || fields['tagName'] !== undefined) && type.trim().toLowerCase() === 'password') return true;
+  if ((fields['tag'] !== undefined || fields['tagName'] !== undefined) && isPasswordType(type)) return true;
   for (const name of HINT_FIELDS) {
-    const hint = fields[name] ?? extra(name);
-    if (
-      typeof hint === 'string' &&
-      hint
-        .toLowerCase()
-        .split(/\s+/)
-        .some((token) => SECRET_HINTS.has(token))
-    )
-      return true;
+    const hint = fields[name] ?? extras?.[name];
+    if (typeof hint === 'string' && hint !== '' && isSecretHint(hint)) return true;
   }
   // A value, never a label: a "•••" menu button's caption is no secret.
   if (isMaskedValue(fields['value'])) return true;

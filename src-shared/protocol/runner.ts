@@ -264,7 +264,12 @@ export const RequestSetTextSchema = request('request_set_text', textRequest);
 export const RequestAppendTextSchema = request('request_append_text', textRequest);
 export const RequestClearTextSchema = request('request_clear_text', { resourceId: z.string().optional() });
 export const RequestImeActionSchema = request('request_ime_action', { action: z.enum(IME_ACTIONS) });
-export const RequestPressKeySchema = request('request_press_key', { key: z.string() });
+/**
+ * `modifiers` is not optional: the runner's `RequestPressKey` declares `public var modifiers: [String]`
+ * (kaeawc/auto-mobile ios/control-proxy/Sources/CtrlProxyRewrite/Models/RequestPressKey.swift:6), so a
+ * request without it fails to decode on every real runner. Parallax sends `[]` for a plain key.
+ */
+export const RequestPressKeySchema = request('request_press_key', { key: z.string(), modifiers: z.array(z.string()) });
 export const RequestLaunchAppSchema = request('request_launch_app', {
   bundleId: z.string(),
   coldBoot: z.boolean().optional(),

@@ -70,7 +70,7 @@ async function readAcross(change: () => Promise<void>, delay: number): Promise<{
   await request('request_hierarchy');
   await sleep(300);
   await request('request_hierarchy');
-  expect((await request('request_press_key', { key: 'escape' })).success).toBe(true);
+  expect((await request('request_press_key', { key: 'escape', modifiers: [] })).success).toBe(true);
   const read = request('request_hierarchy');
   await sleep(delay);
   await change();

@@ -400,9 +400,13 @@ describe('XCTest view of the app', () => {
     root = (await hierarchy()).data.hierarchy;
     expect(byId(root, 'login.status')?.text).toBe('Signed in as carol');
 
-    const key = await client.request('request_press_key', { key: 'tab' });
+    const key = await client.request('request_press_key', { key: 'tab', modifiers: [] });
     expect(key).toMatchObject({ type: 'press_key_result', success: true });
-    const bad = await client.request('request_press_key', { key: 'hyperspace' });
+    // The runner's RequestPressKey declares `modifiers: [String]` non-optional (RequestPressKey.swift:6):
+    // a key press without it does not decode there, so the demo refuses it too.
+    const unmodified = await client.request('request_press_key', { key: 'tab' } as never);
+    expect(unmodified.success).toBe(false);
+    const bad = await client.request('request_press_key', { key: 'hyperspace', modifiers: [] });
     expect(bad).toMatchObject({ success: false, error: 'Unsupported key: hyperspace' });
   });
 

@@ -50,7 +50,8 @@ describe('R-SECRET-02, R-SECRET-03: a typed secret is found nowhere after a reco
     };
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture);
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-    for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) vi.spyOn(console, level).mockImplementation((...args) => void capture(args.map(String).join(' ')));
+    for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const)
+      vi.spyOn(console, level).mockImplementation((...args) => void capture(args.map(String).join(' ')));
 
     const device = services.manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' });
     await services.manager.connectionOf(device.id).waitUntilConnected(10_000);
@@ -85,7 +86,11 @@ describe('R-SECRET-02, R-SECRET-03: a typed secret is found nowhere after a reco
         .map(([, value]) => value as string),
     );
     expect(refs.length).toBeGreaterThan(0);
-    const trace = [JSON.stringify(opened.manifest), JSON.stringify(opened.events), ...(await Promise.all(refs.map(async (ref) => (await opened.resource(ref)).toString('utf8'))))].join('\n');
+    const trace = [
+      JSON.stringify(opened.manifest),
+      JSON.stringify(opened.events),
+      ...(await Promise.all(refs.map(async (ref) => (await opened.resource(ref)).toString('utf8')))),
+    ].join('\n');
     expect(trace).toContain('login.password');
     const maestro = await call('trace.exportMaestro', { path: stopped.lastTrace });
     const xcuitest = await call('trace.exportXcuiTest', { path: stopped.lastTrace });
@@ -97,9 +102,19 @@ describe('R-SECRET-02, R-SECRET-03: a typed secret is found nowhere after a reco
     const cliOut = { log: (line: string) => cli.push(line), error: (line: string) => cli.push(line) };
     process.env['PARALLAX_TEST_SECRET'] = CLI_TEXT;
     try {
-      expect(await runActionCommand('type', ['--device', demo.runnerUrl, '--id', 'login.password', '--text-from-env', 'PARALLAX_TEST_SECRET', '--json'], cliOut)).toBe(0);
-      expect(await runActionCommand('type', ['--device', demo.runnerUrl, '--id', 'login.username', '--text-from-env', 'PARALLAX_TEST_SECRET', '--secret', '--json'], cliOut)).toBe(0);
-      expect(await runActionCommand('type', ['--device', demo.runnerUrl, '--id', 'login.username', '--text-from-env', 'PARALLAX_TEST_SECRET', '--secret'], cliOut)).toBe(0);
+      expect(
+        await runActionCommand('type', ['--device', demo.runnerUrl, '--id', 'login.password', '--text-from-env', 'PARALLAX_TEST_SECRET', '--json'], cliOut),
+      ).toBe(0);
+      expect(
+        await runActionCommand(
+          'type',
+          ['--device', demo.runnerUrl, '--id', 'login.username', '--text-from-env', 'PARALLAX_TEST_SECRET', '--secret', '--json'],
+          cliOut,
+        ),
+      ).toBe(0);
+      expect(
+        await runActionCommand('type', ['--device', demo.runnerUrl, '--id', 'login.username', '--text-from-env', 'PARALLAX_TEST_SECRET', '--secret'], cliOut),
+      ).toBe(0);
     } finally {
       delete process.env['PARALLAX_TEST_SECRET'];
     }

@@ -79,7 +79,11 @@ const field = (id: string, extra: Partial<UiNode> = {}): UiNode => ({
   bounds: { left: 0, top: 0, right: 100, bottom: 40 },
   ...extra,
 });
-const screen = (...children: UiNode[]): UiNode => ({ className: 'XCUIElementTypeApplication', bounds: { left: 0, top: 0, right: 390, bottom: 844 }, node: children });
+const screen = (...children: UiNode[]): UiNode => ({
+  className: 'XCUIElementTypeApplication',
+  bounds: { left: 0, top: 0, right: 390, bottom: 844 },
+  node: children,
+});
 
 describe('R-SECRET-01: the read-back signal and the request', () => {
   const request: ActionRequest = { action: 'sendKeys', target: { id: 'pin' }, steps: [{ kind: 'type', text: '4711' }] };

@@ -210,7 +210,7 @@ function keyPayload(command: XctestKeyCommand): { command: RunnerCommand; payloa
     case 'request_ime_action':
       return { command: command.command, payload: { action: command.action } };
     case 'request_press_key':
-      return { command: command.command, payload: { key: command.key } };
+      return { command: command.command, payload: { key: command.key, modifiers: [] } };
   }
 }
 
