@@ -228,18 +228,16 @@ describe('diffTrees at scale', () => {
     return { className: 'XCUIApplication', bounds: { left: 0, top: 0, right: 400, bottom: rows * 44 }, node: cells };
   }
 
-  it('diffs two 5,000-node trees quickly and pairs everything that only moved', () => {
+  // How fast is the bench's to say (`npm run bench -- diff`), never a test's: a wall-clock bound here failed
+  // on a loaded machine (docs/rules.md#r-suite-01).
+  it('diffs two 5,000-node trees and pairs everything that only moved', () => {
     const x = listScreen(1250, 0, (i) => `Row ${i}`);
     const s = listScreen(1250, 2, (i) => (i % 100 === 0 ? `Row ${i} (edited)` : `Row ${i}`));
-    const start = performance.now();
     const diff = diffTrees(x, s);
-    const elapsed = performance.now() - start;
     expect(diff.nodes.xctest).toBe(5001);
     expect(diff.summary.only_xctest).toBe(0);
     expect(diff.summary.only_sdk).toBe(0);
     expect(diff.summary.text_changed).toBe(13);
-    // Generous: the benchmark holds the real target; this only catches an accidental quadratic pass.
-    expect(elapsed).toBeLessThan(1000);
   });
 });
 

@@ -155,10 +155,10 @@ describe('R-HAND-01: Maestro selectors by Maestro rules', () => {
   });
 
   it('R-HAND-06: a pattern that backtracks exponentially is matched in linear time, and a lookaround is refused with its reason', () => {
-    const root: UiNode = { className: 'XCUIApplication', node: [{ className: 'UILabel', text: 'a'.repeat(31) }] } as UiNode;
-    const started = performance.now();
+    // 31 characters took the page's RegExp 34.5 s; 48 would take it about four years, so a backtracking
+    // engine ends this test by its timeout, whatever the machine's speed (docs/rules.md#r-suite-01).
+    const root: UiNode = { className: 'XCUIApplication', node: [{ className: 'UILabel', text: 'a'.repeat(48) }] } as UiNode;
     expect(tried(root, "text: '(a+)+b'")).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(2_000); // was 34.5 s with the page's RegExp
     const refused = trySelector("text: '(?=a)a'", root, 'maestro');
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.error.reason).toMatch(/lookaround/);
@@ -204,12 +204,11 @@ describe('R-HAND-06: nothing typed can freeze the page', () => {
     expect(!result.ok && result.error.reason).toMatch(/nests \d+ levels deep; at most 64 are read/);
   });
 
+  // `root` is 31 characters: a backtracking engine runs past the test's timeout (docs/rules.md#r-suite-01).
   it('R-HAND-06: an NSPredicate MATCHES and LIKE that backtrack exponentially run in linear time', () => {
-    const started = performance.now();
     for (const text of ["-ios predicate string: label MATCHES '(a+)+b'", "-ios predicate string: label LIKE '*a*a*a*a*a*a*a*a*a*a*b'"]) {
       const result = trySelector(text, root);
       expect(result.ok && result.matches).toEqual([]);
     }
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
