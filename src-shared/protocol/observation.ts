@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { UInt64Schema } from './json';
 import { BoundsSchema, InsetsSchema, UiNodeSchema, ViewHierarchySchema, WindowInfoSchema } from './runner';
 import { ActionKindSchema, OBSERVATION_BRIDGE_REASONS, SdkRelayFailureSchema } from './sdk';
+import { PerfSnapshotSchema } from './perf';
 
 // ---- Backend ----------------------------------------------------------------------------------------
 
@@ -220,6 +221,8 @@ export const ObservationSchema = z
     /** What discovery said about the foreground app's bridge (absent when the probe failed). */
     bridge: BridgeStateSchema.optional(),
     sources: z.object({ bridge: SourceOutcomeSchema.optional(), web: SourceOutcomeSchema.optional() }),
+    /** Seed 002: present only while the device's perf mode is on (docs/rules.md#r-perfsnap). */
+    perfSnapshot: PerfSnapshotSchema.optional(),
   })
   .refine((o) => o.fallbackReason === undefined || o.backend === 'xctest', {
     path: ['fallbackReason'],
