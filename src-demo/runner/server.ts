@@ -15,6 +15,7 @@ import { DEMO_DEVICE_NAME } from '@shared/protocol/demo-admin';
 import type { DemoDevice } from '@demo/phone/device';
 import { hierarchyPush, RunnerCommands, SUPPORTED_COMMANDS, SUPPORTED_FEATURES, type ConnectionState } from './commands';
 import type { FrameState } from '@demo/phone/screen-monitor';
+import { DemoPerformance } from './performance';
 
 /** What runner-garbage answers with: not JSON, not even text a JSON parser could start on. */
 export const GARBAGE_FRAME = '\u0000\u00ff<<garbage>> {"type": hierarchy_update, requestId: ???';
@@ -32,9 +33,14 @@ export class RunnerServer {
   private readonly commands: RunnerCommands;
   private nextConnectionId = 1;
   private readonly onFrame = (frame: FrameState) => this.broadcast(frame);
+  private readonly performance: DemoPerformance;
 
   constructor(private readonly device: DemoDevice) {
     this.commands = new RunnerCommands(device);
+    this.performance = new DemoPerformance(device.faults, (update) => {
+      const push = encodeRunnerMessage(update);
+      for (const connection of this.connections) this.send(connection, push);
+    });
     this.server = createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path === '/health' && req.method === 'GET') {
@@ -78,6 +84,7 @@ export class RunnerServer {
 
   async close(): Promise<void> {
     this.device.monitor.off('frame', this.onFrame);
+    this.performance.close();
     for (const connection of this.connections) connection.socket.terminate();
     this.wss.close();
     for (const socket of this.sockets) socket.destroy();
@@ -92,7 +99,11 @@ export class RunnerServer {
   private accept(socket: WebSocket): void {
     const connection: Connection = { id: this.nextConnectionId++, socket };
     this.connections.add(connection);
-    socket.on('close', () => this.connections.delete(connection));
+    socket.on('close', () => {
+      this.connections.delete(connection);
+      this.performance.setListening(this.connections.size > 0);
+    });
+    this.performance.setListening(true);
     socket.on('error', () => socket.terminate());
     socket.on('message', (data, isBinary) => {
       void this.onMessage(connection, data, isBinary);
