@@ -77,7 +77,7 @@ describe('demo performance pushes', () => {
   it('R-PERFSNAP-07: an observation carries perfSnapshot only in perf mode, with the window clamped and the sources named', async () => {
     const connection = await connect();
     const off = await connection.observe({ screenshot: false });
-    expect(off.observation.perfSnapshot).toBeUndefined();
+    expect(off.observation?.perfSnapshot).toBeUndefined();
 
     expect(connection.perf.set(true, 120_000)).toEqual({ enabled: true, windowMs: 30_000 });
     await nextPushes(connection.client, 2);
@@ -88,10 +88,10 @@ describe('demo performance pushes', () => {
     expect(snapshot?.fps).toEqual({ p50: 60, p90: 60, p95: 60, p99: 60 });
     expect(snapshot?.memoryMb?.latest).toBeGreaterThan(0);
     expect(snapshot?.sources).toMatchObject({ fps: 'runnerProcessFrames', jank: 'runnerProcessFrames', cpu: 'runnerReported' });
-    expect(on.observation.timings.perf).toBeGreaterThanOrEqual(0);
+    expect(on.observation!.timings.perf).toBeGreaterThanOrEqual(0);
 
     connection.perf.set(false);
-    expect((await connection.observe({ screenshot: false })).observation.perfSnapshot).toBeUndefined();
+    expect((await connection.observe({ screenshot: false })).observation?.perfSnapshot).toBeUndefined();
   }, 30_000);
 
   it('R-PERFSNAP-07: perf-memory-growth makes memoryMb climb across the window', async () => {
@@ -100,7 +100,7 @@ describe('demo performance pushes', () => {
     const [before] = await nextPushes(connection.client, 1);
     await setFaults(['perf-memory-growth']);
     await nextPushes(connection.client, 4);
-    const snapshot = (await connection.observe({ screenshot: false })).observation.perfSnapshot;
+    const snapshot = (await connection.observe({ screenshot: false })).observation!.perfSnapshot;
     // Four pushes retain 4 × 16 MiB; at least three of them are resident by the last sample.
     expect(snapshot!.memoryMb!.latest - before!.update.performanceData.memoryUsageMb).toBeGreaterThanOrEqual(40);
     expect(snapshot!.memoryMb!.avg).toBeLessThan(snapshot!.memoryMb!.latest);
@@ -118,7 +118,7 @@ describe('demo performance pushes', () => {
     const spinning = await nextPushes(connection.client, 2);
     const spinCpu = Math.min(...spinning.map((p) => p.update.performanceData.cpuUsagePercent));
     expect(spinCpu).toBeGreaterThan(idle);
-    const snapshot = (await connection.observe({ screenshot: false })).observation.perfSnapshot;
+    const snapshot = (await connection.observe({ screenshot: false })).observation!.perfSnapshot;
     expect(snapshot!.cpu!.latest).toBeGreaterThan(idle);
     await setFaults([]);
     await nextPushes(connection.client, 1);
