@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { UInt64Schema } from './json';
-import { BoundsSchema, InsetsSchema, UiNodeSchema, ViewHierarchySchema, WindowInfoSchema } from './runner';
+import { BoundsSchema, EdgeInsetsSchema, InsetsSchema, UiNodeSchema, ViewHierarchySchema, WindowInfoSchema } from './runner';
 import { ActionKindSchema, OBSERVATION_BRIDGE_REASONS, SdkRelayFailureSchema } from './sdk';
 import { PerfSnapshotSchema } from './perf';
 
@@ -198,6 +198,8 @@ export const ObservationSchema = z
     updatedAtSource: z.enum(['device', 'server']),
     screenSize: ScreenSizeSchema.optional(),
     insets: InsetsSchema.optional(),
+    /** Seed 002: the compatibility alias of the system-bar edges (docs/rules.md#r-obj-03); prefer `insets`. */
+    systemInsets: EdgeInsetsSchema.optional(),
     rotation: z.number().int().optional(),
     activeWindow: z.object({ bundleId: z.string().optional(), window: WindowInfoSchema.optional() }).optional(),
     /** The projected (visible) or whole (raw) XCTest hierarchy with the bridge and web nodes merged in. */
