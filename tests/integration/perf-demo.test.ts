@@ -10,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { RunnerConnection } from '@main/runner/connection';
+import { createApiService } from '@main/host/api';
+import { DeviceManager } from '@main/devices/manager';
+import type { Frame } from '@shared/api/api';
 import type { RunnerClient } from '@main/runner/client';
 import { ObservationSchema } from '@shared/protocol/observation';
 import { PerformanceUpdateSchema, type PerformanceUpdate } from '@shared/protocol/runner';
@@ -124,5 +127,29 @@ describe('demo performance pushes', () => {
     await nextPushes(connection.client, 1);
     const [after] = await nextPushes(connection.client, 1);
     expect(after!.update.performanceData.cpuUsagePercent).toBeLessThan(spinCpu);
+  }, 30_000);
+
+  it('R-PERFSNAP-07: the API turns a device’s perf mode on (window clamped) and off; device.observe follows it', async () => {
+    const manager = new DeviceManager();
+    try {
+      const api = createApiService({ manager }, { host: 'web', version: 'test' });
+      const deviceId = manager.connect(device.runnerUrl, { name: 'Demo' }).id;
+      await manager.connectionOf(deviceId).waitUntilConnected(10_000);
+      const call = async (method: string, params: unknown) => {
+        const reply = await api.handle(method, params);
+        if (!reply.ok) throw new Error(reply.error.message);
+        return reply.result;
+      };
+      expect(await call('device.perfMode', { deviceId, enabled: true, windowMs: 10 })).toEqual({ enabled: true, windowMs: 1_000 });
+      const on = (await call('device.observe', { deviceId })) as Frame;
+      expect(on.observation?.perfSnapshot?.windowMs).toBe(1_000);
+      expect(await call('device.perfMode', { deviceId, enabled: false })).toEqual({ enabled: false, windowMs: 1_000 });
+      const off = (await call('device.observe', { deviceId })) as Frame;
+      expect(off.observation?.perfSnapshot).toBeUndefined();
+      const refused = await api.handle('device.perfMode', { deviceId, enabled: 'yes' });
+      expect(refused.ok).toBe(false);
+    } finally {
+      await manager.closeAll();
+    }
   }, 30_000);
 });
