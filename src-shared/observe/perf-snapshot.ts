@@ -77,7 +77,7 @@ export class PerfWindow {
       fps: percentiles(values(inWindow, (s) => s.fps)),
       // A jank count covers the interval that ends at its sample: one exactly on the cutoff began before.
       jank: jankSummary(inWindow.filter((s) => s.t > cutoff)),
-      touchLatencyMs: touch.length === 0 ? null : { p50: percentile(sorted(touch), 50), p95: percentile(sorted(touch), 95), latest: touch[touch.length - 1]! },
+      touchLatencyMs: touchSummary(touch),
       cpu: averageLatest(values(inWindow, (s) => s.cpuUsagePercent)),
       memoryMb: averageLatest(values(inWindow, (s) => s.memoryUsageMb)),
       sources: RUNNER_SOURCES,
@@ -134,6 +134,12 @@ function jankSummary(samples: readonly PerfSample[]): PerfSnapshot['jank'] {
   const spanMs = withJank[n - 1]!.t - withJank[0]!.t;
   const coverageMs = n >= 2 && spanMs > 0 ? (spanMs * n) / (n - 1) : 0;
   return { total, perSecond: coverageMs > 0 ? round2((total / coverageMs) * 1000) : null };
+}
+
+function touchSummary(list: readonly number[]): PerfSnapshot['touchLatencyMs'] {
+  if (list.length === 0) return null;
+  const ascending = sorted(list);
+  return { p50: percentile(ascending, 50), p95: percentile(ascending, 95), latest: list[list.length - 1]! };
 }
 
 function averageLatest(list: readonly number[]): PerfSnapshot['cpu'] {
