@@ -55,6 +55,12 @@ describe('perfSnapshot rollup', () => {
     expect(w.snapshot(2_000).fps).toEqual(expected);
   });
 
+  it('R-PERFSNAP-03: touch latency carries p50, p95 and the latest sample (a source that reports it)', () => {
+    const w = new PerfWindow();
+    [40, 10, 30, 20].forEach((ms, i) => w.record(sample(1_000 + i, { touchLatencyMs: ms })));
+    expect(w.snapshot(2_000).touchLatencyMs).toEqual({ p50: 25, p95: 38.5, latest: 20 });
+  });
+
   it('R-PERFSNAP-03: percentiles interpolate between ranks, whatever the order of arrival', () => {
     expect(percentile([1, 2, 3, 4], 50)).toBe(2.5);
     const a = new PerfWindow();
