@@ -17,6 +17,7 @@ import { DEMO_DEVICE_NAME } from '@shared/protocol/demo-admin';
 import type { DemoDevice } from '@demo/phone/device';
 import { hierarchyPush, RunnerCommands, SUPPORTED_COMMANDS, SUPPORTED_FEATURES, type ConnectionState } from './commands';
 import type { FrameState } from '@demo/phone/screen-monitor';
+import { DemoPerformance } from './performance';
 
 /** What runner-garbage answers with: not JSON, not even text a JSON parser could start on. */
 export const GARBAGE_FRAME = '\u0000\u00ff<<garbage>> {"type": hierarchy_update, requestId: ???';
@@ -37,9 +38,14 @@ export class RunnerServer {
   /** What the admin endpoint's path must carry, `/admin/<token>/…` (docs/rules.md#r-peer-02): printed at start, in `adminUrl`. */
   readonly adminToken = randomBytes(16).toString('hex');
   private readonly onFrame = (frame: FrameState) => this.broadcast(frame);
+  private readonly performance: DemoPerformance;
 
   constructor(private readonly device: DemoDevice) {
     this.commands = new RunnerCommands(device);
+    this.performance = new DemoPerformance(device.faults, (update) => {
+      const push = encodeRunnerMessage(update);
+      for (const connection of this.connections) this.send(connection, push);
+    });
     this.server = createServer((req, res) => {
       const refused = browserRefusal(req, this.port);
       if (refused !== undefined) return refuseHttp(res, refused);
@@ -88,6 +94,7 @@ export class RunnerServer {
 
   async close(): Promise<void> {
     this.device.monitor.off('frame', this.onFrame);
+    this.performance.close();
     for (const connection of this.connections) connection.socket.terminate();
     this.wss.close();
     for (const socket of this.sockets) socket.destroy();
@@ -102,7 +109,11 @@ export class RunnerServer {
   private accept(socket: WebSocket): void {
     const connection: Connection = { id: this.nextConnectionId++, socket };
     this.connections.add(connection);
-    socket.on('close', () => this.connections.delete(connection));
+    socket.on('close', () => {
+      this.connections.delete(connection);
+      this.performance.setListening(this.connections.size > 0);
+    });
+    this.performance.setListening(true);
     socket.on('error', () => socket.terminate());
     socket.on('message', (data, isBinary) => {
       void this.onMessage(connection, data, isBinary);

@@ -97,6 +97,11 @@ export function createApiService(
       if (connection.client.readTools.length === 0) throw new NotOfferedError('this app registered none of the read-only tools (get_state, get_logs, …)');
       return connection.appState();
     },
+    'device.perfMode': ({ deviceId, enabled, windowMs }) => {
+      const connection = manager.connectionOf(deviceId);
+      if (!(connection instanceof RunnerConnection)) throw new NotOfferedError(`perf mode: ${deviceId} is a ${connection.kind} device, not a runner`);
+      return connection.perf.set(enabled, windowMs);
+    },
     'device.webAct': ({ deviceId, tool, selector, text, secret }) => {
       appRevealOf(deviceId, 'web view tools');
       return manager.act(deviceId, { action: 'webTool', tool, selector, ...(text !== undefined ? { text } : {}), ...(secret ? { secret } : {}) });

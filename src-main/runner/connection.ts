@@ -9,12 +9,15 @@ import { DeviceGate } from '@main/devices/gate';
 import { Dispatcher, type DispatcherOptions } from '@main/runner/dispatch/dispatcher';
 import { AFTER_READ_STAGE } from '@main/runner/dispatch/run';
 import { Observer, type ObserveOptions } from './observer';
+import { PerfMode } from './perf-mode';
 import type { ObservedFrame } from '@shared/api/api';
 
 export class RunnerConnection extends EventEmitter<ConnectionEvents> implements DeviceConnection {
   readonly client: RunnerClient;
   readonly observer: Observer;
   readonly dispatcher: Dispatcher;
+  /** The performance pushes and whether observations carry their rollup (docs/rules.md#r-perfsnap). */
+  readonly perf: PerfMode;
   /** The newest hierarchy push not yet observed (numbered as it arrived), and whether a pass is running. */
   private pendingPush: { update: HierarchyUpdate; seq: number } | undefined;
   private observingPush = false;
@@ -39,6 +42,8 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     this.client = new RunnerClient(url, options);
     this.observer = new Observer(this.client);
     this.dispatcher = new Dispatcher(this.client, this.observer, dispatcherOptions);
+    this.perf = new PerfMode(this.client);
+    this.observer.perfSnapshot = () => this.perf.snapshot();
     this.client.on('state', () => this.emit('state'));
     this.client.on('hierarchy', (update) => void this.onHierarchyPush(update));
   }

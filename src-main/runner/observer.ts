@@ -12,6 +12,7 @@
  */
 import type { Frame, ObservedFrame } from '@shared/api/api';
 import type { Strategy } from '@shared/protocol/observation';
+import type { PerfSnapshot } from '@shared/protocol/perf';
 import type { HierarchyUpdate, HierarchyUpdateReply, ViewHierarchy, RunnerReply } from '@shared/protocol/runner';
 import { assembleObservation, type HierarchyStage } from '@shared/observe/assemble';
 import { CapabilityCache, type GenerationBinding } from '@shared/observe/capability-cache';
@@ -44,6 +45,9 @@ export interface ObserveOptions {
   windowId?: string;
 }
 
+/** The device's perf rollup at the end of an observe, or undefined while its perf mode is off. */
+export type PerfSnapshotSource = () => PerfSnapshot | undefined;
+
 export class Observer {
   private readonly cache = new CapabilityCache();
   private binding: GenerationBinding | undefined;
@@ -57,6 +61,9 @@ export class Observer {
   get latestScreen(): { width: number; height: number } | undefined {
     return this.screen;
   }
+
+  /** Set by the connection that owns the performance pushes (docs/rules.md#r-perfsnap). */
+  perfSnapshot: PerfSnapshotSource | undefined;
 
   constructor(
     private readonly client: RunnerClient,
@@ -137,6 +144,12 @@ export class Observer {
       timings,
       clock: this.clock,
     });
+    const perfStarted = this.clock();
+    const perfSnapshot = this.perfSnapshot?.();
+    if (perfSnapshot) {
+      observation.perfSnapshot = perfSnapshot;
+      observation.timings.perf = this.clock() - perfStarted;
+    }
     observation.timings.total = this.clock() - started;
     return {
       observation,

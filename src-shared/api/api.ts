@@ -311,6 +311,14 @@ export const apiMethods = {
     input: DeviceIdInput,
     output: AppStateSchema,
   },
+  /**
+   * Turns a runner device's perf mode on or off: while on, its observations carry `perfSnapshot`
+   * (docs/rules.md#r-perfsnap). The window is clamped to 1,000–30,000 ms; none keeps the current one.
+   */
+  'device.perfMode': {
+    input: DeviceIdInput.extend({ enabled: z.boolean(), windowMs: z.number().int().min(0).max(3_600_000).optional() }),
+    output: z.object({ enabled: z.boolean(), windowMs: z.number().int() }),
+  },
   /** web_click / web_type on a web view element by selector, recorded like device.act (only these bounded tools). */
   'device.webAct': {
     input: DeviceIdInput.extend({

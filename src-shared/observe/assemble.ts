@@ -17,6 +17,7 @@ import { layoutWarnings, NO_LAYOUT_WARNINGS } from './layout';
 import { DEFAULT_RAW_MAX_BYTES, projectRaw, projectVisible } from './projection';
 import { isAxFailure, qualityVerdict } from './quality';
 import { mergeWebRead, type WebRead } from './web-merge';
+import { systemInsetsOf } from './system-insets';
 
 /** The XCTest read: a decoded hierarchy (which may itself carry the runner's `error`), or no reply. */
 export type HierarchyStage =
@@ -140,6 +141,8 @@ export function assembleObservation(stages: ObservationStages): Observation {
       observation.screenSize = { width: read.screenWidth, height: read.screenHeight, ...(read.screenScale !== undefined ? { scale: read.screenScale } : {}) };
     }
     if (read.insets) observation.insets = read.insets;
+    const systemInsets = systemInsetsOf(read);
+    if (systemInsets) observation.systemInsets = systemInsets;
     if (read.rotation !== undefined) observation.rotation = read.rotation;
     if (read.packageName !== undefined || read.windowInfo) {
       observation.activeWindow = {

@@ -9,9 +9,10 @@
  */
 import { z } from 'zod';
 import { UInt64Schema } from './json';
-import { BoundsSchema, InsetsSchema, UiNodeSchema, ViewHierarchySchema, WindowInfoSchema } from './runner';
+import { BoundsSchema, EdgeInsetsSchema, InsetsSchema, UiNodeSchema, ViewHierarchySchema, WindowInfoSchema } from './runner';
 import { AccessibilityAuditSchema } from './accessibility';
 import { BridgeActionKindSchema, OBSERVATION_BRIDGE_REASONS, SdkRelayFailureSchema } from './sdk';
+import { PerfSnapshotSchema } from './perf';
 
 // ---- Backend ----------------------------------------------------------------------------------------
 
@@ -198,6 +199,8 @@ export const ObservationSchema = z
     updatedAtSource: z.enum(['device', 'server']),
     screenSize: ScreenSizeSchema.optional(),
     insets: InsetsSchema.optional(),
+    /** Seed 002: the compatibility alias of the system-bar edges (docs/rules.md#r-obj-03); prefer `insets`. */
+    systemInsets: EdgeInsetsSchema.optional(),
     rotation: z.number().int().optional(),
     activeWindow: z.object({ bundleId: z.string().optional(), window: WindowInfoSchema.optional() }).optional(),
     /** The projected (visible) or whole (raw) XCTest hierarchy with the bridge and web nodes merged in. */
@@ -223,6 +226,8 @@ export const ObservationSchema = z
     sources: z.object({ bridge: SourceOutcomeSchema.optional(), web: SourceOutcomeSchema.optional() }),
     /** Seed 002's accessibilityAudit: present when the audit mode is on (docs/rules.md#r-a11y). */
     accessibilityAudit: AccessibilityAuditSchema.optional(),
+    /** Seed 002: present only while the device's perf mode is on (docs/rules.md#r-perfsnap). */
+    perfSnapshot: PerfSnapshotSchema.optional(),
   })
   .refine((o) => o.fallbackReason === undefined || o.backend === 'xctest', {
     path: ['fallbackReason'],
