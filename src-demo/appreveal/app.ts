@@ -7,6 +7,10 @@
  * tap in the next get_elements: one app, two ways in.
  *
  * AppReveal reads the view hierarchy in-process, so unlike XCTest it also reads the hostile screen.
+ *
+ * Over 500 lines on purpose: it is the one adapter between AppReveal's tools and the page, and each of its
+ * parts (elements, screens, input, web views, network log) reads the same capture and page state; split
+ * apart they would pass that state between files for every call.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Frame } from 'playwright-core';

@@ -13,6 +13,10 @@
  * The wire is the JSON-only form of MCP Streamable HTTP both speak: each POST carries one JSON-RPC object
  * and gets one application/json reply, connection closed; no SSE, no Mcp-Session-Id. Nothing is
  * printed, ever.
+ *
+ * Over 500 lines because the two flavours' HTTP edges (status codes, bodies, Bonjour) differ in detail and
+ * are kept side by side; the app interface it serves still lives here, and tools.ts imports it back (a
+ * circle issue 23 asks to move into a file of its own).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -8,6 +8,9 @@
  *
  * Both flavours always have the tools every AppReveal server has: `batch`, `device_info`, `get_state`,
  * `launch_context` (docs/rules.md#r-ar-25).
+ *
+ * Over 500 lines on purpose: one table of every tool of both flavours, each entry beside its twin, so a
+ * reader holds the two real servers' answers to one call side by side (their sources are cited per entry).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppRevealElement, AppRevealFrame, AppRevealWindow } from '@shared/protocol/appreveal';

@@ -4,6 +4,9 @@
  * Both hosts carry exactly these methods and events: Electron over IPC (through the preload), the web
  * host over a WebSocket. Every method's params are decoded with its `input` schema on the main side
  * before anything runs, whichever host delivered them.
+ *
+ * Over 500 lines on purpose: the API is one table (docs/architecture.md#a-one-api), so both hosts and the
+ * renderer read every method and event in one place; the schemas it is built from live in protocol/.
  */
 import { z } from 'zod';
 import { AppRevealSessionUrlSchema, DiscoveredDeviceSchema } from '@shared/protocol/appreveal';
