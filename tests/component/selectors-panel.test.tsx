@@ -114,6 +114,11 @@ describe('R-QA-22: trying a selector', () => {
     const status = screen.getByRole('status');
     expect(status.textContent).toMatch(/^1 match as XCUITest \(query\) in what XCTest reports/);
     expect(marked()).toEqual([SUBMIT]);
+    // An Appium selector goes in with its strategy, so the box reads it as Appium and not as bare text.
+    fireEvent.click(within(rows().find((r) => r.dataset['strategy'] === 'accessibility id')!).getByTestId('selector-try'));
+    expect((screen.getByTestId('selector-try-input') as HTMLInputElement).value).toBe('accessibility id: login.submit');
+    expect(screen.getByRole('status').textContent).toMatch(/^1 match as Appium \(accessibility id\)/);
+    expect(marked()).toEqual([SUBMIT]);
   });
 
   it('a typed selector that finds several marks every one of them, and Escape clears the marks', () => {
