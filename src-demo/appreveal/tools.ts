@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppRevealElement, AppRevealFrame, AppRevealWindow } from '@shared/protocol/appreveal';
 import { SCROLL_DIRECTIONS } from '@shared/protocol/appreveal-tools';
 import { pngSize } from '@shared/protocol/png';
-import type { ActionOutcome, AppRevealApp, AppRevealElementForm, TapTextOptions, WebTypeOptions } from './server';
+import type { ActionOutcome, AppRevealApp, AppRevealElementForm, TapTextOptions, WebTypeOptions } from './app-interface';
 
 /** A tool-level failure with extra fields for the app's failure object (tap_text's `candidates`, a `hint`). */
 export class AppRevealToolError extends Error {

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { BoundsSchema } from './runner';
-import type { NodeSource } from './observation';
+import { NodeSourceSchema } from './node-source';
 
 /** XCUIAccessibilityAuditType names (Apple: XCUIAccessibilityAuditType), one per kind of check. */
 export const A11Y_KINDS = ['elementDetection', 'sufficientElementDescription', 'hitRegion', 'contrast', 'trait', 'textClipped'] as const;
@@ -18,12 +18,6 @@ export type A11yKind = z.infer<typeof A11yKindSchema>;
 export const A11Y_SEVERITIES = ['error', 'warning', 'info'] as const;
 export const A11ySeveritySchema = z.enum(A11Y_SEVERITIES);
 export type A11ySeverity = z.infer<typeof A11ySeveritySchema>;
-
-/**
- * Where the element came from (observation.ts NodeSource). Listed here, checked against that type, because
- * observation.ts imports this module: a value import back would be a cycle.
- */
-const SOURCES = ['xctest', 'sdkBridge', 'sdkWebBridge'] as const satisfies readonly NodeSource[];
 
 /** An sRGB colour as `#rrggbb`. */
 const HexColorSchema = z.string().regex(/^#[0-9a-f]{6}$/);
@@ -40,7 +34,7 @@ export const A11yFindingSchema = z.object({
     className: z.string().optional(),
     id: z.string().optional(),
     label: z.string().optional(),
-    source: z.enum(SOURCES),
+    source: NodeSourceSchema,
   }),
   bounds: BoundsSchema,
   /** What is wrong, in a sentence a QA engineer can paste into a bug. */

@@ -46,9 +46,8 @@ export const BridgeStateSchema = z.discriminatedUnion('available', [
 ]);
 export type BridgeState = z.infer<typeof BridgeStateSchema>;
 
-/** Where a node of a merged tree came from; read from extras["sdk.source"] (absent: XCTest). */
-export const NodeSourceSchema = z.enum(['xctest', 'sdkBridge', 'sdkWebBridge']);
-export type NodeSource = z.infer<typeof NodeSourceSchema>;
+import { NodeSourceSchema } from './node-source';
+export { NodeSourceSchema, type NodeSource } from './node-source';
 
 // ---- Strategy and quality (docs/rules.md#r-strategies) ---------------------------------------------
 
