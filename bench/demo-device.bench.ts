@@ -192,7 +192,7 @@ if (SECTIONS.includes('read')) {
   for (let round = 0; round < ROUNDS; round++) {
     for (const v of variants) {
       const client = clientOf(v);
-      await client.request('request_press_key', { key: 'escape' });
+      await client.request('request_press_key', { key: 'escape', modifiers: [] });
       await sleep(300);
       const began = performance.now();
       let done = false;

@@ -79,7 +79,7 @@ export async function stats(device: DemoDevice): Promise<Record<string, unknown>
   };
 }
 
-/** Changes wait for the one before them (docs/rules.md#r-peer-03): a reset and a screen change at once queue, never 500. */
+/** Changes wait for the one before them (docs/rules.md#r-peer-02): a reset and a screen change at once queue, never 500. */
 const changes = new WeakMap<DemoDevice, Promise<unknown>>();
 
 /**

@@ -1,5 +1,5 @@
 /**
- * A bug-report of one or more audits (docs/rules.md#r-a11y-report), as Markdown or HTML: per finding its
+ * A bug-report of one or more audits (docs/rules.md#r-a11y-14), as Markdown or HTML: per finding its
  * rule and sources, what is wrong and how to fix it, the element's frame, its cropped screenshot (the
  * caller crops: the core encodes no PNG) and the selector that finds it (selectors/generate.ts, the most
  * robust one XCTest can see, else the SDK's).

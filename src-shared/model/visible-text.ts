@@ -1,5 +1,5 @@
 /**
- * Text from a device or a trace, shown so it cannot lie (docs/rules.md#r-sec-bidi): the bidirectional
+ * Text from a device or a trace, shown so it cannot lie (docs/rules.md#r-show-01): the bidirectional
  * controls (U+202A–U+202E embeddings and overrides, U+2066–U+2069 isolates, U+200E/U+200F/U+061C marks)
  * reorder what follows them, so a label "\u202Elive" reads "evil". They are shown as their code point,
  * `<U+202E>`, as Xcode's view debugger shows them, in the tree, the attributes, the timeline and the

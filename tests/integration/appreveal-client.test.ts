@@ -99,7 +99,8 @@ describe('AppReveal connection', () => {
     expect(c.health).not.toHaveProperty('bundleId');
     expect(c.identity).toMatchObject({ bundleId: FAKE_BUNDLE_ID, version: '2.3.4', platform: 'iOS' });
     expect(c.serverInfo?.name).toBe('AppReveal');
-    expect([...c.tools].sort()).toEqual([...APPREVEAL_UI_TOOLS, ...ALWAYS_PRESENT_TOOLS].sort());
+    // This app opens no deep links (openDeeplink is optional, as in a real app without a URL handler).
+    expect([...c.tools].sort()).toEqual([...APPREVEAL_UI_TOOLS.filter((t) => t !== 'open_deeplink'), ...ALWAYS_PRESENT_TOOLS].sort());
     expect(c.has('get_elements')).toBe(true);
     expect(c.has('web_click')).toBe(false);
     expect(c.webTools).toEqual([]);

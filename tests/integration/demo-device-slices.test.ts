@@ -101,7 +101,7 @@ async function readsHeld(): Promise<number> {
  */
 async function readAroundChange(change: () => Promise<void>): Promise<{ during: string; after: string }> {
   await request('request_hierarchy');
-  expect((await request('request_press_key', { key: 'escape' })).success).toBe(true);
+  expect((await request('request_press_key', { key: 'escape', modifiers: [] })).success).toBe(true);
   await faults(['xctest-read-hold']);
   const heldBefore = await readsHeld();
   const read = request('request_hierarchy');
