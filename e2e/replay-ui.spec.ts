@@ -115,6 +115,9 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   await replay(page, 'continue');
   await expect(summary).toHaveText(/^3 of 3 replayed: /, { timeout: 30_000 });
   for (const badge of await badges(page).all()) await expect(badge).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
+  // When the replay ends, the first step that did not match is the one shown (issue 27): the Sign In tap.
+  await expect(verdict).toContainText("id: 'login\\.submit'");
+  await steps.nth(2).click();
   await expect(verdict).toHaveAttribute('data-ran', 'yes');
   await expect(verdict.getByTestId('replay-target')).toHaveAttribute('data-verdict', 'found');
   await page.screenshot({ path: testInfo.outputPath('replay-ui.png') });
