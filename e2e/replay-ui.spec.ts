@@ -159,6 +159,9 @@ test('R-RPL-04: a secret the trace did not keep is asked for by name before the 
   const status = page.getByTestId('record-status');
   await page.mouse.click(password.x, password.y);
   await expect(status).toHaveAttribute('data-steps', '1');
+  // The type bar names the tapped field before keys go to it, as a user reads it; on a busy machine the
+  // recorded step can land first, and keys typed then follow the keyboard focus, unnamed.
+  await expect(page.getByTestId('type-field')).toHaveAttribute('data-target', 'tapped');
   const secret = 'hunter22';
   await page.getByTestId('type-input').fill(secret);
   await page.getByTestId('type-submit').click();
