@@ -9,7 +9,7 @@ import type { Observation } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
 import { boundsOf, childrenOf, nodeFlag, nodeSource, type Rect, rectHeight, rectWidth } from '@shared/model/node';
 import { childKey, ROOT_KEY, type NodeKey } from '@shared/model/tree';
-import { contrastRatio, frameColors, hex, type Pixels } from './color';
+import { contrastRatio, frameColors, hex, type FrameColors, type Pixels } from './color';
 import { announcedLabel, authoredId, elementKind, isControl, xctestKind, xctestView, type ElementKind } from './elements';
 import { A11Y_RULES, type A11yRuleId } from './rules';
 
@@ -89,17 +89,57 @@ function walk(root: UiNode, screen: Rect | null): Item[] {
     const children = childrenOf(node);
     for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, key: childKey(key, i), clip: childClip, inBar: childBar });
   }
-  const bars = out.filter((item) => item.kind === 'bar' && item.visible);
-  for (const item of out) {
-    item.covered = bars.some(
-      (bar) =>
-        bar.order > item.order &&
-        !item.key.startsWith(`${bar.key}.`) &&
-        (!item.inBar || !sameRect(bar.rect, item.inBar)) &&
-        intersect(bar.rect, item.rect) !== null,
-    );
-  }
+  markCovered(out);
   return out;
+}
+
+/**
+ * Marks each item a bar drawn after it covers (not its own bar, nor an ancestor). Bars are bucketed on
+ * the same 44-pt grid as the overlap check, so an item looks only at the bars over its own cells, newest
+ * first, and stops at the first one drawn before it: linear in the items however many bars a screen has.
+ */
+function markCovered(items: Item[]): void {
+  const bars = items.filter((item) => item.kind === 'bar' && item.visible);
+  if (bars.length === 0) return;
+  const grid = new Map<number, Item[]>();
+  for (const bar of bars) forCells(bar.rect, (cell) => pushTo(grid, cell, bar));
+  for (const item of items) {
+    forCells(item.rect, (cell) => {
+      if (item.covered) return;
+      const here = grid.get(cell);
+      if (!here) return;
+      // `here` is in drawing order: from its end down to the first bar drawn before the item.
+      for (let i = here.length - 1; i >= 0 && here[i]!.order > item.order; i--) {
+        const bar = here[i]!;
+        if (item.key.startsWith(`${bar.key}.`) || (item.inBar && sameRect(bar.rect, item.inBar))) continue;
+        if (intersect(bar.rect, item.rect) !== null) {
+          item.covered = true;
+          return;
+        }
+      }
+    });
+  }
+}
+
+/**
+ * The 44-pt grid cells a frame touches, clamped to 64 cells a side (2,816 pt, past an iPad's screen), so
+ * a huge frame costs at most 4,096 cells; frames past the edge share the edge's cells (and are still compared exactly).
+ */
+const GRID = HIG_MIN_TARGET;
+const GRID_SPAN = 64;
+function forCells(r: Rect, visit: (cell: number) => void): void {
+  const clamp = (v: number) => Math.max(0, Math.min(GRID_SPAN - 1, Math.floor(v / GRID)));
+  const x0 = clamp(r.left);
+  const x1 = clamp(r.right - 1);
+  const y0 = clamp(r.top);
+  const y1 = clamp(r.bottom - 1);
+  for (let gx = x0; gx <= x1; gx++) for (let gy = y0; gy <= y1; gy++) visit(gx * GRID_SPAN + gy);
+}
+
+function pushTo<T>(map: Map<number, T[]>, key: number, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
 /**
@@ -339,22 +379,18 @@ function describe(item: Item, label: string): string {
 const BUCKET_LIMIT = 32;
 
 function overlaps(targets: Item[], findings: Findings): void {
-  const CELL = HIG_MIN_TARGET;
-  const buckets = new Map<string, Item[]>();
+  const buckets = new Map<number, Item[]>();
   for (const item of targets) {
     const r = item.rect;
     const candidates = new Set<Item>();
-    for (let gx = Math.floor(r.left / CELL); gx <= Math.floor((r.right - 1) / CELL); gx++) {
-      for (let gy = Math.floor(r.top / CELL); gy <= Math.floor((r.bottom - 1) / CELL); gy++) {
-        const key = `${gx}:${gy}`;
-        let bucket = buckets.get(key);
-        if (!bucket) buckets.set(key, (bucket = []));
-        for (const other of bucket) candidates.add(other);
-        // A pathological screen of stacked targets: a bucket stops growing past what anyone could read,
-        // so the check stays linear (the first BUCKET_LIMIT targets of a spot are still compared).
-        if (bucket.length < BUCKET_LIMIT) bucket.push(item);
-      }
-    }
+    forCells(r, (cell) => {
+      let bucket = buckets.get(cell);
+      if (!bucket) buckets.set(cell, (bucket = []));
+      for (const other of bucket) candidates.add(other);
+      // A pathological screen of stacked targets: a bucket stops growing past what anyone could read,
+      // so the check stays linear (the first BUCKET_LIMIT targets of a spot are still compared).
+      if (bucket.length < BUCKET_LIMIT) bucket.push(item);
+    });
     for (const other of candidates) {
       const shared = intersect(r, other.rect);
       if (!shared || rectWidth(shared) < 1 || rectHeight(shared) < 1) continue;
@@ -375,6 +411,7 @@ function overlaps(targets: Item[], findings: Findings): void {
 function contrast(reached: Array<{ item: Item; view: UiNode }>, input: AuditInput, findings: Findings): number {
   let budget = CONTRAST_SAMPLE_BUDGET;
   let skipped = 0;
+  const sampled = new Map<string, FrameColors | undefined>();
   const pixels = input.pixels!;
   const scale = pixels.width / input.screen!.width;
   const safeTop = input.safeArea?.top ?? 0;
@@ -391,15 +428,22 @@ function contrast(reached: Array<{ item: Item; view: UiNode }>, input: AuditInpu
     if (r.top < safeTop || r.bottom > safeBottom) continue;
     // A bar drawn over the text (a tab bar over a list's last row) hides it: its pixels are the bar's.
     if (item.covered) continue;
-    if (budget <= 0) {
-      skipped++;
-      continue;
-    }
     // Inset from the frame's edge: rounded corners and borders show what is behind the control, not its text.
     const inset = Math.min(4, rectHeight(r) * 0.15, rectWidth(r) * 0.15);
-    const colors = frameColors(pixels, (r.left + inset) * scale, (r.top + inset) * scale, (r.right - inset) * scale, (r.bottom - inset) * scale);
+    // Frames stacked on one spot (a merged node and the XCTest node kept beside it, cells of a carousel
+    // laid over each other) are one set of pixels: each is read once, so stacking costs no samples.
+    const spot = `${r.left},${r.top},${r.right},${r.bottom}`;
+    let colors = sampled.get(spot);
+    if (!sampled.has(spot)) {
+      if (budget <= 0) {
+        skipped++;
+        continue;
+      }
+      colors = frameColors(pixels, (r.left + inset) * scale, (r.top + inset) * scale, (r.right - inset) * scale, (r.bottom - inset) * scale);
+      sampled.set(spot, colors);
+      if (colors) budget -= colors.samples;
+    }
     if (!colors) continue;
-    budget -= colors.samples;
     const fontPt = kind === 'text' || kind === 'header' ? singleLineFontPt(label, r) : undefined;
     const large = fontPt !== undefined && fontPt >= LARGE_TEXT_PT;
     const required = large ? MIN_CONTRAST_LARGE : MIN_CONTRAST;

@@ -180,6 +180,10 @@ export interface XctestTwin {
   node: UiNode;
 }
 
+/** A merged node's attributes that are not XCTest's (read once per node of an audit or a diff: a set, not a scan). */
+const NOT_THE_TWINS: ReadonlySet<string> = new Set<string>(['node', 'extras', ...XCTEST_TWIN_ATTRIBUTES, ...MERGED_ATTRIBUTES]);
+const TWIN_EXTRAS = XCTEST_TWIN_ATTRIBUTES.map((name) => `${XCTEST_TWIN_PREFIX}${name}`);
+
 /** The XCTest node a merged node stands for, or undefined (an XCTest node, or a merged node XCTest did not report). */
 export function xctestTwinOf(node: UiNode): XctestTwin | undefined {
   const extras: unknown = (node as { extras?: unknown }).extras;
@@ -188,20 +192,13 @@ export function xctestTwinOf(node: UiNode): XctestTwin | undefined {
   const kind = record[XCTEST_TWIN_KEY];
   if (kind !== 'replaced' && kind !== 'kept') return undefined;
   const twin: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+  for (const key in node) {
     // The frame and the flags are the element's; identity and text are what XCTest reported.
-    if (
-      key !== 'node' &&
-      key !== 'extras' &&
-      !(XCTEST_TWIN_ATTRIBUTES as readonly string[]).includes(key) &&
-      !(MERGED_ATTRIBUTES as readonly string[]).includes(key)
-    ) {
-      twin[key] = value;
-    }
+    if (Object.hasOwn(node, key) && !NOT_THE_TWINS.has(key)) twin[key] = (node as Record<string, unknown>)[key];
   }
-  for (const name of XCTEST_TWIN_ATTRIBUTES) {
-    const value = record[`${XCTEST_TWIN_PREFIX}${name}`];
-    if (typeof value === 'string') twin[name] = value;
+  for (let i = 0; i < XCTEST_TWIN_ATTRIBUTES.length; i++) {
+    const value = record[TWIN_EXTRAS[i]!];
+    if (typeof value === 'string') twin[XCTEST_TWIN_ATTRIBUTES[i]!] = value;
   }
   return { kind, node: twin as UiNode };
 }

@@ -293,3 +293,27 @@ describe('the audit as the observation carries it', () => {
     });
   });
 });
+
+describe('R-A11Y-16 linear on adversarial screens: stacked frames and many bars', () => {
+  it('R-A11Y-16 text frames stacked on one spot are read once: 2,000 of them (8M samples if each were read) are all measured', () => {
+    // Each 300 x 40 pt frame at 3x holds 108,000 pixels, read as 4,096 samples: 2,000 reads would pass the
+    // 4,000,000-sample budget halfway and leave the rest not evaluated.
+    const texts = Array.from({ length: 2_000 }, (_, i) => x('UILabel', [16, 100, 300, 40], { role: 'text', text: `Grey ${i}` }));
+    const pixels = picture([0xff, 0xff, 0xff], [{ at: [20, 110, 200, 20], color: [0x99, 0x99, 0x99] }]);
+    const result = audit(app(...texts), { pixels });
+    expect(result.summary.byKind.contrast).toBe(2_000);
+    expect(result.summary.notEvaluated.filter((n) => n.kind === 'contrast')).toEqual([]);
+    expect(result.violations.find((f) => f.rule === 'R-A11Y-09')?.colors).toMatchObject({ foreground: '#999999', background: '#ffffff' });
+  });
+
+  it('R-A11Y-16 with 500 tool bars on screen, a target under a later bar is still not measured, one under its own bar or an earlier one is', () => {
+    const bars = Array.from({ length: 500 }, (_, i) => x('UIToolbar', [0, 400 + (i % 10), 402, 44]));
+    const root = app(
+      x('UIButton', [8, 420, 30, 30], { role: 'button', text: 'Under a later bar' }),
+      ...bars,
+      x('UIToolbar', [0, 700, 402, 44], { node: [x('UIButton', [8, 705, 30, 30], { role: 'button', text: 'In its own bar' })] }),
+      x('UIButton', [60, 402, 30, 30], { role: 'button', text: 'Over the bars' }),
+    );
+    expect(rules(root).filter((r) => r.startsWith('R-A11Y-07'))).toEqual(['R-A11Y-07 In its own bar', 'R-A11Y-07 Over the bars']);
+  });
+});
