@@ -6,11 +6,10 @@
  * contain a token is refused. Other top-level keys of the file are kept as they were, so the file can
  * be shared with other settings.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { SESSION_TOKEN_PARAM, stripSessionToken } from '@shared/protocol/appreveal';
+import { safeJson, updateSettingsFile } from '@main/settings-file';
 
 export const ManualEntrySchema = z.object({
   id: z.string(),
@@ -42,7 +41,6 @@ export class ManualEntryError extends Error {
 export class ManualEntries {
   private entries: ManualEntry[] = [];
   private loaded = false;
-  private writes: Promise<void> = Promise.resolve();
   /** Why the file could not be read, if it could not (it is then rewritten on the next save). */
   loadError: string | undefined;
 
@@ -111,35 +109,16 @@ export class ManualEntries {
     return true;
   }
 
-  /** Writes are queued, and each goes to a temporary file renamed over the old one. */
+  /** Writes are queued with every other owner's of the file (settings-file.ts). */
   private save(): Promise<void> {
-    const run = this.writes.then(() => this.write());
-    this.writes = run.catch(() => undefined);
-    return run;
-  }
-
-  private async write(): Promise<void> {
-    if (this.settingsPath === undefined) return;
-    let current: Record<string, unknown> = {};
-    try {
-      const parsed = SettingsFileSchema.safeParse(safeJson(await readFile(this.settingsPath, 'utf8')));
-      if (parsed.success) current = parsed.data;
-    } catch {
-      // no file yet
-    }
-    const text = `${JSON.stringify({ ...current, manualDevices: this.entries }, null, 2)}\n`;
-    if (text.includes(SESSION_TOKEN_PARAM)) {
-      throw new ManualEntryError('refusing to save settings that contain an AppReveal session token');
-    }
-    await mkdir(dirname(this.settingsPath), { recursive: true });
-    const temp = `${this.settingsPath}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      await writeFile(temp, text, { mode: 0o600 });
-      await rename(temp, this.settingsPath);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    if (this.settingsPath === undefined) return Promise.resolve();
+    return updateSettingsFile(this.settingsPath, (current) => {
+      const text = `${JSON.stringify({ ...current, manualDevices: this.entries }, null, 2)}\n`;
+      if (text.includes(SESSION_TOKEN_PARAM)) {
+        throw new ManualEntryError('refusing to save settings that contain an AppReveal session token');
+      }
+      return text;
+    });
   }
 }
 
@@ -182,12 +161,4 @@ function dedupe(entries: ManualEntry[]): ManualEntry[] {
     if (!seen.has(id)) seen.set(id, { ...entry, id });
   }
   return [...seen.values()];
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -23,6 +23,8 @@ import { tracesDir } from '@main/paths';
 import { dirname } from 'node:path';
 import { DemoAdmin, DemoAdminError } from '@main/devices/demo-admin';
 import { RunnerConnection } from '@main/runner/connection';
+import { DeviceProfiles, DeviceProfileError } from '@main/a11y/profiles';
+import { LiveAudits } from '@main/a11y/live-audit';
 
 export type HostKind = 'electron' | 'web';
 
@@ -43,7 +45,12 @@ export interface ApiService {
 type Handlers = { [M in ApiMethod]: (input: z.output<(typeof apiMethods)[M]['input']>) => Promise<ApiOutput<M>> | ApiOutput<M> };
 
 export function createApiService(
-  { manager, discovery, recording }: { manager: DeviceManager; discovery?: Discovery; recording?: SessionRecording },
+  {
+    manager,
+    discovery,
+    recording,
+    profiles = new DeviceProfiles(),
+  }: { manager: DeviceManager; discovery?: Discovery; recording?: SessionRecording; profiles?: DeviceProfiles },
   options: {
     host: HostKind;
     version: string;
@@ -59,6 +66,7 @@ export function createApiService(
   };
   const comparisons = new Comparisons(manager);
   const demoAdmin = new DemoAdmin();
+  const audits = new LiveAudits(manager, profiles);
   // Paths from a page are only the traces the user opened or the ones Parallax keeps (R-PATH-01).
   const recordingsDirs = () => [tracesDir(), ...(recording ? [recording.dir] : [])];
   const access = new TraceAccess({ read: () => [...recordingsDirs(), openedCopiesDir()], recover: recordingsDirs });
@@ -151,6 +159,8 @@ export function createApiService(
     'demo.setScreen': ({ deviceId, screen }) => demoAdmin.setScreen(demoUrlOf(deviceId), screen),
     'demo.setFaults': ({ deviceId, add, remove }) =>
       demoAdmin.setFaults(demoUrlOf(deviceId), { ...(add?.length ? { add } : {}), ...(remove?.length ? { remove } : {}) }),
+    'device.audit': ({ deviceId }) => audits.audit(deviceId),
+    'device.muteFinding': ({ deviceId, fingerprint, muted }) => audits.mute(deviceId, fingerprint, muted),
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {
       if (!discovery) return [];
@@ -252,6 +262,7 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof RecordingStateError) return { code: 'recording_state', message: error.message };
   if (error instanceof ReplayVariablesError) return { code: 'replay_variables', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
+  if (error instanceof DeviceProfileError) return { code: 'bad_request', message: error.message };
   if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };
   if (error instanceof TraceOpenError) return { code: `trace_${error.code}`, message: error.message };
   if (error instanceof RunnerError) return { code: `runner_${error.code}`, message: error.message };

@@ -6,6 +6,7 @@ import { Discovery } from '@main/discovery/index';
 import { appVersion, mdnsEnabled, settingsFile, tracesDir } from '@main/paths';
 import { DeviceManager } from '@main/devices/manager';
 import { SessionRecording } from '@main/trace/recording';
+import { DeviceProfiles } from '@main/a11y/profiles';
 import { createApiService, type ApiService, type HostKind } from './api';
 
 export interface AppServices {
@@ -22,7 +23,8 @@ export async function startAppServices(host: HostKind, secrets: () => string[] =
   const manager = new DeviceManager();
   const discovery = new Discovery({ settingsPath: settingsFile(), bonjour: mdnsEnabled() });
   const recording = new SessionRecording(manager, { dir: tracesDir(), version: appVersion(), secrets });
-  const api = createApiService({ manager, discovery, recording }, { host, version: appVersion(), ...(reveal ? { reveal } : {}) });
+  const profiles = new DeviceProfiles(settingsFile());
+  const api = createApiService({ manager, discovery, recording, profiles }, { host, version: appVersion(), ...(reveal ? { reveal } : {}) });
   // Discovery failing to start (a port, a socket) must not keep the app from opening.
   discovery.on('warning', () => {});
   await discovery.start().catch(() => {});

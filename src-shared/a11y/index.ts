@@ -12,3 +12,4 @@ export {
   TEXT_WIDTH_KEY,
 } from './audit';
 export { contrastRatio, relativeLuminance, frameColors, hex, type Pixels, type Rgb } from './color';
+export { panelFindings, A11Y_KIND_LABELS, type PanelFinding, type PanelGroup, type PanelFindings } from './panel';

@@ -20,6 +20,7 @@ import { DemoFaultsAnswerSchema, DemoScreenAnswerSchema } from '@shared/protocol
 import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-report';
 import { MAX_VARIABLE_VALUE, TraceVariableSchema, VARIABLE_NAME } from '@shared/trace/variables';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
+import { AccessibilityAuditSchema } from '@shared/protocol/accessibility';
 
 // The device, frame and step schemas are the API's wire (protocol/device.ts); the API's callers name them here.
 export * from '@shared/protocol/device';
@@ -440,6 +441,20 @@ export const apiMethods = {
       { message: 'add or remove at least one fault' },
     ),
     output: DemoStateSchema,
+  },
+  /**
+   * The accessibility audit of the device's current frame, run by the host (docs/rules.md#r-a11y-17), with
+   * the fingerprints of the findings muted on this device (its profile, kept between connections).
+   * `receivedAt` names the frame audited (null: the device has shown none yet).
+   */
+  'device.audit': {
+    input: DeviceIdInput,
+    output: z.object({ receivedAt: z.number().nullable(), audit: AccessibilityAuditSchema.nullable(), muted: z.array(z.string()) }),
+  },
+  /** Mutes (or unmutes) one finding on this device, by fingerprint; kept in the device's profile. */
+  'device.muteFinding': {
+    input: DeviceIdInput.extend({ fingerprint: z.string().min(1).max(2_000), muted: z.boolean() }),
+    output: z.object({ muted: z.array(z.string()) }),
   },
 } as const;
 

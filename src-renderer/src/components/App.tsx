@@ -40,6 +40,10 @@ import { ModeToggle } from './ModeToggle';
 import { DemoPanel } from './DemoPanel';
 import { Pane, PaneSeparator, usePaneLayout } from './Panes';
 import { SelectorsPanel } from './SelectorsPanel';
+import { AccessibilityPanel } from './AccessibilityPanel';
+import { findingMarks, findingsByNode } from './AccessibilityMarks';
+import { useDeviceAudit } from '@renderer/api/accessibility';
+import { useAccessibility } from '@renderer/state/accessibility';
 import { ZoomControls } from './ZoomControls';
 import { RecordControls, RecoverOffer, SavedTraceNotice } from './Recording';
 import { StepDetail, useOpenStep } from './StepDetail';
@@ -209,6 +213,10 @@ function LiveApp() {
   const interacting = mode === 'interact' && device !== undefined;
   const appRevealPanel = device !== undefined && appReveal;
   const webViewPanel = device !== undefined && appReveal && device.supportedCommands.includes('get_dom_interactive');
+  const audit = useDeviceAudit(device, frame);
+  const focusedFinding = useAccessibility((s) => s.focused);
+  const marks = useMemo(() => findingMarks(audit.data, frame?.receivedAt, focusedFinding), [audit.data, frame?.receivedAt, focusedFinding]);
+  const markedNodes = useMemo(() => findingsByNode(marks), [marks]);
   const attachZoom = useZoom((s) => s.attach);
   const reportZoom = useZoom((s) => s.report);
 
@@ -230,7 +238,7 @@ function LiveApp() {
             ? 'This app offers neither its elements nor a screenshot: what it does offer is in the App panel.'
             : null;
 
-  const inspectorPanels = ['tree', 'attributes', 'selectors', ...(appRevealPanel ? ['app'] : []), ...(webViewPanel ? ['web'] : [])];
+  const inspectorPanels = ['tree', 'attributes', 'selectors', ...(appRevealPanel ? ['app'] : []), ...(webViewPanel ? ['web'] : []), 'accessibility'];
   const columns = usePaneLayout('columns');
   const inspectorLayout = usePaneLayout('inspector', inspectorPanels);
 
@@ -314,6 +322,7 @@ function LiveApp() {
                 windowOutline={windowOutline}
                 onZoomControls={attachZoom}
                 onZoom={reportZoom}
+                findingMarks={marks}
               />
               {interacting && shownRefusal && (
                 <div
@@ -350,7 +359,7 @@ function LiveApp() {
         <Pane id="inspector" defaultSize={360} minSize={260} maxSize="50%">
           <Group className="inspector" orientation="vertical" id="inspector-panels" {...inspectorLayout}>
             <Pane id="tree" minSize={80}>
-              <Tree tree={tree} matchKeys={matchKeys} frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext} />
+              <Tree tree={tree} matchKeys={matchKeys} frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext} findings={markedNodes} />
             </Pane>
             <PaneSeparator id="tree" label="Resize the tree" />
             <Pane id="attributes" minSize={60}>
@@ -385,6 +394,10 @@ function LiveApp() {
                 </Pane>
               </>
             )}
+            <PaneSeparator id={webViewPanel ? 'web' : appRevealPanel ? 'app' : 'selectors'} label="Resize the panel above" />
+            <Pane id="accessibility" minSize={60}>
+              <AccessibilityPanel device={device} frame={frame} audit={audit} />
+            </Pane>
           </Group>
         </Pane>
       </Group>

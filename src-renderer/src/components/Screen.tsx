@@ -43,6 +43,7 @@ import { useScreenGestures, type InteractOptions, type ScreenGeometry } from '@r
 import type { ZoomControls } from '@renderer/state/zoom';
 import { ScreenZoom } from './ScreenZoom';
 import { BoxLayer, type PlacedBox } from './BoxLayer';
+import { FindingLayer, type FindingMark } from './AccessibilityMarks';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { boundsOf, childrenOf, nodeSource, type Rect } from '@shared/model/node';
 import type { FlatNode, NodeKey } from '@shared/model/tree';
@@ -70,6 +71,8 @@ interface ScreenProps {
   onZoomControls?: ((controls: ZoomControls | null) => void) | undefined;
   /** Displayed pixels per screen point, now and at fit, whenever either changes. */
   onZoom?: ((pxPerPoint: number, fitPxPerPoint: number) => void) | undefined;
+  /** The Accessibility panel's findings of this frame, outlined where they are (docs/rules.md#r-a11y-17). */
+  findingMarks?: readonly FindingMark[] | undefined;
 }
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
@@ -177,6 +180,7 @@ export function Screen({
   windowOutline,
   onZoomControls,
   onZoom,
+  findingMarks,
 }: ScreenProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
   const viewport = useElementSize(viewportRef);
@@ -351,6 +355,7 @@ export function Screen({
           })}
           {!interacting && <PickMarker scale={scale} />}
           {windowOutline && <div data-testid="window-outline" className="window-outline" style={place(windowOutline, scale)} />}
+          {findingMarks && findingMarks.length > 0 && <FindingLayer marks={findingMarks} place={(r) => place(r, scale)} />}
           {touches.map((t) =>
             t.endX !== undefined && t.endY !== undefined ? (
               <svg key={t.id} className="touch-stroke" width={displayedWidth} height={displayedHeight} aria-hidden>

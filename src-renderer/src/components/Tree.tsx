@@ -39,10 +39,12 @@ interface RowProps {
   match: boolean;
   /** Where the row sits in the list's full height (windowed rows are placed, not flowed). */
   top?: number | undefined;
+  /** The element's most severe accessibility finding (docs/rules.md#r-a11y-17), when the audit is on. */
+  finding?: { severity: string; muted: boolean } | undefined;
 }
 
 const TreeRow = memo(function TreeRow(props: RowProps) {
-  const { nodeKey, depth, type, label, id, className, source, sourceName, filtered, hasChildren, collapsed, selected, hovered, match, top } = props;
+  const { nodeKey, depth, type, label, id, className, source, sourceName, filtered, hasChildren, collapsed, selected, hovered, match, top, finding } = props;
   const store = useInspectorStore();
   const cls = `tree-row${selected ? ' is-selected' : ''}${hovered ? ' is-hovered' : ''}${match ? ' is-match' : ''}${filtered ? ' is-filtered' : ''}`;
   return (
@@ -79,6 +81,15 @@ const TreeRow = memo(function TreeRow(props: RowProps) {
       </span>
       {label !== '' && <span className="tree-caption tree-label">{label}</span>}
       {id !== '' && <span className="tree-caption tree-id">{id}</span>}
+      {finding && (
+        <span
+          data-testid="tree-a11y"
+          data-severity={finding.severity}
+          data-muted={String(finding.muted)}
+          className={`tree-a11y sev-${finding.severity}${finding.muted ? ' is-muted' : ''}`}
+          title={`Accessibility: ${finding.severity}${finding.muted ? ' (muted)' : ''}`}
+        />
+      )}
     </div>
   );
 });
@@ -92,6 +103,7 @@ interface RowsProps {
   collapsed: ReadonlySet<NodeKey>;
   hiddenSources: ReadonlySet<NodeSource>;
   matchKeys: ReadonlySet<NodeKey>;
+  findings?: ReadonlyMap<NodeKey, { severity: string; muted: boolean }> | undefined;
 }
 
 function row(flat: FlatNode, p: RowsProps, top?: number) {
@@ -115,6 +127,7 @@ function row(flat: FlatNode, p: RowsProps, top?: number) {
       hovered={flat.key === p.hoveredKey}
       match={p.matchKeys.has(flat.key)}
       top={top}
+      finding={p.findings?.get(flat.key)}
     />
   );
 }
@@ -182,9 +195,12 @@ export function Tree({
   tree,
   matchKeys,
   frameContext,
+  findings,
 }: {
   tree: TreeIndex;
   matchKeys: ReadonlySet<NodeKey>;
+  /** Per node, its most severe accessibility finding (the Accessibility panel's audit of this frame). */
+  findings?: ReadonlyMap<NodeKey, { severity: string; muted: boolean }> | undefined;
   /** The frame context the tree was captured in. */
   frameContext?: string | undefined;
 }) {
@@ -270,6 +286,7 @@ export function Tree({
           collapsed={collapsed}
           hiddenSources={hiddenSources}
           matchKeys={matchKeys}
+          findings={findings}
         />
         {rows.length === 0 && <div className="empty-note">No hierarchy.</div>}
       </div>
