@@ -116,6 +116,8 @@ export default tseslint.config(
                     'react-zoom-pan-pinch',
                     '@tanstack/*',
                     'zod',
+                    'uplot',
+                    'uplot/*',
                   ),
                   { module: { origin: 'local', source: '*.css' } },
                 ],

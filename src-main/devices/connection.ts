@@ -5,6 +5,7 @@
 import type { EventEmitter } from 'node:events';
 import type { DeviceSummary, ObservedFrame } from '@shared/api/api';
 import type { ActionResult } from '@shared/protocol/action';
+import type { PerfSample } from '@shared/protocol/perf';
 import type { ObserveOptions } from '@main/runner/observer';
 
 export type DeviceKind = DeviceSummary['kind'];
@@ -14,6 +15,8 @@ export interface ConnectionEvents {
   state: [];
   /** A frame the device pushed by itself (live mode). */
   frame: [frame: ObservedFrame];
+  /** A performance push, as a sample (a runner's; docs/rules.md#r-perfstrip-01). */
+  perf: [sample: PerfSample];
 }
 
 export interface DeviceConnection extends EventEmitter<ConnectionEvents> {

@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import type { ActionProgress, ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '@shared/api/api';
 import type { ActionRequest } from '@shared/protocol/action';
+import type { DevicePerfSample } from '@shared/protocol/perf';
 import { FRAME_NODE_BUDGET, framedStepCount, framesDropped, withoutFrames } from '@shared/inspect/actions';
 import { appNameOf } from '@shared/inspect/observation';
 import { scrubTypedText, typedTextIsSecret, typedTexts, withoutTypedText } from '@shared/act/secret';
@@ -57,6 +58,8 @@ interface DeviceManagerEvents {
   actionProgress: [progress: ActionProgress];
   /** A frame read on request (not a live push): what a recording keeps as an observation. */
   observed: [frame: Frame];
+  /** A device's performance push (docs/rules.md#r-perfstrip-01). */
+  perf: [event: DevicePerfSample];
 }
 
 export class DeviceNotFoundError extends Error {
@@ -114,6 +117,9 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
       const frame = this.stamp(device, { deviceId: id, ...observed });
       this.setFrame(device, frame);
       this.emit('frame', frame);
+    });
+    connection.on('perf', (sample) => {
+      if (this.devices.has(id)) this.emit('perf', { deviceId: id, sample });
     });
     connection.start();
     this.emitDevices();

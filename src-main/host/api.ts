@@ -110,6 +110,11 @@ export function createApiService(
       if (!(connection instanceof RunnerConnection)) throw new NotOfferedError(`perf mode: ${deviceId} is a ${connection.kind} device, not a runner`);
       return connection.perf.set(enabled, windowMs);
     },
+    'device.perfSamples': ({ deviceId }) => {
+      const connection = manager.connectionOf(deviceId);
+      if (!(connection instanceof RunnerConnection)) throw new NotOfferedError(`performance: ${deviceId} is a ${connection.kind} device, not a runner`);
+      return connection.perf.series();
+    },
     'device.webAct': ({ deviceId, tool, selector, text, secret }) => {
       appRevealOf(deviceId, 'web view tools');
       return manager.act(deviceId, { action: 'webTool', tool, selector, ...(text !== undefined ? { text } : {}), ...(secret ? { secret } : {}) });
@@ -224,11 +229,13 @@ export function createApiService(
       const onFrame = (frame: ApiEventPayload<'device.frame'>) => listener('device.frame', frame);
       const onAction = (step: ApiEventPayload<'device.action'>) => listener('device.action', step);
       const onProgress = (progress: ApiEventPayload<'device.actionProgress'>) => listener('device.actionProgress', progress);
+      const onPerf = (event: ApiEventPayload<'device.perf'>) => listener('device.perf', event);
       const onDiscovered = (devices: ApiEventPayload<'discovery.changed'>['devices']) => listener('discovery.changed', { devices });
       manager.on('devicesChanged', onDevices);
       manager.on('frame', onFrame);
       manager.on('action', onAction);
       manager.on('actionProgress', onProgress);
+      manager.on('perf', onPerf);
       const onRecording = (status: ApiEventPayload<'recording.changed'>) => listener('recording.changed', status);
       recording?.on('changed', onRecording);
       discovery?.on('changed', onDiscovered);
@@ -238,6 +245,7 @@ export function createApiService(
         manager.off('frame', onFrame);
         manager.off('action', onAction);
         manager.off('actionProgress', onProgress);
+        manager.off('perf', onPerf);
         recording?.off('changed', onRecording);
         discovery?.off('changed', onDiscovered);
       };

@@ -44,6 +44,7 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     this.dispatcher = new Dispatcher(this.client, this.observer, dispatcherOptions);
     this.perf = new PerfMode(this.client);
     this.observer.perfSnapshot = () => this.perf.snapshot();
+    this.perf.on('sample', (sample) => this.emit('perf', sample));
     this.client.on('state', () => this.emit('state'));
     this.client.on('hierarchy', (update) => void this.onHierarchyPush(update));
   }

@@ -21,6 +21,7 @@ import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-repor
 import { MAX_VARIABLE_VALUE, TraceVariableSchema, VARIABLE_NAME } from '@shared/trace/variables';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { AccessibilityAuditSchema } from '@shared/protocol/accessibility';
+import { DevicePerfSampleSchema, PerfSeriesSchema } from '@shared/protocol/perf';
 
 // The device, frame and step schemas are the API's wire (protocol/device.ts); the API's callers name them here.
 export * from '@shared/protocol/device';
@@ -323,6 +324,8 @@ export const apiMethods = {
     input: DeviceIdInput.extend({ enabled: z.boolean(), windowMs: z.number().int().min(0).max(3_600_000).optional() }),
     output: z.object({ enabled: z.boolean(), windowMs: z.number().int() }),
   },
+  /** A runner device's newest performance samples, for a strip opened mid-session (docs/rules.md#r-perfstrip-01). */
+  'device.perfSamples': { input: DeviceIdInput, output: PerfSeriesSchema },
   /** web_click / web_type on a web view element by selector, recorded like device.act (only these bounded tools). */
   'device.webAct': {
     input: DeviceIdInput.extend({
@@ -493,6 +496,8 @@ export const apiEvents = {
   'discovery.changed': z.object({ devices: z.array(DiscoveredDeviceSchema) }),
   'trace.replayStep': ReplayProgressSchema,
   'trace.replayEnded': ReplayEndedSchema,
+  /** A device's performance push (docs/rules.md#r-perfstrip-01), about once a second per runner device. */
+  'device.perf': DevicePerfSampleSchema,
   /** The user picked a trace file outside the page (the Electron menu's Open Trace…): the renderer opens it. */
   'trace.openRequested': z.object({ path: z.string().min(1) }),
 } as const;

@@ -8,20 +8,12 @@
  * `(cutoff, now]`, its rate over n sampling intervals, values rounded to 0.01.
  */
 import type { PerformanceUpdate } from '@shared/protocol/runner';
-import { PERF_WINDOW_DEFAULT_MS, PERF_WINDOW_MAX_MS, PERF_WINDOW_MIN_MS, type PerfSnapshot } from '@shared/protocol/perf';
+import { PERF_WINDOW_DEFAULT_MS, PERF_WINDOW_MAX_MS, PERF_WINDOW_MIN_MS, type PerfSample, type PerfSnapshot } from '@shared/protocol/perf';
+
+export type { PerfSample } from '@shared/protocol/perf';
 
 /** R-PERFSNAP-06: at most this many samples are kept per device (over 4 min at the runner's 1 Hz). */
 export const MAX_PERF_SAMPLES = 512;
-
-/** One push as the window keeps it: its fields, at `t`, the inspector's time of arrival in ms. */
-export interface PerfSample {
-  t: number;
-  fps: number | null;
-  jankFrames: number | null;
-  touchLatencyMs: number | null;
-  cpuUsagePercent: number | null;
-  memoryUsageMb: number | null;
-}
 
 /** R-PERFSNAP-02: absent or not a number means the default; otherwise clamped to 1,000–30,000 ms. */
 export function clampPerfWindowMs(windowMs: number | undefined): number {
@@ -86,7 +78,7 @@ export class PerfWindow {
 }
 
 /** R-PERFSNAP-05: every metric of a runner device names where it came from. */
-const RUNNER_SOURCES: PerfSnapshot['sources'] = {
+export const RUNNER_SOURCES: PerfSnapshot['sources'] = {
   fps: 'runnerProcessFrames',
   jank: 'runnerProcessFrames',
   touchLatencyMs: 'none',

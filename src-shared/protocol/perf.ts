@@ -44,3 +44,32 @@ export const PerfSnapshotSchema = z.object({
   }),
 });
 export type PerfSnapshot = z.infer<typeof PerfSnapshotSchema>;
+
+/**
+ * One push as the inspector keeps it (R-PERFSNAP-01): its fields at `t`, the inspector's time of arrival
+ * in ms (the same clock as an action step's `startedAt`, so the strip can mark actions on it). The runner
+ * reports no touch latency, so a runner's sample has it null.
+ */
+export const PerfSampleSchema = z.object({
+  t: finite,
+  fps: finite.nullable(),
+  jankFrames: finite.nullable(),
+  touchLatencyMs: finite.nullable(),
+  cpuUsagePercent: finite.nullable(),
+  memoryUsageMb: finite.nullable(),
+});
+export type PerfSample = z.infer<typeof PerfSampleSchema>;
+
+/** R-PERFSTRIP-01: at most this many recent samples are handed to a strip (two minutes at the runner's 1 Hz). */
+export const MAX_STRIP_SAMPLES = 120;
+
+/** A device's recent samples for the live strip (docs/rules.md#r-perfstrip), with each metric's source. */
+export const PerfSeriesSchema = z.object({
+  samples: z.array(PerfSampleSchema).max(MAX_STRIP_SAMPLES),
+  sources: PerfSnapshotSchema.shape.sources,
+});
+export type PerfSeries = z.infer<typeof PerfSeriesSchema>;
+
+/** The API's `device.perf` event: one device's push, as it arrived (R-PERFSTRIP-01). */
+export const DevicePerfSampleSchema = z.object({ deviceId: z.string(), sample: PerfSampleSchema });
+export type DevicePerfSample = z.infer<typeof DevicePerfSampleSchema>;

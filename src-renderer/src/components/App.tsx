@@ -48,6 +48,7 @@ import { ZoomControls } from './ZoomControls';
 import { RecordControls, RecoverOffer, SavedTraceNotice } from './Recording';
 import { StepDetail, useOpenStep } from './StepDetail';
 import { Timeline } from './Timeline';
+import { PerfStrip } from './PerfStrip';
 import { FrameFooter, FrameHeader, ObservationBanners } from './FrameHeader';
 import { GridView } from './GridView';
 import { useGridView } from '@renderer/state/grid-view';
@@ -353,6 +354,7 @@ function LiveApp() {
               </div>
             )}
           </main>
+          {device && !appReveal && <PerfStrip device={device} />}
           <Timeline device={device} onRetry={retryStep} />
         </Pane>
         <PaneSeparator id="inspector" label="Resize the inspector" />

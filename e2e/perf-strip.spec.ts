@@ -1,0 +1,95 @@
+/**
+ * The live performance strip in the web host, on the demo device (docs/rules.md#r-perfstrip): the CPU
+ * plot Chromium draws rises when the device's CPU spins (`perf-cpu-spin`, real load on the demo's
+ * process), a tap is marked on the time axis and hovering the mark says which action it was, and the
+ * frame rate is the test runner's own, never the app's.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { boxCentre, openDevice, postAdmin, startDemo, stopAfterEach } from './harness';
+
+const running = stopAfterEach();
+
+/**
+ * How high the CPU line is drawn at each of these times, as a share of the plot area's height (0 at its
+ * bottom): the topmost painted pixel of the canvas column at that time. The plot area is uPlot's overlay
+ * (`.u-over`); the minute shown ends at the newest sample. The CPU plot draws no grid and no x axis, so
+ * what is painted there is the line and its fill, nothing else.
+ */
+function cpuDrawnAt(page: Page, times: number[]): Promise<number[]> {
+  return page.getByTestId('perf-cpu').evaluate(
+    (host, { times, spanMs }) => {
+      const canvas = host.querySelector('canvas')!;
+      const over = host.querySelector<HTMLElement>('.u-over')!;
+      const latest = Number(host.closest<HTMLElement>('[data-testid="perf-strip"]')!.dataset.latestT);
+      const scale = canvas.width / canvas.clientWidth;
+      const context = canvas.getContext('2d')!;
+      const top = Math.round(over.offsetTop * scale);
+      const height = Math.round(over.offsetHeight * scale);
+      return times.map((t) => {
+        const css = over.offsetLeft + ((t - (latest - spanMs)) / spanMs) * over.offsetWidth;
+        const x = Math.min(canvas.width - 1, Math.max(0, Math.round(css * scale)));
+        const column = context.getImageData(x, top, 1, height).data;
+        for (let y = 0; y < height; y++) if (column[y * 4 + 3]! > 0) return 1 - y / height;
+        return 0;
+      });
+    },
+    { times, spanMs: 60_000 },
+  );
+}
+
+async function cpuLatest(page: Page): Promise<number> {
+  return Number(await page.getByTestId('perf-strip').getAttribute('data-cpu-latest'));
+}
+
+test('R-PERFSTRIP-05: the CPU plot rises when the device spins; a tap is marked and named on hover', async ({ page }) => {
+  test.setTimeout(120_000);
+  const demo = await startDemo(running, ['--screen', 'login']);
+  await openDevice(page, running, demo.runnerUrl);
+  const strip = page.getByTestId('perf-strip');
+  await expect(strip).toBeVisible();
+  await expect.poll(async () => Number(await strip.getAttribute('data-samples')), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+  // R-PERFSTRIP-02: the demo's frames are the runner's (as on iOS), and said to be.
+  await expect(page.getByTestId('perf-frames')).toHaveText(/^Test runner’s own frame rate \(not the app’s\): 60 fps/);
+  await expect(page.getByTestId('perf-readout')).toHaveText(/^CPU \d+\.\d % · memory \d+\.\d MB$/);
+
+  // The idle device, measured in this run: a share of a core depends on the machine's load (on a
+  // crowded machine the spin gets far less than its 80 %), so the spin is judged against the idle
+  // device's highest figure and drawing, not a fixed one.
+  const idle: { cpu: number; t: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const samples = Number(await strip.getAttribute('data-samples'));
+    await expect.poll(async () => Number(await strip.getAttribute('data-samples')), { timeout: 10_000 }).toBeGreaterThan(samples);
+    idle.push({ cpu: await cpuLatest(page), t: Number(await strip.getAttribute('data-latest-t')) });
+  }
+  const idleCpu = Math.max(...idle.map((s) => s.cpu));
+  const idleAt = idle[1]!.t;
+
+  await postAdmin(demo, 'faults', { faults: ['perf-cpu-spin'] });
+  await expect.poll(() => cpuLatest(page), { timeout: 20_000 }).toBeGreaterThan(idleCpu * 1.5 + 2);
+  // What Chromium drew, not only the figure: the line's right end is drawn well above the idle second.
+  const spinAt = Number(await strip.getAttribute('data-latest-t'));
+  const [idleHeight, spinHeight] = await cpuDrawnAt(page, [idleAt, spinAt]);
+  expect(idleHeight).toBeGreaterThan(0);
+  expect(spinHeight).toBeGreaterThan(idleHeight! + 0.15);
+  await postAdmin(demo, 'faults', { faults: [] });
+
+  // R-PERFSTRIP-04: a tap (interact mode) is marked on the axis; hovering the mark names it.
+  await page.getByTestId('search-input').blur();
+  await page.getByTestId('mode-toggle').click();
+  await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
+  const signIn = await boxCentre(page, 'login.submit');
+  await page.mouse.click(signIn.x, signIn.y);
+  const step = page.getByTestId('timeline-step').first();
+  await expect(step).toHaveAttribute('data-success', 'true');
+  const callId = await step.getAttribute('data-call-id');
+  const mark = page.locator(`[data-testid="perf-mark"][data-call-id="${callId}"]`);
+  await expect(mark).toBeVisible();
+  // It sits inside the plot, where its time is: the newest push is at the right edge, the tap just before it.
+  const plot = await page.getByTestId('perf-cpu').boundingBox();
+  const at = await mark.boundingBox();
+  if (!plot || !at) throw new Error('not laid out');
+  expect(at.x).toBeGreaterThan(plot.x + plot.width * 0.5);
+  expect(at.x).toBeLessThanOrEqual(plot.x + plot.width);
+  await mark.hover();
+  await expect(page.getByTestId('perf-mark-tip')).toHaveText(/^tap: done, at \d/);
+});
