@@ -7,6 +7,7 @@ export * from './maestro';
 export * from './predicate';
 export * from './xcuitest';
 export * from './class-chain';
+export * from './page-source';
 export * from './xpath';
 export * from './query';
 export * from './generate';

@@ -148,7 +148,7 @@ export function parseSelector(input: string, syntax?: SelectorSyntax): ParsedSel
   const explicit = APPIUM_PREFIX.exec(text);
   if (explicit) return parseAppiumSelector(explicit[1]!, explicit[2]!);
   if (text.startsWith('~')) return parseAppiumSelector('accessibility id', text.slice(1));
-  if (text.startsWith('/') || text.startsWith('(')) return parseAppiumSelector('xpath', text);
+  if (text.startsWith('/') || text.startsWith('(') || text.startsWith('./')) return parseAppiumSelector('xpath', text);
   if (text.startsWith('**/') || /^(XCUIElementType\w+|\*)(\[|\/)/.test(text)) return parseAppiumSelector('-ios class chain', text);
   if (/^XCUIElementType\w+$/.test(text)) return parseAppiumSelector('class name', text);
   if (syntax === 'appium') {

@@ -145,7 +145,7 @@ describe('R-QA-22: trying a selector', () => {
   it.each([
     ['app.buttons[', 'Not a selector: XCUITest: a subscript takes a string: the identifier, label or value to find (at character 13)'],
     ["id: 'login.submit", 'Not a selector: Maestro: a single-quoted value is not closed (at character 1)'],
-    ['//*[', 'Not a selector: Appium: XPath: expected a value, an @attribute or a function, found "" (at character 5)'],
+    ['//*[', 'Not a selector: Appium: XPath: expected "]" to close the one here (at character 4)'],
   ])('%s is refused with its reason, and nothing is marked', (text, reason) => {
     show();
     // A valid selector first, so a refused one must also take its marks away.

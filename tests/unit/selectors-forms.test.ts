@@ -93,6 +93,13 @@ function buildTree(specs: readonly (typeof SPEC extends fc.Arbitrary<infer T> ? 
 
 const TREE = fc.tuple(fc.array(SPEC, { minLength: 1, maxLength: 24 }), fc.boolean()).map(([specs, bridgeRoot]) => buildTree(specs, bridgeRoot));
 
+/**
+ * The evaluator reads every XPath suggestion back through the XPath engine over WDA's page source
+ * (docs/rules.md#r-hand-08), about 80 µs per element and step: these two properties take over a minute on
+ * a busy machine, so they get a wide margin rather than fewer runs.
+ */
+const EVALUATOR_TIMEOUT = 300_000;
+
 /** What a pasted selector finds: read back and evaluated over every node, in the view its suggestion is for. */
 function evaluated(root: UiNode, s: SelectorSuggestion): string[] {
   const parsed = parseSelector(suggestionText(s), s.syntax);
@@ -117,7 +124,7 @@ describe('R-PERF-11: the selectors panel answers from the index the way the eval
     );
   });
 
-  it('R-PERF-11: every node gets the suggestions, order and counts that evaluating each selector over every node gives', () => {
+  it('R-PERF-11: every node gets the suggestions, order and counts that evaluating each selector over every node gives', { timeout: EVALUATOR_TIMEOUT }, () => {
     fc.assert(
       fc.property(TREE, (root) => {
         for (const { key } of flattenTree(root)) {
@@ -130,21 +137,25 @@ describe('R-PERF-11: the selectors panel answers from the index the way the eval
     );
   });
 
-  it('R-PERF-11: a list kept while the screen changes finds on the newer tree what its selectors, evaluated there, find', () => {
-    fc.assert(
-      fc.property(TREE, TREE, (before, after) => {
-        for (const { key } of flattenTree(before)) {
-          const list = selectorsFor(before, key);
-          const checks = recheckSuggestions(after, list);
-          list.forEach((s, i) => {
-            const found = evaluated(after, s);
-            expect(checks[i], `${key} ${s.syntax} ${s.selector}`).toEqual({ found, findsTarget: found.length === 1 && found[0] === s.target });
-          });
-        }
-      }),
-      { numRuns: 100 },
-    );
-  });
+  it(
+    'R-PERF-11: a list kept while the screen changes finds on the newer tree what its selectors, evaluated there, find',
+    { timeout: EVALUATOR_TIMEOUT },
+    () => {
+      fc.assert(
+        fc.property(TREE, TREE, (before, after) => {
+          for (const { key } of flattenTree(before)) {
+            const list = selectorsFor(before, key);
+            const checks = recheckSuggestions(after, list);
+            list.forEach((s, i) => {
+              const found = evaluated(after, s);
+              expect(checks[i], `${key} ${s.syntax} ${s.selector}`).toEqual({ found, findsTarget: found.length === 1 && found[0] === s.target });
+            });
+          }
+        }),
+        { numRuns: 100 },
+      );
+    },
+  );
 
   it('R-PERF-11: an identifier too long for a Maestro pattern gets its other selectors, not an error', () => {
     const id = `row.${'x'.repeat(600)}`;
