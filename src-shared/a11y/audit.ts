@@ -380,13 +380,19 @@ const BUCKET_LIMIT = 32;
 
 function overlaps(targets: Item[], findings: Findings): void {
   const buckets = new Map<number, Item[]>();
+  const seenBy = new Map<Item, number>();
   for (const item of targets) {
     const r = item.rect;
-    const candidates = new Set<Item>();
+    // The targets met in this target's cells, each once (a stamp, not a Set: no allocation per target).
+    const candidates: Item[] = [];
     forCells(r, (cell) => {
       let bucket = buckets.get(cell);
       if (!bucket) buckets.set(cell, (bucket = []));
-      for (const other of bucket) candidates.add(other);
+      for (const other of bucket) {
+        if (seenBy.get(other) === item.order) continue;
+        seenBy.set(other, item.order);
+        candidates.push(other);
+      }
       // A pathological screen of stacked targets: a bucket stops growing past what anyone could read,
       // so the check stays linear (the first BUCKET_LIMIT targets of a spot are still compared).
       if (bucket.length < BUCKET_LIMIT) bucket.push(item);
