@@ -69,7 +69,7 @@ test('R-PERFSTRIP-05: the CPU plot rises when the device spins; a tap is marked 
   // What Chromium drew, not only the figure: the line's right end is drawn well above the idle second.
   const spinAt = Number(await strip.getAttribute('data-latest-t'));
   const [idleHeight, spinHeight] = await cpuDrawnAt(page, [idleAt, spinAt]);
-  expect(idleHeight).toBeGreaterThan(0);
+  // (An idle second at 0 % is drawn on the plot's bottom edge, so it may read as 0.)
   expect(spinHeight).toBeGreaterThan(idleHeight! + 0.15);
   await postAdmin(demo, 'faults', { faults: [] });
 

@@ -73,3 +73,10 @@ export type PerfSeries = z.infer<typeof PerfSeriesSchema>;
 /** The API's `device.perf` event: one device's push, as it arrived (R-PERFSTRIP-01). */
 export const DevicePerfSampleSchema = z.object({ deviceId: z.string(), sample: PerfSampleSchema });
 export type DevicePerfSample = z.infer<typeof DevicePerfSampleSchema>;
+
+/**
+ * A step's performance as a trace may keep it (docs/rules.md#r-perfstep): the device's rollup just before
+ * the action was sent and just after its result. Optional wherever it is carried, so traces without it read.
+ */
+export const StepPerfSchema = z.object({ before: PerfSnapshotSchema, after: PerfSnapshotSchema });
+export type StepPerf = z.infer<typeof StepPerfSchema>;

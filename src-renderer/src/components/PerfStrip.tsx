@@ -24,7 +24,7 @@ import { useTimeline, type TimelineEntry } from '@renderer/state/timeline';
 export const STRIP_SPAN_S = 60;
 /** Actions marked at most. */
 export const MAX_MARKS = 10;
-const PLOT_HEIGHT = 56;
+const PLOT_HEIGHT = 36;
 const Y_AXIS_SIZE = 44;
 const NO_ENTRIES: readonly TimelineEntry[] = [];
 

@@ -1,0 +1,53 @@
+/**
+ * A step's memory growth and its flag (docs/rules.md#r-perfstep), and a recorded step's figures beside a
+ * replayed one's. Pure: the trace view and the replay report both ask it.
+ */
+import type { PerfSnapshot, StepPerf } from '@shared/protocol/perf';
+
+/** What a user may set as the growth threshold, in MB (a step's memory rising by more is flagged). */
+export const MAX_MEMORY_THRESHOLD_MB = 65_536;
+
+export class MemoryThresholdError extends Error {
+  constructor(readonly value: number) {
+    super(`memory growth threshold: expected a number of MB from 0 to ${MAX_MEMORY_THRESHOLD_MB}, got ${value}`);
+    this.name = 'MemoryThresholdError';
+  }
+}
+
+export interface MemoryGrowth {
+  /** The newest memory after the step minus the newest before it, in MB; null when either side had no sample. */
+  grownMb: number | null;
+  /** R-PERFSTEP-01: grown by more than the threshold. A step with no figure on a side is never flagged. */
+  flagged: boolean;
+}
+
+/** R-PERFSTEP-01: the step's growth against the user's threshold (strictly more is flagged). */
+export function memoryGrowth(perf: StepPerf, thresholdMb: number): MemoryGrowth {
+  if (!Number.isFinite(thresholdMb) || thresholdMb < 0 || thresholdMb > MAX_MEMORY_THRESHOLD_MB) throw new MemoryThresholdError(thresholdMb);
+  const before = perf.before.memoryMb?.latest;
+  const after = perf.after.memoryMb?.latest;
+  if (before === undefined || after === undefined) return { grownMb: null, flagged: false };
+  const grownMb = Math.round((after - before) * 100) / 100;
+  return { grownMb, flagged: grownMb > thresholdMb };
+}
+
+/** One figure of a step, recorded and replayed side by side (R-PERFSTEP-02); null where a side has none. */
+export interface PerfFigureRow {
+  figure: 'cpu after (%)' | 'memory after (MB)' | 'memory growth (MB)';
+  recorded: number | null;
+  replayed: number | null;
+}
+
+function latest(snapshot: PerfSnapshot | undefined, pick: 'cpu' | 'memoryMb'): number | null {
+  return snapshot?.[pick]?.latest ?? null;
+}
+
+/** R-PERFSTEP-02: the recorded step's figures beside the replayed step's; a side without perf reads null. */
+export function perfSideBySide(recorded: StepPerf | undefined, replayed: StepPerf | undefined): PerfFigureRow[] {
+  const growth = (perf: StepPerf | undefined) => (perf ? memoryGrowth(perf, MAX_MEMORY_THRESHOLD_MB).grownMb : null);
+  return [
+    { figure: 'cpu after (%)', recorded: latest(recorded?.after, 'cpu'), replayed: latest(replayed?.after, 'cpu') },
+    { figure: 'memory after (MB)', recorded: latest(recorded?.after, 'memoryMb'), replayed: latest(replayed?.after, 'memoryMb') },
+    { figure: 'memory growth (MB)', recorded: growth(recorded), replayed: growth(replayed) },
+  ];
+}
