@@ -33,7 +33,7 @@ import { DEVICE_GEOMETRY } from '@demo/phone/browser';
 import { SCREENS } from '@demo/phone/app-page';
 import type { DemoDevice } from '@demo/phone/device';
 import type { WireWebSnapshot } from '@demo/sdk/web-bridge';
-import { DEMO_APP_NAME, DEMO_BUNDLE_ID } from '@demo/phone/xctest-projection';
+import { bullets, DEMO_APP_NAME, DEMO_BUNDLE_ID } from '@demo/phone/xctest-projection';
 
 export const DEMO_APP_VERSION = '1.0';
 /** list_windows: the app has one UIWindow. */
@@ -62,13 +62,19 @@ interface DomTarget {
   shown?: Rect;
 }
 
-/** UIKit view class → the AppReveal element type (ElementInventory.classifyView, plus the classes it lumps into "other"). */
+/**
+ * UIKit view class → the AppReveal element type, as ElementInventory.classifyView writes it
+ * (iOS/Sources/AppReveal/Elements/ElementInventory.swift:88-104; the type set is ElementInfo.swift:8-23's
+ * `ElementType`). There is no secure, text view or web view type: a secure UITextField is a `textField`
+ * (its value is bullets, see nativeElement), a UITextView is a UIScrollView subclass and so `scrollView`,
+ * and a WKWebView, no UIScrollView itself, is `other`.
+ */
 const TYPES: Record<string, string> = {
   UIButton: 'button',
   UITextField: 'textField',
-  // A UITextField subclass; named apart so a client can tell a password field without reading its value.
-  UISecureTextField: 'secureTextField',
-  UITextView: 'textView',
+  // The demo's name for a UITextField with isSecureTextEntry: still `case is UITextField`.
+  UISecureTextField: 'textField',
+  UITextView: 'scrollView',
   UILabel: 'label',
   UIImageView: 'image',
   UISwitch: 'toggle',
@@ -79,8 +85,9 @@ const TYPES: Record<string, string> = {
   UIScrollView: 'scrollView',
   UINavigationBar: 'navigationBar',
   UITabBar: 'tabBar',
-  WKWebView: 'webView',
 };
+/** Views that are UIScrollViews (availableActions adds "scroll" for `view is UIScrollView`, ElementInventory.swift:115). */
+const SCROLL_VIEWS = new Set(['UIScrollView', 'UITableView', 'UICollectionView', 'UITextView']);
 const TAPPABLE = new Set(['UIButton', 'UITextField', 'UISecureTextField', 'UITextView', 'UISwitch', 'UICollectionViewCell', 'UITableViewCell']);
 
 /** The view controller behind each screen (ScreenIdentifiable conformers, so screenKey is explicit). */
@@ -155,10 +162,11 @@ function nativeElement(entry: Located): AppRevealElement | undefined {
   const { node } = entry;
   if (!node.id) return undefined;
   const tappable = TAPPABLE.has(node.cls);
+  // availableActions(for:) (ElementInventory.swift:106-118): tap, then type+clear, then scroll.
   const actions: string[] = [];
   if (tappable) actions.push('tap');
   if (node.editable) actions.push('type', 'clear');
-  if (node.scrollable) actions.push('scroll');
+  if (node.scrollable || SCROLL_VIEWS.has(node.cls)) actions.push('scroll');
   const element: AppRevealElement = {
     id: node.id,
     type: TYPES[node.cls] ?? 'other',
@@ -171,33 +179,54 @@ function nativeElement(entry: Located): AppRevealElement | undefined {
     ocr: false,
   };
   if (node.label) element.label = node.label;
-  // A secure field's text never leaves the app, not even as bullets.
-  if (!node.secure && node.value) element.value = node.value;
+  // `value: view.accessibilityValue` (ElementInventory.swift:75): UIKit reads a secure field's value as
+  // one bullet per character, so that is what AppReveal passes on; the text itself never leaves the app.
+  const value = node.secure ? bullets(node.value ?? '') : node.value;
+  if (value) element.value = value;
+  // isSecureTextEntry, for the flavours whose wire can say it (Tauri's DOM type); the iOS wire cannot (tools.ts).
+  if (node.secure) element.inputType = 'password';
   return element;
 }
 
 const DOM_INTERACTIVE_ROLES = new Set(['input', 'textarea', 'select', 'button', 'link', 'checkbox', 'radio', 'textbox', 'switch']);
 
+/**
+ * A web control's element type, in ElementType's vocabulary only (ElementInfo.swift:8-23): the HTML type
+ * travels beside it as `inputType`, the DOM's own `el.type` (DOMSerializer.swift interactiveJS reads
+ * `node.type`), so a client tells a password input by its inputType, never by an invented kind.
+ */
 function domType(element: WebElement): string {
+  if (isButtonInput(element)) return 'button';
   switch (element.role) {
     case 'input':
-      return element.inputType === 'password' ? 'secureTextField' : 'textField';
     case 'textarea':
     case 'textbox':
-      return 'textView';
+      return 'textField';
     case 'checkbox':
+    case 'radio':
     case 'switch':
       return 'toggle';
     case 'select':
-      return 'popUpButton';
+      return 'picker';
+    case 'button':
     case 'link':
-      return 'link';
-    default:
       return 'button';
+    default:
+      return 'other';
   }
 }
 
-const domEditable = (element: WebElement) => ['input', 'textarea', 'textbox'].includes(element.role ?? '');
+/** The DOM's `el.type` of a control (HTMLTextAreaElement.type is "textarea", a single select's "select-one"). */
+function domInputType(element: WebElement): string | undefined {
+  if (element.inputType) return element.inputType.toLowerCase();
+  if (element.role === 'textarea') return 'textarea';
+  if (element.role === 'select') return 'select-one';
+  return undefined;
+}
+
+/** An `<input>` that is a button to the page (HTML's submit, button, reset and image states). */
+const isButtonInput = (element: WebElement) => element.role === 'input' && ['submit', 'button', 'reset', 'image'].includes(element.inputType ?? '');
+const domEditable = (element: WebElement) => ['input', 'textarea', 'textbox'].includes(element.role ?? '') && !isButtonInput(element);
 const domElementId = (webViewId: string, element: WebElement) => `${DOM_ELEMENT_PREFIX}${webViewId}.${element.id}`;
 
 function domElement(target: DomTarget): AppRevealElement {
@@ -215,6 +244,8 @@ function domElement(target: DomTarget): AppRevealElement {
     ocr: false,
   };
   if (element.label) out.label = element.label;
+  const inputType = domInputType(element);
+  if (inputType !== undefined) out.inputType = inputType;
   // The bridge already withholds password values (and every value under redactText).
   if (element.value !== undefined && element.value !== '') out.value = element.value;
   return out;

@@ -607,6 +607,8 @@ function encodeIosElement(element: AppRevealElement, form: AppRevealElementForm)
     frame: encodeFrameText(element.frame, Math.trunc),
     actions: element.actions.join(','),
     ...(element.idSource !== undefined ? { idSource: element.idSource } : {}),
+    // A web control's HTML type; a UIView has none on this wire (ElementInfo.swift), a secure one included.
+    ...(element.inputType !== undefined && element.idSource === 'dom' ? { inputType: element.inputType } : {}),
   };
 }
 
@@ -631,20 +633,22 @@ interface DomShape {
   type: string | null;
 }
 
-/** How the app's element would look to Tauri's DOM snapshot script: its tag, role and type attribute. */
+/**
+ * How the app's element would look to Tauri's DOM snapshot script: its tag, role and type attribute. The
+ * app speaks iOS's ElementType (ElementInfo.swift:8-23), so a password is a textField whose inputType says
+ * so or whose value is bullets, and a UITextView a scrollView that takes text.
+ */
 function domShape(element: AppRevealElement): DomShape {
+  const inputType = element.inputType?.toLowerCase();
   switch (element.type) {
     case 'textField':
+      if (inputType === 'textarea') return { tag: 'textarea', role: 'textbox', type: null };
+      if (inputType === 'password' || /^\u2022+$/.test(element.value ?? '')) return { tag: 'input', role: 'textbox', type: 'password' };
       return { tag: 'input', role: 'textbox', type: 'text' };
-    case 'secureTextField':
-      return { tag: 'input', role: 'textbox', type: 'password' };
-    case 'textView':
-      return { tag: 'textarea', role: 'textbox', type: null };
+    case 'scrollView':
+      return element.actions.includes('type') ? { tag: 'textarea', role: 'textbox', type: null } : { tag: 'div', role: 'div', type: null };
     case 'toggle':
-      return { tag: 'input', role: 'switch', type: 'checkbox' };
-    case 'link':
-      return { tag: 'a', role: 'link', type: null };
-    case 'popUpButton':
+      return inputType === 'radio' ? { tag: 'input', role: 'radio', type: 'radio' } : { tag: 'input', role: 'switch', type: 'checkbox' };
     case 'picker':
       return { tag: 'select', role: 'combobox', type: null };
     case 'button':
@@ -695,7 +699,8 @@ async function tauriElements(app: AppRevealApp, windowId: string | undefined): P
         role: shape.role,
         tag: shape.tag,
         type: shape.type,
-        value: element.value ?? null,
+        // The app's bullets stand for a password's text, which the page would not show either.
+        value: shape.type === 'password' ? null : (element.value ?? null),
         actions: tauriActions(element, shape),
         enabled: element.enabled,
         visible: true,

@@ -67,8 +67,8 @@ function roleFor(node: NativeNode): string | undefined {
   }
 }
 
-/** XCTest reads a secure field's value as bullets, one per character. */
-const bullets = (value: string) => '•'.repeat([...value].length);
+/** UIKit reads a secure field's value as bullets, one per character (XCTest and AppReveal alike). */
+export const bullets = (value: string) => '•'.repeat([...value].length);
 
 function nativeToUi(node: NativeNode, path: string, capture: ScreenCapture): UiNode {
   const ui: UiNode = { className: node.cls, bounds: truncateBounds(node.rect) };

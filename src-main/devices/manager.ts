@@ -10,7 +10,7 @@ import type { ActionRequest } from '@shared/protocol/action';
 import type { DevicePerfSample } from '@shared/protocol/perf';
 import { FRAME_NODE_BUDGET, framedStepCount, framesDropped, withoutFrames } from '@shared/inspect/actions';
 import { appNameOf } from '@shared/inspect/observation';
-import { scrubTypedText, typedTextIsSecret, typedTexts, withoutTypedText } from '@shared/act/secret';
+import { inFlightRequest, scrubTypedText, typedTextIsSecret, typedTexts, withoutTypedText } from '@shared/act/secret';
 import type { RunnerClientOptions } from '@main/runner/client';
 import { AppRevealConnection } from '@main/appreveal/connection';
 import type { DeviceConnection, DeviceKind } from './connection';
@@ -162,11 +162,11 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     const callId = `call-${this.nextCall++}`;
     const { clientRef } = options;
     const named = clientRef !== undefined ? { clientRef } : {};
-    // A typed secret exists only in the request to the device (docs/rules.md#r-secret): what is known of
-    // the field before it is sent keeps the text out of the events already; the read after adds the rest.
+    // A typed secret exists only in the request to the device (docs/rules.md#r-secret): until the read
+    // after says whether the text is one, the events in flight carry no typed text (r-secret-05).
     const beforeRoot = before?.observation?.viewHierarchy?.hierarchy;
     const secretAhead = typedTextIsSecret(request, { before: beforeRoot });
-    const shown = secretAhead ? withoutTypedText(request) : request;
+    const shown = inFlightRequest(request);
     this.emit('actionStarted', { callId, deviceId, request: shown, startedAt, before });
     const progress = (stage: string) =>
       this.emit('actionProgress', { callId, deviceId, ...named, request: shown, startedAt, stage, elapsedMs: Date.now() - startedAt });

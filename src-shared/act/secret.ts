@@ -100,6 +100,16 @@ export function withoutTypedText(request: ActionRequest): ActionRequest {
   return request;
 }
 
+/**
+ * The request as an action in flight shows it (the host's actionStarted / actionProgress events, the
+ * timeline's pending row): no typed text at all. Whether a text is a secret is known only once the field
+ * reads back (an iOS AppReveal secure field is a plain `textField` until its value shows bullets), so
+ * before the result nothing quotes it (docs/rules.md#r-secret-05).
+ */
+export function inFlightRequest(request: ActionRequest): ActionRequest {
+  return typedTexts(request).length === 0 ? request : withoutTypedText(request);
+}
+
 /** The mark a secret's text becomes where some other text quoted it. */
 export const SECRET_MARK = '‹secret›';
 

@@ -82,8 +82,18 @@ const ROLE_BY_TYPE: Record<string, string> = {
 
 /** Kinds that take text, whatever actions the port listed. */
 const TEXT_KINDS = new Set(['textfield', 'securetextfield', 'searchfield', 'textview', 'textarea', 'input']);
+/**
+ * HTML input types that take no typed text: a web control so typed is never offered for typing, whatever
+ * kind or actions the port gave it (AppReveal iOS lists a checkbox input as `toggle` with inputType
+ * "checkbox"; DOMSerializer.swift interactiveJS reports the same `node.type`).
+ */
+const NON_TEXT_INPUT_TYPES = new Set(['checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file', 'hidden', 'range', 'color']);
+const CHECKABLE_INPUT_TYPES = new Set(['checkbox', 'radio']);
 /** Kinds that are on or off. */
 const CHECKABLE_KINDS = new Set(['toggle', 'switch', 'checkbox', 'radio', 'switchlisttile', 'checkboxlisttile']);
+
+/** The role of an input that takes no text but was listed under a text kind: its own input type's role. */
+const nonTextRole = (inputType: string | undefined) => (inputType !== undefined && CHECKABLE_INPUT_TYPES.has(inputType) ? inputType : 'button');
 
 export function boundsOfFrame(frame: AppRevealFrame): Bounds {
   const left = Math.round(frame.x);
@@ -105,12 +115,14 @@ export function appRevealElementToUiNode(element: AppRevealElement): UiNode {
   if (element.inputType !== undefined) extras[APPREVEAL_EXTRAS.inputType] = element.inputType;
   const actions = new Set(element.actions.map((action) => action.toLowerCase()));
   // iOS says "type", Tauri "type_text"; a text kind is editable even when the port lists no actions.
-  const editable = actions.has('type') || actions.has('type_text') || actions.has('set_text') || TEXT_KINDS.has(typeKey);
+  const inputType = element.inputType?.trim().toLowerCase();
+  const takesNoText = inputType !== undefined && NON_TEXT_INPUT_TYPES.has(inputType);
+  const editable = !takesNoText && (actions.has('type') || actions.has('type_text') || actions.has('set_text') || TEXT_KINDS.has(typeKey));
   const node: UiNode = {
     'resource-id': element.id,
     'view-id': element.id,
     className: element.type,
-    role: editable ? 'textfield' : (ROLE_BY_TYPE[typeKey] ?? typeKey),
+    role: editable ? 'textfield' : takesNoText && TEXT_KINDS.has(typeKey) ? nonTextRole(inputType) : (ROLE_BY_TYPE[typeKey] ?? typeKey),
     bounds: boundsOfFrame(element.frame),
     extras,
     actions: [...element.actions],
@@ -130,7 +142,7 @@ export function appRevealElementToUiNode(element: AppRevealElement): UiNode {
   if (label !== undefined && value !== undefined) node['content-desc'] = label;
   if (actions.has('scroll')) node.scrollable = 'true';
   if (editable) node.focusable = 'true';
-  if (CHECKABLE_KINDS.has(typeKey)) {
+  if (CHECKABLE_KINDS.has(typeKey) || (inputType !== undefined && CHECKABLE_INPUT_TYPES.has(inputType))) {
     node.checkable = 'true';
     const on = element.value?.toLowerCase();
     if (on === '1' || on === 'true' || on === 'on') node.checked = 'true';

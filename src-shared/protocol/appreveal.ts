@@ -186,6 +186,8 @@ export const WireElementSchema = z
     rect: WireFrameSchema.nullish(),
     actions: StringListSchema,
     idSource: z.string().nullish(),
+    /** The HTML type of a web control a port lists beside its native views (a non-DOM record's own field). */
+    inputType: OptionalNameSchema,
     role: OptionalNameSchema,
     tag: OptionalNameSchema,
     selector: OptionalNameSchema,
@@ -198,7 +200,7 @@ export const WireElementSchema = z
       return z.NEVER;
     }
     const dom = raw.tag !== undefined;
-    const inputType = dom && raw.type ? raw.type : undefined;
+    const inputType = dom && raw.type ? raw.type : raw.inputType;
     const element: AppRevealElement = {
       id: raw.id,
       type: dom ? domElementKind(raw.role, raw.tag, inputType) : raw.type || 'other',

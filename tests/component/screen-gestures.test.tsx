@@ -8,7 +8,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '@shared/api/api';
-import { pickStackAt, type OfferedActions, type ScreenGesture } from '@shared/inspect';
+import { gestureRequest, pickStackAt, type OfferedActions, type ScreenGesture } from '@shared/inspect';
 import { indexTree } from '@shared/model/tree';
 import type { UiNode } from '@shared/protocol/runner';
 import { Screen } from '@renderer/components/Screen';
@@ -187,6 +187,15 @@ describe('interact mode', () => {
     const { el } = show({ interact: interact({ doubleTap: false }) });
     press(el, 50, 120);
     expect(gestures.map((g) => g.kind)).toEqual(['tap']);
+  });
+
+  it('R-AR-28: on a device without long press (AppReveal) a hold is still a hold, which is refused, never a tap', () => {
+    const { el } = show({ interact: interact({ longPress: false, doubleTap: false }) });
+    press(el, 50, 120, 1200);
+    expect(gestures).toHaveLength(1);
+    expect(gestures[0]).toMatchObject({ kind: 'longPress', durationMs: 1200 });
+    const built = gestureRequest(gestures[0]!, { ...ALL, longPress: false, doubleTap: false }, true);
+    expect(built).toEqual({ refused: 'this device offers no long press' });
   });
 
   it('holding is a long press with its duration; a drag is a swipe in the scroll container it started in', () => {

@@ -101,3 +101,14 @@ describe('R-PERF-12: the whole frames a device keeps on the timeline', () => {
     expect(add(6, 50_000)).toEqual(Array.from({ length: fit }, (_, i) => `call-${6 - i}`));
   });
 });
+
+describe('R-SECRET-05: an action in flight quotes no typed text', () => {
+  it('this window’s pending row holds the request without its text until the host’s step decides', () => {
+    const typing = { action: 'sendKeys' as const, target: { id: 'login.password' }, steps: [{ kind: 'type' as const, text: 'hunter2' }] };
+    const pending = useTimeline.getState().begin('d1', typing);
+    expect(JSON.stringify(useTimeline.getState().pending)).not.toContain('hunter2');
+    expect(pending.request).toMatchObject({ action: 'sendKeys', secret: true, steps: [{ kind: 'type', text: '' }] });
+    // A request that types nothing is kept as it was.
+    expect(useTimeline.getState().begin('d1', tap).request).toEqual(tap);
+  });
+});

@@ -231,7 +231,9 @@ export function useScreenGestures(input: ScreenGestureInput): ScreenGestures {
       emit({ kind: 'swipe', start: gesture.start, end: gesture.end, durationMs: gesture.durationMs, container });
       return;
     }
-    if (gesture.kind === 'longPress' && offered.longPress) {
+    // A hold is a hold whatever the device offers: where it has no long press, `gestureRequest` refuses it
+    // and says so, never sends it as a tap (docs/rules.md#r-ar-28).
+    if (gesture.kind === 'longPress') {
       emit({ kind: 'longPress', at: gesture.at, durationMs: gesture.durationMs, target: targetAt(gesture.at) });
       return;
     }

@@ -15,6 +15,7 @@
  */
 import { create } from 'zustand';
 import { framedStepCount, framesDropped, insertStep, withoutFrames } from '@shared/inspect';
+import { inFlightRequest } from '@shared/act/secret';
 import type { ActionRequest } from '@shared/protocol/action';
 import type { ActionProgress, ActionStep } from '@shared/api/api';
 
@@ -124,7 +125,9 @@ export const useTimeline = create<TimelineState>()((set, get) => ({
 
   begin: (deviceId, request) => {
     const n = nextPending++;
-    const pending: PendingAction = { id: `pending-${n}`, deviceId, request, startedAt: Date.now(), clientRef: `${WINDOW}-${n}`, stages: [] };
+    // The row in flight quotes no typed text: only the host's step says whether it was a secret (r-secret-05).
+    const shown = inFlightRequest(request);
+    const pending: PendingAction = { id: `pending-${n}`, deviceId, request: shown, startedAt: Date.now(), clientRef: `${WINDOW}-${n}`, stages: [] };
     set((s) => ({ pending: [pending, ...s.pending] }));
     return pending;
   },
