@@ -41,15 +41,23 @@ const WDA_REFUSED = new Set(['replace', 'tokenize', 'string-join']);
 function matches(_context: unknown, input: XPathValue, pattern: XPathValue, flags?: XPathValue): boolean {
   const source = pattern.stringValue();
   if (source.length > MAX_PATTERN_LENGTH) fail(`the matches() pattern is longer than ${MAX_PATTERN_LENGTH} characters`);
-  let re: RE2JS;
-  try {
-    re = RE2JS.compile(source, flags?.stringValue().includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
-  } catch {
-    // FBXPathExtensions.m fbXPathMatchesFunction: a pattern NSRegularExpression refuses is false.
-    return false;
+  const bits = flags?.stringValue().includes('i') ? RE2JS.CASE_INSENSITIVE : 0;
+  // The function runs once per element: each pattern is compiled once.
+  const key = `${bits}:${source}`;
+  let re = compiled.get(key);
+  if (re === undefined) {
+    try {
+      re = RE2JS.compile(source, bits);
+    } catch {
+      // FBXPathExtensions.m fbXPathMatchesFunction: a pattern NSRegularExpression refuses is false.
+      re = null;
+    }
+    if (compiled.size >= 64) compiled.clear();
+    compiled.set(key, re);
   }
-  return re.matcher(input.stringValue()).find();
+  return re !== null && re.matcher(input.stringValue()).find();
 }
+const compiled = new Map<string, RE2JS | null>();
 
 const WDA_FUNCTIONS = {
   matches,

@@ -18,6 +18,7 @@ import { useSelectorTry } from '@renderer/state/selector-try';
 import { useAfterPaint } from '@renderer/hooks/useAfterPaint';
 import { plural } from '@renderer/state/format';
 import { CopyButton } from './CopyButton';
+import { PageSource } from './PageSource';
 
 /** The suggestions for the selected node, kept while the node is gone from a newer screen so their counts say so. */
 function useSuggestions(root: UiNode | undefined, key: NodeKey | null): { key: NodeKey; list: SelectorSuggestion[]; gone: boolean } | null {
@@ -118,6 +119,7 @@ export function SelectorsPanel({
     <section className="panel selectors-panel" data-testid="selectors-panel" data-node-key={suggestions?.key ?? ''}>
       <div className="panel-title">Selectors</div>
       <SelectorTryBox result={tryResult} />
+      {!unavailable && <PageSource root={root} />}
       <div className="selectors-list">
         {unavailable ? (
           <div className="empty-note" data-testid="selectors-unavailable">
