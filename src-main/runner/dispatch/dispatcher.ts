@@ -87,7 +87,7 @@ function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<
 }
 
 export class Dispatcher extends EventEmitter<DispatcherEvents> {
-  /** The action running now: the device's one queue is its DeviceGate (src-main/devices/gate.ts), not a second one here. */
+  /** The action running now: the device's one queue is its DeviceGate (src-main/connection/gate.ts), not a second one here. */
   private running = false;
   private readonly xctestOnly: boolean;
   /** What every action's run shares: the device's I/O and what the last action left behind. */
