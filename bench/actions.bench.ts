@@ -21,7 +21,7 @@ import { startDemoDevice } from '@demo/index';
 import { RunnerClient } from '@main/runner/client';
 import { Dispatcher } from '@main/runner/dispatch/dispatcher';
 import { Observer } from '@main/runner/observer';
-import { RunnerConnection } from '@main/runner/connection';
+import { RunnerConnection } from '@main/devices/runner-connection';
 import type { ActionResult } from '@shared/protocol/action';
 import { READ_COMMANDS } from '../tests/support/outcome-cases';
 import { adminReply } from '../tests/support/demo-admin';

@@ -17,7 +17,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { RunnerClient } from '@main/runner/client';
-import { Observer, type ObserveOptions } from '@main/runner/observer';
+import { Observer } from '@main/runner/observer';
+import type { ObserveOptions } from '@main/connection/connection';
 import { decodeRunnerInbound } from '@shared/protocol/runner';
 
 const RUNS = 50;

@@ -266,8 +266,8 @@ export async function runActionCommand(command: ActionCommand, args: string[], o
   let close: () => Promise<void> = async () => {};
   try {
     // The host's own connection, gate and dispatcher; a command line has no screen to refresh, so the
-    // observation after the action skips the screenshot.
-    const connection = connectionFor(values.device, { runner: { handshakeTimeoutMs: timeoutMs }, screenshotAfter: false });
+    // observation after the action skips the screenshot, and no push becomes a live frame (R-CLI-02).
+    const connection = connectionFor(values.device, { runner: { handshakeTimeoutMs: timeoutMs }, screenshotAfter: false, livePushes: false });
     close = () => connection.close();
     connection.start();
     await connection.waitUntilConnected(timeoutMs);

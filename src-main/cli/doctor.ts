@@ -28,7 +28,7 @@ import {
   sdkCheck,
   type DoctorCheck,
 } from '@shared/inspect/doctor';
-import { RunnerConnection } from '@main/runner/connection';
+import { RunnerConnection } from '@main/devices/runner-connection';
 import { AppRevealClient, AppRevealError } from '@main/appreveal/client';
 
 type Out = { log: (line: string) => void; error: (line: string) => void };

@@ -315,7 +315,8 @@ async function observe(args: string[], out: Out): Promise<number> {
   const strategy = StrategySchema.safeParse(values.strategy ?? 'visible');
   if (!strategy.success) throw new UsageError(`--strategy is visible or raw, not "${values.strategy}"`);
   const timeoutMs = values.timeout ? Number(values.timeout) : 10_000;
-  const connection = connectionFor(values.device, { runner: { handshakeTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs } });
+  // No push becomes a live frame: the one observe below is all a command line shows (R-CLI-02).
+  const connection = connectionFor(values.device, { runner: { handshakeTimeoutMs: timeoutMs, requestTimeoutMs: timeoutMs }, livePushes: false });
   connection.start();
   try {
     await connection.waitUntilConnected(timeoutMs);

@@ -21,7 +21,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
 import { exportMaestro, exportNotes, exportXcuiTest, openTraceFile, TraceOpenError, type OpenedTrace } from '@main/trace/index';
 import { compareNow } from '@main/devices/compare';
-import type { DeviceConnection } from '@main/devices/connection';
+import type { DeviceConnection } from '@main/connection/connection';
 import { connectionFor } from '@main/devices/manager';
 import { missingVariables, replayTrace, ReplayVariablesError, type ReplayedFrames, type ReplayStep } from '@main/trace/replay';
 import { recordedLaunch, recordedSelectorText } from '@shared/trace/action-record';

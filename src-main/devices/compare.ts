@@ -3,11 +3,9 @@
  * a tree diff, plus the capture stamps that say whether both reads saw the same screen.
  */
 import { diffTrees, type TreeDiff } from '@shared/compare/diff';
-import type { CaptureStamp, SavedComparison, ObservedFrame } from '@shared/api/api';
+import type { CaptureStamp, ObservedFrame } from '@shared/api/api';
 import type { Strategy } from '@shared/protocol/observation';
-import type { ResourceRef } from '@shared/trace/schema';
-import type { TraceRecorder } from '@main/trace/recorder';
-import type { DeviceConnection } from './connection';
+import type { DeviceConnection } from '@main/connection/connection';
 
 export interface Comparison {
   xctest: ObservedFrame;
@@ -74,32 +72,4 @@ export async function compareNow(connection: DeviceConnection, options: { strate
   const a = stamps.xctest.frameContext;
   const b = stamps.sdk.frameContext;
   return { xctest, sdk, diff, stamps, sameScreen: a === undefined || b === undefined ? undefined : a === b };
-}
-
-/**
- * Writes a comparison into a trace: both observations (their ViewHierarchy, the form the rest of the
- * trace stores), the screenshot, the whole diff as a resource and its summary inline for the timeline.
- */
-export async function recordComparison(recorder: TraceRecorder, comparison: Comparison, callId: string): Promise<void> {
-  const hierarchy = (frame: ObservedFrame, which: string) => {
-    const h = frame.observation?.viewHierarchy;
-    if (!h) throw new CompareError(`the ${which} observation holds no tree`);
-    return h;
-  };
-  const shot = comparison.sdk.screenshot;
-  const [xctestObservationRef, sdkObservationRef, diffRef, screenshotRef] = await Promise.all([
-    recorder.addResource('observation', hierarchy(comparison.xctest, 'XCTest-only')),
-    recorder.addResource('observation', hierarchy(comparison.sdk, 'SDK-backed')),
-    recorder.addResource('comparison', { ...comparison.diff, stamps: comparison.stamps, sameScreen: comparison.sameScreen ?? null } satisfies SavedComparison),
-    shot ? recorder.addResource('screenshot', Buffer.from(shot.dataBase64, 'base64')) : Promise.resolve<ResourceRef | undefined>(undefined),
-  ]);
-  await recorder.append({
-    type: 'comparison',
-    callId,
-    xctestObservationRef,
-    sdkObservationRef,
-    diffRef,
-    ...(screenshotRef ? { screenshotRef } : {}),
-    summary: comparison.diff.summary,
-  });
 }

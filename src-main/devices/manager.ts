@@ -13,11 +13,10 @@ import { appNameOf } from '@shared/inspect/observation';
 import { inFlightRequest, scrubTypedText, typedTextIsSecret, typedTexts, withoutTypedText } from '@shared/act/secret';
 import type { RunnerClientOptions } from '@main/runner/client';
 import { AppRevealConnection } from '@main/appreveal/connection';
-import type { DeviceConnection, DeviceKind } from './connection';
-import type { ObserveOptions } from '@main/runner/observer';
-import { RunnerConnection } from '@main/runner/connection';
+import type { DeviceConnection, DeviceKind, ObserveOptions } from '@main/connection/connection';
+import { RunnerConnection } from '@main/devices/runner-connection';
 
-export type { DeviceKind } from './connection';
+export type { DeviceKind } from '@main/connection/connection';
 
 interface ManagedDevice {
   id: string;
@@ -275,6 +274,8 @@ export interface ConnectionOptions {
   runner?: RunnerClientOptions;
   /** Whether the observation after an action carries a screenshot (a command line has no screen to refresh). Default true. */
   screenshotAfter?: boolean;
+  /** Whether the runner's pushes become live frames (a command line shows none: docs/rules.md#r-cli-02). Default true. */
+  livePushes?: boolean;
 }
 
 /**
@@ -283,7 +284,13 @@ export interface ConnectionOptions {
  */
 export function connectionFor(url: string, options: ConnectionOptions = {}): DeviceConnection {
   if (!/^wss?:\/\//.test(url)) return new AppRevealConnection(url);
-  return new RunnerConnection(options.kind ?? 'runner', url, options.runner, options.screenshotAfter === false ? { screenshotAfter: false } : {});
+  return new RunnerConnection(
+    options.kind ?? 'runner',
+    url,
+    options.runner,
+    options.screenshotAfter === false ? { screenshotAfter: false } : {},
+    options.livePushes === false ? { livePushes: false } : {},
+  );
 }
 
 /** A frame with a typed secret taken out of everything but its picture (base64, where any text may occur by chance). */

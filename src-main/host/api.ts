@@ -10,7 +10,7 @@ import { RunnerError } from '@main/runner/client';
 import type { Discovery } from '@main/discovery/index';
 import { AppRevealConnection } from '@main/appreveal/connection';
 import { DeviceNotFoundError, type DeviceManager } from '@main/devices/manager';
-import { DeviceBusyError } from '@main/devices/gate';
+import { DeviceBusyError } from '@main/connection/gate';
 import { CompareError } from '@main/devices/compare';
 import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
 import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
@@ -22,7 +22,7 @@ import { TraceAccess } from '@main/trace/access';
 import { tracesDir } from '@main/paths';
 import { dirname } from 'node:path';
 import { DemoAdmin, DemoAdminError } from '@main/devices/demo-admin';
-import { RunnerConnection } from '@main/runner/connection';
+import { RunnerConnection } from '@main/devices/runner-connection';
 import { DeviceProfiles, DeviceProfileError } from '@main/a11y/profiles';
 import { LiveAudits } from '@main/a11y/live-audit';
 

@@ -11,7 +11,7 @@
  * there was one costs one more probe, so the observation never reports a stale discovery.
  */
 import type { Frame, ObservedFrame } from '@shared/api/api';
-import type { Strategy } from '@shared/protocol/observation';
+import type { ObserveOptions } from '@main/connection/connection';
 import type { PerfSnapshot } from '@shared/protocol/perf';
 import type { HierarchyUpdate, HierarchyUpdateReply, ViewHierarchy, RunnerReply } from '@shared/protocol/runner';
 import { assembleObservation, type HierarchyStage } from '@shared/observe/assemble';
@@ -34,16 +34,6 @@ export const SDK_READ_BUDGET_MS = 2_000;
 export const UNAVAILABLE_RECHECK_MS = 5_000;
 const HIERARCHY_TIMEOUT_MS = 10_000;
 const SCREENSHOT_TIMEOUT_MS = 5_000;
-
-export interface ObserveOptions {
-  strategy?: Strategy;
-  /** The `ios-sdk-observation-bridge` flag turned off for this read: XCTest only. */
-  xctestOnly?: boolean;
-  /** Skip the screenshot (the CLI's observe does not need one). */
-  screenshot?: boolean;
-  /** An AppReveal window to read (get_elements / screenshot); runner devices ignore it. */
-  windowId?: string;
-}
 
 /** The device's perf rollup at the end of an observe, or undefined while its perf mode is off. */
 export type PerfSnapshotSource = () => PerfSnapshot | undefined;

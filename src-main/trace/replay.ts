@@ -36,7 +36,7 @@ import { resolveTarget } from '@shared/act/resolve';
 import { outcomeClassOf } from '@shared/act/verdict';
 import type { OpenedTrace } from './open';
 import type { TraceRecorder } from './recorder';
-import type { DeviceConnection } from '@main/devices/connection';
+import type { DeviceConnection } from '@main/connection/connection';
 import type { ObservedFrame } from '@shared/api/api';
 import type { UiNode } from '@shared/protocol/runner';
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAppRevealServer, type AppRevealServerHandle } from '@demo/appreveal/server';
 import { AppRevealConnection } from '@main/appreveal/connection';
-import type { ConnectionState } from '@main/devices/connection';
+import type { ConnectionState } from '@main/connection/connection';
 import { FakeApp } from './appreveal-fake-app';
 
 const servers: AppRevealServerHandle[] = [];

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '@shared/protocol/action';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { connectionFor } from '@main/devices/manager';
-import type { DeviceConnection } from '@main/devices/connection';
+import type { DeviceConnection } from '@main/connection/connection';
 import { recordActionStep } from '@main/trace/replay';
 import { TraceRecorder } from '@main/trace/index';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';

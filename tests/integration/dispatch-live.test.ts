@@ -9,7 +9,7 @@ import type { ActionResult } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
-import { RunnerConnection } from '@main/runner/connection';
+import { RunnerConnection } from '@main/devices/runner-connection';
 
 let device: DemoDeviceHandle;
 let conn: RunnerConnection;

@@ -12,7 +12,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { connectionFor } from '@main/devices/manager';
-import type { DeviceConnection } from '@main/devices/connection';
+import type { DeviceConnection } from '@main/connection/connection';
 import { recordActionStep } from '@main/trace/replay';
 import { TraceRecorder } from '@main/trace/index';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';

@@ -13,7 +13,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import WebSocket, { WebSocketServer } from 'ws';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { RunnerClient } from '@main/runner/client';
-import { Observer, type ObserveOptions } from '@main/runner/observer';
+import { Observer } from '@main/runner/observer';
+import type { ObserveOptions } from '@main/connection/connection';
 import { nodeAtKey } from '@shared/model/tree';
 import { isWebView } from '@shared/model/node';
 import { elementTypeOf } from '@shared/model/element-type';
@@ -436,13 +437,12 @@ describe('Observe', () => {
     expect(treeOf(observation)).toEqual(await xctestOnlyTree());
   });
 
-  it('R-OBS-01, R-ERR-01: a bridge slower than its 2 s budget (bridge-slow=3000) — xctest/unavailable, an error entry, and all the XCTest data', async () => {
-    await setFaults(['bridge-slow=3000']);
-    const began = Date.now();
+  it('R-OBS-01, R-ERR-01: a bridge slower than its 2 s budget (bridge-slow=20000) — xctest/unavailable, an error entry, and all the XCTest data', async () => {
+    // The bridge answers only after 20 s: an observe that waited for it would merge the bridge, so the fallback
+    // below shows the 2 s budget gave up, whatever the machine's load.
+    await setFaults(['bridge-slow=20000']);
     const observation = await observeFresh();
-    const took = Date.now() - began;
 
-    expect(took).toBeLessThan(2_900);
     expect(observation.backend).toBe('xctest');
     expect(observation.fallbackReason).toBe('unavailable');
     expect(observation.errors).toEqual([expect.objectContaining({ stage: 'bridge', code: expect.stringMatching(/^bridge_(no_answer|failure)$/) })]);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { createApiService } from '@main/host/api';
 import { DeviceManager } from '@main/devices/manager';
-import { RunnerConnection } from '@main/runner/connection';
+import { RunnerConnection } from '@main/devices/runner-connection';
 import { apiEvents, apiMethods, type ApiEventPayload } from '@shared/api/api';
 import { MAX_STRIP_SAMPLES } from '@shared/protocol/perf';
 

@@ -238,7 +238,8 @@ describe('runner client against a faulty runner', () => {
   it('R-LIM-04: a truncated reply fails its request at once, saying it was cut short, never as a timeout', async () => {
     const runner = await FakeRunner.start();
     cleanups.push(() => runner.kill());
-    const c = client(runner.url, { requestTimeoutMs: 10_000 });
+    // A timeout far past the test's own: "at once" is shown by the request failing at all, on any machine.
+    const c = client(runner.url, { requestTimeoutMs: 120_000 });
     await c.waitUntilConnected();
     let calls = 0;
     runner.onRequest = (request, socket) => {
@@ -249,13 +250,11 @@ describe('runner client against a faulty runner', () => {
       socket.send((calls === 1 ? whole : reordered).slice(0, 500_000));
     };
     for (let i = 0; i < 2; i++) {
-      const started = Date.now();
       const error = (await c.request('request_screenshot', {}).catch((e: unknown) => e)) as RunnerError;
       expect(error).toBeInstanceOf(RunnerError);
       expect(error.code).toBe('unexpected_reply');
       expect(error.message).toMatch(/truncated.*cut short/);
       expect(error.message).not.toMatch(/no reply within/);
-      expect(Date.now() - started).toBeLessThan(2_000);
     }
     expect(c.state).toBe('connected');
   });
@@ -263,7 +262,7 @@ describe('runner client against a faulty runner', () => {
   it('R-LIM-04: a reply over the frame limit fails the request at once, naming the limit and the size; the client reconnects', async () => {
     const runner = await FakeRunner.start();
     cleanups.push(() => runner.kill());
-    const c = client(runner.url, { requestTimeoutMs: 10_000, maxFrameBytes: 1024 * 1024 });
+    const c = client(runner.url, { requestTimeoutMs: 120_000, maxFrameBytes: 1024 * 1024 });
     await c.waitUntilConnected();
     let calls = 0;
     runner.onRequest = (request, socket) => {
@@ -271,12 +270,10 @@ describe('runner client against a faulty runner', () => {
       const data = calls === 1 ? 'A'.repeat(2 * 1024 * 1024) : 'AAAA';
       socket.send(JSON.stringify({ type: 'screenshot', requestId: request.requestId, format: 'png', data }));
     };
-    const started = Date.now();
     const error = (await c.request('request_screenshot', {}).catch((e: unknown) => e)) as RunnerError;
     expect(error).toBeInstanceOf(RunnerError);
     expect(error.message).toMatch(/frame of \d+ bytes, over the 1048576-byte limit/);
     expect(error.message).not.toMatch(/no reply within/);
-    expect(Date.now() - started).toBeLessThan(2_000);
     await c.waitUntilConnected(5_000);
     expect((await c.request('request_screenshot', {})).type).toBe('screenshot');
   });
@@ -308,10 +305,9 @@ describe('runner client against a faulty runner', () => {
     runner.onRequest = (r, s) =>
       s.send(JSON.stringify({ error: 'Unknown command type: request_hierarchy', requestId: r.requestId, success: false, timestamp: 1, type: 'error' }));
     const c = client(runner.url);
-    const began = Date.now();
-    const error = await c.request('request_hierarchy', {}, { timeoutMs: 5_000 }).catch((e: unknown) => e);
+    // Its timeout is far past the test's own: failing at all is failing now, not at the timeout.
+    const error = await c.request('request_hierarchy', {}, { timeoutMs: 120_000 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'refused', detail: 'Unknown command type: request_hierarchy' });
-    expect(Date.now() - began).toBeLessThan(1_000);
   });
 
   it('R-WIRE-09: an error reply with requestId null fails the one request in flight now, not at its timeout', async () => {
@@ -322,10 +318,9 @@ describe('runner client against a faulty runner', () => {
     const c = client(runner.url);
     const errors: string[] = [];
     c.on('protocolError', (e) => errors.push(e.message));
-    const began = Date.now();
-    const error = await c.request('request_hierarchy', {}, { timeoutMs: 5_000 }).catch((e: unknown) => e);
+    // Its timeout is far past the test's own: failing at all is failing now, not at the timeout.
+    const error = await c.request('request_hierarchy', {}, { timeoutMs: 120_000 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'refused', detail: "Invalid value 'x' for parameter 'type'" });
-    expect(Date.now() - began).toBeLessThan(1_000);
     expect(errors).toEqual([]);
   });
 

@@ -79,3 +79,32 @@ describe('R-PERF-13: one queue per device', () => {
     await expect(next).resolves.toMatchObject({ success: false });
   });
 });
+
+describe('R-PERF-13: one decode per request', () => {
+  it('a request handed to the dispatcher is decoded once, not again by the kind it is', async () => {
+    const { ActionRequestSchema, SendKeysRequestSchema, SwipeRequestSchema, ScrollToRequestSchema } = await import('@shared/protocol/action');
+    const { TapLikeRequestSchema } = await import('@main/runner/dispatch/tap');
+    const schemas = [ActionRequestSchema, TapLikeRequestSchema, SendKeysRequestSchema, SwipeRequestSchema, ScrollToRequestSchema];
+    const spies = schemas.map((schema) => vi.spyOn(schema, 'safeParse'));
+    try {
+      const dispatcher = new Dispatcher(client, new Observer(client));
+      for (const request of [
+        { action: 'tap', target: { id: 'login.submit' } },
+        { action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'type', text: 'a' }] },
+        { action: 'swipe', start: { x: 200, y: 600 }, end: { x: 200, y: 200 } },
+        { action: 'scrollTo', lookFor: { elementId: 'feed.row.40' } },
+      ]) {
+        expect(ActionRequestSchema.safeParse(request).success, request.action).toBe(true);
+        for (const spy of spies) spy.mockClear();
+        // The runner answers nothing, so each ends in its own failure; only the decoding is counted.
+        await dispatcher.dispatch(request).catch(() => undefined);
+        expect(
+          spies.reduce((n, spy) => n + spy.mock.calls.length, 0),
+          request.action,
+        ).toBe(1);
+      }
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  });
+});

@@ -13,7 +13,7 @@ import { withoutChildren } from '@shared/model/node';
 import { traceActionFor } from '@shared/trace/action-record';
 import type { TimelineStep } from '@shared/trace/reader';
 import { traceVariables } from '@shared/trace/variables';
-import type { DeviceConnection } from '@main/devices/connection';
+import type { DeviceConnection } from '@main/connection/connection';
 import { replayTrace } from '@main/trace/replay';
 
 const DEMO = join(__dirname, '..', 'fixtures', 'demo-observations');

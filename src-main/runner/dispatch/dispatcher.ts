@@ -87,7 +87,7 @@ function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<
 }
 
 export class Dispatcher extends EventEmitter<DispatcherEvents> {
-  /** The action running now: the device's one queue is its DeviceGate (src-main/devices/gate.ts), not a second one here. */
+  /** The action running now: the device's one queue is its DeviceGate (src-main/connection/gate.ts), not a second one here. */
   private running = false;
   private readonly xctestOnly: boolean;
   /** What every action's run shares: the device's I/O and what the last action left behind. */
@@ -113,20 +113,24 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
     return this.device.latestFrame;
   }
 
-  /** Any ActionRequest, decoded here (the API and the CLI hand over untrusted input). */
+  /**
+   * Any ActionRequest, decoded here once (the API and the CLI hand over untrusted input); the kind's own
+   * run takes the decoded request as it is, not through the public per-kind methods that decode again
+   * (docs/rules.md#r-perf-13).
+   */
   async dispatch(input: unknown, options: DispatchOptions = {}): Promise<ActionResult> {
     const request = parseRequest(ActionRequestSchema, input);
     switch (request.action) {
       case 'tap':
       case 'longPress':
       case 'doubleTap':
-        return this.tap(request, options);
+        return this.exclusive(options, (run) => runTap(run, request));
       case 'sendKeys':
-        return this.sendKeys(request, options);
+        return this.exclusive(options, (run) => runSendKeys(run, request));
       case 'swipe':
-        return this.swipe(request, options);
+        return this.exclusive(options, (run) => runSwipe(run, request, options.plannedFor));
       case 'scrollTo':
-        return this.scrollTo(request, options);
+        return this.exclusive(options, (run) => runScrollTo(run, request));
       case 'webTool':
         return {
           success: false,

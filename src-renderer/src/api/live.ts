@@ -9,7 +9,7 @@
  * does not stop the pictures: only the loop's own screenshot replies pace it, and one without a picture
  * makes that request wait a second before the next (docs/rules.md#r-perf-05). Pausing stops the loop,
  * and a reply that lands after the pause is dropped.
- * Reads and actions take their turns on the host (src-main/devices/gate.ts), so the loop just asks.
+ * Reads and actions take their turns on the host (src-main/connection/gate.ts), so the loop just asks.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';

@@ -3,14 +3,23 @@
  */
 import { EventEmitter } from 'node:events';
 import type { HierarchyUpdate } from '@shared/protocol/runner';
-import { RunnerClient, type RunnerClientOptions } from './client';
-import type { ActedStep, ActOptions, ConnectionEvents, DeviceConnection, DeviceKind } from '@main/devices/connection';
-import { DeviceGate } from '@main/devices/gate';
+import { RunnerClient, type RunnerClientOptions } from '@main/runner/client';
+import type { ActedStep, ActOptions, ConnectionEvents, DeviceConnection, DeviceKind, ObserveOptions } from '@main/connection/connection';
+import { DeviceGate } from '@main/connection/gate';
 import { Dispatcher, type DispatcherOptions } from '@main/runner/dispatch/dispatcher';
 import { AFTER_READ_STAGE } from '@main/runner/dispatch/run';
-import { Observer, type ObserveOptions } from './observer';
-import { PerfMode } from './perf-mode';
+import { Observer } from '@main/runner/observer';
+import { PerfMode } from '@main/runner/perf-mode';
 import type { ObservedFrame } from '@shared/api/api';
+
+export interface RunnerConnectionOptions {
+  /**
+   * Whether the runner's hierarchy pushes become live frames (default true). A command line shows no live
+   * screen: observing the push the runner sends on connect would read the bridge and a screenshot that
+   * nothing shows, and the action would wait behind that read (docs/rules.md#r-cli-02).
+   */
+  livePushes?: boolean;
+}
 
 export class RunnerConnection extends EventEmitter<ConnectionEvents> implements DeviceConnection {
   readonly client: RunnerClient;
@@ -37,6 +46,7 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     url: string,
     options: RunnerClientOptions = {},
     dispatcherOptions: DispatcherOptions = {},
+    connectionOptions: RunnerConnectionOptions = {},
   ) {
     super();
     this.client = new RunnerClient(url, options);
@@ -46,7 +56,7 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     this.observer.perfSnapshot = () => this.perf.snapshot();
     this.perf.on('sample', (sample) => this.emit('perf', sample));
     this.client.on('state', () => this.emit('state'));
-    this.client.on('hierarchy', (update) => void this.onHierarchyPush(update));
+    if (connectionOptions.livePushes !== false) this.client.on('hierarchy', (update) => void this.onHierarchyPush(update));
   }
 
   get url(): string {

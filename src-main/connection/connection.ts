@@ -6,7 +6,18 @@ import type { EventEmitter } from 'node:events';
 import type { DeviceSummary, ObservedFrame } from '@shared/api/api';
 import type { ActionResult } from '@shared/protocol/action';
 import type { PerfSample } from '@shared/protocol/perf';
-import type { ObserveOptions } from '@main/runner/observer';
+import type { Strategy } from '@shared/protocol/observation';
+
+/** What an observe reads, for every kind of device (each ignores what it has no use for). */
+export interface ObserveOptions {
+  strategy?: Strategy;
+  /** The `ios-sdk-observation-bridge` flag turned off for this read: XCTest only. */
+  xctestOnly?: boolean;
+  /** Skip the screenshot (the CLI's observe does not need one). */
+  screenshot?: boolean;
+  /** An AppReveal window to read (get_elements / screenshot); runner devices ignore it. */
+  windowId?: string;
+}
 
 export type DeviceKind = DeviceSummary['kind'];
 export type ConnectionState = DeviceSummary['state'];
