@@ -9,3 +9,4 @@ export * from './actions';
 export * from './live';
 export * from '@shared/model/target'; // lives in the model (docs/architecture.md#floors)
 export * from '@shared/act/describe'; // lives with the actions (docs/architecture.md#floors)
+export * from './follow';
