@@ -28,7 +28,8 @@ async function start(page: Page, size: { width: number; height: number } = SIZES
 }
 
 /**
- * Every control of the device toolbar (and of the saved-recording notice): its centre is in the window
+ * Every control of the device toolbar, of the view's column beside the screen (docs/rules.md#r-layout-01)
+ * and of the saved-recording notice: its centre is in the window
  * and the element there is the control itself, and it lies wholly inside its bar (nothing clipped).
  */
 async function unreachableControls(page: Page): Promise<{ checked: string[]; bad: string[] }> {
@@ -36,7 +37,7 @@ async function unreachableControls(page: Page): Promise<{ checked: string[]; bad
     const checked: string[] = [];
     const bad: string[] = [];
     const controls = document.querySelectorAll<HTMLElement>(
-      '.canvas > .canvas-bar :is(button, input, select), .canvas > .saved-trace :is(button, input, select)',
+      '.canvas > .canvas-bar :is(button, input, select), .canvas > .saved-trace :is(button, input, select), .stage-tools :is(button, input, select)',
     );
     for (const el of controls) {
       const r = el.getBoundingClientRect();
@@ -46,7 +47,7 @@ async function unreachableControls(page: Page): Promise<{ checked: string[]; bad
       const x = r.left + r.width / 2;
       const y = r.top + r.height / 2;
       const hit = document.elementFromPoint(x, y);
-      const bar = el.closest('.canvas-bar, .saved-trace')!.getBoundingClientRect();
+      const bar = el.closest('.canvas-bar, .saved-trace, .stage-tools')!.getBoundingClientRect();
       const inside = r.left >= bar.left - 0.5 && r.right <= bar.right + 0.5 && r.top >= bar.top - 0.5 && r.bottom <= bar.bottom + 0.5;
       const own = hit !== null && (hit === el || el.contains(hit) || (hit.tagName === 'LABEL' && hit.contains(el)));
       if (!inside || !own || x > window.innerWidth || y > window.innerHeight)

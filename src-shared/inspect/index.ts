@@ -10,3 +10,4 @@ export * from './live';
 export * from '@shared/model/target'; // lives in the model (docs/architecture.md#floors)
 export * from '@shared/act/describe'; // lives with the actions (docs/architecture.md#floors)
 export * from './perf';
+export * from './follow';

@@ -63,6 +63,7 @@ import { TraceView } from './TraceView';
 import { useTraceView } from '@renderer/state/trace-view';
 import { useTraceDrop } from '@renderer/hooks/useTraceDrop';
 import { useTraceOpenRequests } from '@renderer/hooks/useTraceOpenRequests';
+import { useFollowSelection } from '@renderer/hooks/useFollowSelection';
 import { boundsOf } from '@shared/model/node';
 import { indexTree } from '@shared/model/tree';
 
@@ -160,6 +161,7 @@ function LiveApp() {
   const observeError: unknown = loop.error ?? (frameQuery.isError ? frameQuery.error : null);
 
   const tree = useMemo(() => indexTree(hierarchy?.hierarchy), [hierarchy]);
+  const selectionNote = useFollowSelection(tree);
   const shownNodes = useMemo(() => nodesShownIn(tree.nodes, hiddenSources), [tree, hiddenSources]);
   const counts = useMemo(() => sourceCounts(tree.nodes), [tree]);
   const matches = useMemo(() => searchNodesIn(tree.nodes, searchQuery), [tree, searchQuery]);
@@ -269,13 +271,6 @@ function LiveApp() {
               )}
             </div>
             <SavedTraceNotice />
-            <div className="canvas-bar secondary">
-              <ModeToggle disabled={!device} />
-              <SearchBox matches={matches} />
-              <span className="spacer" />
-              <ZoomControls />
-              {device && <ObserveOptionsControls appReveal={appReveal} />}
-            </div>
             {/* One row, the same height in both modes, so switching never moves the screen. */}
             {interacting && device ? (
               <InteractBar device={device} frame={frame} offered={offered} act={act} />
@@ -290,7 +285,6 @@ function LiveApp() {
                 {device.name} disconnected{device.error ? `: ${device.error}` : ''}. Showing the last frame, from {formatTime(frame.receivedAt)}.
               </div>
             )}
-            <FrameHeader frame={frame} />
             {observeError != null && frame && (
               <div className="banner warn" data-testid="observe-error">
                 Observe failed: {errorMessage(observeError)}. Showing the last frame.
@@ -309,8 +303,35 @@ function LiveApp() {
               </div>
             )}
             <div className="stage">
-              {/* Beside the screen, never over it (docs/rules.md#r-qa-16). */}
-              {hierarchy && <SourceLegend counts={counts} observation={frame?.observation ?? null} appReveal={appReveal ? { ocr: ocrCount } : undefined} />}
+              {/* The view's controls, legend and frame status in a column beside the screen, never over it: a phone is
+                  tall, so the canvas's height goes to the picture (docs/rules.md#r-layout-01, #r-qa-16). */}
+              <aside className="stage-side" data-testid="stage-side" aria-label="View">
+                <div className="stage-tools">
+                  <ModeToggle disabled={!device} />
+                  <SearchBox matches={matches} />
+                  <ZoomControls />
+                  {device && <ObserveOptionsControls appReveal={appReveal} />}
+                </div>
+                {selectionNote && (
+                  <div className="banner info" data-testid="selection-note" role="status">
+                    {selectionNote}
+                  </div>
+                )}
+                {hierarchy && <SourceLegend counts={counts} observation={frame?.observation ?? null} appReveal={appReveal ? { ocr: ocrCount } : undefined} />}
+                <FrameHeader frame={frame} />
+                {hierarchy && (
+                  <div className="frame-info" data-testid="frame-info">
+                    <span>{hierarchy.packageName}</span>
+                    <span>
+                      {hierarchy.screenWidth}×{hierarchy.screenHeight} pt{hierarchy.screenScale ? ` @${hierarchy.screenScale}x` : ''}
+                    </span>
+                    <span>{tree.nodes.length} nodes</span>
+                    {frame && <span>received {formatTime(frame.receivedAt)}</span>}
+                    {!live && <span className="paused-note">paused</span>}
+                    <FrameFooter frame={frame} />
+                  </div>
+                )}
+              </aside>
               <Screen
                 frame={frame}
                 nodes={shownNodes}
@@ -340,19 +361,6 @@ function LiveApp() {
               )}
               {openEntry && <StepDetail entry={openEntry} />}
             </div>
-            {hierarchy && (
-              <div className="frame-info" data-testid="frame-info">
-                <span>{hierarchy.packageName}</span>
-                <span>
-                  {hierarchy.screenWidth}×{hierarchy.screenHeight} pt{hierarchy.screenScale ? ` @${hierarchy.screenScale}x` : ''}
-                </span>
-                <span>{tree.nodes.length} nodes</span>
-                {frame && <span>received {formatTime(frame.receivedAt)}</span>}
-                {!live && <span className="paused-note">paused</span>}
-                <span className="spacer" />
-                <FrameFooter frame={frame} />
-              </div>
-            )}
           </main>
           {device && !appReveal && <PerfStrip device={device} />}
           <Timeline device={device} onRetry={retryStep} />

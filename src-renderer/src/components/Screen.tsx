@@ -48,8 +48,8 @@ import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector
 import { boundsOf, childrenOf, nodeSource, type Rect } from '@shared/model/node';
 import type { FlatNode, NodeKey } from '@shared/model/tree';
 
-/** Room kept around the screen inside the canvas, in px. */
-const MARGIN = 12;
+/** Room kept around the screen inside the canvas, in px (small: every pixel of height goes to the picture, docs/rules.md#r-layout-01). */
+const MARGIN = 8;
 interface ScreenProps {
   frame: Frame | undefined;
   /** The nodes whose boxes are drawn and can be picked (the source filter applied). */
@@ -261,7 +261,19 @@ export function Screen({
     interacting,
   });
 
-  const zoomProps = { viewportRef, viewport, interacting, panned, onZoomControls };
+  // The selection's centre where the zoom container lays it out at fit: the screen sits centred in a frame the viewport's size.
+  const selectedKey = useScopedInspector((s) => s.selectedKey);
+  const focus = useMemo(() => {
+    const selected = selectedKey === null || scale <= 0 ? undefined : allNodes.find((f) => f.key === selectedKey);
+    const b = selected ? boundsOf(selected.node) : null;
+    if (!b) return null;
+    return {
+      x: (viewport.width - displayedWidth) / 2 + ((b.left + b.right) / 2) * scale,
+      y: (viewport.height - displayedHeight) / 2 + ((b.top + b.bottom) / 2) * scale,
+    };
+  }, [selectedKey, allNodes, scale, viewport.width, viewport.height, displayedWidth, displayedHeight]);
+
+  const zoomProps = { viewportRef, viewport, interacting, panned, onZoomControls, focus };
   if (!geometry) {
     return (
       <ScreenZoom {...zoomProps} fitScale={0} still>

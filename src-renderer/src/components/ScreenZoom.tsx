@@ -23,6 +23,7 @@ export function ScreenZoom({
   onZoomControls,
   onZoom,
   outside,
+  focus = null,
   still = false,
   children,
 }: {
@@ -38,6 +39,8 @@ export function ScreenZoom({
   onZoom?: ((pxPerPoint: number, fitPxPerPoint: number) => void) | undefined;
   /** What sits over the viewport and does not zoom (the legend, toasts). */
   outside?: ReactNode;
+  /** The selection's centre in the content at fit (px): 1:1, 2x, + and − centre on it (docs/rules.md#r-layout-02). */
+  focus?: { x: number; y: number } | null;
   /** No zoom (nothing to show yet): the same viewport element, so its measured size carries over. */
   still?: boolean;
   children: ReactNode;
@@ -46,8 +49,8 @@ export function ScreenZoom({
   /** The zoom factor over fit, as the container last reported it. */
   const zoomFactor = useRef(1);
   const panStart = useRef<{ x: number; y: number } | null>(null);
-  const latest = useRef({ fitScale, onZoom });
-  latest.current = { fitScale, onZoom };
+  const latest = useRef({ fitScale, onZoom, focus, viewport });
+  latest.current = { fitScale, onZoom, focus, viewport };
 
   const shown = fitScale > 0;
   useEffect(() => {
@@ -63,13 +66,21 @@ export function ScreenZoom({
       const r = wrapper.getBoundingClientRect();
       zoom.zoomToPoint(factor, r.left + r.width / 2, r.top + r.height / 2, ZOOM_ANIMATION_MS);
     };
+    /** Zoom to `factor` over fit with the selection in the middle of the view; without one, about the middle. */
+    const to = (factor: number, withoutFocus: (factor: number) => void) => {
+      const { fitScale: fit, focus: at, viewport: view } = latest.current;
+      const limits = zoomLimits(fit);
+      const f = Math.min(limits.max, Math.max(limits.min, factor));
+      if (at && f > 1) zoomRef.current?.setTransform(view.width / 2 - at.x * f, view.height / 2 - at.y * f, f, ZOOM_ANIMATION_MS);
+      else withoutFocus(f);
+    };
     onZoomControls({
       fit: () => zoomRef.current?.resetTransform(ZOOM_ANIMATION_MS),
       toPxPerPoint: (pxPerPoint) => {
         const fit = latest.current.fitScale;
-        if (fit > 0) zoomRef.current?.centerView(pxPerPoint / fit, ZOOM_ANIMATION_MS);
+        if (fit > 0) to(pxPerPoint / fit, (f) => zoomRef.current?.centerView(f, ZOOM_ANIMATION_MS));
       },
-      zoomBy: (factor) => about(zoomFactor.current * factor),
+      zoomBy: (factor) => to(zoomFactor.current * factor, about),
     });
     return () => onZoomControls(null);
   }, [onZoomControls, shown]);

@@ -9,12 +9,13 @@ import './Timeline.css';
  * opens its before and after frames (StepDetail).
  */
 import { memo, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
-import { backendText, describeRequest, describeSelector, describeTarget, formatMs, stageTimings, stepOutcome } from '@shared/inspect';
+import { backendText, describeRequest, describeSelector, describeTarget, formatMs, nodeTitleText, stageTimings, stepOutcome } from '@shared/inspect';
 import type { ActionRequest, TargetSelector } from '@shared/protocol/action';
 import type { ActionStep, DeviceSummary } from '@shared/api/api';
 import { formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
 import { deviceBusy, useTimeline, type PendingAction, type TimelineEntry } from '@renderer/state/timeline';
+import { PANE_STORAGE_PREFIX } from './Panes';
 
 const EMPTY: readonly TimelineEntry[] = [];
 
@@ -49,6 +50,8 @@ export function selectorText(request: ActionStep['request'], selector: TargetSel
   if (request.action === 'scrollTo') return selector ? describeSelector(selector) : 'screen';
   if (request.action === 'back' || request.action === 'launch' || request.action === 'openLink') return 'screen';
   if (request.action === 'webTool') return `web ${request.selector}`;
+  // A picked box is named as its row is (`TextField "Email"`), never by an id a DOM made up (`e5`): docs/rules.md#r-layout-04.
+  if (selector && 'node' in selector) return `picked ${nodeTitleText(selector.node)}`;
   return describeSelector(selector);
 }
 
@@ -270,13 +273,49 @@ function PendingRow({ pending }: { pending: PendingAction }) {
   );
 }
 
+/** The timeline's height and whether it is collapsed, kept across reloads beside the other panes' sizes (docs/rules.md#r-layout-03). */
+interface TimelinePane {
+  height: number | null;
+  collapsed: boolean;
+}
+
+const TIMELINE_PANE_KEY = `${PANE_STORAGE_PREFIX}timeline`;
+
+function useTimelinePane(): [TimelinePane, (pane: TimelinePane) => void] {
+  const [saved] = useState<TimelinePane>(() => {
+    try {
+      const raw: unknown = JSON.parse(window.localStorage.getItem(TIMELINE_PANE_KEY) ?? 'null');
+      if (raw && typeof raw === 'object') {
+        const { height, collapsed } = raw as Record<string, unknown>;
+        return { height: typeof height === 'number' && Number.isFinite(height) && height >= 90 ? height : null, collapsed: collapsed === true };
+      }
+    } catch {
+      // No storage (a sandboxed frame) or a value someone else wrote: the defaults.
+    }
+    return { height: null, collapsed: false };
+  });
+  const save = (pane: TimelinePane) => {
+    try {
+      window.localStorage.setItem(TIMELINE_PANE_KEY, JSON.stringify(pane));
+    } catch {
+      // Kept for this page only.
+    }
+  };
+  return [saved, save];
+}
+
 export function Timeline({ device, onRetry }: { device: DeviceSummary | undefined; onRetry?: (request: ActionRequest) => void }) {
   const entries = useTimeline((s) => (device ? s.byDevice[device.id] : undefined)) ?? EMPTY;
   const allPending = useTimeline((s) => s.pending);
   const pending = useMemo(() => allPending.filter((p) => p.deviceId === device?.id), [allPending, device?.id]);
   const openStep = useInspector((s) => s.openStep);
-  const [collapsed, setCollapsed] = useState(false);
-  const [height, setHeight] = useState<number | null>(null);
+  const [saved, save] = useTimelinePane();
+  const [collapsed, setCollapsedState] = useState(saved.collapsed);
+  const [height, setHeight] = useState<number | null>(saved.height);
+  const setCollapsed = (next: boolean) => {
+    setCollapsedState(next);
+    save({ height, collapsed: next });
+  };
   const [dragging, setDragging] = useState(false);
   const failed = entries.filter((e) => !e.step.result.success).length;
   const busy = device ? deviceBusy(pending, device.id) : true;
@@ -313,9 +352,14 @@ export function Timeline({ device, onRetry }: { device: DeviceSummary | undefine
             const startY = e.clientY;
             const startHeight = panel.getBoundingClientRect().height;
             setDragging(true);
-            const move = (ev: PointerEvent) => setHeight(Math.round(Math.max(90, Math.min(window.innerHeight * 0.7, startHeight + startY - ev.clientY))));
+            let last = startHeight;
+            const move = (ev: PointerEvent) => {
+              last = Math.round(Math.max(90, Math.min(window.innerHeight * 0.7, startHeight + startY - ev.clientY)));
+              setHeight(last);
+            };
             const up = () => {
               setDragging(false);
+              save({ height: last, collapsed: false });
               window.removeEventListener('pointermove', move);
               window.removeEventListener('pointerup', up);
             };
@@ -347,10 +391,16 @@ export function Timeline({ device, onRetry }: { device: DeviceSummary | undefine
           <div className="timeline-columns" aria-hidden>
             <span>Status</span>
             <span>Action</span>
-            <span>Target (how it was resolved)</span>
-            <span>Backend</span>
-            <span>Outcome</span>
-            <span>Time per stage</span>
+            <span>
+              <span className="col-wide">Target (how it was resolved)</span>
+              <span className="col-narrow">Target · backend</span>
+            </span>
+            <span className="col-wide">Backend</span>
+            <span>
+              <span className="col-wide">Outcome</span>
+              <span className="col-narrow">Outcome · time per stage</span>
+            </span>
+            <span className="col-wide">Time per stage</span>
             <span>Before → after</span>
           </div>
           <ol className="timeline-list" role="listbox" tabIndex={0} onKeyDown={onKeyDown} aria-label="Steps, newest first">

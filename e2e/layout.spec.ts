@@ -1,0 +1,239 @@
+/**
+ * A phone you can see (docs/rules.md#r-layout): measured in Chromium at the two window sizes QA works at,
+ * with the timeline open, as a user sees it: the picture's size, what covers what (elementFromPoint), zoom
+ * that centres on the selection, a timeline whose columns read whole, sizes kept across a reload, and a
+ * selection that follows its element across observations.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { boxCentre, postAdmin, runParallax, serveDevice, stopAfterEach, stopRecording, urlIn, type DemoUrls } from './harness';
+
+const running = stopAfterEach();
+// Each test starts its own demo device and host, which take a while on a busy machine: a wide margin, not a speed limit.
+test.describe.configure({ timeout: 180_000 });
+
+/** The window sizes and the least width the phone's picture may have at Fit there. */
+const SIZES = [
+  { width: 1280, height: 720, phone: 200 },
+  { width: 1440, height: 900, phone: 300 },
+] as const;
+
+async function start(page: Page, size: { width: number; height: number }, screen = 'login'): Promise<DemoUrls> {
+  const demo = await runParallax(['demo-device', '--screen', screen], /runnerUrl/, 60_000);
+  running.push(demo);
+  const urls = JSON.parse(demo.line) as DemoUrls;
+  const host = await serveDevice(running, urls.runnerUrl, [urls.adminUrl]);
+  await page.setViewportSize(size);
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  return urls;
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** What a finger would hit at points spread over the element's box: each must be inside `inside`. */
+async function hitsInside(page: Page, box: Box, inside: string): Promise<string[]> {
+  return page.evaluate(
+    ({ box, inside }) => {
+      const bad: string[] = [];
+      for (const fx of [0.1, 0.5, 0.9])
+        for (const fy of [0.05, 0.5, 0.95]) {
+          const x = box.x + box.width * fx;
+          const y = box.y + box.height * fy;
+          const hit = document.elementFromPoint(x, y);
+          if (!hit?.closest(inside)) bad.push(`${Math.round(x)},${Math.round(y)}: ${hit?.className ?? 'nothing'}`);
+        }
+      return bad;
+    },
+    { box, inside },
+  );
+}
+
+/** Selects the node with this identifier by clicking its box, as a user does. */
+async function select(page: Page, id: string): Promise<void> {
+  const at = await boxCentre(page, id);
+  await page.mouse.click(at.x, at.y);
+  await expect(page.locator('[data-testid="attr-ios-row"][data-name="identifier"]')).toContainText(id);
+}
+
+/** The demo app as a designer changed it (`POST /admin/variants`, src-demo/phone/variants.ts). */
+async function setVariants(demo: DemoUrls, variants: string[]): Promise<void> {
+  const response = await fetch(`${demo.adminUrl}/variants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ variants }),
+  });
+  expect(response.status, await response.text()).toBe(200);
+}
+
+for (const size of SIZES) {
+  test(`R-LAYOUT-01: at ${size.width}x${size.height} with the timeline open the phone at Fit is at least ${size.phone} px wide, and nothing covers it`, async ({
+    page,
+  }, testInfo) => {
+    await start(page, size);
+    const timeline = page.getByTestId('timeline');
+    await expect(timeline).not.toHaveClass(/collapsed/);
+    const screen = page.getByTestId('screen');
+    await expect(page.getByTestId('zoom-fit')).toHaveAttribute('aria-pressed', 'true');
+    const fit = (await screen.boundingBox())!;
+    await testInfo.attach('phone-width', { body: `${size.width}x${size.height}: phone ${Math.round(fit.width)} px wide at Fit (limit ${size.phone})` });
+    expect(fit.width, 'the phone at Fit').toBeGreaterThanOrEqual(size.phone);
+    // The whole picture is in the window, above the timeline, and every point of it is the screen itself.
+    const panel = (await timeline.boundingBox())!;
+    expect(fit.y + fit.height).toBeLessThanOrEqual(panel.y + 0.5);
+    expect(fit.x + fit.width).toBeLessThanOrEqual(size.width);
+    expect(await hitsInside(page, fit, '[data-testid="screen"]')).toEqual([]);
+    // The view's column (controls, legend, frame status) lies beside it, never over it.
+    const side = (await page.getByTestId('stage-side').boundingBox())!;
+    expect(overlap(fit, side)).toBe(false);
+    expect(overlap(fit, (await page.getByTestId('source-legend').boundingBox())!)).toBe(false);
+
+    // Zoomed in, the legend is still whole and still the legend where it is drawn.
+    await page.getByTestId('zoom-2x').click();
+    await expect(page.getByTestId('zoom-level')).toHaveText('200%');
+    const legend = (await page.getByTestId('source-legend').boundingBox())!;
+    expect(await hitsInside(page, legend, '[data-testid="source-legend"]')).toEqual([]);
+    expect(overlap(legend, (await page.locator('.screen-viewport').boundingBox())!)).toBe(false);
+  });
+
+  test(`R-LAYOUT-02: at ${size.width}x${size.height} 1:1, 2x and + zoom with the selection in the middle of the view`, async ({ page }) => {
+    await start(page, size);
+    await select(page, 'login.username');
+    const viewport = (await page.locator('.screen-viewport').boundingBox())!;
+    const middle = { x: viewport.x + viewport.width / 2, y: viewport.y + viewport.height / 2 };
+    const selected = page.locator('[data-testid="box"].is-selected');
+    const centreOfSelection = async () => {
+      const b = (await selected.boundingBox())!;
+      return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+    };
+    const before = await centreOfSelection();
+    // At Fit the username field is well above the middle: the test would pass without centring otherwise.
+    expect(Math.abs(before.y - middle.y)).toBeGreaterThan(20);
+    for (const id of ['zoom-2x', 'zoom-1x', 'zoom-in'] as const) {
+      await page.getByTestId('zoom-fit').click();
+      await page.getByTestId(id).click();
+      await expect.poll(async () => Math.round(Math.abs((await centreOfSelection()).x - middle.x)), { message: id }).toBeLessThanOrEqual(2);
+      await expect.poll(async () => Math.round(Math.abs((await centreOfSelection()).y - middle.y)), { message: id }).toBeLessThanOrEqual(2);
+    }
+  });
+
+  test(`R-LAYOUT-04: at ${size.width}x${size.height} every timeline column and heading reads whole, and a picked field is named as its row is`, async ({
+    page,
+  }) => {
+    await start(page, size);
+    await page.getByTestId('mode-toggle').click();
+    const at = await boxCentre(page, 'login.username');
+    await page.mouse.click(at.x, at.y);
+    const step = page.getByTestId('timeline-step').first();
+    await expect(step).toHaveAttribute('data-outcome', 'done', { timeout: 20_000 });
+    await expect(step.locator('.step-selector')).toHaveText(/^picked TextField ".+" · login\.username$/);
+    const cut = await page.evaluate(() => {
+      const panel = document.querySelector('[data-testid="timeline"]')!.getBoundingClientRect();
+      const cells = [
+        ...document.querySelectorAll<HTMLElement>('.timeline-columns > *'),
+        ...document.querySelectorAll<HTMLElement>('[data-testid="timeline-step"]:first-of-type > *'),
+      ].filter((el) => el.getClientRects().length > 0);
+      const bad: string[] = [];
+      const rects = cells.map((el) => ({ el, r: el.getBoundingClientRect() }));
+      for (const { el, r } of rects) {
+        const name = `${el.className || el.tagName} "${(el.textContent ?? '').trim().slice(0, 30)}"`;
+        if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5) bad.push(`${name} outside the panel`);
+        // A heading is never cut: its text fits its cell.
+        if (el.closest('.timeline-columns') && el.scrollWidth > el.clientWidth + 1) bad.push(`${name} cut`);
+      }
+      // No two cells of the step lie over each other.
+      const own = rects.filter(({ el }) => el.closest('[data-testid="timeline-step"]'));
+      for (const [i, a] of own.entries())
+        for (const b of own.slice(i + 1)) {
+          const o = a.r.left < b.r.right - 1 && b.r.left < a.r.right - 1 && a.r.top < b.r.bottom - 1 && b.r.top < a.r.bottom - 1;
+          if (o) bad.push(`${a.el.className} over ${b.el.className}`);
+        }
+      return { bad, count: cells.length };
+    });
+    expect(cut.count).toBeGreaterThan(8);
+    expect(cut.bad).toEqual([]);
+  });
+}
+
+test('R-LAYOUT-03: the timeline keeps its height, and being collapsed, across a reload', async ({ page }) => {
+  await start(page, SIZES[1]);
+  const timeline = page.getByTestId('timeline');
+  const height0 = (await timeline.boundingBox())!.height;
+  const handle = (await page.getByRole('separator', { name: 'Resize the timeline' }).boundingBox())!;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2 - 90, { steps: 6 });
+  await page.mouse.up();
+  const height1 = (await timeline.boundingBox())!.height;
+  expect(height1).toBeGreaterThan(height0 + 60);
+
+  await page.reload();
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  await expect.poll(async () => Math.round((await timeline.boundingBox())!.height)).toBe(Math.round(height1));
+
+  await page.locator('.timeline-collapse').click();
+  await expect(timeline).toHaveClass(/collapsed/);
+  await page.reload();
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  await expect(timeline).toHaveClass(/collapsed/);
+  await page.locator('.timeline-collapse').click();
+  await expect.poll(async () => Math.round((await timeline.boundingBox())!.height)).toBe(Math.round(height1));
+});
+
+test('R-LAYOUT-05: the selection follows its element when its place in the tree moves, and clears with a note when it leaves', async ({ page }) => {
+  const demo = await start(page, SIZES[1]);
+  const attributes = page.getByTestId('attributes');
+  const hint = page.locator('[data-testid="tree-node"]').filter({ hasText: 'Tap the tabs below' });
+  await hint.click();
+  await expect(page.locator('[data-testid="attr-ios-row"][data-name="label"]')).toContainText('Tap the tabs below');
+  const keyBefore = (await attributes.getAttribute('data-node-key'))!;
+
+  // The passkey button above it goes (a designer's change): every later key moves up one.
+  await setVariants(demo, ['removed-row']);
+  await expect(page.locator('[data-testid="tree-node"]').filter({ hasText: 'login.passkey' })).toHaveCount(0, { timeout: 20_000 });
+  await expect.poll(async () => attributes.getAttribute('data-node-key')).not.toBe(keyBefore);
+  await expect(page.locator('[data-testid="attr-ios-row"][data-name="label"]')).toContainText('Tap the tabs below');
+  await expect(page.getByTestId('selection-note')).toHaveCount(0);
+
+  // Hostile's "Notify me" (the variant removed it: back to the app as built), then the device moves to Edges:
+  // not a label of Edges under the same key, but nothing, said.
+  await setVariants(demo, []);
+  await postAdmin(demo, 'screen', { screen: 'hostile' });
+  await expect(page.locator('[data-testid="tree-node"]').filter({ hasText: 'screen.hostile' })).toHaveCount(1, { timeout: 40_000 });
+  await page.getByRole('treeitem', { name: /StaticText "Notify me"$/ }).click();
+  await expect(page.locator('[data-testid="attr-ios-row"][data-name="label"]')).toContainText('Notify me');
+  await postAdmin(demo, 'screen', { screen: 'edges' });
+  await expect(page.getByTestId('selection-note')).toContainText('"Notify me" is not on this screen', { timeout: 40_000 });
+  await expect(attributes).toHaveAttribute('data-node-key', '');
+});
+
+test("R-LAYOUT-06: at 1280x720 a reopened trace shows its step's before and after frames whole in the window, each filmstrip caption inside its step", async ({
+  page,
+}) => {
+  await start(page, SIZES[0]);
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+  await page.getByTestId('mode-toggle').click();
+  const username = await boxCentre(page, 'login.username');
+  await page.mouse.click(username.x, username.y);
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1', { timeout: 20_000 });
+  const tracePath = await stopRecording(page);
+
+  await page.getByTestId('open-trace').setInputFiles(tracePath);
+  await expect(page.getByTestId('trace-view')).toBeVisible();
+  for (const side of ['trace-before', 'trace-after'] as const) {
+    const image = page.getByTestId(side).getByTestId('screen-image');
+    await expect(image).toBeVisible();
+    const b = (await image.boundingBox())!;
+    expect(b.y + b.height, `${side} ends in the window`).toBeLessThanOrEqual(SIZES[0].height);
+    // Whole in the window, not yet large: 92 px wide at 1280x720 when this was written (issue 28 asks for more).
+    expect(b.width, `${side} is a picture, not a sliver`).toBeGreaterThan(60);
+  }
+  const step = page.getByTestId('trace-filmstrip').getByTestId('trace-step').first();
+  const caption = (await step.locator('.trace-step-caption').boundingBox())!;
+  const own = (await step.boundingBox())!;
+  expect(caption.x).toBeGreaterThanOrEqual(own.x);
+  expect(caption.x + caption.width).toBeLessThanOrEqual(own.x + own.width);
+});
