@@ -331,6 +331,8 @@ function LiveApp() {
                     <FrameFooter frame={frame} />
                   </div>
                 )}
+                {/* In the column, not under the screen: the strip's plots would take the phone's height (docs/rules.md#r-layout-01). */}
+                {device && !appReveal && <PerfStrip device={device} />}
               </aside>
               <Screen
                 frame={frame}
@@ -362,7 +364,6 @@ function LiveApp() {
               {openEntry && <StepDetail entry={openEntry} />}
             </div>
           </main>
-          {device && !appReveal && <PerfStrip device={device} />}
           <Timeline device={device} onRetry={retryStep} />
         </Pane>
         <PaneSeparator id="inspector" label="Resize the inspector" />

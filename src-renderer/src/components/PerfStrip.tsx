@@ -103,7 +103,7 @@ export const PerfStrip = memo(function PerfStrip({ device, schedule = onAnimatio
   const requestFlush = useRef<() => void>(() => {});
   const plotsOf = useRef<{ cpu: uPlot; memory: uPlot } | null>(null);
   const { width: measured } = useElementSize(plotsRef);
-  const width = Math.max(240, measured);
+  const width = Math.max(160, measured);
   const entries = useTimeline((s) => s.byDevice[device.id] ?? NO_ENTRIES);
   const marks = useMemo(() => entries.slice(0, MAX_MARKS).map(markOf), [entries]);
   const [hovered, setHovered] = useState<Mark | null>(null);
