@@ -91,6 +91,24 @@ function circles(edges: Map<string, string[]>): string[][] {
   return out;
 }
 
+/**
+ * The folders of `root` as a graph: an arrow from one folder to another where a file of the first imports
+ * one of the second (files directly in `root` are the folder "."). A circle here is two folders that
+ * each need the other, though no two files do.
+ */
+function folderGraph(edges: Map<string, string[]>, root: string): Map<string, string[]> {
+  const folderOf = (file: string) => (dirname(file) === root ? '.' : relative(root, dirname(file)));
+  const folders = new Map<string, Set<string>>();
+  for (const [file, deps] of edges) {
+    if (!file.startsWith(`${root}/`)) continue;
+    const from = folderOf(file);
+    const to = folders.get(from) ?? new Set<string>();
+    folders.set(from, to);
+    for (const dep of deps) if (dep.startsWith(`${root}/`) && folderOf(dep) !== from) to.add(folderOf(dep));
+  }
+  return new Map([...folders].map(([folder, to]) => [folder, [...to]]));
+}
+
 describe('the import graph of src-*', () => {
   it('finds a circle when there is one (the drawing works)', () => {
     const found = circles(
@@ -102,6 +120,23 @@ describe('the import graph of src-*', () => {
       ]),
     );
     expect(found).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('issue 23: finds a circle of folders when there is one, though no two files make one', () => {
+    const edges = new Map([
+      ['src-demo/phone/device.ts', ['src-demo/sdk/relay.ts']],
+      ['src-demo/sdk/relay.ts', []],
+      ['src-demo/sdk/server.ts', ['src-demo/phone/faults.ts']],
+      ['src-demo/phone/faults.ts', []],
+    ]);
+    expect(circles(edges)).toEqual([]);
+    expect(circles(folderGraph(edges, 'src-demo'))).toEqual([['phone', 'sdk']]);
+  });
+
+  it('issue 23: no circle of folders in src-demo (runner, SDK and AppReveal sit on the device, the phone under it, base at the bottom)', () => {
+    const folders = folderGraph(graph(), 'src-demo');
+    expect([...folders.keys()].sort()).toEqual(['.', 'appreveal', 'base', 'device', 'phone', 'runner', 'sdk']);
+    expect(circles(folders)).toEqual([]);
   });
 
   it('has no circle of imports between files', () => {
