@@ -6,7 +6,7 @@
  * Parsing gives the event loop back every few milliseconds, so the host answers other calls while a
  * big trace opens (R-MEM-03).
  */
-import { TraceEventsParser, type TraceReadResult } from '@shared/trace/reader';
+import { TimelineBuilder, TraceEventsParser, type TimelineStep, type TraceReadResult } from '@shared/trace/reader';
 import { TRACE_FILES } from '@shared/trace/schema';
 import { TraceOpenError } from './errors';
 
@@ -68,10 +68,15 @@ export interface EventsStreamOptions {
 }
 
 /** The events of events.jsonl from `source` (called once per pass). Throws TraceOpenError. */
-export async function readEventsStream(source: EventsSource, options: EventsStreamOptions = {}): Promise<Extract<TraceReadResult, { ok: true }>> {
+export async function readEventsStream(
+  source: EventsSource,
+  options: EventsStreamOptions = {},
+): Promise<Extract<TraceReadResult, { ok: true }> & { timeline: TimelineStep[] }> {
   const { limits = TRACE_EVENT_LIMITS, sliceMs = SLICE_MS } = options;
   await countLines(source, limits.events, sliceMs);
   const parser = new TraceEventsParser();
+  // Built as the events come, inside the same slices: in one go it would hold the loop for seconds.
+  const timeline = new TimelineBuilder();
   const pause = slicer(sliceMs);
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -88,7 +93,10 @@ export async function readEventsStream(source: EventsSource, options: EventsStre
     if (failed) throw new TraceOpenError('damaged', failed.error.message);
     // Counted again: a folder still recording grows between the passes.
     if (parser.events.length > limits.events) throw tooMany(limits.events);
-    if (parser.events.length > before && parser.events[before]!.type === 'action.before' && ++steps > limits.steps) {
+    if (parser.events.length === before) return;
+    const event = parser.events[before]!;
+    timeline.add(event);
+    if (event.type === 'action.before' && ++steps > limits.steps) {
       throw tooLarge(`holds more than ${count(limits.steps)} actions (line ${parser.lines}), over the limit of ${count(limits.steps)} steps a trace may hold`);
     }
   };
@@ -114,5 +122,5 @@ export async function readEventsStream(source: EventsSource, options: EventsStre
   if (pendingBytes > 0) take(Buffer.concat(pending), false);
   const read = parser.finish();
   if (!read.ok) throw new TraceOpenError('damaged', read.error.message);
-  return read;
+  return { ...read, timeline: timeline.finish() };
 }

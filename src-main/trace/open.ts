@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseJsonLossless } from '@shared/protocol/json';
-import { buildTimeline, parseManifest, type TimelineStep } from '@shared/trace/reader';
+import { parseManifest, type TimelineStep } from '@shared/trace/reader';
 import { isResourceRef, TRACE_FILES, type ResourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
 import { TraceOpenError } from './errors';
 import { IN_PROGRESS_MARKER, RESOURCE_FILE } from './files';
@@ -90,7 +90,7 @@ async function readParts(
 ): Promise<Pick<OpenedTrace, 'manifest' | 'events' | 'timeline' | 'truncatedTail' | 'eventsBytes'>> {
   options.makeRoom?.(eventsBytes);
   const read = await readEventsStream(events);
-  return { manifest, events: read.events, timeline: buildTimeline(read.events), truncatedTail: read.truncatedTail, eventsBytes };
+  return { manifest, events: read.events, timeline: read.timeline, truncatedTail: read.truncatedTail, eventsBytes };
 }
 
 /** Opens a `.parallax-trace` file or a trace folder. Throws TraceOpenError. */

@@ -248,13 +248,21 @@ export function filmstripNumbers(steps: readonly TimelineStep[]): Map<string, nu
 
 /** Groups events by call id, in order of each call's first event; pairs every action's before with its after. */
 export function buildTimeline(events: readonly TraceEvent[]): TimelineStep[] {
-  const steps: TimelineStep[] = [];
-  const byCall = new Map<string, TimelineStep>();
-  for (const event of events) {
-    let step = byCall.get(event.callId);
+  const builder = new TimelineBuilder();
+  for (const event of events) builder.add(event);
+  return builder.finish();
+}
+
+/** buildTimeline an event at a time, so a streaming reader builds it as the events come (docs/rules.md#r-mem-03). */
+export class TimelineBuilder {
+  private readonly steps: TimelineStep[] = [];
+  private readonly byCall = new Map<string, TimelineStep>();
+
+  add(event: TraceEvent): void {
+    let step = this.byCall.get(event.callId);
     if (!step) {
       step = {
-        index: steps.length,
+        index: this.steps.length,
         callId: event.callId,
         kind: event.type === 'action.before' || event.type === 'action.after' ? 'action' : event.type,
         status: 'recorded',
@@ -265,8 +273,8 @@ export function buildTimeline(events: readonly TraceEvent[]): TimelineStep[] {
         startTime: event.time,
         warnings: [],
       };
-      byCall.set(event.callId, step);
-      steps.push(step);
+      this.byCall.set(event.callId, step);
+      this.steps.push(step);
     }
     step.endTime = Math.max(step.endTime ?? event.time, event.time);
     switch (event.type) {
@@ -293,8 +301,13 @@ export function buildTimeline(events: readonly TraceEvent[]): TimelineStep[] {
         break;
     }
   }
-  for (const step of steps) settle(step);
-  return steps;
+
+  /** The steps, each settled (status, duration); the builder is done with. */
+  finish(): TimelineStep[] {
+    for (const step of this.steps) settle(step);
+    this.byCall.clear();
+    return this.steps;
+  }
 }
 
 function settle(step: TimelineStep): void {

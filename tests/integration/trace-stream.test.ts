@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeTraceEvent, encodeTraceManifest } from '@shared/trace/encode';
+import { buildTimeline } from '@shared/trace/reader';
 import { openTraceFile, TraceOpenError } from '@main/trace/open';
 import { readEventsStream, TRACE_EVENT_LIMITS } from '@main/trace/events-stream';
 
@@ -83,6 +84,8 @@ describe('the streaming trace reader (R-MEM-02)', () => {
       const read = await readEventsStream(chunked(text, size));
       expect(read.events.map((e) => (e as { text: string }).text)).toEqual(['.', 'é ✓ 𝄞', '.']);
       expect(read.truncatedTail).toBe(true);
+      // The timeline built as the events came is the one built from them all.
+      expect(read.timeline).toEqual(buildTimeline(read.events));
     }
   });
 
