@@ -7,7 +7,7 @@
  */
 import WebSocket from 'ws';
 import { startDemoDevice } from '@demo/index';
-import { DemoDevice } from '@demo/phone/device';
+import { DemoDevice } from '@demo/device/demo-device';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RunnerServer } from '@demo/runner/server';
 

@@ -17,7 +17,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { DemoDevice } from '@demo/phone/device';
+import { DemoDevice } from '@demo/device/demo-device';
 import { RunnerServer } from '@demo/runner/server';
 import { LAUNCH_ARGS } from '@demo/phone/browser';
 import { findBrowser } from '@demo/phone/find-browser';

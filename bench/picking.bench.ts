@@ -12,7 +12,7 @@
  * the misses lie within 1 pt of a frame's edge, where the runner's whole-point truncation of frames
  * decides rather than the rule.
  */
-import { DemoDevice } from '@demo/phone/device';
+import { DemoDevice } from '@demo/device/demo-device';
 import { RunnerServer } from '@demo/runner/server';
 import { RunnerClient } from '@main/runner/client';
 import { Observer } from '@main/runner/observer';

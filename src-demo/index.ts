@@ -14,7 +14,7 @@
 import { MAX_DEMO_DEVICES } from '@shared/protocol/demo-admin';
 import { DemoAppReveal } from '@demo/appreveal/app';
 import { ALWAYS_PRESENT_TOOLS, APPREVEAL_FLAVORS, startAppRevealServer, type AppRevealFlavor, type AppRevealServerHandle } from '@demo/appreveal/server';
-import { DemoDevice } from '@demo/phone/device';
+import { DemoDevice } from '@demo/device/demo-device';
 import { RunnerServer } from '@demo/runner/server';
 
 export { FAULT_NAMES, FAULTS, parseFault } from '@demo/phone/faults';

@@ -31,7 +31,7 @@ import type { WebControlAction } from '@shared/protocol/sdk';
 import type { NativeCapture, NativeNode, Rect } from '@demo/phone/capture-model';
 import { DEVICE_GEOMETRY } from '@demo/phone/browser';
 import { SCREENS } from '@demo/phone/app-page';
-import type { DemoDevice } from '@demo/phone/device';
+import type { DemoDevice } from '@demo/device/demo-device';
 import type { WireWebSnapshot } from '@demo/sdk/web-bridge';
 import { bullets, DEMO_APP_NAME, DEMO_BUNDLE_ID } from '@demo/phone/xctest-projection';
 

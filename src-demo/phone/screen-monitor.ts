@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AppPage } from './app-page';
 import type { ScreenCapture } from './capture-model';
-import { FrameTracker } from '@demo/runner/frame-context';
+import { FrameTracker } from './frame-context';
 
 export interface FrameState {
   capture: ScreenCapture;

@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { validateWith } from '@shared/protocol/errors';
 import { isScreenName, SCREENS } from '@demo/phone/app-page';
-import type { DemoDevice } from '@demo/phone/device';
+import type { DemoDevice } from '@demo/device/demo-device';
 import { FAULT_NAMES, FAULTS } from '@demo/phone/faults';
 import type { DemoFaultsAnswer } from '@shared/protocol/demo-admin';
 import { parseVariants, VARIANT_NAMES, VARIANTS } from '@demo/phone/variants';

@@ -7,8 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { HierarchyUpdate, RunnerCommand, RunnerRequest, ViewHierarchy } from '@shared/protocol/runner';
 import { RESULT_TYPES } from '@shared/protocol/runner';
 import { playwrightKey } from '@demo/phone/app-page';
-import type { DemoDevice } from '@demo/phone/device';
-import { STALE_FRAME_ERROR } from './frame-context';
+import type { DemoDevice } from '@demo/device/demo-device';
+import { STALE_FRAME_ERROR } from '@demo/phone/frame-context';
 import type { FrameState } from '@demo/phone/screen-monitor';
 import { axErrorMessage, DEMO_BUNDLE_ID, projectHierarchy } from '@demo/phone/xctest-projection';
 

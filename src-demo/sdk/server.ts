@@ -8,7 +8,7 @@
  *   POST /webview/action       body: {webViewId, action} → AutoMobileWebActionResult
  * Failures answer with a JSON body {failure?, error, detail?}; invalid action JSON is 400 bad_request.
  */
-import { browserRefusal, refuseHttp } from '@demo/guard';
+import { browserRefusal, refuseHttp } from '@demo/base/guard';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';

@@ -16,6 +16,10 @@ export const TRACE_LIMITS = {
   resource: { maxBytes: 128 << 20, what: 'a resource' },
 } as const satisfies Record<string, EntryLimit>;
 
+function checkSize(size: number, limit: EntryLimit, path: string): void {
+  if (size > limit.maxBytes) throw new TraceOpenError('too_large', `${limit.what ?? path} is ${size} bytes, over the ${limit.maxBytes}-byte limit`);
+}
+
 /**
  * A trace folder's file, read only if it is within its limit (and at most that many bytes however it
  * grows meanwhile). Throws TraceOpenError('too_large'), or the I/O error.
@@ -24,9 +28,7 @@ export async function readFileCapped(path: string, limit: EntryLimit): Promise<B
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
-    if (size > limit.maxBytes) {
-      throw new TraceOpenError('too_large', `${limit.what ?? path} is ${size} bytes, over the ${limit.maxBytes}-byte limit`);
-    }
+    checkSize(size, limit, path);
     const buffer = Buffer.allocUnsafe(size);
     let filled = 0;
     while (filled < size) {
@@ -35,6 +37,29 @@ export async function readFileCapped(path: string, limit: EntryLimit): Promise<B
       filled += bytesRead;
     }
     return buffer.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A trace folder's file as a stream of chunks, refused before the first read if it is over its limit,
+ * and never more than the size it had when opened however it grows meanwhile. Throws
+ * TraceOpenError('too_large'), or the I/O error (ENOENT for a missing file).
+ */
+export async function* streamFileCapped(path: string, limit: EntryLimit): AsyncGenerator<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    checkSize(size, limit, path);
+    let at = 0;
+    while (at < size) {
+      const buffer = Buffer.allocUnsafe(Math.min(1 << 20, size - at));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+      yield buffer.subarray(0, bytesRead);
+    }
   } finally {
     await handle.close();
   }

@@ -1,7 +1,7 @@
 /**
  * Opens a trace offline: a `.parallax-trace` file, or a trace folder (one still recording, or
- * left by a crash). Reads the manifest and the events up front and every resource on demand, so opening
- * costs the events file, not the screenshots.
+ * left by a crash). Reads the manifest and the events up front (streamed, within TRACE_EVENT_LIMITS:
+ * events-stream.ts) and every resource on demand, so opening costs the events, not the screenshots.
  *
  * Everything that goes wrong is a TraceOpenError whose message names the part of the trace at fault
  * (the zip, manifest.json, events.jsonl and its line, a resource) and what is wrong with it.
@@ -10,13 +10,14 @@ import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseJsonLossless } from '@shared/protocol/json';
-import { buildTimeline, parseManifest, readTraceEvents, type TimelineStep } from '@shared/trace/reader';
+import { parseManifest, type TimelineStep } from '@shared/trace/reader';
 import { isResourceRef, TRACE_FILES, type ResourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
 import { TraceOpenError } from './errors';
 import { IN_PROGRESS_MARKER, RESOURCE_FILE } from './files';
 import { referencedResources } from './pack';
-import { openZip, readZipDirectory, readZipEntry, ZipError, type EntryLimit, type ZipArchive, type ZipEntry } from './zip';
-import { readFileCapped, TRACE_LIMITS } from './limits';
+import { checkEntryLimit, openZip, readZipDirectory, readZipEntry, streamZipEntry, ZipError, type EntryLimit, type ZipArchive, type ZipEntry } from './zip';
+import { readFileCapped, streamFileCapped, TRACE_LIMITS } from './limits';
+import { readEventsStream, type EventsSource } from './events-stream';
 
 export { TraceOpenError, type TraceOpenErrorCode } from './errors';
 
@@ -31,6 +32,8 @@ export interface OpenedTrace {
   timeline: TimelineStep[];
   /** The last events line was cut off mid-write (only a folder can have one) and was left out. */
   truncatedTail: boolean;
+  /** The size of events.jsonl, inflated: what a cache of opened traces counts them by (view.ts). */
+  eventsBytes: number;
   /** References events make to resources the trace does not hold; `resource()` throws missing_resource for them. */
   missingResources: ResourceRef[];
   /** Whether the trace holds this resource. */
@@ -70,15 +73,28 @@ function readManifest(text: string): TraceManifest {
   return manifest.manifest;
 }
 
-/** The events into the opened-trace fields; shared by files and folders. */
-function readParts(manifest: TraceManifest, eventsText: string): Pick<OpenedTrace, 'manifest' | 'events' | 'timeline' | 'truncatedTail'> {
-  const read = readTraceEvents(eventsText);
-  if (!read.ok) throw new TraceOpenError('damaged', read.error.message);
-  return { manifest, events: read.events, timeline: buildTimeline(read.events), truncatedTail: read.truncatedTail };
+export interface OpenTraceOptions {
+  /**
+   * Called with the size of events.jsonl once it is known and within its limit, before one event is
+   * parsed: a cache of opened traces lets go of others here to make room (docs/rules.md#r-mem-02).
+   */
+  makeRoom?: (eventsBytes: number) => void;
+}
+
+/** The events, streamed, into the opened-trace fields; shared by files and folders. */
+async function readParts(
+  manifest: TraceManifest,
+  events: EventsSource,
+  eventsBytes: number,
+  options: OpenTraceOptions,
+): Promise<Pick<OpenedTrace, 'manifest' | 'events' | 'timeline' | 'truncatedTail' | 'eventsBytes'>> {
+  options.makeRoom?.(eventsBytes);
+  const read = await readEventsStream(events);
+  return { manifest, events: read.events, timeline: read.timeline, truncatedTail: read.truncatedTail, eventsBytes };
 }
 
 /** Opens a `.parallax-trace` file or a trace folder. Throws TraceOpenError. */
-export async function openTraceFile(path: string): Promise<OpenedTrace> {
+export async function openTraceFile(path: string, options: OpenTraceOptions = {}): Promise<OpenedTrace> {
   const abs = resolve(path);
   let info;
   try {
@@ -86,10 +102,10 @@ export async function openTraceFile(path: string): Promise<OpenedTrace> {
   } catch (error) {
     throw TraceOpenError.fromIo(error, abs);
   }
-  return info.isDirectory() ? openFolder(abs) : openZipTrace(abs, info.mtimeMs);
+  return info.isDirectory() ? openFolder(abs, options) : openZipTrace(abs, info.mtimeMs, options);
 }
 
-async function openZipTrace(path: string, mtimeMs: number): Promise<OpenedTrace> {
+async function openZipTrace(path: string, mtimeMs: number, options: OpenTraceOptions): Promise<OpenedTrace> {
   let archive: ZipArchive;
   try {
     archive = await openZip(path);
@@ -133,8 +149,8 @@ async function openZipTrace(path: string, mtimeMs: number): Promise<OpenedTrace>
     const eventsEntry = entries.get(prefix + TRACE_FILES.events);
     if (!eventsEntry) throw new TraceOpenError('damaged', `${TRACE_FILES.events} missing from the trace`);
     // Over its limit or inflating like a bomb, the events are refused as such before they are read.
-    const eventsText = decodeText(await readEntry(eventsEntry, TRACE_LIMITS.events), TRACE_FILES.events);
-    const parts = readParts(manifest, eventsText);
+    checkEntryLimit(eventsEntry, TRACE_LIMITS.events);
+    const parts = await readParts(manifest, () => streamZipEntry(archive, eventsEntry, TRACE_LIMITS.events), eventsEntry.uncompressedSize, options);
 
     const byHex = new Map<string, ZipEntry>();
     const resourcePrefix = `${prefix}${TRACE_FILES.resources}/`;
@@ -239,7 +255,7 @@ class IdleArchive {
   }
 }
 
-async function openFolder(path: string): Promise<OpenedTrace> {
+async function openFolder(path: string, options: OpenTraceOptions): Promise<OpenedTrace> {
   const read = async (name: string, limit: EntryLimit): Promise<string | undefined> => {
     try {
       return decodeText(await readFileCapped(join(path, name), limit), name);
@@ -252,9 +268,24 @@ async function openFolder(path: string): Promise<OpenedTrace> {
   const manifestText = await read(TRACE_FILES.manifest, TRACE_LIMITS.manifest);
   if (manifestText === undefined) throw new TraceOpenError('not_parallax_trace', `not a Parallax trace: ${TRACE_FILES.manifest} missing in ${path}`);
   const manifest = readManifest(manifestText);
-  const eventsText = await read(TRACE_FILES.events, TRACE_LIMITS.events);
-  if (eventsText === undefined) throw new TraceOpenError('damaged', `${TRACE_FILES.events} missing in ${path}`);
-  const parts = readParts(manifest, eventsText);
+  const eventsFile = join(path, TRACE_FILES.events);
+  const ioError = (error: unknown) => {
+    if (error instanceof TraceOpenError) return error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new TraceOpenError('damaged', `${TRACE_FILES.events} missing in ${path}`);
+    return TraceOpenError.fromIo(error, eventsFile);
+  };
+  const eventsChunks = async function* () {
+    try {
+      yield* streamFileCapped(eventsFile, TRACE_LIMITS.events);
+    } catch (error) {
+      throw ioError(error);
+    }
+  };
+  const eventsBytes = await stat(eventsFile).then(
+    (s) => s.size,
+    (error: unknown) => Promise.reject(ioError(error)),
+  );
+  const parts = await readParts(manifest, eventsChunks, Math.min(eventsBytes, TRACE_LIMITS.events.maxBytes), options);
   const inProgress = (await stat(join(path, IN_PROGRESS_MARKER)).catch(() => undefined)) !== undefined;
 
   const resourcesDir = join(path, TRACE_FILES.resources);
@@ -298,7 +329,7 @@ function finish(
   path: string,
   source: OpenedTrace['source'],
   inProgress: boolean,
-  parts: ReturnType<typeof readParts>,
+  parts: Awaited<ReturnType<typeof readParts>>,
   has: (hex: string) => boolean,
   resource: (ref: string) => Promise<Buffer>,
 ): OpenedTrace {

@@ -20,23 +20,50 @@ import { stepVariable, traceVariables } from '@shared/trace/variables';
 import type { TraceTarget } from '@shared/trace/schema';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { dataDir } from '@main/paths';
+import { TRACE_LIMITS } from './limits';
 import { openTraceFile, TraceOpenError, type OpenedTrace } from './index';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-const cache = new Map<string, Promise<OpenedTrace>>();
-const CACHE_SIZE = 4;
+/**
+ * The opened traces kept for their resources and exports, by path, oldest first. Counted by the size
+ * of their events (what their object graphs grow with), at most OPENED_TRACES_BYTES between them
+ * beside the newest (docs/rules.md#r-mem-02): a trace about to be parsed first lets go of older ones,
+ * so the host holds one trace at the limit, never several.
+ */
+const cache = new Map<string, { trace: Promise<OpenedTrace>; bytes: number }>();
+export const OPENED_TRACES_BYTES = TRACE_LIMITS.events.maxBytes;
 
-/** A trace file or folder, parsed, from a small cache of the last few opened. Throws TraceOpenError. */
+function makeRoom(keep: string, bytes: number): void {
+  const entry = cache.get(keep);
+  if (entry) entry.bytes = bytes;
+  let total = 0;
+  for (const e of cache.values()) total += e.bytes;
+  for (const [path, e] of cache) {
+    if (total <= OPENED_TRACES_BYTES) break;
+    if (path === keep) continue;
+    cache.delete(path);
+    total -= e.bytes;
+  }
+}
+
+/** A trace file or folder, parsed, from the cache of the last few opened. Throws TraceOpenError. */
 export function openedTrace(path: string, fresh = false): Promise<OpenedTrace> {
   const abs = resolve(path);
-  let trace = fresh ? undefined : cache.get(abs);
-  if (!trace) {
-    trace = openTraceFile(abs);
-    cache.set(abs, trace);
-    trace.catch(() => cache.delete(abs));
-    while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  const cached = fresh ? undefined : cache.get(abs);
+  if (cached) {
+    // Used again: the newest, the last to go.
+    cache.delete(abs);
+    cache.set(abs, cached);
+    return cached.trace;
   }
+  const trace = openTraceFile(abs, { makeRoom: (bytes) => makeRoom(abs, bytes) });
+  const entry = { trace, bytes: 0 };
+  cache.delete(abs);
+  cache.set(abs, entry);
+  trace.catch(() => {
+    if (cache.get(abs) === entry) cache.delete(abs);
+  });
   return trace;
 }
 

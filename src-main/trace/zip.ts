@@ -179,42 +179,61 @@ function entryFailure(error: unknown, name: string): unknown {
 }
 
 /**
- * One entry's bytes, inflated and checked against its size and CRC. The size cap and the inflate ratio
- * are checked from the directory before anything is read, and the bytes are counted again as they
- * stream, into one buffer of the declared size (never more), so a lying entry is stopped at its cap.
+ * One entry's bytes as they inflate, checked against its size and CRC: the size cap and the inflate
+ * ratio are checked from the directory before anything is read, and the bytes are counted again as
+ * they stream, so a lying entry is stopped at its declared size. The checksum is judged at the end:
+ * a caller that keeps what it reads keeps it only once the stream ends without an error.
  * Throws ZipError, or the I/O error.
  */
-export async function readZipEntry(archive: ZipArchive, entry: ZipEntry, limit: EntryLimit): Promise<Buffer> {
+export async function* streamZipEntry(archive: ZipArchive, entry: ZipEntry, limit: EntryLimit): AsyncGenerator<Buffer> {
   const name = entry.fileName;
   if (entry.isEncrypted()) throw new ZipError('damaged', `${name} is encrypted; Parallax never encrypts a trace`);
   if (!entry.canDecodeFileData()) {
     throw new ZipError('damaged', `${name} uses zip compression method ${entry.compressionMethod}, which Parallax never writes`);
   }
   checkEntryLimit(entry, limit);
-  const out = Buffer.allocUnsafe(entry.uncompressedSize);
   let crc = 0;
   let length = 0;
+  // yauzl also stops an inflating entry at its declared size (validateEntrySizes); a stored one is read
+  // as a byte range of that size.
+  let stream: Readable | undefined;
   try {
-    // yauzl also stops an inflating entry at its declared size (validateEntrySizes); a stored one is read
-    // as a byte range of that size.
-    const stream = await archive.openReadStreamPromise(entry);
+    stream = await archive.openReadStreamPromise(entry);
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (length + chunk.length > out.length) {
-        stream.destroy();
+      if (length + chunk.length > entry.uncompressedSize) {
         throw new ZipError('damaged', `${name} is damaged: it inflates past the ${entry.uncompressedSize} bytes its zip directory declares`);
       }
       crc = crc32(chunk, crc);
-      chunk.copy(out, length);
       length += chunk.length;
+      yield chunk;
     }
   } catch (error) {
     throw entryFailure(error, name);
+  } finally {
+    // A reader that stops early (a limit, an error of its own) ends the inflating too.
+    stream?.destroy();
   }
   // A stored entry's stream ends quietly where the file does.
   if (length !== entry.uncompressedSize) {
     throw new ZipError('damaged', `${name} is cut short: ${length} of its ${entry.uncompressedSize} bytes are in the file`);
   }
   if (crc !== entry.crc32) throw new ZipError('damaged', `${name} is damaged: its checksum does not match`);
+}
+
+/**
+ * One entry's bytes, inflated and checked (streamZipEntry), into one buffer of the declared size (never
+ * more). Throws ZipError, or the I/O error.
+ */
+export async function readZipEntry(archive: ZipArchive, entry: ZipEntry, limit: EntryLimit): Promise<Buffer> {
+  const chunks = streamZipEntry(archive, entry, limit);
+  // The first step runs the checks made from the directory, before the buffer is allocated.
+  let next = await chunks.next();
+  const out = Buffer.allocUnsafe(entry.uncompressedSize);
+  let length = 0;
+  for (; !next.done; next = await chunks.next()) {
+    next.value.copy(out, length);
+    length += next.value.length;
+  }
   return out;
 }
 

@@ -119,56 +119,85 @@ const BLANK = /^[\s\u0000]*$/;
 
 /** Parses events.jsonl. Never throws. */
 export function readTraceEvents(jsonlText: string): TraceReadResult {
-  const lines = stripBom(jsonlText).split('\n');
-  let last = lines.length - 1;
-  while (last >= 0 && BLANK.test(lines[last]!)) last--;
+  const parser = new TraceEventsParser();
+  const lines = jsonlText.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const failed = parser.line(lines[i]!, i < lines.length - 1);
+    if (failed) return failed;
+  }
+  return parser.finish();
+}
 
-  const events: TraceEvent[] = [];
-  const fail = (line: number, field: string, reason: string): TraceReadResult => ({
-    ok: false,
-    error: new TraceFormatError(TRACE_FILES.events, line, field, reason),
-    events,
-  });
+/**
+ * events.jsonl read a line at a time, so a reader can stream the file and hold only the events, never
+ * its text (src-main/trace/events-stream.ts; docs/rules.md#r-mem-02). Lines go in in order; the first
+ * error ends the parse.
+ */
+export class TraceEventsParser {
+  readonly events: TraceEvent[] = [];
+  private lineNo = 0;
+  private previousSeq = -1;
+  /** A line that is not JSON: damage, unless it turns out to be the last one, cut off by a crash. */
+  private unparsed: { lineNo: number; reason: string; cut: boolean } | undefined;
 
-  let previousSeq = -1;
-  for (let i = 0; i <= last; i++) {
-    const text = lines[i]!;
-    if (BLANK.test(text)) continue;
-    const lineNo = i + 1;
+  /** Lines read so far (1-based number of the last). */
+  get lines(): number {
+    return this.lineNo;
+  }
+
+  /**
+   * One line, without its newline; `ended` says whether a newline followed it (only the file's last line
+   * may lack one). Returns the failed result at the first error, undefined while all is well.
+   */
+  line(raw: string, ended: boolean): Extract<TraceReadResult, { ok: false }> | undefined {
+    this.lineNo++;
+    const text = this.lineNo === 1 ? stripBom(raw) : raw;
+    if (BLANK.test(text)) return undefined;
+    if (this.unparsed) return this.fail(this.unparsed.lineNo, '', this.unparsed.reason);
     let json: unknown;
     try {
       json = parseJsonLossless(text.endsWith('\r') ? text.slice(0, -1) : text);
     } catch (error) {
       // Only the last line can be partial: the writer flushes whole lines, so a crash cuts the one in
       // flight. A cut line has no newline after it, or ends in the zero bytes of a block that was
-      // allocated but never written; a complete line that is not JSON is damage, not a crash.
-      const cut = i === last && (i === lines.length - 1 || text.includes('\u0000'));
-      if (cut) return { ok: true, events, truncatedTail: true };
-      return fail(lineNo, '', `not JSON (${oneLine(error)})`);
+      // allocated but never written; a complete line that is not JSON is damage, not a crash. Which it
+      // is shows when the next line (or the end) comes.
+      this.unparsed = { lineNo: this.lineNo, reason: `not JSON (${oneLine(error)})`, cut: !ended || text.includes('\u0000') };
+      return undefined;
     }
     if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-      return fail(lineNo, '', 'expected one JSON object per line');
+      return this.fail(this.lineNo, '', 'expected one JSON object per line');
     }
     const type = (json as { type?: unknown }).type;
     if (typeof type !== 'string') {
-      return fail(lineNo, 'type', `missing event type${i === 0 ? '; is this a Parallax trace?' : ''}`);
+      return this.fail(this.lineNo, 'type', `missing event type${this.events.length === 0 ? '; is this a Parallax trace?' : ''}`);
     }
     if (!(TRACE_EVENT_TYPES as readonly string[]).includes(type)) {
-      return fail(lineNo, 'type', `unknown event type ${show(type)}`);
+      return this.fail(this.lineNo, 'type', `unknown event type ${show(type)}`);
     }
     const parsed = TraceEventSchema.safeParse(json);
     if (!parsed.success) {
       const { field, message } = firstIssue(parsed.error);
-      return fail(lineNo, field, message);
+      return this.fail(this.lineNo, field, message);
     }
     const event = parsed.data;
-    if (event.seq <= previousSeq) {
-      return fail(lineNo, 'seq', `seq ${event.seq} does not follow ${previousSeq}; events are out of order or repeated`);
+    if (event.seq <= this.previousSeq) {
+      return this.fail(this.lineNo, 'seq', `seq ${event.seq} does not follow ${this.previousSeq}; events are out of order or repeated`);
     }
-    previousSeq = event.seq;
-    events.push(event);
+    this.previousSeq = event.seq;
+    this.events.push(event);
+    return undefined;
   }
-  return { ok: true, events, truncatedTail: false };
+
+  /** The end of the file: the events, or the error of a last line that is not JSON and was not cut off. */
+  finish(): TraceReadResult {
+    if (this.unparsed && !this.unparsed.cut) return this.fail(this.unparsed.lineNo, '', this.unparsed.reason);
+    return { ok: true, events: this.events, truncatedTail: this.unparsed !== undefined };
+  }
+
+  private fail(line: number, field: string, reason: string): Extract<TraceReadResult, { ok: false }> {
+    return { ok: false, error: new TraceFormatError(TRACE_FILES.events, line, field, reason), events: this.events };
+  }
 }
 
 // ---- Timeline ---------------------------------------------------------------------------------------
@@ -219,13 +248,21 @@ export function filmstripNumbers(steps: readonly TimelineStep[]): Map<string, nu
 
 /** Groups events by call id, in order of each call's first event; pairs every action's before with its after. */
 export function buildTimeline(events: readonly TraceEvent[]): TimelineStep[] {
-  const steps: TimelineStep[] = [];
-  const byCall = new Map<string, TimelineStep>();
-  for (const event of events) {
-    let step = byCall.get(event.callId);
+  const builder = new TimelineBuilder();
+  for (const event of events) builder.add(event);
+  return builder.finish();
+}
+
+/** buildTimeline an event at a time, so a streaming reader builds it as the events come (docs/rules.md#r-mem-03). */
+export class TimelineBuilder {
+  private readonly steps: TimelineStep[] = [];
+  private readonly byCall = new Map<string, TimelineStep>();
+
+  add(event: TraceEvent): void {
+    let step = this.byCall.get(event.callId);
     if (!step) {
       step = {
-        index: steps.length,
+        index: this.steps.length,
         callId: event.callId,
         kind: event.type === 'action.before' || event.type === 'action.after' ? 'action' : event.type,
         status: 'recorded',
@@ -236,8 +273,8 @@ export function buildTimeline(events: readonly TraceEvent[]): TimelineStep[] {
         startTime: event.time,
         warnings: [],
       };
-      byCall.set(event.callId, step);
-      steps.push(step);
+      this.byCall.set(event.callId, step);
+      this.steps.push(step);
     }
     step.endTime = Math.max(step.endTime ?? event.time, event.time);
     switch (event.type) {
@@ -264,8 +301,13 @@ export function buildTimeline(events: readonly TraceEvent[]): TimelineStep[] {
         break;
     }
   }
-  for (const step of steps) settle(step);
-  return steps;
+
+  /** The steps, each settled (status, duration); the builder is done with. */
+  finish(): TimelineStep[] {
+    for (const step of this.steps) settle(step);
+    this.byCall.clear();
+    return this.steps;
+  }
 }
 
 function settle(step: TimelineStep): void {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
 import type { NativeNode, ScreenCapture } from '@demo/phone/capture-model';
 import { Faults, parseFault } from '@demo/phone/faults';
-import { FrameTracker } from '@demo/runner/frame-context';
+import { FrameTracker } from '@demo/phone/frame-context';
 import { buildObservation } from '@demo/sdk/observation-bridge';
 import { projectHierarchy, truncateBounds } from '@demo/phone/xctest-projection';
 

@@ -92,21 +92,21 @@ function circles(edges: Map<string, string[]>): string[][] {
 }
 
 /**
- * The folders of `root` as a graph: one folder imports another when one of its files imports one of the
- * other's (a folder's own subfolders count as folders of their own). The linter draws no floors inside
- * src-main, so this keeps its folders pointing one way: the devices use the runner, AppReveal and the
- * connection floor below them, and the traces use the devices, never back (docs/architecture.md#floors).
+ * The folders of `root` as a graph: an arrow from one folder to another where a file of the first imports
+ * one of the second (files directly in `root` are the folder "."). A circle here is two folders that
+ * each need the other, though no two files do.
  */
-function folders(edges: Map<string, string[]>, root: string): Map<string, string[]> {
-  const out = new Map<string, Set<string>>();
+function folderGraph(edges: Map<string, string[]>, root: string): Map<string, string[]> {
+  const folderOf = (file: string) => (dirname(file) === root ? '.' : relative(root, dirname(file)));
+  const folders = new Map<string, Set<string>>();
   for (const [file, deps] of edges) {
     if (!file.startsWith(`${root}/`)) continue;
-    const from = dirname(file);
-    const to = out.get(from) ?? new Set<string>();
-    out.set(from, to);
-    for (const dep of deps) if (dep.startsWith(`${root}/`) && dirname(dep) !== from) to.add(dirname(dep));
+    const from = folderOf(file);
+    const to = folders.get(from) ?? new Set<string>();
+    folders.set(from, to);
+    for (const dep of deps) if (dep.startsWith(`${root}/`) && folderOf(dep) !== from) to.add(folderOf(dep));
   }
-  return new Map([...out].map(([folder, deps]) => [folder, [...deps]]));
+  return new Map([...folders].map(([folder, to]) => [folder, [...to]]));
 }
 
 describe('the import graph of src-*', () => {
@@ -120,6 +120,23 @@ describe('the import graph of src-*', () => {
       ]),
     );
     expect(found).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('issue 23: finds a circle of folders when there is one, though no two files make one', () => {
+    const edges = new Map([
+      ['src-demo/phone/device.ts', ['src-demo/sdk/relay.ts']],
+      ['src-demo/sdk/relay.ts', []],
+      ['src-demo/sdk/server.ts', ['src-demo/phone/faults.ts']],
+      ['src-demo/phone/faults.ts', []],
+    ]);
+    expect(circles(edges)).toEqual([]);
+    expect(circles(folderGraph(edges, 'src-demo'))).toEqual([['phone', 'sdk']]);
+  });
+
+  it('issue 23: no circle of folders in src-demo (runner, SDK and AppReveal sit on the device, the phone under it, base at the bottom)', () => {
+    const folders = folderGraph(graph(), 'src-demo');
+    expect([...folders.keys()].sort()).toEqual(['.', 'appreveal', 'base', 'device', 'phone', 'runner', 'sdk']);
+    expect(circles(folders)).toEqual([]);
   });
 
   it('has no circle of imports between files', () => {
@@ -139,11 +156,11 @@ describe('the import graph of src-*', () => {
       ['src-main/a/w.ts', []],
       ['src-main/c/v.ts', ['src-main/a/x.ts']],
     ]);
-    expect(circles(folders(edges, 'src-main'))).toEqual([['src-main/a', 'src-main/b']]);
+    expect(circles(folderGraph(edges, 'src-main'))).toEqual([['a', 'b']]);
   });
 
   it('has no circle of imports between folders of src-main', () => {
-    const found = circles(folders(graph(), 'src-main'));
+    const found = circles(folderGraph(graph(), 'src-main'));
     expect(found).toEqual([]);
   });
 });

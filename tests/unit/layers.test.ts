@@ -102,7 +102,7 @@ describe('the layer rule', () => {
       "import { RunnerClient } from '@main/runner/client'; import { resolveTarget } from '@shared/act/resolve'; export const z = [RunnerClient, resolveTarget];",
     );
     expect(demo).toEqual([expect.stringMatching(/"demo" to elements of type "main"/), expect.stringMatching(/"demo" to elements of type "act"/)]);
-    expect(await layerErrors('src-main/bad.ts', "import { DemoDevice } from '@demo/phone/device'; export const v = [DemoDevice];")).toEqual([
+    expect(await layerErrors('src-main/bad.ts', "import { DemoDevice } from '@demo/device/demo-device'; export const v = [DemoDevice];")).toEqual([
       expect.stringMatching(/"main" to elements of type "demo"/),
     ]);
   });

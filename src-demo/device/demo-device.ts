@@ -3,14 +3,14 @@
  * their HTTP server) and the faults, kept consistent with each other. The runner server and the admin
  * endpoint drive it; neither reaches into the parts on its own.
  */
-import { demoAppDir } from '@demo/paths';
-import { AppPage, isScreenName, SCREENS, type ScreenName } from './app-page';
-import { DEVICE_LAUNCH_ARGS, LAUNCH_ARGS, sharedBrowser, type BrowserLease } from './browser';
-import { Faults, type FaultName } from './faults';
-import { parseVariants, type VariantName } from './variants';
-import { findBrowser } from './find-browser';
+import { demoAppDir } from '@demo/base/paths';
+import { AppPage, isScreenName, SCREENS, type ScreenName } from '@demo/phone/app-page';
+import { DEVICE_LAUNCH_ARGS, LAUNCH_ARGS, sharedBrowser, type BrowserLease } from '@demo/phone/browser';
+import { Faults, type FaultName } from '@demo/phone/faults';
+import { parseVariants, type VariantName } from '@demo/phone/variants';
+import { findBrowser } from '@demo/phone/find-browser';
 import { ObservationBridge } from '@demo/sdk/observation-bridge';
-import { ScreenMonitor } from './screen-monitor';
+import { ScreenMonitor } from '@demo/phone/screen-monitor';
 import { SdkRelay } from '@demo/sdk/relay';
 import { SdkServer } from '@demo/sdk/server';
 import { WebBridge } from '@demo/sdk/web-bridge';

@@ -1,0 +1,137 @@
+/**
+ * `npm run bench -- trace-open`: crafted traces dropped on the web host (issue 26; docs/rules.md#r-mem-02,
+ * #r-mem-03), each uploaded twice to a real `parallax serve` in its own process, as a page drops one:
+ *
+ * - dense: 3.8M one-line events (about 220 MiB inflated, under the byte limit), the trace that ended the host
+ *   out of memory; now refused by its event count before one event is parsed;
+ * - at the limit: TRACE_EVENT_LIMITS.events observation events, the most a trace may hold; opened whole.
+ *
+ * Meanwhile another page's calls (`app.info` over the API socket, one every 20 ms) are timed. Printed:
+ * the host's peak RSS (VmHWM, the kernel's high-water mark) against 1.5 GiB, and the slowest other call
+ * against 500 ms, each as a ratio to its limit. `TRACE_OPEN_CASES=dense` (or `at-limit`) runs one.
+ */
+import { open, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { TRACE_UPLOAD_PATH } from '@shared/api/api';
+import { encodeTraceManifest } from '@shared/trace/encode';
+import { TRACE_EVENT_LIMITS } from '@main/trace/events-stream';
+import { writeZip } from '@main/trace/zip';
+import { percentile, serveInChild } from './web-host-process';
+
+const RSS_LIMIT = 1.5 * 1024 ** 3;
+const LATENCY_LIMIT_MS = 500;
+const PING_EVERY_MS = 20;
+const MiB = 1024 ** 2;
+/** `TRACE_OPEN_CASES=at-limit` measures one of them. */
+const CASES = (process.env.TRACE_OPEN_CASES ?? 'dense,at-limit').split(',');
+
+const manifest = encodeTraceManifest({ createdAt: '2026-10-08T09:20:44.198Z', device: { name: 'Demo', kind: 'demo', url: 'ws://127.0.0.1:1/ws' } });
+const hex = (i: number) => i.toString(16).padStart(64, '0');
+
+/** A trace file of `count` events made by `line`, built in slices so the bench holds one copy. */
+async function craft(path: string, count: number, line: (i: number) => string): Promise<{ bytes: number; inflated: number }> {
+  const parts: Buffer[] = [];
+  let inflated = 0;
+  const slice = 100_000;
+  for (let from = 0; from < count; from += slice) {
+    let text = '';
+    for (let i = from; i < Math.min(count, from + slice); i++) text += line(i);
+    const part = Buffer.from(text);
+    inflated += part.length;
+    parts.push(part);
+  }
+  const handle = await open(path, 'w');
+  try {
+    const bytes = await writeZip(handle, [
+      { name: 'manifest.json', data: Buffer.from(manifest), compress: true },
+      { name: 'events.jsonl', data: Buffer.concat(parts), compress: true },
+    ]);
+    return { bytes, inflated };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function peakRss(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+async function measure(name: string, file: string): Promise<void> {
+  const { url, child } = await serveInChild([]);
+  try {
+    const origin = new URL(url).origin;
+    const token = new URL(url).searchParams.get('token')!;
+    const ws = new WebSocket(`${origin.replace('http', 'ws')}/api?token=${token}`, { origin });
+    await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+    const waiting = new Map<number, number>();
+    const latencies: number[] = [];
+    ws.on('message', (data) => {
+      const { id } = JSON.parse(data.toString()) as { id?: number };
+      const sent = id === undefined ? undefined : waiting.get(id);
+      if (sent === undefined) return;
+      latencies.push(performance.now() - sent);
+      waiting.delete(id!);
+    });
+    let id = 0;
+    const ping = setInterval(() => {
+      waiting.set(++id, performance.now());
+      ws.send(JSON.stringify({ id, method: 'app.info', params: {} }));
+    }, PING_EVERY_MS);
+    const body = await readFile(file);
+    const outcomes: string[] = [];
+    const started = performance.now();
+    for (let upload = 0; upload < 2; upload++) {
+      const reply = await fetch(`${origin}${TRACE_UPLOAD_PATH}?name=${name}.parallax-trace&token=${token}`, { method: 'POST', body, headers: { origin } });
+      const json = (await reply.json()) as { ok: boolean; result?: { steps: unknown[] }; error?: { message: string } };
+      outcomes.push(json.ok ? 'opened' : `refused: ${json.error!.message}`);
+    }
+    const openMs = performance.now() - started;
+    clearInterval(ping);
+    // Calls still unanswered count as waiting until now.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const sent of waiting.values()) latencies.push(performance.now() - sent);
+    const rss = await peakRss(child.pid!);
+    const worst = Math.max(...latencies);
+    ws.close();
+    console.log(`${name}: two uploads in ${(openMs / 1000).toFixed(1)} s; ${outcomes[0]}${outcomes[1] === outcomes[0] ? ' (both)' : `; then ${outcomes[1]}`}`);
+    console.log(
+      `  host peak RSS ${(rss / MiB).toFixed(0)} MiB / limit ${RSS_LIMIT / MiB} MiB = ${(rss / RSS_LIMIT).toFixed(2)}` +
+        `   other calls (${latencies.length}): p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms / limit ${LATENCY_LIMIT_MS} ms = ${(worst / LATENCY_LIMIT_MS).toFixed(2)}`,
+    );
+  } finally {
+    child.kill();
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'parallax-trace-open-bench-'));
+  try {
+    if (CASES.includes('dense')) {
+      const dense = join(dir, 'dense.parallax-trace');
+      const d = await craft(dense, 3_800_000, (i) => `{"type":"note","callId":"n${i}","seq":${i},"time":1,"text":""}\n`);
+      console.log(`dense: ${(d.bytes / MiB).toFixed(0)} MiB file, ${(d.inflated / MiB).toFixed(0)} MiB of events inflated, 3,800,000 events`);
+      await measure('dense', dense);
+    }
+    if (!CASES.includes('at-limit')) return;
+
+    const full = join(dir, 'at-limit.parallax-trace');
+    const n = TRACE_EVENT_LIMITS.events;
+    const f = await craft(
+      full,
+      n,
+      (i) =>
+        `{"type":"observation","callId":"observe-${i}","seq":${i},"time":${1_700_000_000_000 + i * 33},"observationRef":"sha256:${hex(i)}","screenshotRef":"sha256:${hex(i + n)}"}\n`,
+    );
+    console.log(
+      `at the limit: ${(f.bytes / MiB).toFixed(0)} MiB file, ${(f.inflated / MiB).toFixed(0)} MiB of events inflated, ${n.toLocaleString('en-US')} observation events`,
+    );
+    await measure('at-limit', full);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
