@@ -5,8 +5,10 @@
  * them, then replayed on the demo device: unchanged, unchanged with the fault cleared (another backend
  * serves the steps), and after each change to the app (a moved button, a renamed label, a removed row).
  * Prints one line per replay and the table: replays that match on the unchanged app, and replays that
- * diverge at the right step after a change (or, where the change is not on the recording's path, still
- * match).
+ * diverge at the right step after a change (or, where the change is not on the recording's path or the
+ * exported selector still finds the changed element, still match); and the issue-27 figure: variant
+ * replays whose verdict agrees with what the exported Maestro flow would do on the same screens
+ * (tests/support/maestro-oracle.ts, Maestro's own matching rules).
  *
  * REPLAY_CASES=login-A,feed-B narrows it to those sequences; REPLAY_VERBOSE=1 prints each step.
  */
@@ -19,6 +21,8 @@ import { SessionRecording } from '@main/trace/recording';
 import { openTraceFile } from '@main/trace/open';
 import { replayTrace } from '@main/trace/replay';
 import type { ReplayReport } from '@shared/trace/replay-report';
+import type { UiNode } from '@shared/protocol/runner';
+import { maestroFlowOn, type MaestroVerdict } from '../tests/support/maestro-oracle';
 import { REPLAY_CASES, resetApp, recordCase, SECRET_VALUE, VARIANTS, type ReplayCase, type Variant } from '../tests/support/replay-cases';
 
 const only = (process.env['REPLAY_CASES'] ?? '').split(',').filter(Boolean);
@@ -34,8 +38,8 @@ await manager.connectionOf(deviceId).waitUntilConnected(10_000);
 const env = { manager, recording, deviceId, adminUrl: demo.adminUrl };
 
 /** The first step that did not match, by filmstrip number; null when every step matched. */
-function divergedAt(report: ReplayReport): number | null {
-  return report.steps.find((s) => s.verdict !== 'matched')?.number ?? null;
+function divergedAt(report: ReplayReport, among?: readonly number[]): number | null {
+  return report.steps.find((s) => s.verdict !== 'matched' && (among === undefined || among.includes(s.number)))?.number ?? null;
 }
 
 function firstDifference(report: ReplayReport): string {
@@ -43,17 +47,36 @@ function firstDifference(report: ReplayReport): string {
   return step ? `${step.verdict} at ${step.number}: ${step.differences[0] ?? ''}` : 'every step matched';
 }
 
-async function replay(path: string, screen: string, faults: readonly string[], variants: readonly string[]): Promise<ReplayReport> {
+async function replay(
+  path: string,
+  screen: string,
+  faults: readonly string[],
+  variants: readonly string[],
+): Promise<{ report: ReplayReport; maestro: MaestroVerdict }> {
   await resetApp(demo.adminUrl, screen, faults, variants);
   const trace = await openTraceFile(path);
+  // The screens the replay met before each step: the exported flow is judged on the same ones.
+  const screens = new Map<string, UiNode>();
   const report = await replayTrace(trace, manager.connectionOf(deviceId), {
     stopOnDivergence: false,
     variables: new Map([['LOGIN_PASSWORD', SECRET_VALUE]]),
+    keepFrames: (step, frames) => {
+      const root = frames.before?.observation?.viewHierarchy?.hierarchy;
+      if (root) screens.set(step.callId, root);
+      return { before: false, after: false };
+    },
   });
-  if (verbose) {
-    for (const s of report.steps) console.log(`      ${s.number} ${s.kind} ${s.verdict} ${[...s.differences, ...s.notes].join(' | ')}`);
+  const observations = new Map<string, unknown>();
+  for (const step of trace.timeline) {
+    const ref = step.before?.observationRef;
+    if (ref !== undefined) observations.set(ref, await trace.resourceJson(ref));
   }
-  return report;
+  const maestro = maestroFlowOn(trace, observations, screens);
+  if (verbose) {
+    for (const s of report.steps) console.log(`      ${s.number} ${s.kind} ${s.verdict} ${[...s.differences, ...s.changes, ...s.notes].join(' | ')}`);
+    console.log(`      maestro: ${maestro.why}`);
+  }
+  return { report, maestro };
 }
 
 interface Row {
@@ -62,6 +85,12 @@ interface Row {
   condition: string;
   expected: number | null;
   got: number | null;
+  /** Where the exported Maestro flow fails on the same screens (null: it passes). */
+  maestro: number | null;
+  /** The replay's first divergence among the steps the flow holds (a recorded failure is a note there). */
+  gotExported: number | null;
+  /** Matched steps that named a change. */
+  changed: number;
   detail: string;
 }
 const rows: Row[] = [];
@@ -76,7 +105,17 @@ for (const replayCase of cases) {
     } catch (error) {
       // A recording that could not be made is a row of its own, never a crash of the whole table.
       const detail = `could not record: ${error instanceof Error ? error.message : String(error)}`;
-      rows.push({ recording: name, faults: faults.join(','), condition: 'recorded', expected: null, got: -1, detail });
+      rows.push({
+        recording: name,
+        faults: faults.join(','),
+        condition: 'recorded',
+        expected: null,
+        got: -1,
+        maestro: null,
+        gotExported: -1,
+        changed: 0,
+        detail,
+      });
       console.log(`BAD ${name.padEnd(44)} ${detail}`);
       if (recording.status().recording) await recording.stop().catch(() => undefined);
       continue;
@@ -87,13 +126,27 @@ for (const replayCase of cases) {
       ...VARIANTS.map((v: Variant) => ({ condition: v, faults, variants: [v], expected: replayCase.diverges[v] })),
     ];
     for (const c of conditions) {
-      const report = await replay(path, replayCase.screen, c.faults, c.variants);
+      const { report, maestro } = await replay(path, replayCase.screen, c.faults, c.variants);
       const got = divergedAt(report);
-      const row = { recording: name, faults: faults.join(','), condition: c.condition, expected: c.expected, got, detail: firstDifference(report) };
+      const row = {
+        recording: name,
+        faults: faults.join(','),
+        condition: c.condition,
+        expected: c.expected,
+        got,
+        maestro: maestro.failsAt,
+        gotExported: divergedAt(report, maestro.exported),
+        changed: report.changed,
+        detail: firstDifference(report),
+      };
       rows.push(row);
       const ok = got === c.expected ? 'ok ' : 'BAD';
+      const agrees =
+        row.gotExported === maestro.failsAt
+          ? `maestro agrees${got !== row.gotExported ? ` (step ${got} is not in the flow: recorded as failed)` : ''}`
+          : `MAESTRO ${maestro.why}`;
       console.log(
-        `${ok} ${name.padEnd(44)} ${c.condition.padEnd(24)} expected ${String(c.expected ?? 'match').padEnd(5)} got ${String(got ?? 'match').padEnd(5)} ${row.detail}`,
+        `${ok} ${name.padEnd(44)} ${c.condition.padEnd(24)} expected ${String(c.expected ?? 'match').padEnd(5)} got ${String(got ?? 'match').padEnd(5)} ${agrees} · ${row.detail}${report.changed > 0 ? ` · ${report.changed} with changes` : ''}`,
       );
     }
   }
@@ -117,9 +170,16 @@ for (const v of VARIANTS) {
   console.log(`  ${`${v}: change off the path, still matched`.padEnd(49)} ${tally((r) => r.condition === v && r.expected === null)}`);
 }
 console.log(`  all replays right:                                ${tally(() => true)}  (${Math.round((performance.now() - started) / 1000)} s)`);
+const variantRows = rows.filter((r) => (VARIANTS as readonly string[]).includes(r.condition));
+const agreeing = variantRows.filter((r) => r.gotExported === r.maestro).length;
+console.log(`  variant replays, verdict agrees with the exported Maestro flow: ${agreeing} of ${variantRows.length} (limit: all)`);
+const outside = variantRows.filter((r) => r.got !== r.gotExported).length;
+console.log(`    of which the replay diverged first at a step the flow leaves out (recorded as failed): ${outside}`);
+const unchangedRows = rows.filter((r) => r.condition.startsWith('unchanged'));
+console.log(`  unchanged replays that named a change (limit 0):  ${unchangedRows.filter((r) => r.changed > 0).length} of ${unchangedRows.length}`);
 
 await recording.close();
 await manager.closeAll();
 await demo.close();
 await rm(dir, { recursive: true, force: true });
-process.exitCode = rows.every((r) => r.got === r.expected) ? 0 : 1;
+process.exitCode = rows.every((r) => r.got === r.expected) && agreeing === variantRows.length ? 0 : 1;

@@ -2,7 +2,7 @@
  * Replay from the trace view, in Chromium against the web host: three taps recorded on one
  * demo iPhone, which then goes away; the trace reopened with no device running, a fresh demo iPhone
  * connected from the replay panel, and the trace replayed on it: every step matched; on another screen
- * the first step diverges (its target is not found) and, stopping there, the rest are not run; told to
+ * the first step diverges (its target is not found) and, stopping there, the rest are not reached; told to
  * continue, every step gets a verdict; Stop stops between steps.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -93,9 +93,12 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   // On another screen, stopping at the first divergence: Sign In is not there.
   await postAdmin(urls, 'screen', { screen: 'feed' });
   await replay(page, 'stop');
-  await expect(summary).toHaveText('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run (not run: 1–3)', {
-    timeout: 30_000,
-  });
+  await expect(summary).toHaveText(
+    '1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not reached (did not run: 1 · not reached: 2, 3)',
+    {
+      timeout: 30_000,
+    },
+  );
   await expect(badges(page).nth(0)).toHaveAttribute('data-verdict', /^(diverged|failed)$/);
   await expect(badges(page).nth(1)).toHaveAttribute('data-verdict', 'notRun');
   await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'notRun');
@@ -128,7 +131,7 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   await expect(page.getByTestId('replay-progress')).toBeVisible();
   await expect(badges(page).nth(0)).toHaveAttribute('data-verdict', 'matched');
   await page.getByTestId('replay-stop').click();
-  await expect(summary).toContainText(/stopped by you, [12] not run \(ran: /, { timeout: 30_000 });
+  await expect(summary).toContainText(/stopped by you, [12] not reached \(ran: /, { timeout: 30_000 });
   await expect(badges(page).nth(2)).toHaveAttribute('data-verdict', 'notRun');
   await expect(page.getByTestId('replay-start')).toBeEnabled();
 

@@ -349,7 +349,9 @@ function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width:
     ? `${replayed.success ? 'succeeded' : `failed: ${replayed.failureReason ?? '?'}`}${replayed.backend ? ` via ${replayed.backend}` : ''}`
     : '';
   const retried = step.replayed.retriedAfter ? ` (sent again after ${step.replayed.retriedAfter})` : '';
-  const detail = (step.differences.length > 0 ? ` — ${step.differences.join('; ')}` : how ? ` — ${how}` : '') + retried;
+  // What changed on the way, as the UI's badge names it (docs/rules.md#r-rpl-10).
+  const changes = step.changes.length > 0 ? ` · ${step.changes.join(', ')}` : '';
+  const detail = (step.differences.length > 0 ? ` — ${step.differences.join('; ')}` : how ? ` — ${how}` : '') + retried + changes;
   return `${n}  ${pad(step.verdict, 8)} ${pad(step.kind, 10)} ${target}${detail.trimEnd()}`;
 }
 

@@ -10,7 +10,7 @@
  * in src-shared/trace.
  */
 import type { ActionRequest, ActionResult, TargetSelector } from '@shared/protocol/action';
-import type { ReplayReport, ReplayStep, Ran, RecordedFrame } from '@shared/trace/replay-report';
+import { stepChanges, type ReplayReport, type ReplayStep, type Ran, type RecordedFrame } from '@shared/trace/replay-report';
 import {
   compareOutcomes,
   outcomeOf,
@@ -26,7 +26,7 @@ import {
 import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
 import type { ResourceRef } from '@shared/trace/schema';
 import { toScreen, type ExportScreen } from '@shared/trace/export-plan';
-import { findRecordedTarget, type FoundTarget } from '@shared/trace/replay-target';
+import { findRecordedTarget, targetDiverges, type FoundTarget } from '@shared/trace/replay-target';
 import { stepVariable, traceVariables } from '@shared/trace/variables';
 import { redactForTrace } from '@shared/trace/redact';
 import { compareScreens, type ScreenComparison } from '@shared/compare/screens';
@@ -297,6 +297,7 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     verdict: 'failed',
     differences: [],
     notes: [],
+    changes: [],
     ran: 'no',
     screens: {},
     recorded: {
@@ -309,7 +310,10 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     replayed: { frames: { before: false, after: false } },
   };
   const frames: ReplayedFrames = {};
-  const done = () => ({ report, frames });
+  const done = () => {
+    report.changes = stepChanges(report.target, report.screens);
+    return { report, frames };
+  };
   const fail = (why: string) => {
     report.verdict = 'failed';
     report.replayed.error = why;
@@ -362,7 +366,9 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
       const found = absentByDesign ? undefined : findRecordedTarget(step, screen, root, { preferEditable });
       if (found) {
         report.target = found.check;
-        if (found.check.verdict !== 'found') diverges.push(found.check.detail);
+        // A target moved or renamed that the exported selector still finds alone runs, as the exported
+        // flow would run it (docs/rules.md#r-rpl-10); the step's changes say what changed.
+        if (targetDiverges(found.check.verdict)) diverges.push(found.check.detail);
       }
       return { found, diverges };
     };
@@ -371,6 +377,8 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
 
     const notSent = (why: string) => {
       report.differences.push(...judged.diverges);
+      // A secret's field that moved stops the step without diverging it otherwise: the guard is the difference.
+      if (judged.diverges.length === 0) report.differences.push(`not sent: ${why}`);
       report.notes.push(`not sent: ${why}`);
       report.verdict = 'diverged';
       report.replayed.durationMs = Math.round(performance.now() - started);
@@ -490,6 +498,7 @@ function secretGuard(variable: string | undefined, judged: { found: FoundTarget 
   if (variable === undefined) return undefined;
   if (judged.diverges.length > 0)
     return `${variable} is typed only into the field it was recorded for, on the screen it was recorded on, and this step diverged`;
+  // Stricter than a plain step's: a moved or renamed field is not "the field it was recorded for" here.
   if (judged.found?.node === undefined || judged.found.check.verdict !== 'found')
     return `${variable} is typed only into the field it was recorded for, and that field was not found`;
   return undefined;
@@ -514,7 +523,7 @@ export async function replayTrace(
   if (missing.length > 0) throw new ReplayVariablesError(missing);
   const actions = opened.timeline.filter((step) => step.kind === 'action');
   const numbers = filmstripNumbers(opened.timeline);
-  const report: ReplayReport = { steps: [], matched: 0, diverged: 0, failed: 0, total: actions.length, notRun: 0, unreached: [] };
+  const report: ReplayReport = { steps: [], matched: 0, diverged: 0, failed: 0, changed: 0, total: actions.length, notRun: 0, unreached: [] };
   const settleMs = options.settleMs ?? 300;
   const ctx: StepContext = { trace: opened, connection, settleMs, stopOnDivergence: options.stopOnDivergence, variables, signal: options.signal };
   const unreached = (from: number) =>
@@ -544,6 +553,7 @@ export async function replayTrace(
     if (options.keepFrames) judged.replayed.frames = await options.keepFrames(judged, frames);
     report.steps.push(judged);
     report[judged.verdict]++;
+    if (judged.verdict === 'matched' && judged.changes.length > 0) report.changed++;
     options.onStep?.(judged);
     if (judged.verdict !== 'matched' && options.stopOnDivergence) {
       report.notRun = actions.length - i - 1;

@@ -46,6 +46,8 @@ export const ScreenDifferenceSchema = z.object({
   recordedKey: z.string().optional(),
   replayedKey: z.string().optional(),
   detail: z.string(),
+  /** The element in a few words (`Cell "Post 12"`), for a line that names what went or came (docs/rules.md#r-rpl-10). */
+  element: z.string().optional(),
 });
 export type ScreenDifference = z.infer<typeof ScreenDifferenceSchema>;
 
@@ -256,13 +258,13 @@ export function compareScreens(
       case 'only_xctest': {
         const parent = parentKeyOf(d.xctestKey!);
         if (parent !== null && onlyRecorded.has(parent)) break;
-        add({ class: 'only_recorded', ...keys(d.xctestKey, undefined), detail: `${describe(x)} at ${boxText(x ? boundsOf(x) : null)}` });
+        add({ class: 'only_recorded', ...keys(d.xctestKey, undefined), detail: `${describe(x)} at ${boxText(x ? boundsOf(x) : null)}`, element: describe(x) });
         break;
       }
       case 'only_sdk': {
         const parent = parentKeyOf(d.sdkKey!);
         if (parent !== null && onlyReplayed.has(parent)) break;
-        add({ class: 'only_replayed', ...keys(undefined, d.sdkKey), detail: `${describe(s)} at ${boxText(s ? boundsOf(s) : null)}` });
+        add({ class: 'only_replayed', ...keys(undefined, d.sdkKey), detail: `${describe(s)} at ${boxText(s ? boundsOf(s) : null)}`, element: describe(s) });
         break;
       }
       case 'text_changed':

@@ -10,9 +10,9 @@
 import { z } from 'zod';
 import { StepStatusSchema } from './reader';
 import { ActionResultSchema } from '@shared/protocol/action';
-import { ScreenComparisonSchema } from '@shared/compare/screens';
+import { ScreenComparisonSchema, type ScreenComparison } from '@shared/compare/screens';
 import { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector } from './action-record';
-import { TargetCheckSchema } from './replay-target';
+import { TargetCheckSchema, targetDiverges, type TargetCheck } from './replay-target';
 
 export { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector };
 
@@ -43,6 +43,12 @@ export const ReplayStepSchema = z.object({
   differences: z.array(z.string()),
   /** Reported, not judged: the backend or fallback that served it this time, a send after a race. */
   notes: z.array(z.string()),
+  /**
+   * What changed on the way without stopping the step, as the exported flow would meet it
+   * (docs/rules.md#r-rpl-10): "target moved by 62 pt", "target renamed: …", "removed Cell \"Post 12\"",
+   * "added …" (an element only on one side of a compared screen that is still the same screen).
+   */
+  changes: z.array(z.string()).default([]),
   ran: RanSchema,
   /** The recorded target found again on the replayed screen; absent for a step that aims at nothing. */
   target: TargetCheckSchema.optional(),
@@ -82,9 +88,11 @@ export const ReplayReportSchema = z.object({
   matched: z.number().int().nonnegative(),
   diverged: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
+  /** Of the matched steps, those with changes (docs/rules.md#r-rpl-10). */
+  changed: z.number().int().nonnegative().default(0),
   /** Actions in the trace. */
   total: z.number().int().nonnegative(),
-  /** Actions not run because the replay stopped first. */
+  /** Actions not reached because the replay stopped first (a reached step that did not run is in `steps`, `ran: no`). */
   notRun: z.number().int().nonnegative(),
   /** Their filmstrip numbers. */
   unreached: z.array(z.number().int().positive()).default([]),
@@ -108,24 +116,59 @@ export function stepRanges(numbers: readonly number[]): string {
 }
 
 /**
- * Which steps ran, in one line (docs/rules.md#r-rpl-06): "ran: 1–3 · may have run: 4 · not run: 5–7".
- * Each part only when it has a step.
+ * Which steps ran, in one line (docs/rules.md#r-rpl-06): "ran: 1–3 · may have run: 4 · did not run: 5 ·
+ * not reached: 6, 7". A step the replay reached but that ran nothing (not sent, or refused) is "did not
+ * run"; one it never reached (it stopped first) is "not reached", as the count line says it.
  */
 export function ranSummary(report: Pick<ReplayReport, 'steps' | 'unreached'>): string {
   const of = (ran: Ran) => report.steps.filter((s) => s.ran === ran).map((s) => s.number);
   const parts: string[] = [];
-  const yes = of('yes');
-  const maybe = of('maybe');
-  const no = [...of('no'), ...report.unreached];
-  if (yes.length > 0) parts.push(`ran: ${stepRanges(yes)}`);
-  if (maybe.length > 0) parts.push(`may have run: ${stepRanges(maybe)}`);
-  if (no.length > 0) parts.push(`not run: ${stepRanges(no)}`);
+  for (const [words, numbers] of [
+    ['ran', of('yes')],
+    ['may have run', of('maybe')],
+    ['did not run', of('no')],
+    ['not reached', report.unreached],
+  ] as const) {
+    if (numbers.length > 0) parts.push(`${words}: ${stepRanges(numbers)}`);
+  }
   return parts.length > 0 ? parts.join(' · ') : 'no step ran';
+}
+
+/** At most this many elements named per side of one screen; the rest are counted. */
+const MAX_NAMED_ELEMENTS = 5;
+
+/**
+ * A step's changes (docs/rules.md#r-rpl-10): its target moved or renamed where the exported selector
+ * still finds it alone, and the elements removed or added on a compared screen that is still the same
+ * screen (one that is not is a divergence of its own, and says so). Each named once, before and after alike.
+ */
+export function stepChanges(
+  target: TargetCheck | undefined,
+  screens: { before?: ScreenComparison | undefined; after?: ScreenComparison | undefined },
+): string[] {
+  const out: string[] = [];
+  if (target && !targetDiverges(target.verdict)) {
+    if (target.verdict === 'elsewhere') out.push(`target moved by ${target.movedPt ?? '?'} pt`);
+    if (target.verdict === 'renamed') out.push(target.detail);
+  }
+  for (const screen of [screens.before, screens.after]) {
+    if (!screen || screen.differs) continue;
+    for (const [cls, words] of [
+      ['only_recorded', 'removed'],
+      ['only_replayed', 'added'],
+    ] as const) {
+      const named = screen.differences.filter((d) => d.class === cls).map((d) => `${words} ${d.element ?? d.detail}`);
+      const unnamed = screen.counts[cls] - Math.min(named.length, MAX_NAMED_ELEMENTS);
+      for (const line of [...named.slice(0, MAX_NAMED_ELEMENTS), ...(unnamed > 0 ? [`${words} ${unnamed} more`] : [])]) if (!out.includes(line)) out.push(line);
+    }
+  }
+  return out;
 }
 
 /**
  * The report in one line, as the CLI ends a replay and the UI sums one up:
- * "3 of 7 replayed: 2 matched, 1 diverged, 0 failed; stopped at the first divergence, 4 not run".
+ * "3 of 7 replayed: 2 matched (1 with changes), 1 diverged, 0 failed; stopped at the first divergence, 4
+ * not reached; changes: step 2: target moved by 62 pt".
  */
 export function replaySummary(report: ReplayReport): string {
   const first = report.relaunchedFirst;
@@ -134,8 +177,18 @@ export function replaySummary(report: ReplayReport): string {
 }
 
 function countsSummary(report: ReplayReport): string {
-  const counts = `${report.steps.length} of ${report.total} replayed: ${report.matched} matched, ${report.diverged} diverged, ${report.failed} failed`;
+  const changed = report.changed > 0 ? ` (${report.changed} with changes)` : '';
+  const counts = `${report.steps.length} of ${report.total} replayed: ${report.matched} matched${changed}, ${report.diverged} diverged, ${report.failed} failed`;
+  // Each change once, at the first step that met it: a removed row is missing from every screen after it.
+  const named = new Set<string>();
+  const withChanges: string[] = [];
+  for (const step of report.steps) {
+    const fresh = step.changes.filter((c) => !named.has(c));
+    fresh.forEach((c) => named.add(c));
+    if (fresh.length > 0) withChanges.push(`step ${step.number}: ${fresh.join(', ')}`);
+  }
+  const changes = withChanges.length > 0 ? `; changes: ${withChanges.join('; ')}` : '';
   const reason = report.stopped?.reason;
-  if (!reason) return counts;
-  return `${counts}; ${reason === 'divergence' ? 'stopped at the first divergence' : 'stopped by you'}, ${report.notRun} not run`;
+  if (!reason) return counts + changes;
+  return `${counts}; ${reason === 'divergence' ? 'stopped at the first divergence' : 'stopped by you'}, ${report.notRun} not reached${changes}`;
 }

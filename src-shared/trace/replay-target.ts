@@ -7,12 +7,14 @@
  * The verdicts: `found` (one element, the recorded one, where it was); `missing` (the selector finds
  * nothing); `ambiguous` (it finds several); `another` (it finds an element with another id than the
  * recorded one); `renamed` (the recorded element, with another label); `elsewhere` (the recorded element,
- * moved). Every verdict but `found` is a divergence.
+ * moved). `renamed` and `elsewhere` are not divergences: the exported selector still finds the one
+ * element, so the exported flow would run the step, and so does the replay ("matched, moved by N pt");
+ * the others are (`targetDiverges`, docs/rules.md#r-rpl-10).
  */
 import { z } from 'zod';
 import { PointSchema, type Point } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
-import { boundsOf, nodeLabel } from '@shared/model/node';
+import { boundsOf, nodeLabel, type Rect } from '@shared/model/node';
 import { flattenTree, nodeAtKey, parentKeyOf } from '@shared/model/tree';
 import { actionTargetAt } from '@shared/model/target';
 import { topmostAt } from '@shared/model/pick';
@@ -30,6 +32,15 @@ export const TARGET_VERDICTS = ['found', 'missing', 'ambiguous', 'another', 'ren
 export const TargetVerdictSchema = z.enum(TARGET_VERDICTS);
 export type TargetVerdict = z.infer<typeof TargetVerdictSchema>;
 
+/**
+ * The verdicts that stop the step (docs/rules.md#r-rpl-10): the exported selector finds nothing, several
+ * elements, or another element. A moved or renamed target it still finds uniquely is the step's change,
+ * not its divergence: Maestro's `tapOn` taps it wherever it is and whatever it reads.
+ */
+export function targetDiverges(verdict: TargetVerdict): boolean {
+  return verdict === 'missing' || verdict === 'ambiguous' || verdict === 'another';
+}
+
 export const TargetCheckSchema = z.object({
   /** How the target was looked for: the exported selector, the exported point, or (no recorded screen) the recorded identity. */
   by: z.discriminatedUnion('kind', [
@@ -44,8 +55,10 @@ export const TargetCheckSchema = z.object({
   replayedKey: z.string().optional(),
   /** The recorded element, by its key in the recorded tree. */
   recordedKey: z.string().optional(),
-  /** One line: `found by Maestro id: "login.submit"`, `moved: [16,330,386,380] → [16,392,386,442]`, … */
+  /** One line: `found by Maestro id: "login.submit"`, `target moved by 62 pt: [16,330,386,380] → [16,392,386,442]`, … */
   detail: z.string(),
+  /** `elsewhere`: how far the element's centre moved, in whole points (its largest edge move when the centre stayed). */
+  movedPt: z.number().int().nonnegative().optional(),
 });
 export type TargetCheck = z.infer<typeof TargetCheckSchema>;
 
@@ -70,11 +83,7 @@ function idOf(node: UiNode, xctest?: Readonly<Record<string, string>> | null): s
 }
 
 /** The recorded element against the one found: the same id, the same label, in the same place. */
-function judge(
-  recorded: UiNode | undefined,
-  xctest: Readonly<Record<string, string>> | null | undefined,
-  found: UiNode,
-): { verdict: TargetVerdict; detail?: string } {
+function judge(recorded: UiNode | undefined, xctest: Readonly<Record<string, string>> | null | undefined, found: UiNode): Judged {
   if (!recorded) return { verdict: 'found' };
   const recordedId = idOf(recorded, xctest);
   const foundId = idOf(found);
@@ -90,8 +99,22 @@ function judge(
     return { verdict: 'renamed', detail: `renamed: ${JSON.stringify(was)} → ${is === undefined ? '(no label)' : JSON.stringify(is)}` };
   const from = boundsOf(recorded);
   const to = boundsOf(found);
-  if (from && to && movedBy(from, to)) return { verdict: 'elsewhere', detail: `moved: ${boxText(from)} → ${boxText(to)}` };
+  if (from && to && movedBy(from, to)) {
+    const movedPt = distance(from, to);
+    return { verdict: 'elsewhere', movedPt, detail: `moved by ${movedPt} pt: ${boxText(from)} → ${boxText(to)}` };
+  }
   return { verdict: 'found' };
+}
+
+type Judged = { verdict: TargetVerdict; detail?: string; movedPt?: number };
+
+/** How far a frame moved, as a person reads it: its centre's travel, else (resized in place) its largest edge move. */
+function distance(from: Rect, to: Rect): number {
+  const dx = (to.left + to.right - from.left - from.right) / 2;
+  const dy = (to.top + to.bottom - from.top - from.bottom) / 2;
+  const centre = Math.round(Math.hypot(dx, dy));
+  if (centre > 0) return centre;
+  return Math.round(Math.max(...(['left', 'top', 'right', 'bottom'] as const).map((edge) => Math.abs(to[edge] - from[edge]))));
 }
 
 function at(root: UiNode, point: Point): UiNode | undefined {
@@ -124,7 +147,7 @@ function foundOne(
   by: TargetCheck['by'],
   root: UiNode | undefined,
   node: UiNode,
-  judged: { verdict: TargetVerdict; detail?: string },
+  judged: Judged,
   recordedKey: string | undefined,
   foundText: string,
 ): FoundTarget {
@@ -135,6 +158,7 @@ function foundOne(
       by,
       verdict: judged.verdict,
       matches: 1,
+      ...(judged.movedPt !== undefined ? { movedPt: judged.movedPt } : {}),
       ...(replayedKey !== undefined ? { replayedKey } : {}),
       ...(recordedKey !== undefined ? { recordedKey } : {}),
       detail: judged.detail ? `target ${judged.detail}` : foundText,

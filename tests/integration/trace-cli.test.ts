@@ -254,7 +254,7 @@ describe('parallax replay', () => {
     expect(report.steps[0]!.screens.after).toMatchObject({ differs: false });
     // R-RPL-06: the refused tap ran nothing, the others ran.
     expect(report.steps.map((s) => s.ran)).toEqual(['yes', 'no', 'yes']);
-    expect((report as ReplayReport & { ran: string }).ran).toBe('ran: 1, 3 · not run: 2');
+    expect((report as ReplayReport & { ran: string }).ran).toBe('ran: 1, 3 · did not run: 2');
     expect(report.steps[1]!.replayed.outcome).toEqual({ success: false, backend: 'sdk', failureReason: 'element_not_actionable' });
     expect(code).toBe(0);
   });
@@ -266,7 +266,7 @@ describe('parallax replay', () => {
     expect(stdout[2]).toMatch(/^2 {2}matched +tap +id "login\.passkey" +— failed: element_not_actionable via sdk$/);
     expect(stdout.filter((l) => /^\d+ {2}matched/.test(l))).toHaveLength(3);
     expect(stdout.at(-2)).toBe('3 of 3 replayed: 3 matched, 0 diverged, 0 failed');
-    expect(stdout.at(-1)).toBe('ran: 1, 3 · not run: 2');
+    expect(stdout.at(-1)).toBe('ran: 1, 3 · did not run: 2');
     expect(code).toBe(0);
   });
 
@@ -305,35 +305,63 @@ describe('parallax replay', () => {
     expect(stdout.filter((l) => /^\d+ {2}(matched|diverged|failed)/.test(l))).toEqual([
       expect.stringMatching(/^1 {2}diverged +tap +id "login\.submit" +— the screen before differs: .*; target missing/),
     ]);
-    expect(stdout.at(-2)).toBe('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run');
-    expect(stdout.at(-1)).toBe('not run: 1–3');
+    expect(stdout.at(-2)).toBe('1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not reached');
+    expect(stdout.at(-1)).toBe('did not run: 1 · not reached: 2, 3');
   });
 
-  it('R-RPL-01, R-RPL-07: after the app changed, the step diverges at its target: moved, renamed, gone; the backend only noted', async () => {
+  it('R-RPL-10, R-RPL-07: after the app changed, a step runs where the exported selector still finds its target (moved, renamed) and diverges where it does not (gone); the changes are named', async () => {
     const variant = async (variants: string[]) => {
       const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen: 'login', faults: [], variants }) });
       expect(res.status).toBe(200);
       await sleep(600);
       const { stdout } = await run('replay', loginTrace, '--device', device.runnerUrl, '--json', '--stop-on-divergence');
-      return JSON.parse(stdout.join('\n')) as ReplayReport;
+      return JSON.parse(stdout.join('\n')) as ReplayReport & { ran: string };
     };
     try {
+      // Sign In below the passkey button: `id: 'login\.submit'` still finds it alone, so it is tapped.
       const moved = await variant(['moved-button']);
-      expect(moved.steps[0]).toMatchObject({ verdict: 'diverged', target: { verdict: 'elsewhere' } });
-      expect(moved.steps[0]!.differences).toContain(moved.steps[0]!.target!.detail);
-      expect(moved.steps[0]!.replayed.result).toBeUndefined();
-      expect(moved.notRun).toBe(2);
+      expect(moved.steps[0]).toMatchObject({ verdict: 'matched', ran: 'yes', target: { verdict: 'elsewhere', movedPt: expect.any(Number) } });
+      expect(moved.steps[0]!.changes).toEqual([`target moved by ${moved.steps[0]!.target!.movedPt} pt`]);
+      expect(moved.steps[0]!.differences).toEqual([]);
+      expect(moved.steps[0]!.replayed.result).toMatchObject({ success: true });
+      expect(moved.changed).toBeGreaterThanOrEqual(1);
 
       const renamed = await variant(['renamed-label']);
-      expect(renamed.steps[0]).toMatchObject({ verdict: 'diverged', target: { verdict: 'renamed', detail: 'target renamed: "Sign In" → "Log In"' } });
+      expect(renamed.steps[0]).toMatchObject({
+        verdict: 'matched',
+        ran: 'yes',
+        target: { verdict: 'renamed', detail: 'target renamed: "Sign In" → "Log In"' },
+      });
+      expect(renamed.steps[0]!.changes).toContain('target renamed: "Sign In" → "Log In"');
 
+      // The passkey button is gone: its step diverges and is not sent; the step before names what went.
       const removed = await variant(['removed-row']);
-      expect(removed.steps[0]!.verdict).toBe('matched');
-      expect(removed.steps[1]).toMatchObject({ verdict: 'diverged', target: { verdict: 'missing' } });
+      expect(removed.steps[0]).toMatchObject({ verdict: 'matched', changes: ['removed Button "Sign in with Passkey"'] });
+      expect(removed.steps[1]).toMatchObject({ verdict: 'diverged', ran: 'no', target: { verdict: 'missing' } });
+      expect(removed).toMatchObject({ matched: 1, changed: 1, diverged: 1, notRun: 1, unreached: [3] });
+      expect(removed.ran).toBe('ran: 1 · did not run: 2 · not reached: 3');
     } finally {
       await fetch(`${device.adminUrl}/variants`, { method: 'POST', body: JSON.stringify({ variants: [] }) });
     }
-  });
+  }, 120_000);
+
+  it('R-RPL-10: the summary the CLI prints names the changes, and its counts agree with --json', async () => {
+    await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen: 'login', faults: [], variants: ['removed-row'] }) });
+    await sleep(600);
+    try {
+      const { stdout } = await run('replay', loginTrace, '--device', device.runnerUrl, '--stop-on-divergence');
+      expect(stdout.filter((l) => /^\d+ {2}(matched|diverged|failed)/.test(l))).toEqual([
+        expect.stringMatching(/^1 {2}matched +tap +id "login\.submit" +— succeeded via \w+ · removed Button "Sign in with Passkey"$/),
+        expect.stringMatching(/^2 {2}diverged +tap +id "login\.passkey" +— target missing/),
+      ]);
+      expect(stdout.at(-2)).toBe(
+        '2 of 3 replayed: 1 matched (1 with changes), 1 diverged, 0 failed; stopped at the first divergence, 1 not reached; changes: step 1: removed Button "Sign in with Passkey"',
+      );
+      expect(stdout.at(-1)).toBe('ran: 1 · did not run: 2 · not reached: 3');
+    } finally {
+      await fetch(`${device.adminUrl}/variants`, { method: 'POST', body: JSON.stringify({ variants: [] }) });
+    }
+  }, 60_000);
 
   it('a trace the app itself records (through its API) replays too, a picked node included', async () => {
     const services = await startAppServices('web');

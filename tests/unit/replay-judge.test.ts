@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ViewHierarchySchema, type UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
-import { withoutChildren } from '@shared/model/node';
+import { nodeLabel, withoutChildren } from '@shared/model/node';
 import { compareScreens, SCREEN_THRESHOLD, screenKeyOf } from '@shared/compare/screens';
-import { findRecordedTarget } from '@shared/trace/replay-target';
+import { findRecordedTarget, targetDiverges } from '@shared/trace/replay-target';
+import { matchSelector, parseSelector } from '@shared/selectors/query';
 import { compareOutcomes, recordedActionText, traceActionFor, typesSecret, withSecret } from '@shared/trace/action-record';
-import { ranSummary, stepRanges } from '@shared/trace/replay-report';
+import { ranSummary, stepChanges, stepRanges } from '@shared/trace/replay-report';
 import { traceVariables } from '@shared/trace/variables';
 import type { TimelineStep } from '@shared/trace/reader';
 import type { ActionRequest } from '@shared/protocol/action';
@@ -172,6 +173,68 @@ describe('the recorded target, found again (R-RPL-01)', () => {
   });
 });
 
+/** How many elements the step's exported Maestro selector finds on `screen`, by Maestro's own rules (maestro-match.ts). */
+function maestroFinds(step: TimelineStep, recordedRoot: UiNode, screen: UiNode): number {
+  const check = findRecordedTarget(step, { root: recordedRoot }, recordedRoot)!.check;
+  if (check.by.kind !== 'selector' || check.by.syntax !== 'maestro') throw new Error(`not a Maestro selector: ${JSON.stringify(check.by)}`);
+  return matchSelector(parseSelector(check.by.selector, 'maestro'), screen).matches.length;
+}
+
+describe('a verdict says what the exported flow would do (R-RPL-10)', () => {
+  it('R-RPL-10: a moved target the exported selector still finds alone runs: "moved by N pt", a change, not a divergence', () => {
+    const login = load('login');
+    const step = recorded(tapOn(login, 'login.submit'), login);
+    const moved = clone(login);
+    shift(moved, 'login.submit', 62);
+    // What Maestro does with the exported `id: 'login\.submit'` on the moved screen: one element, tapped.
+    expect(maestroFinds(step, login, moved)).toBe(1);
+    const check = findRecordedTarget(step, { root: login }, moved)!.check;
+    expect(check).toMatchObject({ verdict: 'elsewhere', movedPt: 62, detail: 'target moved by 62 pt: [16,330,386,380] → [16,392,386,442]' });
+    expect(targetDiverges(check.verdict)).toBe(false);
+    expect(stepChanges(check, { before: compareScreens(login, moved) })).toEqual(['target moved by 62 pt']);
+  });
+
+  it('R-RPL-10: a renamed target found by its id runs ("renamed"); one found by its text is missing, as in Maestro', () => {
+    const login = load('login');
+    const rename = (root: UiNode, from: string, to: string) =>
+      flattenTree(root).forEach((f) =>
+        Object.assign(f.node, JSON.parse(JSON.stringify(withoutChildren(f.node)).replaceAll(JSON.stringify(from), JSON.stringify(to)))),
+      );
+    const byIdStep = recorded(tapOn(login, 'login.submit'), login);
+    const renamed = clone(login);
+    rename(renamed, 'Sign In', 'Log In');
+    expect(maestroFinds(byIdStep, login, renamed)).toBe(1);
+    const check = findRecordedTarget(byIdStep, { root: login }, renamed)!.check;
+    expect(check.verdict).toBe('renamed');
+    expect(targetDiverges(check.verdict)).toBe(false);
+    expect(stepChanges(check, {})).toEqual(['target renamed: "Sign In" → "Log In"']);
+
+    // A label without an id of its own is exported by its text: renamed, Maestro finds nothing.
+    const welcome = flattenTree(login).find((f) => nodeLabel(f.node) === 'Welcome back. Sign in to continue.' && f.node.bounds)!.node;
+    const byText = recorded({ action: 'tap', target: { node: withoutChildren(welcome) } }, login);
+    const reworded = clone(login);
+    rename(reworded, 'Welcome back. Sign in to continue.', 'Hello again.');
+    expect(maestroFinds(byText, login, reworded)).toBe(0);
+    const gone = findRecordedTarget(byText, { root: login }, reworded)!.check;
+    expect(gone.verdict).toBe('missing');
+    expect(targetDiverges(gone.verdict)).toBe(true);
+  });
+
+  it('R-RPL-10: an element removed from or added to a compared screen that is still the same screen is named; another screen is not itemised', () => {
+    const login = load('login');
+    const removed = clone(login);
+    remove(removed, 'login.passkey');
+    const before = compareScreens(login, removed);
+    expect(before.differs).toBe(false);
+    // The same removal seen before and after the step is named once.
+    expect(stepChanges(undefined, { before, after: before })).toEqual(['removed Button "Sign in with Passkey"']);
+    expect(stepChanges(undefined, { before: compareScreens(removed, login) })).toEqual(['added Button "Sign in with Passkey"']);
+    const other = compareScreens(login, load('feed'));
+    expect(other.differs).toBe(true);
+    expect(stepChanges(undefined, { before: other })).toEqual([]);
+  });
+});
+
 describe('what a replay reports (R-RPL-03, R-RPL-06)', () => {
   it('R-RPL-03: another backend or fallback is a note, another outcome a difference', () => {
     expect(compareOutcomes({ success: true, backend: 'xctest' }, { success: true, backend: 'sdk' })).toEqual({
@@ -185,7 +248,7 @@ describe('what a replay reports (R-RPL-03, R-RPL-06)', () => {
     expect(stepRanges([1, 2, 3, 5, 7, 8])).toBe('1–3, 5, 7, 8');
     const step = (number: number, ran: 'yes' | 'no' | 'maybe') => ({ number, ran });
     expect(ranSummary({ steps: [step(1, 'yes'), step(2, 'yes'), step(3, 'maybe')] as never, unreached: [4, 5] })).toBe(
-      'ran: 1, 2 · may have run: 3 · not run: 4, 5',
+      'ran: 1, 2 · may have run: 3 · not reached: 4, 5',
     );
     expect(ranSummary({ steps: [], unreached: [] })).toBe('no step ran');
   });

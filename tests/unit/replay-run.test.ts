@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, ApiEventPayload, ApiMethod, ApiOutput, ParallaxApi } from '@shared/api/api';
-import { replaySummary, type ReplayReport, type ReplayStep } from '@shared/trace/replay-report';
+import { ranSummary, replaySummary, type ReplayReport, type ReplayStep } from '@shared/trace/replay-report';
 import { startReplay, stepReplayState, stopReplay, useReplay } from '@renderer/state/replay';
 
 class CallError extends Error {
@@ -48,6 +48,7 @@ function step(index: number, verdict: ReplayStep['verdict'], differences: string
     verdict,
     differences,
     notes: [],
+    changes: [],
     ran: verdict === 'matched' ? 'yes' : 'no',
     screens: {},
     recorded: { status: 'succeeded' },
@@ -62,6 +63,7 @@ function report(steps: ReplayStep[], total: number, stopped?: ReplayReport['stop
     matched: count('matched'),
     diverged: count('diverged'),
     failed: count('failed'),
+    changed: 0,
     total,
     notRun: total - steps.length,
     unreached: [],
@@ -150,13 +152,32 @@ describe('a replay run in the trace view', () => {
 });
 
 describe('the report in one line', () => {
-  it('counts the steps, and says why and how many were not run when it stopped', () => {
+  it('counts the steps, and says why and how many were not reached when it stopped', () => {
     expect(replaySummary(report([step(0, 'matched'), step(1, 'matched')], 2))).toBe('2 of 2 replayed: 2 matched, 0 diverged, 0 failed');
     expect(replaySummary(report([step(0, 'diverged')], 3, { reason: 'divergence', afterCallId: 'call-1' }))).toBe(
-      '1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not run',
+      '1 of 3 replayed: 0 matched, 1 diverged, 0 failed; stopped at the first divergence, 2 not reached',
     );
     expect(replaySummary(report([step(0, 'matched'), step(1, 'failed')], 7, { reason: 'aborted', afterCallId: 'call-2' }))).toBe(
-      '2 of 7 replayed: 1 matched, 0 diverged, 1 failed; stopped by you, 5 not run',
+      '2 of 7 replayed: 1 matched, 0 diverged, 1 failed; stopped by you, 5 not reached',
+    );
+  });
+
+  it('R-RPL-10: the count line and the ran line agree: a reached step that ran nothing "did not run", the rest "not reached"', () => {
+    // Issue 27: "5 of 11 replayed … not run: 5–11" counted step 5 twice.
+    const steps = [0, 1, 2, 3].map((i) => step(i, 'matched')).concat(step(4, 'diverged'));
+    const r = { ...report(steps, 11, { reason: 'divergence', afterCallId: 'call-5' }), unreached: [6, 7, 8, 9, 10, 11] };
+    expect(replaySummary(r)).toBe('5 of 11 replayed: 4 matched, 1 diverged, 0 failed; stopped at the first divergence, 6 not reached');
+    expect(ranSummary(r)).toBe('ran: 1–4 · did not run: 5 · not reached: 6–11');
+  });
+
+  it('R-RPL-10: matched steps with changes are counted and named in the summary', () => {
+    const moved = { ...step(0, 'matched'), changes: ['target moved by 62 pt'] };
+    const removed = { ...step(1, 'matched'), changes: ['removed Cell "Post 12"'] };
+    // The row is gone from every screen after it: named once, at the first step that met it.
+    const stillRemoved = { ...step(2, 'matched'), changes: ['removed Cell "Post 12"'] };
+    const r = { ...report([moved, removed, stillRemoved], 3), changed: 3 };
+    expect(replaySummary(r)).toBe(
+      '3 of 3 replayed: 3 matched (3 with changes), 0 diverged, 0 failed; changes: step 1: target moved by 62 pt; step 2: removed Cell "Post 12"',
     );
   });
 });

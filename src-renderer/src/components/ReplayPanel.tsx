@@ -215,7 +215,7 @@ const VERDICT_TEXT: Record<StepReplayState['verdict'], string> = {
   matched: 'matched',
   diverged: 'diverged',
   failed: 'failed',
-  notRun: 'not run',
+  notRun: 'not reached',
   pending: '…',
 };
 
@@ -227,9 +227,18 @@ export function ReplayBadge({ path, callId }: { path: string; callId: string }) 
     callId,
   );
   if (!state) return null;
+  // What changed on the way is named on the badge, so a matched step that met a removed row says so (docs/rules.md#r-rpl-10).
+  const changes = 'step' in state ? state.step.changes : [];
   return (
-    <span className={`replay-badge verdict-${state.verdict}`} data-testid="replay-badge" data-verdict={state.verdict}>
+    <span
+      className={`replay-badge verdict-${state.verdict}${changes.length > 0 ? ' with-changes' : ''}`}
+      data-testid="replay-badge"
+      data-verdict={state.verdict}
+      data-changes={changes.length}
+      title={changes.join('\n') || undefined}
+    >
       {VERDICT_TEXT[state.verdict]}
+      {changes.length > 0 ? `, ${changes.join(', ')}` : ''}
     </span>
   );
 }
@@ -255,7 +264,7 @@ export function ReplayStepResult({ path, callId }: { path: string; callId: strin
   if (!('step' in state)) {
     return (
       <div className="replay-step-result" data-testid="replay-verdict" data-verdict={state.verdict}>
-        <strong>Replay:</strong> {state.verdict === 'pending' ? 'not replayed yet' : 'not run: the replay stopped before this step'}
+        <strong>Replay:</strong> {state.verdict === 'pending' ? 'not replayed yet' : 'not reached: the replay stopped before this step'}
       </div>
     );
   }
@@ -275,6 +284,13 @@ export function ReplayStepResult({ path, callId }: { path: string; callId: strin
         <span className="replay-target" data-testid="replay-target" data-verdict={step.target.verdict}>
           target: {step.target.detail}
         </span>
+      )}
+      {step.changes.length > 0 && (
+        <ul className="replay-changes" data-testid="replay-changes">
+          {step.changes.map((d) => (
+            <li key={d}>{d}</li>
+          ))}
+        </ul>
       )}
       {step.differences.length > 0 && (
         <ul className="replay-differences" data-testid="replay-differences">
