@@ -13,6 +13,7 @@ import { ActionResultSchema } from '@shared/protocol/action';
 import { ScreenComparisonSchema } from '@shared/compare/screens';
 import { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector } from './action-record';
 import { TargetCheckSchema } from './replay-target';
+import { FindingsDiffSchema } from '@shared/a11y/diff';
 
 export { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector };
 
@@ -74,6 +75,8 @@ export const ReplayStepSchema = z.object({
     beforeTime: z.number().optional(),
     afterTime: z.number().optional(),
   }),
+  /** The accessibility findings of the last screen both have (after, else before the step) against the recording's (docs/rules.md#r-a11y-20): new, gone, unchanged. */
+  a11y: FindingsDiffSchema.extend({ screen: z.enum(['before', 'after']) }).optional(),
 });
 export type ReplayStep = z.infer<typeof ReplayStepSchema>;
 
