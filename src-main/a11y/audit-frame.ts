@@ -5,7 +5,9 @@
  * the renderer only shows what it found.
  */
 import pngjs from 'pngjs';
-import { auditObservation, type Pixels } from '@shared/a11y';
+import { auditObservation, auditTree, stepFindings, type Pixels, type StepFindings } from '@shared/a11y';
+import { ObservationSchema } from '@shared/protocol/observation';
+import { ViewHierarchySchema } from '@shared/protocol/runner';
 import type { ObservedFrame } from '@shared/api/api';
 import type { AccessibilityAudit } from '@shared/protocol/accessibility';
 import { pngSize } from '@shared/protocol/png';
@@ -46,4 +48,39 @@ export function auditFrame(frame: Pick<ObservedFrame, 'observation' | 'screensho
   const audit = auditObservation(frame.observation, pixels);
   if (unreadable) audit.summary.notEvaluated = audit.summary.notEvaluated.map((n) => (n.kind === 'contrast' ? { ...n, reason: unreadable } : n));
   return audit;
+}
+
+/**
+ * A frame a trace stored, audited offline (docs/rules.md#r-a11y-20): its observation as the recorder wrote
+ * it (a whole Observation, or the ViewHierarchy an action step keeps, audited without the screen size it
+ * does not hold) and its screenshot's PNG bytes. Undefined when the stored JSON is neither.
+ */
+export function auditStoredFrame(stored: unknown, screenshotPng: Buffer | undefined): AccessibilityAudit | undefined {
+  const screenshot = screenshotPng ? { format: 'png' as const, dataBase64: screenshotPng.toString('base64') } : null;
+  const observation = ObservationSchema.safeParse(stored);
+  if (observation.success) return auditFrame({ observation: observation.data, screenshot });
+  const hierarchy = ViewHierarchySchema.safeParse(stored);
+  if (!hierarchy.success || !hierarchy.data.hierarchy) return undefined;
+  let pixels: Pixels | undefined;
+  try {
+    pixels = screenshotPng ? decodeScreenshot(screenshot!.dataBase64) : undefined;
+  } catch (error) {
+    if (!(error instanceof ScreenshotDecodeError)) throw error;
+  }
+  return auditTree({ root: hierarchy.data.hierarchy, pixels });
+}
+
+/**
+ * What a recording keeps of a frame's audit (docs/rules.md#r-a11y-19): counts and fingerprints. Always
+ * taken: the recorder writes off the render path, and a 5k-node screen audits in well under 100 ms
+ * (R-A11Y-16). An audit that throws leaves the step without findings, never without its event.
+ */
+export function frameFindings(frame: Pick<ObservedFrame, 'observation' | 'screenshot'> | null | undefined): StepFindings | undefined {
+  if (!frame) return undefined;
+  try {
+    const audit = auditFrame(frame);
+    return audit ? stepFindings(audit) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -37,6 +37,8 @@ import { outcomeClassOf } from '@shared/act/verdict';
 import type { OpenedTrace } from './open';
 import type { TraceRecorder } from './recorder';
 import type { DeviceConnection } from '@main/connection/connection';
+import { auditStoredFrame, frameFindings } from '@main/a11y/audit-frame';
+import { diffFindings, findingsDiffSummary, stepFindings, type StepFindings } from '@shared/a11y';
 import type { ObservedFrame } from '@shared/api/api';
 import type { UiNode } from '@shared/protocol/runner';
 
@@ -76,6 +78,7 @@ export async function recordActionBefore(recorder: TraceRecorder, input: RecordA
     ...(target ? { target } : {}),
     ...refs,
     ...(input.time !== undefined ? { time: input.time } : {}),
+    ...a11yOf(input.before),
   });
 }
 
@@ -92,7 +95,14 @@ export async function recordActionAfter(
     ...refs,
     ...(input.appStateRef !== undefined ? { appStateRef: input.appStateRef } : {}),
     ...(input.time !== undefined ? { time: input.time } : {}),
+    ...a11yOf(input.after),
   });
+}
+
+/** A frame's findings as its event keeps them (docs/rules.md#r-a11y-19), or nothing to add. */
+function a11yOf(frame: ObservedFrame | null | undefined): { a11y?: StepFindings } {
+  const a11y = frameFindings(frame);
+  return a11y ? { a11y } : {};
 }
 
 /** Both halves of a step that has already run (the device manager reports an ActionStep at its end). */
@@ -227,7 +237,7 @@ function recordedFrame(
 }
 
 interface StepContext {
-  trace: Pick<OpenedTrace, 'resourceJson'>;
+  trace: Pick<OpenedTrace, 'resourceJson'> & Partial<Pick<OpenedTrace, 'resource' | 'hasResource'>>;
   connection: DeviceConnection;
   settleMs: number;
   stopOnDivergence: boolean;
@@ -504,6 +514,37 @@ function secretGuard(variable: string | undefined, judged: { found: FoundTarget 
   return undefined;
 }
 
+/**
+ * The findings of the last screen both sides have (after the step, else before it: a step not sent
+ * still shows its screen) against the recording's (docs/rules.md#r-a11y-20): those the recorder kept,
+ * else the recorded frame audited now; said in a note when any is new or gone. Reported, not judged:
+ * the verdict stays the screens' and the outcome's.
+ */
+async function compareFindings(trace: StepContext['trace'], step: TimelineStep, frames: ReplayedFrames, report: ReplayStep): Promise<void> {
+  const screen = frames.after && step.after ? 'after' : frames.before && step.before ? 'before' : undefined;
+  if (!screen) return;
+  const recordedEvent = screen === 'after' ? step.after! : step.before!;
+  const replayed = frameFindings(frames[screen]);
+  const recorded = recordedEvent.a11y ?? (await recordedFindings(trace, recordedEvent));
+  if (!replayed || !recorded) return;
+  report.a11y = { screen, ...diffFindings(recorded, replayed) };
+  if (report.a11y.new.length > 0 || report.a11y.gone.length > 0) report.notes.push(`${findingsDiffSummary(report.a11y)} (the screen ${screen})`);
+}
+
+async function recordedFindings(
+  trace: StepContext['trace'],
+  frame: { observationRef?: string | undefined; screenshotRef?: string | undefined },
+): Promise<StepFindings | undefined> {
+  if (!frame.observationRef) return undefined;
+  try {
+    const png = frame.screenshotRef && trace.resource && trace.hasResource?.(frame.screenshotRef) ? await trace.resource(frame.screenshotRef) : undefined;
+    const audit = auditStoredFrame(await trace.resourceJson(frame.observationRef), png);
+    return audit ? stepFindings(audit) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The request could not be built from the record: nothing was sent. */
 class NotSent extends Error {}
 
@@ -514,7 +555,7 @@ class NotSent extends Error {}
  * secret the trace types has no value in `options.variables`.
  */
 export async function replayTrace(
-  opened: Pick<OpenedTrace, 'timeline' | 'resourceJson'>,
+  opened: Pick<OpenedTrace, 'timeline' | 'resourceJson'> & Partial<Pick<OpenedTrace, 'resource' | 'hasResource'>>,
   connection: DeviceConnection,
   options: ReplayOptions,
 ): Promise<ReplayReport> {
@@ -550,6 +591,7 @@ export async function replayTrace(
       break;
     }
     const { report: judged, frames } = await replayStep(ctx, step, numbers.get(step.callId) ?? 0);
+    await compareFindings(ctx.trace, step, frames, judged);
     if (options.keepFrames) judged.replayed.frames = await options.keepFrames(judged, frames);
     report.steps.push(judged);
     report[judged.verdict]++;

@@ -13,3 +13,14 @@ export {
 } from './audit';
 export { contrastRatio, relativeLuminance, frameColors, hex, type Pixels, type Rgb } from './color';
 export { panelFindings, A11Y_KIND_LABELS, type PanelFinding, type PanelGroup, type PanelFindings } from './panel';
+export {
+  diffFindings,
+  findingsDiffSummary,
+  stepFindings,
+  FindingsDiffSchema,
+  StepFindingSchema,
+  StepFindingsSchema,
+  type FindingsDiff,
+  type StepFinding,
+  type StepFindings,
+} from './diff';

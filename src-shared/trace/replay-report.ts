@@ -13,6 +13,7 @@ import { ActionResultSchema } from '@shared/protocol/action';
 import { ScreenComparisonSchema, type ScreenComparison } from '@shared/compare/screens';
 import { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector } from './action-record';
 import { TargetCheckSchema, targetDiverges, type TargetCheck } from './replay-target';
+import { FindingsDiffSchema } from '@shared/a11y/diff';
 
 export { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector };
 
@@ -80,6 +81,8 @@ export const ReplayStepSchema = z.object({
     beforeTime: z.number().optional(),
     afterTime: z.number().optional(),
   }),
+  /** The accessibility findings of the last screen both have (after, else before the step) against the recording's (docs/rules.md#r-a11y-20): new, gone, unchanged. */
+  a11y: FindingsDiffSchema.extend({ screen: z.enum(['before', 'after']) }).optional(),
 });
 export type ReplayStep = z.infer<typeof ReplayStepSchema>;
 

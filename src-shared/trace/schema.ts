@@ -20,6 +20,7 @@ import { PointSchema } from '@shared/protocol/action';
 import { BackendSchema, FallbackReasonSchema } from '@shared/protocol/observation';
 import { emptySummary } from '@shared/compare/diff';
 import { urlSecretProblem } from './redact';
+import { StepFindingsSchema } from '@shared/a11y/diff';
 
 export const TRACE_FORMAT = 'parallax-trace';
 export const TRACE_VERSION = 1;
@@ -162,6 +163,8 @@ export const ActionBeforeEventSchema = z.object({
   action: TraceActionSchema,
   target: TraceTargetSchema.optional(),
   ...refs,
+  /** The accessibility findings of the frame before the step (docs/rules.md#r-a11y-19), bounded. Optional: older traces read. */
+  a11y: StepFindingsSchema.optional(),
 });
 
 export const ActionAfterEventSchema = z.object({
@@ -174,6 +177,8 @@ export const ActionAfterEventSchema = z.object({
    * before (an `appState` resource). Optional, so traces written before it still read.
    */
   appStateRef: ResourceRefSchema.optional(),
+  /** The accessibility findings of the frame after the step (docs/rules.md#r-a11y-19), bounded. Optional: older traces read. */
+  a11y: StepFindingsSchema.optional(),
 });
 
 export const ObservationEventSchema = z.object({
