@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { parseJsonLossless } from '@shared/protocol/json';
+import type { StepPerf } from '@shared/protocol/perf';
 import {
   TRACE_EVENT_TYPES,
   TRACE_FILES,
@@ -197,6 +198,8 @@ export interface TimelineStep {
   durationMs?: number;
   /** Oddities a reader should see but that do not make the trace unreadable (an after without a before). */
   warnings: string[];
+  /** The action's perf window, when the recording kept one (docs/rules.md#r-perfstep-03). */
+  perf?: StepPerf;
 }
 
 /**
@@ -227,7 +230,7 @@ export function buildTimeline(events: readonly TraceEvent[]): TimelineStep[] {
       step = {
         index: steps.length,
         callId: event.callId,
-        kind: event.type === 'action.before' || event.type === 'action.after' ? 'action' : event.type,
+        kind: event.type === 'action.before' || event.type === 'action.after' || event.type === 'step.perf' ? 'action' : event.type,
         status: 'recorded',
         statusText: '',
         observations: [],
@@ -261,6 +264,9 @@ export function buildTimeline(events: readonly TraceEvent[]): TimelineStep[] {
         break;
       case 'note':
         step.notes.push(event);
+        break;
+      case 'step.perf':
+        step.perf ??= event.perf;
         break;
     }
   }
