@@ -57,5 +57,10 @@ describe('a recorded step keeps its perf window', () => {
     // 16 MiB retained per push: AFTER_WINDOW_PUSHES pushes after the tap.
     expect(growth.grownMb).toBeGreaterThan(DEFAULT_MEMORY_THRESHOLD_MB);
     expect(growth.flagged).toBe(true);
+
+    // The trace view's step carries the same window (what StepPerf draws and flags, R-PERFSTEP-04).
+    const view = await call('trace.open', { path: stopped.lastTrace });
+    const viewed = (view.steps as { callId: string; perf?: unknown }[]).find((step) => step.callId === tap?.callId);
+    expect(viewed?.perf).toEqual(perf);
   }, 60_000);
 });
