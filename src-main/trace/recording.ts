@@ -17,6 +17,8 @@ import type { DeviceManager } from '@main/devices/manager';
 import { recordActionAfter, recordActionBefore } from './replay';
 import { findUnfinishedTraces, recoverTrace, type RecoveryReport, type UnfinishedTrace } from './recovery';
 import { removeOrphans } from './orphans';
+import { StepPerfTracker, type ClosedStepPerf } from '@shared/trace/step-perf-window';
+import type { DevicePerfSample } from '@shared/protocol/perf';
 
 /** Asked for what the recording's state does not allow (a second start, a stop with nothing recorded). */
 export class RecordingStateError extends Error {
@@ -48,6 +50,8 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
    */
   private turns: Promise<unknown>;
   private readonly unsubscribe: () => void;
+  /** Each step's perf window (docs/rules.md#r-perfstep-03), from the recorded device's pushes. */
+  private perf = new StepPerfTracker();
 
   constructor(
     private readonly manager: DeviceManager,
@@ -62,7 +66,12 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
     manager.on('actionStarted', onStarted);
     manager.on('action', onAction);
     manager.on('observed', onObserved);
+    const onPerf = (event: DevicePerfSample) => {
+      if (event.deviceId === this.deviceId) this.recordPerf(this.perf.sample(event.sample));
+    };
+    manager.on('perf', onPerf);
     this.unsubscribe = () => {
+      manager.off('perf', onPerf);
       manager.off('actionStarted', onStarted);
       manager.off('action', onAction);
       manager.off('observed', onObserved);
@@ -109,6 +118,7 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
     this.steps = 0;
     this.comparisons = 0;
     this.lastAppState = undefined;
+    this.perf = new StepPerfTracker();
     this.generation++;
     const current = this.manager.lastFrame(deviceId);
     if (current) this.onObserved(current);
@@ -140,6 +150,7 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
   private async stopNow(): Promise<RecordingStatus> {
     const recorder = this.recorder;
     if (!recorder) throw new RecordingStateError('nothing is being recorded');
+    this.recordPerf(this.perf.stop(Date.now()));
     this.recorder = undefined;
     await this.queue;
     this.lastTrace = await recorder.stop();
@@ -183,6 +194,14 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
     // that says the typed text is a secret (a field that reads back as bullets, docs/rules.md#r-secret),
     // and the request it reports then has the text taken out. The before event keeps the start time.
     this.started.add(step.callId);
+    this.recordPerf(this.perf.actionStarted(step.callId, step.startedAt));
+  }
+
+  /** A step's closed perf window, after the events already queued (its action.after among them). */
+  private recordPerf(closed: ClosedStepPerf | undefined): void {
+    const recorder = this.recorder;
+    if (!closed || !recorder) return;
+    this.enqueue(() => recorder.append({ type: 'step.perf', callId: closed.callId, perf: closed.perf }));
   }
 
   private onAction(step: ActionStep): void {
@@ -206,6 +225,8 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
       this.steps++;
       this.emit('changed', this.status());
     });
+    // Opened once the result is queued, so its window's event always follows the action.after.
+    this.recordPerf(this.perf.actionEnded(step.callId, Date.now()));
   }
 
   private onObserved(frame: Frame): void {

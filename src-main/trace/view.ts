@@ -127,6 +127,7 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
       ...(before ? { before } : {}),
       ...(after ? { after } : {}),
       ...(step.after?.appStateRef ? { appStateRef: step.after.appStateRef } : {}),
+      ...(step.perf ? { perf: step.perf } : {}),
     });
   }
   return {

@@ -21,7 +21,7 @@ import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-repor
 import { MAX_VARIABLE_VALUE, TraceVariableSchema, VARIABLE_NAME } from '@shared/trace/variables';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { AccessibilityAuditSchema } from '@shared/protocol/accessibility';
-import { DevicePerfSampleSchema, PerfSeriesSchema } from '@shared/protocol/perf';
+import { DevicePerfSampleSchema, PerfSeriesSchema, StepPerfSchema } from '@shared/protocol/perf';
 
 // The device, frame and step schemas are the API's wire (protocol/device.ts); the API's callers name them here.
 export * from '@shared/protocol/device';
@@ -101,6 +101,8 @@ export const TraceViewStepSchema = z.object({
   after: TraceFrameRefsSchema.optional(),
   /** AppReveal: what the app's read-only tools said after the step, as changes (read as `appState`). */
   appStateRef: z.string().optional(),
+  /** The step's perf window, when the recording kept one (docs/rules.md#r-perfstep-03). */
+  perf: StepPerfSchema.optional(),
 });
 export type TraceViewStep = z.infer<typeof TraceViewStepSchema>;
 

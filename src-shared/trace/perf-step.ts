@@ -6,6 +6,8 @@ import type { PerfSnapshot, StepPerf } from '@shared/protocol/perf';
 
 /** What a user may set as the growth threshold, in MB (a step's memory rising by more is flagged). */
 export const MAX_MEMORY_THRESHOLD_MB = 65_536;
+/** R-PERFSTEP-04: the threshold until the user sets one. */
+export const DEFAULT_MEMORY_THRESHOLD_MB = 20;
 
 export class MemoryThresholdError extends Error {
   constructor(readonly value: number) {

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { parseJsonLossless } from '@shared/protocol/json';
+import type { StepPerf } from '@shared/protocol/perf';
 import {
   TRACE_EVENT_TYPES,
   TRACE_FILES,
@@ -226,6 +227,8 @@ export interface TimelineStep {
   durationMs?: number;
   /** Oddities a reader should see but that do not make the trace unreadable (an after without a before). */
   warnings: string[];
+  /** The action's perf window, when the recording kept one (docs/rules.md#r-perfstep-03). */
+  perf?: StepPerf;
 }
 
 /**
@@ -264,7 +267,7 @@ export class TimelineBuilder {
       step = {
         index: this.steps.length,
         callId: event.callId,
-        kind: event.type === 'action.before' || event.type === 'action.after' ? 'action' : event.type,
+        kind: event.type === 'action.before' || event.type === 'action.after' || event.type === 'step.perf' ? 'action' : event.type,
         status: 'recorded',
         statusText: '',
         observations: [],
@@ -298,6 +301,9 @@ export class TimelineBuilder {
         break;
       case 'note':
         step.notes.push(event);
+        break;
+      case 'step.perf':
+        step.perf ??= event.perf;
         break;
     }
   }

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { PointSchema } from '@shared/protocol/action';
 import { BackendSchema, FallbackReasonSchema } from '@shared/protocol/observation';
 import { emptySummary } from '@shared/compare/diff';
+import { StepPerfSchema } from '@shared/protocol/perf';
 import { urlSecretProblem } from './redact';
 import { StepFindingsSchema } from '@shared/a11y/diff';
 
@@ -215,12 +216,23 @@ export const NoteEventSchema = z.object({
   level: z.enum(['info', 'warning', 'error']).optional(),
 });
 
+/**
+ * A step's perf window (docs/rules.md#r-perfstep-03), under the action's call id, written once the
+ * window after the action closed (after its action.after). Optional: a trace without it reads.
+ */
+export const StepPerfEventSchema = z.object({
+  type: z.literal('step.perf'),
+  ...eventBase,
+  perf: StepPerfSchema,
+});
+
 export const TraceEventSchema = z.discriminatedUnion('type', [
   ActionBeforeEventSchema,
   ActionAfterEventSchema,
   ObservationEventSchema,
   ComparisonEventSchema,
   NoteEventSchema,
+  StepPerfEventSchema,
 ]);
 export type TraceEvent = z.infer<typeof TraceEventSchema>;
 export type TraceEventType = TraceEvent['type'];
@@ -229,5 +241,6 @@ export type ActionAfterEvent = z.infer<typeof ActionAfterEventSchema>;
 export type ObservationEvent = z.infer<typeof ObservationEventSchema>;
 export type ComparisonEvent = z.infer<typeof ComparisonEventSchema>;
 export type NoteEvent = z.infer<typeof NoteEventSchema>;
+export type StepPerfEvent = z.infer<typeof StepPerfEventSchema>;
 
-export const TRACE_EVENT_TYPES: readonly TraceEventType[] = ['action.before', 'action.after', 'observation', 'comparison', 'note'];
+export const TRACE_EVENT_TYPES: readonly TraceEventType[] = ['action.before', 'action.after', 'observation', 'comparison', 'note', 'step.perf'];

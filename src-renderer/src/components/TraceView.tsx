@@ -24,6 +24,7 @@ import { stepReplayState, useReplay } from '@renderer/state/replay';
 import { TraceAppState } from './AppPanel';
 import { Tree } from './Tree';
 import { indexTree } from '@shared/model/tree';
+import { StepPerf } from './StepPerf';
 
 /** The "Open trace…" button: a file input under a label. */
 export function OpenTraceButton() {
@@ -363,6 +364,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <div className="trace-main">
             <StepResult step={step} />
             <ReplayStepResult path={trace.path} callId={step.callId} />
+            <StepPerf perf={step.perf} />
             <div className="trace-frames">
               <TraceFrame
                 label={`Before · ${formatTime(beforeTime)}`}
