@@ -14,9 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice } from '@demo/index';
 import { startAppServices, type AppServices } from '@main/host/app-services';
 import { AppRevealConnection } from '@main/appreveal/connection';
-import { openTraceFile } from '@main/trace/index';
 import { parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
 import type { ActionRequest } from '@shared/protocol/action';
+import { rawTool as rawToolOf, traceText } from '../support/appreveal-raw';
 import { admin } from '../support/demo-admin';
 
 const NATIVE_SECRET = 'Tr33-secure-Vq40';
@@ -27,7 +27,6 @@ type Rec = Record<string, unknown>;
 let demo: Awaited<ReturnType<typeof startDemoDevice>>;
 let services: AppServices;
 let session: { baseUrl: string; token?: string };
-let nextId = 1;
 
 beforeAll(async () => {
   demo = await startDemoDevice({ port: 0 });
@@ -39,18 +38,7 @@ afterAll(async () => {
   await demo?.close();
 });
 
-/** One tools/call as AppReveal's own CLI sends it; the tool's JSON text, parsed. */
-async function rawTool(name: string, args: Rec = {}): Promise<Rec> {
-  const response = await fetch(session.baseUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token ?? ''}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }),
-  });
-  const reply = (await response.json()) as { result?: { content?: Array<{ type: string; text?: string }> } };
-  const text = reply.result?.content?.find((c) => c.type === 'text')?.text;
-  if (text === undefined) throw new Error(`${name}: no text content in ${JSON.stringify(reply)}`);
-  return JSON.parse(text) as Rec;
-}
+const rawTool = (name: string, args: Record<string, unknown> = {}) => rawToolOf(session, name, args);
 
 describe('R-SECRET-06, R-SECRET-07: get_view_tree and get_dom_interactive quote a typed password; Parallax keeps it nowhere', () => {
   it('the demo sends both in clear as the Swift source does; the host reads both trees, records, exports, and the secrets are in 0 places', async () => {
@@ -109,17 +97,7 @@ describe('R-SECRET-06, R-SECRET-07: get_view_tree and get_dom_interactive quote 
     const stopped = await call('recording.stop', {});
     unsubscribe();
     const history = await call('device.history', { deviceId: device.id });
-    const opened = await openTraceFile(stopped.lastTrace as string);
-    const refs = opened.events.flatMap((event) =>
-      Object.entries(event as Rec)
-        .filter(([key, value]) => key.endsWith('Ref') && typeof value === 'string' && key !== 'screenshotRef')
-        .map(([, value]) => value as string),
-    );
-    const trace = [
-      JSON.stringify(opened.manifest),
-      JSON.stringify(opened.events),
-      ...(await Promise.all(refs.map(async (ref) => (await opened.resource(ref)).toString('utf8')))),
-    ].join('\n');
+    const trace = await traceText(stopped.lastTrace as string);
     const places: Record<string, string> = {
       'API events (the timeline)': events.join('\n'),
       'device history': JSON.stringify(history),
