@@ -255,8 +255,9 @@ function domElement(target: DomTarget): AppRevealElement {
 
 /**
  * The one script the web view tools run in a web view: read-only, fixed, with the selector passed in as
- * JSON data. It reports where the matching elements are and how to select them again; it reads no values
- * (those come from the bridge, under its redaction policy) and changes nothing. Actions then go through
+ * JSON data. It reports where the matching elements are and how to select them again; it reads values
+ * only when asked (`values`: iOS get_dom_interactive sends each control's, DOMSerializer.swift:85) and
+ * changes nothing. Actions then go through
  * the bridge's bounded action set, matched to the bridge's element by its bounds.
  */
 const DOM_READ_SCRIPT = `(function (args) {
@@ -291,6 +292,7 @@ const DOM_READ_SCRIPT = `(function (args) {
     if (el.getAttribute('placeholder')) item.placeholder = el.getAttribute('placeholder');
     if (el.getAttribute('aria-label')) item.ariaLabel = el.getAttribute('aria-label');
     if (el.disabled) item.disabled = true;
+    if (args.values && el.value) item.value = String(el.value).slice(0, 200);
     if (!editable && !(el instanceof HTMLSelectElement)) {
       var text = (el.textContent || '').replace(/\\s+/g, ' ').trim();
       if (text) item.text = text.slice(0, 100);
@@ -311,6 +313,8 @@ interface DomNode {
   ariaLabel?: string;
   disabled?: boolean;
   text?: string;
+  /** The control's own value, read only for iOS get_dom_interactive (DOMSerializer.swift:85 sends it). */
+  value?: string;
 }
 
 /** The bridge role an element of this tag (and type) has, to tell apart two elements with one box. */
@@ -438,7 +442,8 @@ export class DemoAppReveal implements AppRevealApp {
       if (depth > maxDepth) return;
       const entry = located.get(node);
       const view: Record<string, unknown> = {
-        class: node.cls,
+        // `String(describing: type(of: view))` (ElementInventory.swift:137): a secure field is a UITextField.
+        class: node.cls === 'UISecureTextField' ? 'UITextField' : node.cls,
         frame: frameText(node.rect),
         hidden: entry?.shown === undefined,
         alpha: 1,
@@ -449,7 +454,13 @@ export class DemoAppReveal implements AppRevealApp {
       if (node.label) view.accessibilityLabel = node.label;
       if (node.editable) view.isEditable = true;
       if (node.cls === 'UISwitch') view.isOn = node.checked === true;
-      if (node.cls !== 'UISecureTextField' && !node.secure && node.value) view.text = node.value;
+      // As ElementInventory.swift's dumpNode writes them: `accessibilityValue` (line 152, bullets for a secure
+      // field, as UIKit reads it) and, for any UITextField, `text: textField.text` (line 160): in clear, a
+      // secure field's too. Parallax takes it out on reading (docs/rules.md#r-secret-06).
+      const accessibilityValue = node.secure ? bullets(node.value ?? '') : undefined;
+      if (accessibilityValue) view.accessibilityValue = accessibilityValue;
+      if (node.editable) view.text = node.value ?? '';
+      else if (node.value) view.text = node.value;
       out.push(view);
       for (const child of node.children) visit(child, depth + 1);
     };
@@ -763,7 +774,7 @@ export class DemoAppReveal implements AppRevealApp {
   async getDomInteractive(webviewId?: string, windowId?: string): Promise<unknown> {
     checkWindow(windowId);
     const { webViewId, frame } = await this.webViewOnScreen(webviewId);
-    const joined = await this.readDom(webViewId, frame, undefined, 500);
+    const joined = await this.readDom(webViewId, frame, undefined, 500, true);
     const elements = joined.map(({ node, element }) => {
       const out: Record<string, unknown> = {
         tag: node.tag,
@@ -774,8 +785,9 @@ export class DemoAppReveal implements AppRevealApp {
       if (node.disabled) out.disabled = true;
       if (element.label) out.label = element.label;
       if (node.type === 'checkbox' || node.type === 'radio') out.checked = element.value === 'true';
-      else if (element.value !== undefined && element.value !== '') out.value = element.value;
-      if (element.valueRedacted) out.valueRedacted = true;
+      // `if (node.value) el.value = node.value.substring(0, 200)` (DOMSerializer.swift:85): the page's own
+      // value, a password input's in clear; Parallax takes it out on reading (docs/rules.md#r-secret-07).
+      else if (node.value !== undefined) out.value = node.value;
       return out;
     });
     return { elements, count: elements.length };
@@ -912,10 +924,10 @@ export class DemoAppReveal implements AppRevealApp {
     return { webViewId, frame };
   }
 
-  private async readNodes(frame: Frame, selector: string | undefined, limit: number): Promise<DomNode[]> {
+  private async readNodes(frame: Frame, selector: string | undefined, limit: number, values = false): Promise<DomNode[]> {
     let raw: unknown;
     try {
-      raw = await frame.evaluate(`${DOM_READ_SCRIPT}(${JSON.stringify({ selector: selector ?? null, limit })})`);
+      raw = await frame.evaluate(`${DOM_READ_SCRIPT}(${JSON.stringify({ selector: selector ?? null, limit, values })})`);
     } catch {
       throw new Error('The web view is not responding');
     }
@@ -933,11 +945,12 @@ export class DemoAppReveal implements AppRevealApp {
     frame: Frame,
     selector: string | undefined,
     limit: number,
+    values = false,
   ): Promise<Array<{ node: DomNode; element: WebElement; snapshotId: string }>> {
     for (let attempt = 0; ; attempt++) {
       const snapshot = this.device.web.snapshot(webViewId);
       if (!snapshot.ok) throw new AppRevealToolError(`The web view bridge has no snapshot: ${snapshot.failure}`, { reason: snapshot.failure });
-      const nodes = (await this.readNodes(frame, selector, limit)).filter((node) => node.bounds[2] > 0 && node.bounds[3] > 0);
+      const nodes = (await this.readNodes(frame, selector, limit, values)).filter((node) => node.bounds[2] > 0 && node.bounds[3] > 0);
       const joined: Array<{ node: DomNode; element: WebElement; snapshotId: string }> = [];
       let missing = 0;
       for (const node of nodes) {

@@ -68,6 +68,7 @@ import {
 import { isRecord } from '@shared/protocol/json';
 import { pngSize } from '@shared/protocol/png';
 import { httpGet } from '@main/discovery/http-probe';
+import { redactDomInteractive, redactViewTree, secretElementIds } from '@shared/observe/appreveal-redact';
 
 /**
  * `tool_error`, `unknown_tool`, `no_form`, `unauthorized`, `forbidden_origin`: the app answered (or was
@@ -497,7 +498,26 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     const args = this.args('get_dom_interactive', { webview: webviewId, window: options.windowId, optional: ['window', 'webview'] });
     // iOS wraps the page's answer in `result` (a JSON string); Tauri answers the element list itself.
     const value = this.unwrapPageResult('get_dom_interactive', await this.callJson('get_dom_interactive', args, options));
-    return isRecord(value) && 'result' in value ? value.result : value;
+    // iOS sends a password input's `node.value` in clear: out before anything holds it (docs/rules.md#r-secret-07).
+    return redactDomInteractive(isRecord(value) && 'result' in value ? value.result : value);
+  }
+
+  /**
+   * The native view tree (iOS get_view_tree), a secure field's `text` taken out (docs/rules.md#r-secret-06):
+   * secrecy from the view's own keys and, where the app offers it, get_elements read just before.
+   */
+  async getViewTree(maxDepth = 50, options: CallOptions = {}): Promise<unknown[]> {
+    const inventory = this.has('get_elements')
+      ? await this.getElements(undefined, options).then(
+          (reply) => reply.elements,
+          () => [],
+        )
+      : [];
+    const args = this.args('get_view_tree', { window: options.windowId, optional: ['window'], values: { max_depth: maxDepth } });
+    const value = await this.callJson('get_view_tree', args, options);
+    const views = isRecord(value) ? value.views : value;
+    if (!Array.isArray(views)) throw this.badReply('get_view_tree', 'expected a views list');
+    return redactViewTree(views, secretElementIds(inventory));
   }
 
   webClick(selector: string, webviewId?: string, options: CallOptions = {}): Promise<AppRevealActionResult> {

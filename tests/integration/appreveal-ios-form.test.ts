@@ -14,10 +14,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice } from '@demo/index';
 import { startAppServices, type AppServices } from '@main/host/app-services';
-import { openTraceFile } from '@main/trace/index';
 import { parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
 import type { ActionRequest } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
+import { rawTool as rawToolOf, traceText } from '../support/appreveal-raw';
 import { admin } from '../support/demo-admin';
 
 /** ElementInfo.swift:8-23, in its order. */
@@ -47,7 +47,6 @@ const WEB_SECRET = 'W3b-password-Kp27';
 let demo: Awaited<ReturnType<typeof startDemoDevice>>;
 let services: AppServices;
 let session: { baseUrl: string; token?: string };
-let nextId = 1;
 
 beforeAll(async () => {
   demo = await startDemoDevice({ port: 0 });
@@ -59,18 +58,7 @@ afterAll(async () => {
   await demo?.close();
 });
 
-/** One tools/call as AppReveal's own CLI sends it; the tool's JSON text, parsed. */
-async function rawTool(name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const response = await fetch(session.baseUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token ?? ''}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } }),
-  });
-  const reply = (await response.json()) as { result?: { content?: Array<{ type: string; text?: string }> } };
-  const text = reply.result?.content?.find((c) => c.type === 'text')?.text;
-  if (text === undefined) throw new Error(`${name}: no text content in ${JSON.stringify(reply)}`);
-  return JSON.parse(text) as Record<string, unknown>;
-}
+const rawTool = (name: string, args: Record<string, unknown> = {}) => rawToolOf(session, name, args);
 
 type WireElement = Record<string, unknown>;
 const rawElements = async () => (await rawTool('get_elements')).elements as WireElement[];
@@ -169,17 +157,7 @@ describe('R-AR-27, R-SECRET-05: Parallax reads that form, and a password typed i
     const stopped = await call('recording.stop', {});
     unsubscribe();
     const history = await call('device.history', { deviceId: device.id });
-    const opened = await openTraceFile(stopped.lastTrace as string);
-    const refs = opened.events.flatMap((event) =>
-      Object.entries(event as Record<string, unknown>)
-        .filter(([key, value]) => key.endsWith('Ref') && typeof value === 'string' && key !== 'screenshotRef')
-        .map(([, value]) => value as string),
-    );
-    const trace = [
-      JSON.stringify(opened.manifest),
-      JSON.stringify(opened.events),
-      ...(await Promise.all(refs.map(async (ref) => (await opened.resource(ref)).toString('utf8')))),
-    ].join('\n');
+    const trace = await traceText(stopped.lastTrace as string);
     expect(trace).toContain('login.password');
     const maestro = await call('trace.exportMaestro', { path: stopped.lastTrace });
     const xcuitest = await call('trace.exportXcuiTest', { path: stopped.lastTrace });

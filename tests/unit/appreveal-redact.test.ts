@@ -1,0 +1,111 @@
+/**
+ * The redaction of iOS AppReveal's clear-text reads (docs/rules.md#r-secret-06, #r-secret-07), on the
+ * shapes AppReveal's Swift source writes (UnlikeOtherAI/AppReveal iOS/Sources/AppReveal):
+ * Elements/ElementInventory.swift:136-160 dumpNode (`class`, `frame`, …, `accessibilityValue`, and for a
+ * UITextField `text`, `placeholder`, `isEditing`), :71-87 ElementInfo for get_elements, and
+ * WebView/DOMSerializer.swift:76-95 interactiveJS (`tag`, `rect`, `selector`, `type`, `value`, …).
+ */
+import { describe, expect, it } from 'vitest';
+import { domElementHidesText, redactDomInteractive, redactViewTree, secretElementIds, viewHidesText } from '@shared/observe/appreveal-redact';
+
+/** A UITextField as dumpNode writes it (ElementInventory.swift:136-162). */
+const textFieldView = (extra: Record<string, unknown>) => ({
+  class: 'UITextField',
+  frame: '24,300,354,44',
+  hidden: false,
+  alpha: 1,
+  userInteraction: true,
+  depth: 6,
+  placeholder: 'Password',
+  isEditing: false,
+  ...extra,
+});
+
+describe('R-SECRET-06: get_view_tree views', () => {
+  it('a secure UITextField: its accessibilityValue of bullets in the same view takes its text out', () => {
+    const views = [textFieldView({ accessibilityId: 'login.password', accessibilityValue: '•••••••', text: 'hunter2' })];
+    const [out] = redactViewTree(views) as Array<Record<string, unknown>>;
+    expect(out).not.toHaveProperty('text');
+    expect(out).toMatchObject({ textRedacted: true, accessibilityValue: '•••••••', placeholder: 'Password' });
+  });
+
+  it("an empty secure field reads no bullets: get_elements' bullets for the same id say secret (across replies)", () => {
+    const inventory = [
+      {
+        id: 'login.password',
+        type: 'textField',
+        value: '•••••••',
+        enabled: 'true',
+        visible: 'true',
+        tappable: 'true',
+        frame: '24,300,354,44',
+        actions: 'tap,type,clear',
+      },
+      {
+        id: 'login.username',
+        type: 'textField',
+        value: 'bob',
+        enabled: 'true',
+        visible: 'true',
+        tappable: 'true',
+        frame: '24,240,354,44',
+        actions: 'tap,type,clear',
+      },
+    ];
+    const ids = secretElementIds(inventory);
+    expect([...ids]).toEqual(['login.password']);
+    const out = redactViewTree(
+      [textFieldView({ accessibilityId: 'login.password', text: 'hunter2' }), textFieldView({ accessibilityId: 'login.username', text: 'bob' })],
+      ids,
+    );
+    expect(out).toEqual([expect.not.objectContaining({ text: expect.anything() }), expect.objectContaining({ text: 'bob' })]);
+  });
+
+  it('isSecureTextEntry, a secure class or a password content type, where a port writes one, say secret too', () => {
+    expect(viewHidesText(textFieldView({ isSecureTextEntry: true, text: 'x' }))).toBe(true);
+    expect(viewHidesText(textFieldView({ class: 'UISecureTextField', text: 'x' }))).toBe(true);
+    expect(viewHidesText(textFieldView({ textContentType: 'password', text: 'x' }))).toBe(true);
+  });
+
+  it('a plain field, a label, and a "•••" button title stay as they are (the same object)', () => {
+    const views = [
+      textFieldView({ accessibilityId: 'login.username', text: 'bob' }),
+      { class: 'UILabel', frame: '0,0,10,10', hidden: false, alpha: 1, userInteraction: false, depth: 3, text: 'Welcome', font: 'SF 17' },
+      { class: 'UIButton', frame: '0,0,10,10', hidden: false, alpha: 1, userInteraction: true, depth: 3, title: '•••', enabled: true },
+    ];
+    const out = redactViewTree(views);
+    out.forEach((view, i) => expect(view).toBe(views[i]));
+  });
+});
+
+describe('R-SECRET-07: get_dom_interactive elements', () => {
+  /** An element as interactiveJS writes it (DOMSerializer.swift:76-95). */
+  const el = (extra: Record<string, unknown>) => ({ tag: 'input', rect: { x: 16, y: 200, w: 370, h: 44 }, selector: '#password', ...extra });
+
+  it("a password input (type, a port's inputType, or an autocomplete hint) loses its value and text", () => {
+    const answer = {
+      elements: [el({ id: 'password', type: 'password', value: 'hunter2' }), el({ selector: '#name', id: 'name', type: 'text', value: 'Ada' })],
+      count: 2,
+    };
+    const out = redactDomInteractive(answer) as { elements: Array<Record<string, unknown>>; count: number };
+    expect(out.count).toBe(2);
+    expect(out.elements[0]).toEqual({
+      tag: 'input',
+      rect: { x: 16, y: 200, w: 370, h: 44 },
+      selector: '#password',
+      id: 'password',
+      type: 'password',
+      valueRedacted: true,
+    });
+    expect(out.elements[1]).toBe(answer.elements[1]);
+    expect(domElementHidesText(el({ inputType: 'password', value: 'x' }))).toBe(true);
+    expect(domElementHidesText(el({ type: 'text', autocomplete: 'current-password', value: 'x' }))).toBe(true);
+    expect(domElementHidesText(el({ type: 'checkbox', checked: true }))).toBe(false);
+  });
+
+  it('a bare list (the Tauri form) is redacted alike; anything else is left as it came', () => {
+    const out = redactDomInteractive([el({ type: 'password', value: 'hunter2' })]) as Array<Record<string, unknown>>;
+    expect(out[0]).not.toHaveProperty('value');
+    expect(redactDomInteractive('not a list')).toBe('not a list');
+  });
+});
