@@ -85,3 +85,17 @@ export function longPressNote(recordedMs: number): string {
  */
 export const EMPTY_FLOW_COMMAND = '- waitForAnimationToEnd';
 export const EMPTY_FLOW_NOTE = 'no recorded action is exported; Maestro refuses a flow without commands, so this one only waits for the screen to settle';
+
+// ---- What Maestro makes of it at run time (the inverse, for checking exports) ----------------------
+
+// Java's `.` stops at these line terminators (java.util.regex.Pattern, without DOTALL).
+const DOT = '[^\\n\\r\\u0085\\u2028\\u2029]';
+// maestro-orchestra-models/.../util/Env.kt evaluateScripts, l. 28 and l. 40: `(?<!\\)\$\{(.*)}` and `\\\$\{.*}`.
+const SCRIPT_RUN = new RegExp(`(?<!\\\\)\\$\\{(${DOT}*)\\}`, 'g');
+const ESCAPED_RUN = new RegExp(`\\\\\\$\\{${DOT}*\\}`, 'g');
+
+/** Env.kt `evaluateScripts`: what Maestro makes of a flow's string at run time, with `run` as its JavaScript engine. */
+export function evaluateScripts(text: string, run: (script: string) => string): string {
+  const result = text.replace(SCRIPT_RUN, (_m, script: string) => (script.trim() !== '' ? run(script) : ''));
+  return result.replace(ESCAPED_RUN, (m) => m.slice(m.indexOf('\\') + 1));
+}

@@ -1,7 +1,7 @@
 /**
  * Exports do in their tool what was recorded (docs/rules.md#r-hand-02 … r-hand-05): the Maestro flow
  * read by a real YAML parser and its strings evaluated as Maestro's Env.kt evaluates them
- * (tests/support/maestro-flow-reader.ts); XCUITest locals held to Swift's reserved words; CLI
+ * (src-shared/trace/maestro-flow.ts); XCUITest locals held to Swift's reserved words; CLI
  * selectors split by a real shell (bash) and parsed by the CLI's own parser (node:util parseArgs with
  * the CLI's options).
  */
@@ -15,14 +15,28 @@ import { flattenTree } from '@shared/model/tree';
 import { selectorsFor } from '@shared/selectors';
 import { encodeTraceEvent } from '@shared/trace/encode';
 import { exportMaestroFlow } from '@shared/trace/maestro';
-import { maestroLiteralText } from '@shared/trace/maestro-handoff';
+import { evaluateScripts, maestroLiteralText } from '@shared/trace/maestro-handoff';
 import { exportXcuiTest } from '@shared/trace/xcuitest';
 import { swiftVariableName } from '@shared/trace/variables';
 import { buildTimeline, readTraceEvents } from '@shared/trace/reader';
 import { resourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/schema';
 import { ACTION_USAGE, OPTIONS, buildActionRequest } from '@main/cli/actions';
 import { hardLabelsRoot } from '../support/hard-labels';
-import { evaluateScripts, literalEngine, readMaestroFlow } from '../support/maestro-flow-reader';
+import { readMaestroFlow } from '@shared/trace/maestro-flow';
+
+/** A script engine that evaluates a JSON string literal (a subset of JavaScript's) or a declared variable, and refuses anything else. */
+function literalEngine(variables: readonly string[]): (script: string) => string {
+  return (script) => {
+    if (variables.includes(script)) return `<${script}>`;
+    try {
+      const value: unknown = JSON.parse(script);
+      if (typeof value === 'string') return value;
+    } catch {
+      // not a literal
+    }
+    throw new Error(`Maestro would run ${JSON.stringify(script)} as JavaScript`);
+  };
+}
 
 const manifest: TraceManifest = {
   format: 'parallax-trace',
@@ -83,7 +97,7 @@ describe('R-HAND-02: ${…} in what a flow types is text, not JavaScript (Env.kt
       },
     ]);
     const flow = readMaestroFlow(maestro.yaml);
-    const typed = flow.commands.filter((c) => c.name === 'inputText').map((c) => evaluateScripts(String(c.value), literalEngine(maestro.variables)));
+    const typed = flow.commands.filter((c) => c.name === 'inputText').map((c) => evaluateScripts(String(c.args['text']), literalEngine(maestro.variables)));
     expect(typed).toEqual(['price ${total} and ${tax}', '<DEFAULT>']);
   });
 });
@@ -92,7 +106,7 @@ describe('R-HAND-03: keys, durations and empty flows as Maestro runs them on iOS
   it('R-HAND-03: Tab, Escape and the volume keys are comments that say the iOS driver ignores them; Enter and Backspace are commands', () => {
     const { maestro } = exportsOf(['tab', 'escape', 'volumeUp', 'enter', 'backspace', 'home'].map((key) => ({ action: { kind: 'pressKey', key } })));
     const flow = readMaestroFlow(maestro.yaml);
-    expect(flow.commands.filter((c) => c.name === 'pressKey').map((c) => c.value)).toEqual(['Enter', 'Backspace', 'Home']);
+    expect(flow.commands.filter((c) => c.name === 'pressKey').map((c) => c.args['key'])).toEqual(['Enter', 'Backspace', 'Home']);
     for (const key of ['Tab', 'Escape', 'Volume Up'])
       expect(maestro.yaml).toContain(
         `pressKey: ${key} is not exported: Maestro's iOS driver does nothing for it (IOSDriver.kt pressKey acts on Backspace, Enter, Home and Lock only)`,
@@ -118,7 +132,7 @@ describe('R-HAND-03: keys, durations and empty flows as Maestro runs them on iOS
 
   it('R-HAND-03: the reader refuses what Maestro refuses: no commands part, an unknown command', () => {
     expect(() => readMaestroFlow("appId: 'x'\n---\n")).toThrow(/No content/);
-    expect(() => readMaestroFlow("appId: 'x'\n---\n- tapOnn: 'a'\n")).toThrow(/not a Maestro command/);
+    expect(() => readMaestroFlow("appId: 'x'\n---\n- tapOnn: 'a'\n")).toThrow(/line 3: Invalid command: "tapOnn" is not a Maestro command/);
   });
 });
 
