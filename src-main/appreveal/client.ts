@@ -60,6 +60,8 @@ import {
   toolSpecOf,
   type AppRevealBatchItem,
   type AppRevealToolSpec,
+  type AppRevealUiTool,
+  type AppRevealWebTool,
   type AppState,
   type AppStateReading,
   type ScrollDirection,
@@ -159,7 +161,103 @@ const PAGE_TOOL = /^(web_|get_dom_|query_dom$|find_dom_text$)/;
 
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
+/** What an action method hands its tool: the arguments by role (named by the tool's inputSchema) and the call's options. */
+type ActionCall = readonly [request: ToolArgumentRequest, options: CallOptions];
+type WebOptions = CallOptions & { webviewId?: string };
+
+/**
+ * Every action tool the inspector sends, one row each: the method's name, the tool (iOS MCPTools.swift /
+ * Tauri's tool list), and how the method's parameters become the tool's arguments. The methods are made
+ * from this table (AppRevealClient's static block), so one generic call sends every action and a new tool
+ * is one row (docs/architecture.md#floors, issue 23).
+ */
+const ACTION_TOOLS = {
+  tapElement: { tool: 'tap_element', call: (id: string, o: CallOptions = {}): ActionCall => [{ element: id, window: o.windowId }, o] },
+  /**
+   * Taps by visible text. Several matches fail with `tool_error` whose `details.candidates` lists them;
+   * pass `occurrence` (0-based) to pick one. Tauri's tap_text has no match_mode (it matches exactly, or as
+   * a CSS selector): left out there.
+   */
+  tapText: {
+    tool: 'tap_text',
+    call: (text: string, o: CallOptions & { matchMode?: 'exact' | 'contains'; occurrence?: number } = {}): ActionCall => [
+      { window: o.windowId, values: { text, match_mode: o.matchMode, occurrence: o.occurrence }, optional: ['match_mode'] },
+      o,
+    ],
+  },
+  tapPoint: { tool: 'tap_point', call: (x: number, y: number, o: CallOptions = {}): ActionCall => [{ window: o.windowId, values: { x, y } }, o] },
+  typeText: {
+    tool: 'type_text',
+    call: (text: string, elementId?: string, o: CallOptions = {}): ActionCall => [{ element: elementId, window: o.windowId, values: { text } }, o],
+  },
+  clearText: { tool: 'clear_text', call: (elementId: string, o: CallOptions = {}): ActionCall => [{ element: elementId, window: o.windowId }, o] },
+  scroll: {
+    tool: 'scroll',
+    call: (direction: ScrollDirection, containerId?: string, o: CallOptions = {}): ActionCall => [
+      { container: containerId, window: o.windowId, values: { direction } },
+      o,
+    ],
+  },
+  scrollToElement: { tool: 'scroll_to_element', call: (id: string, o: CallOptions = {}): ActionCall => [{ element: id, window: o.windowId }, o] },
+  /** open_deeplink {url} (iOS MCPTools.swift): the app opens the URL with UIApplication.open. */
+  openDeeplink: { tool: 'open_deeplink', call: (url: string, o: CallOptions = {}): ActionCall => [{ values: { url } }, o] },
+  navigateBack: { tool: 'navigate_back', call: (o: CallOptions = {}): ActionCall => [{ window: o.windowId }, o] },
+  webClick: {
+    tool: 'web_click',
+    call: (selector: string, webviewId?: string, o: CallOptions = {}): ActionCall => [{ webview: webviewId, window: o.windowId, values: { selector } }, o],
+  },
+  webType: {
+    tool: 'web_type',
+    call: (selector: string, text: string, o: WebOptions & { clear?: boolean } = {}): ActionCall => [
+      { webview: o.webviewId, window: o.windowId, values: { selector, text, clear: o.clear ? true : undefined } },
+      o,
+    ],
+  },
+  webSelect: {
+    tool: 'web_select',
+    call: (selector: string, value: string, o: WebOptions = {}): ActionCall => [{ webview: o.webviewId, window: o.windowId, values: { selector, value } }, o],
+  },
+  webToggle: {
+    tool: 'web_toggle',
+    call: (selector: string, checked: boolean, o: WebOptions = {}): ActionCall => [
+      { webview: o.webviewId, window: o.windowId, values: { selector, checked } },
+      o,
+    ],
+  },
+  webScrollTo: {
+    tool: 'web_scroll_to',
+    call: (selector: string, o: WebOptions = {}): ActionCall => [{ webview: o.webviewId, window: o.windowId, values: { selector } }, o],
+  },
+  webNavigate: {
+    tool: 'web_navigate',
+    call: (url: string, o: WebOptions = {}): ActionCall => [{ webview: o.webviewId, window: o.windowId, values: { url } }, o],
+  },
+} as const satisfies Record<string, { tool: AppRevealUiTool | AppRevealWebTool; call: (...params: never[]) => ActionCall }>;
+
+type ActionMethods = {
+  [Name in keyof typeof ACTION_TOOLS]: (...params: Parameters<(typeof ACTION_TOOLS)[Name]['call']>) => Promise<AppRevealActionResult>;
+};
+
+// The action methods are made from ACTION_TOOLS (the class's static block); this names them for callers.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+export interface AppRevealClient extends ActionMethods {}
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
+  static {
+    for (const [name, spec] of Object.entries(ACTION_TOOLS)) {
+      const call = spec.call as (...params: unknown[]) => ActionCall;
+      Object.defineProperty(AppRevealClient.prototype, name, {
+        value(this: AppRevealClient, ...params: unknown[]) {
+          const [request, options] = call(...params);
+          return this.action(spec.tool, request, options);
+        },
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+
   /** Where requests go, without the token. */
   readonly baseUrl: string;
   /** host:port: the only way errors name the endpoint. */
@@ -440,51 +538,6 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     return { tool, ok: true, value: this.scrubDeep(value) };
   }
 
-  // ---- Actions -------------------------------------------------------------------------------------
-
-  tapElement(id: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('tap_element', { element: id, window: options.windowId }, options);
-  }
-
-  /**
-   * Taps by visible text. Several matches fail with `tool_error` whose `details.candidates` lists them;
-   * pass `occurrence` (0-based) to pick one.
-   */
-  tapText(text: string, options: CallOptions & { matchMode?: 'exact' | 'contains'; occurrence?: number } = {}): Promise<AppRevealActionResult> {
-    // Tauri's tap_text has no match_mode (it matches exactly, or as a CSS selector): left out there.
-    const values = { text, match_mode: options.matchMode, occurrence: options.occurrence };
-    return this.action('tap_text', { window: options.windowId, values, optional: ['match_mode'] }, options);
-  }
-
-  tapPoint(x: number, y: number, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('tap_point', { window: options.windowId, values: { x, y } }, options);
-  }
-
-  typeText(text: string, elementId?: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('type_text', { element: elementId, window: options.windowId, values: { text } }, options);
-  }
-
-  clearText(elementId: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('clear_text', { element: elementId, window: options.windowId }, options);
-  }
-
-  scroll(direction: ScrollDirection, containerId?: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('scroll', { container: containerId, window: options.windowId, values: { direction } }, options);
-  }
-
-  scrollToElement(id: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('scroll_to_element', { element: id, window: options.windowId }, options);
-  }
-
-  /** open_deeplink {url} (iOS MCPTools.swift): the app opens the URL with UIApplication.open. */
-  openDeeplink(url: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('open_deeplink', { values: { url } }, options);
-  }
-
-  navigateBack(options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('navigate_back', { window: options.windowId }, options);
-  }
-
   // ---- Web views (only what the app listed) --------------------------------------------------------
 
   async getWebViews(options: CallOptions = {}): Promise<unknown[]> {
@@ -518,31 +571,6 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     const views = isRecord(value) ? value.views : value;
     if (!Array.isArray(views)) throw this.badReply('get_view_tree', 'expected a views list');
     return redactViewTree(views, secretElementIds(inventory));
-  }
-
-  webClick(selector: string, webviewId?: string, options: CallOptions = {}): Promise<AppRevealActionResult> {
-    return this.action('web_click', { webview: webviewId, window: options.windowId, values: { selector } }, options);
-  }
-
-  webType(selector: string, text: string, options: CallOptions & { webviewId?: string; clear?: boolean } = {}): Promise<AppRevealActionResult> {
-    const values = { selector, text, clear: options.clear ? true : undefined };
-    return this.action('web_type', { webview: options.webviewId, window: options.windowId, values }, options);
-  }
-
-  webSelect(selector: string, value: string, options: CallOptions & { webviewId?: string } = {}): Promise<AppRevealActionResult> {
-    return this.action('web_select', { webview: options.webviewId, window: options.windowId, values: { selector, value } }, options);
-  }
-
-  webToggle(selector: string, checked: boolean, options: CallOptions & { webviewId?: string } = {}): Promise<AppRevealActionResult> {
-    return this.action('web_toggle', { webview: options.webviewId, window: options.windowId, values: { selector, checked } }, options);
-  }
-
-  webScrollTo(selector: string, options: CallOptions & { webviewId?: string } = {}): Promise<AppRevealActionResult> {
-    return this.action('web_scroll_to', { webview: options.webviewId, window: options.windowId, values: { selector } }, options);
-  }
-
-  webNavigate(url: string, options: CallOptions & { webviewId?: string } = {}): Promise<AppRevealActionResult> {
-    return this.action('web_navigate', { webview: options.webviewId, window: options.windowId, values: { url } }, options);
   }
 
   // ---- Internals -----------------------------------------------------------------------------------
