@@ -69,8 +69,8 @@ const ALL: OfferedActions = {
 let store: InspectorStore;
 
 function show(options: { interact?: InteractOptions; points?: boolean; pickStack?: Parameters<typeof Screen>[0]['pickStack'] } = {}) {
-  // The viewport leaves room for the 400x800 screen at scale 1 inside its 12 px margins.
-  layOut({ '.screen-viewport': { width: 424, height: 824 } });
+  // The viewport leaves room for the 400x800 screen at scale 1 inside its 8 px margins (Screen.tsx MARGIN).
+  layOut({ '.screen-viewport': { width: 416, height: 816 } });
   const props = {
     frame: frame(options.points ?? true),
     nodes: tree.nodes,
