@@ -364,7 +364,6 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <div className="trace-main">
             <StepResult step={step} />
             <ReplayStepResult path={trace.path} callId={step.callId} />
-            <StepPerf perf={step.perf} />
             <div className="trace-frames">
               <TraceFrame
                 label={`Before · ${formatTime(beforeTime)}`}
@@ -381,6 +380,8 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
                 onActivate={() => activate('after')}
               />
             </div>
+            {/* Under the frames, not above: the before / after pictures stay whole in the window (docs/rules.md#r-layout-06). */}
+            <StepPerf perf={step.perf} />
             <ReplaySideBySide path={trace.path} step={step} recordedBefore={before} recordedAfter={after} />
           </div>
           <aside className="inspector trace-inspector">
