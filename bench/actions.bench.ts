@@ -22,9 +22,12 @@ import { RunnerClient } from '@main/runner/client';
 import { Dispatcher } from '@main/runner/dispatch/dispatcher';
 import { Observer } from '@main/runner/observer';
 import { RunnerConnection } from '@main/devices/runner-connection';
-import type { ActionResult } from '@shared/protocol/action';
+import { ActionRequestSchema, type ActionRequest, type ActionResult } from '@shared/protocol/action';
+import type { z } from 'zod';
 import { READ_COMMANDS } from '../tests/support/outcome-cases';
 import { adminReply } from '../tests/support/demo-admin';
+
+type ActionRequestInput = z.input<typeof ActionRequestSchema>;
 
 const RUNS = Number(process.env['ACTIONS_RUNS'] ?? 25);
 const WARMUP = 2;
@@ -84,7 +87,7 @@ interface Kind {
   name: string;
   screen: string;
   /** The action (an ActionRequest) for the i-th run, and its dispatch options. */
-  request: (i: number) => unknown;
+  request: (i: number) => ActionRequestInput;
   xctestOnly?: boolean;
   expect: Pick<ActionResult, 'backend' | 'fallbackReason'>;
 }
@@ -118,7 +121,9 @@ const kinds: Kind[] = [
     expect: { backend: 'sdk' },
   },
 ];
-const runDirect = (kind: Kind, i: number) => dispatcher.dispatch(kind.request(i), kind.xctestOnly ? { xctestOnly: true } : {});
+// Decoded here, at the bench's own boundary, as the API and the CLI decode theirs (R-PERF-13).
+const decoded = (kind: Kind, i: number): ActionRequest => ActionRequestSchema.parse(kind.request(i));
+const runDirect = (kind: Kind, i: number) => dispatcher.dispatch(decoded(kind, i), kind.xctestOnly ? { xctestOnly: true } : {});
 
 console.log(`actions.bench: demo device, ${RUNS} runs per kind after ${WARMUP} warm-up runs; wall time per whole action`);
 for (const kind of kinds) {
@@ -179,7 +184,7 @@ conn.start();
 await conn.waitUntilConnected();
 const appKinds = kinds.map((kind) => ({
   ...kind,
-  run: (i: number) => conn.act(kind.request(i), kind.xctestOnly ? { xctestOnly: true } : {}).then((step) => step.result),
+  run: (i: number) => conn.act(decoded(kind, i), kind.xctestOnly ? { xctestOnly: true } : {}).then((step) => step.result),
 }));
 console.log(
   `\nthe app's path (RunnerConnection, pushes observed), ${APP_RUNS} runs per kind: requests per action, its own + push passes within ${APP_SETTLE_MS} ms`,

@@ -4,15 +4,14 @@
  * has no AppReveal form fails closed with that reason and nothing sent; every answer the app gave that
  * says it did not do it is `mayHaveRun: false` (docs/rules.md#r-ar-07); nothing is retried.
  */
-import { ActionRequestSchema, type ActionRequest, type ActionResult, type FailureReason, type TargetSelector } from '@shared/protocol/action';
+import type { ActionRequest, ActionResult, FailureReason, TargetSelector } from '@shared/protocol/action';
 import { MAX_REASON_CHARS } from '@shared/protocol/sdk';
 import { outcomeClassOf } from '@shared/act/verdict';
 import { AppRevealError, type AppRevealClient } from './client';
 
 type Outcome = { ok: true; warnings?: string[] } | { ok: false; reason: FailureReason; mayHaveRun: boolean; warnings: string[]; deviceMessage?: string };
 
-export async function actThroughAppReveal(client: AppRevealClient, input: unknown): Promise<ActionResult> {
-  const request = ActionRequestSchema.parse(input);
+export async function actThroughAppReveal(client: AppRevealClient, request: ActionRequest): Promise<ActionResult> {
   const started = performance.now();
   let requestsSent = 0;
   // Requests of this action the app answered as done: once one has, a later failure cannot be "not run".

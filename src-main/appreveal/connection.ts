@@ -20,8 +20,9 @@ import { AppRevealClient, AppRevealError, type AppRevealScreenshot } from './cli
 import { actThroughAppReveal } from './actions';
 import { DeviceGate } from '@main/connection/gate';
 import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection, ObserveOptions } from '@main/connection/connection';
-import type { WebControl, WebControls, ObservedFrame } from '@shared/api/api';
-import { AssertRequestSchema, WEB_TOOLS, type ActionResult, type AssertRequest } from '@shared/protocol/action';
+import type { WebControl, WebControls } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
+import { WEB_TOOLS, type ActionRequest, type ActionResult, type AssertRequest } from '@shared/protocol/action';
 import { hidesText } from '@shared/model/node';
 import { isRecord } from '@shared/protocol/json';
 
@@ -191,11 +192,10 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     });
   }
 
-  async act(request: unknown): Promise<ActedStep> {
+  async act(request: ActionRequest): Promise<ActedStep> {
     await this.waitUntilConnected();
     return this.gate.exclusive(async () => {
-      const assertion = AssertRequestSchema.safeParse(request);
-      if (assertion.success) return this.assertOn(assertion.data);
+      if (request.action === 'assert') return this.assertOn(request);
       const result = await actThroughAppReveal(this.client, request);
       const after = await this.observeNow({}).catch(() => undefined);
       // What the action did to the app's state, read in the same turn, so no other action comes between.

@@ -3,8 +3,8 @@
  * WebSocket, or AppReveal's MCP inside the app): connection state, observing, and closing.
  */
 import type { EventEmitter } from 'node:events';
-import type { DeviceSummary, ObservedFrame } from '@shared/api/api';
-import type { ActionResult } from '@shared/protocol/action';
+import type { DeviceSummary, ObservedFrame } from '@shared/protocol/device';
+import type { ActionRequest, ActionResult } from '@shared/protocol/action';
 import type { PerfSample } from '@shared/protocol/perf';
 import type { Strategy } from '@shared/protocol/observation';
 
@@ -47,10 +47,11 @@ export interface DeviceConnection extends EventEmitter<ConnectionEvents> {
   /** A screenshot alone, for live mode (cheaper than an observe: no tree, no SDK reads). */
   screenshot(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>>;
   /**
-   * Runs one action (an ActionRequest, decoded here: it arrives from the API or the CLI) and returns
-   * its result with the observation taken after it.
+   * Runs one action and returns its result with the observation taken after it. The request arrives
+   * decoded: each boundary (the host API, the CLI's flags, a trace's record) decodes it once, and
+   * nothing below decodes it again (docs/rules.md#r-perf-13).
    */
-  act(request: unknown, options?: ActOptions): Promise<ActedStep>;
+  act(request: ActionRequest, options?: ActOptions): Promise<ActedStep>;
   close(): Promise<void>;
 }
 

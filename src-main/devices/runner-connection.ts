@@ -2,6 +2,7 @@
  * A device behind an iOS runner: the WebSocket client, the observer, and live frames from its pushes.
  */
 import { EventEmitter } from 'node:events';
+import type { ActionRequest } from '@shared/protocol/action';
 import type { HierarchyUpdate } from '@shared/protocol/runner';
 import { RunnerClient, type RunnerClientOptions } from '@main/runner/client';
 import type { ActedStep, ActOptions, ConnectionEvents, DeviceConnection, DeviceKind, ObserveOptions } from '@main/connection/connection';
@@ -10,7 +11,7 @@ import { Dispatcher, type DispatcherOptions } from '@main/runner/dispatch/dispat
 import { AFTER_READ_STAGE } from '@main/runner/dispatch/run';
 import { Observer } from '@main/runner/observer';
 import { PerfMode } from '@main/runner/perf-mode';
-import type { ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 
 export interface RunnerConnectionOptions {
   /**
@@ -88,7 +89,7 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     return this.gate.read(() => this.observer.readScreenshot());
   }
 
-  async act(request: unknown, options: ActOptions = {}): Promise<ActedStep> {
+  async act(request: ActionRequest, options: ActOptions = {}): Promise<ActedStep> {
     // The dispatcher's own reads (before and after the action) run inside its turn.
     const result = await this.gate.exclusive(async () => {
       const lastFrame = this.dispatcher.lastFrame;

@@ -5,7 +5,7 @@
  * typed reason; an accepted action whose text went nowhere is the failure this file guards against.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ActionResult } from '@shared/protocol/action';
+import type { ActionResult, TargetSelector } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
@@ -24,7 +24,7 @@ const nodes = (root: UiNode | undefined) => (root ? flattenTree(root).map((f) =>
 const lastTree = () => conn.dispatcher.lastFrame?.observation?.viewHierarchy?.hierarchy;
 const describeFailure = (r: ActionResult) => `${r.failureReason ?? ''} ${r.warnings.join(' | ')}`;
 
-async function replace(target: Record<string, unknown>, text: string): Promise<ActionResult> {
+async function replace(target: TargetSelector, text: string): Promise<ActionResult> {
   const { result } = await conn.act({ action: 'sendKeys', target, steps: [{ kind: 'replace', text }] });
   return result;
 }

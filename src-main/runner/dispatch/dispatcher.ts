@@ -16,7 +16,7 @@
 import { EventEmitter } from 'node:events';
 import type { z } from 'zod';
 import {
-  ActionRequestSchema,
+  type ActionRequest,
   type DoubleTapRequestSchema,
   type LongPressRequestSchema,
   ScrollToRequestSchema,
@@ -29,7 +29,7 @@ import { buildActionResult, type CommandOutcome, type DisplayFence } from '@shar
 import type { RunnerClient } from '@main/runner/client';
 import type { Observer } from '@main/runner/observer';
 import { attributeRequests, withLedger } from '@main/runner/ledger';
-import type { ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 import { ActionRun, type DispatchDevice, type Outcome } from './run';
 import { runTap, TapLikeRequestSchema } from './tap';
 import { runSendKeys } from './send-keys';
@@ -114,12 +114,11 @@ export class Dispatcher extends EventEmitter<DispatcherEvents> {
   }
 
   /**
-   * Any ActionRequest, decoded here once (the API and the CLI hand over untrusted input); the kind's own
-   * run takes the decoded request as it is, not through the public per-kind methods that decode again
+   * Any ActionRequest, decoded once at the boundary it came through (the host API's params, the CLI's
+   * flags, a trace's record): the dispatcher and the kind's own run take it as it is
    * (docs/rules.md#r-perf-13).
    */
-  async dispatch(input: unknown, options: DispatchOptions = {}): Promise<ActionResult> {
-    const request = parseRequest(ActionRequestSchema, input);
+  async dispatch(request: ActionRequest, options: DispatchOptions = {}): Promise<ActionResult> {
     switch (request.action) {
       case 'tap':
       case 'longPress':
