@@ -4,9 +4,7 @@
  * XCTest-only read of the same moment, the diff's keys name nodes of the frames the API returns, and a
  * comparison saved into a recording comes back from the trace whole.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
-import { startAppServices, type AppServices } from '@main/host/app-services';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { intersectionOverUnion, type DiffClass } from '@shared/compare/diff';
 import {
   ComparisonViewSchema,
@@ -24,34 +22,20 @@ import { pairIndex, shownDifferences, shownSummary, summaryText } from '@shared/
 import { elementTypeOf } from '@shared/selectors';
 import { indexTree, nodeAtKey, type FlatNode } from '@shared/model/tree';
 import { failed } from '../support/results';
+import { useHostOverDemo } from '../support/host-over-demo';
 
-let demo: DemoDeviceHandle;
-let services: AppServices;
+const host = useHostOverDemo();
+const handle = (method: string, params: unknown) => host.handle(method, params);
+const call = (method: string, params: unknown) => host.call<unknown>(method, params);
 let deviceId: string;
 
 beforeAll(async () => {
-  demo = await startDemoDevice({ port: 0 });
-  services = await startAppServices('web');
-  deviceId = services.manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
-  await services.manager.connectionOf(deviceId).waitUntilConnected(10_000);
+  deviceId = host.services.manager.connect(host.demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
+  await host.services.manager.connectionOf(deviceId).waitUntilConnected(10_000);
 }, 60_000);
-afterAll(async () => {
-  await services?.close();
-  await demo?.close();
-});
-
-async function handle(method: string, params: unknown) {
-  return services.api.handle(method, params);
-}
-
-async function call(method: string, params: unknown): Promise<unknown> {
-  const reply = await handle(method, params);
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.code}: ${reply.error.message}`);
-  return reply.result;
-}
 
 async function setScreen(screen: string): Promise<void> {
-  const response = await fetch(`${demo.adminUrl}/screen`, { method: 'POST', body: JSON.stringify({ screen }) });
+  const response = await fetch(`${host.demo.adminUrl}/screen`, { method: 'POST', body: JSON.stringify({ screen }) });
   expect(response.status, await response.text()).toBe(200);
 }
 
@@ -244,14 +228,14 @@ describe('device.compare', () => {
   });
 
   it('an AppReveal app is refused: it has only its own view of the screen, nothing to set beside it', async () => {
-    expect(demo.appRevealUrl).toBeDefined();
-    const app = services.manager.connect(demo.appRevealUrl!, { name: 'Demo app' }).id;
+    expect(host.demo.appRevealUrl).toBeDefined();
+    const app = host.services.manager.connect(host.demo.appRevealUrl!, { name: 'Demo app' }).id;
     try {
-      await services.manager.connectionOf(app).waitUntilConnected(10_000);
+      await host.services.manager.connectionOf(app).waitUntilConnected(10_000);
       const reply = await handle('device.compare', { deviceId: app });
       expect(reply).toMatchObject({ ok: false, error: { code: 'compare_failed', message: expect.stringMatching(/AppReveal app has only its own view/) } });
     } finally {
-      await services.manager.disconnect(app);
+      await host.services.manager.disconnect(app);
     }
   });
 
@@ -273,7 +257,7 @@ describe('recording.saveComparison', () => {
       expect(refused.error).toMatchObject({ code: 'recording_state', message: expect.stringMatching(/nothing is being recorded: start a recording/) });
 
     const events: ApiEvent[] = [];
-    const unsubscribe = services.api.subscribe((event) => events.push(event));
+    const unsubscribe = host.services.api.subscribe((event) => events.push(event));
     try {
       await call('recording.start', { deviceId });
       const saved = RecordingStatusSchema.parse(await call('recording.saveComparison', { comparisonId: view.comparisonId }));
@@ -310,9 +294,9 @@ describe('recording.saveComparison', () => {
 
   it('refuses a comparison of another device than the one recorded', async () => {
     // The same demo device under another address is another device to the host.
-    const other = services.manager.connect(demo.runnerUrl.replace('127.0.0.1', 'localhost'), { kind: 'demo', name: 'Other' }).id;
+    const other = host.services.manager.connect(host.demo.runnerUrl.replace('127.0.0.1', 'localhost'), { kind: 'demo', name: 'Other' }).id;
     expect(other).not.toBe(deviceId);
-    await services.manager.connectionOf(other).waitUntilConnected(10_000);
+    await host.services.manager.connectionOf(other).waitUntilConnected(10_000);
     const view = ComparisonViewSchema.parse(await call('device.compare', { deviceId: other }));
     expect(view.deviceId).toBe(other);
     await call('recording.start', { deviceId });
@@ -323,7 +307,7 @@ describe('recording.saveComparison', () => {
       expect(RecordingStatusSchema.parse(await call('recording.status', {})).steps).toBe(0);
     } finally {
       await call('recording.stop', {}).catch(() => undefined);
-      await services.manager.disconnect(other);
+      await host.services.manager.disconnect(other);
     }
   });
 

@@ -2,36 +2,20 @@
  * Recording through the API, against the demo device over its real sockets: the actions and
  * observations of a session land in one .parallax-trace file, and no secret does.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice } from '@demo/index';
-import { startAppServices, type AppServices } from '@main/host/app-services';
+import { describe, expect, it } from 'vitest';
 import { openTraceFile } from '@main/trace/index';
+import { useHostOverDemo } from '../support/host-over-demo';
 
 const HOST_TOKEN = 'f00dfeedf00dfeedf00dfeedf00dfeedf00dfeedf00dfeed';
 const PASSWORD = 'correct-horse-battery-staple';
-let demo: Awaited<ReturnType<typeof startDemoDevice>>;
-let services: AppServices;
-
-beforeAll(async () => {
-  demo = await startDemoDevice({ port: 0 });
-  services = await startAppServices('web', () => [HOST_TOKEN]);
-}, 60_000);
-afterAll(async () => {
-  await services?.close();
-  await demo?.close();
-});
-
-async function call(method: string, params: unknown) {
-  const reply = await services.api.handle(method, params);
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
-  return reply.result as Record<string, unknown>;
-}
+const host = useHostOverDemo({ tokens: [HOST_TOKEN] });
+const call = (method: string, params: unknown) => host.call(method, params);
 
 describe('recording a session', () => {
   it('records every action and observation, then packs one trace file that reopens offline', async () => {
-    const runner = services.manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' });
-    const appReveal = services.manager.connect(demo.appRevealUrl ?? '', { name: 'Demo (AppReveal)' });
-    await services.manager.connectionOf(runner.id).waitUntilConnected(10_000);
+    const runner = host.services.manager.connect(host.demo.runnerUrl, { kind: 'demo', name: 'Demo' });
+    const appReveal = host.services.manager.connect(host.demo.appRevealUrl ?? '', { name: 'Demo (AppReveal)' });
+    await host.services.manager.connectionOf(runner.id).waitUntilConnected(10_000);
     await call('device.observe', { deviceId: runner.id });
 
     const started = await call('recording.start', { deviceId: runner.id });
@@ -66,7 +50,7 @@ describe('recording a session', () => {
 
     // No secret anywhere in what the trace holds: its manifest, its events, its observations. (The file
     // itself is compressed, so its raw bytes prove nothing: read everything back decompressed.)
-    const sessionToken = new URL(demo.appRevealUrl ?? '').searchParams.get('appreveal_session_token') ?? '';
+    const sessionToken = new URL(host.demo.appRevealUrl ?? '').searchParams.get('appreveal_session_token') ?? '';
     expect(sessionToken.length).toBeGreaterThan(8);
     const refs = opened.events.flatMap((event) => [(event as { observationRef?: string }).observationRef].filter(Boolean) as string[]);
     expect(refs.length).toBeGreaterThan(0);
@@ -81,7 +65,7 @@ describe('recording a session', () => {
   });
 
   it('refuses a second start and a stop with nothing recorded', async () => {
-    const [device] = services.manager.list();
+    const [device] = host.services.manager.list();
     await call('recording.start', { deviceId: device?.id });
     await expect(call('recording.start', { deviceId: device?.id })).rejects.toThrow(/already recording \S+; stop it first/);
     await call('recording.stop', {});

@@ -3,42 +3,28 @@
  * (docs/rules.md#r-perfstep-03): with the perf-memory-growth fault on, a tap's step keeps the pushes
  * before and after it, and reopened it is flagged as growing past the default threshold.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice } from '@demo/index';
-import { startAppServices, type AppServices } from '@main/host/app-services';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openTraceFile } from '@main/trace/index';
 import { AFTER_WINDOW_PUSHES } from '@shared/trace/step-perf-window';
 import { DEFAULT_MEMORY_THRESHOLD_MB, memoryGrowth } from '@shared/trace/perf-step';
+import { useHostOverDemo } from '../support/host-over-demo';
 
-let demo: Awaited<ReturnType<typeof startDemoDevice>>;
-let services: AppServices;
-
-beforeAll(async () => {
-  demo = await startDemoDevice({ port: 0 });
-  services = await startAppServices('web', () => []);
-}, 60_000);
+const host = useHostOverDemo();
+const call = (method: string, params: unknown) => host.call(method, params);
 afterAll(async () => {
-  await fetch(`${demo.adminUrl}/faults`, { method: 'POST', body: JSON.stringify({ faults: [] }) }).catch(() => undefined);
-  await services?.close();
-  await demo?.close();
+  await fetch(`${host.demo.adminUrl}/faults`, { method: 'POST', body: JSON.stringify({ faults: [] }) }).catch(() => undefined);
 });
-
-async function call(method: string, params: unknown) {
-  const reply = await services.api.handle(method, params);
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
-  return reply.result as Record<string, unknown>;
-}
 
 describe('a recorded step keeps its perf window', () => {
   it('R-PERFSTEP-03: with perf-memory-growth on, the tap keeps before and after and is flagged (R-PERFSTEP-01)', async () => {
-    const runner = services.manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' });
-    await services.manager.connectionOf(runner.id).waitUntilConnected(10_000);
+    const runner = host.services.manager.connect(host.demo.runnerUrl, { kind: 'demo', name: 'Demo' });
+    await host.services.manager.connectionOf(runner.id).waitUntilConnected(10_000);
     let pushes = 0;
-    services.manager.on('perf', (event) => {
+    host.services.manager.on('perf', (event) => {
       if (event.deviceId === runner.id) pushes++;
     });
     await call('recording.start', { deviceId: runner.id });
-    const faults = await fetch(`${demo.adminUrl}/faults`, { method: 'POST', body: JSON.stringify({ faults: ['perf-memory-growth'] }) });
+    const faults = await fetch(`${host.demo.adminUrl}/faults`, { method: 'POST', body: JSON.stringify({ faults: ['perf-memory-growth'] }) });
     expect(faults.ok).toBe(true);
     await expect.poll(() => pushes, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
     await call('device.act', { deviceId: runner.id, action: { action: 'tap', target: { id: 'login.submit' } } });
