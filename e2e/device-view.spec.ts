@@ -5,7 +5,7 @@
  * notice, and the demo's faults switched from the UI.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, runParallax, stopAfterEach, stopRecording, urlIn, type DemoUrls, serveDevice } from './harness';
+import { boxCentre, openDemoAt, stopAfterEach, stopRecording, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 
@@ -15,17 +15,7 @@ const SIZES = [
   { width: 1920, height: 1080 },
 ] as const;
 
-async function start(page: Page, size: { width: number; height: number } = SIZES[0]): Promise<DemoUrls> {
-  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as DemoUrls;
-  const host = await serveDevice(running, urls.runnerUrl, [urls.adminUrl]);
-  await page.setViewportSize(size);
-  await page.goto(urlIn(host.line));
-  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
-  await expect(page.getByTestId('screen-image')).toBeVisible();
-  return urls;
-}
+const start = (page: Page, size: { width: number; height: number } = SIZES[0]): Promise<DemoUrls> => openDemoAt(page, running, size);
 
 /**
  * Every control of the device toolbar, of the view's column beside the screen (docs/rules.md#r-layout-01)

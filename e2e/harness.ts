@@ -143,6 +143,20 @@ export async function openDevice(page: Page, running: Running[], runnerUrl: stri
   await expect(page.getByTestId('screen-image')).toBeVisible();
 }
 
+/**
+ * Starts a demo device on `screen` and a web host on it (with its admin, for the demo panel), opens the
+ * host in `page` at the window size a layout test asks for, and waits for the device's first picture.
+ */
+export async function openDemoAt(page: Page, running: Running[], size: { width: number; height: number }, screen = 'login'): Promise<DemoUrls> {
+  const urls = await startDemo(running, ['--screen', screen]);
+  const host = await serveDevice(running, urls.runnerUrl, [urls.adminUrl]);
+  await page.setViewportSize(size);
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  return urls;
+}
+
 /** Switches the demo device's screen or faults through its admin endpoint. */
 export async function postAdmin(demo: Pick<DemoUrls, 'adminUrl'>, path: 'screen' | 'faults', body: unknown): Promise<void> {
   const response = await fetch(`${demo.adminUrl}/${path}`, {

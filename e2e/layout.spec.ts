@@ -5,7 +5,7 @@
  * selection that follows its element across observations.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, postAdmin, runParallax, serveDevice, stopAfterEach, stopRecording, urlIn, type DemoUrls } from './harness';
+import { boxCentre, openDemoAt, postAdmin, stopAfterEach, stopRecording, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 // Each test starts its own demo device and host, which take a while on a busy machine: a wide margin, not a speed limit.
@@ -17,17 +17,7 @@ const SIZES = [
   { width: 1440, height: 900, phone: 300 },
 ] as const;
 
-async function start(page: Page, size: { width: number; height: number }, screen = 'login'): Promise<DemoUrls> {
-  const demo = await runParallax(['demo-device', '--screen', screen], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as DemoUrls;
-  const host = await serveDevice(running, urls.runnerUrl, [urls.adminUrl]);
-  await page.setViewportSize(size);
-  await page.goto(urlIn(host.line));
-  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
-  await expect(page.getByTestId('screen-image')).toBeVisible();
-  return urls;
-}
+const start = (page: Page, size: { width: number; height: number }, screen = 'login'): Promise<DemoUrls> => openDemoAt(page, running, size, screen);
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

@@ -2,24 +2,18 @@
  * Zip bombs and oversized parts of a trace: each is refused from the zip directory, before its bytes
  * are held, with an error that names the part, the limit and the value (docs/rules.md#r-lim-03).
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeTraceEvent, encodeTraceManifest } from '@shared/trace/encode';
 import { resourceRef } from '@shared/trace/schema';
-import { openTraceFile, TraceOpenError } from '@main/trace/open';
+import { openTraceFile, type TraceOpenError } from '@main/trace/open';
 import { TRACE_LIMITS } from '@main/trace/limits';
 import { MAX_INFLATE_RATIO } from '@main/trace/zip';
+import { traceRefusal, useTraceScratch } from '../support/trace-files';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'parallax-trace-limits-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = useTraceScratch('trace-limits');
 
 const manifest = encodeTraceManifest({ createdAt: '2026-10-08T09:20:44.198Z', device: { name: 'Demo', kind: 'demo', url: 'ws://127.0.0.1:1/ws' } });
 const HEX = 'ab'.repeat(32);
@@ -40,22 +34,8 @@ function declareSize(zip: Uint8Array, name: string, size: number): Uint8Array {
   throw new Error(`${name} not in the zip`);
 }
 
-let n = 0;
-async function file(bytes: Uint8Array): Promise<string> {
-  const path = join(dir, `bomb-${n++}.parallax-trace`);
-  await writeFile(path, bytes);
-  return path;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TraceOpenError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TraceOpenError);
-    return error as TraceOpenError;
-  }
-  throw new Error('it opened');
-}
+const file = (bytes: Uint8Array) => scratch.write(bytes, 'bomb');
+const rejection = traceRefusal;
 
 const heapGrowth = async (run: () => Promise<unknown>) => {
   const before = process.memoryUsage();
@@ -109,7 +89,7 @@ describe('R-LIM-03: a trace part over its limit, or inflating like a bomb, is re
   });
 
   it('a trace folder whose events file is over the limit is too_large, read no further', async () => {
-    const folder = join(dir, 'big.parallax-trace.d');
+    const folder = join(scratch.dir, 'big.parallax-trace.d');
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, 'manifest.json'), manifest);
     const { open } = await import('node:fs/promises');

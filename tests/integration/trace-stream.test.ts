@@ -3,46 +3,26 @@
  * they break, named, before the memory is spent; the events read a line at a time, the event loop given
  * back while they are parsed.
  */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeTraceEvent, encodeTraceManifest } from '@shared/trace/encode';
 import { buildTimeline } from '@shared/trace/reader';
-import { openTraceFile, TraceOpenError } from '@main/trace/open';
+import { openTraceFile } from '@main/trace/open';
 import { readEventsStream, TRACE_EVENT_LIMITS } from '@main/trace/events-stream';
+import { traceRefusal, useTraceScratch } from '../support/trace-files';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'parallax-trace-stream-'));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const scratch = useTraceScratch('trace-stream');
 
 const manifest = strToU8(encodeTraceManifest({ createdAt: '2026-10-08T09:20:44.198Z', device: { name: 'Demo', kind: 'demo', url: 'ws://127.0.0.1:1/ws' } }));
 const note = (seq: number, text = '.') => encodeTraceEvent({ type: 'note', callId: `n${seq}`, seq, time: seq, text });
 const tap = (seq: number) =>
   encodeTraceEvent({ type: 'action.before', callId: `c${seq}`, seq, time: seq, action: { kind: 'tap', selector: { id: 'go' } } } as never);
 
-let n = 0;
 /** A trace file whose events are stored as they are (no deflate, so no inflate-ratio limit comes first). */
-async function traceFile(events: Uint8Array): Promise<string> {
-  const path = join(dir, `t-${n++}.parallax-trace`);
-  await writeFile(path, zipSync({ 'manifest.json': manifest, 'events.jsonl': [events, { level: 0 }] }));
-  return path;
-}
-
-async function refusal(promise: Promise<unknown>): Promise<TraceOpenError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(TraceOpenError);
-    return error as TraceOpenError;
-  }
-  throw new Error('it opened');
-}
+const traceFile = (events: Uint8Array) => scratch.write(zipSync({ 'manifest.json': manifest, 'events.jsonl': [events, { level: 0 }] }));
+const refusal = traceRefusal;
 
 /** `text` as a stream of chunks of `size` bytes: lines cut anywhere, as an inflating entry cuts them. */
 const chunked = (text: string, size: number) =>
@@ -90,7 +70,7 @@ describe('the streaming trace reader (R-MEM-02)', () => {
   });
 
   it('R-MEM-02: a trace folder is streamed under the same limits', async () => {
-    const folder = join(dir, 'folder.parallax-trace.d');
+    const folder = join(scratch.dir, 'folder.parallax-trace.d');
     await mkdir(folder);
     await writeFile(join(folder, 'manifest.json'), manifest);
     await writeFile(join(folder, 'events.jsonl'), note(1) + note(2, 'A'.repeat(TRACE_EVENT_LIMITS.lineBytes)));
