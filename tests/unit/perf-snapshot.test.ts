@@ -117,6 +117,52 @@ describe('perfSnapshot rollup', () => {
   });
 });
 
+/** The rollup computed from scratch, as the window was first written: filter, sort, sum (the reference). */
+function reference(all: readonly PerfSample[], now: number, windowMs: number) {
+  const cutoff = now - windowMs;
+  const inWindow = all.filter((s) => s.t >= cutoff && s.t <= now);
+  const asc = (pick: (s: PerfSample) => number | null) =>
+    inWindow
+      .map(pick)
+      .filter((v): v is number => v !== null)
+      .sort((a, b) => a - b);
+  const fps = asc((s) => s.fps);
+  const cpu = inWindow.map((s) => s.cpuUsagePercent).filter((v): v is number => v !== null);
+  return {
+    sampleCount: inWindow.length,
+    fps: fps.length ? { p50: percentile(fps, 50), p90: percentile(fps, 90), p95: percentile(fps, 95), p99: percentile(fps, 99) } : null,
+    cpu: cpu.length ? { avg: round(cpu.reduce((a, b) => a + b, 0) / cpu.length), latest: cpu[cpu.length - 1] } : null,
+  };
+}
+
+describe('perfSnapshot kept ascending as samples come and go', () => {
+  it('R-PERFSNAP-09: percentiles read from the incrementally sorted window equal a full sort, through caps, prunes, nulls, repeats and a late sample', () => {
+    // A fixed pseudo-random walk (no Math.random: a failure replays), many duplicates and nulls.
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const w = new PerfWindow();
+    let all: PerfSample[] = [];
+    let t = 0;
+    for (let i = 0; i < 2_000; i++) {
+      // Every 300th sample arrives 2 s late (a clock step back): the window must still agree.
+      t += i % 300 === 299 ? -2_000 : Math.floor(next() * 120);
+      const s = sample(t, { fps: next() < 0.1 ? null : Math.floor(next() * 8) + 54, cpuUsagePercent: Math.floor(next() * 100) });
+      w.record(s);
+      all.push(s);
+      all = all.slice(-MAX_PERF_SAMPLES);
+      if (i % 37 === 0) {
+        const windowMs = [1_000, 5_000, 30_000][i % 3]!;
+        // Sometimes a past instant, so samples newer than `now` sit outside the window.
+        const now = i % 111 === 0 ? t - 500 : t;
+        const got = w.snapshot(now, windowMs);
+        const want = reference(all, now, windowMs);
+        expect({ sampleCount: got.sampleCount, fps: got.fps, cpu: got.cpu }).toEqual(want);
+        all = all.filter((x) => x.t >= now - windowMs);
+      }
+    }
+  });
+});
+
 describe('recorded pushes (real CtrlProxy, tests/fixtures/ctrlproxy-perf)', () => {
   const dir = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/ctrlproxy-perf');
   const pushes = readdirSync(dir)
