@@ -7,7 +7,8 @@
 import pngjs from 'pngjs';
 import { auditObservation, auditTree, stepFindings, type Pixels, type StepFindings } from '@shared/a11y';
 import { ObservationSchema } from '@shared/protocol/observation';
-import { ViewHierarchySchema } from '@shared/protocol/runner';
+import { ViewHierarchySchema, type UiNode } from '@shared/protocol/runner';
+import { boundsOf } from '@shared/model/node';
 import type { ObservedFrame } from '@shared/api/api';
 import type { AccessibilityAudit } from '@shared/protocol/accessibility';
 import { pngSize } from '@shared/protocol/png';
@@ -51,23 +52,48 @@ export function auditFrame(frame: Pick<ObservedFrame, 'observation' | 'screensho
 }
 
 /**
+ * The tree of a frame a trace stored: a whole Observation's, or the ViewHierarchy an action step keeps.
+ * Undefined when the stored JSON is neither.
+ */
+export function storedFrameRoot(stored: unknown): UiNode | undefined {
+  const observation = ObservationSchema.safeParse(stored);
+  if (observation.success) return observation.data.viewHierarchy?.hierarchy;
+  const hierarchy = ViewHierarchySchema.safeParse(stored);
+  return hierarchy.success ? hierarchy.data.hierarchy : undefined;
+}
+
+/**
  * A frame a trace stored, audited offline (docs/rules.md#r-a11y-20): its observation as the recorder wrote
- * it (a whole Observation, or the ViewHierarchy an action step keeps, audited without the screen size it
- * does not hold) and its screenshot's PNG bytes. Undefined when the stored JSON is neither.
+ * it (a whole Observation, or the ViewHierarchy an action step keeps) and its screenshot's PNG bytes. A
+ * ViewHierarchy holds no screen size: the application's own frame at the origin is the screen (XCTest's
+ * XCUIApplication spans it), so what lies off screen and the contrast are judged as live. Undefined when
+ * the stored JSON is neither.
  */
 export function auditStoredFrame(stored: unknown, screenshotPng: Buffer | undefined): AccessibilityAudit | undefined {
   const screenshot = screenshotPng ? { format: 'png' as const, dataBase64: screenshotPng.toString('base64') } : null;
   const observation = ObservationSchema.safeParse(stored);
   if (observation.success) return auditFrame({ observation: observation.data, screenshot });
   const hierarchy = ViewHierarchySchema.safeParse(stored);
-  if (!hierarchy.success || !hierarchy.data.hierarchy) return undefined;
+  const root = hierarchy.success ? hierarchy.data.hierarchy : undefined;
+  if (!root) return undefined;
   let pixels: Pixels | undefined;
+  let unreadable: string | undefined;
   try {
     pixels = screenshotPng ? decodeScreenshot(screenshot!.dataBase64) : undefined;
   } catch (error) {
     if (!(error instanceof ScreenshotDecodeError)) throw error;
+    unreadable = error.message;
   }
-  return auditTree({ root: hierarchy.data.hierarchy, pixels });
+  const audit = auditTree({ root, screen: applicationScreen(root), pixels });
+  if (unreadable) audit.summary.notEvaluated = audit.summary.notEvaluated.map((n) => (n.kind === 'contrast' ? { ...n, reason: unreadable } : n));
+  return audit;
+}
+
+/** The screen in points, as the application's frame at the origin gives it; undefined for any other root. */
+function applicationScreen(root: UiNode): { width: number; height: number } | undefined {
+  const r = boundsOf(root);
+  if (!r || r.left !== 0 || r.top !== 0 || r.right <= 0 || r.bottom <= 0) return undefined;
+  return { width: r.right, height: r.bottom };
 }
 
 /**

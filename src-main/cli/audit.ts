@@ -10,10 +10,13 @@ import pngjs from 'pngjs';
 import { htmlReport, markdownReport, type ReportScreen } from '@shared/a11y/report';
 import type { A11ySeverity, AccessibilityAudit } from '@shared/protocol/accessibility';
 import { A11Y_SEVERITIES } from '@shared/protocol/accessibility';
-import { ObservationSchema } from '@shared/protocol/observation';
 import { connectionFor } from '@main/devices/manager';
 import { openTraceFile } from '@main/trace/open';
-import { auditFrame, decodeScreenshot } from '@main/a11y/audit-frame';
+import { describeTarget } from '@main/trace/view';
+import { auditFrame, auditStoredFrame, decodeScreenshot, storedFrameRoot } from '@main/a11y/audit-frame';
+import { filmstripNumbers } from '@shared/trace/reader';
+import { recordedActionText } from '@shared/trace/action-record';
+import { visibleText } from '@shared/model/visible-text';
 
 export class AuditUsageError extends Error {}
 
@@ -64,20 +67,52 @@ async function auditDevice(url: string, timeoutMs: number): Promise<Audited[]> {
   }
 }
 
-/** Every step of a trace with an observation: the frame after it (else before it, else the observation event). */
+/**
+ * Every stored frame of every step of a trace (docs/rules.md#r-a11y-14): an action's screen before it and
+ * after it, an observation step's observations, each audited offline from what the trace stored
+ * (`auditStoredFrame`: the screenshot decoded here, a ViewHierarchy judged on the application's frame).
+ * Steps are numbered as the trace view numbers them; a frame whose JSON is no screen is passed over.
+ */
 async function auditTrace(path: string): Promise<Audited[]> {
   const trace = await openTraceFile(path);
+  const numbers = filmstripNumbers(trace.timeline);
   const out: Audited[] = [];
+  let last = 0;
   for (const step of trace.timeline) {
-    const refs = [step.after, step.before, step.observations[0]].find((e) => e?.observationRef);
-    if (!refs?.observationRef) continue;
-    const parsed = ObservationSchema.safeParse(await trace.resourceJson(refs.observationRef));
-    if (!parsed.success) continue;
-    const screenshotBase64 =
-      refs.screenshotRef && trace.hasResource(refs.screenshotRef) ? (await trace.resource(refs.screenshotRef)).toString('base64') : undefined;
-    const audit = auditFrame({ observation: parsed.data, screenshot: screenshotBase64 ? { format: 'png', dataBase64: screenshotBase64 } : null });
-    if (!audit) continue;
-    out.push({ title: `Step ${step.index + 1}: ${step.statusText}`, audit, root: parsed.data.viewHierarchy?.hierarchy, screenshotBase64 });
+    const number = numbers.get(step.callId);
+    if (number !== undefined) last = number;
+    const frames: Array<[string, { observationRef?: string | undefined; screenshotRef?: string | undefined } | undefined]> =
+      step.kind === 'action'
+        ? [
+            ['before', step.before],
+            ['after', step.after],
+          ]
+        : step.observations.map((o) => ['', o]);
+    // Display text, as the trace view shows the action (docs/rules.md#r-show-01).
+    const action = step.before
+      ? `${visibleText([recordedActionText(step.before.action), describeTarget(step.before.target)].filter(Boolean).join(' '))} (${step.statusText})`
+      : step.statusText;
+    const title = (when: string) =>
+      number !== undefined
+        ? `Step ${number} ${when}: ${action}`
+        : step.kind === 'action'
+          ? `An action recorded without its before, ${when}: ${action}`
+          : last > 0
+            ? `Observation after step ${last}`
+            : 'Observation before step 1';
+    for (const [when, refs] of frames) {
+      if (!refs?.observationRef) continue;
+      const stored = await trace.resourceJson(refs.observationRef);
+      const png = refs.screenshotRef && trace.hasResource(refs.screenshotRef) ? await trace.resource(refs.screenshotRef) : undefined;
+      const audit = auditStoredFrame(stored, png);
+      if (!audit) continue;
+      out.push({
+        title: title(when),
+        audit,
+        root: storedFrameRoot(stored),
+        screenshotBase64: png?.toString('base64'),
+      });
+    }
   }
   return out;
 }

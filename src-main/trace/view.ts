@@ -67,7 +67,8 @@ export function openedTrace(path: string, fresh = false): Promise<OpenedTrace> {
   return trace;
 }
 
-function describeTarget(target: TraceTarget | undefined): string {
+/** The step's target in one line ("#login.submit \"Sign In\""), as the trace view and `parallax audit TRACE` name it. */
+export function describeTarget(target: TraceTarget | undefined): string {
   if (!target) return '';
   const selector = target.selector ?? {};
   const node = target.node ?? {};

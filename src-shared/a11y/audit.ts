@@ -163,42 +163,57 @@ export function identityOf(node: UiNode, label: string, rect: Rect): string {
   return authoredId(node) ?? (label ? `label:${label}` : `at:${rect.left},${rect.top},${rectWidth(rect)}x${rectHeight(rect)}`);
 }
 
+/** What a finding says, built only for the findings an audit keeps (a screen can hold thousands it cuts). */
+interface Detail {
+  message: string;
+  evidence: A11yFinding['evidence'];
+  colors?: A11yFinding['colors'];
+}
+
+/** A finding before it is kept: its rule, element and severity; the words and evidence are made later, for at most MAX_A11Y_FINDINGS. */
+interface Pending {
+  rule: A11yRuleId;
+  item: Item;
+  severity: A11ySeverity;
+  fingerprint: string;
+  detail: () => Detail;
+}
+
 class Findings {
-  readonly list: A11yFinding[] = [];
+  readonly list: Pending[] = [];
   private readonly seen = new Set<string>();
 
-  add(
-    rule: A11yRuleId,
-    item: Item,
-    message: string,
-    evidence: A11yFinding['evidence'],
-    extra: { severity?: A11ySeverity; colors?: A11yFinding['colors'] } = {},
-  ): void {
-    const r = A11Y_RULES[rule];
-    const label = item.label;
-    const fingerprint = `${rule}|${identityOf(item.node, label, item.rect)}`;
+  add(rule: A11yRuleId, item: Item, detail: () => Detail, severity?: A11ySeverity): void {
+    const fingerprint = `${rule}|${identityOf(item.node, item.label, item.rect)}`;
     if (this.seen.has(fingerprint)) return;
     this.seen.add(fingerprint);
-    const element: A11yFinding['element'] = { source: nodeSource(item.node) };
-    if (item.node.className) element.className = item.node.className;
-    const id = item.node['resource-id'];
-    if (id) element.id = id;
-    if (label) element.label = label;
-    const finding: A11yFinding = {
-      rule,
-      kind: r.kind,
-      severity: extra.severity ?? r.severity,
-      nodeKey: item.key,
-      element,
-      bounds: { left: Math.round(item.rect.left), top: Math.round(item.rect.top), right: Math.round(item.rect.right), bottom: Math.round(item.rect.bottom) },
-      message,
-      evidence,
-      fix: r.fix,
-      fingerprint,
-    };
-    if (extra.colors) finding.colors = extra.colors;
-    this.list.push(finding);
+    this.list.push({ rule, item, severity: severity ?? A11Y_RULES[rule].severity, fingerprint, detail });
   }
+}
+
+/** A kept finding, whole. */
+function materialise({ rule, item, severity, fingerprint, detail }: Pending): A11yFinding {
+  const r = A11Y_RULES[rule];
+  const { message, evidence, colors } = detail();
+  const element: A11yFinding['element'] = { source: nodeSource(item.node) };
+  if (item.node.className) element.className = item.node.className;
+  const id = item.node['resource-id'];
+  if (id) element.id = id;
+  if (item.label) element.label = item.label;
+  const finding: A11yFinding = {
+    rule,
+    kind: r.kind,
+    severity,
+    nodeKey: item.key,
+    element,
+    bounds: { left: Math.round(item.rect.left), top: Math.round(item.rect.top), right: Math.round(item.rect.right), bottom: Math.round(item.rect.bottom) },
+    message,
+    evidence,
+    fix: r.fix,
+    fingerprint,
+  };
+  if (colors) finding.colors = colors;
+  return finding;
 }
 
 /** The audit of one observation, with the screenshot of the same frame when there is one. */
@@ -229,24 +244,26 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
 
   // ---- Element detection (R-A11Y-01, R-A11Y-02)
   const appSide = onScreen.filter((item) => nodeSource(item.node) !== 'xctest');
-  if (input.xctestUnreadable && appSide.length > 0 && input.root) {
+  const unreadable = input.xctestUnreadable;
+  if (unreadable && appSide.length > 0 && input.root) {
     const rootItem = items[0]!;
-    findings.add(
-      'R-A11Y-02',
-      rootItem,
-      `XCTest could not read this screen (${input.xctestUnreadable}); the app’s SDK bridge reports ${appSide.length} elements on it.`,
-      { xctest: input.xctestUnreadable, bridgeElements: appSide.length },
-    );
+    findings.add('R-A11Y-02', rootItem, () => ({
+      message: `XCTest could not read this screen (${unreadable}); the app’s SDK bridge reports ${appSide.length} elements on it.`,
+      evidence: { xctest: unreadable, bridgeElements: appSide.length },
+    }));
   } else {
     for (const item of appSide) {
       if (item.view) continue;
       const label = item.label;
       if (!isControl(item.kind) && !label && item.kind !== 'image') continue;
       const where = nodeSource(item.node) === 'sdkWebBridge' ? 'the web view' : 'the SDK bridge';
-      findings.add('R-A11Y-01', item, `${describe(item, label)} is on screen (${where} reports it) but XCTest does not: VoiceOver will not find it.`, {
-        reportedBy: nodeSource(item.node),
-        xctest: 'absent',
-      });
+      findings.add('R-A11Y-01', item, () => ({
+        message: `${describe(item, label)} is on screen (${where} reports it) but XCTest does not: VoiceOver will not find it.`,
+        evidence: {
+          reportedBy: nodeSource(item.node),
+          xctest: 'absent',
+        },
+      }));
     }
   }
 
@@ -262,20 +279,20 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
     const label = announcedLabel(view);
     if (isControl(kind)) {
       if (!label) {
-        findings.add('R-A11Y-03', item, `This ${kind} has no label: VoiceOver says only “${kind}”.`, { label: '' });
+        findings.add('R-A11Y-03', item, () => ({ message: `This ${kind} has no label: VoiceOver says only “${kind}”.`, evidence: { label: '' } }));
         continue;
       }
       const why = emptyLabelReason(label);
-      if (why) findings.add('R-A11Y-04', item, `This ${kind}’s label “${label}” is ${why}.`, { label, reason: why });
+      if (why) findings.add('R-A11Y-04', item, () => ({ message: `This ${kind}’s label “${label}” is ${why}.`, evidence: { label, reason: why } }));
       const key = label.toLowerCase();
       const group = byLabel.get(key) ?? [];
       group.push({ item, identity: authoredId(item.node) ?? rectText(item.rect) });
       byLabel.set(key, group);
     } else if ((item.kind === 'image' || kind === 'image') && !label) {
-      findings.add('R-A11Y-05', item, 'This image has no description.', { label: '' });
+      findings.add('R-A11Y-05', item, () => ({ message: 'This image has no description.', evidence: { label: '' } }));
     } else if (label && (kind === 'image' || item.kind === 'image')) {
       const why = emptyLabelReason(label);
-      if (why) findings.add('R-A11Y-04', item, `This image’s description “${label}” is ${why}.`, { label, reason: why });
+      if (why) findings.add('R-A11Y-04', item, () => ({ message: `This image’s description “${label}” is ${why}.`, evidence: { label, reason: why } }));
     }
   }
   for (const [, group] of byLabel) {
@@ -283,10 +300,13 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
     if (distinct.size < 2) continue;
     for (const { item } of group) {
       const label = item.label;
-      findings.add('R-A11Y-06', item, `${distinct.size} different controls on this screen are all announced as “${label}”.`, {
-        label,
-        controls: distinct.size,
-      });
+      findings.add('R-A11Y-06', item, () => ({
+        message: `${distinct.size} different controls on this screen are all announced as “${label}”.`,
+        evidence: {
+          label,
+          controls: distinct.size,
+        },
+      }));
     }
   }
 
@@ -302,9 +322,11 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
     findings.add(
       'R-A11Y-07',
       item,
-      `${describe(item, announcedLabel(item.node))} is ${w} × ${h} pt, under 44 × 44 pt${severity === 'error' ? ' (and under WCAG’s 24 × 24 pt)' : ''}.`,
-      { width: w, height: h, minimum: HIG_MIN_TARGET },
-      { severity },
+      () => ({
+        message: `${describe(item, announcedLabel(item.node))} is ${w} × ${h} pt, under 44 × 44 pt${severity === 'error' ? ' (and under WCAG’s 24 × 24 pt)' : ''}.`,
+        evidence: { width: w, height: h, minimum: HIG_MIN_TARGET },
+      }),
+      severity,
     );
   }
   overlaps(targets, findings);
@@ -324,25 +346,21 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
     if (!view) continue;
     const given = xctestKind(view);
     if ((item.kind === 'button' || item.kind === 'link') && !isControl(given) && given !== 'cell') {
-      findings.add(
-        'R-A11Y-10',
-        item,
-        `${describe(item, announcedLabel(view))} handles taps (${sourceName(item.node)} says ${item.kind}) but XCTest reports it as ${given}, without the button trait.`,
-        {
+      findings.add('R-A11Y-10', item, () => ({
+        message: `${describe(item, announcedLabel(view))} handles taps (${sourceName(item.node)} says ${item.kind}) but XCTest reports it as ${given}, without the button trait.`,
+        evidence: {
           app: item.kind,
           xctest: given,
         },
-      );
+      }));
     } else if (item.kind === 'header' && given !== 'header') {
-      findings.add(
-        'R-A11Y-11',
-        item,
-        `“${announcedLabel(view)}” is a heading to ${sourceName(item.node)} but XCTest reports it as ${given}, without the header trait.`,
-        {
+      findings.add('R-A11Y-11', item, () => ({
+        message: `“${announcedLabel(view)}” is a heading to ${sourceName(item.node)} but XCTest reports it as ${given}, without the header trait.`,
+        evidence: {
           app: 'header',
           xctest: given,
         },
-      );
+      }));
     }
   }
 
@@ -356,10 +374,13 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
     measured++;
     const w = rectWidth(item.rect);
     if (natural > w + 1) {
-      findings.add('R-A11Y-12', item, `“${item.label}” needs ${Math.round(natural)} pt but its frame is ${w} pt wide: it is cut off.`, {
-        naturalWidth: Math.round(natural),
-        frameWidth: w,
-      });
+      findings.add('R-A11Y-12', item, () => ({
+        message: `“${item.label}” needs ${Math.round(natural)} pt but its frame is ${w} pt wide: it is cut off.`,
+        evidence: {
+          naturalWidth: Math.round(natural),
+          frameWidth: w,
+        },
+      }));
     }
   }
   if (measured === 0) notEvaluated.push({ kind: 'textClipped', reason: 'no source reported a text’s natural width' });
@@ -402,11 +423,14 @@ function overlaps(targets: Item[], findings: Findings): void {
       if (!shared || rectWidth(shared) < 1 || rectHeight(shared) < 1) continue;
       if (sameRect(r, other.rect) || contains(r, other.rect) || contains(other.rect, r)) continue;
       const otherLabel = other.label || other.kind;
-      findings.add('R-A11Y-08', item, `${describe(item, item.label)} overlaps “${otherLabel}” by ${rectWidth(shared)} × ${rectHeight(shared)} pt.`, {
-        other: otherLabel,
-        otherNodeKey: other.key,
-        overlap: rectText(shared),
-      });
+      findings.add('R-A11Y-08', item, () => ({
+        message: `${describe(item, item.label)} overlaps “${otherLabel}” by ${rectWidth(shared)} × ${rectHeight(shared)} pt.`,
+        evidence: {
+          other: otherLabel,
+          otherNodeKey: other.key,
+          overlap: rectText(shared),
+        },
+      }));
       // One finding per target (its fingerprint): the first overlap found names the other.
       break;
     }
@@ -457,13 +481,18 @@ function contrast(reached: Array<{ item: Item; view: UiNode }>, input: AuditInpu
     if (ratio >= required) continue;
     const fg = hex(colors.foreground);
     const bg = hex(colors.background);
-    findings.add(
-      'R-A11Y-09',
-      item,
-      `“${label}” is ${fg} on ${bg}: ${ratio.toFixed(2)}:1, under the ${required}:1 ${large ? 'large text' : 'text'} needs.`,
-      { ratio, required, foreground: fg, background: bg, textSize: large ? `large (about ${Math.round(fontPt!)} pt)` : 'normal', samples: colors.samples },
-      { colors: { foreground: fg, background: bg, ratio, required } },
-    );
+    findings.add('R-A11Y-09', item, () => ({
+      message: `“${label}” is ${fg} on ${bg}: ${ratio.toFixed(2)}:1, under the ${required}:1 ${large ? 'large text' : 'text'} needs.`,
+      evidence: {
+        ratio,
+        required,
+        foreground: fg,
+        background: bg,
+        textSize: large ? `large (about ${Math.round(fontPt!)} pt)` : 'normal',
+        samples: colors.samples,
+      },
+      colors: { foreground: fg, background: bg, ratio, required },
+    }));
   }
   return skipped;
 }
@@ -478,17 +507,18 @@ function singleLineFontPt(label: string, r: Rect): number | undefined {
   return [...label].length * font * 0.5 <= rectWidth(r) * 1.15 ? font : undefined;
 }
 
-function summarise(all: A11yFinding[], notEvaluated: AccessibilityAudit['summary']['notEvaluated']): AccessibilityAudit {
+function summarise(all: Pending[], notEvaluated: AccessibilityAudit['summary']['notEvaluated']): AccessibilityAudit {
   const rank = (s: A11ySeverity) => A11Y_SEVERITIES.indexOf(s);
-  const sorted = [...all].sort((a, b) => rank(a.severity) - rank(b.severity));
   const bySeverity = Object.fromEntries(A11Y_SEVERITIES.map((s) => [s, 0])) as Record<A11ySeverity, number>;
   const byKind = Object.fromEntries(A11Y_KINDS.map((k) => [k, 0])) as Record<A11yKind, number>;
   for (const f of all) {
     bySeverity[f.severity]++;
-    byKind[f.kind]++;
+    byKind[A11Y_RULES[f.rule].kind]++;
   }
+  // Most severe first, in the order found (a stable sort); only the kept ones are made whole.
+  const kept = [...all].sort((a, b) => rank(a.severity) - rank(b.severity)).slice(0, MAX_A11Y_FINDINGS);
   const audit: AccessibilityAudit = {
-    violations: sorted.slice(0, MAX_A11Y_FINDINGS),
+    violations: kept.map(materialise),
     summary: { total: all.length, bySeverity, byKind, notEvaluated },
   };
   if (all.length > MAX_A11Y_FINDINGS) audit.truncated = { total: all.length, omitted: all.length - MAX_A11Y_FINDINGS };

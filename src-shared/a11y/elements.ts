@@ -51,7 +51,21 @@ const BY_NAME: Record<string, ElementKind> = {
   uitoolbar: 'bar',
 };
 
-const kindOfName = (name: unknown): ElementKind | undefined => (typeof name === 'string' ? BY_NAME[name.toLowerCase()] : undefined);
+/** Names met, by their own spelling: a screen repeats a few class names thousands of times, so each is lower-cased once (R-A11Y-16). */
+const KIND_OF = new Map<string, ElementKind | null>();
+const MAX_NAMES_KEPT = 10_000;
+function kindOfName(name: unknown): ElementKind | undefined {
+  if (typeof name !== 'string') return undefined;
+  let kind = KIND_OF.get(name);
+  if (kind === undefined) {
+    const lower = name.toLowerCase();
+    // Own keys only: a class named "constructor" is no kind.
+    kind = Object.hasOwn(BY_NAME, lower) ? BY_NAME[lower]! : null;
+    // Names a device makes up without end (a class per cell) cannot grow the memo past a bound.
+    if (KIND_OF.size < MAX_NAMES_KEPT) KIND_OF.set(name, kind);
+  }
+  return kind ?? undefined;
+}
 
 /**
  * The kind the node's own source gives it: a DOM node's web-role, else the runner role, else the class
@@ -77,7 +91,9 @@ export function xctestKind(node: UiNode): ElementKind {
   return kindOfName(node.role) ?? kindOfName(node.className) ?? 'other';
 }
 
-const clean = (value: unknown): string => (typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : '');
+// Most labels are clean already: test before replacing, so they cost no new string (R-A11Y-16).
+const UNCLEAN = /\s\s|[^\S ]|^ | $/;
+const clean = (value: unknown): string => (typeof value !== 'string' ? '' : UNCLEAN.test(value) ? value.replace(/\s+/g, ' ').trim() : value);
 
 /**
  * What VoiceOver announces as the element's name: its accessibility label, else the text it shows (a

@@ -129,14 +129,21 @@ describe('R-A11Y-13 the audit mode: the observation carries seed 002’s accessi
 });
 
 describe('R-A11Y-14 parallax audit TRACE', () => {
-  it('audits every recorded step with an observation: the feed step of the demo QA trace has its 11 undescribed avatars', async () => {
+  it('audits every stored frame of every step, the action steps’ before and after from their ViewHierarchy: the feed step of the demo QA trace has its 11 undescribed avatars', async () => {
     const lines: string[] = [];
     const trace = join(import.meta.dirname, '../fixtures/traces/demo-qa');
     const code = await main(['audit', trace, '--json', '--fail-on', 'warning'], { log: (l) => lines.push(l), error: (l) => lines.push(l) });
     const screens = JSON.parse(lines.join('\n')).screens as Array<{ title: string; accessibilityAudit: AccessibilityAudit }>;
-    expect(screens.length).toBeGreaterThan(1);
-    expect(screens.every((s) => /^Step \d+/.test(s.title))).toBe(true);
-    expect(screens.some((s) => s.accessibilityAudit.violations.filter((f) => f.rule === 'R-A11Y-05').length === 11)).toBe(true);
+    const titles = screens.map((s) => s.title);
+    // The trace's 12 actions, each before and after, numbered as the trace view numbers them; its observations between.
+    for (let n = 1; n <= 12; n++) {
+      expect(titles.filter((t) => t.startsWith(`Step ${n} before: `))).toHaveLength(1);
+      expect(titles.filter((t) => t.startsWith(`Step ${n} after: `))).toHaveLength(1);
+    }
+    expect(titles.filter((t) => t.startsWith('Observation ')).length).toBeGreaterThan(0);
+    expect(titles.every((t) => /^(Step \d+ (before|after): |Observation (after|before) step \d+$)/.test(t))).toBe(true);
+    const feed = screens.filter((s) => s.accessibilityAudit.violations.filter((f) => f.rule === 'R-A11Y-05').length === 11);
+    expect(feed.some((s) => / (before|after): /.test(s.title))).toBe(true);
     expect(code).toBe(1);
   }, 60_000);
 });

@@ -4,7 +4,7 @@
  * the demo's access screen over its real ports, replayed with `parallax replay --json`, once as it was
  * and once with XCTest unable to read the screen (a real demo fault: VoiceOver then reaches nothing).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,8 @@ import { DeviceManager } from '@main/devices/manager';
 import { SessionRecording } from '@main/trace/recording';
 import { openTraceFile } from '@main/trace/open';
 import { runTraceCommand } from '@main/cli/traces';
+import { main } from '@main/cli/main';
+import type { AccessibilityAudit } from '@shared/protocol/accessibility';
 import type { ReplayReport } from '@shared/trace/replay-report';
 import { admin } from '../support/demo-admin';
 
@@ -77,4 +79,50 @@ describe('R-A11Y-19/R-A11Y-20: findings recorded per step and compared on replay
     expect(step.a11y?.new.map((f) => f.rule)).toContain('R-A11Y-02');
     expect(step.notes.join('\n')).toMatch(/accessibility: \d+ new \([^)]*R-A11Y-02/);
   }, 120_000);
+});
+
+describe('R-A11Y-14 parallax audit TRACE on a trace the recorder wrote (demo access screen, with its screenshots)', () => {
+  async function auditTrace(...extra: string[]): Promise<{ code: number; screens: Array<{ title: string; accessibilityAudit: AccessibilityAudit }> }> {
+    const lines: string[] = [];
+    const code = await main(['audit', tracePath, '--json', ...extra], { log: (l) => lines.push(l), error: (l) => lines.push(l) });
+    return { code, screens: JSON.parse(lines.join('\n')).screens };
+  }
+
+  it('audits the action step’s stored before and after frames: the planted problems, the contrast read from the stored screenshot', async () => {
+    const { code, screens } = await auditTrace();
+    const before = screens.find((s) => s.title.startsWith('Step 1 before: '));
+    const after = screens.find((s) => s.title.startsWith('Step 1 after: '));
+    expect(before?.title).toMatch(/^Step 1 before: tap .*access\.visible/);
+    for (const screen of [before!, after!]) {
+      const found = screen.accessibilityAudit.violations.map((f) => f.fingerprint);
+      expect(found).toContain('R-A11Y-03|access.gear');
+      expect(found).toContain('R-A11Y-07|access.info');
+      expect(found.some((f) => f.includes('access.settings'))).toBe(false);
+      // The stored frame is a ViewHierarchy with no screen size: the application's frame is the screen, so contrast is judged.
+      expect(screen.accessibilityAudit.summary.notEvaluated.map((n) => n.kind)).not.toContain('contrast');
+      const faint = screen.accessibilityAudit.violations.find((f) => f.rule === 'R-A11Y-09');
+      expect(faint?.colors?.background).toBe('#ffffff');
+      expect(faint!.colors!.ratio).toBeLessThan(4.5);
+    }
+    // What the recorder kept for the step is what the offline audit finds in its stored frame.
+    const recorded = (await openTraceFile(tracePath)).timeline.find((s) => s.kind === 'action')!.after!.a11y!;
+    expect(after!.accessibilityAudit.violations.map((f) => f.fingerprint).sort()).toEqual(recorded.findings.map((f) => f.fingerprint).sort());
+    expect(code).toBe(1);
+  }, 60_000);
+
+  it('writes the trace’s report, each finding with its crop of the stored screenshot and the selector that finds its element', async () => {
+    const md = join(dir, 'trace-report.md');
+    const html = join(dir, 'trace-report.html');
+    await auditTrace('--report', md);
+    await auditTrace('--report', html);
+    const mdText = await readFile(md, 'utf8');
+    expect(mdText).toMatch(/^## Step 1 before: /m);
+    expect(mdText).toMatch(/^## Step 1 after: /m);
+    expect(mdText).toContain("selector: `id: 'access\\.info'`");
+    expect(mdText).toMatch(/!\[R-A11Y-07 Info\]\(data:image\/png;base64,/);
+    const htmlText = await readFile(html, 'utf8');
+    expect(htmlText).toMatch(/<h2>Step 1 after: /);
+    expect(htmlText).toMatch(/<img alt="R-A11Y-09[^"]*" src="data:image\/png;base64,/);
+    expect(htmlText).toContain('<code>id: &#39;access\\.gear&#39;</code>');
+  }, 60_000);
 });

@@ -317,3 +317,21 @@ describe('R-A11Y-16 linear on adversarial screens: stacked frames and many bars'
     expect(rules(root).filter((r) => r.startsWith('R-A11Y-07'))).toEqual(['R-A11Y-07 In its own bar', 'R-A11Y-07 Over the bars']);
   });
 });
+
+describe('R-A11Y-16 only the kept findings are made whole', () => {
+  it('R-A11Y-16 a screen of 1,800 findings counts all of them, keeps the 500 most severe first in the order found, each with its words and evidence', () => {
+    // 600 unlabelled 20 pt buttons side by side (R-A11Y-03 error, R-A11Y-07 error) then 600 labelled 30 pt ones stacked on one spot (R-A11Y-07 warning).
+    const small = Array.from({ length: 600 }, (_, i) => x('UIButton', [(i % 20) * 20, 100 + Math.floor(i / 20) * 20, 20, 20], { role: 'button' }));
+    const wide = Array.from({ length: 600 }, (_, i) => x('UIButton', [300, 750, 30, 30], { role: 'button', text: `Go ${i}` }));
+    const result = audit(app(...small, ...wide));
+    expect(result.summary.total).toBe(1_800);
+    expect(result.summary.bySeverity).toMatchObject({ error: 1_200, warning: 600 });
+    expect(result.truncated).toEqual({ total: 1_800, omitted: 1_300 });
+    expect(result.violations).toHaveLength(500);
+    expect(result.violations.every((f) => f.severity === 'error' && f.message.length > 0 && Object.keys(f.evidence).length > 0)).toBe(true);
+    expect(result.violations[0]!.message).toBe('This button has no label: VoiceOver says only “button”.');
+    // The description rules run before the hit region: the 500 kept are the first 500 unlabelled buttons.
+    expect(new Set(result.violations.map((f) => f.rule))).toEqual(new Set(['R-A11Y-03']));
+    expect(result.violations[499]!.bounds).toEqual({ left: 380, top: 580, right: 400, bottom: 600 });
+  });
+});
