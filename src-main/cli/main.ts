@@ -56,7 +56,17 @@ Commands:
 `;
 
 /** The commands whose --help is their part of USAGE. */
-const OWN_HELP = new Set(['start', 'serve', 'devices', 'observe', 'replay-device', 'demo-device']);
+const OWN_HELP = new Set(['start', 'serve', 'devices', 'observe', 'replay-device', 'audit', 'demo-device']);
+
+/** Every command USAGE lists (`tap|type|…` is five), in its order: what `--help` must answer for. */
+export function listedCommands(): string[] {
+  const names: string[] = [];
+  for (const line of USAGE.split('\n')) {
+    const head = /^ {2}([a-z][\w|-]*)/.exec(line);
+    for (const name of head ? head[1]!.split('|') : []) if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
 
 /** A command's lines of USAGE: each line that starts with its name, and the lines indented under it. */
 export function commandUsage(command: string): string {
@@ -81,12 +91,14 @@ async function terminalSecrets(): Promise<{ readStdin: () => Promise<string>; pr
   return prompt ? { readStdin, prompt } : { readStdin };
 }
 
+function quietOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+}
+
 export async function main(argv: string[], out: Out = stdio): Promise<number> {
   // `parallax observe | head` closes the pipe early: that is the reader being done, not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    throw error;
-  });
+  if (!process.stdout.listeners('error').includes(quietOnClosedPipe)) process.stdout.on('error', quietOnClosedPipe);
   const [command, ...rest] = argv;
   // The commands below parse their options here; the action, trace and doctor commands answer --help themselves.
   if (command !== undefined && OWN_HELP.has(command) && (rest.includes('--help') || rest.includes('-h'))) {

@@ -1,25 +1,14 @@
 /** R-CLI-HELP: every command answers --help with its usage and exit code 0 (observe, serve and demo-device said "Unknown option"). */
 import { describe, expect, it } from 'vitest';
-import { main } from '@main/cli/main';
+import { listedCommands, main } from '@main/cli/main';
 
-const COMMANDS = [
-  'start',
-  'serve',
-  'devices',
-  'observe',
-  'replay-device',
-  'demo-device',
-  'tap',
-  'type',
-  'clear',
-  'swipe',
-  'scroll-to',
-  'open',
-  'replay',
-  'export',
-  'compare',
-  'doctor',
-];
+// Every command the CLI's own usage lists, so a command added there is covered here (audit was not).
+const COMMANDS = listedCommands();
+
+it('R-CLI-HELP: the usage lists every command, audit and the action commands included', () => {
+  expect(COMMANDS).toEqual(expect.arrayContaining(['start', 'serve', 'observe', 'tap', 'scroll-to', 'launch', 'open-link', 'audit', 'doctor', 'demo-device']));
+  expect(COMMANDS).toHaveLength(19);
+});
 
 describe('R-CLI-HELP: --help on every command', () => {
   for (const command of COMMANDS) {
