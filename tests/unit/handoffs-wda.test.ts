@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { UiNode } from '@shared/protocol/runner';
-import { elementTypeByName, parseClassChain, SelectorError, trySelector } from '@shared/selectors';
+import { readFileSync } from 'node:fs';
+import { elementTypeByName, indexScreen, pageSourceXml, parseClassChain, SelectorError, trySelector } from '@shared/selectors';
 
 const root = {
   className: 'XCUIApplication',
@@ -57,12 +58,9 @@ describe('R-HAND-07: predicate keys as each tool reads them', () => {
     '-ios predicate string: wdUID == "x"',
     // NSExpression+FBFormat.m looks up only the part before the first dot.
     '-ios predicate string: name.length == 2',
-  ])(
-    'R-HAND-07: %s is a key WebDriverAgent accepts: refused as not evaluated here, not as unknown',
-    (text) => {
-      expect(count(text)).toMatch(/WebDriverAgent attribute the observation does not hold/);
-    },
-  );
+  ])('R-HAND-07: %s is a key WebDriverAgent accepts: refused as not evaluated here, not as unknown', (text) => {
+    expect(count(text)).toMatch(/WebDriverAgent attribute the observation does not hold/);
+  });
 
   it.each(['verticalSizeClass == 1', 'horizontalSizeClass == 1'].map((p) => `app.buttons.element(matching: NSPredicate(format: "${p}"))`))(
     'R-HAND-07: %s is an XCUIElementAttributes key: refused as not evaluated here, not as unknown',
@@ -212,5 +210,39 @@ describe('R-HAND-09: class chains by WebDriverAgent’s grammar (FBClassChainQue
     expect(count("-ios class chain: **[$label == 'Go'$]")).toMatch(/unexpected character/);
     expect(count('-ios class chain: **/XCUIElementTypeNoSuchType')).toBe(0);
     expect(count("-ios class chain: ***XCUIElementTypeButton[`label == 'Go'`]")).toBe(1);
+  });
+});
+
+describe('R-HAND-10: in the merged view, XCUITest and Appium selectors are answered on the tree XCTest reported', () => {
+  // The demo's feed screen as `parallax observe` merged it: the bridge's tab bar (kept beside XCTest's
+  // UITabBar) holds the tab buttons, and XCTest's UITabBar is left empty (tests/fixtures/demo-observations).
+  const merged = JSON.parse(readFileSync('tests/fixtures/demo-observations/feed.json', 'utf8')).hierarchy as UiNode;
+  const feedKey = (() => {
+    const r = trySelector('app.buttons["tab.feed"]', merged);
+    return r.ok ? r.matches : [];
+  })();
+
+  it.each([
+    'app.tabBars.buttons["tab.feed"]',
+    'app.tabBars.firstMatch.buttons["tab.feed"]',
+    '-ios class chain: **/XCUIElementTypeTabBar/XCUIElementTypeButton[`name == "tab.feed"`]',
+    '//XCUIElementTypeTabBar/XCUIElementTypeButton[@name="tab.feed"]',
+    "//XCUIElementTypeButton[@name='tab.feed']/parent::XCUIElementTypeTabBar",
+  ])('R-HAND-10: %s finds what XCTest reports, as with "XCTest only" ticked', (text) => {
+    const r = trySelector(text, merged);
+    expect(r.ok && r.matches.length).toBe(1);
+    expect(r.ok && r.onlyMerged).toEqual([]);
+    if (!text.includes('parent::')) expect(r.ok && r.matches).toEqual(feedKey);
+  });
+
+  it('R-HAND-10: the page source shows the tab buttons inside the tab bar, as WDA writes it', () => {
+    const screen = indexScreen(merged);
+    const xml = pageSourceXml(screen.xctestReported()!.screen.xctest);
+    expect(xml).toMatch(/<XCUIElementTypeTabBar[^>]*>\s*<XCUIElementTypeButton[^>]*name="tab\.login"/);
+  });
+
+  it('R-HAND-10: the Parallax CLI still resolves on the merged tree, bridge identities included', () => {
+    const r = trySelector('--id tab.feed', merged);
+    expect(r.ok && r.matches).toEqual(feedKey);
   });
 });
