@@ -27,71 +27,225 @@ function fail(reason: string, at?: number): never {
   throw new SelectorError('appium', `class chain: ${reason}`, at);
 }
 
-/** Reads a class chain, or throws a SelectorError saying why it is not one. */
-export function parseClassChain(text: string): ClassChain {
-  const steps: ChainStep[] = [];
-  let i = 0;
-  let descendant = false;
-  const source = text.trim();
-  if (source === '') fail('the chain is empty');
-  while (i < source.length) {
-    if (source.startsWith('**/', i)) {
-      if (descendant) fail('"**/" twice in a row', i);
-      descendant = true;
-      i += 3;
-      continue;
-    }
-    const m = /^(XCUIElementType[A-Za-z]+|\*)/.exec(source.slice(i));
-    if (!m) fail(`expected an element type (XCUIElementTypeButton) or *, found ${JSON.stringify(source.slice(i, i + 20))}`, i);
-    let type: ElementTypeName = 'Any';
-    if (m[1] !== '*') {
-      const info = elementTypeByName(m[1]!);
-      // WDA's FBElementTypeTransformer reads a type name it does not know as XCUIElementTypeOther, not an error (docs/rules.md#r-hand-09).
-      type = info && info.xcuiName === m[1] ? info.name : 'Other';
-    }
-    i += m[0].length;
-    const filters: Filter[] = [];
-    while (source[i] === '[') {
-      const open = i;
-      const mark = source[i + 1];
-      // FBClassChainQueryParser.m: a step's position is its last filter, and it has at most one.
-      if (filters.some((f) => f.kind === 'position'))
-        fail(mark === '`' || mark === '$' ? 'a predicate after the position: WebDriverAgent takes [n] last' : 'two positions in one step', open);
-      if (mark === '`' || mark === '$') {
-        // The predicate runs to the closing mark followed by "]"; a doubled mark inside is a literal one.
-        let j = i + 2;
-        let body = '';
-        for (;;) {
-          if (j >= source.length) fail(`a ${mark === '`' ? 'backtick' : '$'} predicate is not closed`, open);
-          if (source[j] === mark && source[j + 1] === mark) {
-            body += mark;
-            j += 2;
-            continue;
-          }
-          if (source[j] === mark && source[j + 1] === ']') break;
-          body += source[j];
-          j++;
-        }
-        const test = parsePredicate(body, [], 'appium');
-        filters.push({ kind: mark === '`' ? 'predicate' : 'contains', test });
-        i = j + 2;
-        continue;
-      }
-      const pos = /^\[(-?\d+)\]/.exec(source.slice(i));
-      if (!pos) fail('a step takes [`predicate`], [$predicate$] or [n]', open);
-      const n = Number(pos[1]);
-      if (n === 0) fail('positions start at 1 (or -1 for the last)', open);
-      filters.push({ kind: 'position', n });
-      i += pos[0].length;
-    }
-    steps.push({ descendant, type, filters });
-    descendant = false;
-    if (i >= source.length) break;
-    if (source[i] !== '/') fail(`expected "/" between steps, found ${JSON.stringify(source[i])}`, i);
-    i++;
-    if (i >= source.length) fail('the chain ends with "/"', i - 1);
+/*
+ * The reader is WebDriverAgent's own two passes (appium/WebDriverAgent
+ * WebDriverAgentLib/Utilities/FBClassChainQueryParser.m), so it accepts and refuses what WDA does:
+ *
+ * 1. `tokenizedQueryWithQuery:` reads one UTF-16 unit at a time. Each token kind takes some characters
+ *    (`allowedCharacters`, up to `maxLength`) and may be followed by a few kinds (`followingTokens`); a
+ *    character nothing takes is "Unexpected character detected at position N". A type name is letters
+ *    only (`letterCharacterSet`: no digits, no spaces); a second `*` turns a star into the descendant
+ *    marker, which then takes `*` and `/` while it is a prefix of `**` + `/` (so `**X`, `***X` and
+ *    `**` + `/X` all read as a descendant step); a position is digits and `-`; a predicate starts at its
+ *    mark, drops marks while it is still empty, ends at a mark followed by anything but the same mark
+ *    (a doubled mark is one literal mark), and what follows must be `]`. The last token must be a
+ *    type, a star or `]`.
+ * 2. `compiledQueryWithTokenizedQuery:` builds the steps: a predicate after the position ("must be set
+ *    before position value"), a second position, a position that is not a non-zero integer
+ *    (NSNumberFormatter, then `intValue`), a duplicated descendant marker, a marker with no type after
+ *    it, and a type name FBElementTypeTransformer refuses are errors. FBElementTypeTransformer.m
+ *    `elementTypeWithTypeName:` maps a name outside its table that still starts with `XCUIElementType`
+ *    to XCUIElementTypeOther, and refuses any other name.
+ */
+type TokenKind = 'name' | 'star' | 'descendant' | 'splitter' | 'open' | 'close' | 'number' | 'self' | 'contains';
+
+interface Token {
+  kind: TokenKind;
+  text: string;
+  at: number;
+  /** Predicates: the closing mark has been read (FBAbstractPredicateToken isParsingCompleted). */
+  done?: boolean;
+}
+
+const DESCENDANT_MARKER = '**/';
+const LETTER = /^[\p{L}\p{M}]$/u;
+const DIGIT = /^\p{Nd}$/u;
+
+/** Which token kinds may follow each (FBClassChainQueryParser.m, each token class's `followingTokens`). */
+const FOLLOWING: Record<TokenKind, readonly TokenKind[]> = {
+  name: ['splitter', 'open'],
+  star: ['splitter', 'open'],
+  descendant: ['name', 'star'],
+  splitter: ['star', 'name'],
+  open: ['number', 'self', 'contains'],
+  number: ['close'],
+  close: ['splitter', 'open'],
+  self: ['close'],
+  contains: ['close'],
+};
+
+/** The characters a token starts with (each class's `canConsumeCharacter:`). */
+function starts(kind: TokenKind, c: string): boolean {
+  switch (kind) {
+    case 'name':
+      return LETTER.test(c);
+    case 'star':
+      return c === '*';
+    case 'descendant':
+      return c === '*' || c === '/';
+    case 'splitter':
+      return c === '/';
+    case 'open':
+      return c === '[';
+    case 'close':
+      return c === ']';
+    case 'number':
+      return c === '-' || DIGIT.test(c);
+    case 'self':
+      return c === '`';
+    case 'contains':
+      return c === '$';
   }
-  if (descendant) fail('"**/" must be followed by a step');
+}
+
+function startToken(from: Token, c: string, at: number): Token | null {
+  for (const kind of FOLLOWING[from.kind]) {
+    if (!starts(kind, c)) continue;
+    // A predicate token's first character is its opening mark, which it does not keep.
+    return kind === 'self' || kind === 'contains' ? { kind, text: '', at, done: false } : { kind, text: c, at };
+  }
+  return null;
+}
+
+/** The token that reads `c` after `token`: `token` itself (grown), a new one, or null when none can. */
+function next(token: Token, c: string, at: number): Token | null {
+  switch (token.kind) {
+    case 'name':
+    case 'number':
+      if (starts(token.kind, c)) {
+        token.text += c;
+        return token;
+      }
+      break;
+    case 'star':
+      // FBStarToken: a second star is the descendant marker, in place of the star.
+      if (c === '*') return { kind: 'descendant', text: '**', at: token.at };
+      break;
+    case 'descendant':
+      if (starts('descendant', c)) {
+        if (!DESCENDANT_MARKER.startsWith(token.text)) return null;
+        if (token.text.length < DESCENDANT_MARKER.length) {
+          token.text += c;
+          return token;
+        }
+      }
+      break;
+    case 'self':
+    case 'contains': {
+      const mark = token.kind === 'self' ? '`' : '$';
+      if (!token.done) {
+        if (c === mark && token.text === '') return token;
+        token.text += c;
+        if (c === mark) token.done = true;
+        return token;
+      }
+      if (c === mark) {
+        // A doubled mark: the one already kept is a literal mark, and the predicate goes on.
+        token.done = false;
+        return token;
+      }
+      token.text = token.text.slice(0, -1);
+      break;
+    }
+    default:
+      // "/", "[" and "]" are one character each.
+      break;
+  }
+  return startToken(token, c, at);
+}
+
+function unexpected(text: string, at: number): never {
+  fail(
+    `unexpected character ${JSON.stringify(text[at] ?? '')} at position ${at + 1} (WebDriverAgent reads ${JSON.stringify(text.slice(0, at + 1))} and stops)`,
+    at,
+  );
+}
+
+function tokenize(text: string): Token[] {
+  const first = text[0]!;
+  let token: Token;
+  if (text.startsWith(DESCENDANT_MARKER)) token = { kind: 'descendant', text: DESCENDANT_MARKER, at: 0 };
+  else if (starts('name', first)) token = { kind: 'name', text: first, at: 0 };
+  else if (first === '*') token = { kind: 'star', text: first, at: 0 };
+  else unexpected(text, 0);
+  const tokens: Token[] = [];
+  for (let i = token.text.length; i < text.length; i++) {
+    const n = next(token, text[i]!, i);
+    if (n === null) unexpected(text, i);
+    if (n !== token) {
+      // A star that became the descendant marker is replaced by it, not followed by it.
+      if (!(token.kind === 'star' && n.kind === 'descendant')) tokens.push(token);
+      token = n;
+    }
+  }
+  tokens.push(token);
+  if (token.kind !== 'close' && token.kind !== 'name' && token.kind !== 'star') unexpected(text, text.length - 1);
+  return tokens;
+}
+
+/** FBElementTypeTransformer.m `elementTypeWithTypeName:`: its table, else Other for an XCUIElementType… name. */
+function typeNamed(name: string, at: number): ElementTypeName {
+  const info = elementTypeByName(name);
+  if (info && info.xcuiName === name) return info.name;
+  if (name.startsWith('XCUIElementType') && name.length > 'XCUIElementType'.length) return 'Other';
+  fail(`${JSON.stringify(name)} is a class name unknown to WebDriverAgent: did you mean XCUIElementType${name}?`, at);
+}
+
+/** NSNumberFormatter (decimal style) `numberFromString:`, then WDA refuses nil and `intValue == 0`. */
+function positionOf(token: Token): number {
+  const n = /^-?[0-9]+$/.test(token.text) ? Number(token.text) : NaN;
+  // intValue keeps the low 32 bits, so 4294967296 is 0 to WDA.
+  if (!Number.isSafeInteger(n) || Number(BigInt.asIntN(32, BigInt(n))) === 0)
+    fail(`the position ${JSON.stringify(token.text)} is not an integer other than 0 (positions start at 1, or -1 for the last)`, token.at);
+  return n;
+}
+
+/** Reads a class chain exactly as WebDriverAgent does, or throws a SelectorError saying why WDA would refuse it. */
+export function parseClassChain(text: string): ClassChain {
+  if (text === '') fail('the chain is empty');
+  const tokens = tokenize(text);
+  const steps: ChainStep[] = [];
+  let type: ElementTypeName = 'Any';
+  let typeSet = false;
+  let descendant = false;
+  let filters: Filter[] = [];
+  const hasPosition = () => filters.some((f) => f.kind === 'position');
+  for (const token of tokens) {
+    switch (token.kind) {
+      case 'name':
+      case 'star':
+        type = token.kind === 'star' ? 'Any' : typeNamed(token.text, token.at);
+        typeSet = true;
+        break;
+      case 'descendant':
+        if (descendant) fail('"**/" twice in a row: descendant markers cannot be duplicated', token.at);
+        descendant = true;
+        typeSet = false;
+        filters = [];
+        break;
+      case 'self':
+      case 'contains': {
+        if (hasPosition()) fail('a predicate after the position: WebDriverAgent takes [n] last', token.at);
+        const test = parsePredicate(token.text, [], 'appium');
+        filters.push({ kind: token.kind === 'self' ? 'predicate' : 'contains', test });
+        break;
+      }
+      case 'number':
+        if (hasPosition()) fail('two positions in one step', token.at);
+        filters.push({ kind: 'position', n: positionOf(token) });
+        break;
+      case 'splitter':
+        if (!descendant || typeSet) steps.push({ descendant, type, filters });
+        descendant = false;
+        typeSet = false;
+        filters = [];
+        break;
+      default:
+        break;
+    }
+  }
+  if (descendant && !typeSet) fail('"**/" must be followed by an element type or *');
+  steps.push({ descendant, type, filters });
   return { steps };
 }
 

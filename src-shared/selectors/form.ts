@@ -117,6 +117,11 @@ function lowerBound(list: readonly number[], value: number): number {
 /** The nodes (pre-order indices, document order) the selector of this form finds in `viewName` of `screen`. */
 export function matchForm(form: SelectorForm, screen: ScreenIndex, viewName: ViewName): number[] {
   if (form.kind === 'parallax') return matchParallax(form, screen);
+  if (viewName === 'xctest') {
+    // As evaluateIn: on the tree XCTest reported, when the merge moved some of it (docs/rules.md#r-hand-10).
+    const reported = screen.xctestReported();
+    if (reported) return matchForm(form, reported.screen, 'xctest').map((j) => reported.origin[j]!);
+  }
   if (form.kind === 'maestro') {
     const found = matchMaestro(form, screen[viewName]);
     return viewName === 'merged' ? oneElementPerPair(found, screen) : found;

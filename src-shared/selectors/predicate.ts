@@ -72,8 +72,45 @@ const WDA_KEYS: Record<string, Read> = {
 };
 for (const key of Object.keys(WDA_KEYS)) WDA_KEYS[`wd${key.charAt(0).toUpperCase()}${key.slice(1)}`] = WDA_KEYS[key]!;
 
-/** Keys WDA accepts whose answer the observation does not hold: refused with that reason, not as unknown. */
-const WDA_UNANSWERED = new Set(['accessible', 'accessibilityContainer', 'index', 'hittable', 'UID', 'frame', 'rect', 'traits', 'minValue', 'maxValue']);
+/**
+ * Every name WDA takes, built as FBElementUtils.m `wdAttributeNamesMapping` builds it: each `wd…`
+ * property of the FBElement protocol (FBElement.h; PlaceholderValue, Hittable, Focused, Traits, MinValue
+ * and MaxValue in newer drivers) and its alias without the prefix, first letter lowered unless the rest is
+ * an uppercase abbreviation (`wdUID` is `UID`). The lookup is a dictionary's, so `Index` or `uid` throw
+ * FBUnknownAttributeException. NSExpression+FBFormat.m `fb_wdExpressionWithExpression:` looks up only
+ * what comes before the first `.` of a key path (`rect.x`).
+ */
+const WDA_PROPERTIES = [
+  'wdFrame',
+  'wdRect',
+  'wdName',
+  'wdLabel',
+  'wdSelected',
+  'wdType',
+  'wdValue',
+  'wdUID',
+  'wdEnabled',
+  'wdVisible',
+  'wdHasKeyboardFocus',
+  'wdAccessible',
+  'wdAccessibilityContainer',
+  'wdIndex',
+  'wdPlaceholderValue',
+  'wdHittable',
+  'wdFocused',
+  'wdTraits',
+  'wdMinValue',
+  'wdMaxValue',
+];
+function wdaAlias(property: string): string {
+  const rest = property.slice(2);
+  if (rest.length <= 1) return rest.toLowerCase();
+  return rest === rest.toUpperCase() ? rest : rest.charAt(0).toLowerCase() + rest.slice(1);
+}
+const WDA_NAMES = new Set(WDA_PROPERTIES.flatMap((p) => [p, wdaAlias(p)]));
+
+/** XCUIElementAttributes keys whose answer the observation does not hold (the size classes, the frame as a CGRect). */
+const XCTEST_UNANSWERED = new Set(['frame', 'horizontalSizeClass', 'verticalSizeClass']);
 
 function keysOf(syntax: SelectorSyntax): Record<string, Read> {
   return syntax === 'xcuitest' ? XCTEST_KEYS : WDA_KEYS;
@@ -311,14 +348,15 @@ class Parser extends TokenCursor<Token> {
     const key = name.replace(/^SELF\./, '');
     const read = keysOf(this.syntax)[key];
     if (!read) {
-      const unprefixed = /^wd[A-Z]/.test(key) ? key.slice(2) : key;
-      const forms = [key, unprefixed, unprefixed.charAt(0).toLowerCase() + unprefixed.slice(1)];
-      if (this.syntax !== 'xcuitest' && forms.some((f) => WDA_UNANSWERED.has(f)))
-        return this.fail(`${JSON.stringify(name)} is a WebDriverAgent attribute the observation does not hold, so it is not evaluated here`, token);
-      const known = Object.keys(keysOf(this.syntax)).filter((k) => !k.startsWith('wd') || this.syntax === 'xcuitest');
+      const known = this.syntax === 'xcuitest' ? XCTEST_UNANSWERED.has(key) : WDA_NAMES.has(key.split('.')[0]!);
+      if (known) {
+        const whose = this.syntax === 'xcuitest' ? 'an XCTest' : 'a WebDriverAgent';
+        return this.fail(`${JSON.stringify(name)} is ${whose} attribute the observation does not hold, so it is not evaluated here`, token);
+      }
+      const names = Object.keys(keysOf(this.syntax)).filter((k) => !k.startsWith('wd') || this.syntax === 'xcuitest');
       const where =
         this.syntax === 'xcuitest' ? 'XCTest (XCUIElementAttributes, case-sensitive)' : "WebDriverAgent's FBElement (case-sensitive; it throws on any other)";
-      return this.fail(`unknown attribute ${JSON.stringify(name)} for ${where}: known are ${known.join(', ')}`, token);
+      return this.fail(`unknown attribute ${JSON.stringify(name)} for ${where}: known are ${names.join(', ')}`, token);
     }
     return { kind: 'key', read };
   }

@@ -170,6 +170,12 @@ export function viewOf(parsed: ParsedSelector): ViewName {
 
 /** The node indices (document order) `parsed` selects in `view` of `screen`. */
 export function evaluateIn(parsed: ParsedSelector, screen: ScreenIndex, viewName: ViewName): number[] {
+  if (viewName === 'xctest') {
+    // Maestro, XCUITest and Appium ask XCTest, so they are answered on the tree XCTest reported, whatever
+    // the merge moved (docs/rules.md#r-hand-10); the answer names the merged nodes that stand for it.
+    const reported = screen.xctestReported();
+    if (reported) return evaluateRaw(parsed, reported.screen, 'xctest').map((j) => reported.origin[j]!);
+  }
   const found = evaluateRaw(parsed, screen, viewName);
   return viewName !== 'merged' || parsed.syntax === 'parallax' ? found : oneElementPerPair(found, screen);
 }

@@ -206,6 +206,8 @@ export class ScreenIndex {
   readonly partner: Int32Array;
   private flat: FlatNode[] | undefined;
   private keyMap: Map<NodeKey, number> | undefined;
+  private readonly xctestSeen: readonly (UiNode | null)[];
+  private reportedTree: ReportedTree | null | undefined;
   private readonly fieldMaps = new Map<string, Map<string, number[]>>();
 
   constructor(readonly root: UiNode) {
@@ -256,6 +258,7 @@ export class ScreenIndex {
       if (twin?.kind === 'replaced') xctestSeen[i] = twin.node;
       else if (twin) kept.push(i);
     }
+    this.xctestSeen = xctestSeen;
     this.partner = new Int32Array(n).fill(-1);
     if (kept.length > 0) this.pairKeptTwins(kept);
     const viewParents = (seen: readonly (UiNode | null)[]): Int32Array => {
@@ -304,6 +307,64 @@ export class ScreenIndex {
 
   get size(): number {
     return this.node.length;
+  }
+
+  /**
+   * The tree XCTest itself reported, when the merged tree moved some of its elements (docs/rules.md#r-hand-10):
+   * a bridge container kept beside its XCTest twin holds the XCTest elements XCTest reported inside that
+   * twin (the tab bar's buttons under the bridge's tab bar, the XCTest UITabBar beside it left empty), so
+   * the `xctest` view, which keeps the merged tree's structure, does not answer `app.tabBars.buttons`
+   * as XCTest does. Here each such element is back under the twin, and every node is what XCTest
+   * reported of it; `origin` maps each of its nodes (pre-order) to the merged node that stands for it.
+   * Null when the view already has XCTest's structure. Built on first use.
+   */
+  xctestReported(): ReportedTree | null {
+    if (this.reportedTree === undefined) this.reportedTree = this.buildReported();
+    return this.reportedTree;
+  }
+
+  private buildReported(): ReportedTree | null {
+    const n = this.node.length;
+    const view = this.xctest;
+    if (n === 0 || !view.has(0)) return null;
+    // Each merged node's XCTest home: itself when XCTest reported it, the twin a kept container stands
+    // beside (when the twin is outside the container), else its parent's home.
+    const home = new Int32Array(n).fill(-1);
+    let moved = false;
+    for (let i = 0; i < n; i++) {
+      const p = this.parent[i]!;
+      const up = p < 0 ? -1 : home[p]!;
+      const twin = this.partner[i]!;
+      if (view.has(i)) {
+        home[i] = i;
+        if (up !== view.parent[i]) moved = true;
+      } else if (twin >= 0 && view.has(twin) && !(twin > i && twin < this.end[i]!)) home[i] = twin;
+      else home[i] = up;
+    }
+    if (!moved) return null;
+    const copies = new Array<UiNode | null>(n).fill(null);
+    for (let i = 0; i < n; i++) {
+      const seen = this.xctestSeen[i];
+      if (seen) copies[i] = { ...seen, node: [] } as UiNode;
+    }
+    for (let i = 1; i < n; i++) {
+      const copy = copies[i];
+      const at = home[this.parent[i]!]!;
+      if (copy && at >= 0) (copies[at]!.node as UiNode[]).push(copy);
+    }
+    const root = copies[0]!;
+    // A twin inside another container's subtree could close a loop: then there is no XCTest tree to offer.
+    const origin = new Map<UiNode, number>(copies.flatMap((c, i) => (c ? [[c, i] as const] : [])));
+    const seen = new Set<UiNode>();
+    const stack = [root];
+    while (stack.length > 0) {
+      const item = stack.pop()!;
+      if (seen.has(item)) return null;
+      seen.add(item);
+      stack.push(...childrenOf(item));
+    }
+    const screen = new ScreenIndex(root);
+    return { screen, origin: Int32Array.from(screen.node, (item) => origin.get(item) ?? -1) };
   }
 
   /**
@@ -389,6 +450,12 @@ export class ScreenIndex {
     }
     return this.keyMap;
   }
+}
+
+/** What XCTest reported, as a tree of its own, and the merged node each of its nodes stands for. */
+export interface ReportedTree {
+  screen: ScreenIndex;
+  origin: Int32Array;
 }
 
 const cache = new WeakMap<UiNode, ScreenIndex>();

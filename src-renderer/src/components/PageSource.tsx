@@ -10,7 +10,9 @@ import { CopyButton } from './CopyButton';
 
 function pageSourceText(root: UiNode): { xml: string } | { error: string } {
   try {
-    return { xml: pageSourceXml(indexScreen(root).xctest) };
+    // The tree XCTest reported, with what the merge moved back in place (docs/rules.md#r-hand-10).
+    const screen = indexScreen(root);
+    return { xml: pageSourceXml((screen.xctestReported()?.screen ?? screen).xctest) };
   } catch (error) {
     if (error instanceof SelectorError) return { error: error.reason };
     throw error;
