@@ -437,6 +437,9 @@ export class DemoAppReveal implements AppRevealApp {
     checkWindow(windowId);
     const { native } = (await this.device.monitor.refresh()).capture;
     const located = new Map(locateAll(native).map((entry) => [entry.node, entry]));
+    // Which UITextField is the first responder, as `textField.isEditing` says (ElementInventory.swift dumpNode).
+    const focused = await this.device.app.focusedField();
+    const editingId = focused?.kind === 'native' ? focused.axId : undefined;
     const out: Array<Record<string, unknown>> = [];
     const visit = (node: NativeNode, depth: number): void => {
       if (depth > maxDepth) return;
@@ -452,7 +455,9 @@ export class DemoAppReveal implements AppRevealApp {
       };
       if (node.id) view.accessibilityId = node.id;
       if (node.label) view.accessibilityLabel = node.label;
-      if (node.editable) view.isEditable = true;
+      // dumpNode writes `isEditing` for every UITextField (a secure one is one too), `isEditable` for a UITextView.
+      if (node.cls === 'UITextField' || node.cls === 'UISecureTextField') view.isEditing = node.id !== undefined && node.id === editingId;
+      else if (node.editable) view.isEditable = true;
       if (node.cls === 'UISwitch') view.isOn = node.checked === true;
       // As ElementInventory.swift's dumpNode writes them: `accessibilityValue` (line 152, bullets for a secure
       // field, as UIKit reads it) and, for any UITextField, `text: textField.text` (line 160): in clear, a
@@ -811,7 +816,10 @@ export class DemoAppReveal implements AppRevealApp {
     const latest = this.device.web.snapshot(webViewId);
     const current = latest.ok ? latest.snapshot.snapshotId : snapshotId;
     await this.performWeb(webViewId, { insertText: { snapshotId: current, elementId: element.id, text } });
-    return { success: true };
+    // As DOMSerializer.swift typeJS answers: `{success:true, value:el.value}`, the whole field's value read
+    // back from the page, a password input's in clear (WebViewTools.swift web_type wraps it in `result`).
+    const [after] = await this.readNodes(frame, selector, 1, true);
+    return { success: true, value: after?.value ?? '' };
   }
 
   // ---- Internals -----------------------------------------------------------------------------------

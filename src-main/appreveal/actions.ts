@@ -7,9 +7,19 @@
 import type { ActionRequest, ActionResult, FailureReason, TargetSelector } from '@shared/protocol/action';
 import { MAX_REASON_CHARS } from '@shared/protocol/sdk';
 import { outcomeClassOf } from '@shared/act/verdict';
+import { hidesText } from '@shared/model/node';
+import { isRecord } from '@shared/protocol/json';
 import { AppRevealError, type AppRevealClient } from './client';
 
 type Outcome = { ok: true; warnings?: string[] } | { ok: false; reason: FailureReason; mayHaveRun: boolean; warnings: string[]; deviceMessage?: string };
+
+/** What the action learnt from the app on the way, for the result's target record. */
+interface Facts {
+  /** The field the app says has focus, typed into because the request named none (docs/rules.md#r-ar-29). */
+  focused?: { id: string; label?: string };
+  /** The app's own read of the web control said its text is a secret (docs/rules.md#r-secret-08). */
+  secret?: boolean;
+}
 
 export async function actThroughAppReveal(client: AppRevealClient, request: ActionRequest): Promise<ActionResult> {
   const started = performance.now();
@@ -29,8 +39,9 @@ export async function actThroughAppReveal(client: AppRevealClient, request: Acti
     }
   };
   let outcome: Outcome;
+  const facts: Facts = {};
   try {
-    outcome = await perform(client, request, call);
+    outcome = await perform(client, request, call, facts);
   } catch (error) {
     outcome = failureOf(error);
   }
@@ -47,7 +58,7 @@ export async function actThroughAppReveal(client: AppRevealClient, request: Acti
     success: outcome.ok,
     backend: 'appreveal',
     warnings: outcome.warnings ?? [],
-    target: targetRecord(request),
+    target: targetRecord(request, facts),
     timings: { dispatch: performance.now() - started },
     requestsSent,
   };
@@ -62,7 +73,7 @@ export async function actThroughAppReveal(client: AppRevealClient, request: Acti
   return result;
 }
 
-async function perform(client: AppRevealClient, request: ActionRequest, call: (run: () => Promise<unknown>) => Promise<void>): Promise<Outcome> {
+async function perform(client: AppRevealClient, request: ActionRequest, call: (run: () => Promise<unknown>) => Promise<void>, facts: Facts): Promise<Outcome> {
   switch (request.action) {
     case 'tap':
       await call(() => tap(client, request.target));
@@ -80,10 +91,18 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
         const missing = tools.find((tool) => !client.has(tool));
         if (missing) return noForm(`this app did not register ${missing}`);
       }
-      const resolved = await elementIdOf(client, request.target);
+      const resolved: { id: string | undefined; focused?: { id: string; label?: string } } | { refused: string } = request.target
+        ? await elementIdOf(client, request.target)
+        : await focusedFieldOf(client);
       if ('refused' in resolved) return { ok: false, reason: 'target_not_found', mayHaveRun: false, warnings: [resolved.refused] };
       const id = resolved.id;
-      if (id === undefined && request.steps.some((step) => step.kind === 'clear' || step.kind === 'replace')) return noForm('clear_text needs an element id');
+      const warnings: string[] = [];
+      const focused = resolved.focused;
+      if (focused) {
+        facts.focused = focused;
+        const name = focused.label ? `“${focused.label}” (${focused.id})` : focused.id;
+        warnings.push(`no field was named: typed into ${name}, the field the app says has focus (get_view_tree isEditing)`);
+      }
       for (const step of request.steps) {
         if (step.kind === 'type') await call(() => client.typeText(step.text, id));
         else if (step.kind === 'clear' || step.kind === 'replace') {
@@ -92,7 +111,7 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
           if (step.kind === 'replace') await call(() => client.typeText(step.text, id));
         } else return noForm(`AppReveal has no tool for ${step.kind === 'tab' ? 'Tab' : `the IME action ${step.imeAction}`}`);
       }
-      return { ok: true };
+      return { ok: true, warnings };
     }
     case 'swipe': {
       // AppReveal scrolls a container by direction; a finger moving up scrolls the content down.
@@ -115,6 +134,10 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
       else {
         if (request.text === undefined) return noForm('web_type needs the text to type');
         const text = request.text;
+        // The app's own read of the control, before the text goes: a password input is a secret whatever
+        // the request says (docs/rules.md#r-secret-08). The read changes nothing; its failure only means
+        // the other signals decide.
+        if (client.has('get_dom_interactive')) facts.secret = await webControlIsSecret(client, request.selector).catch(() => false);
         await call(() => client.webType(request.selector, text));
       }
       return { ok: true };
@@ -179,6 +202,47 @@ async function elementIdOf(client: AppRevealClient, target: TargetSelector | und
   return pick ? { id: pick.id } : { refused: `no element of the app is at ${Math.round(x)}, ${Math.round(y)}: nothing was sent` };
 }
 
+/** Whether the web control `selector` names is a secret by the app's get_dom_interactive (redacted on reading). */
+async function webControlIsSecret(client: AppRevealClient, selector: string): Promise<boolean> {
+  const answer = await client.getDomInteractive();
+  const list = isRecord(answer) && Array.isArray(answer.elements) ? answer.elements : Array.isArray(answer) ? answer : [];
+  return list.some((raw) => {
+    if (!isRecord(raw) || raw.selector !== selector) return false;
+    if (raw.valueRedacted === true) return true;
+    const type = typeof raw.type === 'string' ? raw.type : typeof raw.inputType === 'string' ? raw.inputType : undefined;
+    return hidesText({ tag: typeof raw.tag === 'string' ? raw.tag : 'input', ...(type !== undefined ? { type } : {}), autocomplete: raw.autocomplete });
+  });
+}
+
+/**
+ * The field the app says has focus, for typing with no field named (docs/rules.md#r-ar-29). iOS AppReveal
+ * types into `UIResponder.currentFirstResponder` when `type_text` has no element_id
+ * (iOS/Sources/AppReveal/Interaction/InteractionEngine.swift `type`), and says which view that is only in
+ * `get_view_tree`: each UITextField's `isEditing` (Elements/ElementInventory.swift dumpNode,
+ * `node["isEditing"] = textField.isEditing`). So the field is read there, fresh, and typed into by its id;
+ * where the app cannot say (no get_view_tree, no field editing, a focused field without an id, or more than
+ * one), nothing is sent and the reason says why.
+ */
+async function focusedFieldOf(client: AppRevealClient): Promise<{ id: string; focused: { id: string; label?: string } } | { refused: string }> {
+  if (!client.has('get_view_tree'))
+    return {
+      refused: 'no field was named, and this app cannot say which field has focus (it did not register get_view_tree): name or tap a field; nothing was sent',
+    };
+  const views = await client.getViewTree();
+  const editing = views.filter((view): view is Record<string, unknown> => isRecord(view) && (view.isEditing === true || view.isEditing === 'true'));
+  if (editing.length === 0)
+    return {
+      refused: 'no field was named, and the app reports no text field in focus (no view of get_view_tree is editing): tap a field first; nothing was sent',
+    };
+  if (editing.length > 1) return { refused: `no field was named, and ${editing.length} fields of the app say they are editing: name one; nothing was sent` };
+  const [view] = editing as [Record<string, unknown>];
+  const id = typeof view.accessibilityId === 'string' && view.accessibilityId !== '' ? view.accessibilityId : undefined;
+  if (!id)
+    return { refused: 'no field was named, and the field the app says has focus has no accessibility id to type into by: name a field; nothing was sent' };
+  const label = typeof view.accessibilityLabel === 'string' && view.accessibilityLabel !== '' ? view.accessibilityLabel : undefined;
+  return { id, focused: { id, ...(label !== undefined ? { label } : {}) } };
+}
+
 function noForm(why: string): Outcome {
   return { ok: false, reason: 'appreveal_unknown_tool', mayHaveRun: false, warnings: [why] };
 }
@@ -215,9 +279,11 @@ function failureOfCode(error: AppRevealError, warnings: string[]): Outcome {
   }
 }
 
-function targetRecord(request: ActionRequest): ActionResult['target'] {
-  if (request.action === 'webTool') return { resolvedBy: 'screen', selector: request.selector };
+function targetRecord(request: ActionRequest, facts: Facts): ActionResult['target'] {
+  if (request.action === 'webTool') return { resolvedBy: 'screen', selector: request.selector, ...(facts.secret ? { secret: true } : {}) };
   const target = 'target' in request ? request.target : undefined;
+  if (!target && facts.focused)
+    return { resolvedBy: 'keyboardFocus', elementId: facts.focused.id, ...(facts.focused.label !== undefined ? { label: facts.focused.label } : {}) };
   if (!target) return { resolvedBy: request.action === 'scrollTo' ? 'lookFor' : 'screen' };
   if ('id' in target) return { resolvedBy: 'id', selector: target.id };
   if ('text' in target) return { resolvedBy: 'text', selector: target.text };

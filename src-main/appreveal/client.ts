@@ -622,7 +622,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   private async action(tool: string, request: ToolArgumentRequest, options: CallOptions): Promise<AppRevealActionResult> {
     const args = this.args(tool, request);
     const started = performance.now();
-    const value = this.unwrapPageResult(tool, await this.callJson(tool, args, options));
+    const value = withoutTypedEcho(tool, this.unwrapPageResult(tool, await this.callJson(tool, args, options)));
     return { tool, durationMs: Math.round(performance.now() - started), result: isRecord(value) ? value : { value } };
   }
 
@@ -861,6 +861,28 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     this.#lastError = error;
     if (changed) this.emit('state', state, error);
   }
+}
+
+/**
+ * A typing tool's answer with every echo of the field's contents taken out, before anything holds it
+ * (docs/rules.md#r-secret-08): iOS `web_type` answers the page script's `{success:true, value:el.value}`
+ * (AppReveal iOS/Sources/AppReveal/WebView/DOMSerializer.swift `typeJS`, wrapped as `{"result": …}` by
+ * WebViewTools.swift web_type), the whole field's value, a password's in clear; the demo's iOS type_text
+ * answers `text`; Tauri's page script answers `element: descriptor(element)`, whose `value`, `label` and
+ * `text` are the field's (Windows/appreveal-tauri/src/tauri_integration.rs `dom_action_script`). Whether
+ * the field is a secret is decided later, on a read-back: so no typing tool's echo is ever kept.
+ */
+const TYPING_TOOLS = new Set(['web_type', 'type_text', 'clear_text']);
+const ECHO_KEYS = ['value', 'text', 'label'];
+function withoutTypedEcho(tool: string, value: unknown): unknown {
+  if (!TYPING_TOOLS.has(tool) || !isRecord(value)) return value;
+  const strip = (record: Record<string, unknown>): Record<string, unknown> =>
+    Object.fromEntries(
+      Object.entries(record)
+        .filter(([key]) => !ECHO_KEYS.includes(key))
+        .map(([key, item]) => [key, isRecord(item) ? strip(item) : item]),
+    );
+  return strip(value);
 }
 
 function parseJsonOr(text: string): unknown {

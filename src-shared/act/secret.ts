@@ -46,6 +46,8 @@ export function typedTextIsSecret(request: ActionRequest, context: SecretContext
   if (request.action !== 'sendKeys' && request.action !== 'webTool') return false;
   if (request.secret === true) return true;
   if (typedTexts(request).length === 0) return false;
+  // The device's own read of the field it typed into said secret (docs/rules.md#r-secret-08).
+  if (context.result?.target.secret === true) return true;
   const target = request.action === 'sendKeys' ? request.target : undefined;
   if (request.action === 'webTool') {
     // A web control is named by the CSS selector the app gave (AppReveal's DOM tools): its node carries it.

@@ -238,6 +238,8 @@ export const TargetRecordSchema = z.object({
   webElementId: z.string().optional(),
   snapshotId: z.string().optional(),
   documentId: z.string().optional(),
+  /** The app's own read of the field said its text is a secret (AppReveal get_dom_interactive: a password input; docs/rules.md#r-secret-08). */
+  secret: z.boolean().optional(),
 });
 export type TargetRecord = z.infer<typeof TargetRecordSchema>;
 

@@ -201,7 +201,8 @@ describe('AppReveal connection', () => {
     await c.connect();
 
     const typed = await c.typeText('ada@example.test', 'email');
-    expect(typed).toMatchObject({ tool: 'type_text', result: { success: true, text: 'ada@example.test' } });
+    // R-SECRET-08: the app's echo of what was typed is not kept (the field may read back as a secret).
+    expect(typed).toEqual({ tool: 'type_text', durationMs: expect.any(Number), result: { success: true } });
     expect(typed.durationMs).toBeGreaterThanOrEqual(0);
     expect((await c.getElements()).elements.find((e) => e.id === 'email')?.value).toBe('ada@example.test');
     await c.clearText('email');
@@ -420,7 +421,8 @@ describe('AppReveal errors', () => {
     expect(await c.getWebViews()).toEqual([{ id: 'wv0', url: 'https://example.test/form', title: 'Form' }]);
     expect(await c.getDomInteractive()).toEqual([{ selector: '#q', tag: 'input' }]);
     expect((await c.webClick('#go', 'wv0')).result).toEqual({ result: { clicked: '#go' } });
-    expect((await c.webType('#q', 'hello')).result).toEqual({ result: { selector: '#q', text: 'hello' } });
+    // R-SECRET-08: web_type's echo of the text is not kept; the rest of the answer is.
+    expect((await c.webType('#q', 'hello')).result).toEqual({ result: { selector: '#q' } });
     expect(app.clicked).toEqual(['#go']);
     await expectAppRevealError(c.webSelect('#s', 'a'), 'unknown_tool');
   });
