@@ -14,6 +14,8 @@ import { axErrorMessage, DEMO_BUNDLE_ID, projectHierarchy } from '@demo/phone/xc
 
 /** How long a screenshot waits, once taken, for the re-read that names its frame. */
 const STAMP_WAIT_MS = 200;
+/** A swipe sent without `duration` (the runner's `duration: Int?`): the demo's own stroke length. */
+const DEFAULT_SWIPE_MS = 300;
 
 /** The commands this runner serves, as listed in its `connected` push. */
 export const SUPPORTED_COMMANDS: readonly RunnerCommand[] = [
@@ -134,10 +136,10 @@ export class RunnerCommands {
       case 'request_screenshot':
         return this.screenshot();
       case 'request_tap_coordinates':
-        return this.gesture(request, 'tap_coordinates_result', () => device.app.tap(request.x, request.y, request.duration));
+        return this.gesture(request, 'tap_coordinates_result', () => device.app.tap(request.x, request.y, request.duration ?? 0));
       case 'request_swipe':
         return this.gesture(request, 'swipe_result', async () => {
-          await device.app.swipe(request.x1, request.y1, request.x2, request.y2, request.duration);
+          await device.app.swipe(request.x1, request.y1, request.x2, request.y2, request.duration ?? DEFAULT_SWIPE_MS);
           const glide = device.faults.number('scroll-glide') ?? 0;
           if (glide > 0) await device.app.glide(request.x2, request.y2, Math.sign(request.y1 - request.y2) * 6, glide);
         });

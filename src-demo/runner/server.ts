@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { decodeRunnerRequest, encodeRunnerMessage, isRunnerCommand, RESULT_TYPES } from '@shared/protocol/runner';
+import { swiftDecodeError } from './swift-types';
 import { handleAdmin } from './admin';
 import { randomBytes } from 'node:crypto';
 import { browserRefusal, refuseHttp, refuseUpgrade } from '@demo/base/guard';
@@ -165,6 +166,15 @@ export class RunnerServer {
     }
     if (text === undefined) {
       this.send(connection, { type: 'error', success: false, error: 'invalid_message at (frame): binary frames are not supported', timestamp: Date.now() });
+      return;
+    }
+    // The real runner's own Decodable types first: what one of them cannot decode, a real runner refuses.
+    const command = peek.type !== undefined && isRunnerCommand(peek.type) ? peek.type : undefined;
+    const swiftError = command ? swiftDecodeError(command, JSON.parse(text)) : undefined;
+    if (command && swiftError !== undefined) {
+      const reply: Record<string, unknown> = { type: RESULT_TYPES[command][0] ?? 'error', success: false, error: swiftError, timestamp: Date.now() };
+      if (peek.requestId !== undefined) reply.requestId = peek.requestId;
+      this.send(connection, reply);
       return;
     }
     const decoded = decodeRunnerRequest(text);

@@ -250,15 +250,16 @@ export const RequestScreenshotSchema = request('request_screenshot', {});
 export const RequestTapCoordinatesSchema = request('request_tap_coordinates', {
   x: z.number(),
   y: z.number(),
-  /** ms; 0 is a tap, more is a press. */
-  duration: z.number().nonnegative(),
+  /** ms; 0 (or none) is a tap, more is a press. Optional as the runner's `duration: Int?` (RequestTapCoordinates.swift). */
+  duration: z.number().nonnegative().optional(),
 });
 export const RequestSwipeSchema = request('request_swipe', {
   x1: z.number(),
   y1: z.number(),
   x2: z.number(),
   y2: z.number(),
-  duration: z.number().nonnegative(),
+  /** Optional as the runner's `duration: Int?` (RequestSwipe.swift). */
+  duration: z.number().nonnegative().optional(),
 });
 export const RequestSetTextSchema = request('request_set_text', textRequest);
 export const RequestAppendTextSchema = request('request_append_text', textRequest);
