@@ -6,34 +6,18 @@
  * dumpNode). Parallax reads that, types into that field by its id and says which; where the app says no
  * field is editing, nothing is sent.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice } from '@demo/index';
-import { startAppServices, type AppServices } from '@main/host/app-services';
-import { parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
+import { describe, expect, it } from 'vitest';
 import type { ActionRequest, ActionResult } from '@shared/protocol/action';
-import { rawTool as rawToolOf } from '../support/appreveal-raw';
 import { admin } from '../support/demo-admin';
+import { useHostOverDemo } from '../support/host-over-demo';
 
-let demo: Awaited<ReturnType<typeof startDemoDevice>>;
-let services: AppServices;
-let session: { baseUrl: string; token?: string };
-
-beforeAll(async () => {
-  demo = await startDemoDevice({ port: 0 });
-  session = parseAppRevealSessionUrl(demo.appRevealUrl ?? '');
-  services = await startAppServices('web', () => []);
-}, 60_000);
-afterAll(async () => {
-  await services?.close();
-  await demo?.close();
-});
-
-const rawTool = (name: string, args: Record<string, unknown> = {}) => rawToolOf(session, name, args);
+const host = useHostOverDemo();
+const rawTool = host.rawTool;
 const values = async () => Object.fromEntries(((await rawTool('get_elements')).elements as Array<{ id: string; value: string }>).map((e) => [e.id, e.value]));
 
 describe('R-AR-29: the demo’s iOS get_view_tree says which UITextField is editing, as dumpNode writes isEditing', () => {
   it('no field is editing on a fresh login screen; the tapped one is, and only it', async () => {
-    await admin(demo.adminUrl, '/reset', { screen: 'login' });
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
     const editing = async () =>
       ((await rawTool('get_view_tree')).views as Array<Record<string, unknown>>).filter((v) => 'isEditing' in v).map((v) => [v.accessibilityId, v.isEditing]);
     expect(await editing()).toEqual([
@@ -50,10 +34,10 @@ describe('R-AR-29: the demo’s iOS get_view_tree says which UITextField is edit
 
 describe('R-AR-29: typing with no field named types only where the app says focus is, and says which', () => {
   it('nothing editing: refused, nothing sent; the username tapped: typed there by its id, and the result names it', async () => {
-    await admin(demo.adminUrl, '/reset', { screen: 'login' });
-    const device = services.manager.connect(demo.appRevealUrl ?? '');
-    await services.manager.connectionOf(device.id).waitUntilConnected(10_000);
-    const act = async (action: ActionRequest) => (await services.manager.act(device.id, action)).result as ActionResult;
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+    const device = host.services.manager.connect(host.demo.appRevealUrl ?? '');
+    await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
+    const act = async (action: ActionRequest) => (await host.services.manager.act(device.id, action)).result as ActionResult;
     const type = (text: string): ActionRequest => ({ action: 'sendKeys', steps: [{ kind: 'type', text }] });
 
     const refused = await act(type('nowhere'));
@@ -72,8 +56,8 @@ describe('R-AR-29: typing with no field named types only where the app says focu
     const secret = await act(type('pw-123'));
     expect(secret).toMatchObject({ success: true, target: { resolvedBy: 'keyboardFocus', elementId: 'login.password' } });
     expect(await values()).toMatchObject({ 'login.username': 'ada', 'login.password': '\u2022'.repeat(6) });
-    const kept = services.manager.history(device.id).at(-1);
+    const kept = host.services.manager.history(device.id).at(-1);
     expect(JSON.stringify(kept)).not.toContain('pw-123');
-    await services.manager.disconnect(device.id);
+    await host.services.manager.disconnect(device.id);
   }, 120_000);
 });

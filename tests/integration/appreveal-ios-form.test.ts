@@ -11,14 +11,12 @@
  * Then a recorded session types a password into the native secure field and one into the web view's
  * password input, and every place the host keeps or hands on anything is searched for both.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice } from '@demo/index';
-import { startAppServices, type AppServices } from '@main/host/app-services';
-import { parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
+import { describe, expect, it } from 'vitest';
 import type { ActionRequest } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
-import { rawTool as rawToolOf, traceText } from '../support/appreveal-raw';
+import { traceText } from '../support/appreveal-raw';
 import { admin } from '../support/demo-admin';
+import { useHostOverDemo } from '../support/host-over-demo';
 
 /** ElementInfo.swift:8-23, in its order. */
 const ELEMENT_TYPES = [
@@ -44,21 +42,8 @@ const ELEMENT_KEYS = ['id', 'type', 'label', 'value', 'enabled', 'visible', 'tap
 const NATIVE_SECRET = 'N4tive-secure-Zq81';
 const WEB_SECRET = 'W3b-password-Kp27';
 
-let demo: Awaited<ReturnType<typeof startDemoDevice>>;
-let services: AppServices;
-let session: { baseUrl: string; token?: string };
-
-beforeAll(async () => {
-  demo = await startDemoDevice({ port: 0 });
-  session = parseAppRevealSessionUrl(demo.appRevealUrl ?? '');
-  services = await startAppServices('web', () => []);
-}, 60_000);
-afterAll(async () => {
-  await services?.close();
-  await demo?.close();
-});
-
-const rawTool = (name: string, args: Record<string, unknown> = {}) => rawToolOf(session, name, args);
+const host = useHostOverDemo();
+const rawTool = host.rawTool;
 
 type WireElement = Record<string, unknown>;
 const rawElements = async () => (await rawTool('get_elements')).elements as WireElement[];
@@ -71,9 +56,9 @@ function all(root: UiNode | undefined): UiNode[] {
 
 describe('R-AR-27: the iOS flavour writes get_elements as MCPTools.swift does', () => {
   it('every element: only ElementType’s types, every field a string, frames of integers, actions joined by ","', async () => {
-    await admin(demo.adminUrl, '/reset', { screen: 'login' });
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
     for (const screen of ['login', 'feed', 'checkout', 'edges']) {
-      await admin(demo.adminUrl, '/screen', { screen });
+      await admin(host.demo.adminUrl, '/screen', { screen });
       const reply = await rawTool('get_elements');
       expect(reply.screenKey).toBe(screen);
       const elements = reply.elements as WireElement[];
@@ -90,7 +75,7 @@ describe('R-AR-27: the iOS flavour writes get_elements as MCPTools.swift does', 
   });
 
   it('a secure UITextField is a textField whose value is one bullet per character typed, never the text', async () => {
-    await admin(demo.adminUrl, '/reset', { screen: 'login' });
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
     expect(byId(await rawElements(), 'login.password')).toMatchObject({ type: 'textField', value: '', actions: 'tap,type,clear' });
     expect(await rawTool('type_text', { text: 'hunter2', element_id: 'login.password' })).toMatchObject({ success: true });
     const elements = await rawElements();
@@ -99,7 +84,7 @@ describe('R-AR-27: the iOS flavour writes get_elements as MCPTools.swift does', 
   });
 
   it('typing with no element goes to the first responder (InteractionEngine.swift type: UIResponder.currentFirstResponder)', async () => {
-    await admin(demo.adminUrl, '/reset', { screen: 'login' });
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
     // Nothing has focus yet: "Element not editable: current responder".
     expect(await rawTool('type_text', { text: 'x' })).toEqual({ error: 'Element not editable: current responder' });
     await rawTool('tap_element', { element_id: 'login.username' });
@@ -108,7 +93,7 @@ describe('R-AR-27: the iOS flavour writes get_elements as MCPTools.swift does', 
   });
 
   it('the web view’s controls carry their HTML type as inputType: a password input is a textField, a checkbox a toggle that takes no text', async () => {
-    await admin(demo.adminUrl, '/reset', { screen: 'checkout' });
+    await admin(host.demo.adminUrl, '/reset', { screen: 'checkout' });
     const web = (await rawElements()).filter((e) => e.idSource === 'dom');
     const password = web.find((e) => e.label === 'Account password');
     expect(password).toMatchObject({ type: 'textField', inputType: 'password', actions: 'tap,type,clear', value: '' });
@@ -120,13 +105,13 @@ describe('R-AR-27: the iOS flavour writes get_elements as MCPTools.swift does', 
 
 describe('R-AR-27, R-SECRET-05: Parallax reads that form, and a password typed into it is found nowhere', () => {
   it('the bulleted textField and the inputType-password input are secrets; the checkbox is not offered for typing; neither text reaches any record', async () => {
-    await admin(demo.adminUrl, '/reset', { screen: 'login' });
-    const device = services.manager.connect(demo.appRevealUrl ?? '');
-    await services.manager.connectionOf(device.id).waitUntilConnected(10_000);
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+    const device = host.services.manager.connect(host.demo.appRevealUrl ?? '');
+    await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
     const events: string[] = [];
-    const unsubscribe = services.api.subscribe((name, payload) => events.push(`${name} ${JSON.stringify(payload)}`));
+    const unsubscribe = host.services.api.subscribe((name, payload) => events.push(`${name} ${JSON.stringify(payload)}`));
     const call = async (method: string, params: unknown): Promise<Record<string, unknown>> => {
-      const reply = await services.api.handle(method, params);
+      const reply = await host.services.api.handle(method, params);
       if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
       return reply.result as Record<string, unknown>;
     };
@@ -136,14 +121,14 @@ describe('R-AR-27, R-SECRET-05: Parallax reads that form, and a password typed i
     const native: ActionRequest = { action: 'sendKeys', target: { id: 'login.password' }, steps: [{ kind: 'type', text: NATIVE_SECRET }] };
     const typed = await call('device.act', { deviceId: device.id, action: native });
     expect(typed.result).toMatchObject({ success: true, backend: 'appreveal' });
-    const login = await services.manager.observe(device.id);
+    const login = await host.services.manager.observe(device.id);
     const field = all(login.observation?.viewHierarchy?.hierarchy).find((n) => n['resource-id'] === 'login.password');
     expect(field).toMatchObject({ className: 'textField', role: 'textfield', password: 'true' });
     expect(field?.value).toBeUndefined();
 
     // Web: the password input is known by its inputType only (the bridge sends no value for it).
-    await admin(demo.adminUrl, '/screen', { screen: 'checkout' });
-    const checkout = await services.manager.observe(device.id);
+    await admin(host.demo.adminUrl, '/screen', { screen: 'checkout' });
+    const checkout = await host.services.manager.observe(device.id);
     const nodes = all(checkout.observation?.viewHierarchy?.hierarchy);
     const webPassword = nodes.find((n) => n.extras?.['appreveal.inputType'] === 'password');
     expect(webPassword).toMatchObject({ className: 'textField', password: 'true', focusable: 'true' });
@@ -173,6 +158,6 @@ describe('R-AR-27, R-SECRET-05: Parallax reads that form, and a password typed i
       [NATIVE_SECRET, WEB_SECRET].filter((secret) => text.includes(secret)).map((secret) => `${place}: ${secret}`),
     );
     expect(found).toEqual([]);
-    await services.manager.disconnect(device.id);
+    await host.services.manager.disconnect(device.id);
   }, 120_000);
 });

@@ -10,47 +10,32 @@
  * A recorded session types a password into each, the host reads both trees, and every place it keeps or
  * hands on anything is searched for both secrets.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice } from '@demo/index';
-import { startAppServices, type AppServices } from '@main/host/app-services';
+import { describe, expect, it } from 'vitest';
 import { AppRevealConnection } from '@main/appreveal/connection';
-import { parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
 import type { ActionRequest } from '@shared/protocol/action';
-import { rawTool as rawToolOf, traceText } from '../support/appreveal-raw';
+import { traceText } from '../support/appreveal-raw';
 import { admin } from '../support/demo-admin';
+import { useHostOverDemo } from '../support/host-over-demo';
 
 const NATIVE_SECRET = 'Tr33-secure-Vq40';
 const WEB_SECRET = 'D0m-password-Hx93';
 
 type Rec = Record<string, unknown>;
 
-let demo: Awaited<ReturnType<typeof startDemoDevice>>;
-let services: AppServices;
-let session: { baseUrl: string; token?: string };
-
-beforeAll(async () => {
-  demo = await startDemoDevice({ port: 0 });
-  session = parseAppRevealSessionUrl(demo.appRevealUrl ?? '');
-  services = await startAppServices('web', () => []);
-}, 60_000);
-afterAll(async () => {
-  await services?.close();
-  await demo?.close();
-});
-
-const rawTool = (name: string, args: Record<string, unknown> = {}) => rawToolOf(session, name, args);
+const host = useHostOverDemo();
+const rawTool = host.rawTool;
 
 describe('R-SECRET-06, R-SECRET-07: get_view_tree and get_dom_interactive quote a typed password; Parallax keeps it nowhere', () => {
   it('the demo sends both in clear as the Swift source does; the host reads both trees, records, exports, and the secrets are in 0 places', async () => {
-    await admin(demo.adminUrl, '/reset', { screen: 'login' });
-    const device = services.manager.connect(demo.appRevealUrl ?? '');
-    const connection = services.manager.connectionOf(device.id);
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+    const device = host.services.manager.connect(host.demo.appRevealUrl ?? '');
+    const connection = host.services.manager.connectionOf(device.id);
     if (!(connection instanceof AppRevealConnection)) throw new Error("the demo's AppReveal URL made no AppReveal connection");
     await connection.waitUntilConnected(10_000);
     const events: string[] = [];
-    const unsubscribe = services.api.subscribe((name, payload) => events.push(`${name} ${JSON.stringify(payload)}`));
+    const unsubscribe = host.services.api.subscribe((name, payload) => events.push(`${name} ${JSON.stringify(payload)}`));
     const call = async (method: string, params: unknown): Promise<Rec> => {
-      const reply = await services.api.handle(method, params);
+      const reply = await host.services.api.handle(method, params);
       if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
       return reply.result as Rec;
     };
@@ -76,8 +61,8 @@ describe('R-SECRET-06, R-SECRET-07: get_view_tree and get_dom_interactive quote 
     expect(field).not.toHaveProperty('text');
     expect(views.find((v) => v.accessibilityId === 'login.username')).toHaveProperty('text', username?.text);
 
-    await admin(demo.adminUrl, '/screen', { screen: 'checkout' });
-    const checkout = await services.manager.observe(device.id);
+    await admin(host.demo.adminUrl, '/screen', { screen: 'checkout' });
+    const checkout = await host.services.manager.observe(device.id);
     const webPassword = (checkout.observation?.viewHierarchy?.hierarchy ? [checkout.observation.viewHierarchy.hierarchy] : [])
       .flatMap(function walk(n): (typeof n)[] {
         return [n, ...(n.node ?? []).flatMap(walk)];
@@ -113,6 +98,6 @@ describe('R-SECRET-06, R-SECRET-07: get_view_tree and get_dom_interactive quote 
       [NATIVE_SECRET, WEB_SECRET].filter((secret) => text.includes(secret)).map((secret) => `${place}: ${secret}`),
     );
     expect(found).toEqual([]);
-    await services.manager.disconnect(device.id);
+    await host.services.manager.disconnect(device.id);
   }, 120_000);
 });

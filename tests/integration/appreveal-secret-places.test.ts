@@ -8,15 +8,14 @@
  * a plain field the user marked secret (the type bar's "treat as secret"); the CLI types one more with
  * --json. Then every place is searched for every one of them.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startDemoDevice } from '@demo/index';
-import { startAppServices, type AppServices } from '@main/host/app-services';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { runActionCommand } from '@main/cli/actions';
 import { describeRequest } from '@shared/act/describe';
-import { parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
 import type { ActionRequest } from '@shared/protocol/action';
-import { rawTool as rawToolOf, traceText } from '../support/appreveal-raw';
+import { traceText } from '../support/appreveal-raw';
 import { admin } from '../support/demo-admin';
+import { useHostOverDemo } from '../support/host-over-demo';
+import { captureProcessOutput } from '../support/process-output';
 
 const NATIVE_SECRET = 'Nat1ve-secure-Hx42';
 const WEB_SECRET = 'Web-type-echo-Qm93';
@@ -24,29 +23,13 @@ const MARKED_SECRET = 'Marked-plain-Zt58';
 const CLI_SECRET = 'Cli-json-Rv16';
 const SECRETS = [NATIVE_SECRET, WEB_SECRET, MARKED_SECRET, CLI_SECRET];
 
-let demo: Awaited<ReturnType<typeof startDemoDevice>>;
-let services: AppServices;
-let session: { baseUrl: string; token?: string };
-const written: string[] = [];
-
-beforeAll(async () => {
-  demo = await startDemoDevice({ port: 0 });
-  session = parseAppRevealSessionUrl(demo.appRevealUrl ?? '');
-  services = await startAppServices('web', () => []);
-}, 60_000);
-afterAll(async () => {
+const host = useHostOverDemo();
+const rawTool = host.rawTool;
+afterAll(() => {
   vi.restoreAllMocks();
-  await services?.close();
-  await demo?.close();
 });
 
-const rawTool = (name: string, args: Record<string, unknown> = {}) => rawToolOf(session, name, args);
-
-async function call(method: string, params: unknown): Promise<Record<string, unknown>> {
-  const reply = await services.api.handle(method, params);
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
-  return reply.result as Record<string, unknown>;
-}
+const call = (method: string, params: unknown) => host.call(method, params);
 
 /** The web view's password input's selector, as get_dom_interactive names it (read raw: the host's read drops values, not selectors). */
 async function passwordSelector(): Promise<string> {
@@ -59,7 +42,7 @@ async function passwordSelector(): Promise<string> {
 
 describe('R-SECRET-08: the demo’s iOS web_type echoes the field’s value, as DOMSerializer.swift typeJS does', () => {
   it('answers {result: "{\\"success\\":true,\\"value\\":…}"} with the whole value, a password input’s in clear', async () => {
-    await admin(demo.adminUrl, '/reset', { screen: 'checkout' });
+    await admin(host.demo.adminUrl, '/reset', { screen: 'checkout' });
     const selector = await passwordSelector();
     const reply = await rawTool('web_type', { selector, text: 'echo-me' });
     expect(typeof reply.result).toBe('string');
@@ -69,20 +52,13 @@ describe('R-SECRET-08: the demo’s iOS web_type echoes the field’s value, as 
 
 describe('R-SECRET-08, R-SECRET-03: after a recorded session on iOS AppReveal a typed secret is found in 0 places', () => {
   it('timeline events, history, frames, trace, Maestro and XCUITest exports, App panel readings, CLI output and --json, and the process’s logs', async () => {
-    await admin(demo.adminUrl, '/reset', { screen: 'login' });
-    const capture = (chunk: unknown) => {
-      written.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
-      return true;
-    };
-    const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-    const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-    for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const)
-      vi.spyOn(console, level).mockImplementation((...args) => void capture(args.map(String).join(' ')));
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+    const output = captureProcessOutput();
 
-    const device = services.manager.connect(demo.appRevealUrl ?? '');
-    await services.manager.connectionOf(device.id).waitUntilConnected(10_000);
+    const device = host.services.manager.connect(host.demo.appRevealUrl ?? '');
+    await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
     const events: string[] = [];
-    const unsubscribe = services.api.subscribe((name, payload) => events.push(`${name} ${JSON.stringify(payload)}`));
+    const unsubscribe = host.services.api.subscribe((name, payload) => events.push(`${name} ${JSON.stringify(payload)}`));
     await call('recording.start', { deviceId: device.id });
 
     // The native secure field (a `textField` whose value reads back as bullets), and a plain field the
@@ -91,11 +67,11 @@ describe('R-SECRET-08, R-SECRET-03: after a recorded session on iOS AppReveal a 
     const marked: ActionRequest = { action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'type', text: MARKED_SECRET }], secret: true };
     expect((await call('device.act', { deviceId: device.id, action: native })).result).toMatchObject({ success: true, outcome: 'done' });
     expect((await call('device.act', { deviceId: device.id, action: marked })).result).toMatchObject({ success: true, outcome: 'done' });
-    const login = await services.manager.observe(device.id);
+    const login = await host.services.manager.observe(device.id);
 
     // web_type into the web view's password input: its answer carries the value in clear.
-    await admin(demo.adminUrl, '/screen', { screen: 'checkout' });
-    const checkout = await services.manager.observe(device.id);
+    await admin(host.demo.adminUrl, '/screen', { screen: 'checkout' });
+    const checkout = await host.services.manager.observe(device.id);
     const selector = await passwordSelector();
     const webTyped = await call('device.webAct', { deviceId: device.id, tool: 'web_type', selector, text: WEB_SECRET });
     expect(webTyped.result).toMatchObject({ success: true, backend: 'appreveal', outcome: 'done' });
@@ -114,12 +90,12 @@ describe('R-SECRET-08, R-SECRET-03: after a recorded session on iOS AppReveal a 
     expect((xcuitest as { swift: string }).swift).toContain('environment["LOGIN_USERNAME"]');
 
     // The CLI against the same app, --json and plain, the text from the environment.
-    await admin(demo.adminUrl, '/screen', { screen: 'login' });
+    await admin(host.demo.adminUrl, '/screen', { screen: 'login' });
     const cli: string[] = [];
     const cliOut = { log: (line: string) => cli.push(line), error: (line: string) => cli.push(line) };
     process.env['PARALLAX_TEST_AR_SECRET'] = CLI_SECRET;
     try {
-      const url = demo.appRevealUrl ?? '';
+      const url = host.demo.appRevealUrl ?? '';
       expect(await runActionCommand('type', ['--device', url, '--id', 'login.password', '--text-from-env', 'PARALLAX_TEST_AR_SECRET', '--json'], cliOut)).toBe(
         0,
       );
@@ -129,9 +105,8 @@ describe('R-SECRET-08, R-SECRET-03: after a recorded session on iOS AppReveal a 
     } finally {
       delete process.env['PARALLAX_TEST_AR_SECRET'];
     }
-    out.mockRestore();
-    err.mockRestore();
-    await services.manager.disconnect(device.id);
+    output.restore();
+    await host.services.manager.disconnect(device.id);
 
     const places: Record<string, string> = {
       'timeline (API events)': events.join('\n'),
@@ -142,7 +117,7 @@ describe('R-SECRET-08, R-SECRET-03: after a recorded session on iOS AppReveal a 
       'XCUITest export': JSON.stringify(xcuitest),
       'App panel readings': JSON.stringify(appState),
       'CLI output and --json': cli.join('\n'),
-      'host logs (stdout, stderr, console)': written.join(''),
+      'host logs (stdout, stderr, console)': output.text(),
     };
     expect(Object.keys(places)).toHaveLength(9);
     // Each place really holds the session: a search of an empty place would find nothing for nothing.

@@ -7,6 +7,7 @@
  * process's stdout and stderr.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { captureProcessOutput } from '../support/process-output';
 import { startDemoDevice } from '@demo/index';
 import { startAppServices, type AppServices } from '@main/host/app-services';
 import { openTraceFile } from '@main/trace/index';
@@ -19,8 +20,6 @@ const MARKED_TEXT = 'marked-secret-Q9x7-plain-field';
 const CLI_TEXT = 'cli-secret-7Hq2-typed-from-env';
 let demo: Awaited<ReturnType<typeof startDemoDevice>>;
 let services: AppServices;
-/** Everything the process wrote while the session ran: its logs. */
-const written: string[] = [];
 
 beforeAll(async () => {
   demo = await startDemoDevice({ port: 0 });
@@ -44,14 +43,7 @@ function foundIn(place: string, text: string): string[] {
 
 describe('R-SECRET-02, R-SECRET-03: a typed secret is found nowhere after a recorded session', () => {
   it('is in no event, history step, frame, trace, export, CLI output or log line; the steps say "type secret" and the exports ask for variables', async () => {
-    const capture = (chunk: unknown) => {
-      written.push(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
-      return true;
-    };
-    const out = vi.spyOn(process.stdout, 'write').mockImplementation(capture);
-    const err = vi.spyOn(process.stderr, 'write').mockImplementation(capture);
-    for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const)
-      vi.spyOn(console, level).mockImplementation((...args) => void capture(args.map(String).join(' ')));
+    const output = captureProcessOutput();
 
     const device = services.manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' });
     await services.manager.connectionOf(device.id).waitUntilConnected(10_000);
@@ -118,8 +110,7 @@ describe('R-SECRET-02, R-SECRET-03: a typed secret is found nowhere after a reco
     } finally {
       delete process.env['PARALLAX_TEST_SECRET'];
     }
-    out.mockRestore();
-    err.mockRestore();
+    output.restore();
 
     const places: Record<string, string> = {
       'API events': events.join('\n'),
@@ -129,7 +120,7 @@ describe('R-SECRET-02, R-SECRET-03: a typed secret is found nowhere after a reco
       'Maestro export': JSON.stringify(maestro),
       'XCUITest export': JSON.stringify(xcuitest),
       'CLI output': cli.join('\n'),
-      logs: written.join(''),
+      logs: output.text(),
     };
     expect(Object.keys(places)).toHaveLength(8);
     expect(Object.entries(places).flatMap(([place, text]) => foundIn(place, text))).toEqual([]);

@@ -6,6 +6,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startDemoDevice, type DemoDeviceHandle, type StartDemoDeviceOptions } from '@demo/index';
 import { startAppServices, type AppServices } from '@main/host/app-services';
+import { parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
+import { rawTool } from './appreveal-raw';
 
 export interface HostOverDemo {
   readonly demo: DemoDeviceHandle;
@@ -14,6 +16,8 @@ export interface HostOverDemo {
   handle(method: string, params: unknown): ReturnType<AppServices['api']['handle']>;
   /** The API's result; an error throws, naming the method, its code and its message. */
   call<T = Record<string, unknown>>(method: string, params: unknown): Promise<T>;
+  /** One tool of the demo's AppReveal app over its real port, as AppReveal's own CLI calls it (not through Parallax). */
+  rawTool(name: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 export function useHostOverDemo(options: { demo?: StartDemoDeviceOptions; tokens?: readonly string[] } = {}): HostOverDemo {
@@ -44,6 +48,7 @@ export function useHostOverDemo(options: { demo?: StartDemoDeviceOptions; tokens
       if (!reply.ok) throw new Error(`${method}: ${reply.error.code}: ${reply.error.message}`);
       return reply.result as T;
     },
+    rawTool: (name, args = {}) => rawTool(parseAppRevealSessionUrl(host.demo.appRevealUrl ?? ''), name, args),
   };
   return host;
 }
