@@ -136,8 +136,8 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
         const text = request.text;
         // The app's own read of the control, before the text goes: a password input is a secret whatever
         // the request says (docs/rules.md#r-secret-08). The read changes nothing; its failure only means
-        // the other signals decide.
-        if (client.has('get_dom_interactive')) facts.secret = await webControlIsSecret(client, request.selector).catch(() => false);
+        // the other signals decide. A request the user already marked secret needs no read: one round trip less.
+        if (request.secret !== true && client.has('get_dom_interactive')) facts.secret = await webControlIsSecret(client, request.selector).catch(() => false);
         await call(() => client.webType(request.selector, text));
       }
       return { ok: true };
@@ -280,7 +280,8 @@ function failureOfCode(error: AppRevealError, warnings: string[]): Outcome {
 }
 
 function targetRecord(request: ActionRequest, facts: Facts): ActionResult['target'] {
-  if (request.action === 'webTool') return { resolvedBy: 'screen', selector: request.selector, ...(facts.secret ? { secret: true } : {}) };
+  if (request.action === 'webTool')
+    return { resolvedBy: 'screen', selector: request.selector, ...(facts.secret === true || request.secret === true ? { secret: true } : {}) };
   const target = 'target' in request ? request.target : undefined;
   if (!target && facts.focused)
     return { resolvedBy: 'keyboardFocus', elementId: facts.focused.id, ...(facts.focused.label !== undefined ? { label: facts.focused.label } : {}) };
