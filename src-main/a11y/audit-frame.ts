@@ -9,7 +9,7 @@ import { auditObservation, auditTree, stepFindings, type Pixels, type StepFindin
 import { ObservationSchema } from '@shared/protocol/observation';
 import { ViewHierarchySchema, type UiNode } from '@shared/protocol/runner';
 import { boundsOf } from '@shared/model/node';
-import type { ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 import type { AccessibilityAudit } from '@shared/protocol/accessibility';
 import { pngSize } from '@shared/protocol/png';
 

@@ -5,7 +5,8 @@
  * again for the same frame answers the same audit.
  */
 import type { AccessibilityAudit } from '@shared/protocol/accessibility';
-import type { ApiOutput, Frame } from '@shared/api/api';
+import type { ApiOutput } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import type { DeviceManager } from '@main/devices/manager';
 import { auditFrame } from './audit-frame';
 import type { DeviceProfiles } from './profiles';

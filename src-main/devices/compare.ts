@@ -3,7 +3,8 @@
  * a tree diff, plus the capture stamps that say whether both reads saw the same screen.
  */
 import { diffTrees, type TreeDiff } from '@shared/compare/diff';
-import type { CaptureStamp, ObservedFrame } from '@shared/api/api';
+import type { CaptureStamp } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 import type { Strategy } from '@shared/protocol/observation';
 import type { DeviceConnection } from '@main/connection/connection';
 

@@ -5,7 +5,8 @@
  * frame, and reconnects by itself; nothing it does can throw out of here.
  */
 import { EventEmitter } from 'node:events';
-import type { ActionProgress, ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '@shared/api/api';
+import type { ActionProgress } from '@shared/api/api';
+import type { ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '@shared/protocol/device';
 import type { ActionRequest } from '@shared/protocol/action';
 import type { DevicePerfSample } from '@shared/protocol/perf';
 import { FRAME_NODE_BUDGET, framedStepCount, framesDropped, withoutFrames } from '@shared/inspect/actions';

@@ -10,7 +10,7 @@
  * carries the hierarchy skips the first read. A bridge read that finds no bridge where the cache said
  * there was one costs one more probe, so the observation never reports a stale discovery.
  */
-import type { Frame, ObservedFrame } from '@shared/api/api';
+import type { Frame, ObservedFrame } from '@shared/protocol/device';
 import type { ObserveOptions } from '@main/connection/connection';
 import type { PerfSnapshot } from '@shared/protocol/perf';
 import type { HierarchyUpdate, HierarchyUpdateReply, ViewHierarchy, RunnerReply } from '@shared/protocol/runner';

@@ -2,7 +2,8 @@
  * A comparison as a trace holds it. It lives with the traces, not with the comparing: the trace folder
  * uses the devices, never the other way round (the folder import rule in tests/unit/import-circles.test.ts).
  */
-import type { SavedComparison, ObservedFrame } from '@shared/api/api';
+import type { SavedComparison } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 import type { ResourceRef } from '@shared/trace/schema';
 import { CompareError, type Comparison } from '@main/devices/compare';
 import type { TraceRecorder } from './recorder';

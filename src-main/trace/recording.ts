@@ -6,7 +6,8 @@
  * an action is in flight still leaves a trace that says what was being done.
  */
 import { EventEmitter } from 'node:events';
-import type { ActionStep, Frame, RecordingStatus } from '@shared/api/api';
+import type { RecordingStatus } from '@shared/api/api';
+import type { ActionStep, Frame } from '@shared/protocol/device';
 import type { ResourceRef } from '@shared/trace/schema';
 import type { AppState } from '@shared/protocol/appreveal-tools';
 import { appStateChanges } from '@shared/trace/app-state';

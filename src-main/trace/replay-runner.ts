@@ -8,7 +8,8 @@
  * as a trace is (replay.ts). The values typed for the trace's secrets live only as long as the run.
  */
 import { resolve } from 'node:path';
-import type { ObservedFrame, ReplayEnded, ReplayProgress } from '@shared/api/api';
+import type { ReplayEnded, ReplayProgress } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 import type { ReplayReport } from '@shared/trace/replay-report';
 import type { DeviceManager } from '@main/devices/manager';
 import { replayTrace } from './replay';

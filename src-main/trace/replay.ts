@@ -39,7 +39,7 @@ import type { TraceRecorder } from './recorder';
 import type { DeviceConnection } from '@main/connection/connection';
 import { auditStoredFrame, frameFindings } from '@main/a11y/audit-frame';
 import { diffFindings, findingsDiffSummary, stepFindings, type StepFindings } from '@shared/a11y';
-import type { ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 import type { UiNode } from '@shared/protocol/runner';
 
 async function frameResources(

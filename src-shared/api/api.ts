@@ -23,9 +23,6 @@ import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { AccessibilityAuditSchema } from '@shared/protocol/accessibility';
 import { DevicePerfSampleSchema, PerfSeriesSchema, StepPerfSchema } from '@shared/protocol/perf';
 
-// The device, frame and step schemas are the API's wire (protocol/device.ts); the API's callers name them here.
-export * from '@shared/protocol/device';
-
 const DeviceIdInput = z.object({ deviceId: z.string().min(1) });
 
 /** The stage an action in flight has reached (`started` first, then the dispatcher's own stage names). */

@@ -14,7 +14,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditTree } from '@shared/a11y';
-import type { DeviceSummary, Frame } from '@shared/api/api';
+import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import { indexTree } from '@shared/model/tree';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
 import { AccessibilityPanel } from '@renderer/components/AccessibilityPanel';

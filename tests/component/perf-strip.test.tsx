@@ -12,7 +12,8 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ActionStep, ApiEvent, ApiEventPayload, DeviceSummary } from '@shared/api/api';
+import type { ApiEvent, ApiEventPayload } from '@shared/api/api';
+import type { ActionStep, DeviceSummary } from '@shared/protocol/device';
 import type { PerfSample, PerfSeries } from '@shared/protocol/perf';
 import { ApiContext } from '@renderer/api/queries';
 import type { Transport } from '@renderer/api/transport';

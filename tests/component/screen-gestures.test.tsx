@@ -7,7 +7,7 @@
  */
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Frame } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import { gestureRequest, pickStackAt, type OfferedActions, type ScreenGesture } from '@shared/inspect';
 import { indexTree } from '@shared/model/tree';
 import type { UiNode } from '@shared/protocol/runner';

@@ -8,7 +8,7 @@
  */
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ActionStep, DeviceSummary } from '@shared/api/api';
+import type { ActionStep, DeviceSummary } from '@shared/protocol/device';
 import type { ActionRequest, ActionResult } from '@shared/protocol/action';
 import { StepDetail, useOpenStep } from '@renderer/components/StepDetail';
 import { Timeline } from '@renderer/components/Timeline';

@@ -8,7 +8,8 @@ import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { DEMO_WINDOW_ID } from '@demo/appreveal/app';
 import { createApiService, type ApiService } from '@main/host/api';
 import { DeviceManager } from '@main/devices/manager';
-import type { ActionStep, Frame, WebControls } from '@shared/api/api';
+import type { WebControls } from '@shared/api/api';
+import type { ActionStep, Frame } from '@shared/protocol/device';
 import { admin as demoAdmin } from '../support/demo-admin';
 
 let device: DemoDeviceHandle;

@@ -15,7 +15,7 @@ import type { DeviceConnection } from '@main/connection/connection';
 import { recordActionStep } from '@main/trace/replay';
 import { TraceRecorder } from '@main/trace/index';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';
-import type { ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 
 let device: DemoDeviceHandle;
 let connection: DeviceConnection;

@@ -14,8 +14,8 @@ import {
   type TraceResource,
   type ApiEvent,
   type ComparisonView,
-  type Frame,
 } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import type { UiNode } from '@shared/protocol/runner';
 import { nodeSource, xctestTwinOf } from '@shared/model/node';
 import { pairIndex, shownDifferences, shownSummary, summaryText } from '@shared/compare/sides';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { createApiService, type ApiService } from '@main/host/api';
 import { DeviceManager, HISTORY_FRAMES } from '@main/devices/manager';
-import type { ActionStep } from '@shared/api/api';
+import type { ActionStep } from '@shared/protocol/device';
 import { FRAME_NODE_BUDGET } from '@shared/inspect';
 import { flattenTree } from '@shared/model/tree';
 

@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import { DeviceManager } from '@main/devices/manager';
-import { DEVICE_KIND_LABELS, type DeviceSummary } from '@shared/api/api';
+import { DEVICE_KIND_LABELS, type DeviceSummary } from '@shared/protocol/device';
 import { GOLDEN_DIR } from '../support/golden';
 
 let demo: DemoDeviceHandle;

@@ -17,7 +17,7 @@ import { recordActionStep } from '@main/trace/replay';
 import { TraceRecorder } from '@main/trace/index';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';
 import { runActionCommand } from '@main/cli/actions';
-import type { ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 
 let device: DemoDeviceHandle;
 let connection: DeviceConnection;

@@ -12,7 +12,7 @@ import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { RunnerConnection } from '@main/devices/runner-connection';
 import { createApiService } from '@main/host/api';
 import { DeviceManager } from '@main/devices/manager';
-import type { Frame } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import type { RunnerClient } from '@main/runner/client';
 import { ObservationSchema } from '@shared/protocol/observation';
 import { PerformanceUpdateSchema, type PerformanceUpdate } from '@shared/protocol/runner';

@@ -20,7 +20,7 @@ import { openTraceFile, TraceRecorder } from '@main/trace/index';
 import { startAppServices } from '@main/host/app-services';
 import { flattenTree } from '@shared/model/tree';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';
-import type { ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 
 let device: DemoDeviceHandle;
 let connection: DeviceConnection;

@@ -9,7 +9,8 @@ import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { startAppServices, type AppServices } from '@main/host/app-services';
 import { withoutChildren } from '@shared/model/node';
 import { flattenTree } from '@shared/model/tree';
-import { TraceOpenedSchema, type Frame } from '@shared/api/api';
+import { TraceOpenedSchema } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import type { UiNode } from '@shared/protocol/runner';
 
 let demo: DemoDeviceHandle;

@@ -6,7 +6,8 @@
  */
 import WebSocket from 'ws';
 import type { ActionRequest, ActionResult, OutcomeClass } from '@shared/protocol/action';
-import { ActionStepSchema, ApiServerMessageSchema } from '@shared/api/api';
+import { ApiServerMessageSchema } from '@shared/api/api';
+import { ActionStepSchema } from '@shared/protocol/device';
 import { unpackFrames, WireUnpacker } from '@shared/protocol/wire';
 import { parseJsonLossless } from '@shared/protocol/json';
 import { runActionCommand } from '@main/cli/actions';

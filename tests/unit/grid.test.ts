@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { gridDevices, gridLayout, nextShot, type PaceSlot } from '@shared/inspect/grid';
 import { GridLoop } from '@renderer/api/grid-live';
-import type { DeviceSummary, ScreenshotFrame } from '@shared/api/api';
+import type { DeviceSummary, ScreenshotFrame } from '@shared/protocol/device';
 
 const LAYOUT = { aspect: 402 / 874, gap: 12, chrome: 54, sideChrome: 14 };
 const PACE = { minIntervalMs: 100, maxWaitMs: 250 };

@@ -30,7 +30,7 @@ import {
 import { ActionResultSchema, FAILURE_EXPLANATIONS, type ActionResult } from '@shared/protocol/action';
 import { appRevealElementToUiNode } from '@shared/observe/appreveal';
 import type { UiNode } from '@shared/protocol/runner';
-import type { ActionStep } from '@shared/api/api';
+import type { ActionStep } from '@shared/protocol/device';
 import { indexTree, type FlatNode } from '@shared/model/tree';
 import { withoutChildren } from '@shared/model/node';
 

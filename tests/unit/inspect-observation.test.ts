@@ -4,8 +4,8 @@
  * (UInt64 digits kept exactly) and the merged attributes.
  */
 import { describe, expect, it } from 'vitest';
-import type { Frame } from '@shared/api/api';
-import { FrameSchema } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
+import { FrameSchema } from '@shared/protocol/device';
 import { observation } from '../support/observation';
 import { parseJsonLossless } from '@shared/protocol/json';
 import type { LayoutWarning } from '@shared/protocol/observation';

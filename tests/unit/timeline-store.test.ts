@@ -3,7 +3,8 @@
  * replaced by its step whenever that comes; the device busy until then, whoever sent the action.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ActionProgress, ActionStep } from '@shared/api/api';
+import type { ActionProgress } from '@shared/api/api';
+import type { ActionStep } from '@shared/protocol/device';
 import { FRAME_NODE_BUDGET } from '@shared/inspect';
 import type { UiNode } from '@shared/protocol/runner';
 import { deviceBusy, FULL_FRAMES, useTimeline } from '@renderer/state/timeline';

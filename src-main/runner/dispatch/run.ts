@@ -42,7 +42,7 @@ import { RunnerError, type RunnerClient } from '@main/runner/client';
 import type { Observer } from '@main/runner/observer';
 import { neverSent, RequestLedger } from '@main/runner/ledger';
 import { selectorValue, type Resolution } from '@shared/act/resolve';
-import type { ObservedFrame } from '@shared/api/api';
+import type { ObservedFrame } from '@shared/protocol/device';
 
 /** How a request that threw ended: never sent, refused by the runner, unreadable, timed out or cut off. */
 function requestErrorOutcome<R>(error: unknown): RequestOutcome<R> {

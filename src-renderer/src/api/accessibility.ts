@@ -4,7 +4,8 @@
  * way; and the mute that the host keeps in the device's profile.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ApiOutput, DeviceSummary, Frame } from '@shared/api/api';
+import type { ApiOutput } from '@shared/api/api';
+import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import { useAccessibility } from '@renderer/state/accessibility';
 import { useApi } from './queries';
 

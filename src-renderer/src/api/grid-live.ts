@@ -10,7 +10,7 @@
  * frame-rate readout changes text, twice a second, through the tile's own elements.
  */
 import { useEffect, useState } from 'react';
-import type { Screenshot } from '@shared/api/api';
+import type { Screenshot } from '@shared/protocol/device';
 import { nextShot, type PaceSlot } from '@shared/inspect/grid';
 import { FrameMeter } from '@renderer/state/frame-meter';
 import type { Transport } from './transport';

@@ -13,7 +13,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { DeviceSummary, Frame } from '@shared/api/api';
+import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import { treeReadDelay } from '@shared/inspect';
 import { takesScreenshots } from '@shared/inspect/grid';
 import { frameMeter } from '@renderer/state/frame-meter';

@@ -6,7 +6,8 @@
 import { createContext, useCallback, useContext, useEffect, useSyncExternalStore } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ActionRequest } from '@shared/protocol/action';
-import type { ActionStep, ApiInput, DeviceSummary, Frame, RecordingStatus } from '@shared/api/api';
+import type { ApiInput, RecordingStatus } from '@shared/api/api';
+import type { ActionStep, DeviceSummary, Frame } from '@shared/protocol/device';
 import type { DiscoveredDevice } from '@shared/protocol/appreveal';
 import type { Strategy } from '@shared/protocol/observation';
 import { useInspector } from '@renderer/state/store';

@@ -8,7 +8,7 @@ import './AccessibilityPanel.css';
  */
 import { useMemo } from 'react';
 import { A11Y_KIND_LABELS, panelFindings } from '@shared/a11y';
-import type { DeviceSummary, Frame } from '@shared/api/api';
+import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import type { A11yFinding } from '@shared/protocol/accessibility';
 import { useAccessibility } from '@renderer/state/accessibility';
 import { useScopedInspector } from '@renderer/state/inspector-scope';

@@ -13,7 +13,7 @@ import {
   sourceCounts,
   type ScreenGesture,
 } from '@shared/inspect';
-import type { DeviceSummary } from '@shared/api/api';
+import type { DeviceSummary } from '@shared/protocol/device';
 import { trySelector } from '@shared/selectors';
 import { Group } from 'react-resizable-panels';
 import { useLiveLoop } from '@renderer/api/live';

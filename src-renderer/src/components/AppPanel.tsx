@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { AppState, AppStateReading } from '@shared/protocol/appreveal-tools';
 import { APPREVEAL_READ_TOOLS } from '@shared/protocol/appreveal-tools';
-import type { DeviceSummary, Frame } from '@shared/api/api';
+import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import { appReadingView, appToolTitle, newerAppState } from '@shared/inspect/app-state';
 import { useApi } from '@renderer/api/queries';
 import { useTraceResource } from '@renderer/hooks/useTraceResources';

@@ -5,7 +5,7 @@
  * exported with the selector a tap on the element would use.
  */
 import type { ActionRequest, AssertionCheckKind, TargetSelector } from '@shared/protocol/action';
-import type { DeviceSummary } from '@shared/api/api';
+import type { DeviceSummary } from '@shared/protocol/device';
 import type { UiNode } from '@shared/protocol/runner';
 import type { TreeIndex } from '@shared/model/tree';
 import type { SelectorTry } from '@shared/selectors/query';

@@ -24,7 +24,7 @@ import {
   type PairIndex,
 } from '@shared/compare/sides';
 import { frameMismatch, nodeCaption, pickableAmong, pickStackAt, shortClassName } from '@shared/inspect';
-import type { Frame } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import { createCompareStores, linkSides } from '@renderer/state/compare-link';
 import { plural } from '@renderer/state/format';
 import { InspectorScope, useScopedInspector } from '@renderer/state/inspector-scope';

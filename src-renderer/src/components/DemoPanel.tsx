@@ -6,7 +6,8 @@ import './DemoPanel.css';
  * its address. A fault with a value (milliseconds, a reason, a command) takes it before it is turned on.
  */
 import { useState } from 'react';
-import type { DemoState, DeviceSummary } from '@shared/api/api';
+import type { DemoState } from '@shared/api/api';
+import type { DeviceSummary } from '@shared/protocol/device';
 import type { DemoFaultValue } from '@shared/protocol/demo-admin';
 import { ACTION_REJECTION_REASONS } from '@shared/protocol/sdk';
 import { RUNNER_COMMANDS } from '@shared/protocol/runner';

@@ -1,5 +1,5 @@
 import './DeviceList.css';
-import { DEVICE_KIND_LABELS, type DeviceSummary } from '@shared/api/api';
+import { DEVICE_KIND_LABELS, type DeviceSummary } from '@shared/protocol/device';
 import { useDevices, useDisconnectDevice } from '@renderer/api/queries';
 import { errorMessage } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';

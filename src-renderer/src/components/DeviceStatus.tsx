@@ -1,6 +1,6 @@
 import './DeviceStatus.css';
 /** The selected device's state, its last error, and what the screen is showing. */
-import type { DeviceSummary, Frame } from '@shared/api/api';
+import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import { formatTime } from '@renderer/state/format';
 
 export function DeviceStatus({ device, frame }: { device: DeviceSummary | undefined; frame: Frame | undefined }) {

@@ -7,7 +7,7 @@ import './DiscoveredList.css';
  * asks for it; an app started with auth disabled connects straight away.
  */
 import { useState, type FormEvent } from 'react';
-import type { DeviceSummary } from '@shared/api/api';
+import type { DeviceSummary } from '@shared/protocol/device';
 import { stripSessionToken, type DiscoveredDevice } from '@shared/protocol/appreveal';
 import { useConnectDevice, useDevices, useDiscovered, useRememberDevice } from '@renderer/api/queries';
 import { errorMessage } from '@renderer/state/format';

@@ -4,7 +4,7 @@ import './FrameHeader.css';
  * strategy, the capture stamps of its two halves, its layout findings and how long it took. Below it,
  * the banners a user must not miss: a recovered or sparse verdict, and the observation's partial failures.
  */
-import type { Frame } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import {
   backendLine,
   frameStamps,

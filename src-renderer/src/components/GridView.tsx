@@ -6,7 +6,7 @@ import './GridView.css';
  * React state, so eight live devices re-render nothing here but the frame-rate text.
  */
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { DEVICE_KIND_LABELS, type DeviceSummary, type Screenshot } from '@shared/api/api';
+import { DEVICE_KIND_LABELS, type DeviceSummary, type Screenshot } from '@shared/protocol/device';
 import { gridDevices, gridLayout, takesScreenshots, type GridLayout } from '@shared/inspect/grid';
 import { type GridLoop, gridTuning, TilePainter, useGridLoop, usePageVisible, type GridDraw } from '@renderer/api/grid-live';
 import { useApi, useDevices, useHostEvents } from '@renderer/api/queries';

@@ -10,7 +10,7 @@ import { useState, type FormEvent } from 'react';
 import { fieldCaption, keyTargetFor, type OfferedActions } from '@shared/inspect';
 import { hidesText } from '@shared/model/node';
 import type { ActionRequest, SendKeysStep } from '@shared/protocol/action';
-import type { DeviceSummary, Frame } from '@shared/api/api';
+import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import { useInspector } from '@renderer/state/store';
 import { deviceBusy, useTimeline } from '@renderer/state/timeline';
 

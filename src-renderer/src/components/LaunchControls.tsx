@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import type { ActionRequest } from '@shared/protocol/action';
-import type { DeviceSummary } from '@shared/api/api';
+import type { DeviceSummary } from '@shared/protocol/device';
 import { useRecordingStatus, useRecordingToggle } from '@renderer/api/queries';
 
 export function LaunchControls({ device, act }: { device: DeviceSummary | undefined; act: (request: ActionRequest) => Promise<unknown> }) {

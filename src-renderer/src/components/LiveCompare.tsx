@@ -5,7 +5,8 @@ import './LiveCompare.css';
  * until it is closed. While this device is being recorded, the comparison can be saved into the trace.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ComparisonView, DeviceSummary, RecordingStatus } from '@shared/api/api';
+import type { ComparisonView, RecordingStatus } from '@shared/api/api';
+import type { DeviceSummary } from '@shared/protocol/device';
 import { queryKeys, useApi, useHostEvents, useRecordingStatus } from '@renderer/api/queries';
 import { errorMessage, formatTime, plural } from '@renderer/state/format';
 import { closeComparison, compareDevice, useLiveComparison } from '@renderer/state/live-compare';

@@ -12,7 +12,7 @@ import 'uplot/dist/uPlot.min.css';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import { describeRequest, frameRateText, perfReadout, stepOutcome } from '@shared/inspect';
-import type { DeviceSummary } from '@shared/api/api';
+import type { DeviceSummary } from '@shared/protocol/device';
 import type { PerfMetricSource } from '@shared/protocol/perf';
 import { useApi } from '@renderer/api/queries';
 import { useElementSize } from '@renderer/hooks/useElementSize';

@@ -6,7 +6,8 @@ import './Recording.css';
  * kill left unfinished.
  */
 import { useState } from 'react';
-import type { DeviceSummary, RecordingStatus } from '@shared/api/api';
+import type { RecordingStatus } from '@shared/api/api';
+import type { DeviceSummary } from '@shared/protocol/device';
 import { useApi, useAppInfo, useDevices, useRecordingStatus, useRecordingToggle, useRecoverTrace, useUnfinishedTraces } from '@renderer/api/queries';
 import { openTraceFromPath } from '@renderer/hooks/useTraceOpenRequests';
 import { CopyButton } from './CopyButton';

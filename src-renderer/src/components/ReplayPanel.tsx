@@ -7,7 +7,8 @@ import './ReplayPanel.css';
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { DeviceSummary, TraceOpened } from '@shared/api/api';
+import type { TraceOpened } from '@shared/api/api';
+import type { DeviceSummary } from '@shared/protocol/device';
 import { ranSummary, replaySummary, type ReplayStep } from '@shared/trace/replay-report';
 import { queryKeys, useApi, useDevices } from '@renderer/api/queries';
 import { errorMessage } from '@renderer/state/format';

@@ -25,7 +25,7 @@ import './Screen.css';
  * device.
  */
 import { memo, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { Frame } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import type { LayoutWarning } from '@shared/protocol/observation';
 import {
   appRevealIdSource,

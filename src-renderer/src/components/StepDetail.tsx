@@ -6,7 +6,7 @@ import './StepDetail.css';
  */
 import { useEffect, useMemo } from 'react';
 import { backendText, describeRequest, describeTarget, formatMs, shortContext, stageTimings, stepOutcome, targetMark, type TargetMark } from '@shared/inspect';
-import type { Frame } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import type { ActionResult } from '@shared/protocol/action';
 import { formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';

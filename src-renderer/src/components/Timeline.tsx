@@ -11,7 +11,7 @@ import './Timeline.css';
 import { memo, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { backendText, describeRequest, describeSelector, describeTarget, formatMs, nodeTitleText, stageTimings, stepOutcome } from '@shared/inspect';
 import type { ActionRequest, TargetSelector } from '@shared/protocol/action';
-import type { ActionStep, DeviceSummary } from '@shared/api/api';
+import type { ActionStep, DeviceSummary } from '@shared/protocol/device';
 import { formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
 import { deviceBusy, useTimeline, type PendingAction, type TimelineEntry } from '@renderer/state/timeline';

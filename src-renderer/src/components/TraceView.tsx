@@ -6,7 +6,8 @@ import './TraceView.css';
  */
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { pickStackAt } from '@shared/inspect';
-import type { Frame, TraceOpened, TraceViewStep } from '@shared/api/api';
+import type { TraceOpened, TraceViewStep } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import { useApi } from '@renderer/api/queries';
 import { errorMessage, formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';

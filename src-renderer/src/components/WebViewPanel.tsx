@@ -7,7 +7,8 @@ import './WebViewPanel.css';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ActionRequest } from '@shared/protocol/action';
-import type { DeviceSummary, Frame, WebControl } from '@shared/api/api';
+import type { WebControl } from '@shared/api/api';
+import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import { useApi } from '@renderer/api/queries';
 
 export function WebViewPanel({ device, frame, act }: { device: DeviceSummary; frame: Frame | undefined; act: (request: ActionRequest) => Promise<unknown> }) {

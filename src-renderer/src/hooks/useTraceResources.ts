@@ -5,7 +5,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { Frame, TraceResource, TraceViewStep } from '@shared/api/api';
+import type { TraceResource, TraceViewStep } from '@shared/api/api';
+import type { Frame } from '@shared/protocol/device';
 import { recordedObservation } from '@shared/observe/recorded';
 import { useApi } from '@renderer/api/queries';
 

@@ -17,7 +17,8 @@ import { create } from 'zustand';
 import { framedStepCount, framesDropped, insertStep, withoutFrames } from '@shared/inspect';
 import { inFlightRequest } from '@shared/act/secret';
 import type { ActionRequest } from '@shared/protocol/action';
-import type { ActionProgress, ActionStep } from '@shared/api/api';
+import type { ActionProgress } from '@shared/api/api';
+import type { ActionStep } from '@shared/protocol/device';
 
 /** Steps listed per device. */
 export const MAX_STEPS = 200;
