@@ -5,6 +5,9 @@
  * Exit codes: 0 the command did what was asked (replay: every step matched), 1 it did not (a trace
  * that cannot be read, a device that cannot be reached, a replay step that diverged or failed), 2 the
  * command line was wrong. Every error is one line on stderr.
+ *
+ * Just over 500 lines: the four commands share the trace opening, the device connection, the step lines
+ * and the exit-code rules above; each command is one function below them.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
