@@ -65,6 +65,11 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   get bundleId(): string | undefined {
     return this.client.identity.bundleId;
   }
+  /** The phone as the app's launch_context names it (UIDevice.current.name, .model, .systemVersion). */
+  get phone() {
+    const { deviceName, deviceModel, systemVersion } = this.client.identity;
+    return { ...(deviceName ? { deviceName } : {}), ...(deviceModel ? { deviceModel } : {}), ...(systemVersion ? { systemVersion } : {}) };
+  }
 
   start(): void {
     void this.connect();
