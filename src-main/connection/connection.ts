@@ -43,6 +43,8 @@ export interface DeviceConnection extends EventEmitter<ConnectionEvents> {
   readonly bundleId?: string | undefined;
   /** What the device said about the phone itself (the runner's UDID, the app's UIDevice words): docs/rules.md#r-phone-01. */
   readonly phone?: Pick<PhoneFacts, 'udid' | 'deviceName' | 'deviceModel' | 'systemVersion'> | undefined;
+  /** The screen's size in points when the device said it before any observe (AppReveal's device_info). */
+  readonly screenPoints?: { width: number; height: number } | undefined;
   start(): void;
   waitUntilConnected(timeoutMs?: number): Promise<void>;
   observe(options: ObserveOptions): Promise<ObservedFrame>;

@@ -102,7 +102,12 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   connect(url: string, options: { name?: string; kind?: DeviceKind; recording?: { folder: string } } = {}): DeviceSummary {
     const connection = connectionFor(url, { ...options, runner: this.clientOptions, phoneHealth: true });
     const existing = [...this.devices.values()].find((device) => device.connection.url === connection.url);
-    if (existing) return this.summary(existing);
+    if (existing) {
+      // The same app pasted with another token: the entry takes the new session and says what the app
+      // thinks of it (docs/rules.md#r-conn-words-ar), instead of answering with the old one silently.
+      if (existing.connection instanceof AppRevealConnection) existing.connection.useSession(url);
+      return this.summary(existing);
+    }
     const id = `device-${this.nextId++}`;
     const device: ManagedDevice = {
       id,
@@ -321,7 +326,7 @@ function phoneFactsOf(connection: DeviceConnection, device: ManagedDevice): Phon
   const bridge = device.lastFrame?.observation?.sources.bridge?.status;
   return {
     ...said,
-    ...(device.screenPoints ? { screen: { ...device.screenPoints } } : {}),
+    ...(device.screenPoints ? { screen: { ...device.screenPoints } } : connection.screenPoints ? { screen: { ...connection.screenPoints } } : {}),
     ...(connection.kind !== 'appreveal' && bridge !== undefined ? { sdkBridge: bridge === 'merged' } : {}),
   };
 }
