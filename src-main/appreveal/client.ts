@@ -270,6 +270,8 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   serverInfo: { name: string; version: string } | undefined;
   /** Who the app is: from /health, launch_context and device_info, whichever has each field. */
   identity: AppRevealIdentity = {};
+  /** The screen's size in points as device_info said at connect, if it did. */
+  screenPoints: { width: number; height: number } | undefined;
 
   readonly #token: string | undefined;
   readonly #options: Required<Omit<AppRevealClientOptions, 'headers'>> & { headers: Record<string, string> };
@@ -413,7 +415,19 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     const fromHealth = identityOf(this.health);
     const launch = await read('launch_context');
     const merged = mergeIdentities(fromHealth, launch);
-    return merged.bundleId !== undefined ? merged : mergeIdentities(merged, await read('device_info'));
+    // device_info is read too for the screen's size in points (iOS `screen.width/height`, UIScreen.main.bounds,
+    // MCPTools.swift device_info): the device list pairs an app with its phone's runner by it (docs/rules.md#r-phone-01).
+    const info = this.has('device_info') ? await this.readDeviceInfo() : undefined;
+    this.screenPoints = screenPointsOf(info);
+    return merged.bundleId !== undefined ? merged : mergeIdentities(merged, identityOf(info));
+  }
+
+  private async readDeviceInfo(): Promise<unknown> {
+    try {
+      return this.parseText('device_info', await this.callContent('device_info', {}, {}));
+    } catch {
+      return undefined;
+    }
   }
 
   async close(): Promise<void> {
@@ -896,6 +910,15 @@ function parseJsonOr(text: string): unknown {
 }
 
 /** The JSON-RPC error a StreamableHTTPError quotes from a non-2xx body, if the body was one. */
+/** device_info's `screen` in points (iOS: `{width, height, scale, …}`); Tauri reports none. */
+function screenPointsOf(info: unknown): { width: number; height: number } | undefined {
+  const screen = isRecord(info) ? info.screen : undefined;
+  if (!isRecord(screen)) return undefined;
+  const { width, height } = screen;
+  if (typeof width !== 'number' || typeof height !== 'number' || !(width > 0 && width < 100_000 && height > 0 && height < 100_000)) return undefined;
+  return { width, height };
+}
+
 function jsonRpcErrorIn(message: string): { code: number; message: string } | undefined {
   const start = message.indexOf('{');
   if (start < 0) return undefined;

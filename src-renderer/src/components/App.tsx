@@ -254,7 +254,7 @@ function LiveApp() {
             <ConnectForm />
             <DeviceList />
             <DiscoveredList />
-            <DemoPanel device={device} />
+            <DemoPanel device={device} frame={frame} />
           </aside>
         </Pane>
         <PaneSeparator id="sidebar" label="Resize the device list" />
