@@ -25,6 +25,7 @@ import { DemoAdmin, DemoAdminError } from '@main/devices/demo-admin';
 import { RunnerConnection } from '@main/devices/runner-connection';
 import { DeviceProfiles, DeviceProfileError } from '@main/a11y/profiles';
 import { LiveAudits } from '@main/a11y/live-audit';
+import { FrameAudits, NothingToAuditError } from '@main/a11y/frame-audits';
 
 export type HostKind = 'electron' | 'web';
 
@@ -67,6 +68,7 @@ export function createApiService(
   const comparisons = new Comparisons(manager);
   const demoAdmin = new DemoAdmin();
   const audits = new LiveAudits(manager, profiles);
+  const frameAudits = new FrameAudits(audits);
   // Paths from a page are only the traces the user opened or the ones Parallax keeps (R-PATH-01).
   const recordingsDirs = () => [tracesDir(), ...(recording ? [recording.dir] : [])];
   const access = new TraceAccess({ read: () => [...recordingsDirs(), openedCopiesDir()], recover: recordingsDirs });
@@ -166,6 +168,14 @@ export function createApiService(
       demoAdmin.setFaults(demoUrlOf(deviceId), { ...(add?.length ? { add } : {}), ...(remove?.length ? { remove } : {}) }),
     'device.audit': ({ deviceId }) => audits.audit(deviceId),
     'device.muteFinding': ({ deviceId, fingerprint, muted }) => audits.mute(deviceId, fingerprint, muted),
+    'trace.audit': async ({ path, observationRef, screenshotRef }) => ({
+      audit: await frameAudits.storedFrame(access.readable(path), observationRef, screenshotRef),
+    }),
+    'a11y.compare': ({ recorded, compared }) => {
+      // A trace side is read only from a trace the page may open (R-PATH-01).
+      const allowed = (s: typeof recorded) => (s.from === 'trace' ? { ...s, path: access.readable(s.path) } : s);
+      return frameAudits.compare(allowed(recorded), allowed(compared));
+    },
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {
       if (!discovery) return [];
@@ -271,6 +281,7 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof ReplayVariablesError) return { code: 'replay_variables', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof DeviceProfileError) return { code: 'bad_request', message: error.message };
+  if (error instanceof NothingToAuditError) return { code: 'nothing_to_audit', message: error.message };
   if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };
   if (error instanceof TraceOpenError) return { code: `trace_${error.code}`, message: error.message };
   if (error instanceof RunnerError) return { code: `runner_${error.code}`, message: error.message };

@@ -21,9 +21,30 @@ import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-repor
 import { MAX_VARIABLE_VALUE, TraceVariableSchema, VARIABLE_NAME } from '@shared/trace/variables';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { AccessibilityAuditSchema } from '@shared/protocol/accessibility';
+import { AuditsDiffSchema } from '@shared/a11y/diff';
 import { DevicePerfSampleSchema, PerfSeriesSchema, StepPerfSchema } from '@shared/protocol/perf';
 
 const DeviceIdInput = z.object({ deviceId: z.string().min(1) });
+/** A resource of a trace, named by its content. */
+const TraceRefSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex>');
+const TracePathSchema = z.string().min(1).max(4096);
+
+/** A frame a trace stored: its observation (a recorded screen) and, when kept, its screenshot. */
+export const StoredFrameSchema = z.object({ path: TracePathSchema, observationRef: TraceRefSchema, screenshotRef: TraceRefSchema.optional() });
+
+/** A frame whose accessibility findings are compared (docs/rules.md#r-a11y-21): a device's current one, or one a trace stored. */
+export const A11yFrameSourceSchema = z.discriminatedUnion('from', [
+  z.object({ from: z.literal('device'), deviceId: z.string().min(1) }),
+  StoredFrameSchema.extend({ from: z.literal('trace') }),
+]);
+export type A11yFrameSource = z.infer<typeof A11yFrameSourceSchema>;
+
+/** One side of a findings comparison: what it counted (all of them, past the listed cap too), and when a device's frame was received. */
+const A11yCompareSideSchema = z.object({
+  receivedAt: z.number().nullable(),
+  summary: AccessibilityAuditSchema.shape.summary,
+  truncated: AccessibilityAuditSchema.shape.truncated,
+});
 
 /** The stage an action in flight has reached (`started` first, then the dispatcher's own stage names). */
 export const ActionProgressSchema = z.object({
@@ -378,7 +399,7 @@ export const apiMethods = {
   'trace.resource': {
     input: z.object({
       path: z.string().min(1).max(4096),
-      ref: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex>'),
+      ref: TraceRefSchema,
       as: z.enum(TRACE_RESOURCE_KINDS),
     }),
     output: TraceResourceSchema,
@@ -452,6 +473,20 @@ export const apiMethods = {
   'device.audit': {
     input: DeviceIdInput,
     output: z.object({ receivedAt: z.number().nullable(), audit: AccessibilityAuditSchema.nullable(), muted: z.array(z.string()) }),
+  },
+  /**
+   * The accessibility audit of a frame a trace stored (docs/rules.md#r-a11y-21), run offline by the host
+   * (the screenshot decoded and sampled there): what the trace view's step findings list. Null when the
+   * stored JSON is no screen.
+   */
+  'trace.audit': { input: StoredFrameSchema, output: z.object({ audit: AccessibilityAuditSchema.nullable() }) },
+  /**
+   * Two frames' findings compared by fingerprint (docs/rules.md#r-a11y-21): new (only on `compared`), gone
+   * (only on `recorded`), unchanged. Either side a device's current frame or a trace's stored one.
+   */
+  'a11y.compare': {
+    input: z.object({ recorded: A11yFrameSourceSchema, compared: A11yFrameSourceSchema }),
+    output: z.object({ recorded: A11yCompareSideSchema, compared: A11yCompareSideSchema, diff: AuditsDiffSchema }),
   },
   /** Mutes (or unmutes) one finding on this device, by fingerprint; kept in the device's profile. */
   'device.muteFinding': {

@@ -26,6 +26,8 @@ import { TraceAppState } from './AppPanel';
 import { Tree } from './Tree';
 import { indexTree } from '@shared/model/tree';
 import { StepPerf } from './StepPerf';
+import { StepFindings, useStoredFrameAudit } from './StepFindings';
+import { auditMarks, findingsByNode, type FindingMark } from './AccessibilityMarks';
 
 /** The "Open trace…" button: a file input under a label. */
 export function OpenTraceButton() {
@@ -60,6 +62,7 @@ function TraceFrame({
   onActivate,
   marks = EMPTY,
   emptyText = 'Not recorded.',
+  findingMarks,
 }: {
   label: string;
   testId: string;
@@ -72,6 +75,8 @@ function TraceFrame({
   marks?: ReadonlySet<string>;
   /** What an absent frame says. */
   emptyText?: string;
+  /** The step's accessibility findings on this frame (docs/rules.md#r-a11y-21). */
+  findingMarks?: readonly FindingMark[] | undefined;
 }) {
   const tree = useMemo(() => indexTree(frame?.observation?.viewHierarchy?.hierarchy), [frame]);
   const pickX = useInspector((s) => (active ? s.pick?.x : undefined));
@@ -88,7 +93,15 @@ function TraceFrame({
     >
       <div className="trace-frame-label">{label}</div>
       <div className="trace-frame-stage">
-        <Screen frame={frame} nodes={tree.nodes} matchKeys={marks} pickStack={pickStack} mismatch={false} placeholder={placeholder} />
+        <Screen
+          frame={frame}
+          nodes={tree.nodes}
+          matchKeys={marks}
+          pickStack={pickStack}
+          mismatch={false}
+          placeholder={placeholder}
+          findingMarks={findingMarks}
+        />
       </div>
     </section>
   );
@@ -305,6 +318,12 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
   const after = useTraceFrame(trace.path, step?.after, afterTime);
   const shown = side === 'before' ? before.frame : after.frame;
   const tree = useMemo(() => indexTree(shown?.observation?.viewHierarchy?.hierarchy), [shown]);
+  // The shown frame's findings, audited offline by the host from what the trace stored (docs/rules.md#r-a11y-21).
+  const shownRefs = side === 'before' ? step?.before : step?.after;
+  const stepAudit = useStoredFrameAudit(trace.path, shownRefs);
+  const [focused, setFocused] = useState<string | null>(null);
+  const findingMarks = useMemo(() => auditMarks(stepAudit.data?.audit?.violations ?? [], [], focused), [stepAudit.data, focused]);
+  const markedNodes = useMemo(() => findingsByNode(findingMarks), [findingMarks]);
   const { manifest } = trace;
   // When a replay of this trace ends, its first step that did not match is the one shown (issue 27).
   const ended = useReplay((s) => (s.run?.path === trace.path && !s.run.running ? s.run.report : null));
@@ -372,6 +391,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
                 {...before}
                 active={side === 'before'}
                 onActivate={() => activate('before')}
+                findingMarks={side === 'before' ? findingMarks : undefined}
               />
               <TraceFrame
                 label={step.after ? `After · ${formatTime(afterTime)}` : 'After'}
@@ -379,6 +399,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
                 {...after}
                 active={side === 'after'}
                 onActivate={() => activate('after')}
+                findingMarks={side === 'after' ? findingMarks : undefined}
               />
             </div>
             {/* Under the frames, not above: the before / after pictures stay whole in the window (docs/rules.md#r-layout-06). */}
@@ -386,8 +407,20 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
             <ReplaySideBySide path={trace.path} step={step} recordedBefore={before} recordedAfter={after} />
           </div>
           <aside className="inspector trace-inspector">
-            <Tree tree={tree} matchKeys={EMPTY} frameContext={undefined} />
+            <Tree tree={tree} matchKeys={EMPTY} frameContext={undefined} findings={markedNodes} />
             <Attributes tree={tree} />
+            <StepFindings
+              key={`${shownRefs?.observationRef ?? ''}|${side}`}
+              path={trace.path}
+              refs={shownRefs}
+              side={side}
+              audit={stepAudit}
+              focused={focused}
+              onFocus={(finding) => {
+                setFocused(finding.fingerprint);
+                useInspector.getState().selectNode(finding.nodeKey);
+              }}
+            />
             {step.appStateRef && <TraceAppState path={trace.path} appStateRef={step.appStateRef} />}
           </aside>
         </div>
