@@ -327,6 +327,27 @@ export interface AppRevealCandidate {
 }
 
 /**
+ * How the client names what went wrong with a call (docs/protocol.md#p-ar-errors): `tool_error`,
+ * `unknown_tool`, `unauthorized`, `forbidden_origin`: the app answered and did nothing; `no_form`: never
+ * asked (a tool the app did not list, or arguments it cannot take); `timeout`, `unreachable`: no answer,
+ * so it may have run; `bad_reply`: an answer that cannot be read, which may follow a run; `server_error`:
+ * a JSON-RPC internal error (-32603) that is no refusal of the arguments, which can follow the tool's
+ * dispatch. What each means for an action: APPREVEAL_FAILURE_ROWS (`src-shared/act/verdict.ts`).
+ */
+export const APPREVEAL_ERROR_CODES = [
+  'unauthorized',
+  'forbidden_origin',
+  'tool_error',
+  'unknown_tool',
+  'no_form',
+  'timeout',
+  'unreachable',
+  'bad_reply',
+  'server_error',
+] as const;
+export type AppRevealErrorCode = (typeof APPREVEAL_ERROR_CODES)[number];
+
+/**
  * A tool that failed, as a normal result: iOS and Android answer `{"error": "..."}` (an ambiguous
  * tap_text adds `candidates` and a `hint`), Tauri's UI tools `{"success": false, "error": "..."}`, and
  * iOS tap_element's DOM fallback `{"success": false, ...}` with no `error` at all
