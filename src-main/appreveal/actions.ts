@@ -7,7 +7,6 @@
 import type { ActionRequest, ActionResult, FailureReason, TargetSelector } from '@shared/protocol/action';
 import { MAX_REASON_CHARS } from '@shared/protocol/sdk';
 import { APPREVEAL_FAILURE_ROWS, outcomeClassOf } from '@shared/act/verdict';
-import { hidesText } from '@shared/model/node';
 import { isRecord } from '@shared/protocol/json';
 import { AppRevealError, type AppRevealClient } from './client';
 
@@ -202,16 +201,9 @@ async function elementIdOf(client: AppRevealClient, target: TargetSelector | und
   return pick ? { id: pick.id } : { refused: `no element of the app is at ${Math.round(x)}, ${Math.round(y)}: nothing was sent` };
 }
 
-/** Whether the web control `selector` names is a secret by the app's get_dom_interactive (redacted on reading). */
+/** Whether the web control `selector` names is a secret by the app's get_dom_interactive (decoded and redacted by the client). */
 async function webControlIsSecret(client: AppRevealClient, selector: string): Promise<boolean> {
-  const answer = await client.getDomInteractive();
-  const list = isRecord(answer) && Array.isArray(answer.elements) ? answer.elements : Array.isArray(answer) ? answer : [];
-  return list.some((raw) => {
-    if (!isRecord(raw) || raw.selector !== selector) return false;
-    if (raw.valueRedacted === true) return true;
-    const type = typeof raw.type === 'string' ? raw.type : typeof raw.inputType === 'string' ? raw.inputType : undefined;
-    return hidesText({ tag: typeof raw.tag === 'string' ? raw.tag : 'input', ...(type !== undefined ? { type } : {}), autocomplete: raw.autocomplete });
-  });
+  return (await client.webControls()).some((control) => control.selector === selector && control.secret === true);
 }
 
 /**

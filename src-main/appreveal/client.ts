@@ -51,6 +51,7 @@ import {
   type AppRevealScreenInfo,
   type AppRevealSession,
   type AppRevealWindow,
+  type WebControl,
 } from '@shared/protocol/appreveal';
 import {
   APPREVEAL_READ_TOOLS,
@@ -71,7 +72,7 @@ import {
 import { isRecord } from '@shared/protocol/json';
 import { pngSize } from '@shared/protocol/png';
 import { httpGet } from '@main/discovery/http-probe';
-import { redactDomInteractive, redactViewTree, secretElementIds } from '@shared/observe/appreveal-redact';
+import { redactDomInteractive, redactViewTree, secretElementIds, webControlsOf } from '@shared/observe/appreveal-redact';
 
 export class AppRevealError extends Error {
   override readonly name = 'AppRevealError';
@@ -537,6 +538,11 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     const value = this.unwrapPageResult('get_dom_interactive', await this.callJson('get_dom_interactive', args, options));
     // iOS sends a password input's `node.value` in clear: out before anything holds it (docs/rules.md#r-secret-07).
     return redactDomInteractive(isRecord(value) && 'result' in value ? value.result : value);
+  }
+
+  /** The web view's interactive elements as web controls (get_dom_interactive, decoded once: `webControlsOf`). */
+  async webControls(webviewId?: string, options: CallOptions = {}): Promise<WebControl[]> {
+    return webControlsOf(await this.getDomInteractive(webviewId, options));
   }
 
   /**

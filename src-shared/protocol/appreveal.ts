@@ -409,6 +409,21 @@ export const AppRevealScreenshotTextSchema = z.object({
 
 // ---- Health and discovery ----------------------------------------------------------------------------
 
+/** One interactive element of an AppReveal app's web view (get_dom_interactive), decoded and bounded, never a value (`webControlsOf`, src-shared/observe/appreveal-redact.ts). */
+export const WebControlSchema = z.object({
+  selector: z.string(),
+  tag: z.string(),
+  type: z.string().optional(),
+  label: z.string().optional(),
+  text: z.string().optional(),
+  disabled: z.boolean().optional(),
+  /** Takes text (web_type): an input or a text area. */
+  editable: z.boolean(),
+  /** Text typed into it is a secret (docs/rules.md#r-secret): a password input, a password autofill hint. */
+  secret: z.boolean().optional(),
+});
+export type WebControl = z.infer<typeof WebControlSchema>;
+
 export const APPREVEAL_AUTH_MODES = ['session-token', 'disabled'] as const;
 
 /**

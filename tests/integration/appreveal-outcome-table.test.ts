@@ -76,7 +76,7 @@ const PROPERTIES: Record<Row['platform'], Record<string, string[]>> = {
 /** The action Parallax runs that calls these tools. */
 function actionFor(tools: readonly string[]): ActionRequest {
   const key = tools.join(',');
-  const raw: Record<string, unknown> = {
+  const actions: Record<string, unknown> = {
     tap_element: { action: 'tap', target: { id: 'login.submit' } },
     tap_text: { action: 'tap', target: { text: 'Continue' } },
     tap_point: { action: 'tap', target: { point: { x: 10, y: 20 } } },
@@ -86,7 +86,8 @@ function actionFor(tools: readonly string[]): ActionRequest {
     scroll: { action: 'swipe', start: { x: 100, y: 400 }, end: { x: 100, y: 200 } },
     navigate_back: { action: 'back' },
     web_click: { action: 'webTool', tool: 'web_click', selector: '#login' },
-  }[key];
+  };
+  const raw = actions[key];
   if (raw === undefined) throw new Error(`the outcome table names tools no action calls: ${key}`);
   return ActionRequestSchema.parse(raw);
 }
