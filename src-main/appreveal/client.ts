@@ -46,12 +46,14 @@ import {
   mergeIdentities,
   parseAppRevealSessionUrl,
   type AppRevealCandidate,
+  type AppRevealErrorCode,
   type AppRevealElements,
   type AppRevealHealth,
   type AppRevealIdentity,
   type AppRevealScreenInfo,
   type AppRevealSession,
   type AppRevealWindow,
+  type WebControl,
 } from '@shared/protocol/appreveal';
 import {
   APPREVEAL_READ_TOOLS,
@@ -72,24 +74,7 @@ import {
 import { isRecord } from '@shared/protocol/json';
 import { pngSize } from '@shared/protocol/png';
 import { httpGet } from '@main/discovery/http-probe';
-import { redactDomInteractive, redactViewTree, secretElementIds } from '@shared/observe/appreveal-redact';
-
-/**
- * `tool_error`, `unknown_tool`, `no_form`, `unauthorized`, `forbidden_origin`: the app answered (or was
- * never asked) and did nothing. `timeout`, `unreachable`: no answer, so it may have run. `bad_reply`: an
- * answer that cannot be read, which may follow a run.
- */
-export type AppRevealErrorCode =
-  | 'unauthorized'
-  | 'forbidden_origin'
-  | 'tool_error'
-  | 'unknown_tool'
-  | 'no_form'
-  | 'timeout'
-  | 'unreachable'
-  | 'bad_reply'
-  /** A JSON-RPC internal error (-32603) that is not a refusal of the arguments: it can follow the tool's dispatch, so the action may have run. */
-  | 'server_error';
+import { redactDomInteractive, redactViewTree, secretElementIds, webControlsOf } from '@shared/observe/appreveal-redact';
 
 export class AppRevealError extends Error {
   override readonly name = 'AppRevealError';
@@ -571,6 +556,11 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     return redactDomInteractive(isRecord(value) && 'result' in value ? value.result : value);
   }
 
+  /** The web view's interactive elements as web controls (get_dom_interactive, decoded once: `webControlsOf`). */
+  async webControls(webviewId?: string, options: CallOptions = {}): Promise<WebControl[]> {
+    return webControlsOf(await this.getDomInteractive(webviewId, options));
+  }
+
   /**
    * The native view tree (iOS get_view_tree), a secure field's `text` taken out (docs/rules.md#r-secret-06):
    * secrecy from the view's own keys and, where the app offers it, get_elements read just before.
@@ -793,10 +783,12 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
         if (error.code === ErrorCode.MethodNotFound) {
           return new AppRevealError('unknown_tool', `AppReveal at ${this.endpoint} does not offer ${what} (${text})`, { ...tool, rpcCode: error.code });
         }
-        // -32603 is the server's "internal error": the Tauri crate answers it for bad arguments, before
-        // dispatch, as `Invalid params: …` (Windows/appreveal-tauri/src/error.rs:21 `Self::InvalidParams`),
-        // and for a failed tool (`Self::Tool`, error.rs:24), e.g. its evaluation timeout, which comes after
-        // the page script was dispatched (tauri_integration.rs). Only the first is "not run".
+        // -32603 is the server's "internal error". The Tauri crate sends every tool's Err as -32603
+        // (protocol.rs `handle_tool_call`, `RpcError::internal_error`): bad arguments, before dispatch, as
+        // `Invalid params: …` (error.rs:23, the Display of `InvalidParams`), and a failed tool as its own
+        // words (`Tool`, error.rs:26), e.g. its evaluation timeout, which comes after the page script was
+        // dispatched (tauri_integration.rs); iOS sends a handler that threw (MCPRouter.swift:80
+        // `.internalError`). Only the first is "not run" (docs/protocol.md#p-ar-outcomes).
         // A read (get_*, list_*, screenshot, …) changes nothing, so there its failure stays "did not do it".
         if (error.code === ErrorCode.InternalError && !/^invalid params\b/i.test(text) && !READ_ONLY_TOOL.test(what)) {
           return new AppRevealError('server_error', `${what} failed inside AppReveal at ${this.endpoint} (${error.code}): ${text}`, {

@@ -20,15 +20,12 @@ import { AppRevealClient, AppRevealError, type AppRevealScreenshot } from './cli
 import { actThroughAppReveal } from './actions';
 import { DeviceGate } from '@main/connection/gate';
 import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection, ObserveOptions } from '@main/connection/connection';
-import type { WebControl, WebControls } from '@shared/api/api';
+import type { WebControls } from '@shared/api/api';
 import type { ObservedFrame } from '@shared/protocol/device';
 import { WEB_TOOLS, type ActionRequest, type ActionResult, type AssertRequest } from '@shared/protocol/action';
-import { hidesText } from '@shared/model/node';
-import { isRecord } from '@shared/protocol/json';
 import { plainAppRevealError } from '@shared/inspect/connect-error';
 
 const MAX_WEB_CONTROLS = 200;
-const MAX_WEB_TEXT = 100;
 
 const HEALTH_INTERVAL_MS = 3_000;
 
@@ -191,9 +188,7 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   webControls(): Promise<WebControls> {
     return this.gate.read(async () => {
       await this.waitUntilConnected();
-      const raw = await this.client.getDomInteractive();
-      const list = isRecord(raw) && Array.isArray(raw.elements) ? raw.elements : Array.isArray(raw) ? raw : [];
-      const controls = list.map(webControlOf).filter((c): c is WebControl => c !== undefined);
+      const controls = await this.client.webControls();
       return {
         controls: controls.slice(0, MAX_WEB_CONTROLS),
         truncated: controls.length > MAX_WEB_CONTROLS,
@@ -306,39 +301,4 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     this.lastError = error;
     if (changed) this.emit('state');
   }
-}
-
-function short(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const text = value.replace(/\s+/g, ' ').trim();
-  return text === '' ? undefined : text.slice(0, MAX_WEB_TEXT);
-}
-
-/** Only the fields a picker needs; values (a password's above all) are never carried. */
-function webControlOf(raw: unknown): WebControl | undefined {
-  if (!isRecord(raw)) return undefined;
-  const selector = typeof raw.selector === 'string' ? raw.selector.slice(0, 500) : undefined;
-  const tag = short(raw.tag)?.toLowerCase();
-  if (!selector || !tag) return undefined;
-  // iOS's interactive script writes the HTML type as `type` (iOS/Sources/AppReveal/WebView/DOMSerializer.swift
-  // interactiveJS: `if (node.type) el.type = node.type`); a port that writes `inputType` is read the same.
-  const type = short(raw.type)?.toLowerCase() ?? short(raw.inputType)?.toLowerCase();
-  const label = short(raw.label) ?? short(raw.ariaLabel) ?? short(raw.placeholder) ?? short(raw.name);
-  // The one secret rule (docs/rules.md#r-secret): a password input or a password autofill hint; its value
-  // (DOMSerializer.swift sends `node.value`) is never carried, and neither is its text.
-  const secret = hidesText({ tag, ...(type !== undefined ? { type } : {}), autocomplete: raw.autocomplete, value: raw.value });
-  const text = secret ? undefined : short(raw.text);
-  const editable =
-    tag === 'textarea' ||
-    (tag === 'input' && !['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'image', 'hidden', 'range', 'color'].includes(type ?? 'text'));
-  return {
-    ...(secret ? { secret: true } : {}),
-    selector,
-    tag,
-    ...(type ? { type } : {}),
-    ...(label ? { label } : {}),
-    ...(text ? { text } : {}),
-    ...(raw.disabled === true ? { disabled: true } : {}),
-    editable,
-  };
 }

@@ -9,7 +9,7 @@
  * renderer read every method and event in one place; the schemas it is built from live in protocol/.
  */
 import { z } from 'zod';
-import { AppRevealSessionUrlSchema, DiscoveredDeviceSchema } from '@shared/protocol/appreveal';
+import { AppRevealSessionUrlSchema, DiscoveredDeviceSchema, WebControlSchema } from '@shared/protocol/appreveal';
 import { AppStateSchema } from '@shared/protocol/appreveal-tools';
 import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from '@shared/protocol/action';
 import { DiffClassSchema, TreeDiffSchema } from '@shared/compare/diff';
@@ -59,20 +59,6 @@ export const ActionProgressSchema = z.object({
 });
 export type ActionProgress = z.infer<typeof ActionProgressSchema>;
 
-/** One interactive element of an AppReveal app's web view (get_dom_interactive), decoded and bounded; no password value. */
-export const WebControlSchema = z.object({
-  selector: z.string(),
-  tag: z.string(),
-  type: z.string().optional(),
-  label: z.string().optional(),
-  text: z.string().optional(),
-  disabled: z.boolean().optional(),
-  /** Takes text (web_type): an input or a text area. */
-  editable: z.boolean(),
-  /** Text typed into it is a secret (docs/rules.md#r-secret): a password input, a password autofill hint. */
-  secret: z.boolean().optional(),
-});
-export type WebControl = z.infer<typeof WebControlSchema>;
 export const WebControlsSchema = z.object({
   controls: z.array(WebControlSchema),
   /** More elements than shown. */
