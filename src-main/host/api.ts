@@ -15,12 +15,14 @@ import { CompareError } from '@main/devices/compare';
 import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
 import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
 import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
-import { ReplayVariablesError } from '@main/trace/replay';
+import { ReplayRangeError, ReplayVariablesError } from '@main/trace/replay';
+import { TraceEditError } from '@shared/trace/trace-edit';
 import { exportMaestro, exportNotes, exportXcuiTest, TraceOpenError } from '@main/trace/index';
 import { openedCopiesDir, openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 import { TraceAccess } from '@main/trace/access';
 import { tracesDir } from '@main/paths';
-import { dirname } from 'node:path';
+import { basename, dirname, relative, isAbsolute } from 'node:path';
+import { editedBaseName, saveEditedTrace } from '@main/trace/edit';
 import { DemoAdmin, DemoAdminError } from '@main/devices/demo-admin';
 import { RunnerConnection } from '@main/devices/runner-connection';
 import { DeviceProfiles, DeviceProfileError } from '@main/a11y/profiles';
@@ -151,8 +153,16 @@ export function createApiService(
       const method = await exportXcuiTest(await openedTrace(access.readable(path)));
       return { swift: method.swift, notes: exportNotes(method) };
     },
-    'trace.replay': ({ path, deviceId, stopOnDivergence, variables, relaunchFirst }) =>
-      replays.run(access.readable(path), deviceId, stopOnDivergence, variables, relaunchFirst === true),
+    'trace.replay': ({ path, deviceId, stopOnDivergence, variables, relaunchFirst, fromCallId, only }) =>
+      replays.run(access.readable(path), deviceId, stopOnDivergence, variables, relaunchFirst === true, { fromCallId, only }),
+    'trace.saveEdited': async ({ path, edits }) => {
+      const original = access.readable(path);
+      // An upload's copy is Parallax's own and may be pruned: its edited copy goes with the recordings.
+      const uploaded = isInside(original, openedCopiesDir());
+      const saved = await saveEditedTrace(original, edits, uploaded ? { dir: requireRecording().dir, name: editedBaseName(basename(original).replace(/^[0-9a-f-]{36}-/, '')) } : {});
+      access.choose(saved);
+      return openTraceView(saved);
+    },
     'trace.replayFrame': ({ path, callId, when }) => replays.frame(access.readable(path), callId, when),
     'trace.stopReplay': () => ({ stopping: replays.stop() }),
     'trace.reveal': ({ path }) => {
@@ -183,6 +193,11 @@ export function createApiService(
       return discovery.list();
     },
   };
+
+  function isInside(file: string, dir: string): boolean {
+    const rel = relative(dir, file);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  }
 
   function appRevealOf(deviceId: string, what: string): AppRevealConnection {
     const connection = manager.connectionOf(deviceId);
@@ -279,6 +294,8 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof ReplayBusyError || error instanceof DeviceBusyError) return { code: 'busy', message: error.message };
   if (error instanceof RecordingStateError) return { code: 'recording_state', message: error.message };
   if (error instanceof ReplayVariablesError) return { code: 'replay_variables', message: error.message };
+  if (error instanceof ReplayRangeError) return { code: 'bad_request', message: error.message };
+  if (error instanceof TraceEditError) return { code: 'trace_edit', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof DeviceProfileError) return { code: 'bad_request', message: error.message };
   if (error instanceof NothingToAuditError) return { code: 'nothing_to_audit', message: error.message };

@@ -160,6 +160,27 @@ export interface ReplayOptions {
    * replay starts where a recording from launch did. `bundleId` absent: the app on screen.
    */
   relaunchFirst?: { bundleId?: string | undefined };
+  /** Start at this step (docs/rules.md#r-edit-07): the steps before it are not run, nor counted. */
+  fromCallId?: string | undefined;
+  /** Run the `fromCallId` step alone. */
+  only?: boolean | undefined;
+}
+
+/** The step a partial replay names is not an action of the trace: refused before anything is sent. */
+export class ReplayRangeError extends Error {
+  override readonly name = 'ReplayRangeError';
+}
+
+/** The actions a replay runs (docs/rules.md#r-edit-07): all, from one step on, or that step alone. */
+export function replayedActions<S extends { kind: string; callId: string }>(timeline: readonly S[], fromCallId?: string, only?: boolean): S[] {
+  const actions = timeline.filter((step) => step.kind === 'action');
+  if (fromCallId === undefined) {
+    if (only) throw new ReplayRangeError('only one step: name it (fromCallId)');
+    return actions;
+  }
+  const at = actions.findIndex((step) => step.callId === fromCallId);
+  if (at < 0) throw new ReplayRangeError(`the trace has no step ${JSON.stringify(fromCallId)} to start from`);
+  return only ? actions.slice(at, at + 1) : actions.slice(at);
 }
 
 /** The trace names variables the replay was not given: refused before anything is read or sent. */
@@ -562,7 +583,7 @@ export async function replayTrace(
   const variables = options.variables ?? new Map<string, string>();
   const missing = missingVariables(opened.timeline, variables);
   if (missing.length > 0) throw new ReplayVariablesError(missing);
-  const actions = opened.timeline.filter((step) => step.kind === 'action');
+  const actions = replayedActions(opened.timeline, options.fromCallId, options.only);
   const numbers = filmstripNumbers(opened.timeline);
   const report: ReplayReport = { steps: [], matched: 0, diverged: 0, failed: 0, changed: 0, total: actions.length, notRun: 0, unreached: [] };
   const settleMs = options.settleMs ?? 300;

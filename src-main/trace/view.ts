@@ -17,7 +17,7 @@ import { filmstripNumbers, isFilmstripStep } from '@shared/trace/reader';
 import { ActionResultSchema } from '@shared/protocol/action';
 import { recordedActionText } from '@shared/trace/action-record';
 import { stepVariable, traceVariables } from '@shared/trace/variables';
-import type { TraceTarget } from '@shared/trace/schema';
+import type { TraceAction, TraceTarget } from '@shared/trace/schema';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { dataDir } from '@main/paths';
 import { TRACE_LIMITS } from './limits';
@@ -91,6 +91,30 @@ function refsOf(event: { observationRef?: string | undefined; screenshotRef?: st
   };
 }
 
+/** The one text a sendKeys types, when the trace holds it (the editor's text field). */
+function textOf(action: TraceAction): { text?: string } {
+  return action.kind === 'sendKeys' && typeof action['text'] === 'string' ? { text: action['text'] } : {};
+}
+
+/** Where the finger went (docs/rules.md#r-edit-08): a touch's point, a swipe's stroke; nothing for the rest. */
+function gestureOf(action: TraceAction, target: TraceTarget | undefined): { gesture?: NonNullable<TraceViewStep['gesture']> } {
+  const point = (value: unknown) => {
+    if (!isRecord(value)) return undefined;
+    const { x, y } = value;
+    return typeof x === 'number' && typeof y === 'number' ? { x, y } : undefined;
+  };
+  if (action.kind === 'tap' || action.kind === 'doubleTap' || action.kind === 'longPress') {
+    const at = point(target?.point);
+    return at ? { gesture: { kind: action.kind, at } } : {};
+  }
+  if (action.kind === 'swipe') {
+    const from = point(action['start']);
+    const to = point(action['end']);
+    return from && to ? { gesture: { kind: 'swipe', from, to } } : {};
+  }
+  return {};
+}
+
 /** Opens a trace file or folder and lists its action steps. Throws TraceOpenError. */
 export async function openTraceView(path: string): Promise<TraceOpened> {
   const trace = await openedTrace(path, true);
@@ -111,6 +135,9 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
       // Display text: a bidirectional control shows as <U+202E>, it does not reorder the label (docs/rules.md#r-show-01).
       action: visibleText(recordedActionText(step.before.action)),
       target: visibleText(describeTarget(step.before.target)),
+      ...(step.before.label !== undefined ? { label: visibleText(step.before.label) } : {}),
+      ...textOf(step.before.action),
+      ...gestureOf(step.before.action, step.before.target),
       ...(variable !== undefined ? { variable } : {}),
       status: step.status,
       statusText: step.statusText,
@@ -135,6 +162,7 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
     path: trace.path,
     manifest: {
       createdAt: trace.manifest.createdAt,
+      ...(trace.manifest.edited ? { edited: { ...trace.manifest.edited } } : {}),
       device: { name: trace.manifest.device.name, kind: trace.manifest.device.kind, url: trace.manifest.device.url },
       ...(trace.manifest.app ? { app: { ...trace.manifest.app } } : {}),
     },

@@ -20,6 +20,7 @@ import { DemoFaultsAnswerSchema, DemoScreenAnswerSchema } from '@shared/protocol
 import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-report';
 import { MAX_VARIABLE_VALUE, TraceVariableSchema, VARIABLE_NAME } from '@shared/trace/variables';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
+import { TraceEditsSchema } from '@shared/trace/trace-edit';
 import { AccessibilityAuditSchema } from '@shared/protocol/accessibility';
 import { AuditsDiffSchema } from '@shared/a11y/diff';
 import { DevicePerfSampleSchema, PerfSeriesSchema, StepPerfSchema } from '@shared/protocol/perf';
@@ -84,6 +85,17 @@ export const TraceViewStepSchema = z.object({
   action: z.string(),
   /** The target in one line (#id, "text", at x,y); '' when the action has none. */
   target: z.string(),
+  /** The name the step was given in the trace view (docs/rules.md#r-edit-03). */
+  label: z.string().optional(),
+  /** The text a sendKeys types when it types one the trace holds: what the editor offers to change. */
+  text: z.string().optional(),
+  /** Where the finger went, in screen points, for the frame's mark (docs/rules.md#r-edit-08). */
+  gesture: z
+    .union([
+      z.object({ kind: z.enum(['tap', 'doubleTap', 'longPress']), at: z.object({ x: z.number(), y: z.number() }) }),
+      z.object({ kind: z.literal('swipe'), from: z.object({ x: z.number(), y: z.number() }), to: z.object({ x: z.number(), y: z.number() }) }),
+    ])
+    .optional(),
   /** The variable a replay types in place of the secret this step typed (docs/rules.md#r-rpl-04). */
   variable: z.string().optional(),
   status: z.string(),
@@ -114,6 +126,8 @@ export const TraceOpenedSchema = z.object({
   path: z.string(),
   manifest: z.object({
     createdAt: z.string(),
+    /** An edited copy: the file it was made from, and how many edits (docs/rules.md#r-edit-06). */
+    edited: z.object({ from: z.string(), at: z.string(), edits: z.number() }).optional(),
     device: z.object({ name: z.string(), kind: z.string(), url: z.string() }),
     app: z.object({ bundleId: z.string(), name: z.string().optional(), version: z.string().optional() }).optional(),
   }),
@@ -403,8 +417,19 @@ export const apiMethods = {
       variables: z.record(z.string().regex(VARIABLE_NAME), z.string().max(MAX_VARIABLE_VALUE)).optional(),
       /** Relaunch the app (cold boot) before step 1 (docs/rules.md#r-life-05). */
       relaunchFirst: z.boolean().optional(),
-    }),
+      /** Start at this step, by call id (docs/rules.md#r-edit-07); with `only`, run it alone. */
+      fromCallId: z.string().min(1).max(200).optional(),
+      only: z.boolean().optional(),
+    }).refine((input) => !input.only || input.fromCallId !== undefined, { path: ['only'], message: 'only one step: name it with fromCallId' }),
     output: ReplayReportSchema,
+  },
+  /**
+   * Saves the trace with `edits` applied as a new file beside it (docs/rules.md#r-edit-06), never over
+   * the recording nor an earlier edited copy, and opens it.
+   */
+  'trace.saveEdited': {
+    input: z.object({ path: z.string().min(1).max(4096), edits: TraceEditsSchema }),
+    output: TraceOpenedSchema,
   },
   /**
    * A replayed frame of the last replay's step (docs/rules.md#r-rpl-05), for the side-by-side: the host

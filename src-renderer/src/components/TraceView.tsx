@@ -28,6 +28,7 @@ import { indexTree } from '@shared/model/tree';
 import { StepPerf } from './StepPerf';
 import { StepFindings, useStoredFrameAudit } from './StepFindings';
 import { auditMarks, findingsByNode, type FindingMark } from './AccessibilityMarks';
+import { TraceEditor } from './TraceEditor';
 
 /** The "Open trace…" button: a file input under a label. */
 export function OpenTraceButton() {
@@ -63,6 +64,7 @@ function TraceFrame({
   marks = EMPTY,
   emptyText = 'Not recorded.',
   findingMarks,
+  gesture,
 }: {
   label: string;
   testId: string;
@@ -77,6 +79,8 @@ function TraceFrame({
   emptyText?: string;
   /** The step's accessibility findings on this frame (docs/rules.md#r-a11y-21). */
   findingMarks?: readonly FindingMark[] | undefined;
+  /** The step's gesture, drawn where the finger went (the before frame: where it was aimed). */
+  gesture?: TraceViewStep['gesture'];
 }) {
   const tree = useMemo(() => indexTree(frame?.observation?.viewHierarchy?.hierarchy), [frame]);
   const pickX = useInspector((s) => (active ? s.pick?.x : undefined));
@@ -101,6 +105,7 @@ function TraceFrame({
           mismatch={false}
           placeholder={placeholder}
           findingMarks={findingMarks}
+          gesture={gesture}
         />
       </div>
     </section>
@@ -213,6 +218,7 @@ function StepResult({ step }: { step: TraceViewStep }) {
   const result = step.result;
   return (
     <div className="trace-result" data-testid="trace-result" data-success={String(result?.success ?? false)}>
+      {step.label && <span data-testid="trace-step-label">{step.label} · </span>}
       <strong data-testid="trace-action">
         {step.action}
         {step.target ? ` · ${step.target}` : ''}
@@ -260,7 +266,7 @@ function Thumb({ path, step, index, selected, onSelect }: { path: string; step: 
         <span className="trace-thumb-empty">{!hasShot ? 'no screenshot' : shot.isError ? 'unreadable' : '…'}</span>
       )}
       <span className="trace-step-caption">
-        {index + 1}. {step.action}
+        {index + 1}. {step.label ?? step.action}
         {success ? '' : ' ✕'}
       </span>
       <ReplayBadge path={path} callId={step.callId} />
@@ -348,6 +354,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <strong>{manifest.device.name}</strong> ({manifest.device.kind})
           {manifest.app ? ` · ${manifest.app.name ?? manifest.app.bundleId}${manifest.app.version ? ` ${manifest.app.version}` : ''}` : ''} · recorded{' '}
           {new Date(manifest.createdAt).toLocaleString()} · {trace.steps.length} step{trace.steps.length === 1 ? '' : 's'}
+          {manifest.edited ? <span data-testid="trace-edited"> · edited copy of {manifest.edited.from}</span> : null}
           {trace.comparisons.length > 0 ? ` · ${trace.comparisons.length} comparison${trace.comparisons.length === 1 ? '' : 's'}` : ''}
           <span className="mono trace-path" title={trace.path}>
             {' '}
@@ -384,11 +391,13 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <div className="trace-main">
             <StepResult step={step} />
             <ReplayStepResult path={trace.path} callId={step.callId} />
+            <TraceEditor key={trace.path} trace={trace} step={step} index={index} />
             <div className="trace-frames">
               <TraceFrame
                 label={`Before · ${formatTime(beforeTime)}`}
                 testId="trace-before"
                 {...before}
+                gesture={step.gesture}
                 active={side === 'before'}
                 onActivate={() => activate('before')}
                 findingMarks={side === 'before' ? findingMarks : undefined}
