@@ -79,8 +79,8 @@ test('R-A11Y-21: a recorded step lists its findings offline, picking one selects
   expect(total).toBeGreaterThanOrEqual(planted.length);
 
   // Compared with the device still on the access screen: every finding unchanged, none new or gone.
-  const diff = panel.getByTestId('step-findings-diff');
-  await panel.getByTestId('step-findings-compare-button').click();
+  const diff = panel.getByTestId('findings-diff');
+  await panel.getByTestId('findings-compare-button').click();
   await expect(diff).toHaveAttribute('data-new', '0', { timeout: 30_000 });
   await expect(diff).toHaveAttribute('data-gone', '0');
   await expect(diff).toHaveAttribute('data-unchanged', String(total));
@@ -88,13 +88,13 @@ test('R-A11Y-21: a recorded step lists its findings offline, picking one selects
   // The device moved to the login screen: the planted findings are gone from it (retried until the host has its new frame).
   await postAdmin(urls, 'screen', { screen: 'login' });
   await expect(async () => {
-    await panel.getByTestId('step-findings-compare-button').click();
-    await expect(panel.locator(`[data-testid="step-finding-gone"][data-fingerprint="${INFO}"]`)).toBeVisible({ timeout: 3_000 });
+    await panel.getByTestId('findings-compare-button').click();
+    await expect(panel.locator(`[data-testid="finding-gone"][data-fingerprint="${INFO}"]`)).toBeVisible({ timeout: 3_000 });
   }).toPass({ timeout: 60_000 });
-  const gone = await panel.getByTestId('step-finding-gone').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['rule']!));
+  const gone = await panel.getByTestId('finding-gone').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['rule']!));
   for (const rule of planted) expect(gone, rule).toContain(rule);
-  await expect(panel.getByTestId('step-findings-diff-summary')).toContainText(/accessibility: \d+ new.*, \d+ gone \(R-A11Y-/);
+  await expect(panel.getByTestId('findings-diff-summary')).toContainText(/accessibility: \d+ new.*, \d+ gone \(R-A11Y-/);
   // A gone finding is on the recorded frame: picking it selects its element there.
-  await panel.locator(`[data-testid="step-finding-gone"][data-fingerprint="${INFO}"]`).getByTestId('step-finding-pick').click();
+  await panel.locator(`[data-testid="finding-gone"][data-fingerprint="${INFO}"]`).getByTestId('step-finding-pick').click();
   await expect(page.locator(`[data-testid="tree-node"][data-node-key="${key}"]`)).toHaveAttribute('data-selected', 'true');
 });

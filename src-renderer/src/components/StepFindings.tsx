@@ -10,10 +10,10 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { A11Y_KIND_LABELS, auditsDiffFindings, findingsDiffSummary, panelFindings } from '@shared/a11y';
 import type { A11yFinding } from '@shared/protocol/accessibility';
-import type { TraceViewStep } from '@shared/api/api';
+import type { A11yFrameSource, TraceViewStep } from '@shared/api/api';
 import { useApi, useDevices } from '@renderer/api/queries';
 import { errorMessage, plural } from '@renderer/state/format';
-import { useInspector } from '@renderer/state/store';
+import { useScopedInspector } from '@renderer/state/inspector-scope';
 
 type Refs = TraceViewStep['before'];
 
@@ -96,7 +96,11 @@ export function StepFindings({ path, refs, side, audit, focused, onFocus }: Prop
                 </ul>
               </div>
             ))}
-            <CompareWithDevice path={path} refs={refs} onFocus={onFocus} />
+            <FindingsCompare
+              source={{ from: 'trace', path, observationRef: refs.observationRef, ...(refs.screenshotRef ? { screenshotRef: refs.screenshotRef } : {}) }}
+              role="recorded"
+              onFocus={onFocus}
+            />
           </>
         )}
       </div>
@@ -116,7 +120,7 @@ function StoredFindingRow({
   onPick?: ((f: A11yFinding) => void) | undefined;
   testId?: string;
 }) {
-  const selected = useInspector((s) => onPick !== undefined && s.selectedKey === finding.nodeKey);
+  const selected = useScopedInspector((s) => onPick !== undefined && s.selectedKey === finding.nodeKey);
   const body = (
     <>
       <span className="a11y-rule">{finding.rule}</span>
@@ -154,31 +158,61 @@ function StoredFindingRow({
 }
 
 /**
- * The recorded frame's findings against a connected device's current screen (docs/rules.md#r-a11y-21): the
- * host audits both and diffs them by fingerprint. A gone finding is on the recorded frame, so picking it
- * selects its element here; a new one is on the device's screen, not this frame.
+ * This frame's findings against a connected device's current screen (docs/rules.md#r-a11y-21): the host
+ * audits both and diffs them by fingerprint. As the recorded side (a trace's step), what is gone is on
+ * this frame, so picking it selects its element here; as the compared side (the live device, against
+ * another one), what is new or unchanged is, while the frame compared is still the one shown.
  */
-function CompareWithDevice({ path, refs, onFocus }: { path: string; refs: Refs; onFocus(f: A11yFinding): void }) {
+export function FindingsCompare({
+  source,
+  role,
+  shownAt,
+  excludeDeviceId,
+  onFocus,
+}: {
+  source: A11yFrameSource;
+  role: 'recorded' | 'compared';
+  /** The live frame shown (its receivedAt): a compared side's findings are picked only on the very frame audited. */
+  shownAt?: number | undefined;
+  excludeDeviceId?: string | undefined;
+  onFocus(f: A11yFinding): void;
+}) {
   const api = useApi();
-  const devices = (useDevices().data ?? []).filter((d) => d.state === 'connected');
+  const devices = (useDevices().data ?? []).filter((d) => d.state === 'connected' && d.id !== excludeDeviceId);
   const [chosen, setChosen] = useState<string>('');
   const deviceId = devices.some((d) => d.id === chosen) ? chosen : (devices[0]?.id ?? '');
   const compare = useMutation({
-    mutationFn: () =>
-      api.call('a11y.compare', {
-        recorded: { from: 'trace', path, observationRef: refs!.observationRef!, ...(refs?.screenshotRef ? { screenshotRef: refs.screenshotRef } : {}) },
-        compared: { from: 'device', deviceId },
-      }),
+    mutationFn: () => {
+      const device = { from: 'device' as const, deviceId };
+      return api.call('a11y.compare', role === 'recorded' ? { recorded: source, compared: device } : { recorded: device, compared: source });
+    },
   });
   const diff = compare.data?.diff;
+  const here = role === 'compared' && compare.data?.compared.receivedAt === shownAt ? onFocus : undefined;
+  const groups =
+    role === 'recorded'
+      ? ([
+          ['new', 'New on the device', undefined],
+          ['gone', 'Gone from the device', onFocus],
+          ['unchanged', 'Unchanged', undefined],
+        ] as const)
+      : ([
+          ['new', 'Only on this device', here],
+          ['gone', 'Only on the other device', undefined],
+          ['unchanged', 'On both', here],
+        ] as const);
   return (
-    <div className="step-findings-compare" data-testid="step-findings-compare">
-      <div className="a11y-group-title">Compare with a device</div>
+    <div className="step-findings-compare" data-testid="findings-compare">
+      <div className="a11y-group-title">{role === 'recorded' ? 'Compare with a device' : 'Compare with another device'}</div>
       {devices.length === 0 ? (
-        <div className="empty-note">Connect a device to compare its current screen with this recorded one.</div>
+        <div className="empty-note">
+          {role === 'recorded'
+            ? 'Connect a device to compare its current screen with this recorded one.'
+            : 'Connect another device to compare its findings with these.'}
+        </div>
       ) : (
         <div className="a11y-note">
-          <select data-testid="step-findings-device" value={deviceId} onChange={(e) => setChosen(e.target.value)}>
+          <select data-testid="findings-compare-device" value={deviceId} onChange={(e) => setChosen(e.target.value)}>
             {devices.map((d) => (
               <option key={d.id} value={d.id}>
                 {d.name}
@@ -188,7 +222,7 @@ function CompareWithDevice({ path, refs, onFocus }: { path: string; refs: Refs; 
           <button
             type="button"
             className="mini-button"
-            data-testid="step-findings-compare-button"
+            data-testid="findings-compare-button"
             disabled={!deviceId || compare.isPending}
             onClick={() => compare.mutate()}
           >
@@ -197,35 +231,31 @@ function CompareWithDevice({ path, refs, onFocus }: { path: string; refs: Refs; 
         </div>
       )}
       {compare.isError && (
-        <div className="a11y-error" data-testid="step-findings-compare-error">
+        <div className="a11y-error" data-testid="findings-compare-error">
           Compare failed: {errorMessage(compare.error)}
         </div>
       )}
       {diff && (
-        <div data-testid="step-findings-diff" data-new={diff.new.length} data-gone={diff.gone.length} data-unchanged={diff.unchanged.length}>
-          <div className="a11y-note" data-testid="step-findings-diff-summary">
-            {findingsDiffSummary(auditsDiffFindings(diff))} (the device's screen against this recorded one)
+        <div data-testid="findings-diff" data-new={diff.new.length} data-gone={diff.gone.length} data-unchanged={diff.unchanged.length}>
+          <div className="a11y-note" data-testid="findings-diff-summary">
+            {findingsDiffSummary(auditsDiffFindings(diff))} (
+            {role === 'recorded' ? "the device's screen against this recorded one" : 'this device against the other'})
           </div>
-          {(
-            [
-              ['new', 'New on the device', diff.new, undefined],
-              ['gone', 'Gone from the device', diff.gone, onFocus],
-              ['unchanged', 'Unchanged', diff.unchanged, undefined],
-            ] as const
-          ).map(([status, title, findings, pick]) =>
-            findings.length === 0 ? null : (
-              <div key={status} className="a11y-group" data-testid="step-findings-diff-group" data-status={status}>
+          {groups.map(([status, title, pick]) => {
+            const findings = diff[status];
+            return findings.length === 0 ? null : (
+              <div key={status} className="a11y-group" data-testid="findings-diff-group" data-status={status}>
                 <div className="a11y-group-title">
                   {title} <span className="muted">{findings.length}</span>
                 </div>
                 <ul className="a11y-findings">
                   {findings.map((f) => (
-                    <StoredFindingRow key={f.fingerprint} finding={f} focused={false} onPick={pick} testId={`step-finding-${status}`} />
+                    <StoredFindingRow key={f.fingerprint} finding={f} focused={false} onPick={pick} testId={`finding-${status}`} />
                   ))}
                 </ul>
               </div>
-            ),
-          )}
+            );
+          })}
         </div>
       )}
     </div>
