@@ -40,3 +40,22 @@ describe('R-AR-31: observe on an app that exposes nothing to inspect', () => {
     expect(err.join('\n')).toMatch(/nothing to inspect/);
   });
 });
+
+describe('R-QA-15: doctor says what an app cannot show', () => {
+  let device: DemoDeviceHandle;
+  beforeAll(async () => {
+    device = await startDemoDevice({ port: 0, screen: 'login', appRevealFlavor: 'tauri', appRevealTools: 'always' });
+  }, 60_000);
+  afterAll(async () => {
+    await device?.close();
+  });
+
+  it('R-QA-15: an app with only the always-present tools fails the inspect check, with what it lacks, and doctor exits 1', async () => {
+    const lines: string[] = [];
+    const code = await main(['doctor', '--device', device.appRevealUrl ?? ''], { log: (l) => lines.push(l), error: (l) => lines.push(l) });
+    expect(code).toBe(1);
+    const text = lines.join('\n');
+    expect(text).toMatch(/ok\s+token\s+accepted; the app registered 4 tools/);
+    expect(text).toMatch(/FAIL\s+inspect\s+nothing to inspect: no element tree \(get_elements\); no screenshot/);
+  });
+});
