@@ -26,6 +26,11 @@ interface ManagedDevice {
   named: boolean;
   /** The frame facts the list last showed (listedFactsOf), to announce only a change. */
   listed?: string;
+  /**
+   * Whether the runner's latest read merged the SDK bridge; a read with the bridge flag off (XCTest
+   * only) leaves it as it was, so ticking XCTest only does not make the bridge vanish from the list.
+   */
+  sdkBridge?: boolean;
   /** A recorded session's folder (a replay device). */
   recording?: { folder: string };
   connection: DeviceConnection;
@@ -250,6 +255,9 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
    */
   private setFrame(device: ManagedDevice, frame: Frame): void {
     device.lastFrame = frame;
+    const bridge = frame.observation?.sources.bridge;
+    // `flag_off` (XCTest only: the ios-sdk-observation-bridge flag off) did not ask the bridge, so it says nothing of it.
+    if (bridge && bridge.reason !== 'flag_off') device.sdkBridge = bridge.status === 'merged';
     const listed = listedFactsOf(device);
     if (listed !== device.listed && this.devices.has(device.id)) {
       device.listed = listed;
@@ -317,17 +325,17 @@ export function connectionFor(url: string, options: ConnectionOptions = {}): Dev
 
 function listedFactsOf(device: ManagedDevice): string {
   const observation = device.lastFrame?.observation;
-  return JSON.stringify([appNameOf(observation), observation?.activeWindow?.bundleId, device.screenPoints, observation?.sources.bridge?.status]);
+  return JSON.stringify([appNameOf(observation), observation?.activeWindow?.bundleId, device.screenPoints, device.sdkBridge]);
 }
 
 /** What the device list pairs phones by (docs/rules.md#r-phone-01): the connection's own words, the screen's size, the bridge. */
 function phoneFactsOf(connection: DeviceConnection, device: ManagedDevice): PhoneFacts {
   const said = connection.phone ?? {};
-  const bridge = device.lastFrame?.observation?.sources.bridge?.status;
+  const screen = device.screenPoints ?? connection.screenPoints;
   return {
     ...said,
-    ...(device.screenPoints ? { screen: { ...device.screenPoints } } : connection.screenPoints ? { screen: { ...connection.screenPoints } } : {}),
-    ...(connection.kind !== 'appreveal' && bridge !== undefined ? { sdkBridge: bridge === 'merged' } : {}),
+    ...(screen ? { screen: { ...screen } } : {}),
+    ...(connection.kind !== 'appreveal' && device.sdkBridge !== undefined ? { sdkBridge: device.sdkBridge } : {}),
   };
 }
 
