@@ -26,6 +26,7 @@ import { TraceAppState } from './AppPanel';
 import { Tree } from './Tree';
 import { indexTree } from '@shared/model/tree';
 import { StepPerf } from './StepPerf';
+import { ReplayPerf } from './ReplayPerf';
 
 /** The "Open trace…" button: a file input under a label. */
 export function OpenTraceButton() {
@@ -383,6 +384,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
             </div>
             {/* Under the frames, not above: the before / after pictures stay whole in the window (docs/rules.md#r-layout-06). */}
             <StepPerf perf={step.perf} />
+            <ReplayPerf path={trace.path} callId={step.callId} />
             <ReplaySideBySide path={trace.path} step={step} recordedBefore={before} recordedAfter={after} />
           </div>
           <aside className="inspector trace-inspector">
