@@ -29,6 +29,7 @@ import { StepPerf } from './StepPerf';
 import { StepFindings, useStoredFrameAudit } from './StepFindings';
 import { auditMarks, findingsByNode, type FindingMark } from './AccessibilityMarks';
 import { TraceEditor } from './TraceEditor';
+import { ReplayPerf } from './ReplayPerf';
 
 /** The "Open trace…" button: a file input under a label. */
 export function OpenTraceButton() {
@@ -413,6 +414,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
             </div>
             {/* Under the frames, not above: the before / after pictures stay whole in the window (docs/rules.md#r-layout-06). */}
             <StepPerf perf={step.perf} />
+            <ReplayPerf path={trace.path} callId={step.callId} />
             <ReplaySideBySide path={trace.path} step={step} recordedBefore={before} recordedAfter={after} />
           </div>
           <aside className="inspector trace-inspector">
