@@ -71,6 +71,8 @@ try {
 }
 
 console.log('merged-tree rows per demo screen (issue 28 point 1, R-OBS-09)');
-console.log(`${'screen'.padEnd(10)} ${'merged'.padStart(6)} ${'raw/was'.padStart(8)} ${'XCTest'.padStart(8)} ${'SDK'.padStart(6)} ${'twice'.padStart(8)} ${'raw twice'.padStart(9)}`);
+console.log(
+  `${'screen'.padEnd(10)} ${'merged'.padStart(6)} ${'raw/was'.padStart(8)} ${'XCTest'.padStart(8)} ${'SDK'.padStart(6)} ${'twice'.padStart(8)} ${'raw twice'.padStart(9)}`,
+);
 for (const line of lines) console.log(line);
 console.log(`elements the merged view shows twice, worst screen: ${worst} (limit 0; ratio ${worst === 0 ? '0' : 'inf'})`);

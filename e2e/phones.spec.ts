@@ -87,9 +87,7 @@ test('R-PHONE-04: the demo panel shows the screen the device is on after a tap c
   const tab = await boxCentre(page, 'tab.hostile');
   await page.mouse.click(tab.x, tab.y);
   // The demo's own word for its screen, read through the host, and the panel agree.
-  await expect
-    .poll(async () => ((await (await fetch(`${demo.adminUrl}/screen`)).json()) as { screen: string }).screen, { timeout: 15_000 })
-    .toBe('hostile');
+  await expect.poll(async () => ((await (await fetch(`${demo.adminUrl}/screen`)).json()) as { screen: string }).screen, { timeout: 15_000 }).toBe('hostile');
   await expect(select).toHaveValue('hostile');
 });
 

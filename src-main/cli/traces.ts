@@ -377,7 +377,8 @@ function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width:
   const retried = step.replayed.retriedAfter ? ` (sent again after ${step.replayed.retriedAfter})` : '';
   // What changed on the way, as the UI's badge names it (docs/rules.md#r-rpl-10).
   const changes = step.changes.length > 0 ? ` · ${step.changes.join(', ')}` : '';
-  const detail = (step.differences.length > 0 ? ` — ${step.differences.join('; ')}` : how ? ` — ${how}` : '') + retried + changes + memoryText(step, thresholdMb);
+  const detail =
+    (step.differences.length > 0 ? ` — ${step.differences.join('; ')}` : how ? ` — ${how}` : '') + retried + changes + memoryText(step, thresholdMb);
   return `${n}  ${pad(step.verdict, 8)} ${pad(step.kind, 10)} ${target}${detail.trimEnd()}`;
 }
 

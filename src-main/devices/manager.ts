@@ -314,13 +314,10 @@ export interface ConnectionOptions {
  */
 export function connectionFor(url: string, options: ConnectionOptions = {}): DeviceConnection {
   if (!/^wss?:\/\//.test(url)) return new AppRevealConnection(url);
-  return new RunnerConnection(
-    options.kind ?? 'runner',
-    url,
-    options.runner,
-    options.screenshotAfter === false ? { screenshotAfter: false } : {},
-    { ...(options.livePushes === false ? { livePushes: false } : {}), ...(options.phoneHealth === true ? { phoneHealth: true } : {}) },
-  );
+  return new RunnerConnection(options.kind ?? 'runner', url, options.runner, options.screenshotAfter === false ? { screenshotAfter: false } : {}, {
+    ...(options.livePushes === false ? { livePushes: false } : {}),
+    ...(options.phoneHealth === true ? { phoneHealth: true } : {}),
+  });
 }
 
 function listedFactsOf(device: ManagedDevice): string {

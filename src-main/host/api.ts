@@ -159,7 +159,11 @@ export function createApiService(
       const original = access.readable(path);
       // An upload's copy is Parallax's own and may be pruned: its edited copy goes with the recordings.
       const uploaded = isInside(original, openedCopiesDir());
-      const saved = await saveEditedTrace(original, edits, uploaded ? { dir: requireRecording().dir, name: editedBaseName(basename(original).replace(/^[0-9a-f-]{36}-/, '')) } : {});
+      const saved = await saveEditedTrace(
+        original,
+        edits,
+        uploaded ? { dir: requireRecording().dir, name: editedBaseName(basename(original).replace(/^[0-9a-f-]{36}-/, '')) } : {},
+      );
       access.choose(saved);
       return openTraceView(saved);
     },

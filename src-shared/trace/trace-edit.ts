@@ -184,8 +184,14 @@ async function assertionBlock(
   const screenshotRef = frame && 'screenshotRef' in frame ? frame.screenshotRef : undefined;
   const root = observationRef ? await context.readScreen(observationRef) : undefined;
   if (!frame || !root) throw new TraceEditError(n, 'no recorded screen to check the assertion on at that place');
-  const request: AssertRequest = { action: 'assert', target: edit.selector, check: edit.check, ...(edit.expected !== undefined ? { expected: edit.expected } : {}) };
-  if ((edit.check === 'textEquals' || edit.check === 'valueEquals') && edit.expected === undefined) throw new TraceEditError(n, `${edit.check} needs an expected value`);
+  const request: AssertRequest = {
+    action: 'assert',
+    target: edit.selector,
+    check: edit.check,
+    ...(edit.expected !== undefined ? { expected: edit.expected } : {}),
+  };
+  if ((edit.check === 'textEquals' || edit.check === 'valueEquals') && edit.expected === undefined)
+    throw new TraceEditError(n, `${edit.check} needs an expected value`);
   const check = checkAssertion(request, root);
   if (!check.ok) throw new TraceEditError(n, `the assertion does not hold on the recorded screen: ${check.detail}`);
   const { action, target } = traceActionFor(request, root);

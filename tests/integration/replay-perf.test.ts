@@ -81,10 +81,14 @@ describe('replay shows each step’s perf, recorded vs replayed', () => {
 
     await host.call('device.act', { deviceId, action: { action: 'launch', relaunch: true } });
     const json: string[] = [];
-    const jsonCode = await runTraceCommand('replay', [tracePath, '--device', host.demo.runnerUrl, '--json', '--no-relaunch-first', '--memory-threshold-mb', '10'], {
-      log: (l) => json.push(l),
-      error: (l) => stderr.push(l),
-    });
+    const jsonCode = await runTraceCommand(
+      'replay',
+      [tracePath, '--device', host.demo.runnerUrl, '--json', '--no-relaunch-first', '--memory-threshold-mb', '10'],
+      {
+        log: (l) => json.push(l),
+        error: (l) => stderr.push(l),
+      },
+    );
     expect(jsonCode).toBe(0);
     const parsed = JSON.parse(json.join('\n')) as { memoryThresholdMb: number; memory?: string; steps: { memory?: { replayed: { flagged: boolean } } }[] };
     expect(parsed.memoryThresholdMb).toBe(10);

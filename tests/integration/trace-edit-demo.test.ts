@@ -29,7 +29,10 @@ async function reset(screen: string): Promise<void> {
   expect(res.status).toBe(200);
   await sleep(600);
 }
-const sha = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
+const sha = async (path: string) =>
+  createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 
 const STEPS: ActionRequest[] = [
   { action: 'assert', target: { id: 'login.submit' }, check: 'visible' },

@@ -4,7 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { RUNNER_SOURCES } from '@shared/observe/perf-snapshot';
 import { StepPerfSchema, type PerfSnapshot, type StepPerf } from '@shared/protocol/perf';
-import { MAX_MEMORY_THRESHOLD_MB, MemoryThresholdError, memoryFlagLine, memoryGrowth, memoryThresholdOf, perfSideBySide, replayMemory } from '@shared/trace/perf-step';
+import {
+  MAX_MEMORY_THRESHOLD_MB,
+  MemoryThresholdError,
+  memoryFlagLine,
+  memoryGrowth,
+  memoryThresholdOf,
+  perfSideBySide,
+  replayMemory,
+} from '@shared/trace/perf-step';
 
 function snapshot(memory: number | null, cpu: number | null = 10): PerfSnapshot {
   return {

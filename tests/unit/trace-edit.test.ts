@@ -13,10 +13,25 @@ const SCREEN_REF = `sha256:${'a'.repeat(64)}`;
 const AFTER_REF = `sha256:${'b'.repeat(64)}`;
 
 const button = (id: string, text: string, top: number): UiNode =>
-  ({ className: 'Button', 'resource-id': id, text, bounds: { left: 10, top, right: 200, bottom: top + 40 }, enabled: true, clickable: true }) as unknown as UiNode;
+  ({
+    className: 'Button',
+    'resource-id': id,
+    text,
+    bounds: { left: 10, top, right: 200, bottom: top + 40 },
+    enabled: true,
+    clickable: true,
+  }) as unknown as UiNode;
 const field = { className: 'TextField', 'resource-id': 'login.email', text: '', bounds: { left: 10, top: 300, right: 200, bottom: 340 } } as unknown as UiNode;
-const SIGN_IN: UiNode = { className: 'Window', bounds: { left: 0, top: 0, right: 390, bottom: 844 }, node: [button('login.submit', 'Sign In', 100), field] } as unknown as UiNode;
-const FEED: UiNode = { className: 'Window', bounds: { left: 0, top: 0, right: 390, bottom: 844 }, node: [button('feed.title', 'Feed', 50)] } as unknown as UiNode;
+const SIGN_IN: UiNode = {
+  className: 'Window',
+  bounds: { left: 0, top: 0, right: 390, bottom: 844 },
+  node: [button('login.submit', 'Sign In', 100), field],
+} as unknown as UiNode;
+const FEED: UiNode = {
+  className: 'Window',
+  bounds: { left: 0, top: 0, right: 390, bottom: 844 },
+  node: [button('feed.title', 'Feed', 50)],
+} as unknown as UiNode;
 const screens = new Map<string, UiNode>([
   [SCREEN_REF, SIGN_IN],
   [AFTER_REF, FEED],
@@ -29,10 +44,22 @@ function recorded(): TraceEvent[] {
   let seq = 0;
   const e = (event: Record<string, unknown>) => ({ seq: seq++, time: 1000 + seq, ...event }) as TraceEvent;
   return [
-    e({ type: 'action.before', callId: 'c1', action: { kind: 'sendKeys', steps: [{ kind: 'type', text: 'alice' }], text: 'alice' }, target: { selector: { id: 'login.email' } }, observationRef: SCREEN_REF }),
+    e({
+      type: 'action.before',
+      callId: 'c1',
+      action: { kind: 'sendKeys', steps: [{ kind: 'type', text: 'alice' }], text: 'alice' },
+      target: { selector: { id: 'login.email' } },
+      observationRef: SCREEN_REF,
+    }),
     e({ type: 'action.after', callId: 'c1', result, observationRef: SCREEN_REF }),
     e({ type: 'note', callId: 'n1', text: 'between' }),
-    e({ type: 'action.before', callId: 'c2', action: { kind: 'tap' }, target: { selector: { id: 'login.submit' }, point: { x: 105, y: 120 } }, observationRef: SCREEN_REF }),
+    e({
+      type: 'action.before',
+      callId: 'c2',
+      action: { kind: 'tap' },
+      target: { selector: { id: 'login.submit' }, point: { x: 105, y: 120 } },
+      observationRef: SCREEN_REF,
+    }),
     e({ type: 'action.after', callId: 'c2', result, observationRef: AFTER_REF }),
     e({ type: 'action.before', callId: 'c3', action: { kind: 'swipe', start: { x: 200, y: 700 }, end: { x: 200, y: 200 } }, observationRef: AFTER_REF }),
     e({ type: 'action.after', callId: 'c3', result, observationRef: AFTER_REF }),
@@ -111,7 +138,9 @@ describe('trace edits (R-EDIT-01..05)', () => {
   });
 
   it('R-EDIT-04: a selector that finds nothing on the recorded screen is refused', async () => {
-    expect(await refusal(edit({ op: 'setSelector', callId: 'c2', selector: { id: 'login.gone' } }))).toMatch(/finds no single element on the step's recorded screen/);
+    expect(await refusal(edit({ op: 'setSelector', callId: 'c2', selector: { id: 'login.gone' } }))).toMatch(
+      /finds no single element on the step's recorded screen/,
+    );
   });
 
   it('R-EDIT-05: an assertion is inserted after the step, on its screen after, as a succeeded assert step with the check in its warning', async () => {

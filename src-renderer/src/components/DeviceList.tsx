@@ -138,7 +138,12 @@ export function DeviceList() {
                 )}
               </ul>
               {dead.length > 1 && (
-                <button type="button" className="link-button phone-remove" data-testid="phone-remove" onClick={() => dead.forEach((d) => disconnect.mutate(d.id))}>
+                <button
+                  type="button"
+                  className="link-button phone-remove"
+                  data-testid="phone-remove"
+                  onClick={() => dead.forEach((d) => disconnect.mutate(d.id))}
+                >
                   remove {dead.length} dead connections
                 </button>
               )}

@@ -14,7 +14,14 @@ export function GestureMark({ gesture, scale }: { gesture: StepGesture; scale: n
     const angle = Math.atan2(y2 - y1, x2 - x1);
     const head = (turn: number) => `${x2 - 12 * Math.cos(angle + turn)},${y2 - 12 * Math.sin(angle + turn)}`;
     return (
-      <svg className="gesture-mark" data-testid="gesture-mark" data-kind="swipe" data-from={`${gesture.from.x},${gesture.from.y}`} data-to={`${gesture.to.x},${gesture.to.y}`} aria-hidden>
+      <svg
+        className="gesture-mark"
+        data-testid="gesture-mark"
+        data-kind="swipe"
+        data-from={`${gesture.from.x},${gesture.from.y}`}
+        data-to={`${gesture.to.x},${gesture.to.y}`}
+        aria-hidden
+      >
         <circle className="gesture-dot" cx={x1} cy={y1} r={8} />
         <line x1={x1} y1={y1} x2={x2} y2={y2} />
         <polyline points={`${head(0.5)} ${x2},${y2} ${head(-0.5)}`} stroke="#ff3b8d" strokeWidth={3} fill="none" />

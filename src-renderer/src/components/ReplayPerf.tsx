@@ -45,7 +45,11 @@ export function ReplayPerfFigures({ perf }: { perf: ReplayStep['perf'] }) {
       {(flagged('recorded') || flagged('replayed')) && (
         <strong role="alert" data-testid="replay-perf-flag">
           Memory grew over {threshold} MB{' '}
-          {flagged('replayed') && flagged('recorded') ? 'when recorded and replayed' : flagged('replayed') ? 'when replayed (not when recorded)' : 'when recorded (not when replayed)'}
+          {flagged('replayed') && flagged('recorded')
+            ? 'when recorded and replayed'
+            : flagged('replayed')
+              ? 'when replayed (not when recorded)'
+              : 'when recorded (not when replayed)'}
         </strong>
       )}
       {/* The recorded step's window (StepPerf) holds the input when the trace has one. */}

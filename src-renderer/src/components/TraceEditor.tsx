@@ -58,7 +58,10 @@ export function TraceEditor({ trace, step, index }: { trace: TraceOpened; step: 
   const devices = useDevicesFollowed();
   const choice = useReplay((s) => s.choice);
   const running = useReplay((s) => s.run?.running === true);
-  const device = chosenDevice((devices.data ?? []).filter((d) => d.state === 'connected'), choice.deviceId);
+  const device = chosenDevice(
+    (devices.data ?? []).filter((d) => d.state === 'connected'),
+    choice.deviceId,
+  );
   const numberOf = (callId: string) => trace.steps.findIndex((s) => s.callId === callId) + 1;
   const add = (edit: TraceEdit) => {
     setError(null);
@@ -101,7 +104,13 @@ export function TraceEditor({ trace, step, index }: { trace: TraceOpened; step: 
         <button type="button" className="mini-button" data-testid="edit-run-from" disabled={!device || running} onClick={() => run(false)}>
           Run from here
         </button>
-        <button type="button" className="mini-button" data-testid="edit-move-up" disabled={index === 0} onClick={() => add({ op: 'move', callId, to: index - 1 })}>
+        <button
+          type="button"
+          className="mini-button"
+          data-testid="edit-move-up"
+          disabled={index === 0}
+          onClick={() => add({ op: 'move', callId, to: index - 1 })}
+        >
           Move earlier
         </button>
         <button
@@ -180,7 +189,12 @@ export function TraceEditor({ trace, step, index }: { trace: TraceOpened; step: 
           <option value="id">id</option>
           <option value="text">text</option>
         </select>
-        <input data-testid="edit-assert-what" placeholder={assertBy === 'id' ? 'login.submit' : 'Sign In'} value={assertWhat} onChange={(e) => setAssertWhat(e.target.value)} />
+        <input
+          data-testid="edit-assert-what"
+          placeholder={assertBy === 'id' ? 'login.submit' : 'Sign In'}
+          value={assertWhat}
+          onChange={(e) => setAssertWhat(e.target.value)}
+        />
         <select data-testid="edit-assert-check" value={check} onChange={(e) => setCheck(e.target.value as AssertionCheckKind)}>
           {ASSERTION_CHECKS.map((c) => (
             <option key={c} value={c}>
@@ -199,7 +213,12 @@ export function TraceEditor({ trace, step, index }: { trace: TraceOpened; step: 
             {edits.map((edit, i) => (
               <li key={i} data-testid="edit-pending-item">
                 {editText(edit, numberOf)}{' '}
-                <button type="button" className="mini-button" aria-label="Take this edit back" onClick={() => setEdits((list) => list.filter((_, j) => j !== i))}>
+                <button
+                  type="button"
+                  className="mini-button"
+                  aria-label="Take this edit back"
+                  onClick={() => setEdits((list) => list.filter((_, j) => j !== i))}
+                >
                   ✕
                 </button>
               </li>
