@@ -371,7 +371,6 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <div className="trace-main">
             <StepResult step={step} />
             <ReplayStepResult path={trace.path} callId={step.callId} />
-            <TraceEditor key={trace.path} trace={trace} step={step} index={index} />
             <div className="trace-frames">
               <TraceFrame
                 label={`Before · ${formatTime(beforeTime)}`}
@@ -391,6 +390,8 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
             </div>
             {/* Under the frames, not above: the before / after pictures stay whole in the window (docs/rules.md#r-layout-06). */}
             <StepPerf perf={step.perf} />
+            {/* Under the frames too, for the same reason. */}
+            <TraceEditor key={trace.path} trace={trace} step={step} index={index} />
             <ReplaySideBySide path={trace.path} step={step} recordedBefore={before} recordedAfter={after} />
           </div>
           <aside className="inspector trace-inspector">
