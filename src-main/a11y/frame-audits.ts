@@ -8,7 +8,6 @@
 import { diffAudits } from '@shared/a11y';
 import type { ApiOutput, A11yFrameSource } from '@shared/api/api';
 import type { AccessibilityAudit } from '@shared/protocol/accessibility';
-import { openedTrace } from '@main/trace/view';
 import { auditStoredFrame } from './audit-frame';
 import type { LiveAudits } from './live-audit';
 
@@ -18,23 +17,32 @@ export const KEPT_STORED_AUDITS = 64;
 /** A side of a comparison had no frame to audit. */
 export class NothingToAuditError extends Error {}
 
+/**
+ * A trace's stored screen (its JSON) and screenshot, by their refs; throws TraceOpenError for a resource
+ * the trace does not hold. Handed in by the host, so the audits do not import the trace folder, which
+ * imports them (replay audits the frames it compares).
+ */
+export type StoredFrameReader = (path: string, observationRef: string, screenshotRef?: string) => Promise<{ json: unknown; png?: Buffer | undefined }>;
+
 export class FrameAudits {
   private readonly stored = new Map<string, AccessibilityAudit | null>();
 
-  constructor(private readonly live: LiveAudits) {}
+  constructor(
+    private readonly live: LiveAudits,
+    private readonly readStoredFrame: StoredFrameReader,
+  ) {}
 
   /** A trace's stored frame audited offline; null when its JSON is no screen. Throws TraceOpenError for a resource the trace does not hold. */
   async storedFrame(path: string, observationRef: string, screenshotRef?: string): Promise<AccessibilityAudit | null> {
-    const key = `${observationRef}|${screenshotRef ?? ''}`;
+    // Refs are numbered per trace (two traces both hold obs-0001), so the trace's path is part of the key.
+    const key = JSON.stringify([path, observationRef, screenshotRef ?? '']);
     const kept = this.stored.get(key);
     if (kept !== undefined) {
       this.stored.delete(key);
       this.stored.set(key, kept);
       return kept;
     }
-    const trace = await openedTrace(path);
-    const json = await trace.resourceJson(observationRef);
-    const png = screenshotRef ? await trace.resource(screenshotRef) : undefined;
+    const { json, png } = await this.readStoredFrame(path, observationRef, screenshotRef);
     const audit = auditStoredFrame(json, png) ?? null;
     this.stored.set(key, audit);
     if (this.stored.size > KEPT_STORED_AUDITS) this.stored.delete(this.stored.keys().next().value!);

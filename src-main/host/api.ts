@@ -70,7 +70,10 @@ export function createApiService(
   const comparisons = new Comparisons(manager);
   const demoAdmin = new DemoAdmin();
   const audits = new LiveAudits(manager, profiles);
-  const frameAudits = new FrameAudits(audits);
+  const frameAudits = new FrameAudits(audits, async (path, observationRef, screenshotRef) => {
+    const trace = await openedTrace(path);
+    return { json: await trace.resourceJson(observationRef), png: screenshotRef ? await trace.resource(screenshotRef) : undefined };
+  });
   // Paths from a page are only the traces the user opened or the ones Parallax keeps (R-PATH-01).
   const recordingsDirs = () => [tracesDir(), ...(recording ? [recording.dir] : [])];
   const access = new TraceAccess({ read: () => [...recordingsDirs(), openedCopiesDir()], recover: recordingsDirs });

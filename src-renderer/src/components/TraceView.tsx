@@ -392,7 +392,6 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <div className="trace-main">
             <StepResult step={step} />
             <ReplayStepResult path={trace.path} callId={step.callId} />
-            <TraceEditor key={trace.path} trace={trace} step={step} index={index} />
             <div className="trace-frames">
               <TraceFrame
                 label={`Before · ${formatTime(beforeTime)}`}
@@ -415,6 +414,8 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
             {/* Under the frames, not above: the before / after pictures stay whole in the window (docs/rules.md#r-layout-06). */}
             <StepPerf perf={step.perf} />
             <ReplayPerf path={trace.path} callId={step.callId} />
+            {/* Under the frames too, for the same reason. */}
+            <TraceEditor key={trace.path} trace={trace} step={step} index={index} />
             <ReplaySideBySide path={trace.path} step={step} recordedBefore={before} recordedAfter={after} />
           </div>
           <aside className="inspector trace-inspector">

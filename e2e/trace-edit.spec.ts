@@ -1,0 +1,94 @@
+/**
+ * Editing a trace in the trace view (docs/rules.md#r-edit), in Chromium against the web host over the
+ * demo iPhone: three taps recorded, the trace opened, a step named, an assertion inserted and a step
+ * deleted, saved as an edited copy that opens with its edits and replays matched; a single step run on
+ * the device; an assertion that does not hold on the recorded screen refused with what it shows. Each
+ * step's tap point is drawn on its before frame.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { boxCentre, postAdmin, serveDevice, startDemo, stopAfterEach, urlIn, type DemoUrls } from './harness';
+
+const running = stopAfterEach();
+
+async function openRecordedTrace(page: Page, ids: string[]): Promise<{ urls: DemoUrls; tracePath: string }> {
+  const urls = await startDemo(running, ['--screen', 'login']);
+  const host = await serveDevice(running, urls.runnerUrl);
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  await page.getByTestId('mode-toggle').click();
+  await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
+  const points = [];
+  for (const id of ids) points.push(await boxCentre(page, id));
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+  const status = page.getByTestId('record-status');
+  for (const [i, point] of points.entries()) {
+    await page.mouse.click(point.x, point.y);
+    await expect(status).toHaveAttribute('data-steps', String(i + 1));
+  }
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'false');
+  await expect(status).toHaveAttribute('data-trace', /\.parallax-trace$/);
+  const tracePath = (await status.getAttribute('data-trace')) as string;
+  await page.getByTestId('open-trace').setInputFiles(tracePath);
+  await expect(page.getByTestId('trace-filmstrip').getByTestId('trace-step')).toHaveCount(ids.length);
+  return { urls, tracePath };
+}
+
+test('edit and save: a named step, an inserted assertion and a deleted step make an edited copy that opens with its edits and replays matched', async ({ page }) => {
+  test.setTimeout(150_000);
+  const { urls } = await openRecordedTrace(page, ['login.submit', 'login.username', 'tab.checkout']);
+  const steps = page.getByTestId('trace-filmstrip').getByTestId('trace-step');
+  // R-EDIT-08: the tap point on the before frame.
+  await expect(page.getByTestId('trace-before').getByTestId('gesture-mark')).toHaveAttribute('data-kind', 'tap');
+
+  const editor = page.getByTestId('trace-editor');
+  await editor.getByTestId('edit-label').fill('Submit empty');
+  await editor.getByTestId('edit-rename').click();
+  await steps.nth(1).click();
+  await editor.getByTestId('edit-delete').click();
+  await steps.nth(2).click();
+  await editor.getByTestId('edit-assert-what').fill('login.submit');
+  await editor.getByTestId('edit-assert-check').selectOption('notVisible');
+  await editor.getByTestId('edit-insert-assert').click();
+  await expect(editor.getByTestId('edit-pending-item')).toHaveText([
+    /name step 1 “Submit empty”/,
+    /delete step 2/,
+    /assert id login\.submit not visible after step 3/,
+  ]);
+  await editor.getByTestId('edit-save').click();
+
+  await expect(page.getByTestId('trace-edited')).toContainText('edited copy of');
+  await expect(page.getByTestId('trace-manifest')).toContainText('-edited.parallax-trace');
+  await expect(steps).toHaveCount(3);
+  await expect(steps.nth(0)).toContainText('1. Submit empty');
+  await expect(steps.nth(2)).toContainText('assert');
+
+  await postAdmin(urls, 'screen', { screen: 'login' });
+  await page.getByTestId('replay-start').click();
+  await expect(page.getByTestId('replay-summary')).toHaveText(/^3 of 3 replayed: 3 matched( \(1 with changes\))?, 0 diverged, 0 failed/, { timeout: 30_000 });
+});
+
+test('Run this step replays the selected step alone on the device', async ({ page }) => {
+  test.setTimeout(150_000);
+  const { urls } = await openRecordedTrace(page, ['login.submit', 'tab.checkout']);
+  await postAdmin(urls, 'screen', { screen: 'login' });
+  await page.getByTestId('trace-editor').getByTestId('edit-run-step').click();
+  await expect(page.getByTestId('replay-summary')).toHaveText(/^1 of 1 replayed: 1 matched( \(1 with changes\))?, 0 diverged, 0 failed/, { timeout: 30_000 });
+  await expect(page.getByTestId('trace-filmstrip').getByTestId('trace-step').nth(0).getByTestId('replay-badge')).toHaveAttribute('data-verdict', 'matched');
+});
+
+test('an assertion that does not hold on the recorded screen is refused with what the screen shows, and nothing is saved', async ({ page }) => {
+  test.setTimeout(150_000);
+  await openRecordedTrace(page, ['login.submit', 'tab.checkout']);
+  const editor = page.getByTestId('trace-editor');
+  await editor.getByTestId('edit-assert-what').fill('login.submit');
+  await editor.getByTestId('edit-assert-check').selectOption('textEquals');
+  await editor.getByTestId('edit-assert-expected').fill('Log In');
+  await editor.getByTestId('edit-insert-assert').click();
+  await editor.getByTestId('edit-save').click();
+  await expect(editor.getByTestId('edit-error')).toContainText('the assertion does not hold on the recorded screen: expected login.submit with label "Log In", found "Sign In"');
+  await expect(page.getByTestId('trace-edited')).toHaveCount(0);
+});
