@@ -16,8 +16,8 @@ import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
 import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
 import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
 import { ReplayVariablesError } from '@main/trace/replay';
-import { exportMaestro, exportNotes, exportXcuiTest, TraceOpenError } from '@main/trace/index';
-import { openedCopiesDir, openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
+import { TraceOpenError } from '@main/trace/index';
+import { exportTraceMaestro, exportTraceXcuiTest, openedCopiesDir, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 import { TraceAccess } from '@main/trace/access';
 import { tracesDir } from '@main/paths';
 import { dirname } from 'node:path';
@@ -141,14 +141,8 @@ export function createApiService(
     'trace.open': ({ path }) => openTraceView(access.readable(path)),
     'trace.resource': ({ path, ref, as }) => traceResource(access.readable(path), ref, as),
     'trace.recent': () => recentTraces(requireRecording().dir),
-    'trace.exportMaestro': async ({ path }) => {
-      const flow = await exportMaestro(await openedTrace(access.readable(path)));
-      return { yaml: flow.yaml, notes: exportNotes(flow) };
-    },
-    'trace.exportXcuiTest': async ({ path }) => {
-      const method = await exportXcuiTest(await openedTrace(access.readable(path)));
-      return { swift: method.swift, notes: exportNotes(method) };
-    },
+    'trace.exportMaestro': ({ path }) => exportTraceMaestro(access.readable(path)),
+    'trace.exportXcuiTest': ({ path }) => exportTraceXcuiTest(access.readable(path)),
     'trace.replay': ({ path, deviceId, stopOnDivergence, variables, relaunchFirst }) =>
       replays.run(access.readable(path), deviceId, stopOnDivergence, variables, relaunchFirst === true),
     'trace.replayFrame': ({ path, callId, when }) => replays.frame(access.readable(path), callId, when),
