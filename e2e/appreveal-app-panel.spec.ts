@@ -28,8 +28,8 @@ test('R-AR-22, R-AR-24: an app with only the always-present tools: named, observ
   await page.goto(urlIn(host.line));
 
   const item = await connect(page, urls.appRevealUrl);
-  // The device list names the app: launch_context, since no real /health does.
-  await expect(item).toContainText('dev.parallax.demo');
+  // The device list names the app on its phone's entry: launch_context, since no real /health does.
+  await expect(page.getByTestId('phone-item').filter({ has: item }).getByTestId('device-app')).toContainText('dev.parallax.demo');
 
   // Observe shows a frame: the app's own verdict (no element tree), no screenshot, not an error.
   await expect(page.getByTestId('frame-backend')).toHaveAttribute('data-backend', 'appreveal');

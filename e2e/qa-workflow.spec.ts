@@ -1,6 +1,6 @@
 /**
  * The QA workflow's data in the UI (docs/rules.md#r-qa-13, #r-qa-14, #r-qa-15): attributes in iOS terms
- * beside their wire names, devices named by their app and kind, and an empty device list that says how
+ * beside their wire names, devices named by their phone, app and kind, and an empty device list that says how
  * to get a real device in.
  */
 import { expect, test } from '@playwright/test';
@@ -21,10 +21,12 @@ test('an empty device list says how to get a simulator, an iPhone or an AppRevea
   await expect(empty).toContainText('parallax doctor');
 });
 
-test('the demo is listed by its app and kind; a picked button reads in iOS terms, its wire names beside them', async ({ page }) => {
+test('the demo is listed by its phone, its app and its kind; a picked button reads in iOS terms, its wire names beside them', async ({ page }) => {
   const demo = await startDemo(running, ['--screen', 'login']);
   await openDevice(page, running, demo.runnerUrl);
-  await expect(page.getByTestId('device-name')).toHaveText('Parallax Demo');
+  // A runner alone names its phone by the UDID its /health gave (docs/rules.md#r-phone-02), never by the app on it.
+  await expect(page.getByTestId('phone-name')).toHaveText(/^iOS device [0-9A-F]{8}…$/);
+  await expect(page.getByTestId('device-app')).toHaveText('Parallax Demo · dev.parallax.demo');
   await expect(page.getByTestId('device-kind')).toHaveText('iOS runner');
 
   const submit = await boxCentre(page, 'login.submit');

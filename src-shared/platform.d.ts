@@ -1,5 +1,5 @@
 /**
- * The few globals src-shared may use: the WHATWG URL API, which Node, every browser and Electron provide
+ * The few globals src-shared may use: the WHATWG URL API and structuredClone, which Node, every browser and Electron provide
  * alike. Everything else a runtime offers (Node's modules and `process`, the DOM) stays out of reach, so
  * using it here is a type error (tsconfig.shared.json compiles this folder with no ambient types).
  */
@@ -34,3 +34,6 @@ declare var URL: {
   prototype: URL;
   new (url: string | URL, base?: string | URL): URL;
 };
+
+/** The structured clone every runtime of ours provides (Node 17+, browsers, Electron): a deep copy of plain data. */
+declare function structuredClone<T>(value: T): T;

@@ -15,8 +15,8 @@
  * printed, ever.
  *
  * Over 500 lines because the two flavours' HTTP edges (status codes, bodies, Bonjour) differ in detail and
- * are kept side by side; the app interface it serves still lives here, and tools.ts imports it back (a
- * circle issue 23 asks to move into a file of its own).
+ * are kept side by side. The app interface it serves lives in app-interface.ts, which the server and its
+ * tools both import, so neither imports the other back.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

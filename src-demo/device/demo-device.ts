@@ -3,6 +3,7 @@
  * their HTTP server) and the faults, kept consistent with each other. The runner server and the admin
  * endpoint drive it; neither reaches into the parts on its own.
  */
+import { randomUUID } from 'node:crypto';
 import { demoAppDir } from '@demo/base/paths';
 import { AppPage, isScreenName, SCREENS, type ScreenName } from '@demo/phone/app-page';
 import { DEVICE_LAUNCH_ARGS, LAUNCH_ARGS, sharedBrowser, type BrowserLease } from '@demo/phone/browser';
@@ -49,6 +50,11 @@ const WEB_POLICY_FAULTS: readonly FaultName[] = [
 
 export class DemoDevice {
   readonly startedAt = Date.now();
+  /**
+   * The simulated phone's UDID, as a simulator's looks (upper-case UUID): the runner's /health names it
+   * as CtrlProxy's does, so two demo phones are two phones in the device list (docs/rules.md#r-phone-01).
+   */
+  readonly udid = randomUUID().toUpperCase();
   readonly runnerRequests: Record<string, number> = {};
   private faultWork: Promise<unknown> = Promise.resolve();
   private variantList: VariantName[] = [];

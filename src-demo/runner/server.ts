@@ -52,7 +52,9 @@ export class RunnerServer {
       if (refused !== undefined) return refuseHttp(res, refused);
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       if (path === '/health' && req.method === 'GET') {
-        const body = JSON.stringify({ status: 'ok', device: DEMO_DEVICE_NAME, bundleId: 'dev.parallax.demo' });
+        // CtrlProxy's HealthResponse, sorted keys (docs/protocol.md#p-runner-transport), plus the `device` that
+        // names the demo to its host (docs/protocol.md#p-demo-admin).
+        const body = JSON.stringify({ deviceId: device.udid, device: DEMO_DEVICE_NAME, port: this.port, status: 'ok' });
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
         res.end(body);
         return;

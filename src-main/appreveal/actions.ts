@@ -6,8 +6,7 @@
  */
 import type { ActionRequest, ActionResult, FailureReason, TargetSelector } from '@shared/protocol/action';
 import { MAX_REASON_CHARS } from '@shared/protocol/sdk';
-import { outcomeClassOf } from '@shared/act/verdict';
-import { hidesText } from '@shared/model/node';
+import { APPREVEAL_FAILURE_ROWS, outcomeClassOf } from '@shared/act/verdict';
 import { isRecord } from '@shared/protocol/json';
 import { AppRevealError, type AppRevealClient } from './client';
 
@@ -202,16 +201,9 @@ async function elementIdOf(client: AppRevealClient, target: TargetSelector | und
   return pick ? { id: pick.id } : { refused: `no element of the app is at ${Math.round(x)}, ${Math.round(y)}: nothing was sent` };
 }
 
-/** Whether the web control `selector` names is a secret by the app's get_dom_interactive (redacted on reading). */
+/** Whether the web control `selector` names is a secret by the app's get_dom_interactive (decoded and redacted by the client). */
 async function webControlIsSecret(client: AppRevealClient, selector: string): Promise<boolean> {
-  const answer = await client.getDomInteractive();
-  const list = isRecord(answer) && Array.isArray(answer.elements) ? answer.elements : Array.isArray(answer) ? answer : [];
-  return list.some((raw) => {
-    if (!isRecord(raw) || raw.selector !== selector) return false;
-    if (raw.valueRedacted === true) return true;
-    const type = typeof raw.type === 'string' ? raw.type : typeof raw.inputType === 'string' ? raw.inputType : undefined;
-    return hidesText({ tag: typeof raw.tag === 'string' ? raw.tag : 'input', ...(type !== undefined ? { type } : {}), autocomplete: raw.autocomplete });
-  });
+  return (await client.webControls()).some((control) => control.selector === selector && control.secret === true);
 }
 
 /**
@@ -252,31 +244,13 @@ function failureOf(error: unknown): Outcome {
   // The message already lists an ambiguous tap_text's candidates.
   const warnings = [error.message];
   const said = error.details.appMessage !== undefined ? { deviceMessage: error.details.appMessage } : {};
-  const outcome = failureOfCode(error, warnings);
-  return outcome.ok ? outcome : { ...outcome, ...said };
+  return { ...failureOfCode(error, warnings), ...said };
 }
 
-function failureOfCode(error: AppRevealError, warnings: string[]): Outcome {
-  switch (error.code) {
-    case 'tool_error':
-      return { ok: false, reason: 'appreveal_tool_error', mayHaveRun: false, warnings };
-    case 'unknown_tool':
-    case 'no_form':
-      // The app does not have the tool, or the tool cannot take what this action must name: nothing sent.
-      return { ok: false, reason: 'appreveal_unknown_tool', mayHaveRun: false, warnings };
-    case 'unauthorized':
-    case 'forbidden_origin':
-      return { ok: false, reason: 'appreveal_unauthorized', mayHaveRun: false, warnings };
-    case 'server_error':
-      // An internal error that can follow the tool's dispatch (client.ts mapError): it may have run.
-      return { ok: false, reason: 'appreveal_tool_error', mayHaveRun: true, warnings };
-    case 'timeout':
-      return { ok: false, reason: 'timeout', mayHaveRun: true, warnings };
-    // unreachable: the request or its answer was lost; bad_reply: an answer that cannot be read, which
-    // may come after the tool ran. Either way it may have run, and it is never sent again.
-    default:
-      return { ok: false, reason: 'appreveal_unreachable', mayHaveRun: true, warnings };
-  }
+/** What the app's failure means for the action: the one table, APPREVEAL_FAILURE_ROWS (docs/protocol.md#p-ar-outcomes). */
+function failureOfCode(error: AppRevealError, warnings: string[]): Outcome & { ok: false } {
+  const row = APPREVEAL_FAILURE_ROWS[error.code];
+  return { ok: false, reason: row.reason, mayHaveRun: row.class === 'mayHaveRun', warnings };
 }
 
 function targetRecord(request: ActionRequest, facts: Facts): ActionResult['target'] {

@@ -19,8 +19,10 @@
  * a URL, an error message, an event or a log line: errors name the endpoint as host:port only, and any
  * text that comes back from the peer is scrubbed of the token before it is quoted.
  *
- * Over 500 lines, and known to be too long: its ~25 tool methods are written by hand where they could be
- * derived from the tool table (issue 23, still open); until then each keeps its reply's schema beside it.
+ * Over 500 lines on purpose: connecting, calling and telling every way of saying no apart are one state
+ * machine over one transport, so they stay in one class. The action methods are derived from ACTION_TOOLS;
+ * the nine reads (screen, elements, windows, screenshot, app state, batch, web views, DOM, view tree) are
+ * written out because each decodes a different reply shape with its own schema.
  */
 import { EventEmitter } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -44,12 +46,14 @@ import {
   mergeIdentities,
   parseAppRevealSessionUrl,
   type AppRevealCandidate,
+  type AppRevealErrorCode,
   type AppRevealElements,
   type AppRevealHealth,
   type AppRevealIdentity,
   type AppRevealScreenInfo,
   type AppRevealSession,
   type AppRevealWindow,
+  type WebControl,
 } from '@shared/protocol/appreveal';
 import {
   APPREVEAL_READ_TOOLS,
@@ -70,24 +74,7 @@ import {
 import { isRecord } from '@shared/protocol/json';
 import { pngSize } from '@shared/protocol/png';
 import { httpGet } from '@main/discovery/http-probe';
-import { redactDomInteractive, redactViewTree, secretElementIds } from '@shared/observe/appreveal-redact';
-
-/**
- * `tool_error`, `unknown_tool`, `no_form`, `unauthorized`, `forbidden_origin`: the app answered (or was
- * never asked) and did nothing. `timeout`, `unreachable`: no answer, so it may have run. `bad_reply`: an
- * answer that cannot be read, which may follow a run.
- */
-export type AppRevealErrorCode =
-  | 'unauthorized'
-  | 'forbidden_origin'
-  | 'tool_error'
-  | 'unknown_tool'
-  | 'no_form'
-  | 'timeout'
-  | 'unreachable'
-  | 'bad_reply'
-  /** A JSON-RPC internal error (-32603) that is not a refusal of the arguments: it can follow the tool's dispatch, so the action may have run. */
-  | 'server_error';
+import { redactDomInteractive, redactViewTree, secretElementIds, webControlsOf } from '@shared/observe/appreveal-redact';
 
 export class AppRevealError extends Error {
   override readonly name = 'AppRevealError';
@@ -268,6 +255,8 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   serverInfo: { name: string; version: string } | undefined;
   /** Who the app is: from /health, launch_context and device_info, whichever has each field. */
   identity: AppRevealIdentity = {};
+  /** The screen's size in points as device_info said at connect, if it did. */
+  screenPoints: { width: number; height: number } | undefined;
 
   readonly #token: string | undefined;
   readonly #options: Required<Omit<AppRevealClientOptions, 'headers'>> & { headers: Record<string, string> };
@@ -411,7 +400,19 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     const fromHealth = identityOf(this.health);
     const launch = await read('launch_context');
     const merged = mergeIdentities(fromHealth, launch);
-    return merged.bundleId !== undefined ? merged : mergeIdentities(merged, await read('device_info'));
+    // device_info is read too for the screen's size in points (iOS `screen.width/height`, UIScreen.main.bounds,
+    // MCPTools.swift device_info): the device list pairs an app with its phone's runner by it (docs/rules.md#r-phone-01).
+    const info = this.has('device_info') ? await this.readDeviceInfo() : undefined;
+    this.screenPoints = screenPointsOf(info);
+    return merged.bundleId !== undefined ? merged : mergeIdentities(merged, identityOf(info));
+  }
+
+  private async readDeviceInfo(): Promise<unknown> {
+    try {
+      return this.parseText('device_info', await this.callContent('device_info', {}, {}));
+    } catch {
+      return undefined;
+    }
   }
 
   async close(): Promise<void> {
@@ -553,6 +554,11 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     const value = this.unwrapPageResult('get_dom_interactive', await this.callJson('get_dom_interactive', args, options));
     // iOS sends a password input's `node.value` in clear: out before anything holds it (docs/rules.md#r-secret-07).
     return redactDomInteractive(isRecord(value) && 'result' in value ? value.result : value);
+  }
+
+  /** The web view's interactive elements as web controls (get_dom_interactive, decoded once: `webControlsOf`). */
+  async webControls(webviewId?: string, options: CallOptions = {}): Promise<WebControl[]> {
+    return webControlsOf(await this.getDomInteractive(webviewId, options));
   }
 
   /**
@@ -777,10 +783,12 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
         if (error.code === ErrorCode.MethodNotFound) {
           return new AppRevealError('unknown_tool', `AppReveal at ${this.endpoint} does not offer ${what} (${text})`, { ...tool, rpcCode: error.code });
         }
-        // -32603 is the server's "internal error": the Tauri crate answers it for bad arguments, before
-        // dispatch, as `Invalid params: …` (Windows/appreveal-tauri/src/error.rs:21 `Self::InvalidParams`),
-        // and for a failed tool (`Self::Tool`, error.rs:24), e.g. its evaluation timeout, which comes after
-        // the page script was dispatched (tauri_integration.rs). Only the first is "not run".
+        // -32603 is the server's "internal error". The Tauri crate sends every tool's Err as -32603
+        // (protocol.rs `handle_tool_call`, `RpcError::internal_error`): bad arguments, before dispatch, as
+        // `Invalid params: …` (error.rs:23, the Display of `InvalidParams`), and a failed tool as its own
+        // words (`Tool`, error.rs:26), e.g. its evaluation timeout, which comes after the page script was
+        // dispatched (tauri_integration.rs); iOS sends a handler that threw (MCPRouter.swift:80
+        // `.internalError`). Only the first is "not run" (docs/protocol.md#p-ar-outcomes).
         // A read (get_*, list_*, screenshot, …) changes nothing, so there its failure stays "did not do it".
         if (error.code === ErrorCode.InternalError && !/^invalid params\b/i.test(text) && !READ_ONLY_TOOL.test(what)) {
           return new AppRevealError('server_error', `${what} failed inside AppReveal at ${this.endpoint} (${error.code}): ${text}`, {
@@ -894,6 +902,15 @@ function parseJsonOr(text: string): unknown {
 }
 
 /** The JSON-RPC error a StreamableHTTPError quotes from a non-2xx body, if the body was one. */
+/** device_info's `screen` in points (iOS: `{width, height, scale, …}`); Tauri reports none. */
+function screenPointsOf(info: unknown): { width: number; height: number } | undefined {
+  const screen = isRecord(info) ? info.screen : undefined;
+  if (!isRecord(screen)) return undefined;
+  const { width, height } = screen;
+  if (typeof width !== 'number' || typeof height !== 'number' || !(width > 0 && width < 100_000 && height > 0 && height < 100_000)) return undefined;
+  return { width, height };
+}
+
 function jsonRpcErrorIn(message: string): { code: number; message: string } | undefined {
   const start = message.indexOf('{');
   if (start < 0) return undefined;

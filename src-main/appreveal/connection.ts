@@ -20,14 +20,12 @@ import { AppRevealClient, AppRevealError, type AppRevealScreenshot } from './cli
 import { actThroughAppReveal } from './actions';
 import { DeviceGate } from '@main/connection/gate';
 import type { ActedStep, ConnectionEvents, ConnectionState, DeviceConnection, ObserveOptions } from '@main/connection/connection';
-import type { WebControl, WebControls } from '@shared/api/api';
+import type { WebControls } from '@shared/api/api';
 import type { ObservedFrame } from '@shared/protocol/device';
 import { WEB_TOOLS, type ActionRequest, type ActionResult, type AssertRequest } from '@shared/protocol/action';
-import { hidesText } from '@shared/model/node';
-import { isRecord } from '@shared/protocol/json';
+import { plainAppRevealError } from '@shared/inspect/connect-error';
 
 const MAX_WEB_CONTROLS = 200;
-const MAX_WEB_TEXT = 100;
 
 const HEALTH_INTERVAL_MS = 3_000;
 
@@ -36,7 +34,7 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   readonly url: string;
   client: AppRevealClient;
   /** Kept to build a fresh client on reconnect; private, so it is never serialised or inspected. */
-  readonly #sessionUrl: string;
+  #sessionUrl: string;
   private currentState: ConnectionState = 'disconnected';
   private lastError: string | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -64,6 +62,15 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   /** The app's bundle id, from launch_context or device_info (docs/rules.md#r-ar-20). */
   get bundleId(): string | undefined {
     return this.client.identity.bundleId;
+  }
+  /** The phone as the app's launch_context names it (UIDevice.current.name, .model, .systemVersion). */
+  get phone() {
+    const { deviceName, deviceModel, systemVersion } = this.client.identity;
+    return { ...(deviceName ? { deviceName } : {}), ...(deviceModel ? { deviceModel } : {}), ...(systemVersion ? { systemVersion } : {}) };
+  }
+  /** The screen's size in points, as device_info said at connect. */
+  get screenPoints(): { width: number; height: number } | undefined {
+    return this.client.screenPoints;
   }
 
   start(): void {
@@ -181,9 +188,7 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
   webControls(): Promise<WebControls> {
     return this.gate.read(async () => {
       await this.waitUntilConnected();
-      const raw = await this.client.getDomInteractive();
-      const list = isRecord(raw) && Array.isArray(raw.elements) ? raw.elements : Array.isArray(raw) ? raw : [];
-      const controls = list.map(webControlOf).filter((c): c is WebControl => c !== undefined);
+      const controls = await this.client.webControls();
       return {
         controls: controls.slice(0, MAX_WEB_CONTROLS),
         truncated: controls.length > MAX_WEB_CONTROLS,
@@ -231,17 +236,38 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     this.setState('disconnected', undefined);
   }
 
+  /**
+   * The session URL pasted again for this app: when it carries another token, the connection starts over
+   * with it (an app that restarted has a new one), and says in plain words if the app refuses it
+   * (docs/rules.md#r-conn-words-ar), rather than keeping the old session silently. True when it did.
+   */
+  useSession(sessionUrl: string): boolean {
+    if (this.closed || sessionUrl === this.#sessionUrl) return false;
+    this.#sessionUrl = sessionUrl;
+    const stale = this.client;
+    this.client = AppRevealClient.fromSessionUrl(sessionUrl, { timeoutMs: 10_000 });
+    void stale.close();
+    clearTimeout(this.timer);
+    this.backoffMs = 250;
+    void this.connect();
+    return true;
+  }
+
   private async connect(): Promise<void> {
     if (this.closed) return;
+    const client = this.client;
     this.setState('connecting', this.lastError);
     try {
-      await this.client.connect();
+      await client.connect();
+      // A session replaced meanwhile (useSession) is connecting on its own.
+      if (client !== this.client) return;
       this.backoffMs = 250;
       this.setState('connected', undefined);
       for (const waiter of this.waiters.splice(0)) waiter();
       this.schedule(HEALTH_INTERVAL_MS, () => this.checkHealth());
     } catch (error) {
-      this.setState('disconnected', (error as Error).message);
+      if (client !== this.client) return;
+      this.setState('disconnected', plainAppRevealError(error as AppRevealError, this.url));
       this.schedule(this.backoffMs, () => this.connect());
       this.backoffMs = Math.min(this.backoffMs * 2, 5_000);
     }
@@ -253,7 +279,7 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
       await this.client.checkHealth(2_000);
       this.schedule(HEALTH_INTERVAL_MS, () => this.checkHealth());
     } catch (error) {
-      this.setState('disconnected', `AppReveal at ${this.client.endpoint} stopped answering (${(error as Error).message})`);
+      this.setState('disconnected', `AppReveal at ${this.client.endpoint} stopped answering: ${plainAppRevealError(error as AppRevealError, this.url)}`);
       // The old client still believes it is connected; a reconnect starts over with /health and initialize.
       const stale = this.client;
       this.client = AppRevealClient.fromSessionUrl(this.#sessionUrl, { timeoutMs: 10_000 });
@@ -275,39 +301,4 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     this.lastError = error;
     if (changed) this.emit('state');
   }
-}
-
-function short(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const text = value.replace(/\s+/g, ' ').trim();
-  return text === '' ? undefined : text.slice(0, MAX_WEB_TEXT);
-}
-
-/** Only the fields a picker needs; values (a password's above all) are never carried. */
-function webControlOf(raw: unknown): WebControl | undefined {
-  if (!isRecord(raw)) return undefined;
-  const selector = typeof raw.selector === 'string' ? raw.selector.slice(0, 500) : undefined;
-  const tag = short(raw.tag)?.toLowerCase();
-  if (!selector || !tag) return undefined;
-  // iOS's interactive script writes the HTML type as `type` (iOS/Sources/AppReveal/WebView/DOMSerializer.swift
-  // interactiveJS: `if (node.type) el.type = node.type`); a port that writes `inputType` is read the same.
-  const type = short(raw.type)?.toLowerCase() ?? short(raw.inputType)?.toLowerCase();
-  const label = short(raw.label) ?? short(raw.ariaLabel) ?? short(raw.placeholder) ?? short(raw.name);
-  // The one secret rule (docs/rules.md#r-secret): a password input or a password autofill hint; its value
-  // (DOMSerializer.swift sends `node.value`) is never carried, and neither is its text.
-  const secret = hidesText({ tag, ...(type !== undefined ? { type } : {}), autocomplete: raw.autocomplete, value: raw.value });
-  const text = secret ? undefined : short(raw.text);
-  const editable =
-    tag === 'textarea' ||
-    (tag === 'input' && !['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'image', 'hidden', 'range', 'color'].includes(type ?? 'text'));
-  return {
-    ...(secret ? { secret: true } : {}),
-    selector,
-    tag,
-    ...(type ? { type } : {}),
-    ...(label ? { label } : {}),
-    ...(text ? { text } : {}),
-    ...(raw.disabled === true ? { disabled: true } : {}),
-    editable,
-  };
 }

@@ -14,6 +14,7 @@ import { SdkCapabilitiesResultSchema } from '@shared/protocol/runner';
 import { parseAppRevealSessionUrl, type AppRevealSession } from '@shared/protocol/appreveal';
 import {
   appRevealConnectCheck,
+  appRevealInspectCheck,
   appRevealHealthCheck,
   appRevealUrlCheck,
   bridgeChecks,
@@ -154,6 +155,7 @@ async function appRevealChecks(url: string, timeoutMs: number): Promise<DoctorCh
   try {
     await client.connect();
     checks.push(appRevealConnectCheck({ tools: client.tools }));
+    checks.push(appRevealInspectCheck(client.tools));
   } catch (error) {
     checks.push(
       appRevealConnectCheck(error instanceof AppRevealError ? { code: error.code, message: oneLine(error) } : { code: 'error', message: oneLine(error) }),

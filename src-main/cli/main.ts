@@ -342,7 +342,9 @@ async function observe(args: string[], out: Out): Promise<number> {
     if (!observation) throw new Error('no observation');
     // Seed 002: with the audit mode on, the observation carries its accessibilityAudit (docs/rules.md#r-a11y).
     if (values['accessibility-audit']) observation.accessibilityAudit = (await import('@main/a11y/audit-frame')).auditFrame(frame);
-    const unreadable = observation.errors.find((error) => error.stage === 'xctest' && !observation.viewHierarchy);
+    // An observation that holds nothing to inspect is an error with its reasons, never an empty screen (R-AR-31).
+    const { emptyObservationReasons } = await import('@shared/inspect/observation');
+    const empty = emptyObservationReasons(observation);
     if (values.json) {
       out.log(JSON.stringify(observation, null, 2));
     } else {
@@ -355,8 +357,8 @@ async function observe(args: string[], out: Out): Promise<number> {
       for (const error of observation.errors) out.log(`! ${error.stage}: ${error.code}: ${error.message}`);
       if (hierarchy?.hierarchy) printTree(hierarchy.hierarchy, 0, out);
     }
-    // An observation that holds no tree at all did not observe anything: say so in the exit code too.
-    return unreadable ? 1 : 0;
+    if (empty) out.error(`parallax observe: nothing to inspect: ${empty.join('; ')}`);
+    return empty ? 1 : 0;
   } finally {
     await connection.close();
   }

@@ -5,6 +5,9 @@
  * Exit codes: 0 the command did what was asked (replay: every step matched), 1 it did not (a trace
  * that cannot be read, a device that cannot be reached, a replay step that diverged or failed), 2 the
  * command line was wrong. Every error is one line on stderr.
+ *
+ * Just over 500 lines: the four commands share the trace opening, the device connection, the step lines
+ * and the exit-code rules above; each command is one function below them.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -25,6 +28,7 @@ import type { DeviceConnection } from '@main/connection/connection';
 import { connectionFor } from '@main/devices/manager';
 import { missingVariables, replayTrace, ReplayVariablesError, type ReplayedFrames, type ReplayStep } from '@main/trace/replay';
 import { recordedLaunch, recordedSelectorText } from '@shared/trace/action-record';
+import { DEFAULT_MEMORY_THRESHOLD_MB, memoryFlagLine, memoryThresholdOf, replayMemory } from '@shared/trace/perf-step';
 
 export type TraceCommand = 'open' | 'replay' | 'export' | 'compare';
 type Out = {
@@ -41,6 +45,7 @@ export const TRACE_USAGE = `Usage:
         a trace (.parallax-trace file or trace folder): its manifest and one line per step
   parallax replay FILE --device URL [--json [--frames DIR]] [--stop-on-divergence] [--timeout MS]
                 [--var-file FILE|-] [--env NAME]... [--var NAME=VALUE]... [--relaunch-first | --no-relaunch-first]
+                [--memory-threshold-mb MB]
         runs the trace's actions again, each judged by the screen it meets and leaves against the
         recorded ones: matched, diverged or failed; exit code 0 only when every step matched.
         The secrets the trace typed but does not hold are asked for on a terminal, or given with:
@@ -51,6 +56,8 @@ export const TRACE_USAGE = `Usage:
         --relaunch-first: relaunch the app (cold boot) before step 1, so the replay starts where a
         recording from launch did; the default when the trace begins with a launch
         (--no-relaunch-first: replay from the screen the device is on)
+        --memory-threshold-mb: flag a step whose memory grew by more than MB this time (default 20),
+        its recorded and replayed figures side by side; reported, the exit code stays the verdicts'
   parallax export FILE [--maestro | --xcuitest] [--out PATH]
         the trace as a Maestro flow (YAML, the default) or an XCUITest test method (Swift),
         on stdout or written to PATH; notes on stderr, steps numbered as the trace view numbers them
@@ -78,6 +85,7 @@ const OPTIONS = {
   frames: { type: 'string' },
   'relaunch-first': { type: 'boolean' },
   'no-relaunch-first': { type: 'boolean' },
+  'memory-threshold-mb': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -85,7 +93,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: tru
 
 const ALLOWED: Record<TraceCommand, readonly (keyof typeof OPTIONS)[]> = {
   open: ['json'],
-  replay: ['device', 'json', 'stop-on-divergence', 'timeout', 'var', 'var-file', 'env', 'frames', 'relaunch-first', 'no-relaunch-first'],
+  replay: ['device', 'json', 'stop-on-divergence', 'timeout', 'var', 'var-file', 'env', 'frames', 'relaunch-first', 'no-relaunch-first', 'memory-threshold-mb'],
   export: ['maestro', 'xcuitest', 'out'],
   compare: ['device', 'json', 'strategy', 'timeout'],
 };
@@ -123,6 +131,13 @@ function parse(command: TraceCommand, args: string[]): { values: Values; file: s
   if (command === 'replay' || command === 'compare') {
     if (!values.device) throw new UsageError(`${command} needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL`);
     if (!/^(wss?|https?):\/\//.test(values.device)) throw new UsageError('--device must be a ws:// runner URL or an http:// AppReveal session URL');
+  }
+  if (values['memory-threshold-mb'] !== undefined) {
+    try {
+      memoryThresholdOf(values['memory-threshold-mb']);
+    } catch (error) {
+      throw new UsageError(`--memory-threshold-mb: ${oneLine(error)}`);
+    }
   }
   return { values, file: positionals[0] };
 }
@@ -340,7 +355,18 @@ async function withDevice<T>(url: string, timeoutMs: number, run: (connection: D
   }
 }
 
-function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width: number): string {
+/**
+ * A step's memory this time against the recording's (docs/rules.md#r-perfstep-05): " · memory +48 MB
+ * (recorded +2 MB), over 20 MB"; nothing when neither side has a window.
+ */
+function memoryText(step: ReplayStep, thresholdMb: number): string {
+  const { recorded, replayed } = replayMemory(step.perf, thresholdMb);
+  if (!recorded && !replayed) return '';
+  const mb = (growth: typeof recorded) => (growth?.grownMb == null ? 'no figure' : `${growth.grownMb >= 0 ? '+' : ''}${growth.grownMb} MB`);
+  return ` · memory ${mb(replayed)} (recorded ${mb(recorded)})${replayed?.flagged ? `, over ${thresholdMb} MB` : ''}`;
+}
+
+function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width: number, thresholdMb: number): string {
   const n = String(step.number).padStart(width);
   const subject = subjectOf(recorded);
   const target = subject ? `${pad(subject, 28)} ` : '';
@@ -351,7 +377,7 @@ function replayLine(step: ReplayStep, recorded: TimelineStep | undefined, width:
   const retried = step.replayed.retriedAfter ? ` (sent again after ${step.replayed.retriedAfter})` : '';
   // What changed on the way, as the UI's badge names it (docs/rules.md#r-rpl-10).
   const changes = step.changes.length > 0 ? ` · ${step.changes.join(', ')}` : '';
-  const detail = (step.differences.length > 0 ? ` — ${step.differences.join('; ')}` : how ? ` — ${how}` : '') + retried + changes;
+  const detail = (step.differences.length > 0 ? ` — ${step.differences.join('; ')}` : how ? ` — ${how}` : '') + retried + changes + memoryText(step, thresholdMb);
   return `${n}  ${pad(step.verdict, 8)} ${pad(step.kind, 10)} ${target}${detail.trimEnd()}`;
 }
 
@@ -420,6 +446,7 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
   if (framesDir) await mkdir(framesDir, { recursive: true });
   const files = new Map<string, StepFiles>();
   const actions = trace.timeline.filter((s) => s.kind === 'action').length;
+  const thresholdMb = values['memory-threshold-mb'] === undefined ? DEFAULT_MEMORY_THRESHOLD_MB : memoryThresholdOf(values['memory-threshold-mb']);
   return await withDevice(values.device!, timeoutMs, async (connection) => {
     const width = String(trace.timeline.length).length;
     if (!values.json) out.log(`Replaying ${actions} action(s) from ${trace.path} on ${connection.url}`);
@@ -444,19 +471,38 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
               },
             }
           : {}),
-        ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, trace.timeline[step.index], width)) }),
+        ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, trace.timeline[step.index], width, thresholdMb)) }),
       });
     } finally {
       process.off('SIGINT', onInterrupt);
     }
+    const memory = memoryFlagLine(report.steps, thresholdMb);
     if (values.json) {
-      const steps = report.steps.map((s) => ({ ...s, ...(files.has(s.callId) ? { files: files.get(s.callId) } : {}) }));
+      const steps = report.steps.map((s) => ({
+        ...s,
+        ...(files.has(s.callId) ? { files: files.get(s.callId) } : {}),
+        ...(s.perf ? { memory: replayMemory(s.perf, thresholdMb) } : {}),
+      }));
       out.log(
-        JSON.stringify({ trace: trace.path, device: connection.url, ...(framesDir ? { framesDir } : {}), ...report, steps, ran: ranSummary(report) }, null, 2),
+        JSON.stringify(
+          {
+            trace: trace.path,
+            device: connection.url,
+            ...(framesDir ? { framesDir } : {}),
+            ...report,
+            steps,
+            ran: ranSummary(report),
+            memoryThresholdMb: thresholdMb,
+            ...(memory ? { memory } : {}),
+          },
+          null,
+          2,
+        ),
       );
     } else {
       out.log(replaySummary(report));
       out.log(ranSummary(report));
+      if (memory) out.log(memory);
     }
     return report.matched === report.total ? 0 : 1;
   });

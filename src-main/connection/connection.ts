@@ -3,7 +3,7 @@
  * WebSocket, or AppReveal's MCP inside the app): connection state, observing, and closing.
  */
 import type { EventEmitter } from 'node:events';
-import type { DeviceSummary, ObservedFrame } from '@shared/protocol/device';
+import type { DeviceSummary, ObservedFrame, PhoneFacts } from '@shared/protocol/device';
 import type { ActionRequest, ActionResult } from '@shared/protocol/action';
 import type { PerfSample } from '@shared/protocol/perf';
 import type { Strategy } from '@shared/protocol/observation';
@@ -41,6 +41,10 @@ export interface DeviceConnection extends EventEmitter<ConnectionEvents> {
   readonly capabilities: readonly string[];
   /** The app's bundle id when the device said who it is before any observe (AppReveal's launch_context). */
   readonly bundleId?: string | undefined;
+  /** What the device said about the phone itself (the runner's UDID, the app's UIDevice words): docs/rules.md#r-phone-01. */
+  readonly phone?: Pick<PhoneFacts, 'udid' | 'deviceName' | 'deviceModel' | 'systemVersion'> | undefined;
+  /** The screen's size in points when the device said it before any observe (AppReveal's device_info). */
+  readonly screenPoints?: { width: number; height: number } | undefined;
   start(): void;
   waitUntilConnected(timeoutMs?: number): Promise<void>;
   observe(options: ObserveOptions): Promise<ObservedFrame>;

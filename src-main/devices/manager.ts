@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { ActionProgress } from '@shared/api/api';
-import type { ActionStep, DeviceSummary, Frame, ScreenshotFrame } from '@shared/protocol/device';
+import type { ActionStep, DeviceSummary, Frame, PhoneFacts, ScreenshotFrame } from '@shared/protocol/device';
 import type { ActionRequest } from '@shared/protocol/action';
 import type { DevicePerfSample } from '@shared/protocol/perf';
 import { FRAME_NODE_BUDGET, framedStepCount, framesDropped, withoutFrames } from '@shared/inspect/actions';
@@ -22,6 +22,15 @@ export type { DeviceKind } from '@main/connection/connection';
 interface ManagedDevice {
   id: string;
   name: string;
+  /** Whether the name was given rather than the URL. */
+  named: boolean;
+  /** The frame facts the list last showed (listedFactsOf), to announce only a change. */
+  listed?: string;
+  /**
+   * Whether the runner's latest read merged the SDK bridge; a read with the bridge flag off (XCTest
+   * only) leaves it as it was, so ticking XCTest only does not make the bridge vanish from the list.
+   */
+  sdkBridge?: boolean;
   /** A recorded session's folder (a replay device). */
   recording?: { folder: string };
   connection: DeviceConnection;
@@ -96,13 +105,19 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
    * session URL (its token stays inside the connection). The same device twice is one device.
    */
   connect(url: string, options: { name?: string; kind?: DeviceKind; recording?: { folder: string } } = {}): DeviceSummary {
-    const connection = connectionFor(url, { ...options, runner: this.clientOptions });
+    const connection = connectionFor(url, { ...options, runner: this.clientOptions, phoneHealth: true });
     const existing = [...this.devices.values()].find((device) => device.connection.url === connection.url);
-    if (existing) return this.summary(existing);
+    if (existing) {
+      // The same app pasted with another token: the entry takes the new session and says what the app
+      // thinks of it (docs/rules.md#r-conn-words-ar), instead of answering with the old one silently.
+      if (existing.connection instanceof AppRevealConnection) existing.connection.useSession(url);
+      return this.summary(existing);
+    }
     const id = `device-${this.nextId++}`;
     const device: ManagedDevice = {
       id,
       name: options.name ?? connection.url,
+      named: options.name !== undefined,
       ...(options.recording ? { recording: options.recording } : {}),
       connection,
       lastFrame: undefined,
@@ -234,11 +249,20 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     await Promise.all(devices.map((device) => device.connection.close()));
   }
 
-  /** The device's newest frame; the list names a device by its app, so a new app name is announced. */
+  /**
+   * The device's newest frame. The list shows the app and pairs phones by the app, the screen's size and
+   * the bridge (docs/rules.md#r-phone-01), so a frame that changes one of them is announced.
+   */
   private setFrame(device: ManagedDevice, frame: Frame): void {
-    const named = appNameOf(device.lastFrame?.observation);
     device.lastFrame = frame;
-    if (appNameOf(frame.observation) !== named && this.devices.has(device.id)) this.emitDevices();
+    const bridge = frame.observation?.sources.bridge;
+    // `flag_off` (XCTest only: the ios-sdk-observation-bridge flag off) did not ask the bridge, so it says nothing of it.
+    if (bridge && bridge.reason !== 'flag_off') device.sdkBridge = bridge.status === 'merged';
+    const listed = listedFactsOf(device);
+    if (listed !== device.listed && this.devices.has(device.id)) {
+      device.listed = listed;
+      this.emitDevices();
+    }
   }
 
   private get(deviceId: string): ManagedDevice {
@@ -251,10 +275,13 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     const { connection } = device;
     const bundleId = device.lastFrame?.observation?.activeWindow?.bundleId ?? connection.bundleId;
     const appName = appNameOf(device.lastFrame?.observation);
+    const phone = phoneFactsOf(connection, device);
     return {
       id: device.id,
       kind: connection.kind,
       name: device.name,
+      ...(device.named ? { named: true } : {}),
+      ...(Object.keys(phone).length > 0 ? { phone } : {}),
       ...(appName ? { appName } : {}),
       ...(device.recording ? { recording: device.recording } : {}),
       url: connection.url,
@@ -277,6 +304,8 @@ export interface ConnectionOptions {
   screenshotAfter?: boolean;
   /** Whether the runner's pushes become live frames (a command line shows none: docs/rules.md#r-cli-02). Default true. */
   livePushes?: boolean;
+  /** Whether a runner's /health is read for the phone's UDID (the device list's, docs/rules.md#r-phone-01). Default false. */
+  phoneHealth?: boolean;
 }
 
 /**
@@ -290,8 +319,24 @@ export function connectionFor(url: string, options: ConnectionOptions = {}): Dev
     url,
     options.runner,
     options.screenshotAfter === false ? { screenshotAfter: false } : {},
-    options.livePushes === false ? { livePushes: false } : {},
+    { ...(options.livePushes === false ? { livePushes: false } : {}), ...(options.phoneHealth === true ? { phoneHealth: true } : {}) },
   );
+}
+
+function listedFactsOf(device: ManagedDevice): string {
+  const observation = device.lastFrame?.observation;
+  return JSON.stringify([appNameOf(observation), observation?.activeWindow?.bundleId, device.screenPoints, device.sdkBridge]);
+}
+
+/** What the device list pairs phones by (docs/rules.md#r-phone-01): the connection's own words, the screen's size, the bridge. */
+function phoneFactsOf(connection: DeviceConnection, device: ManagedDevice): PhoneFacts {
+  const said = connection.phone ?? {};
+  const screen = device.screenPoints ?? connection.screenPoints;
+  return {
+    ...said,
+    ...(screen ? { screen: { ...screen } } : {}),
+    ...(connection.kind !== 'appreveal' && device.sdkBridge !== undefined ? { sdkBridge: device.sdkBridge } : {}),
+  };
 }
 
 /** A frame with a typed secret taken out of everything but its picture (base64, where any text may occur by chance). */

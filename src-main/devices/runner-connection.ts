@@ -11,7 +11,9 @@ import { Dispatcher, type DispatcherOptions } from '@main/runner/dispatch/dispat
 import { AFTER_READ_STAGE } from '@main/runner/dispatch/run';
 import { Observer } from '@main/runner/observer';
 import { PerfMode } from '@main/runner/perf-mode';
-import type { ObservedFrame } from '@shared/protocol/device';
+import type { ObservedFrame, PhoneFacts } from '@shared/protocol/device';
+import { httpGet } from '@main/discovery/http-probe';
+import { RunnerHealthSchema } from '@main/discovery/runner-probe';
 
 export interface RunnerConnectionOptions {
   /**
@@ -20,7 +22,16 @@ export interface RunnerConnectionOptions {
    * nothing shows, and the action would wait behind that read (docs/rules.md#r-cli-02).
    */
   livePushes?: boolean;
+  /**
+   * Whether the runner's `/health` is read once connected, for the phone's UDID (CtrlProxy's
+   * `deviceId`, docs/rules.md#r-phone-01). The host's device list wants it; a command line does not.
+   */
+  phoneHealth?: boolean;
 }
+
+/** A /health answer is a few dozen bytes; this bounds a peer that floods it. */
+const MAX_RUNNER_HEALTH_BYTES = 16 * 1024;
+const RUNNER_HEALTH_TIMEOUT_MS = 3_000;
 
 export class RunnerConnection extends EventEmitter<ConnectionEvents> implements DeviceConnection {
   readonly client: RunnerClient;
@@ -56,7 +67,10 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     this.perf = new PerfMode(this.client);
     this.observer.perfSnapshot = () => this.perf.snapshot();
     this.perf.on('sample', (sample) => this.emit('perf', sample));
-    this.client.on('state', () => this.emit('state'));
+    this.client.on('state', (state) => {
+      if (state === 'connected' && connectionOptions.phoneHealth === true && this.phone === undefined) void this.readHealth();
+      this.emit('state');
+    });
     if (connectionOptions.livePushes !== false) this.client.on('hierarchy', (update) => void this.onHierarchyPush(update));
   }
 
@@ -71,6 +85,34 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
   }
   get capabilities(): readonly string[] {
     return this.client.connectedInfo?.supportedCommands ?? [];
+  }
+  /** The UDID the runner's /health named, once read. */
+  phone: Pick<PhoneFacts, 'udid'> | undefined;
+
+  /** One bounded read of `/health` beside the socket (same host and port); a failure leaves the UDID unknown. */
+  private async readHealth(): Promise<void> {
+    let at: URL;
+    try {
+      at = new URL(this.url);
+    } catch {
+      return;
+    }
+    const secure = at.protocol === 'wss:';
+    const host = at.hostname.replace(/^\[(.*)\]$/, '$1');
+    const port = Number(at.port || (secure ? 443 : 80));
+    const outcome = await httpGet(host, port, '/health', { timeoutMs: RUNNER_HEALTH_TIMEOUT_MS, maxBytes: MAX_RUNNER_HEALTH_BYTES, secure });
+    if (this.closed || outcome.kind !== 'answered' || outcome.status !== 200) return;
+    let body: unknown;
+    try {
+      body = JSON.parse(outcome.body);
+    } catch {
+      return;
+    }
+    const health = RunnerHealthSchema.safeParse(body);
+    const udid = health.success ? health.data.deviceId?.trim() : undefined;
+    if (!udid) return;
+    this.phone = { udid };
+    this.emit('state');
   }
 
   start(): void {

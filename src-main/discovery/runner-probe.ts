@@ -13,12 +13,14 @@ export const RUNNER_PORT_FIRST = 8765;
 export const RUNNER_PORT_LAST = 8864;
 
 /**
- * The runner's /health body. Only "it answers 200" is specified; the demo runner sends
- * `{status: "ok", device, bundleId}`, so those fields are read when present and nothing else is assumed.
+ * The runner's /health body. Only "it answers 200" is specified; CtrlProxy sends `{deviceId, port, status}`
+ * (the UDID as deviceId, absent when unknown), the demo runner adds `device`, so those fields are read
+ * when present and nothing else is assumed.
  */
 export const RunnerHealthSchema = z
   .object({
     status: z.string().optional(),
+    deviceId: z.string().max(200).optional(),
     device: z.string().optional(),
     name: z.string().optional(),
     bundleId: z.string().optional(),

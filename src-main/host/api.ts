@@ -15,16 +15,19 @@ import { CompareError } from '@main/devices/compare';
 import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
 import { RecordingStateError, type SessionRecording } from '@main/trace/recording';
 import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
-import { ReplayVariablesError } from '@main/trace/replay';
+import { ReplayRangeError, ReplayVariablesError } from '@main/trace/replay';
+import { TraceEditError } from '@shared/trace/trace-edit';
 import { TraceOpenError } from '@main/trace/index';
 import { exportTraceMaestro, exportTraceXcuiTest, openedCopiesDir, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 import { TraceAccess } from '@main/trace/access';
 import { tracesDir } from '@main/paths';
-import { dirname } from 'node:path';
+import { basename, dirname, relative, isAbsolute } from 'node:path';
+import { editedBaseName, saveEditedTrace } from '@main/trace/edit';
 import { DemoAdmin, DemoAdminError } from '@main/devices/demo-admin';
 import { RunnerConnection } from '@main/devices/runner-connection';
 import { DeviceProfiles, DeviceProfileError } from '@main/a11y/profiles';
 import { LiveAudits } from '@main/a11y/live-audit';
+import { FrameAudits, NothingToAuditError } from '@main/a11y/frame-audits';
 
 export type HostKind = 'electron' | 'web';
 
@@ -67,6 +70,7 @@ export function createApiService(
   const comparisons = new Comparisons(manager);
   const demoAdmin = new DemoAdmin();
   const audits = new LiveAudits(manager, profiles);
+  const frameAudits = new FrameAudits(audits);
   // Paths from a page are only the traces the user opened or the ones Parallax keeps (R-PATH-01).
   const recordingsDirs = () => [tracesDir(), ...(recording ? [recording.dir] : [])];
   const access = new TraceAccess({ read: () => [...recordingsDirs(), openedCopiesDir()], recover: recordingsDirs });
@@ -143,8 +147,20 @@ export function createApiService(
     'trace.recent': () => recentTraces(requireRecording().dir),
     'trace.exportMaestro': ({ path }) => exportTraceMaestro(access.readable(path)),
     'trace.exportXcuiTest': ({ path }) => exportTraceXcuiTest(access.readable(path)),
-    'trace.replay': ({ path, deviceId, stopOnDivergence, variables, relaunchFirst }) =>
-      replays.run(access.readable(path), deviceId, stopOnDivergence, variables, relaunchFirst === true),
+    'trace.replay': ({ path, deviceId, stopOnDivergence, variables, relaunchFirst, fromCallId, only }) =>
+      replays.run(access.readable(path), deviceId, stopOnDivergence, variables, relaunchFirst === true, { fromCallId, only }),
+    'trace.saveEdited': async ({ path, edits }) => {
+      const original = access.readable(path);
+      // An upload's copy is Parallax's own and may be pruned: its edited copy goes with the recordings.
+      const uploaded = isInside(original, openedCopiesDir());
+      const saved = await saveEditedTrace(
+        original,
+        edits,
+        uploaded ? { dir: requireRecording().dir, name: editedBaseName(basename(original).replace(/^[0-9a-f-]{36}-/, '')) } : {},
+      );
+      access.choose(saved);
+      return openTraceView(saved);
+    },
     'trace.replayFrame': ({ path, callId, when }) => replays.frame(access.readable(path), callId, when),
     'trace.stopReplay': () => ({ stopping: replays.stop() }),
     'trace.reveal': ({ path }) => {
@@ -160,6 +176,14 @@ export function createApiService(
       demoAdmin.setFaults(demoUrlOf(deviceId), { ...(add?.length ? { add } : {}), ...(remove?.length ? { remove } : {}) }),
     'device.audit': ({ deviceId }) => audits.audit(deviceId),
     'device.muteFinding': ({ deviceId, fingerprint, muted }) => audits.mute(deviceId, fingerprint, muted),
+    'trace.audit': async ({ path, observationRef, screenshotRef }) => ({
+      audit: await frameAudits.storedFrame(access.readable(path), observationRef, screenshotRef),
+    }),
+    'a11y.compare': ({ recorded, compared }) => {
+      // A trace side is read only from a trace the page may open (R-PATH-01).
+      const allowed = (s: typeof recorded) => (s.from === 'trace' ? { ...s, path: access.readable(s.path) } : s);
+      return frameAudits.compare(allowed(recorded), allowed(compared));
+    },
     'discovery.list': () => discovery?.list() ?? [],
     'discovery.addManual': async ({ url, name }) => {
       if (!discovery) return [];
@@ -167,6 +191,11 @@ export function createApiService(
       return discovery.list();
     },
   };
+
+  function isInside(file: string, dir: string): boolean {
+    const rel = relative(dir, file);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  }
 
   function appRevealOf(deviceId: string, what: string): AppRevealConnection {
     const connection = manager.connectionOf(deviceId);
@@ -263,8 +292,11 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof ReplayBusyError || error instanceof DeviceBusyError) return { code: 'busy', message: error.message };
   if (error instanceof RecordingStateError) return { code: 'recording_state', message: error.message };
   if (error instanceof ReplayVariablesError) return { code: 'replay_variables', message: error.message };
+  if (error instanceof ReplayRangeError) return { code: 'bad_request', message: error.message };
+  if (error instanceof TraceEditError) return { code: 'trace_edit', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof DeviceProfileError) return { code: 'bad_request', message: error.message };
+  if (error instanceof NothingToAuditError) return { code: 'nothing_to_audit', message: error.message };
   if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };
   if (error instanceof TraceOpenError) return { code: `trace_${error.code}`, message: error.message };
   if (error instanceof RunnerError) return { code: `runner_${error.code}`, message: error.message };

@@ -21,6 +21,8 @@ import type { ApiService } from './api';
 export const RENDERER_CSP = [
   "default-src 'self'",
   "script-src 'self'",
+  // The try box evaluates selectors in a worker of the page's own origin (docs/rules.md#r-hand-13).
+  "worker-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",

@@ -12,7 +12,7 @@ import type { ReplayEnded, ReplayProgress } from '@shared/api/api';
 import type { ObservedFrame } from '@shared/protocol/device';
 import type { ReplayReport } from '@shared/trace/replay-report';
 import type { DeviceManager } from '@main/devices/manager';
-import { replayTrace } from './replay';
+import { replayedActions, replayTrace } from './replay';
 import { openedTrace } from './view';
 import { recordedLaunch } from '@shared/trace/action-record';
 
@@ -54,6 +54,7 @@ export class ReplayRunner {
     stopOnDivergence: boolean,
     variables: Readonly<Record<string, string>> = {},
     relaunchFirst = false,
+    range: { fromCallId?: string | undefined; only?: boolean | undefined } = {},
   ): Promise<ReplayReport> {
     if (this.running) throw new ReplayBusyError(`a replay of ${this.running.path} is running; stop it first`);
     const abort = new AbortController();
@@ -64,9 +65,11 @@ export class ReplayRunner {
       const trace = await openedTrace(path);
       const connection = this.manager.connectionOf(deviceId);
       await connection.waitUntilConnected();
-      const total = trace.timeline.filter((step) => step.kind === 'action').length;
+      const total = replayedActions(trace.timeline, range.fromCallId, range.only).length;
       const report = await replayTrace(trace, connection, {
         stopOnDivergence,
+        fromCallId: range.fromCallId,
+        only: range.only,
         signal: abort.signal,
         variables: new Map(Object.entries(variables)),
         ...(relaunchFirst ? { relaunchFirst: { bundleId: recordedLaunch(trace.timeline)?.bundleId } } : {}),

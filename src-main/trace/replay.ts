@@ -41,6 +41,7 @@ import { auditStoredFrame, frameFindings } from '@main/a11y/audit-frame';
 import { diffFindings, findingsDiffSummary, stepFindings, type StepFindings } from '@shared/a11y';
 import type { ObservedFrame } from '@shared/protocol/device';
 import type { UiNode } from '@shared/protocol/runner';
+import { ReplayPerfWindows } from './replay-perf';
 
 async function frameResources(
   recorder: TraceRecorder,
@@ -160,6 +161,27 @@ export interface ReplayOptions {
    * replay starts where a recording from launch did. `bundleId` absent: the app on screen.
    */
   relaunchFirst?: { bundleId?: string | undefined };
+  /** Start at this step (docs/rules.md#r-edit-07): the steps before it are not run, nor counted. */
+  fromCallId?: string | undefined;
+  /** Run the `fromCallId` step alone. */
+  only?: boolean | undefined;
+}
+
+/** The step a partial replay names is not an action of the trace: refused before anything is sent. */
+export class ReplayRangeError extends Error {
+  override readonly name = 'ReplayRangeError';
+}
+
+/** The actions a replay runs (docs/rules.md#r-edit-07): all, from one step on, or that step alone. */
+export function replayedActions<S extends { kind: string; callId: string }>(timeline: readonly S[], fromCallId?: string, only?: boolean): S[] {
+  const actions = timeline.filter((step) => step.kind === 'action');
+  if (fromCallId === undefined) {
+    if (only) throw new ReplayRangeError('only one step: name it (fromCallId)');
+    return actions;
+  }
+  const at = actions.findIndex((step) => step.callId === fromCallId);
+  if (at < 0) throw new ReplayRangeError(`the trace has no step ${JSON.stringify(fromCallId)} to start from`);
+  return only ? actions.slice(at, at + 1) : actions.slice(at);
 }
 
 /** The trace names variables the replay was not given: refused before anything is read or sent. */
@@ -243,6 +265,8 @@ interface StepContext {
   stopOnDivergence: boolean;
   variables: ReadonlyMap<string, string>;
   signal: AbortSignal | undefined;
+  /** Each step's perf window this time (docs/rules.md#r-perfstep-05). */
+  perf: ReplayPerfWindows;
 }
 
 /** A recorded screen from the trace, or why there is none to compare with. */
@@ -410,7 +434,9 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
       if (!built.ok) throw new NotSent(built.why);
       report.replayed.sent = target === undefined ? (kind === 'sendKeys' ? 'keyboard focus' : 'no target') : describeSelector(target);
       sending = true;
+      ctx.perf.sent(step.callId);
       const acted = await connection.act(built.request, xctestOnly ? { xctestOnly: true } : undefined);
+      ctx.perf.answered(step.callId, step.perf?.after.sampleCount);
       return { result: acted.result, after: acted.after };
     };
     let acted = await send();
@@ -562,11 +588,27 @@ export async function replayTrace(
   const variables = options.variables ?? new Map<string, string>();
   const missing = missingVariables(opened.timeline, variables);
   if (missing.length > 0) throw new ReplayVariablesError(missing);
-  const actions = opened.timeline.filter((step) => step.kind === 'action');
-  const numbers = filmstripNumbers(opened.timeline);
+  const actions = replayedActions(opened.timeline, options.fromCallId, options.only);
   const report: ReplayReport = { steps: [], matched: 0, diverged: 0, failed: 0, changed: 0, total: actions.length, notRun: 0, unreached: [] };
   const settleMs = options.settleMs ?? 300;
-  const ctx: StepContext = { trace: opened, connection, settleMs, stopOnDivergence: options.stopOnDivergence, variables, signal: options.signal };
+  const perf = new ReplayPerfWindows(connection);
+  const ctx: StepContext = { trace: opened, connection, settleMs, stopOnDivergence: options.stopOnDivergence, variables, signal: options.signal, perf };
+  try {
+    return await replaySteps(ctx, opened, actions, report, options);
+  } finally {
+    perf.dispose();
+  }
+}
+
+async function replaySteps(
+  ctx: StepContext,
+  opened: Pick<OpenedTrace, 'timeline'>,
+  actions: readonly TimelineStep[],
+  report: ReplayReport,
+  options: ReplayOptions,
+): Promise<ReplayReport> {
+  const { connection, settleMs } = ctx;
+  const numbers = filmstripNumbers(opened.timeline);
   const unreached = (from: number) =>
     actions
       .slice(from)
@@ -581,6 +623,7 @@ export async function replayTrace(
       ...(result.target.selector !== undefined ? { bundleId: result.target.selector } : {}),
     };
   }
+  if (actions.some((step) => step.perf)) await ctx.perf.firstPush(options.signal);
   for (const [i, step] of actions.entries()) {
     // Checked after the wait for a still screen: a stop pressed during it is a stop between steps.
     await settle(connection, settleMs, options.signal);
@@ -592,6 +635,9 @@ export async function replayTrace(
     }
     const { report: judged, frames } = await replayStep(ctx, step, numbers.get(step.callId) ?? 0);
     await compareFindings(ctx.trace, step, frames, judged);
+    // Reported, not judged (docs/rules.md#r-perfstep-05): the verdict stays the screens' and the outcome's.
+    const replayedPerf = await ctx.perf.windowOf(step.callId, step.perf !== undefined, options.signal);
+    if (step.perf || replayedPerf) judged.perf = { ...(step.perf ? { recorded: step.perf } : {}), ...(replayedPerf ? { replayed: replayedPerf } : {}) };
     if (options.keepFrames) judged.replayed.frames = await options.keepFrames(judged, frames);
     report.steps.push(judged);
     report[judged.verdict]++;

@@ -9,7 +9,8 @@ import { filmstripNumbers, isFilmstripStep } from '@shared/trace/reader';
 import { ActionResultSchema } from '@shared/protocol/action';
 import { recordedActionText } from '@shared/trace/action-record';
 import { stepVariable, traceVariables } from '@shared/trace/variables';
-import type { TraceTarget } from '@shared/trace/schema';
+import type { TraceAction, TraceTarget } from '@shared/trace/schema';
+import { isRecord } from '@shared/protocol/json';
 import type { OpenedTrace } from './open';
 
 /** The step's target in one line ("#login.submit \"Sign In\""), as the trace view and `parallax audit TRACE` name it. */
@@ -36,6 +37,30 @@ function refsOf(event: { observationRef?: string | undefined; screenshotRef?: st
   };
 }
 
+/** The one text a sendKeys types, when the trace holds it (the editor's text field). */
+function textOf(action: TraceAction): { text?: string } {
+  return action.kind === 'sendKeys' && typeof action['text'] === 'string' ? { text: action['text'] } : {};
+}
+
+/** Where the finger went (docs/rules.md#r-edit-08): a touch's point, a swipe's stroke; nothing for the rest. */
+function gestureOf(action: TraceAction, target: TraceTarget | undefined): { gesture?: NonNullable<TraceViewStep['gesture']> } {
+  const point = (value: unknown) => {
+    if (!isRecord(value)) return undefined;
+    const { x, y } = value;
+    return typeof x === 'number' && typeof y === 'number' ? { x, y } : undefined;
+  };
+  if (action.kind === 'tap' || action.kind === 'doubleTap' || action.kind === 'longPress') {
+    const at = point(target?.point);
+    return at ? { gesture: { kind: action.kind, at } } : {};
+  }
+  if (action.kind === 'swipe') {
+    const from = point(action['start']);
+    const to = point(action['end']);
+    return from && to ? { gesture: { kind: 'swipe', from, to } } : {};
+  }
+  return {};
+}
+
 /** What the trace view shows of an opened trace: its manifest, its action steps, comparisons and variables. */
 export function traceViewOf(trace: OpenedTrace): TraceOpened {
   const steps: TraceViewStep[] = [];
@@ -55,6 +80,9 @@ export function traceViewOf(trace: OpenedTrace): TraceOpened {
       // Display text: a bidirectional control shows as <U+202E>, it does not reorder the label (docs/rules.md#r-show-01).
       action: visibleText(recordedActionText(step.before.action)),
       target: visibleText(describeTarget(step.before.target)),
+      ...(step.before.label !== undefined ? { label: visibleText(step.before.label) } : {}),
+      ...textOf(step.before.action),
+      ...gestureOf(step.before.action, step.before.target),
       ...(variable !== undefined ? { variable } : {}),
       status: step.status,
       statusText: step.statusText,
@@ -79,6 +107,7 @@ export function traceViewOf(trace: OpenedTrace): TraceOpened {
     path: trace.path,
     manifest: {
       createdAt: trace.manifest.createdAt,
+      ...(trace.manifest.edited ? { edited: { ...trace.manifest.edited } } : {}),
       device: { name: trace.manifest.device.name, kind: trace.manifest.device.kind, url: trace.manifest.device.url },
       ...(trace.manifest.app ? { app: { ...trace.manifest.app } } : {}),
     },

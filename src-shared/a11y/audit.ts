@@ -2,6 +2,9 @@
  * The accessibility audit of one observation (docs/rules.md#r-a11y): pure and linear in the tree (the
  * overlap check buckets targets on a grid), so a 5,000-node screen audits well within a frame budget.
  * Every check is a rule of rules.ts; a finding names the element by its NodeKey, its identity and frame.
+ *
+ * Over 500 lines on purpose: the checks share one walk of the tree and one target grid, and that single
+ * pass is what keeps the audit linear; the rule texts, colours and element kinds live in their own files.
  */
 import type { A11yFinding, A11yKind, A11ySeverity, AccessibilityAudit } from '@shared/protocol/accessibility';
 import { A11Y_KINDS, A11Y_SEVERITIES, MAX_A11Y_FINDINGS } from '@shared/protocol/accessibility';

@@ -4,7 +4,7 @@
  * stable across observations of the same screen), so a replay or a comparison shows a regression.
  */
 import { z } from 'zod';
-import { A11ySeveritySchema, MAX_A11Y_FINDINGS, type AccessibilityAudit } from '@shared/protocol/accessibility';
+import { A11yFindingSchema, A11ySeveritySchema, MAX_A11Y_FINDINGS, type A11yFinding, type AccessibilityAudit } from '@shared/protocol/accessibility';
 
 /** One finding as a step keeps it: enough to say what it is and find it again, not its evidence. */
 export const StepFindingSchema = z.object({ fingerprint: z.string().max(2_000), rule: z.string().max(40), severity: A11ySeveritySchema });
@@ -68,4 +68,42 @@ export function findingsDiffSummary(diff: FindingsDiff): string {
   const rules = (list: StepFinding[]) => (list.length > 0 ? ` (${[...new Set(list.map((f) => f.rule))].join(', ')})` : '');
   const partial = diff.partial ? '; a side was cut at its cap, so this is partial' : '';
   return `accessibility: ${diff.new.length} new${rules(diff.new)}, ${diff.gone.length} gone${rules(diff.gone)}, ${diff.unchanged} unchanged${partial}`;
+}
+
+/**
+ * Two audits compared with their findings whole (docs/rules.md#r-a11y-21), for Compare to list what is new,
+ * gone or unchanged beside each element: the same fingerprint diff as a replay's (`diffFindings`), each
+ * finding taken from the side it is on (a new or unchanged one from the compared audit, so its node key
+ * names an element of the compared frame; a gone one from the recorded audit).
+ */
+export const AuditsDiffSchema = z.object({
+  new: z.array(A11yFindingSchema),
+  gone: z.array(A11yFindingSchema),
+  unchanged: z.array(A11yFindingSchema),
+  partial: z.boolean().optional(),
+});
+export type AuditsDiff = z.infer<typeof AuditsDiffSchema>;
+
+export function diffAudits(recorded: AccessibilityAudit, compared: AccessibilityAudit): AuditsDiff {
+  const diff = diffFindings(stepFindings(recorded), stepFindings(compared));
+  const firstBy = (audit: AccessibilityAudit) => {
+    const out = new Map<string, A11yFinding>();
+    for (const f of audit.violations) if (!out.has(f.fingerprint)) out.set(f.fingerprint, f);
+    return out;
+  };
+  const was = firstBy(recorded);
+  const now = firstBy(compared);
+  const out: AuditsDiff = {
+    new: diff.new.map((f) => now.get(f.fingerprint)!),
+    gone: diff.gone.map((f) => was.get(f.fingerprint)!),
+    unchanged: [...now.values()].filter((f) => was.has(f.fingerprint)),
+  };
+  if (diff.partial) out.partial = true;
+  return out;
+}
+
+/** The whole diff reduced to the fingerprint one (for its one-line summary). */
+export function auditsDiffFindings(diff: AuditsDiff): FindingsDiff {
+  const brief = (f: A11yFinding): StepFinding => ({ fingerprint: f.fingerprint, rule: f.rule, severity: f.severity });
+  return { new: diff.new.map(brief), gone: diff.gone.map(brief), unchanged: diff.unchanged.length, ...(diff.partial ? { partial: true } : {}) };
 }

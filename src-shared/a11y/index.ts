@@ -14,6 +14,10 @@ export {
 export { contrastRatio, relativeLuminance, frameColors, hex, type Pixels, type Rgb } from './color';
 export { panelFindings, A11Y_KIND_LABELS, type PanelFinding, type PanelGroup, type PanelFindings } from './panel';
 export {
+  auditsDiffFindings,
+  diffAudits,
+  AuditsDiffSchema,
+  type AuditsDiff,
   diffFindings,
   findingsDiffSummary,
   stepFindings,

@@ -15,6 +15,7 @@
  * `deviceMessage`.
  */
 import type { FailureReason, OutcomeClass } from '@shared/protocol/action';
+import type { AppRevealErrorCode } from '@shared/protocol/appreveal';
 import type { UInt64 } from '@shared/protocol/json';
 import type { FallbackReason } from '@shared/protocol/observation';
 import type { ActionResultStatus, KnownActionRejection, KnownWebActionRejection, SdkRelayFailure } from '@shared/protocol/sdk';
@@ -152,6 +153,27 @@ export const REJECTION_ROWS: Readonly<Record<Exclude<KnownActionRejection, 'unsu
   disallowed_origin: NOT_RUN,
   web_process_unavailable: NOT_RUN,
   javascript_error: MAY_HAVE_RUN,
+};
+
+/**
+ * An AppReveal call's failure (docs/protocol.md#p-ar-outcomes, the table per tool and answer, with the
+ * AppReveal source line each row follows): the action's failure reason, and whether the tool may have run.
+ * The app's "I did not do it" in every form (an `{"error"}` or `{success:false}` result, `isError`, a
+ * JSON-RPC refusal of the call or its arguments, a 4xx) is notRun; no answer, an unreadable one, or an
+ * internal error that can follow the tool's dispatch (iOS MCPRouter.swift `.internalError` of a handler
+ * that threw; Tauri protocol.rs `handle_tool_call`, a `Tool` error such as its evaluation timeout) may have
+ * run. A call never sent (`no_form`, an unlisted tool) is refused by the count of requests sent.
+ */
+export const APPREVEAL_FAILURE_ROWS: Readonly<Record<AppRevealErrorCode, Row & { readonly reason: FailureReason }>> = {
+  tool_error: { class: 'notRun', reason: 'appreveal_tool_error' },
+  unknown_tool: { class: 'notRun', reason: 'appreveal_unknown_tool' },
+  no_form: { class: 'notRun', reason: 'appreveal_unknown_tool' },
+  unauthorized: { class: 'notRun', reason: 'appreveal_unauthorized' },
+  forbidden_origin: { class: 'notRun', reason: 'appreveal_unauthorized' },
+  server_error: { class: 'mayHaveRun', reason: 'appreveal_tool_error' },
+  timeout: { class: 'mayHaveRun', reason: 'timeout' },
+  unreachable: { class: 'mayHaveRun', reason: 'appreveal_unreachable' },
+  bad_reply: { class: 'mayHaveRun', reason: 'appreveal_unreachable' },
 };
 
 function isKnownRejection(reason: string): reason is keyof typeof REJECTION_ROWS {

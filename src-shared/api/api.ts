@@ -9,7 +9,7 @@
  * renderer read every method and event in one place; the schemas it is built from live in protocol/.
  */
 import { z } from 'zod';
-import { AppRevealSessionUrlSchema, DiscoveredDeviceSchema } from '@shared/protocol/appreveal';
+import { AppRevealSessionUrlSchema, DiscoveredDeviceSchema, WebControlSchema } from '@shared/protocol/appreveal';
 import { AppStateSchema } from '@shared/protocol/appreveal-tools';
 import { ActionRequestSchema, ActionResultSchema, WEB_TOOLS } from '@shared/protocol/action';
 import { DiffClassSchema, TreeDiffSchema } from '@shared/compare/diff';
@@ -20,10 +20,32 @@ import { DemoFaultsAnswerSchema, DemoScreenAnswerSchema } from '@shared/protocol
 import { ReplayReportSchema, ReplayStepSchema } from '@shared/trace/replay-report';
 import { MAX_VARIABLE_VALUE, TraceVariableSchema, VARIABLE_NAME } from '@shared/trace/variables';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
+import { TraceEditsSchema } from '@shared/trace/trace-edit';
 import { AccessibilityAuditSchema } from '@shared/protocol/accessibility';
+import { AuditsDiffSchema } from '@shared/a11y/diff';
 import { DevicePerfSampleSchema, PerfSeriesSchema, StepPerfSchema } from '@shared/protocol/perf';
 
 const DeviceIdInput = z.object({ deviceId: z.string().min(1) });
+/** A resource of a trace, named by its content. */
+const TraceRefSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex>');
+const TracePathSchema = z.string().min(1).max(4096);
+
+/** A frame a trace stored: its observation (a recorded screen) and, when kept, its screenshot. */
+export const StoredFrameSchema = z.object({ path: TracePathSchema, observationRef: TraceRefSchema, screenshotRef: TraceRefSchema.optional() });
+
+/** A frame whose accessibility findings are compared (docs/rules.md#r-a11y-21): a device's current one, or one a trace stored. */
+export const A11yFrameSourceSchema = z.discriminatedUnion('from', [
+  z.object({ from: z.literal('device'), deviceId: z.string().min(1) }),
+  StoredFrameSchema.extend({ from: z.literal('trace') }),
+]);
+export type A11yFrameSource = z.infer<typeof A11yFrameSourceSchema>;
+
+/** One side of a findings comparison: what it counted (all of them, past the listed cap too), and when a device's frame was received. */
+const A11yCompareSideSchema = z.object({
+  receivedAt: z.number().nullable(),
+  summary: AccessibilityAuditSchema.shape.summary,
+  truncated: AccessibilityAuditSchema.shape.truncated,
+});
 
 /** The stage an action in flight has reached (`started` first, then the dispatcher's own stage names). */
 export const ActionProgressSchema = z.object({
@@ -38,20 +60,6 @@ export const ActionProgressSchema = z.object({
 });
 export type ActionProgress = z.infer<typeof ActionProgressSchema>;
 
-/** One interactive element of an AppReveal app's web view (get_dom_interactive), decoded and bounded; no password value. */
-export const WebControlSchema = z.object({
-  selector: z.string(),
-  tag: z.string(),
-  type: z.string().optional(),
-  label: z.string().optional(),
-  text: z.string().optional(),
-  disabled: z.boolean().optional(),
-  /** Takes text (web_type): an input or a text area. */
-  editable: z.boolean(),
-  /** Text typed into it is a secret (docs/rules.md#r-secret): a password input, a password autofill hint. */
-  secret: z.boolean().optional(),
-});
-export type WebControl = z.infer<typeof WebControlSchema>;
 export const WebControlsSchema = z.object({
   controls: z.array(WebControlSchema),
   /** More elements than shown. */
@@ -77,6 +85,17 @@ export const TraceViewStepSchema = z.object({
   action: z.string(),
   /** The target in one line (#id, "text", at x,y); '' when the action has none. */
   target: z.string(),
+  /** The name the step was given in the trace view (docs/rules.md#r-edit-03). */
+  label: z.string().optional(),
+  /** The text a sendKeys types when it types one the trace holds: what the editor offers to change. */
+  text: z.string().optional(),
+  /** Where the finger went, in screen points, for the frame's mark (docs/rules.md#r-edit-08). */
+  gesture: z
+    .union([
+      z.object({ kind: z.enum(['tap', 'doubleTap', 'longPress']), at: z.object({ x: z.number(), y: z.number() }) }),
+      z.object({ kind: z.literal('swipe'), from: z.object({ x: z.number(), y: z.number() }), to: z.object({ x: z.number(), y: z.number() }) }),
+    ])
+    .optional(),
   /** The variable a replay types in place of the secret this step typed (docs/rules.md#r-rpl-04). */
   variable: z.string().optional(),
   status: z.string(),
@@ -107,6 +126,8 @@ export const TraceOpenedSchema = z.object({
   path: z.string(),
   manifest: z.object({
     createdAt: z.string(),
+    /** An edited copy: the file it was made from, and how many edits (docs/rules.md#r-edit-06). */
+    edited: z.object({ from: z.string(), at: z.string(), edits: z.number() }).optional(),
     device: z.object({ name: z.string(), kind: z.string(), url: z.string() }),
     app: z.object({ bundleId: z.string(), name: z.string().optional(), version: z.string().optional() }).optional(),
   }),
@@ -378,7 +399,7 @@ export const apiMethods = {
   'trace.resource': {
     input: z.object({
       path: z.string().min(1).max(4096),
-      ref: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex>'),
+      ref: TraceRefSchema,
       as: z.enum(TRACE_RESOURCE_KINDS),
     }),
     output: TraceResourceSchema,
@@ -396,8 +417,19 @@ export const apiMethods = {
       variables: z.record(z.string().regex(VARIABLE_NAME), z.string().max(MAX_VARIABLE_VALUE)).optional(),
       /** Relaunch the app (cold boot) before step 1 (docs/rules.md#r-life-05). */
       relaunchFirst: z.boolean().optional(),
-    }),
+      /** Start at this step, by call id (docs/rules.md#r-edit-07); with `only`, run it alone. */
+      fromCallId: z.string().min(1).max(200).optional(),
+      only: z.boolean().optional(),
+    }).refine((input) => !input.only || input.fromCallId !== undefined, { path: ['only'], message: 'only one step: name it with fromCallId' }),
     output: ReplayReportSchema,
+  },
+  /**
+   * Saves the trace with `edits` applied as a new file beside it (docs/rules.md#r-edit-06), never over
+   * the recording nor an earlier edited copy, and opens it.
+   */
+  'trace.saveEdited': {
+    input: z.object({ path: z.string().min(1).max(4096), edits: TraceEditsSchema }),
+    output: TraceOpenedSchema,
   },
   /**
    * A replayed frame of the last replay's step (docs/rules.md#r-rpl-05), for the side-by-side: the host
@@ -452,6 +484,20 @@ export const apiMethods = {
   'device.audit': {
     input: DeviceIdInput,
     output: z.object({ receivedAt: z.number().nullable(), audit: AccessibilityAuditSchema.nullable(), muted: z.array(z.string()) }),
+  },
+  /**
+   * The accessibility audit of a frame a trace stored (docs/rules.md#r-a11y-21), run offline by the host
+   * (the screenshot decoded and sampled there): what the trace view's step findings list. Null when the
+   * stored JSON is no screen.
+   */
+  'trace.audit': { input: StoredFrameSchema, output: z.object({ audit: AccessibilityAuditSchema.nullable() }) },
+  /**
+   * Two frames' findings compared by fingerprint (docs/rules.md#r-a11y-21): new (only on `compared`), gone
+   * (only on `recorded`), unchanged. Either side a device's current frame or a trace's stored one.
+   */
+  'a11y.compare': {
+    input: z.object({ recorded: A11yFrameSourceSchema, compared: A11yFrameSourceSchema }),
+    output: z.object({ recorded: A11yCompareSideSchema, compared: A11yCompareSideSchema, diff: AuditsDiffSchema }),
   },
   /** Mutes (or unmutes) one finding on this device, by fingerprint; kept in the device's profile. */
   'device.muteFinding': {

@@ -32,3 +32,30 @@ function hostOf(url: string): string {
     return url;
   }
 }
+
+/**
+ * A failed AppReveal connection in plain words with the next step (docs/rules.md#r-conn-words-ar): a
+ * closed port, a TLS mismatch, a path that is not the app's, a refused session token, a port that is not
+ * an AppReveal app, silence. The client's own words stay in brackets. `code` and `details.status` are an
+ * AppRevealError's (src-main/appreveal/client.ts); anything else keeps its message.
+ */
+export function plainAppRevealError(error: { code?: string | undefined; message: string; details?: { status?: number | undefined } | undefined }, url: string): string {
+  const where = hostOf(url);
+  const { code, message } = error;
+  const status = error.details?.status ?? Number(/\bHTTP (\d{3})\b/.exec(message)?.[1] ?? NaN);
+  const said = ` (${message})`;
+  if (/ECONNREFUSED/.test(message))
+    return `nothing is listening at ${where}: start the app (a Debug build with AppReveal) or check the port in its Session URL; an app that restarted may listen on another port${said}`;
+  if (/ENOTFOUND|EAI_AGAIN/.test(message)) return `the host name in ${where} is not known: check its spelling, or use the IP address the app printed${said}`;
+  if (/ERR_SSL|ERR_TLS|EPROTO|wrong version number|certificate|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_VERIFY/i.test(message))
+    return `the secure connection to ${where} failed: an AppReveal Session URL is http://, unless the app serves TLS with a certificate this machine trusts${said}`;
+  if (/not HTTP/.test(message)) return `${where} answered something that is not plain HTTP: is this the app's port, and is the URL http:// (not https://)?${said}`;
+  if (code === 'unauthorized' || status === 401)
+    return `${where} refused the session token: the app restarted with a new one, or the URL lost part of it; paste the "Session URL" line from the app's log again${said}`;
+  if (code === 'forbidden_origin' || status === 403) return `${where} refused the request's origin (403): it accepts loopback origins only${said}`;
+  if (status === 404) return `${where} answered, but has no AppReveal endpoint at this path (404): paste the Session URL exactly as the app printed it${said}`;
+  if (code === 'timeout' || /ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|no answer/.test(message))
+    return `${where} does not answer: check that the app is running in the foreground, the phone is on this network, and its firewall lets the port through${said}`;
+  if (code === 'bad_reply' && /\/health/.test(message)) return `${where} is not an AppReveal app (its /health is not AppReveal's): check the port in the Session URL${said}`;
+  return message;
+}

@@ -273,6 +273,26 @@ export function appRevealConnectCheck(result: { tools: readonly string[] } | { c
   };
 }
 
+/**
+ * What Parallax can show of an app, from the tools it registered (docs/rules.md#r-qa-15): an app with
+ * neither `get_elements` nor `screenshot` exposes nothing to inspect (the Tauri crate's example server
+ * lists only batch, device_info, get_state, launch_context: tests/fixtures/appreveal-tauri/example), which
+ * fails; one that lacks some of them is told what it cannot show.
+ */
+export function appRevealInspectCheck(tools: readonly string[]): DoctorCheck {
+  const has = (tool: string) => tools.includes(tool);
+  const missing = [
+    ...(has('get_elements') ? [] : ['no element tree (get_elements)']),
+    ...(has('screenshot') ? [] : ['no screenshot']),
+    ...(has('get_view_tree') ? [] : ['typing with no field named is refused (no get_view_tree to say which field has focus)']),
+  ];
+  const next =
+    'Parallax shows what the app’s tools list: get_elements, screenshot and get_view_tree come with AppReveal’s UI integration (iOS registers them itself; a Tauri app through the crate’s webview integration)';
+  if (!has('get_elements') && !has('screenshot')) return { id: 'inspect', status: 'fail', detail: `nothing to inspect: ${missing.join('; ')}`, next };
+  if (missing.length > 0) return { id: 'inspect', status: 'warn', detail: `shown with gaps: ${missing.join('; ')}`, next };
+  return { id: 'inspect', status: 'ok', detail: 'elements, screenshot and keyboard focus' };
+}
+
 /** 0 when nothing failed, 1 otherwise (warnings are not failures). */
 export function doctorExitCode(checks: readonly DoctorCheck[]): number {
   return checks.some((c) => c.status === 'fail') ? 1 : 0;

@@ -62,6 +62,22 @@ export function qualityBanner(quality: Quality | null | undefined): QualityBanne
   };
 }
 
+/**
+ * Why an observation holds nothing to inspect, or undefined when it holds at least one node below its root
+ * (docs/rules.md#r-ar-31). An empty observation is an error, never an empty screen: an AppReveal app that
+ * lists no elements (or registers no get_elements, or did not answer it), or a device whose tree could not
+ * be read, says so with the verdict's words and each failed read's line.
+ */
+export function emptyObservationReasons(observation: Pick<Observation, 'viewHierarchy' | 'quality' | 'errors'>): string[] | undefined {
+  const root = observation.viewHierarchy?.hierarchy;
+  if (root && (root.node ?? []).length > 0) return undefined;
+  return [
+    QUALITY_REASON_TEXT[observation.quality.reason] ?? observation.quality.reason,
+    ...(root ? [] : ['no element tree was read']),
+    ...observation.errors.map(observationErrorLine),
+  ];
+}
+
 // ---- Partial failures and sources ---------------------------------------------------------------------
 
 /** One line per error: "bridge · bridge_no_answer: no answer within 2 s (timeout)". */

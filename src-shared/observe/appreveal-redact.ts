@@ -12,6 +12,7 @@
  * Secrecy is the one rule, model/node.ts `hidesText`, asked of every signal in reach.
  */
 import { hidesText } from '@shared/model/node';
+import type { WebControl } from '@shared/protocol/appreveal';
 
 type Rec = Record<string, unknown>;
 
@@ -75,4 +76,48 @@ export function redactDomInteractive(answer: unknown): unknown {
   if (Array.isArray(answer)) return redact(answer);
   if (isRec(answer) && Array.isArray(answer.elements)) return { ...answer, elements: redact(answer.elements) };
   return answer;
+}
+
+const MAX_WEB_TEXT = 100;
+const NOT_TYPED_INTO = ['checkbox', 'radio', 'submit', 'button', 'reset', 'file', 'image', 'hidden', 'range', 'color'];
+
+function short(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const text = value.replace(/\s+/g, ' ').trim();
+  return text === '' ? undefined : text.slice(0, MAX_WEB_TEXT);
+}
+
+/**
+ * One `get_dom_interactive` element as a web control: only the fields a picker needs, and never a value
+ * (a password's above all). iOS's interactive script writes the HTML type as `type`
+ * (iOS/Sources/AppReveal/WebView/DOMSerializer.swift interactiveJS: `if (node.type) el.type = node.type`);
+ * a port that writes `inputType` is read the same. Secret by the one rule (docs/rules.md#r-secret-04):
+ * a password input, a password autofill hint, a masked or redacted value; its text is not carried either.
+ */
+export function webControlOf(raw: unknown): WebControl | undefined {
+  if (!isRec(raw)) return undefined;
+  const selector = typeof raw.selector === 'string' ? raw.selector.slice(0, 500) : undefined;
+  const tag = short(raw.tag)?.toLowerCase();
+  if (!selector || !tag) return undefined;
+  const type = short(raw.type)?.toLowerCase() ?? short(raw.inputType)?.toLowerCase();
+  const label = short(raw.label) ?? short(raw.ariaLabel) ?? short(raw.placeholder) ?? short(raw.name);
+  const secret = domElementHidesText({ ...raw, tag, type });
+  const text = secret ? undefined : short(raw.text);
+  const editable = tag === 'textarea' || (tag === 'input' && !NOT_TYPED_INTO.includes(type ?? 'text'));
+  return {
+    ...(secret ? { secret: true } : {}),
+    selector,
+    tag,
+    ...(type ? { type } : {}),
+    ...(label ? { label } : {}),
+    ...(text ? { text } : {}),
+    ...(raw.disabled === true ? { disabled: true } : {}),
+    editable,
+  };
+}
+
+/** A `get_dom_interactive` answer (`{elements}` or a bare list) as web controls, decoded once for every reader. */
+export function webControlsOf(answer: unknown): WebControl[] {
+  const list = Array.isArray(answer) ? answer : isRec(answer) && Array.isArray(answer.elements) ? answer.elements : [];
+  return list.map(webControlOf).filter((control): control is WebControl => control !== undefined);
 }

@@ -327,6 +327,27 @@ export interface AppRevealCandidate {
 }
 
 /**
+ * How the client names what went wrong with a call (docs/protocol.md#p-ar-errors): `tool_error`,
+ * `unknown_tool`, `unauthorized`, `forbidden_origin`: the app answered and did nothing; `no_form`: never
+ * asked (a tool the app did not list, or arguments it cannot take); `timeout`, `unreachable`: no answer,
+ * so it may have run; `bad_reply`: an answer that cannot be read, which may follow a run; `server_error`:
+ * a JSON-RPC internal error (-32603) that is no refusal of the arguments, which can follow the tool's
+ * dispatch. What each means for an action: APPREVEAL_FAILURE_ROWS (`src-shared/act/verdict.ts`).
+ */
+export const APPREVEAL_ERROR_CODES = [
+  'unauthorized',
+  'forbidden_origin',
+  'tool_error',
+  'unknown_tool',
+  'no_form',
+  'timeout',
+  'unreachable',
+  'bad_reply',
+  'server_error',
+] as const;
+export type AppRevealErrorCode = (typeof APPREVEAL_ERROR_CODES)[number];
+
+/**
  * A tool that failed, as a normal result: iOS and Android answer `{"error": "..."}` (an ambiguous
  * tap_text adds `candidates` and a `hint`), Tauri's UI tools `{"success": false, "error": "..."}`, and
  * iOS tap_element's DOM fallback `{"success": false, ...}` with no `error` at all
@@ -387,6 +408,21 @@ export const AppRevealScreenshotTextSchema = z.object({
 });
 
 // ---- Health and discovery ----------------------------------------------------------------------------
+
+/** One interactive element of an AppReveal app's web view (get_dom_interactive), decoded and bounded, never a value (`webControlsOf`, src-shared/observe/appreveal-redact.ts). */
+export const WebControlSchema = z.object({
+  selector: z.string(),
+  tag: z.string(),
+  type: z.string().optional(),
+  label: z.string().optional(),
+  text: z.string().optional(),
+  disabled: z.boolean().optional(),
+  /** Takes text (web_type): an input or a text area. */
+  editable: z.boolean(),
+  /** Text typed into it is a secret (docs/rules.md#r-secret): a password input, a password autofill hint. */
+  secret: z.boolean().optional(),
+});
+export type WebControl = z.infer<typeof WebControlSchema>;
 
 export const APPREVEAL_AUTH_MODES = ['session-token', 'disabled'] as const;
 

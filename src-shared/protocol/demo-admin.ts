@@ -13,6 +13,28 @@ export type DemoFaultValue = (typeof DEMO_FAULT_VALUES)[number];
 export const DEMO_DEVICE_NAME = 'parallax-demo';
 export const DemoHealthSchema = z.object({ status: z.string(), device: z.literal(DEMO_DEVICE_NAME) });
 
+/**
+ * The demo screen a tree shows: the demo app marks each screen's root view `screen.<name>`, near the top
+ * of the tree (XCTest's window, then the screen). Only the first three levels are looked at, so a
+ * 50,000-node screen costs nothing; undefined when no mark is there (not the demo, or no tree).
+ */
+export function demoScreenIn(root: { 'resource-id'?: string | undefined; node?: readonly unknown[] | undefined } | null | undefined): string | undefined {
+  let level: unknown[] = root ? [root] : [];
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    const below: unknown[] = [];
+    for (const raw of level) {
+      if (typeof raw !== 'object' || raw === null) continue;
+      const node = raw as { 'resource-id'?: unknown; node?: unknown };
+      const id = node['resource-id'];
+      const mark = typeof id === 'string' ? /^screen\.([a-z]+)$/.exec(id)?.[1] : undefined;
+      if (mark) return mark;
+      if (Array.isArray(node.node)) below.push(...(node.node as unknown[]));
+    }
+    level = below;
+  }
+  return undefined;
+}
+
 const Name = z.string().min(1).max(64);
 /** `name` or `name=value`. */
 const FaultSpec = z.string().min(1).max(200);

@@ -21,10 +21,30 @@ export const DEVICE_KIND_LABELS: Record<z.infer<typeof DeviceKindSchema>, string
   appreveal: 'AppReveal app',
 };
 
+/**
+ * What a connection learned about the phone it reaches, so the device list can show one entry per
+ * phone (docs/rules.md#r-phone-01): the runner's `/health` `deviceId` (the UDID, CtrlProxy's
+ * HealthResponse), the app's own `UIDevice` words (AppReveal's launch_context), the screen's size in
+ * points, and whether the runner's last read reached the app's SDK bridge.
+ */
+export const PhoneFactsSchema = z.object({
+  udid: z.string().max(200).optional(),
+  deviceName: z.string().max(500).optional(),
+  deviceModel: z.string().max(500).optional(),
+  systemVersion: z.string().max(100).optional(),
+  screen: z.object({ width: z.number().positive(), height: z.number().positive() }).optional(),
+  /** The runner's last observation merged the SDK observation bridge (reached through the runner). */
+  sdkBridge: z.boolean().optional(),
+});
+export type PhoneFacts = z.infer<typeof PhoneFactsSchema>;
+
 export const DeviceSummarySchema = z.object({
   id: z.string(),
   kind: DeviceKindSchema,
   name: z.string(),
+  /** Whether `name` was given (by the host, discovery or the user) rather than being the URL. */
+  named: z.boolean().optional(),
+  phone: PhoneFactsSchema.optional(),
   /** The app on screen, as XCTest names it (the application's label), once an observation has arrived. */
   appName: z.string().optional(),
   /** A recorded session played back: the folder it plays. */

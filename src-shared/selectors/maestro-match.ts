@@ -88,6 +88,8 @@ export interface MaestroQuery {
   focused?: boolean;
   selected?: boolean;
   index?: number;
+  /** The parent to search within (Orchestra.kt `findElement`'s `selector.childOf`). */
+  childOf?: MaestroQuery;
 }
 
 export function maestroNodeMatches(q: MaestroQuery, e: ElementAttributes): boolean {
@@ -147,6 +149,20 @@ export function maestroScreenOrder(view: ScreenView, matches: readonly number[])
  * the caller can say it is ambiguous.
  */
 export function maestroFind(view: ScreenView, q: MaestroQuery, candidates: readonly number[]): number[] {
+  if (q.childOf) {
+    // Orchestra.kt `resolveParentHierarchy` (mobile-dev-inc/maestro 024c6b6, after `findElement`): the
+    // parent's own childOf first, then the FIRST element the parent's filter gives (its index, else
+    // clickableFirst, which keeps the order on iOS) becomes the hierarchy searched: its `aggregate()`,
+    // the parent itself and every node under it, in document order. No parent, nothing found.
+    const parent = maestroFind(view, q.childOf, candidates)[0];
+    if (parent === undefined) return [];
+    const inside = new Set(candidates);
+    return maestroFind(
+      view,
+      { ...q, childOf: undefined },
+      subtree(view, parent).filter((i) => inside.has(i)),
+    );
+  }
   const test = (i: number) => {
     const e = view.attributesOf(i);
     return e !== null && maestroNodeMatches(q, e);
@@ -155,6 +171,19 @@ export function maestroFind(view: ScreenView, q: MaestroQuery, candidates: reado
   if (q.index === undefined) return deepest;
   const picked = maestroScreenOrder(view, deepest)[q.index];
   return picked === undefined ? [] : [picked];
+}
+
+/** `TreeNode.aggregate()`: the node and its descendants, depth first, in document order. */
+function subtree(view: ScreenView, root: number): number[] {
+  const out: number[] = [];
+  const stack = [root];
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    out.push(i);
+    const kids = view.children(i);
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k]!);
+  }
+  return out;
 }
 
 /**

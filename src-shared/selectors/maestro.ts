@@ -43,6 +43,8 @@ export interface MaestroSelector {
   checked?: boolean;
   focused?: boolean;
   selected?: boolean;
+  /** Search only inside the first element this selector finds (Orchestra.kt `resolveParentHierarchy`). */
+  childOf?: MaestroSelector;
 }
 
 const STATE_KEYS = ['enabled', 'checked', 'focused', 'selected'] as const;
@@ -50,17 +52,18 @@ const SELECTOR_KEYS = new Set<string>(['id', 'text', 'index', ...STATE_KEYS]);
 /** Maestro keys that exist but need what an observation does not hold, or are not about which element. */
 const UNSUPPORTED: Record<string, string> = {
   point: 'a point names a place on the screen, not an element',
-  below: 'relative selectors (below, above, leftOf, rightOf, containsChild, childOf) are not evaluated here',
-  above: 'relative selectors (below, above, leftOf, rightOf, containsChild, childOf) are not evaluated here',
-  leftOf: 'relative selectors (below, above, leftOf, rightOf, containsChild, childOf) are not evaluated here',
-  rightOf: 'relative selectors (below, above, leftOf, rightOf, containsChild, childOf) are not evaluated here',
-  containsChild: 'relative selectors (below, above, leftOf, rightOf, containsChild, childOf) are not evaluated here',
-  childOf: 'relative selectors (below, above, leftOf, rightOf, containsChild, childOf) are not evaluated here',
+  below: 'relative selectors (below, above, leftOf, rightOf, containsChild) are not evaluated here',
+  above: 'relative selectors (below, above, leftOf, rightOf, containsChild) are not evaluated here',
+  leftOf: 'relative selectors (below, above, leftOf, rightOf, containsChild) are not evaluated here',
+  rightOf: 'relative selectors (below, above, leftOf, rightOf, containsChild) are not evaluated here',
+  containsChild: 'relative selectors (below, above, leftOf, rightOf, containsChild) are not evaluated here',
   containsDescendants: 'containsDescendants is not evaluated here',
   width: 'width, height and tolerance are not evaluated here',
   height: 'width, height and tolerance are not evaluated here',
   tolerance: 'width, height and tolerance are not evaluated here',
   traits: 'traits are not evaluated here',
+  // Orchestra.kt `buildFilter` (024c6b6): `Filters.css(maestro, it)` asks the web driver's DOM; an iOS
+  // app's hierarchy has no CSS to match.
   css: 'css selectors are for Maestro web flows, not an iOS app',
 };
 /** Commands (and the keys of commands) whose value is a selector. */
@@ -78,7 +81,13 @@ const COMMANDS = new Set([
   'visible',
   'notVisible',
 ]);
+// `label` names the step in Maestro's output (YamlFluentCommand.kt passes it to the command, not to
+// ElementSelector), so it changes nothing about which element is found.
 const IGNORED = new Set(['optional', 'label', 'retryTapIfNoChange', 'waitToSettleTimeoutMs', 'repeat', 'delay', 'waitUntilVisible']);
+
+function fail(reason: string, at: number): never {
+  throw new SelectorError('maestro', reason, at);
+}
 
 function unquote(raw: string, at: number): string {
   const text = raw.trim();
@@ -134,6 +143,14 @@ function toSelector(pairs: readonly [string, string][], at: number): MaestroSele
   for (const [key, raw] of pairs) {
     if (UNSUPPORTED[key]) throw new SelectorError('maestro', UNSUPPORTED[key]!, at);
     if (IGNORED.has(key)) continue;
+    if (key === 'childOf') {
+      // YamlElementSelectorUnion: a mapping is a selector, a string the text shorthand.
+      const value = raw.trim();
+      selector.childOf = value.startsWith('{')
+        ? toSelector(flowPairs(value.endsWith('}') ? value.slice(1, -1) : fail('a flow mapping is not closed with }', at), at), at)
+        : { text: unquote(raw, at) };
+      continue;
+    }
     if (!SELECTOR_KEYS.has(key))
       throw new SelectorError('maestro', `${JSON.stringify(key)} is not a Maestro selector key (id, text, index, enabled, checked, focused, selected)`, at);
     const value = unquote(raw, at);
@@ -160,8 +177,15 @@ export function parseMaestroSelector(input: string): MaestroSelector {
     .split(/\r?\n/)
     .map((line) => line.replace(/^\s*-\s+/, (m) => ' '.repeat(m.length)))
     .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
+  return selectorOfLines(lines);
+}
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+function selectorOfLines(lines: readonly string[]): MaestroSelector {
   if (lines.length === 0) throw new SelectorError('maestro', 'the selector is empty');
   const pairs: [string, string][] = [];
+  let parent: MaestroSelector | undefined;
   let offset = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
@@ -177,6 +201,17 @@ export function parseMaestroSelector(input: string): MaestroSelector {
     }
     const [, key, rest] = m as unknown as [string, string, string];
     const value = rest.trim();
+    if (key === 'childOf' && value === '') {
+      // A block under childOf: the lines indented deeper than it are the parent's selector.
+      const block: string[] = [];
+      const base = indentOf(lines[i]!);
+      while (i + 1 < lines.length && indentOf(lines[i + 1]!) > base) block.push(lines[++i]!);
+      if (block.length === 0) throw new SelectorError('maestro', 'childOf names no selector', offset);
+      if (parent) throw new SelectorError('maestro', 'childOf is written twice', offset);
+      parent = selectorOfLines(block);
+      offset += lines[i]!.length + 1;
+      continue;
+    }
     if (COMMANDS.has(key)) {
       // A command (tapOn, longPressOn, assertVisible, …): its value is the selector.
       if (value === '') {
@@ -190,7 +225,9 @@ export function parseMaestroSelector(input: string): MaestroSelector {
     } else pairs.push([key, rest]);
     offset += lines[i]!.length + 1;
   }
-  return toSelector(pairs, 0);
+  const selector = toSelector(pairs, 0);
+  if (parent) selector.childOf = parent;
+  return selector;
 }
 
 /** The selector compiled as Maestro compiles it (maestro-match.ts); `index` is applied by `maestroFind`. */
@@ -200,6 +237,7 @@ export function maestroQuery(selector: MaestroSelector): MaestroQuery {
   if (selector.text !== undefined) q.text = compileMaestroPattern(selector.text);
   for (const key of STATE_KEYS) if (selector[key] !== undefined) q[key] = selector[key];
   if (selector.index !== undefined) q.index = selector.index;
+  if (selector.childOf) q.childOf = maestroQuery(selector.childOf);
   return q;
 }
 

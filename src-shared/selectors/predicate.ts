@@ -9,6 +9,9 @@
  * Key paths are the element attributes of XCTest (`identifier`, `label`, `value`, `placeholderValue`,
  * `title`, `elementType`, `isEnabled`, `isSelected`, `hasFocus`) and of Appium's driver (`name`, `type`,
  * `enabled`, `visible`, `selected`, `focused`, and the `wd`-prefixed forms).
+ *
+ * Over 500 lines on purpose: tokenizer, parser and evaluator of one grammar, whose operators and key paths
+ * are read in all three; split, each part would import the others' private token and value types.
  */
 import { SelectorError, wholeMatch, MAX_PATTERN_LENGTH, type SelectorSyntax, type WholeMatch } from './errors';
 import { elementTypeInfo } from '@shared/model/element-type';

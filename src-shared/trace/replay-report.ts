@@ -14,6 +14,7 @@ import { ScreenComparisonSchema, type ScreenComparison } from '@shared/compare/s
 import { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector } from './action-record';
 import { TargetCheckSchema, targetDiverges, type TargetCheck } from './replay-target';
 import { FindingsDiffSchema } from '@shared/a11y/diff';
+import { StepPerfSchema } from '@shared/protocol/perf';
 
 export { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector };
 
@@ -83,6 +84,11 @@ export const ReplayStepSchema = z.object({
   }),
   /** The accessibility findings of the last screen both have (after, else before the step) against the recording's (docs/rules.md#r-a11y-20): new, gone, unchanged. */
   a11y: FindingsDiffSchema.extend({ screen: z.enum(['before', 'after']) }).optional(),
+  /**
+   * The step's perf window as recorded and as replayed (docs/rules.md#r-perfstep-05): present when either
+   * side has one. Reported, not judged: a memory flag is the reader's threshold's (perf-step.ts).
+   */
+  perf: z.object({ recorded: StepPerfSchema.optional(), replayed: StepPerfSchema.optional() }).optional(),
 });
 export type ReplayStep = z.infer<typeof ReplayStepSchema>;
 

@@ -96,6 +96,8 @@ export const TraceManifestSchema = z.object({
     .optional(),
   /** Which Parallax wrote it, for bug reports. */
   generator: z.object({ name: z.string(), version: z.string() }).optional(),
+  /** An edited copy (docs/rules.md#r-edit-06): the file it was made from, when, with how many edits. */
+  edited: z.object({ from: z.string(), at: z.iso.datetime({ offset: true }), edits: z.number().int().positive() }).optional(),
 });
 export type TraceManifest = z.infer<typeof TraceManifestSchema>;
 
@@ -166,6 +168,8 @@ export const ActionBeforeEventSchema = z.object({
   ...refs,
   /** The accessibility findings of the frame before the step (docs/rules.md#r-a11y-19), bounded. Optional: older traces read. */
   a11y: StepFindingsSchema.optional(),
+  /** The step's name, given in the trace view (docs/rules.md#r-edit-03). */
+  label: z.string().max(200).optional(),
 });
 
 export const ActionAfterEventSchema = z.object({

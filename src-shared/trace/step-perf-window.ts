@@ -24,6 +24,8 @@ interface Open {
   since: number;
   after: PerfWindow;
   pushes: number;
+  /** The pushes that close it (AFTER_WINDOW_PUSHES unless the caller asked for fewer). */
+  closesAt: number;
 }
 
 export class StepPerfTracker {
@@ -39,7 +41,7 @@ export class StepPerfTracker {
     if (!open || sample.t < open.since) return undefined;
     open.after.record(sample);
     open.pushes++;
-    return open.pushes >= AFTER_WINDOW_PUSHES ? this.close(sample.t) : undefined;
+    return open.pushes >= open.closesAt ? this.close(sample.t) : undefined;
   }
 
   /** The action was sent at `t`: its before window is taken now; a step still open closes. */
@@ -49,12 +51,17 @@ export class StepPerfTracker {
     return closed;
   }
 
-  /** The action's result came at `t`: its after window opens (one started before it closes). */
-  actionEnded(callId: string, t: number): ClosedStepPerf | undefined {
+  /**
+   * The action's result came at `t`: its after window opens (one started before it closes). A replay
+   * asks for as many pushes as the recorded window held (docs/rules.md#r-perfstep-05), at most
+   * AFTER_WINDOW_PUSHES and at least one.
+   */
+  actionEnded(callId: string, t: number, pushes = AFTER_WINDOW_PUSHES): ClosedStepPerf | undefined {
     const before = this.befores.get(callId);
     this.befores.delete(callId);
     const closed = this.close(t);
-    if (before) this.open = { callId, before, since: t, after: new PerfWindow(), pushes: 0 };
+    const closesAt = Math.min(AFTER_WINDOW_PUSHES, Math.max(1, Math.floor(pushes)));
+    if (before) this.open = { callId, before, since: t, after: new PerfWindow(), pushes: 0, closesAt };
     return closed;
   }
 

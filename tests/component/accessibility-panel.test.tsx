@@ -46,6 +46,8 @@ function fakeHost(options: { refuseMutes?: boolean } = {}) {
     call: async (method: string, input: Record<string, unknown>) => {
       calls.push({ method, input });
       if (method === 'device.audit') return { receivedAt: RECEIVED_AT, audit, muted: [...muted] };
+      // The compare's choice of another device (R-A11Y-21): only this one is connected.
+      if (method === 'devices.list') return [device];
       if (method === 'device.muteFinding') {
         if (options.refuseMutes) throw new ApiCallError('internal', 'the settings file is read-only', method);
         const at = muted.indexOf(input['fingerprint'] as string);
@@ -102,7 +104,9 @@ describe('R-A11Y-17 the live Accessibility panel', () => {
     expect(host.calls).toEqual([]);
     fireEvent.click(screen.getByTestId('a11y-toggle'));
     await waitFor(() => expect(rows()).toHaveLength(audit.violations.length));
-    expect(host.calls.map((c) => c.method)).toEqual(['device.audit']);
+    // One audit; beside it only the list of devices the findings may be compared with (R-A11Y-21).
+    expect(host.calls.map((c) => c.method).sort()).toEqual(['device.audit', 'devices.list']);
+    expect(await screen.findByText('Connect another device to compare its findings with these.')).toBeTruthy();
     // The checkout screen: the aria-hidden chat launcher (elementDetection, error) and small targets (hitRegion).
     const groups = screen.getAllByTestId('a11y-group').map((g) => `${g.dataset['severity']} ${g.dataset['kind']}`);
     expect(groups.length).toBeGreaterThanOrEqual(2);

@@ -5,22 +5,12 @@
  */
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RUNNER_SOURCES } from '@shared/observe/perf-snapshot';
-import type { PerfSnapshot, StepPerf as StepPerfData } from '@shared/protocol/perf';
-import { StepPerf, THRESHOLD_STORAGE_KEY } from '@renderer/components/StepPerf';
+import type { StepPerf as StepPerfData } from '@shared/protocol/perf';
+import { rollupWith } from '../support/perf';
+import { StepPerf } from '@renderer/components/StepPerf';
+import { THRESHOLD_STORAGE_KEY } from '@renderer/state/memory-threshold';
 
-const snap = (memory: number, cpu: number): PerfSnapshot => ({
-  windowMs: 5_000,
-  sampleCount: 3,
-  oldestSampleAgeMs: 2_000,
-  fps: null,
-  jank: null,
-  touchLatencyMs: null,
-  cpu: { avg: cpu, latest: cpu },
-  memoryMb: { avg: memory, latest: memory },
-  sources: RUNNER_SOURCES,
-});
-const perf = (before: number, after: number): StepPerfData => ({ before: snap(before, 4), after: snap(after, 9) });
+const perf = (before: number, after: number): StepPerfData => ({ before: rollupWith(before, 4), after: rollupWith(after, 9) });
 
 afterEach(() => {
   cleanup();

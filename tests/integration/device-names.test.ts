@@ -45,4 +45,17 @@ describe('device names', () => {
     expect(manager.summaryOf(id)).toMatchObject({ kind: 'replay', appName: 'Settings', recording: { folder: 'settings-tap-general' } });
     expect(DEVICE_KIND_LABELS.replay).toBe('Recorded session');
   });
+
+  it('R-PHONE-01: the demo runner answers /health as CtrlProxy does ({deviceId, port, status}, plus its device), and its entry carries that UDID', async () => {
+    const at = new URL(demo.runnerUrl);
+    const health = (await (await fetch(`http://${at.host}/health`)).json()) as Record<string, unknown>;
+    expect(Object.keys(health).sort()).toEqual(['device', 'deviceId', 'port', 'status']);
+    expect(health).toMatchObject({ status: 'ok', port: Number(at.port), device: 'parallax-demo' });
+    expect(health.deviceId).toMatch(/^[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}$/);
+    const id = manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo iPhone 17' }).id;
+    await expect.poll(() => manager.summaryOf(id).phone?.udid, { timeout: 15_000 }).toBe(health.deviceId);
+    // The screen's size in points and the bridge come with the first frame the runner pushed.
+    await expect.poll(() => manager.summaryOf(id).phone?.screen, { timeout: 15_000 }).toEqual({ width: 402, height: 874 });
+    await expect.poll(() => manager.summaryOf(id).phone?.sdkBridge, { timeout: 15_000 }).toBe(true);
+  });
 });

@@ -97,7 +97,7 @@ describe('parallax doctor', () => {
     expect(code === 0 || checks.some((c) => c.status === 'fail' || c.status === 'warn')).toBe(true);
   });
 
-  it('R-QA-15: an AppReveal app: session URL, port, health and token; a stale token fails with the next step', async () => {
+  it('R-QA-15: an AppReveal app: session URL, port, health, token and what it can show; a stale token fails with the next step', async () => {
     const good = await doctor('--device', demo.appRevealUrl!);
     expect(good.code).toBe(0);
     expect(good.checks.map((c) => [c.id, c.status])).toEqual([
@@ -105,6 +105,8 @@ describe('parallax doctor', () => {
       ['port', 'ok'],
       ['health', 'ok'],
       ['token', 'ok'],
+      // The demo's iOS flavour lists get_elements, screenshot and get_view_tree: nothing it cannot show.
+      ['inspect', 'ok'],
     ]);
     const token = new URL(demo.appRevealUrl!).searchParams.get('appreveal_session_token')!;
     const stale = demo.appRevealUrl!.replace(token, '0'.repeat(64));

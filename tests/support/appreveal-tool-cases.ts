@@ -10,7 +10,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PNG } from 'pngjs';
-import { AppRevealClient, AppRevealError, type AppRevealErrorCode } from '@main/appreveal/client';
+import { AppRevealClient, AppRevealError } from '@main/appreveal/client';
+import type { AppRevealErrorCode } from '@shared/protocol/appreveal';
 import { appRevealElementToUiNode } from '@shared/observe/appreveal';
 import { appReadingView, logRows, networkRows } from '@shared/inspect/app-state';
 import { identityOf } from '@shared/protocol/appreveal';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffFindings, findingsDiffSummary, stepFindings, type StepFindings } from '@shared/a11y';
+import { auditsDiffFindings, diffAudits, diffFindings, findingsDiffSummary, stepFindings, type StepFindings } from '@shared/a11y';
 import type { AccessibilityAudit, A11yFinding } from '@shared/protocol/accessibility';
 
 const f = (rule: string, who: string, severity: 'error' | 'warning' | 'info' = 'error') => ({ fingerprint: `${rule}|${who}`, rule, severity });
@@ -98,5 +98,22 @@ describe('R-A11Y-18: what a step keeps of its audit', () => {
 
   it('marks a capped audit as truncated', () => {
     expect(stepFindings(audit([finding('a')], 600)).truncated).toBe(true);
+  });
+
+  // R-A11Y-21: Compare lists the findings whole, each from the side it is on.
+  it('R-A11Y-21: two audits compared: new and unchanged from the compared side (its node keys), gone from the recorded one', () => {
+    const at = (fingerprint: string, nodeKey: string) => ({ ...finding(fingerprint), nodeKey });
+    const recorded = audit([at('kept', '0.1'), at('fixed', '0.2')]);
+    const compared = audit([at('kept', '0.0.5'), at('added', '0.3'), at('added', '0.4')]);
+    const diff = diffAudits(recorded, compared);
+    expect(diff.new.map((f) => [f.fingerprint, f.nodeKey])).toEqual([['added', '0.3']]);
+    expect(diff.gone.map((f) => [f.fingerprint, f.nodeKey])).toEqual([['fixed', '0.2']]);
+    expect(diff.unchanged.map((f) => [f.fingerprint, f.nodeKey])).toEqual([['kept', '0.0.5']]);
+    expect(diff.partial).toBeUndefined();
+    expect(findingsDiffSummary(auditsDiffFindings(diff))).toBe('accessibility: 1 new (R-A11Y-03), 1 gone (R-A11Y-03), 1 unchanged');
+    // A compared side cut at its cap names nothing gone, and says it is partial.
+    const cut = diffAudits(recorded, audit([at('kept', '0.1')], 600));
+    expect(cut.gone).toEqual([]);
+    expect(cut.partial).toBe(true);
   });
 });

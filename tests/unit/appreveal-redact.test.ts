@@ -6,7 +6,7 @@
  * WebView/DOMSerializer.swift:76-95 interactiveJS (`tag`, `rect`, `selector`, `type`, `value`, …).
  */
 import { describe, expect, it } from 'vitest';
-import { domElementHidesText, redactDomInteractive, redactViewTree, secretElementIds, viewHidesText } from '@shared/observe/appreveal-redact';
+import { domElementHidesText, redactDomInteractive, redactViewTree, secretElementIds, viewHidesText, webControlsOf } from '@shared/observe/appreveal-redact';
 
 /** A UITextField as dumpNode writes it (ElementInventory.swift:136-162). */
 const textFieldView = (extra: Record<string, unknown>) => ({
@@ -107,5 +107,51 @@ describe('R-SECRET-07: get_dom_interactive elements', () => {
     const out = redactDomInteractive([el({ type: 'password', value: 'hunter2' })]) as Array<Record<string, unknown>>;
     expect(out[0]).not.toHaveProperty('value');
     expect(redactDomInteractive('not a list')).toBe('not a list');
+  });
+});
+
+describe('R-SECRET-04: the web controls list, decoded once from get_dom_interactive (DOMSerializer.swift interactiveJS)', () => {
+  const control = (extra: Record<string, unknown>) => ({ tag: 'input', selector: '#f', rect: { x: 0, y: 0, width: 10, height: 10 }, ...extra });
+
+  it('a password control, by type, inputType, autofill hint, bullets or a redaction, is secret and carries no value or text', () => {
+    const answer = {
+      elements: [
+        control({ selector: '#a', type: 'password', value: 'hunter2', text: 'hunter2' }),
+        control({ selector: '#b', inputType: 'password', value: 'hunter2' }),
+        control({ selector: '#c', type: 'text', autocomplete: 'current-password', value: 'hunter2' }),
+        control({ selector: '#d', type: 'text', value: '•••••••' }),
+        control({ selector: '#e', type: 'text', valueRedacted: true }),
+      ],
+    };
+    for (const shape of [answer, answer.elements, redactDomInteractive(answer)]) {
+      const controls = webControlsOf(shape);
+      expect(controls.map((c) => [c.selector, c.secret])).toEqual([
+        ['#a', true],
+        ['#b', true],
+        ['#c', true],
+        ['#d', true],
+        ['#e', true],
+      ]);
+      expect(JSON.stringify(controls)).not.toContain('hunter2');
+    }
+  });
+
+  it('a plain field is editable and keeps its label; a checkbox, radio or submit is not offered for typing; no selector or tag: left out', () => {
+    const controls = webControlsOf([
+      control({ selector: '#user', type: 'text', label: 'User name', value: 'bob' }),
+      control({ selector: '#remember', type: 'checkbox' }),
+      control({ selector: '#go', type: 'submit', text: 'Sign in' }),
+      { tag: 'textarea', selector: '#note' },
+      { tag: 'input' },
+      { selector: '#x' },
+      'not an element',
+    ]);
+    expect(controls).toEqual([
+      { selector: '#user', tag: 'input', type: 'text', label: 'User name', editable: true },
+      { selector: '#remember', tag: 'input', type: 'checkbox', editable: false },
+      { selector: '#go', tag: 'input', type: 'submit', text: 'Sign in', editable: false },
+      { selector: '#note', tag: 'textarea', editable: true },
+    ]);
+    expect(webControlsOf('not a list')).toEqual([]);
   });
 });

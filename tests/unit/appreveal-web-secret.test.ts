@@ -7,14 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { actThroughAppReveal } from '@main/appreveal/actions';
 import type { AppRevealClient } from '@main/appreveal/client';
+import { webControlsOf } from '@shared/observe/appreveal-redact';
 
 function appWithPassword() {
   const sent: string[] = [];
   const client = {
     has: (tool: string) => tool === 'web_type' || tool === 'get_dom_interactive',
-    getDomInteractive: () => {
+    webControls: () => {
       sent.push('get_dom_interactive');
-      return Promise.resolve({ elements: [{ selector: '#password', tag: 'input', type: 'password' }] });
+      return Promise.resolve(webControlsOf({ elements: [{ selector: '#password', tag: 'input', type: 'password' }] }));
     },
     webType: () => {
       sent.push('web_type');

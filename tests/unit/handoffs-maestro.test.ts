@@ -212,3 +212,56 @@ describe('R-HAND-06: nothing typed can freeze the page', () => {
     }
   });
 });
+
+describe('R-HAND-14: childOf, label and css as Maestro reads and runs them', () => {
+  const root = demoRoot('feed');
+  const ids = (text: string) => {
+    const result = trySelector(text, root, 'maestro');
+    if (!result.ok) throw result.error;
+    const view = indexScreen(root);
+    return result.matches.map((k) => view.nodes[view.byKey.get(k)!]!.node['resource-id']);
+  };
+
+  it('R-HAND-14: childOf searches inside the parent it names (Orchestra.kt findElement / resolveParentHierarchy): one Like of twelve', () => {
+    expect(ids("id: 'feed\\.like\\..*'").length).toBeGreaterThan(1);
+    expect(ids("id: 'feed\\.like\\..*'\nchildOf:\n  id: 'feed\\.cell\\.12'")).toEqual(['feed.like.12']);
+    // The flow-mapping form reads the same (YamlElementSelectorUnion).
+    expect(ids("text: 'Like.*'\nchildOf: {id: 'feed\\.cell\\.12'}")).toEqual(['feed.like.12']);
+    // As a command's block, the way a flow writes it.
+    expect(ids("- tapOn:\n    text: 'Like.*'\n    childOf:\n      id: 'feed\\.cell\\.12'")).toEqual(['feed.like.12']);
+  });
+
+  it('R-HAND-14: the parent is the FIRST element its selector finds (`parentFilter(...).firstOrNull()`), by its index when it has one', () => {
+    // The first cell XCTest reports, in document order (clickableFirst keeps it on iOS).
+    const first = ids("id: 'feed\\.cell\\..*'")[0]!;
+    expect(ids("id: 'feed\\.like\\..*'\nchildOf:\n  id: 'feed\\.cell\\..*'")).toEqual([first.replace('cell', 'like')]);
+    // index in screen order (Filters.index after INDEX_COMPARATOR): the third cell from the top.
+    const third = ids("id: 'feed\\.cell\\..*'\nindex: 2")[0]!;
+    expect(third).not.toBe(first);
+    expect(ids("id: 'feed\\.like\\..*'\nchildOf:\n  id: 'feed\\.cell\\..*'\n  index: 2")).toEqual([third.replace('cell', 'like')]);
+  });
+
+  it('R-HAND-14: the parent searched is its aggregate(), the parent itself included; no parent, nothing found', () => {
+    expect(ids("id: 'feed\\.cell\\.12'\nchildOf:\n  id: 'feed\\.cell\\.12'")).toEqual(['feed.cell.12']);
+    expect(ids("id: 'feed\\.like\\..*'\nchildOf:\n  id: 'nowhere'")).toEqual([]);
+  });
+
+  it('R-HAND-14: a childOf string is a text selector, and its deepest match is the parent: "Post 12" is the label, which holds no button', () => {
+    expect(ids("id: 'feed\\.like\\..*'\nchildOf: 'Post 12'")).toEqual([]);
+  });
+
+  it('R-HAND-14: a childOf of a childOf resolves the grandparent first (resolveParentHierarchy recurses on selector.childOf)', () => {
+    const first = ids("id: 'feed\\.cell\\..*'")[0]!.replace('cell', 'like');
+    expect(ids("id: 'feed\\.like\\..*'\nchildOf:\n  id: 'feed\\.cell\\..*'\n  childOf:\n    id: 'feed\\.list'")).toEqual([first]);
+    expect(ids("id: 'feed\\.like\\..*'\nchildOf:\n  id: 'feed\\.cell\\..*'\n  childOf:\n    id: 'nowhere'")).toEqual([]);
+  });
+
+  it("R-HAND-14: label names the step, not the element (YamlFluentCommand passes it to the command); css is the web driver's DOM, refused on iOS", () => {
+    expect(ids("id: 'feed\\.like\\.12'\nlabel: 'Like the twelfth post'")).toEqual(['feed.like.12']);
+    const css = trySelector("css: '#like'", root, 'maestro');
+    expect(css.ok).toBe(false);
+    if (!css.ok) expect(css.error.message).toMatch(/^Maestro: css selectors are for Maestro web flows, not an iOS app/);
+    const empty = trySelector("id: 'x'\nchildOf:", root, 'maestro');
+    expect(empty.ok).toBe(false);
+  });
+});

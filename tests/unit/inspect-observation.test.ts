@@ -12,6 +12,7 @@ import type { LayoutWarning } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
 import {
   backendLine,
+  emptyObservationReasons,
   frameStamps,
   frameMismatch,
   hiddenContentMarks,
@@ -224,5 +225,25 @@ describe('merged attributes', () => {
     ]);
     expect(rows.findIndex((r) => r.group === 'merged')).toBe(rows.findIndex((r) => r.name === 'children') + 1);
     expect(rows.filter((r) => r.name === 'web-origin')).toHaveLength(1);
+  });
+});
+
+describe('R-AR-31: an empty observation is an error with its reasons', () => {
+  const quality = { verdict: 'sparse' as const, reason: 'appreveal_no_elements' as const };
+  const leaf = { className: 'AppRevealScreen' };
+  it('a root without a child, or no tree at all, is empty and says why; one node below the root is not', () => {
+    expect(emptyObservationReasons({ quality, errors: [], viewHierarchy: { hierarchy: leaf } as never })).toEqual([
+      'The app answered get_elements with no elements.',
+    ]);
+    expect(
+      emptyObservationReasons({
+        quality,
+        errors: [{ stage: 'appreveal', code: 'appreveal_failed', message: 'get_screen failed' }] as never,
+        viewHierarchy: undefined as never,
+      }),
+    ).toEqual(['The app answered get_elements with no elements.', 'no element tree was read', 'appreveal · appreveal_failed: get_screen failed']);
+    expect(
+      emptyObservationReasons({ quality, errors: [], viewHierarchy: { hierarchy: { ...leaf, node: [{ className: 'button' }] } } as never }),
+    ).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { RUNNER_SOURCES } from '@shared/observe/perf-snapshot';
 import { StepPerfSchema, type PerfSnapshot, type StepPerf } from '@shared/protocol/perf';
-import { MAX_MEMORY_THRESHOLD_MB, MemoryThresholdError, memoryGrowth, perfSideBySide } from '@shared/trace/perf-step';
+import { MAX_MEMORY_THRESHOLD_MB, MemoryThresholdError, memoryFlagLine, memoryGrowth, memoryThresholdOf, perfSideBySide, replayMemory } from '@shared/trace/perf-step';
 
 function snapshot(memory: number | null, cpu: number | null = 10): PerfSnapshot {
   return {
@@ -50,5 +50,35 @@ describe('perfSideBySide', () => {
       { figure: 'memory growth (MB)', recorded: 64, replayed: 2 },
     ]);
     expect(perfSideBySide(step(200, 264), undefined).map((row) => row.replayed)).toEqual([null, null, null]);
+  });
+});
+
+describe('replayed memory (R-PERFSTEP-05)', () => {
+  it('R-PERFSTEP-05: the CLI threshold is digits with an optional fraction, 0 to 65,536 MB; anything else is a typed error', () => {
+    expect(memoryThresholdOf('20')).toBe(20);
+    expect(memoryThresholdOf('0.5')).toBe(0.5);
+    expect(memoryThresholdOf(String(MAX_MEMORY_THRESHOLD_MB))).toBe(MAX_MEMORY_THRESHOLD_MB);
+    for (const bad of ['', ' 5', '-1', '1e3', '0x10', 'abc', '65537', '5.']) expect(() => memoryThresholdOf(bad)).toThrow(MemoryThresholdError);
+  });
+
+  it('R-PERFSTEP-05: each side is judged against the threshold; a side without a window is null', () => {
+    expect(replayMemory({ recorded: step(100, 104), replayed: step(100, 150) }, 20)).toEqual({
+      recorded: { grownMb: 4, flagged: false },
+      replayed: { grownMb: 50, flagged: true },
+    });
+    expect(replayMemory({ replayed: step(100, 150) }, 20).recorded).toBeNull();
+    expect(replayMemory(undefined, 20)).toEqual({ recorded: null, replayed: null });
+  });
+
+  it('R-PERFSTEP-05: the summary line names the steps flagged this time and those flagged when recorded; none flagged, no line', () => {
+    const steps = [
+      { number: 1, perf: { recorded: step(100, 104), replayed: step(100, 150) } },
+      { number: 2, perf: { recorded: step(100, 150), replayed: step(100, 150) } },
+      { number: 3, perf: { recorded: step(100, 150), replayed: step(100, 101) } },
+      { number: 4 },
+    ];
+    expect(memoryFlagLine(steps, 20)).toBe('memory grew over 20 MB at steps 1, 2 (recorded: steps 2, 3)');
+    expect(memoryFlagLine(steps.slice(0, 1), 20)).toBe('memory grew over 20 MB at step 1 (recorded: none)');
+    expect(memoryFlagLine(steps, 60)).toBeUndefined();
   });
 });

@@ -76,3 +76,20 @@ describe('StepPerfTracker', () => {
     expect(plain?.perf).toBeUndefined();
   });
 });
+
+describe('StepPerfTracker for a replay', () => {
+  it('R-PERFSTEP-05: an after window asked to close after fewer pushes closes there; the ask is held to 1–AFTER_WINDOW_PUSHES', () => {
+    const tracker = new StepPerfTracker();
+    tracker.sample(push(1_000, 100));
+    tracker.actionStarted('a', 1_500);
+    tracker.actionEnded('a', 1_600, 1);
+    expect(tracker.sample(push(2_000, 120))?.perf.after.sampleCount).toBe(1);
+    tracker.actionStarted('b', 2_500);
+    tracker.actionEnded('b', 2_600, 0);
+    expect(tracker.sample(push(3_000, 120))?.perf.after.sampleCount).toBe(1);
+    tracker.actionStarted('c', 3_500);
+    tracker.actionEnded('c', 3_600, 99);
+    const closes = [4_000, 5_000, 6_000].map((t) => tracker.sample(push(t, 130)));
+    expect(closes.map((c) => c?.perf.after.sampleCount)).toEqual([undefined, undefined, AFTER_WINDOW_PUSHES]);
+  });
+});

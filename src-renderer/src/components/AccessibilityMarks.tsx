@@ -5,7 +5,7 @@
  */
 import { memo } from 'react';
 import type { Rect } from '@shared/model/node';
-import type { A11ySeverity } from '@shared/protocol/accessibility';
+import type { A11yFinding, A11ySeverity } from '@shared/protocol/accessibility';
 import type { NodeKey } from '@shared/model/tree';
 import type { DeviceAudit } from '@renderer/api/accessibility';
 
@@ -22,8 +22,13 @@ export interface FindingMark {
 /** The marks of an audit of exactly the shown frame (a node key of another frame may name another element). */
 export function findingMarks(audit: DeviceAudit | undefined, receivedAt: number | undefined, focused: string | null): FindingMark[] {
   if (!audit?.audit || audit.receivedAt === null || audit.receivedAt !== receivedAt) return [];
-  const muted = new Set(audit.muted);
-  return audit.audit.violations.map((f) => ({
+  return auditMarks(audit.audit.violations, audit.muted, focused);
+}
+
+/** A mark per finding of the frame they were found on (the trace view's stored frame, the live panel's shown one). */
+export function auditMarks(violations: readonly A11yFinding[], mutedFingerprints: readonly string[], focused: string | null): FindingMark[] {
+  const muted = new Set(mutedFingerprints);
+  return violations.map((f) => ({
     fingerprint: f.fingerprint,
     nodeKey: f.nodeKey,
     rule: f.rule,

@@ -14,6 +14,7 @@ import { useAccessibility } from '@renderer/state/accessibility';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
 import { errorMessage, formatTime, plural } from '@renderer/state/format';
 import { useMuteFinding, type DeviceAudit } from '@renderer/api/accessibility';
+import { FindingsCompare } from './StepFindings';
 
 interface Props {
   device: DeviceSummary | undefined;
@@ -102,10 +103,29 @@ export function AccessibilityPanel({ device, frame, audit }: Props) {
                 </ul>
               </div>
             ))}
+            {device && <LiveCompare device={device} shownAt={frame?.receivedAt} />}
           </>
         )}
       </div>
     </section>
+  );
+}
+
+/** This device's findings against another connected device's (docs/rules.md#r-a11y-21): what only this one has is pickable here. */
+function LiveCompare({ device, shownAt }: { device: DeviceSummary; shownAt: number | undefined }) {
+  const focus = useAccessibility((s) => s.focus);
+  const selectNode = useScopedInspector((s) => s.selectNode);
+  return (
+    <FindingsCompare
+      source={{ from: 'device', deviceId: device.id }}
+      role="compared"
+      shownAt={shownAt}
+      excludeDeviceId={device.id}
+      onFocus={(f) => {
+        focus(f.fingerprint);
+        selectNode(f.nodeKey);
+      }}
+    />
   );
 }
 

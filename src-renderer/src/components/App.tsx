@@ -14,7 +14,6 @@ import {
   type ScreenGesture,
 } from '@shared/inspect';
 import type { DeviceSummary } from '@shared/protocol/device';
-import { trySelector } from '@shared/selectors';
 import { Group } from 'react-resizable-panels';
 import { useLiveLoop } from '@renderer/api/live';
 import type { ActionRequest } from '@shared/protocol/action';
@@ -25,6 +24,7 @@ import { useTimeline } from '@renderer/state/timeline';
 import { errorMessage, formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
 import { useSelectorTry } from '@renderer/state/selector-try';
+import { useSelectorTryResult } from '@renderer/hooks/useSelectorTryResult';
 import { useZoom } from '@renderer/state/zoom';
 import { Attributes } from './Attributes';
 import { ConnectForm } from './ConnectForm';
@@ -168,8 +168,11 @@ function LiveApp() {
   const root = hierarchy?.hierarchy;
   const tryText = useSelectorTry((s) => s.text);
   // A selector being tried highlights what it finds; else the search's matches (docs/rules.md#r-qa-22).
-  const tryResult = useMemo(() => (tryText.trim() === '' ? null : trySelector(tryText, root)), [tryText, root]);
-  const matchKeys = useMemo(() => (tryResult ? new Set(tryResult.ok ? tryResult.matches : []) : matches.keySet), [matches, tryResult]);
+  // Evaluated in a worker with a time limit, so no selector and no tree can freeze the page (docs/rules.md#r-hand-13).
+  const tried = useSelectorTryResult(tryText, root);
+  const tryResult = tried.result;
+  const trying = tryText.trim() !== '';
+  const matchKeys = useMemo(() => (trying ? new Set(tryResult?.ok ? tryResult.matches : []) : matches.keySet), [matches, tryResult, trying]);
   const pickStack = useMemo(() => {
     if (pickX === undefined || pickY === undefined) return [];
     return pickStackAt(tree.nodes, pickX, pickY, { pickable: pickableAmong(shownNodes, tree.nodes) });
@@ -254,7 +257,7 @@ function LiveApp() {
             <ConnectForm />
             <DeviceList />
             <DiscoveredList />
-            <DemoPanel device={device} />
+            <DemoPanel device={device} frame={frame} />
           </aside>
         </Pane>
         <PaneSeparator id="sidebar" label="Resize the device list" />
@@ -382,6 +385,7 @@ function LiveApp() {
               <SelectorsPanel
                 root={appReveal ? undefined : root}
                 tryResult={tryResult}
+                tryPending={tried.pending}
                 unavailable={
                   appReveal
                     ? "Selectors are made from what XCTest reports; this app's elements come from AppReveal, not XCTest, so none are offered here."

@@ -5,10 +5,10 @@ import './DemoPanel.css';
  * from the UI. The host reads and changes them through the demo's admin endpoint; the page never sees
  * its address. A fault with a value (milliseconds, a reason, a command) takes it before it is turned on.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { DemoState } from '@shared/api/api';
-import type { DeviceSummary } from '@shared/protocol/device';
-import type { DemoFaultValue } from '@shared/protocol/demo-admin';
+import type { DeviceSummary, Frame } from '@shared/protocol/device';
+import { demoScreenIn, type DemoFaultValue } from '@shared/protocol/demo-admin';
 import { ACTION_REJECTION_REASONS } from '@shared/protocol/sdk';
 import { RUNNER_COMMANDS } from '@shared/protocol/runner';
 import { useDemoChange, useDemoState } from '@renderer/api/queries';
@@ -111,10 +111,19 @@ function FaultRow({
   );
 }
 
-export function DemoPanel({ device }: { device: DeviceSummary | undefined }) {
+export function DemoPanel({ device, frame }: { device: DeviceSummary | undefined; frame?: Frame | undefined }) {
   const state = useDemoState(device);
   const change = useDemoChange(device?.id ?? '');
   const [open, setOpen] = useState(true);
+  // The Screen menu shows the device's real screen (docs/rules.md#r-phone-04): a tap that changed it on
+  // the phone (a tab, a link) makes the demo's own answer read again, not a guess from the tree.
+  const shown = frame?.deviceId === device?.id ? demoScreenIn(frame?.observation?.viewHierarchy?.hierarchy) : undefined;
+  const known = state.data?.screen;
+  const { refetch, isFetching } = state;
+  useEffect(() => {
+    if (shown !== undefined && known !== undefined && shown !== known && !isFetching) void refetch();
+    // Asked once per screen change seen; the answer is the demo's own.
+  }, [shown, known]);
   if (!device || !state.data) return null;
   const demo = state.data;
   const active = activeFaults(demo.faults);

@@ -19,7 +19,7 @@ import { ConnectForm } from './ConnectForm';
  * The host's devices, kept fresh by `devices.changed`: the trace view is shown without the live view,
  * which otherwise listens for it.
  */
-function useDevicesFollowed() {
+export function useDevicesFollowed() {
   const api = useApi();
   const client = useQueryClient();
   useEffect(() => api.on('devices.changed', ({ devices }) => client.setQueryData(queryKeys.devices, devices)), [api, client]);
@@ -27,7 +27,7 @@ function useDevicesFollowed() {
 }
 
 /** The device to replay on: the one last chosen while it is connected, else the first connected. */
-function chosenDevice(connected: readonly DeviceSummary[], chosenId: string | null): DeviceSummary | undefined {
+export function chosenDevice(connected: readonly DeviceSummary[], chosenId: string | null): DeviceSummary | undefined {
   return connected.find((d) => d.id === chosenId) ?? connected[0];
 }
 

@@ -44,6 +44,7 @@ import type { ZoomControls } from '@renderer/state/zoom';
 import { ScreenZoom } from './ScreenZoom';
 import { BoxLayer, type PlacedBox } from './BoxLayer';
 import { FindingLayer, type FindingMark } from './AccessibilityMarks';
+import { GestureMark, type StepGesture } from './GestureMark';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { boundsOf, childrenOf, nodeSource, type Rect } from '@shared/model/node';
 import type { FlatNode, NodeKey } from '@shared/model/tree';
@@ -73,6 +74,8 @@ interface ScreenProps {
   onZoom?: ((pxPerPoint: number, fitPxPerPoint: number) => void) | undefined;
   /** The Accessibility panel's findings of this frame, outlined where they are (docs/rules.md#r-a11y-17). */
   findingMarks?: readonly FindingMark[] | undefined;
+  /** A trace step's gesture, drawn where the finger went (docs/rules.md#r-edit-08). */
+  gesture?: StepGesture | undefined;
 }
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
@@ -181,6 +184,7 @@ export function Screen({
   onZoomControls,
   onZoom,
   findingMarks,
+  gesture,
 }: ScreenProps) {
   const viewportRef = useRef<HTMLDivElement>(null);
   const viewport = useElementSize(viewportRef);
@@ -368,6 +372,7 @@ export function Screen({
           {!interacting && <PickMarker scale={scale} />}
           {windowOutline && <div data-testid="window-outline" className="window-outline" style={place(windowOutline, scale)} />}
           {findingMarks && findingMarks.length > 0 && <FindingLayer marks={findingMarks} place={(r) => place(r, scale)} />}
+          {gesture && <GestureMark gesture={gesture} scale={scale} />}
           {touches.map((t) =>
             t.endX !== undefined && t.endY !== undefined ? (
               <svg key={t.id} className="touch-stroke" width={displayedWidth} height={displayedHeight} aria-hidden>

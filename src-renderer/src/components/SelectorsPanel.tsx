@@ -55,7 +55,7 @@ function visibilityText(s: SelectorSuggestion): string {
     : `only the ${SOURCE_LABELS[s.visibleTo]} reports it: plain XCTest (Maestro, Appium) will not find it`;
 }
 
-export function SelectorTryBox({ result }: { result: SelectorTry | null }) {
+export function SelectorTryBox({ result, pending = false }: { result: SelectorTry | null; pending?: boolean }) {
   const text = useSelectorTry((s) => s.text);
   const setText = useSelectorTry((s) => s.setText);
   return (
@@ -74,9 +74,21 @@ export function SelectorTryBox({ result }: { result: SelectorTry | null }) {
           }}
         />
       </div>
+      {pending && !result && (
+        <div className="selector-try-pending" data-testid="selector-try-pending" role="status">
+          Evaluating…
+        </div>
+      )}
       {result &&
         (result.ok ? (
-          <div className="selector-try-result" data-testid="selector-try-result" data-count={result.matches.length} data-syntax={result.syntax} role="status">
+          <div
+            className="selector-try-result"
+            data-testid="selector-try-result"
+            data-count={result.matches.length}
+            data-syntax={result.syntax}
+            data-pending={String(pending)}
+            role="status"
+          >
             <strong>{result.matches.length === 0 ? 'no match' : plural(result.matches.length, 'match', 'matches')}</strong> as {SYNTAX_LABELS[result.syntax]} (
             {result.strategy}){result.syntax === 'parallax' ? ' on the merged tree' : ' in what XCTest reports'}
             {result.onlyMerged.length > 0 && (
@@ -98,10 +110,13 @@ export function SelectorTryBox({ result }: { result: SelectorTry | null }) {
 export function SelectorsPanel({
   root,
   tryResult,
+  tryPending = false,
   unavailable,
 }: {
   root: UiNode | undefined;
   tryResult: SelectorTry | null;
+  /** The box's text is being evaluated (in the worker); `tryResult` is the last answer for it, or null. */
+  tryPending?: boolean;
   /** Why this device has no selectors to offer (an AppReveal app's elements do not come from XCTest). */
   unavailable?: string | undefined;
 }) {
@@ -118,7 +133,7 @@ export function SelectorsPanel({
   return (
     <section className="panel selectors-panel" data-testid="selectors-panel" data-node-key={suggestions?.key ?? ''}>
       <div className="panel-title">Selectors</div>
-      <SelectorTryBox result={tryResult} />
+      <SelectorTryBox result={tryResult} pending={tryPending} />
       {!unavailable && <PageSource root={root} />}
       <div className="selectors-list">
         {unavailable ? (

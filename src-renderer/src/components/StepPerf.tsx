@@ -3,24 +3,27 @@
  * it, drawn as paired bars, and a flag when memory grew by more than the user's threshold (a number
  * input in the view, kept in localStorage so it survives a reload).
  */
-import { useState } from 'react';
 import type { StepPerf as StepPerfData } from '@shared/protocol/perf';
-import { DEFAULT_MEMORY_THRESHOLD_MB, MAX_MEMORY_THRESHOLD_MB, memoryGrowth } from '@shared/trace/perf-step';
+import { MAX_MEMORY_THRESHOLD_MB, memoryGrowth } from '@shared/trace/perf-step';
+import { useMemoryThreshold } from '@renderer/state/memory-threshold';
 
-/** Where the threshold is kept in localStorage. */
-export const THRESHOLD_STORAGE_KEY = 'parallax.stepPerf.memoryThresholdMb';
-
-function storage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
-
-function savedThreshold(): number {
-  const raw = Number(storage()?.getItem(THRESHOLD_STORAGE_KEY) ?? NaN);
-  return Number.isFinite(raw) && raw >= 0 && raw <= MAX_MEMORY_THRESHOLD_MB ? raw : DEFAULT_MEMORY_THRESHOLD_MB;
+/** The threshold's input, shared by the step's window and the replay's figures (one value: state/memory-threshold.ts). */
+export function MemoryThresholdInput() {
+  const threshold = useMemoryThreshold((s) => s.thresholdMb);
+  const set = useMemoryThreshold((s) => s.set);
+  return (
+    <label>
+      Flag above (MB){' '}
+      <input
+        type="number"
+        min={0}
+        max={MAX_MEMORY_THRESHOLD_MB}
+        value={threshold}
+        aria-label="memory growth threshold (MB)"
+        onChange={(event) => void set(event.currentTarget.valueAsNumber)}
+      />
+    </label>
+  );
 }
 
 const fmt = (value: number | null | undefined, unit: string) => (value === null || value === undefined ? '—' : `${value.toFixed(1)} ${unit}`);
@@ -43,7 +46,7 @@ function Bars({ label, before, after, unit }: { label: string; before: number | 
 }
 
 export function StepPerf({ perf }: { perf: StepPerfData | undefined }) {
-  const [threshold, setThreshold] = useState(savedThreshold);
+  const threshold = useMemoryThreshold((s) => s.thresholdMb);
   if (!perf) return null;
   const growth = memoryGrowth(perf, threshold);
   return (
@@ -58,22 +61,7 @@ export function StepPerf({ perf }: { perf: StepPerfData | undefined }) {
         ) : (
           <span>Memory growth: {growth.grownMb === null ? 'no figure' : `${growth.grownMb} MB`}</span>
         )}
-        <label>
-          Flag above (MB){' '}
-          <input
-            type="number"
-            min={0}
-            max={MAX_MEMORY_THRESHOLD_MB}
-            value={threshold}
-            aria-label="memory growth threshold (MB)"
-            onChange={(event) => {
-              const value = event.currentTarget.valueAsNumber;
-              if (!Number.isFinite(value) || value < 0 || value > MAX_MEMORY_THRESHOLD_MB) return;
-              setThreshold(value);
-              storage()?.setItem(THRESHOLD_STORAGE_KEY, String(value));
-            }}
-          />
-        </label>
+        <MemoryThresholdInput />
       </div>
       <small>
         before: {perf.before.sampleCount} pushes in {perf.before.windowMs / 1000} s; after: {perf.after.sampleCount} pushes

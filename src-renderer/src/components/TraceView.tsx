@@ -26,6 +26,10 @@ import { TraceAppState } from './AppPanel';
 import { Tree } from './Tree';
 import { indexTree } from '@shared/model/tree';
 import { StepPerf } from './StepPerf';
+import { StepFindings, useStoredFrameAudit } from './StepFindings';
+import { auditMarks, findingsByNode, type FindingMark } from './AccessibilityMarks';
+import { TraceEditor } from './TraceEditor';
+import { ReplayPerf } from './ReplayPerf';
 
 /** The "Open trace…" button: a file input under a label. */
 export function OpenTraceButton() {
@@ -60,6 +64,8 @@ function TraceFrame({
   onActivate,
   marks = EMPTY,
   emptyText = 'Not recorded.',
+  findingMarks,
+  gesture,
 }: {
   label: string;
   testId: string;
@@ -72,6 +78,10 @@ function TraceFrame({
   marks?: ReadonlySet<string>;
   /** What an absent frame says. */
   emptyText?: string;
+  /** The step's accessibility findings on this frame (docs/rules.md#r-a11y-21). */
+  findingMarks?: readonly FindingMark[] | undefined;
+  /** The step's gesture, drawn where the finger went (the before frame: where it was aimed). */
+  gesture?: TraceViewStep['gesture'];
 }) {
   const tree = useMemo(() => indexTree(frame?.observation?.viewHierarchy?.hierarchy), [frame]);
   const pickX = useInspector((s) => (active ? s.pick?.x : undefined));
@@ -88,7 +98,16 @@ function TraceFrame({
     >
       <div className="trace-frame-label">{label}</div>
       <div className="trace-frame-stage">
-        <Screen frame={frame} nodes={tree.nodes} matchKeys={marks} pickStack={pickStack} mismatch={false} placeholder={placeholder} />
+        <Screen
+          frame={frame}
+          nodes={tree.nodes}
+          matchKeys={marks}
+          pickStack={pickStack}
+          mismatch={false}
+          placeholder={placeholder}
+          findingMarks={findingMarks}
+          gesture={gesture}
+        />
       </div>
     </section>
   );
@@ -200,6 +219,7 @@ function StepResult({ step }: { step: TraceViewStep }) {
   const result = step.result;
   return (
     <div className="trace-result" data-testid="trace-result" data-success={String(result?.success ?? false)}>
+      {step.label && <span data-testid="trace-step-label">{step.label} · </span>}
       <strong data-testid="trace-action">
         {step.action}
         {step.target ? ` · ${step.target}` : ''}
@@ -247,7 +267,7 @@ function Thumb({ path, step, index, selected, onSelect }: { path: string; step: 
         <span className="trace-thumb-empty">{!hasShot ? 'no screenshot' : shot.isError ? 'unreadable' : '…'}</span>
       )}
       <span className="trace-step-caption">
-        {index + 1}. {step.action}
+        {index + 1}. {step.label ?? step.action}
         {success ? '' : ' ✕'}
       </span>
       <ReplayBadge path={path} callId={step.callId} />
@@ -305,6 +325,12 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
   const after = useTraceFrame(trace.path, step?.after, afterTime);
   const shown = side === 'before' ? before.frame : after.frame;
   const tree = useMemo(() => indexTree(shown?.observation?.viewHierarchy?.hierarchy), [shown]);
+  // The shown frame's findings, audited offline by the host from what the trace stored (docs/rules.md#r-a11y-21).
+  const shownRefs = side === 'before' ? step?.before : step?.after;
+  const stepAudit = useStoredFrameAudit(trace.path, shownRefs);
+  const [focused, setFocused] = useState<string | null>(null);
+  const findingMarks = useMemo(() => auditMarks(stepAudit.data?.audit?.violations ?? [], [], focused), [stepAudit.data, focused]);
+  const markedNodes = useMemo(() => findingsByNode(findingMarks), [findingMarks]);
   const { manifest } = trace;
   // When a replay of this trace ends, its first step that did not match is the one shown (issue 27).
   const ended = useReplay((s) => (s.run?.path === trace.path && !s.run.running ? s.run.report : null));
@@ -329,6 +355,7 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <strong>{manifest.device.name}</strong> ({manifest.device.kind})
           {manifest.app ? ` · ${manifest.app.name ?? manifest.app.bundleId}${manifest.app.version ? ` ${manifest.app.version}` : ''}` : ''} · recorded{' '}
           {new Date(manifest.createdAt).toLocaleString()} · {trace.steps.length} step{trace.steps.length === 1 ? '' : 's'}
+          {manifest.edited ? <span data-testid="trace-edited"> · edited copy of {manifest.edited.from}</span> : null}
           {trace.comparisons.length > 0 ? ` · ${trace.comparisons.length} comparison${trace.comparisons.length === 1 ? '' : 's'}` : ''}
           <span className="mono trace-path" title={trace.path}>
             {' '}
@@ -365,13 +392,16 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
           <div className="trace-main">
             <StepResult step={step} />
             <ReplayStepResult path={trace.path} callId={step.callId} />
+            <TraceEditor key={trace.path} trace={trace} step={step} index={index} />
             <div className="trace-frames">
               <TraceFrame
                 label={`Before · ${formatTime(beforeTime)}`}
                 testId="trace-before"
                 {...before}
+                gesture={step.gesture}
                 active={side === 'before'}
                 onActivate={() => activate('before')}
+                findingMarks={side === 'before' ? findingMarks : undefined}
               />
               <TraceFrame
                 label={step.after ? `After · ${formatTime(afterTime)}` : 'After'}
@@ -379,15 +409,29 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
                 {...after}
                 active={side === 'after'}
                 onActivate={() => activate('after')}
+                findingMarks={side === 'after' ? findingMarks : undefined}
               />
             </div>
             {/* Under the frames, not above: the before / after pictures stay whole in the window (docs/rules.md#r-layout-06). */}
             <StepPerf perf={step.perf} />
+            <ReplayPerf path={trace.path} callId={step.callId} />
             <ReplaySideBySide path={trace.path} step={step} recordedBefore={before} recordedAfter={after} />
           </div>
           <aside className="inspector trace-inspector">
-            <Tree tree={tree} matchKeys={EMPTY} frameContext={undefined} />
+            <Tree tree={tree} matchKeys={EMPTY} frameContext={undefined} findings={markedNodes} />
             <Attributes tree={tree} />
+            <StepFindings
+              key={`${shownRefs?.observationRef ?? ''}|${side}`}
+              path={trace.path}
+              refs={shownRefs}
+              side={side}
+              audit={stepAudit}
+              focused={focused}
+              onFocus={(finding) => {
+                setFocused(finding.fingerprint);
+                useInspector.getState().selectNode(finding.nodeKey);
+              }}
+            />
             {step.appStateRef && <TraceAppState path={trace.path} appStateRef={step.appStateRef} />}
           </aside>
         </div>

@@ -7,7 +7,7 @@ import './WebViewPanel.css';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ActionRequest } from '@shared/protocol/action';
-import type { WebControl } from '@shared/api/api';
+import type { WebControl } from '@shared/protocol/appreveal';
 import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import { useApi } from '@renderer/api/queries';
 

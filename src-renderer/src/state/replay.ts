@@ -73,7 +73,7 @@ export function replayErrorText(error: unknown): string {
  */
 export async function startReplay(
   api: ParallaxApi,
-  input: { path: string; deviceId: string; stopOnDivergence: boolean; total: number; relaunchFirst?: boolean },
+  input: { path: string; deviceId: string; stopOnDivergence: boolean; total: number; relaunchFirst?: boolean; fromCallId?: string; only?: boolean },
   /** The trace's secrets, by variable name: sent with the call and kept nowhere (docs/rules.md#r-rpl-04). */
   variables?: Readonly<Record<string, string>>,
 ): Promise<void> {
@@ -102,6 +102,7 @@ export async function startReplay(
         deviceId: input.deviceId,
         stopOnDivergence: input.stopOnDivergence,
         ...(input.relaunchFirst ? { relaunchFirst: true } : {}),
+        ...(input.fromCallId !== undefined ? { fromCallId: input.fromCallId, ...(input.only ? { only: true } : {}) } : {}),
         ...(variables && Object.keys(variables).length > 0 ? { variables: { ...variables } } : {}),
       })
       .then(finish, (error: unknown) => {

@@ -1,0 +1,122 @@
+/**
+ * Trace edits on a trace recorded from the demo device over its real ports (docs/rules.md#r-edit-06,
+ * #r-edit-07): the edited copy is written beside the recording, which stays byte for byte as it was;
+ * it reopens with its edits; it replays on the device; a replay runs from a step, or that step alone.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionRequest } from '@shared/protocol/action';
+import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { connectionFor } from '@main/devices/manager';
+import type { DeviceConnection } from '@main/connection/connection';
+import { recordActionStep, replayTrace } from '@main/trace/replay';
+import { TraceRecorder } from '@main/trace/index';
+import { saveEditedTrace } from '@main/trace/edit';
+import { openedTrace, openTraceView } from '@main/trace/view';
+import type { ObservedFrame } from '@shared/protocol/device';
+
+let device: DemoDeviceHandle;
+let connection: DeviceConnection;
+let dir: string;
+let trace: string;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+async function reset(screen: string): Promise<void> {
+  const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen, faults: [], variants: [] }) });
+  expect(res.status).toBe(200);
+  await sleep(600);
+}
+const sha = async (path: string) => createHash('sha256').update(await readFile(path)).digest('hex');
+
+const STEPS: ActionRequest[] = [
+  { action: 'assert', target: { id: 'login.submit' }, check: 'visible' },
+  { action: 'tap', target: { id: 'tab.checkout' } },
+  { action: 'assert', target: { id: 'login.submit' }, check: 'visible' },
+];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'parallax-edit-'));
+  device = await startDemoDevice({ port: 0 });
+  connection = connectionFor(device.runnerUrl);
+  connection.start();
+  await connection.waitUntilConnected();
+  await reset('login');
+  let before: ObservedFrame | undefined = await connection.observe({});
+  const recorder = await TraceRecorder.start({
+    dir,
+    manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: device.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
+  });
+  for (const [i, request] of STEPS.entries()) {
+    await sleep(400);
+    const { result, after } = await connection.act(request);
+    await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after });
+    before = after;
+  }
+  trace = await recorder.stop({ outFile: join(dir, 'checkout.parallax-trace') });
+}, 120_000);
+
+afterAll(async () => {
+  await connection?.close();
+  await device?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('R-EDIT-06: an edited trace is a new file beside the recording', () => {
+  it('saving edits writes -edited beside the original and leaves it as it was; it reopens with its edits and replays matched', async () => {
+    const recorded = await openTraceView(trace);
+    // The recording's last step asserted what was false (Sign In is gone on Checkout): it failed.
+    expect(recorded.steps.map((s) => s.result?.success)).toEqual([true, true, false]);
+    const original = await sha(trace);
+    const edited = await saveEditedTrace(trace, [
+      { op: 'delete', callId: 'call-3' },
+      { op: 'insertAssertion', after: 'call-2', check: 'notVisible', selector: { id: 'login.submit' } },
+      { op: 'rename', callId: 'call-2', label: 'Open Checkout' },
+    ]);
+    expect(edited).toBe(join(dir, 'checkout-edited.parallax-trace'));
+    expect(await sha(trace)).toBe(original);
+
+    const view = await openTraceView(edited);
+    expect(view.manifest.edited).toMatchObject({ from: 'checkout.parallax-trace', edits: 3 });
+    expect(view.steps.map((s) => [s.kind, s.label ?? '', s.result?.success])).toEqual([
+      ['assert', '', true],
+      ['tap', 'Open Checkout', true],
+      ['assert', '', true],
+    ]);
+    expect(view.steps[1]?.gesture).toMatchObject({ kind: 'tap' });
+    // The screenshots the steps still show came along.
+    expect(view.warnings).toEqual([]);
+
+    await reset('login');
+    const report = await replayTrace(await openedTrace(edited), connection, { stopOnDivergence: false });
+    expect(report.steps.map((s) => [s.verdict, s.differences])).toEqual([
+      ['matched', []],
+      ['matched', []],
+      ['matched', []],
+    ]);
+
+    // A second save never replaces the first copy, nor stacks the name.
+    const again = await saveEditedTrace(edited, [{ op: 'rename', callId: 'call-1', label: 'On Sign In' }]);
+    expect(again).toBe(join(dir, 'checkout-edited-2.parallax-trace'));
+    expect((await readdir(dir)).filter((n) => n.endsWith('.parallax-trace')).sort()).toEqual([
+      'checkout-edited-2.parallax-trace',
+      'checkout-edited.parallax-trace',
+      'checkout.parallax-trace',
+    ]);
+  }, 120_000);
+
+  it('R-EDIT-07: a replay of one step runs that step alone; from a step runs it and the rest', async () => {
+    await reset('login');
+    const opened = await openedTrace(trace);
+    const one = await replayTrace(opened, connection, { stopOnDivergence: false, fromCallId: 'call-2', only: true });
+    expect(one.total).toBe(1);
+    expect(one.steps.map((s) => [s.number, s.verdict])).toEqual([[2, 'matched']]);
+    await reset('login');
+    const from = await replayTrace(opened, connection, { stopOnDivergence: false, fromCallId: 'call-2' });
+    expect(from.steps.map((s) => s.number)).toEqual([2, 3]);
+    expect(from.total).toBe(2);
+    expect(from.steps[0]?.verdict).toBe('matched');
+  }, 120_000);
+});
