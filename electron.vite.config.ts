@@ -10,7 +10,8 @@ export default defineConfig({
     resolve: { alias },
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts') } },
+      // The trace worker is an entry of its own beside index.js (src-main/entries.ts finds it by this name).
+      rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts'), 'trace-worker': resolve(__dirname, 'src-main/trace/worker.ts') } },
     },
   },
   preload: {

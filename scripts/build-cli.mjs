@@ -13,7 +13,8 @@ const outdir = process.argv[2] ?? 'out/cli';
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src-main/cli/main.ts' },
+  // The trace worker is a file of its own beside main.mjs (src-main/entries.ts finds it by this name).
+  entryPoints: { main: 'src-main/cli/main.ts', 'trace-worker': 'src-main/trace/worker.ts' },
   outdir,
   bundle: true,
   // The demo devices load with a dynamic import() (so a machine without Chromium still starts): keep them

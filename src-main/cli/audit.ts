@@ -12,7 +12,7 @@ import type { A11ySeverity, AccessibilityAudit } from '@shared/protocol/accessib
 import { A11Y_SEVERITIES } from '@shared/protocol/accessibility';
 import { connectionFor } from '@main/devices/manager';
 import { openTraceFile } from '@main/trace/open';
-import { describeTarget } from '@main/trace/view';
+import { describeTarget } from '@main/trace/view-steps';
 import { auditFrame, auditStoredFrame, decodeScreenshot, storedFrameRoot } from '@main/a11y/audit-frame';
 import { filmstripNumbers } from '@shared/trace/reader';
 import { recordedActionText } from '@shared/trace/action-record';

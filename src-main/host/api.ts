@@ -17,8 +17,8 @@ import { RecordingStateError, type SessionRecording } from '@main/trace/recordin
 import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
 import { ReplayRangeError, ReplayVariablesError } from '@main/trace/replay';
 import { TraceEditError } from '@shared/trace/trace-edit';
-import { exportMaestro, exportNotes, exportXcuiTest, TraceOpenError } from '@main/trace/index';
-import { openedCopiesDir, openedTrace, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
+import { TraceOpenError } from '@main/trace/index';
+import { exportTraceMaestro, exportTraceXcuiTest, openedCopiesDir, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 import { TraceAccess } from '@main/trace/access';
 import { tracesDir } from '@main/paths';
 import { basename, dirname, relative, isAbsolute } from 'node:path';
@@ -148,14 +148,8 @@ export function createApiService(
     'trace.open': ({ path }) => openTraceView(access.readable(path)),
     'trace.resource': ({ path, ref, as }) => traceResource(access.readable(path), ref, as),
     'trace.recent': () => recentTraces(requireRecording().dir),
-    'trace.exportMaestro': async ({ path }) => {
-      const flow = await exportMaestro(await openedTrace(access.readable(path)));
-      return { yaml: flow.yaml, notes: exportNotes(flow) };
-    },
-    'trace.exportXcuiTest': async ({ path }) => {
-      const method = await exportXcuiTest(await openedTrace(access.readable(path)));
-      return { swift: method.swift, notes: exportNotes(method) };
-    },
+    'trace.exportMaestro': ({ path }) => exportTraceMaestro(access.readable(path)),
+    'trace.exportXcuiTest': ({ path }) => exportTraceXcuiTest(access.readable(path)),
     'trace.replay': ({ path, deviceId, stopOnDivergence, variables, relaunchFirst, fromCallId, only }) =>
       replays.run(access.readable(path), deviceId, stopOnDivergence, variables, relaunchFirst === true, { fromCallId, only }),
     'trace.saveEdited': async ({ path, edits }) => {

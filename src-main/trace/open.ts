@@ -21,13 +21,23 @@ import { readEventsStream, type EventsSource } from './events-stream';
 
 export { TraceOpenError, type TraceOpenErrorCode } from './errors';
 
-export interface OpenedTrace {
+/** A trace's resources, read on demand: what showing a step's screenshot or screen needs, and no event. */
+export interface TraceResources {
   /** Absolute path of the file or folder. */
   path: string;
   source: 'file' | 'folder';
   /** A folder whose recording has not been stopped (still running, or left by a crash). */
   inProgress: boolean;
   manifest: TraceManifest;
+  /** Whether the trace holds this resource. */
+  hasResource(ref: string): boolean;
+  /** A resource's bytes, checked against its content address. Throws TraceOpenError. */
+  resource(ref: string): Promise<Buffer>;
+  /** An observation or comparison resource, parsed (UInt64 identities kept exact). Throws TraceOpenError. */
+  resourceJson(ref: string): Promise<unknown>;
+}
+
+export interface OpenedTrace extends TraceResources {
   events: TraceEvent[];
   timeline: TimelineStep[];
   /** The last events line was cut off mid-write (only a folder can have one) and was left out. */
@@ -36,12 +46,6 @@ export interface OpenedTrace {
   eventsBytes: number;
   /** References events make to resources the trace does not hold; `resource()` throws missing_resource for them. */
   missingResources: ResourceRef[];
-  /** Whether the trace holds this resource. */
-  hasResource(ref: string): boolean;
-  /** A resource's bytes, checked against its content address. Throws TraceOpenError. */
-  resource(ref: string): Promise<Buffer>;
-  /** An observation or comparison resource, parsed (UInt64 identities kept exact). Throws TraceOpenError. */
-  resourceJson(ref: string): Promise<unknown>;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -95,6 +99,18 @@ async function readParts(
 
 /** Opens a `.parallax-trace` file or a trace folder. Throws TraceOpenError. */
 export async function openTraceFile(path: string, options: OpenTraceOptions = {}): Promise<OpenedTrace> {
+  return (await openTrace(path, options, true)) as OpenedTrace;
+}
+
+/**
+ * A trace's manifest and resources without its events: the zip's directory (or the folder's listing) and
+ * nothing parsed, so the host serves a step's screenshot without holding the trace (docs/rules.md#r-mem-04).
+ */
+export function openTraceResources(path: string): Promise<TraceResources> {
+  return openTrace(path, {}, false);
+}
+
+async function openTrace(path: string, options: OpenTraceOptions, withEvents: boolean): Promise<TraceResources | OpenedTrace> {
   const abs = resolve(path);
   let info;
   try {
@@ -102,10 +118,10 @@ export async function openTraceFile(path: string, options: OpenTraceOptions = {}
   } catch (error) {
     throw TraceOpenError.fromIo(error, abs);
   }
-  return info.isDirectory() ? openFolder(abs, options) : openZipTrace(abs, info.mtimeMs, options);
+  return info.isDirectory() ? openFolder(abs, options, withEvents) : openZipTrace(abs, info.mtimeMs, options, withEvents);
 }
 
-async function openZipTrace(path: string, mtimeMs: number, options: OpenTraceOptions): Promise<OpenedTrace> {
+async function openZipTrace(path: string, mtimeMs: number, options: OpenTraceOptions, withEvents: boolean): Promise<TraceResources | OpenedTrace> {
   let archive: ZipArchive;
   try {
     archive = await openZip(path);
@@ -150,7 +166,9 @@ async function openZipTrace(path: string, mtimeMs: number, options: OpenTraceOpt
     if (!eventsEntry) throw new TraceOpenError('damaged', `${TRACE_FILES.events} missing from the trace`);
     // Over its limit or inflating like a bomb, the events are refused as such before they are read.
     checkEntryLimit(eventsEntry, TRACE_LIMITS.events);
-    const parts = await readParts(manifest, () => streamZipEntry(archive, eventsEntry, TRACE_LIMITS.events), eventsEntry.uncompressedSize, options);
+    const parts = withEvents
+      ? await readParts(manifest, () => streamZipEntry(archive, eventsEntry, TRACE_LIMITS.events), eventsEntry.uncompressedSize, options)
+      : undefined;
 
     const byHex = new Map<string, ZipEntry>();
     const resourcePrefix = `${prefix}${TRACE_FILES.resources}/`;
@@ -174,7 +192,7 @@ async function openZipTrace(path: string, mtimeMs: number, options: OpenTraceOpt
       });
       return checkAddress(data, hex, entry.fileName);
     };
-    return finish(path, 'file', false, parts, (hex) => byHex.has(hex), resource);
+    return finish({ path, source: 'file', inProgress: false, manifest }, parts, (hex) => byHex.has(hex), resource);
   } catch (error) {
     throw TraceOpenError.from(error, path);
   } finally {
@@ -255,7 +273,7 @@ class IdleArchive {
   }
 }
 
-async function openFolder(path: string, options: OpenTraceOptions): Promise<OpenedTrace> {
+async function openFolder(path: string, options: OpenTraceOptions, withEvents: boolean): Promise<TraceResources | OpenedTrace> {
   const read = async (name: string, limit: EntryLimit): Promise<string | undefined> => {
     try {
       return decodeText(await readFileCapped(join(path, name), limit), name);
@@ -285,7 +303,7 @@ async function openFolder(path: string, options: OpenTraceOptions): Promise<Open
     (s) => s.size,
     (error: unknown) => Promise.reject(ioError(error)),
   );
-  const parts = await readParts(manifest, eventsChunks, Math.min(eventsBytes, TRACE_LIMITS.events.maxBytes), options);
+  const parts = withEvents ? await readParts(manifest, eventsChunks, Math.min(eventsBytes, TRACE_LIMITS.events.maxBytes), options) : undefined;
   const inProgress = (await stat(join(path, IN_PROGRESS_MARKER)).catch(() => undefined)) !== undefined;
 
   const resourcesDir = join(path, TRACE_FILES.resources);
@@ -315,7 +333,7 @@ async function openFolder(path: string, options: OpenTraceOptions): Promise<Open
     }
     return checkAddress(data, hex, `${TRACE_FILES.resources}/${name}`);
   };
-  return finish(path, 'folder', inProgress, parts, (hex) => byHex.has(hex), resource);
+  return finish({ path, source: 'folder', inProgress, manifest }, parts, (hex) => byHex.has(hex), resource);
 }
 
 function missing(ref: string): TraceOpenError {
@@ -326,20 +344,13 @@ function missing(ref: string): TraceOpenError {
 }
 
 function finish(
-  path: string,
-  source: OpenedTrace['source'],
-  inProgress: boolean,
-  parts: Awaited<ReturnType<typeof readParts>>,
+  where: Pick<TraceResources, 'path' | 'source' | 'inProgress' | 'manifest'>,
+  parts: Awaited<ReturnType<typeof readParts>> | undefined,
   has: (hex: string) => boolean,
   resource: (ref: string) => Promise<Buffer>,
-): OpenedTrace {
-  const missingResources = [...referencedResources(parts.events)].filter((ref) => !has(ref.slice('sha256:'.length)));
-  return {
-    path,
-    source,
-    inProgress,
-    ...parts,
-    missingResources,
+): TraceResources | OpenedTrace {
+  const resources: TraceResources = {
+    ...where,
     hasResource: (ref) => isResourceRef(ref) && has(ref.slice('sha256:'.length)),
     resource,
     resourceJson: async (ref) => {
@@ -352,4 +363,7 @@ function finish(
       }
     },
   };
+  if (!parts) return resources;
+  const missingResources = [...referencedResources(parts.events)].filter((ref) => !has(ref.slice('sha256:'.length)));
+  return { ...resources, ...parts, missingResources };
 }

@@ -1,8 +1,8 @@
 /**
  * Reopening a trace offline: the steps of a trace file for the trace view, and its resources
- * (screenshots, observations) on demand. No device is involved.
+ * (screenshots, observations) on demand. No device is involved. The steps are listed by the trace
+ * worker (off-thread.ts, docs/rules.md#r-mem-04); the host holds the resources' index only.
  */
-import { visibleText } from '@shared/model/visible-text';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
@@ -10,23 +10,19 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { basename, join, resolve } from 'node:path';
 import type { z } from 'zod';
-import { MAX_TRACE_BYTES, SavedComparisonSchema, type TraceOpened, type TraceResource, type TraceViewStep } from '@shared/api/api';
+import { MAX_TRACE_BYTES, SavedComparisonSchema, type TraceOpened, type TraceResource } from '@shared/api/api';
 import { isRecord } from '@shared/protocol/json';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
-import { filmstripNumbers, isFilmstripStep } from '@shared/trace/reader';
-import { ActionResultSchema } from '@shared/protocol/action';
-import { recordedActionText } from '@shared/trace/action-record';
-import { stepVariable, traceVariables } from '@shared/trace/variables';
-import type { TraceAction, TraceTarget } from '@shared/trace/schema';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { dataDir } from '@main/paths';
 import { TRACE_LIMITS } from './limits';
-import { openTraceFile, TraceOpenError, type OpenedTrace } from './index';
+import { openTraceFile, openTraceResources, TraceOpenError, type OpenedTrace, type TraceResources } from './open';
+import { inTraceWorker } from './off-thread';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
- * The opened traces kept for their resources and exports, by path, oldest first. Counted by the size
+ * The opened traces a replay keeps, by path, oldest first. Counted by the size
  * of their events (what their object graphs grow with), at most OPENED_TRACES_BYTES between them
  * beside the newest (docs/rules.md#r-mem-02): a trace about to be parsed first lets go of older ones,
  * so the host holds one trace at the limit, never several.
@@ -67,123 +63,43 @@ export function openedTrace(path: string, fresh = false): Promise<OpenedTrace> {
   return trace;
 }
 
-/** The step's target in one line ("#login.submit \"Sign In\""), as the trace view and `parallax audit TRACE` name it. */
-export function describeTarget(target: TraceTarget | undefined): string {
-  if (!target) return '';
-  const selector = target.selector ?? {};
-  const node = target.node ?? {};
-  const pick = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-  const id = pick(selector['id']) ?? pick(node['resource-id']) ?? pick(node['identifier']);
-  const text = pick(selector['text']) ?? pick(node['text']) ?? pick(node['content-desc']) ?? pick(node['label']);
-  const parts: string[] = [];
-  if (id) parts.push(`#${id}`);
-  if (text) parts.push(`"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`);
-  if (target.point) parts.push(`at ${Math.round(target.point.x)},${Math.round(target.point.y)}`);
-  return parts.join(' ');
-}
-
-function refsOf(event: { observationRef?: string | undefined; screenshotRef?: string | undefined; time?: number } | undefined) {
-  if (!event || (!event.observationRef && !event.screenshotRef)) return undefined;
-  return {
-    ...(event.observationRef ? { observationRef: event.observationRef } : {}),
-    ...(event.screenshotRef ? { screenshotRef: event.screenshotRef } : {}),
-    ...(event.time !== undefined ? { time: event.time } : {}),
-  };
-}
-
-/** The one text a sendKeys types, when the trace holds it (the editor's text field). */
-function textOf(action: TraceAction): { text?: string } {
-  return action.kind === 'sendKeys' && typeof action['text'] === 'string' ? { text: action['text'] } : {};
-}
-
-/** Where the finger went (docs/rules.md#r-edit-08): a touch's point, a swipe's stroke; nothing for the rest. */
-function gestureOf(action: TraceAction, target: TraceTarget | undefined): { gesture?: NonNullable<TraceViewStep['gesture']> } {
-  const point = (value: unknown) => {
-    if (!isRecord(value)) return undefined;
-    const { x, y } = value;
-    return typeof x === 'number' && typeof y === 'number' ? { x, y } : undefined;
-  };
-  if (action.kind === 'tap' || action.kind === 'doubleTap' || action.kind === 'longPress') {
-    const at = point(target?.point);
-    return at ? { gesture: { kind: action.kind, at } } : {};
-  }
-  if (action.kind === 'swipe') {
-    const from = point(action['start']);
-    const to = point(action['end']);
-    return from && to ? { gesture: { kind: 'swipe', from, to } } : {};
-  }
-  return {};
-}
-
-/** Opens a trace file or folder and lists its action steps. Throws TraceOpenError. */
+/**
+ * Opens a trace file or folder and lists its action steps, parsed in the trace worker: the host's event
+ * loop keeps answering, and a trace too large for the worker's heap is refused (docs/rules.md#r-mem-04).
+ * Throws TraceOpenError.
+ */
 export async function openTraceView(path: string): Promise<TraceOpened> {
-  const trace = await openedTrace(path, true);
-  const steps: TraceViewStep[] = [];
-  const numbers = filmstripNumbers(trace.timeline);
-  for (const step of trace.timeline) {
-    if (!isFilmstripStep(step) || !step.before) continue;
-    const result = step.after?.result;
-    const before = refsOf(step.before);
-    const after = refsOf(step.after);
-    // The whole result as the live timeline shows it; a result an older writer kept otherwise is left to the summary.
-    const whole = result ? ActionResultSchema.safeParse(result) : undefined;
-    const number = numbers.get(step.callId);
-    const variable = number === undefined ? undefined : stepVariable(step, number);
-    steps.push({
-      callId: step.callId,
-      kind: step.before.action.kind,
-      // Display text: a bidirectional control shows as <U+202E>, it does not reorder the label (docs/rules.md#r-show-01).
-      action: visibleText(recordedActionText(step.before.action)),
-      target: visibleText(describeTarget(step.before.target)),
-      ...(step.before.label !== undefined ? { label: visibleText(step.before.label) } : {}),
-      ...textOf(step.before.action),
-      ...gestureOf(step.before.action, step.before.target),
-      ...(variable !== undefined ? { variable } : {}),
-      status: step.status,
-      statusText: step.statusText,
-      startTime: step.startTime,
-      ...(step.durationMs !== undefined ? { durationMs: step.durationMs } : {}),
-      result: result
-        ? {
-            success: result.success,
-            ...(result.backend !== undefined ? { backend: result.backend } : {}),
-            ...(result.fallbackReason !== undefined ? { fallbackReason: result.fallbackReason } : {}),
-            ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
-          }
-        : null,
-      ...(whole?.success ? { actionResult: whole.data } : {}),
-      ...(before ? { before } : {}),
-      ...(after ? { after } : {}),
-      ...(step.after?.appStateRef ? { appStateRef: step.after.appStateRef } : {}),
-      ...(step.perf ? { perf: step.perf } : {}),
+  const abs = resolve(path);
+  // Opened afresh: a folder still recording has grown, a file may have been replaced.
+  cache.delete(abs);
+  resourceIndexes.delete(abs);
+  return inTraceWorker('view', abs);
+}
+
+/** An export of a trace, made in the trace worker (its events are never parsed on the host's thread). */
+export const exportTraceMaestro = (path: string) => inTraceWorker('maestro', resolve(path));
+export const exportTraceXcuiTest = (path: string) => inTraceWorker('xcuitest', resolve(path));
+
+/** The resource indexes of the traces on screen, newest last: a zip directory or a folder listing each. */
+const resourceIndexes = new Map<string, Promise<TraceResources>>();
+const RESOURCE_INDEXES_KEPT = 8;
+
+function resourcesOf(path: string): Promise<TraceResources> {
+  const abs = resolve(path);
+  let index = resourceIndexes.get(abs);
+  resourceIndexes.delete(abs);
+  if (!index) {
+    index = openTraceResources(abs);
+    index.catch(() => {
+      if (resourceIndexes.get(abs) === index) resourceIndexes.delete(abs);
     });
   }
-  return {
-    path: trace.path,
-    manifest: {
-      createdAt: trace.manifest.createdAt,
-      ...(trace.manifest.edited ? { edited: { ...trace.manifest.edited } } : {}),
-      device: { name: trace.manifest.device.name, kind: trace.manifest.device.kind, url: trace.manifest.device.url },
-      ...(trace.manifest.app ? { app: { ...trace.manifest.app } } : {}),
-    },
-    steps,
-    comparisons: trace.timeline.flatMap((step) =>
-      step.comparisons.map((c) => ({
-        callId: c.callId,
-        time: c.time,
-        summary: c.summary,
-        xctestObservationRef: c.xctestObservationRef,
-        sdkObservationRef: c.sdkObservationRef,
-        ...(c.diffRef ? { diffRef: c.diffRef } : {}),
-        ...(c.screenshotRef ? { screenshotRef: c.screenshotRef } : {}),
-      })),
-    ),
-    variables: traceVariables(trace.timeline),
-    warnings: [
-      ...(trace.truncatedTail ? ['The last line of the events was cut off mid-write and was left out.'] : []),
-      ...(trace.missingResources.length > 0 ? [`${trace.missingResources.length} resource(s) the events name are missing from the trace.`] : []),
-    ],
-  };
+  resourceIndexes.set(abs, index);
+  for (const old of resourceIndexes.keys()) {
+    if (resourceIndexes.size <= RESOURCE_INDEXES_KEPT) break;
+    resourceIndexes.delete(old);
+  }
+  return index;
 }
 
 /**
@@ -193,7 +109,7 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
  * TraceOpenError naming the resource, never data passed on unchecked.
  */
 export async function traceResource(path: string, ref: string, as: TraceResource['kind']): Promise<TraceResource> {
-  const trace = await openedTrace(path);
+  const trace = await resourcesOf(path);
   if (as === 'png') {
     const data = await trace.resource(ref);
     if (!data.subarray(0, 8).equals(PNG_SIGNATURE)) throw new TraceOpenError('bad_resource', `resource ${ref} is not a PNG screenshot`);
@@ -292,7 +208,7 @@ export async function receiveTrace(name: string, body: AsyncIterable<Uint8Array>
     return await openTraceView(file);
   } catch (error) {
     // A copy that does not open is no use to anyone: a failed upload leaves nothing (docs/rules.md#r-path-04).
-    cache.delete(file);
+    resourceIndexes.delete(file);
     await rm(file, { force: true });
     throw error;
   }

@@ -1,0 +1,84 @@
+/**
+ * The host's own programs that run beside it, not on its event loop: the trace reader (a worker thread
+ * with a bounded heap, docs/rules.md#r-mem-04) and the demo devices (a child process, #r-peer-03).
+ *
+ * From a build each is a file of its own beside the bundle, under the name given here:
+ * scripts/build-cli.mjs (out/cli/NAME.mjs) and electron.vite.config.ts (out/main/NAME.js) build them.
+ * From the sources (tsx, the tests) the CLI build's file is used when it is newer than every source, as
+ * bin/parallax.mjs chooses for the CLI itself: loading the entry's imports through tsx takes seconds on a
+ * busy machine, the built file a fraction of one. Otherwise, never stale, its TypeScript through tsx.
+ */
+import { fork, type ChildProcess, type ForkOptions } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { projectRoot } from '@main/paths';
+
+export const HOST_ENTRIES = {
+  'trace-worker': 'src-main/trace/worker.ts',
+  'demo-process': 'src-demo/process.ts',
+} as const;
+export type HostEntry = keyof typeof HOST_ENTRIES;
+
+const here = fileURLToPath(import.meta.url);
+const fromSources = here.endsWith('.ts');
+
+/** The built entry: beside the bundle, or one folder up from the chunk this code was bundled into. */
+function builtEntry(name: HostEntry): string {
+  for (const dir of [dirname(here), dirname(dirname(here))]) {
+    for (const ext of ['.mjs', '.js']) {
+      const file = join(dir, `${name}${ext}`);
+      if (existsSync(file)) return file;
+    }
+  }
+  throw new Error(`the build has no ${name} beside ${here}: build again (npm run build)`);
+}
+
+let newestSourceMs: number | undefined;
+/** The newest modification time under the host's source roots (read once per process; a few ms). */
+function newestSource(): number {
+  if (newestSourceMs !== undefined) return newestSourceMs;
+  let newest = 0;
+  for (const dir of ['src-main', 'src-shared', 'src-demo']) {
+    for (const entry of readdirSync(join(projectRoot(), dir), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return (newestSourceMs = newest);
+}
+
+/** The CLI build's file of `name` when it is at least as new as every source. */
+function freshBuild(name: HostEntry): string | undefined {
+  const file = join(projectRoot(), 'out', 'cli', `${name}.mjs`);
+  return existsSync(file) && statSync(file).mtimeMs >= newestSource() ? file : undefined;
+}
+
+const sourceEntry = (name: HostEntry) => join(projectRoot(), HOST_ENTRIES[name]);
+const tsconfig = () => join(projectRoot(), 'tsconfig.json');
+/** tsx's files, resolved from the project (the tsx the CLI itself is loaded with). */
+const tsx = (subpath: string) => createRequire(join(projectRoot(), 'package.json')).resolve(subpath);
+
+/** Starts `name` in a worker thread; from the sources, through tsx (a worker ignores `--import`). */
+export function startWorker(name: HostEntry, options: WorkerOptions): Worker {
+  if (!fromSources) return new Worker(builtEntry(name), options);
+  const built = freshBuild(name);
+  if (built) return new Worker(built, options);
+  const api = pathToFileURL(tsx('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const entry = pathToFileURL(sourceEntry(name)).href;
+  const boot = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register({ tsconfig: ${JSON.stringify(tsconfig())} }); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(boot, { ...options, eval: true });
+}
+
+/** Starts `name` in a child process with an IPC channel; from the sources, through tsx. */
+export function forkEntry(name: HostEntry, args: string[], options: ForkOptions = {}): ChildProcess {
+  if (!fromSources) return fork(builtEntry(name), args, options);
+  const built = freshBuild(name);
+  if (built) return fork(built, args, options);
+  return fork(sourceEntry(name), args, {
+    ...options,
+    execArgv: [...(options.execArgv ?? []), '--import', pathToFileURL(tsx('tsx')).href],
+    env: { ...(options.env ?? process.env), TSX_TSCONFIG_PATH: tsconfig() },
+  });
+}

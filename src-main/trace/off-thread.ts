@@ -1,0 +1,84 @@
+/**
+ * Reading a trace off the host's thread (docs/rules.md#r-mem-04): jobs run one at a time in a worker
+ * thread (worker.ts) whose heap is bounded by TRACE_WORKER_HEAP_MB. A trace that needs more is refused
+ * as too large, and the host, its devices and its other calls are untouched: the thread is what runs
+ * out of memory (it is started again for the next job), and parsing never holds the host's event loop.
+ * The thread stays for the next job a few seconds (starting one loads the reader), then ends.
+ */
+import type { TraceOpened } from '@shared/api/api';
+import type { Worker } from 'node:worker_threads';
+import { startWorker } from '@main/entries';
+import { TraceOpenError, type TraceOpenErrorCode } from './errors';
+
+/**
+ * The old generation of the worker's heap. A trace at TRACE_EVENT_LIMITS (1,000,000 observation events)
+ * opens within it with room to spare (bench/trace-open.bench.ts); the host's own heap stays beside it,
+ * so the two fit the 1.5 GiB the host may take (issue 26).
+ */
+export const TRACE_WORKER_HEAP_MB = 768;
+
+export type TraceJob = { kind: 'view' | 'maestro' | 'xcuitest'; path: string };
+export type TraceJobReply = { ok: true; result: unknown } | { ok: false; code: TraceOpenErrorCode; message: string };
+
+interface JobResults {
+  view: TraceOpened;
+  maestro: { yaml: string; notes: string[] };
+  xcuitest: { swift: string; notes: string[] };
+}
+
+let turn: Promise<unknown> = Promise.resolve();
+
+/** Runs `job` in a trace worker once the one before it has ended. Throws TraceOpenError. */
+export function inTraceWorker<K extends TraceJob['kind']>(kind: K, path: string, heapMb = TRACE_WORKER_HEAP_MB): Promise<JobResults[K]> {
+  const run = turn.then(() => runJob({ kind, path }, heapMb));
+  turn = run.catch(() => undefined);
+  return run as Promise<JobResults[K]>;
+}
+
+const IDLE_END_MS = 10_000;
+let current: { worker: Worker; heapMb: number; idle?: NodeJS.Timeout } | undefined;
+
+function workerFor(heapMb: number): Worker {
+  if (current && current.heapMb === heapMb) {
+    clearTimeout(current.idle);
+    return current.worker;
+  }
+  if (current) void current.worker.terminate();
+  const worker = startWorker('trace-worker', { resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdout: false, stderr: false });
+  worker.unref();
+  const mine = { worker, heapMb };
+  current = mine;
+  worker.once('exit', () => {
+    if (current === mine) current = undefined;
+  });
+  return worker;
+}
+
+function runJob(job: TraceJob, heapMb: number): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const worker = workerFor(heapMb);
+    let settled = false;
+    const settle = (done: () => void) => {
+      if (settled) return;
+      settled = true;
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      done();
+      if (current?.worker === worker) current.idle = setTimeout(() => void worker.terminate(), IDLE_END_MS).unref();
+    };
+    const onMessage = (reply: TraceJobReply) => settle(() => (reply.ok ? resolve(reply.result) : reject(new TraceOpenError(reply.code, reply.message))));
+    const onError = (error: Error & { code?: string }) =>
+      settle(() =>
+        reject(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? new TraceOpenError(
+                'too_large',
+                `${job.path} needs more than the ${heapMb} MiB of memory a trace may take to read (the trace worker's heap); it was not opened`,
+              )
+            : new TraceOpenError('unreadable', `${job.path} could not be read: ${error.message}`),
+        ),
+      );
+    const onExit = (code: number) => settle(() => reject(new TraceOpenError('unreadable', `${job.path} could not be read: the trace worker ended (${code}) without an answer`)));
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    worker.postMessage(job);
+  });
+}

@@ -1,0 +1,34 @@
+/**
+ * The trace worker (docs/rules.md#r-mem-04): jobs one at a time, in a heap the host bounds
+ * (off-thread.ts). It parses the trace the job names and posts back only what the caller needs (the
+ * trace view's listing, an export's text), so a hostile or huge trace costs this thread's heap and
+ * time, never the host's: over the bound the thread dies out of memory and the host refuses the trace.
+ */
+import { parentPort } from 'node:worker_threads';
+import { exportMaestro, exportNotes, exportXcuiTest } from './export';
+import { openTraceFile } from './open';
+import { TraceOpenError } from './errors';
+import { traceViewOf } from './view-steps';
+import type { TraceJob, TraceJobReply } from './off-thread';
+
+async function run(job: TraceJob): Promise<unknown> {
+  const trace = await openTraceFile(job.path);
+  if (job.kind === 'view') return traceViewOf(trace);
+  if (job.kind === 'maestro') {
+    const flow = await exportMaestro(trace);
+    return { yaml: flow.yaml, notes: exportNotes(flow) };
+  }
+  const method = await exportXcuiTest(trace);
+  return { swift: method.swift, notes: exportNotes(method) };
+}
+
+parentPort!.on('message', async (job: TraceJob) => {
+  let reply: TraceJobReply;
+  try {
+    reply = { ok: true, result: await run(job) };
+  } catch (error) {
+    const refusal = TraceOpenError.from(error, job.path);
+    reply = { ok: false, code: refusal.code, message: refusal.message };
+  }
+  parentPort!.postMessage(reply);
+});
