@@ -18,7 +18,16 @@ import { ReplayBusyError, ReplayRunner } from '@main/trace/replay-runner';
 import { ReplayRangeError, ReplayVariablesError } from '@main/trace/replay';
 import { TraceEditError } from '@shared/trace/trace-edit';
 import { TraceOpenError } from '@main/trace/index';
-import { exportTraceMaestro, exportTraceXcuiTest, openedCopiesDir, openTraceView, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
+import {
+  exportTraceMaestro,
+  exportTraceXcuiTest,
+  openedCopiesDir,
+  storedFrameOf,
+  openTraceView,
+  receiveTrace,
+  recentTraces,
+  traceResource,
+} from '@main/trace/view';
 import { TraceAccess } from '@main/trace/access';
 import { tracesDir } from '@main/paths';
 import { basename, dirname, relative, isAbsolute } from 'node:path';
@@ -70,10 +79,7 @@ export function createApiService(
   const comparisons = new Comparisons(manager);
   const demoAdmin = new DemoAdmin();
   const audits = new LiveAudits(manager, profiles);
-  const frameAudits = new FrameAudits(audits, async (path, observationRef, screenshotRef) => {
-    const trace = await openedTrace(path);
-    return { json: await trace.resourceJson(observationRef), png: screenshotRef ? await trace.resource(screenshotRef) : undefined };
-  });
+  const frameAudits = new FrameAudits(audits, storedFrameOf);
   // Paths from a page are only the traces the user opened or the ones Parallax keeps (R-PATH-01).
   const recordingsDirs = () => [tracesDir(), ...(recording ? [recording.dir] : [])];
   const access = new TraceAccess({ read: () => [...recordingsDirs(), openedCopiesDir()], recover: recordingsDirs });

@@ -102,6 +102,12 @@ function resourcesOf(path: string): Promise<TraceResources> {
   return index;
 }
 
+/** A step's stored screen (its JSON) and screenshot, read from the trace's index: no events are parsed on the host (R-MEM-04). */
+export async function storedFrameOf(path: string, observationRef: string, screenshotRef?: string): Promise<{ json: unknown; png?: Buffer | undefined }> {
+  const trace = await resourcesOf(path);
+  return { json: await trace.resourceJson(observationRef), png: screenshotRef ? await trace.resource(screenshotRef) : undefined };
+}
+
 /**
  * One resource of an opened trace, decoded as the kind the caller expects it to be: a screenshot
  * (PNG bytes), a recorded screen (a ViewHierarchy; a trace of an older writer may hold a whole
