@@ -37,7 +37,9 @@ async function openRecordedTrace(page: Page, ids: string[]): Promise<{ urls: Dem
   return { urls, tracePath };
 }
 
-test('edit and save: a named step, an inserted assertion and a deleted step make an edited copy that opens with its edits and replays matched', async ({ page }) => {
+test('edit and save: a named step, an inserted assertion and a deleted step make an edited copy that opens with its edits and replays matched', async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const { urls } = await openRecordedTrace(page, ['login.submit', 'login.username', 'tab.checkout']);
   const steps = page.getByTestId('trace-filmstrip').getByTestId('trace-step');
@@ -89,6 +91,8 @@ test('an assertion that does not hold on the recorded screen is refused with wha
   await editor.getByTestId('edit-assert-expected').fill('Log In');
   await editor.getByTestId('edit-insert-assert').click();
   await editor.getByTestId('edit-save').click();
-  await expect(editor.getByTestId('edit-error')).toContainText('the assertion does not hold on the recorded screen: expected login.submit with label "Log In", found "Sign In"');
+  await expect(editor.getByTestId('edit-error')).toContainText(
+    'the assertion does not hold on the recorded screen: expected login.submit with label "Log In", found "Sign In"',
+  );
   await expect(page.getByTestId('trace-edited')).toHaveCount(0);
 });

@@ -77,7 +77,8 @@ function runJob(job: TraceJob, heapMb: number): Promise<unknown> {
             : new TraceOpenError('unreadable', `${job.path} could not be read: ${error.message}`),
         ),
       );
-    const onExit = (code: number) => settle(() => reject(new TraceOpenError('unreadable', `${job.path} could not be read: the trace worker ended (${code}) without an answer`)));
+    const onExit = (code: number) =>
+      settle(() => reject(new TraceOpenError('unreadable', `${job.path} could not be read: the trace worker ended (${code}) without an answer`)));
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     worker.postMessage(job);
   });
