@@ -50,7 +50,7 @@ if (!process.env.PARALLAX_CLI_FROM_SOURCE && existsSync(built) && statSync(built
 } else {
   const { register } = await import('tsx/esm/api');
   // The tsconfig that maps the source roots' import aliases (@shared, @main, @demo), wherever this runs from.
-  register({ tsconfig: `${root}tsconfig.json` });
+  register({ tsconfig: `${root}tsconfig.tsx.json` });
   ({ main } = await import('../src-main/cli/main.ts'));
 }
 process.exitCode = await main(process.argv.slice(2));

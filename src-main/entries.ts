@@ -56,7 +56,7 @@ function freshBuild(name: HostEntry): string | undefined {
 }
 
 const sourceEntry = (name: HostEntry) => join(projectRoot(), HOST_ENTRIES[name]);
-const tsconfig = () => join(projectRoot(), 'tsconfig.json');
+const tsconfig = () => join(projectRoot(), 'tsconfig.tsx.json');
 /** tsx's files, resolved from the project (the tsx the CLI itself is loaded with). */
 const tsx = (subpath: string) => createRequire(join(projectRoot(), 'package.json')).resolve(subpath);
 

@@ -71,7 +71,7 @@ export function threadWorkers(): ThreadWorkers {
         workerData: {
           gate: gate.buffer,
           entry: import.meta.url,
-          tsconfig: join(dirname(fileURLToPath(import.meta.url)), 'tsconfig.runtime.json'),
+          tsconfig: join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tsconfig.tsx.json'),
         } satisfies Data,
       });
       threads.push(thread);
