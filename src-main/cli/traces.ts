@@ -357,11 +357,12 @@ async function withDevice<T>(url: string, timeoutMs: number, run: (connection: D
 
 /**
  * A step's memory this time against the recording's (docs/rules.md#r-perfstep-05): " · memory +48 MB
- * (recorded +2 MB), over 20 MB"; nothing when neither side has a window.
+ * (recorded +2 MB), over 20 MB"; nothing when neither side has a memory figure (a window of pushes
+ * without memory says nothing about memory).
  */
 function memoryText(step: ReplayStep, thresholdMb: number): string {
   const { recorded, replayed } = replayMemory(step.perf, thresholdMb);
-  if (!recorded && !replayed) return '';
+  if (recorded?.grownMb == null && replayed?.grownMb == null) return '';
   const mb = (growth: typeof recorded) => (growth?.grownMb == null ? 'no figure' : `${growth.grownMb >= 0 ? '+' : ''}${growth.grownMb} MB`);
   return ` · memory ${mb(replayed)} (recorded ${mb(recorded)})${replayed?.flagged ? `, over ${thresholdMb} MB` : ''}`;
 }
