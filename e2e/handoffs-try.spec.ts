@@ -68,6 +68,11 @@ test('R-HAND-13: an evaluation still running at the limit is stopped with its re
   page,
 }) => {
   await start(page);
+  // Live mode re-reads the tree every second, and a new tree re-runs the text on a fresh worker (so a
+  // stuck worker's refusal would give way at once to the new tree's answer): paused, the tree stays the
+  // one the stuck worker holds, and its refusal is what the box keeps showing.
+  await page.getByTestId('live-toggle').click();
+  await expect(page.getByTestId('live-toggle')).toHaveAttribute('data-live', 'false');
   const input = page.getByTestId('selector-try-input');
   await input.fill('~tab.feed');
   await expect(page.getByTestId('selector-try-result')).toHaveAttribute('data-count', '1');
