@@ -4,7 +4,11 @@
  * the demo's feed screen (65 elements), for the pathological inputs issue 25 measured on the main
  * thread (up to 261 ms before the evaluation moved to a worker). The longest task is a PerformanceObserver
  * longtask (0 when none reached 50 ms) from the first key to the answer drawn; printed with its ratio to
- * the 50 ms limit. What remains on the main thread is the page's own render of each keystroke.
+ * the 50 ms limit. What remains on the main thread is the page's own render of each keystroke. Each
+ * selector is typed twice: as the machine runs, and with Chromium's CPU throttled 4× (DevTools'
+ * emulation), which stands for the loaded 2-core machine the issue measured on and makes a render that
+ * is cheap today show how far it is from the limit. Beside the longest task (which only counts tasks of
+ * 50 ms or more), the page's main-thread time per key on average (DevTools' TaskDuration).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -37,30 +41,50 @@ try {
   await page.getByTestId('device-item').and(page.locator('[data-state="connected"]')).waitFor({ timeout: 60_000 });
   await page.getByTestId('device-item').click();
   await page.getByTestId('screen-image').waitFor({ timeout: 60_000 });
+  // Paused: live mode re-reads the tree every second and draws each new frame, a task that is not the
+  // keystrokes' (bench/live measures it); what is left is what typing and its answers cost the page.
+  if (process.env['TRY_LIVE'] !== '1') {
+    await page.getByTestId('live-toggle').click();
+    await page.locator('[data-testid="live-toggle"][data-live="false"]').waitFor();
+  }
   const input = page.getByTestId('selector-try-input');
-  console.log(`try box, feed screen: longest main-thread task per selector typed key by key (limit ${LIMIT_MS} ms)`);
-  for (const text of SELECTORS) {
-    await input.fill('');
-    await page.evaluate(() => {
-      const w = window as unknown as { __longest: number; __observer?: PerformanceObserver };
-      w.__longest = 0;
-      w.__observer = new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-      });
-      w.__observer.observe({ type: 'longtask' });
-    });
-    const start = performance.now();
-    await input.pressSequentially(text);
-    await page.getByTestId('selector-try-result').or(page.getByTestId('selector-try-error')).waitFor({ timeout: 60_000 });
-    const took = performance.now() - start;
-    const longest = await page.evaluate(() => {
-      const w = window as unknown as { __longest: number; __observer?: PerformanceObserver };
-      w.__observer?.disconnect();
-      return w.__longest;
-    });
+  const cdp = await page.context().newCDPSession(page);
+  /** The page's main-thread busy time so far (DevTools' TaskDuration, in ms): its growth over a selector, per key, is what typing costs the page on average. */
+  const mainThreadMs = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    return (metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN) * 1_000;
+  };
+  for (const rate of [1, 4]) {
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+    await cdp.send('Performance.enable');
     console.log(
-      `  ${JSON.stringify(text.length > 32 ? `${text.slice(0, 32)}…` : text).padEnd(38)} ${String(text.length).padStart(4)} keys  longest task ${longest.toFixed(0).padStart(4)} ms  ${(longest / LIMIT_MS).toFixed(2)} of the limit  (typed and answered in ${took.toFixed(0)} ms)`,
+      `try box, feed screen, CPU ${rate === 1 ? 'as it runs' : `throttled ${rate}×`}: longest main-thread task per selector typed key by key (limit ${LIMIT_MS} ms)`,
     );
+    for (const text of SELECTORS) {
+      await input.fill('');
+      await page.evaluate(() => {
+        const w = window as unknown as { __longest: number; __observer?: PerformanceObserver };
+        w.__longest = 0;
+        w.__observer = new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
+        });
+        w.__observer.observe({ type: 'longtask' });
+      });
+      const before = await mainThreadMs();
+      const start = performance.now();
+      await input.pressSequentially(text);
+      await page.getByTestId('selector-try-result').or(page.getByTestId('selector-try-error')).waitFor({ timeout: 60_000 });
+      const took = performance.now() - start;
+      const perKey = ((await mainThreadMs()) - before) / text.length;
+      const longest = await page.evaluate(() => {
+        const w = window as unknown as { __longest: number; __observer?: PerformanceObserver };
+        w.__observer?.disconnect();
+        return w.__longest;
+      });
+      console.log(
+        `  ${JSON.stringify(text.length > 32 ? `${text.slice(0, 32)}…` : text).padEnd(38)} ${String(text.length).padStart(4)} keys  longest task ${longest.toFixed(0).padStart(4)} ms  ${(longest / LIMIT_MS).toFixed(2)} of the limit  main thread ${perKey.toFixed(1).padStart(5)} ms a key  (typed and answered in ${took.toFixed(0)} ms)`,
+      );
+    }
   }
 } finally {
   await browser.close();

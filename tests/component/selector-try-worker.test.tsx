@@ -1,21 +1,22 @@
 // @vitest-environment jsdom
 /**
  * R-HAND-13: the try box evaluates off the page's thread, with a time limit. The box and the tree are
- * wired as App wires them (useSelectorTryResult on the box's text), and the evaluator runs in a real
+ * wired as App wires them (the panel evaluates its own text; the tree reads only the answers' matches,
+ * through TryMarks), and the evaluator runs in a real
  * worker thread (tests/support/selector-try-thread.ts), the same createTryEvaluator the web worker runs.
  * The thread's gate, opened by the test, holds an evaluation as long as the test needs, so nothing here
  * depends on how fast the machine is.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useMemo } from 'react';
+import { Profiler, useMemo } from 'react';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { flattenTree, indexTree } from '@shared/model/tree';
 import { ViewHierarchySchema, type UiNode } from '@shared/protocol/runner';
-import { SelectorsPanel } from '@renderer/components/SelectorsPanel';
-import { Tree } from '@renderer/components/Tree';
-import { SelectorTryOptions, useSelectorTryResult } from '@renderer/hooks/useSelectorTryResult';
+import { SelectorsPanelWithTry } from '@renderer/components/SelectorsPanel';
+import { MarkedTree } from '@renderer/components/TryMarks';
+import { SelectorTryOptions } from '@renderer/hooks/useSelectorTryResult';
 import { InspectorScope } from '@renderer/state/inspector-scope';
 import { useSelectorTry } from '@renderer/state/selector-try';
 import { createInspectorStore } from '@renderer/state/store';
@@ -28,15 +29,18 @@ const loginRoot: UiNode = ViewHierarchySchema.parse(
 ).hierarchy!;
 const keyOf = (root: UiNode, id: string) => flattenTree(root).find((f) => f.node['resource-id'] === id)!.key;
 
+const NO_SEARCH: ReadonlySet<string> = new Set();
+/** How many times the tree (App's side of the wiring) has rendered. */
+let treeRenders = 0;
+
 function Harness({ root }: { root: UiNode }) {
-  const text = useSelectorTry((s) => s.text);
   const tree = useMemo(() => indexTree(root), [root]);
-  const tried = useSelectorTryResult(text, root);
-  const matchKeys = useMemo(() => new Set(tried.result?.ok ? tried.result.matches : []), [tried.result]);
   return (
     <>
-      <Tree tree={tree} matchKeys={matchKeys} />
-      <SelectorsPanel root={root} tryResult={tried.result} tryPending={tried.pending} />
+      <Profiler id="tree" onRender={() => void treeRenders++}>
+        <MarkedTree tree={tree} searched={NO_SEARCH} />
+      </Profiler>
+      <SelectorsPanelWithTry root={root} tryRoot={root} />
     </>
   );
 }
@@ -44,6 +48,7 @@ function Harness({ root }: { root: UiNode }) {
 let workers: ThreadWorkers;
 beforeEach(() => {
   useSelectorTry.getState().setText('');
+  useSelectorTry.getState().answered(null);
   workers = threadWorkers();
 });
 afterEach(async () => {
@@ -149,5 +154,36 @@ describe('R-HAND-13: the try box evaluates in a worker with a time limit', { tim
     act(() => workers.open());
     await waitFor(() => expect(screen.getByTestId('selector-try-result').dataset['count']).toBe('0'), { timeout: BOOT_MS });
     expect(screen.getByTestId('selector-try-result').dataset['pending']).toBe('false');
+  });
+  it('R-HAND-13: typing renders the panel, not the tree: the tree renders again only when an answer finds other elements', async () => {
+    show(loginRoot);
+    type('~login.submit');
+    await found('selector-try-result');
+    workers.hold();
+    const before = treeRenders;
+    const matches = useSelectorTry.getState().matches;
+    for (const value of ['~login.s', '~login', '~log']) {
+      type(value);
+      expect(input().value).toBe(value);
+    }
+    // Keystrokes: the box shows each and says it is evaluating; the marks stay the last answer's, and nothing outside the panel rendered.
+    expect(screen.getByTestId('selector-try-pending')).toBeTruthy();
+    expect(treeRenders).toBe(before);
+    expect(useSelectorTry.getState().matches).toBe(matches);
+    expect(marked()).toEqual([keyOf(loginRoot, 'login.submit')]);
+    act(() => workers.open());
+    // '~log' finds nothing: an answer with other matches renders the tree, which drops the mark.
+    await waitFor(() => expect(screen.getByTestId('selector-try-result').dataset['count']).toBe('0'), { timeout: BOOT_MS });
+    expect(treeRenders).toBeGreaterThan(before);
+    expect(marked()).toEqual([]);
+    // Another text that finds the same (nothing) leaves the store as it was: the tree does not render.
+    const afterAnswer = treeRenders;
+    type('~nowhere');
+    await waitFor(() => expect(screen.getByTestId('selector-try-result').dataset['count']).toBe('0'), { timeout: BOOT_MS });
+    expect(screen.getByTestId('selector-try-result').dataset['pending']).toBe('false');
+    expect(treeRenders).toBe(afterAnswer);
+    // Emptied, the box gives the marks back to the search.
+    type('');
+    expect(useSelectorTry.getState().matches).toBeNull();
   });
 });

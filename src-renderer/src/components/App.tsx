@@ -23,8 +23,6 @@ import { useAct, useDevices, useFrame, useHostEvents, type FrameOptions } from '
 import { useTimeline } from '@renderer/state/timeline';
 import { errorMessage, formatTime } from '@renderer/state/format';
 import { useInspector } from '@renderer/state/store';
-import { useSelectorTry } from '@renderer/state/selector-try';
-import { useSelectorTryResult } from '@renderer/hooks/useSelectorTryResult';
 import { useZoom } from '@renderer/state/zoom';
 import { Attributes } from './Attributes';
 import { ConnectForm } from './ConnectForm';
@@ -39,7 +37,8 @@ import { AppPanel } from './AppPanel';
 import { ModeToggle } from './ModeToggle';
 import { DemoPanel } from './DemoPanel';
 import { Pane, PaneSeparator, usePaneLayout } from './Panes';
-import { SelectorsPanel } from './SelectorsPanel';
+import { SelectorsPanelWithTry } from './SelectorsPanel';
+import { MarkedScreen, MarkedTree } from './TryMarks';
 import { AccessibilityPanel } from './AccessibilityPanel';
 import { findingMarks, findingsByNode } from './AccessibilityMarks';
 import { useDeviceAudit } from '@renderer/api/accessibility';
@@ -54,11 +53,9 @@ import { GridView } from './GridView';
 import { useGridView } from '@renderer/state/grid-view';
 import { LiveControls, ObserveOptionsControls } from './LiveControls';
 import { PickStack } from './PickStack';
-import { Screen } from './Screen';
 import { SearchBox } from './SearchBox';
 import { SourceLegend } from './SourceLegend';
 import { TopBar } from './TopBar';
-import { Tree } from './Tree';
 import { TraceView } from './TraceView';
 import { useTraceView } from '@renderer/state/trace-view';
 import { useTraceDrop } from '@renderer/hooks/useTraceDrop';
@@ -166,13 +163,9 @@ function LiveApp() {
   const counts = useMemo(() => sourceCounts(tree.nodes), [tree]);
   const matches = useMemo(() => searchNodesIn(tree.nodes, searchQuery), [tree, searchQuery]);
   const root = hierarchy?.hierarchy;
-  const tryText = useSelectorTry((s) => s.text);
-  // A selector being tried highlights what it finds; else the search's matches (docs/rules.md#r-qa-22).
-  // Evaluated in a worker with a time limit, so no selector and no tree can freeze the page (docs/rules.md#r-hand-13).
-  const tried = useSelectorTryResult(tryText, root);
-  const tryResult = tried.result;
-  const trying = tryText.trim() !== '';
-  const matchKeys = useMemo(() => (trying ? new Set(tryResult?.ok ? tryResult.matches : []) : matches.keySet), [matches, tryResult, trying]);
+  // A selector being tried highlights what it finds, else the search's matches (docs/rules.md#r-qa-22): the
+  // selectors panel owns the box and its worker (docs/rules.md#r-hand-13), the screen and the tree read its
+  // answers (TryMarks), so neither typing nor an answer renders App again.
   const pickStack = useMemo(() => {
     if (pickX === undefined || pickY === undefined) return [];
     return pickStackAt(tree.nodes, pickX, pickY, { pickable: pickableAmong(shownNodes, tree.nodes) });
@@ -337,11 +330,11 @@ function LiveApp() {
                 {/* In the column, not under the screen: the strip's plots would take the phone's height (docs/rules.md#r-layout-01). */}
                 {device && !appReveal && <PerfStrip device={device} />}
               </aside>
-              <Screen
+              <MarkedScreen
                 frame={frame}
                 nodes={shownNodes}
                 treeNodes={tree.nodes}
-                matchKeys={matchKeys}
+                searched={matches.keySet}
                 pickStack={pickStack}
                 mismatch={mismatch}
                 placeholder={placeholder}
@@ -373,19 +366,23 @@ function LiveApp() {
         <Pane id="inspector" defaultSize={360} minSize={260} maxSize="50%">
           <Group className="inspector" orientation="vertical" id="inspector-panels" {...inspectorLayout}>
             <Pane id="tree" minSize={80}>
-              <Tree tree={tree} matchKeys={matchKeys} frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext} findings={markedNodes} />
+              <MarkedTree
+                tree={tree}
+                searched={matches.keySet}
+                frameContext={frame?.hierarchyFrameContext ?? frame?.observation?.frameContext}
+                findings={markedNodes}
+              />
             </Pane>
             <PaneSeparator id="tree" label="Resize the tree" />
             <Pane id="attributes" minSize={60}>
-              <AssertControls device={device} tree={tree} tryResult={tryResult} act={act} />
+              <AssertControls device={device} tree={tree} act={act} />
               <Attributes tree={tree} appReveal={appReveal} />
             </Pane>
             <PaneSeparator id="attributes" label="Resize the attributes" />
             <Pane id="selectors" minSize={60}>
-              <SelectorsPanel
+              <SelectorsPanelWithTry
                 root={appReveal ? undefined : root}
-                tryResult={tryResult}
-                tryPending={tried.pending}
+                tryRoot={root}
                 unavailable={
                   appReveal
                     ? "Selectors are made from what XCTest reports; this app's elements come from AppReveal, not XCTest, so none are offered here."

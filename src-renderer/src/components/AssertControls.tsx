@@ -8,11 +8,11 @@ import type { ActionRequest, AssertionCheckKind, TargetSelector } from '@shared/
 import type { DeviceSummary } from '@shared/protocol/device';
 import type { UiNode } from '@shared/protocol/runner';
 import type { TreeIndex } from '@shared/model/tree';
-import type { SelectorTry } from '@shared/selectors/query';
 import { labelOf, valueOf, identifierOf } from '@shared/selectors/element';
 import { withoutChildren } from '@shared/model/node';
 import { useRecordingStatus } from '@renderer/api/queries';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
+import { useSelectorTry } from '@renderer/state/selector-try';
 
 /** The element by its identifier, else its label (what replays and exports find again), else the node itself. */
 export function assertionTarget(node: UiNode): TargetSelector {
@@ -26,19 +26,19 @@ export function assertionTarget(node: UiNode): TargetSelector {
 export function AssertControls({
   device,
   tree,
-  tryResult,
   act,
 }: {
   device: DeviceSummary | undefined;
   tree: TreeIndex;
-  tryResult: SelectorTry | null;
   act: (request: ActionRequest) => Promise<unknown>;
 }) {
   const status = useRecordingStatus();
   const selectedKey = useScopedInspector((s) => s.selectedKey);
+  // The try box's last answer, read here rather than passed down, so it never renders App (docs/rules.md#r-hand-13).
+  const tryMatches = useSelectorTry((s) => s.matches);
   const recording = status.data?.recording === true && status.data.deviceId === device?.id;
   if (!device || device.state !== 'connected' || !recording) return null;
-  const tried = tryResult?.ok && tryResult.matches.length === 1 ? tree.byKey.get(tryResult.matches[0]!) : undefined;
+  const tried = tryMatches?.length === 1 ? tree.byKey.get(tryMatches[0]!) : undefined;
   const selected = selectedKey === null ? undefined : tree.byKey.get(selectedKey);
   const flat = tried ?? selected;
   if (!flat) return null;

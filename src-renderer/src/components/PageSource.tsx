@@ -3,7 +3,7 @@
  * the XML an Appium XPath is evaluated over, to read, copy and save, as Appium Inspector offers it. Built
  * only while it is open, from what XCTest reports; a screen over the page source limit says so.
  */
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { UiNode } from '@shared/protocol/runner';
 import { indexScreen, pageSourceXml, SelectorError } from '@shared/selectors';
 import { CopyButton } from './CopyButton';
@@ -28,7 +28,8 @@ function save(xml: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function PageSource({ root }: { root: UiNode | undefined }) {
+/** Memoized: the selectors panel renders on every keystroke in its try box; the XML need not (docs/rules.md#r-hand-13). */
+export const PageSource = memo(function PageSource({ root }: { root: UiNode | undefined }) {
   const [open, setOpen] = useState(false);
   const source = useMemo(() => (open && root ? pageSourceText(root) : null), [open, root]);
   return (
@@ -55,4 +56,4 @@ export function PageSource({ root }: { root: UiNode | undefined }) {
       ) : null}
     </details>
   );
-}
+});

@@ -7,15 +7,25 @@ import './SelectorsPanel.css';
  * selector" box that reads any of those syntaxes and highlights every match on the screen and in the
  * tree (App feeds its matches to both), or says why the text is not a selector.
  */
-import { useMemo, useRef } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import type { UiNode } from '@shared/protocol/runner';
 import type { NodeKey } from '@shared/model/tree';
 import { countNodes } from '@shared/model/node';
 import { SOURCE_LABELS } from '@shared/inspect';
-import { recheckSuggestions, selectorsFor, selectorSteps, suggestionText, SYNTAX_LABELS, type SelectorSuggestion, type SelectorTry } from '@shared/selectors';
+import {
+  recheckSuggestions,
+  selectorsFor,
+  selectorSteps,
+  suggestionText,
+  SYNTAX_LABELS,
+  type SelectorSuggestion,
+  type SelectorTry,
+  type SuggestionCheck,
+} from '@shared/selectors';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
 import { useSelectorTry } from '@renderer/state/selector-try';
 import { useAfterPaint } from '@renderer/hooks/useAfterPaint';
+import { useSelectorTryResult } from '@renderer/hooks/useSelectorTryResult';
 import { plural } from '@renderer/state/format';
 import { CopyButton } from './CopyButton';
 import { PageSource } from './PageSource';
@@ -125,7 +135,6 @@ export function SelectorsPanel({
   // and the node's suggestions) follow in a task of their own after the paint (docs/rules.md#r-perf-11).
   const wanted = useMemo(() => ({ root, key: selected }), [root, selected]);
   const shown = useAfterPaint(wanted, root !== undefined && heavy(root), prepare);
-  const setText = useSelectorTry((s) => s.setText);
   const suggestions = useSuggestions(shown.root, shown.key);
   // A new selection whose selectors are still being found says so, rather than showing the last node's.
   const finding = selected !== null && shown.key !== selected;
@@ -135,82 +144,133 @@ export function SelectorsPanel({
       <div className="panel-title">Selectors</div>
       <SelectorTryBox result={tryResult} pending={tryPending} />
       {!unavailable && <PageSource root={root} />}
-      <div className="selectors-list">
-        {unavailable ? (
-          <div className="empty-note" data-testid="selectors-unavailable">
-            {unavailable}
-          </div>
-        ) : finding ? (
-          <div className="empty-note" data-testid="selectors-finding" role="status">
-            Finding selectors…
-          </div>
-        ) : !suggestions ? (
-          <div className="empty-note">Select a node to see the selectors that find it.</div>
-        ) : suggestions.list.length === 0 ? (
-          <div className="empty-note" data-testid="selectors-none">
-            No selector finds exactly this node: it has no identifier, label or type that sets it apart.
-          </div>
-        ) : (
-          <>
-            {suggestions.gone && <div className="banner warn">This node is gone from the screen shown now: counts are on the current screen.</div>}
-            <ol className="selectors" data-testid="selectors" data-node-key={suggestions.key}>
-              {suggestions.list.map((s, i) => {
-                const check = checks[i];
-                const count = check?.found.length ?? 0;
-                const text = suggestionText(s);
-                return (
-                  <li
-                    key={`${s.syntax}-${s.strategy}-${s.selector}`}
-                    className={`selector-row${s.visibleTo === 'xctest' ? '' : ' bridge-only'}`}
-                    data-testid="selector-row"
-                    data-syntax={s.syntax}
-                    data-strategy={s.strategy}
-                    data-selector={text}
-                    data-visible-to={s.visibleTo}
-                    data-target={s.target}
-                    data-count={count}
-                    data-finds-target={String(check?.findsTarget ?? false)}
-                  >
-                    <div className="selector-head">
-                      <span className="selector-syntax">{SYNTAX_LABELS[s.syntax]}</span>
-                      <span className="selector-strategy">{s.strategy}</span>
-                      <span
-                        className={`selector-count${check?.findsTarget ? '' : ' off'}`}
-                        title="What it finds on the screen shown now"
-                        data-testid="selector-count"
-                      >
-                        {count === 0 ? 'no match' : plural(count, 'match', 'matches')}
-                      </span>
-                      {s.visibleTo !== 'xctest' && (
-                        <span className={`selector-seen src-${s.visibleTo}`} data-testid="selector-bridge-only" title={visibilityText(s)}>
-                          {SOURCE_LABELS[s.visibleTo]} only
-                        </span>
-                      )}
-                      <span className="spacer" />
-                      <button
-                        type="button"
-                        className="copy-button"
-                        data-testid="selector-try"
-                        title="Try it: highlight what it finds"
-                        onClick={() => setText(text)}
-                      >
-                        Try
-                      </button>
-                      <CopyButton text={s.selector} testId="selector-copy" title={`Copy the ${SYNTAX_LABELS[s.syntax]} selector`} />
-                    </div>
-                    <code className="selector-text" title={visibilityText(s)}>
-                      {s.selector}
-                    </code>
-                    {(s.note ?? s.of) !== undefined && (
-                      <div className="selector-note">{s.note ?? `${plural(s.of ?? 0, 'element')} match without the position.`}</div>
-                    )}
-                  </li>
-                );
-              })}
-            </ol>
-          </>
-        )}
-      </div>
+      <SelectorList unavailable={unavailable} finding={finding} suggestions={suggestions} checks={checks} />
     </section>
   );
+}
+
+/**
+ * The node's selectors, apart from the try box: memoized, so a keystroke in the box (which renders the
+ * panel) does not draw the list again (docs/rules.md#r-hand-13).
+ */
+const SelectorList = memo(function SelectorList({
+  unavailable,
+  finding,
+  suggestions,
+  checks,
+}: {
+  unavailable: string | undefined;
+  finding: boolean;
+  suggestions: { key: NodeKey; list: SelectorSuggestion[]; gone: boolean } | null;
+  checks: readonly SuggestionCheck[];
+}) {
+  const setText = useSelectorTry((s) => s.setText);
+  return (
+    <div className="selectors-list">
+      {unavailable ? (
+        <div className="empty-note" data-testid="selectors-unavailable">
+          {unavailable}
+        </div>
+      ) : finding ? (
+        <div className="empty-note" data-testid="selectors-finding" role="status">
+          Finding selectors…
+        </div>
+      ) : !suggestions ? (
+        <div className="empty-note">Select a node to see the selectors that find it.</div>
+      ) : suggestions.list.length === 0 ? (
+        <div className="empty-note" data-testid="selectors-none">
+          No selector finds exactly this node: it has no identifier, label or type that sets it apart.
+        </div>
+      ) : (
+        <>
+          {suggestions.gone && <div className="banner warn">This node is gone from the screen shown now: counts are on the current screen.</div>}
+          <ol className="selectors" data-testid="selectors" data-node-key={suggestions.key}>
+            {suggestions.list.map((s, i) => {
+              const check = checks[i];
+              const count = check?.found.length ?? 0;
+              const text = suggestionText(s);
+              return (
+                <li
+                  key={`${s.syntax}-${s.strategy}-${s.selector}`}
+                  className={`selector-row${s.visibleTo === 'xctest' ? '' : ' bridge-only'}`}
+                  data-testid="selector-row"
+                  data-syntax={s.syntax}
+                  data-strategy={s.strategy}
+                  data-selector={text}
+                  data-visible-to={s.visibleTo}
+                  data-target={s.target}
+                  data-count={count}
+                  data-finds-target={String(check?.findsTarget ?? false)}
+                >
+                  <div className="selector-head">
+                    <span className="selector-syntax">{SYNTAX_LABELS[s.syntax]}</span>
+                    <span className="selector-strategy">{s.strategy}</span>
+                    <span
+                      className={`selector-count${check?.findsTarget ? '' : ' off'}`}
+                      title="What it finds on the screen shown now"
+                      data-testid="selector-count"
+                    >
+                      {count === 0 ? 'no match' : plural(count, 'match', 'matches')}
+                    </span>
+                    {s.visibleTo !== 'xctest' && (
+                      <span className={`selector-seen src-${s.visibleTo}`} data-testid="selector-bridge-only" title={visibilityText(s)}>
+                        {SOURCE_LABELS[s.visibleTo]} only
+                      </span>
+                    )}
+                    <span className="spacer" />
+                    <button
+                      type="button"
+                      className="copy-button"
+                      data-testid="selector-try"
+                      title="Try it: highlight what it finds"
+                      onClick={() => setText(text)}
+                    >
+                      Try
+                    </button>
+                    <CopyButton text={s.selector} testId="selector-copy" title={`Copy the ${SYNTAX_LABELS[s.syntax]} selector`} />
+                  </div>
+                  <code className="selector-text" title={visibilityText(s)}>
+                    {s.selector}
+                  </code>
+                  {(s.note ?? s.of) !== undefined && (
+                    <div className="selector-note">{s.note ?? `${plural(s.of ?? 0, 'element')} match without the position.`}</div>
+                  )}
+                </li>
+              );
+            })}
+          </ol>
+        </>
+      )}
+    </div>
+  );
+});
+
+/**
+ * The panel as the live view shows it (docs/rules.md#r-hand-13): the box's text is evaluated here, on
+ * `tryRoot`, in the worker, and only the answers' matches go to the store the screen and the tree read
+ * (state/selector-try): typing renders this panel, not App. While new text is evaluated the last
+ * answer's marks stay (as under a new tree), and the box says it is evaluating.
+ */
+export function SelectorsPanelWithTry({
+  root,
+  tryRoot,
+  unavailable,
+}: {
+  root: UiNode | undefined;
+  /** The tree the box evaluates on (also an AppReveal app's, whose elements get no suggestions). */
+  tryRoot: UiNode | undefined;
+  unavailable?: string | undefined;
+}) {
+  const text = useSelectorTry((s) => s.text);
+  const answered = useSelectorTry((s) => s.answered);
+  const tried = useSelectorTryResult(text, tryRoot);
+  const empty = text.trim() === '';
+  const result = tried.result;
+  // Before the paint: the marks change in the same frame as the box's answer.
+  useLayoutEffect(() => {
+    if (empty) answered(null);
+    else if (result) answered(result.ok ? result.matches : []);
+    else answered(useSelectorTry.getState().matches ?? []);
+  }, [empty, result, answered]);
+  return <SelectorsPanel root={root} tryResult={result} tryPending={tried.pending} unavailable={unavailable} />;
 }
