@@ -43,12 +43,19 @@ export type SelectorForm =
       position?: number;
     }
   /**
-   * A Maestro `id:` / `text:` of an escaped literal, with `index:` when needed, answered by Maestro's own
-   * rules (maestro-match.ts: case ignored, the one text Maestro reads, deepest match, screen order).
+   * A Maestro `id:` / `text:` of an escaped literal, with `index:` when needed, or inside the parent a
+   * `childOf:` of the same kind names, answered by Maestro's own rules (maestro-match.ts: case ignored,
+   * the one text Maestro reads, deepest match, screen order, the parent's subtree).
    */
-  | { kind: 'maestro'; key: 'id' | 'text'; value: string; position?: number }
+  | { kind: 'maestro'; key: 'id' | 'text'; value: string; position?: number; childOf?: MaestroLiteral }
   /** The Parallax CLI's `--id` / `--text`, resolved on the merged tree as the dispatcher resolves them. */
   | { kind: 'parallax'; flag: '--id' | '--text'; value: string };
+
+/** A Maestro `id:` / `text:` of an escaped literal, as a generated selector writes it. */
+export interface MaestroLiteral {
+  key: 'id' | 'text';
+  value: string;
+}
 
 /** The columns in which a node must hold the value to pass the test (a superset: the test decides). */
 const COLUMNS: Record<FormAttribute, readonly ColumnName[]> = {
@@ -150,12 +157,30 @@ export function matchForm(form: SelectorForm, screen: ScreenIndex, viewName: Vie
   return viewName === 'merged' ? oneElementPerPair(picked, screen) : picked;
 }
 
-function matchMaestro(form: Extract<SelectorForm, { kind: 'maestro' }>, view: ScreenView): number[] {
-  const source = escapeRegex(form.value);
+/** A literal's query, and the members that can match it (a superset, in document order). */
+function literalQuery(view: ScreenView, literal: MaestroLiteral): { q: MaestroQuery; candidates: readonly number[] } {
+  const source = escapeRegex(literal.value);
   const pattern = compileMaestroPattern(source);
-  const q: MaestroQuery = form.key === 'id' ? { id: pattern } : { text: pattern };
+  return {
+    q: literal.key === 'id' ? { id: pattern } : { text: pattern },
+    candidates: maestroLiteralCandidates(view, literal.key, literal.value, source),
+  };
+}
+
+function matchMaestro(form: Extract<SelectorForm, { kind: 'maestro' }>, view: ScreenView): number[] {
+  const own = literalQuery(view, form);
+  const q: MaestroQuery = { ...own.q };
   if (form.position !== undefined) q.index = form.position;
-  return maestroFind(view, q, maestroLiteralCandidates(view, form.key, form.value, source));
+  if (!form.childOf) return maestroFind(view, q, own.candidates);
+  // maestroFind looks for the parent and then the element among the same candidates: both lists, in
+  // document order (the subtree it searches is cut to them, and only they can match either query).
+  const parent = literalQuery(view, form.childOf);
+  q.childOf = parent.q;
+  return maestroFind(
+    view,
+    q,
+    [...new Set([...own.candidates, ...parent.candidates])].sort((a, b) => a - b),
+  );
 }
 
 function matchParallax(form: Extract<SelectorForm, { kind: 'parallax' }>, screen: ScreenIndex): number[] {

@@ -26,7 +26,7 @@ import { xpathString } from './xpath';
 import { swiftString } from './xcuitest';
 import { evaluateIn, parseSelector, viewOf, type ParsedSelector } from './query';
 import { indexScreen, type ScreenIndex, type ViewName } from './screen';
-import { formSteps, matchForm, type FormAttribute, type SelectorForm } from './form';
+import { formSteps, matchForm, type FormAttribute, type MaestroLiteral, type SelectorForm } from './form';
 import { ID_FIELDS, TEXT_FIELDS } from '@shared/model/match';
 
 /** What a selector identifies the element by. */
@@ -54,6 +54,10 @@ export interface SelectorSuggestion {
 
 const BASIS_SCORE: Record<SelectorBasis, number> = { identifier: 0, label: 10, placeholder: 20, type: 30 };
 const POSITION_PENALTY = 5;
+/** Inside a named parent: less robust than the element's own id or text, more than a position (which any element added before it moves). */
+const CHILD_OF_PENALTY = 3;
+/** How far up a Maestro selector looks for a parent to name (the nearest ones scope tightest). */
+const CHILD_OF_ANCESTORS = 24;
 const BRIDGE_PENALTY = 100;
 
 interface Context {
@@ -142,6 +146,21 @@ function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: num
       continue;
     }
     if (!first.matches.includes(target)) continue;
+    const scoped = maestroChildOf(ctx, view, target, base, form);
+    if (scoped) {
+      push(ctx, {
+        syntax: 'maestro',
+        strategy: key,
+        selector: formatMaestroSelector(scoped.selector),
+        basis,
+        of: first.matches.length,
+        visibleTo,
+        robustness: robustness + CHILD_OF_PENALTY,
+        targetIndex: target,
+        form: scoped.form,
+        note: note ?? `${first.matches.length} elements match without childOf; inside the parent it names, only this one`,
+      });
+    }
     // `index:` counts in screen order (top, then left), as Maestro sorts its matches.
     const index = maestroScreenOrder(ctx.screen[view], first.matches).indexOf(target);
     const indexed = { ...base, index };
@@ -161,6 +180,42 @@ function maestro(ctx: Context, e: ElementAttributes, view: ViewName, target: num
       });
     }
   }
+}
+
+/**
+ * The element's own `id:` / `text:` inside the nearest ancestor that a selector of its own finds alone,
+ * where that makes it unique: Maestro searches only the first element the `childOf` selector finds and
+ * its subtree, the parent included (Orchestra.kt `findElement`'s childOf branch,
+ * `filterFunc(it.aggregate()).firstOrNull()`, and `resolveParentHierarchy`,
+ * `parentFilter(grandparentHierarchy.aggregate()).firstOrNull()`, mobile-dev-inc/maestro 024c6b6; run
+ * here by maestro-match.ts `maestroFind`). The parent must be unique itself, so "first" is never a
+ * guess; its deepest-match rule applies as to any selector (a cell whose label repeats its text is
+ * found as the label, and is not offered).
+ */
+function maestroChildOf(
+  ctx: Context,
+  view: ViewName,
+  target: number,
+  base: MaestroSelector,
+  form: Extract<SelectorForm, { kind: 'maestro' }>,
+): { selector: MaestroSelector; form: SelectorForm } | undefined {
+  const v = ctx.screen[view];
+  let a = v.parent[target]!;
+  for (let n = 0; a >= 0 && n < CHILD_OF_ANCESTORS; n++, a = v.parent[a]!) {
+    const e = v.attributesOf(a);
+    if (!e) continue;
+    for (const { basis, value } of bases(e)) {
+      const parent: MaestroLiteral = { key: basis === 'identifier' ? 'id' : 'text', value };
+      const parentSelector: MaestroSelector = parent.key === 'id' ? { id: escapeRegex(value) } : { text: escapeRegex(value) };
+      if (!check(ctx, 'maestro', formatMaestroSelector(parentSelector), { kind: 'maestro', ...parent }, view, a).unique) continue;
+      const selector: MaestroSelector = { ...base, childOf: parentSelector };
+      const scopedForm: SelectorForm = { ...form, childOf: parent };
+      if (check(ctx, 'maestro', formatMaestroSelector(selector), scopedForm, view, target).unique) return { selector, form: scopedForm };
+      // The nearest unique parent holds other matches too: one further up holds at least as many.
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 function xcuitest(ctx: Context, e: ElementAttributes, view: ViewName, target: number, visibleTo: Visibility, penalty: number, note?: string): void {

@@ -248,5 +248,13 @@ export function formatMaestroSelector(selector: MaestroSelector): string {
   if (selector.text !== undefined) lines.push(`text: ${yamlString(selector.text)}`);
   if (selector.index !== undefined) lines.push(`index: ${selector.index}`);
   for (const key of STATE_KEYS) if (selector[key] !== undefined) lines.push(`${key}: ${String(selector[key])}`);
+  // The parent as a block under `childOf:` (YamlElementSelectorUnion reads a mapping as a selector).
+  if (selector.childOf)
+    lines.push(
+      'childOf:',
+      ...formatMaestroSelector(selector.childOf)
+        .split('\n')
+        .map((line) => `  ${line}`),
+    );
   return lines.join('\n');
 }

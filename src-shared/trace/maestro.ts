@@ -139,7 +139,9 @@ function choose(step: ExportStep): Selection {
   const choice = xctestChoice('maestro', target, screen);
   if (choice.kind === 'selector') {
     const s = choice.suggestion;
-    return { lines: s.selector.split('\n'), ...(s.of !== undefined ? { comment: `${s.of} elements match without the index` } : {}) };
+    // A selector narrowed by a position or by its parent (childOf, Orchestra.kt findElement) says so in the flow.
+    const narrowed = /^childOf:/m.test(s.selector) ? 'the parent it is a child of (childOf)' : 'the index';
+    return { lines: s.selector.split('\n'), ...(s.of !== undefined ? { comment: `${s.of} elements match without ${narrowed}` } : {}) };
   }
   if (choice.kind === 'point') {
     const within = (target.node && boundsOf(target.node)) ?? undefined;

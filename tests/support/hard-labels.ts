@@ -1,6 +1,6 @@
 /**
  * A screen of hard labels for the hand-off checks (docs/rules.md#r-hand-01): case twins, regex
- * characters, line feeds, nested duplicates, leading dashes, `${…}`. Written as the real runner writes a
+ * characters, line feeds, nested duplicates, leading dashes, `${…}`, twins told apart only by their parent. Written as the real runner writes a
  * tree (label in `text`, identifier in `resource-id`, a text field's value in `value`, placeholder in
  * `hint-text`; AutoMobile CtrlProxy `buildElementInfoFromSnapshot`).
  */
@@ -45,6 +45,12 @@ export function hardLabelsRoot(): UiNode {
       node('UISecureTextField', { text: 'default', 'resource-id': 'default', password: 'true' }),
       node('UISecureTextField', { text: 'in', 'resource-id': 'in', password: 'true' }),
       node('UISecureTextField', { text: 'app', 'resource-id': 'app', password: 'true' }),
+      // Threads with Reply buttons that have no id: a Reply is told apart by the thread it is in (Maestro's
+      // childOf), known by its id or by its label; a thread holding two Replies tells neither apart.
+      node('UICollectionViewCell', { 'resource-id': 'thread.1' }, [node('UIButton', { text: 'Reply' })], 60),
+      node('UICollectionViewCell', { 'resource-id': 'thread.2' }, [node('UIButton', { text: 'Reply' })], 60),
+      node('UICollectionViewCell', { text: 'Thread three' }, [node('UIButton', { text: 'Reply' })], 60),
+      node('UICollectionViewCell', { text: 'Thread four' }, [node('UIButton', { text: 'Reply' }), node('UIButton', { text: 'Reply' })], 60),
     ],
   } as UiNode;
 }

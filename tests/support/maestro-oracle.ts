@@ -50,6 +50,9 @@ function selectorOf(value: unknown): MaestroSelector | undefined {
   if (typeof v['text'] === 'string') selector.text = v['text'];
   if (typeof v['index'] === 'number' || typeof v['index'] === 'string') selector.index = Number(v['index']);
   for (const key of ['enabled', 'checked', 'focused', 'selected'] as const) if (typeof v[key] === 'boolean') selector[key] = v[key];
+  // The parent to search within (Orchestra.kt findElement), itself a selector or the text shorthand.
+  const parent = v['childOf'] === undefined ? undefined : selectorOf(v['childOf']);
+  if (parent) selector.childOf = parent;
   return selector;
 }
 

@@ -23,6 +23,9 @@ import { resourceRef, type TraceEvent, type TraceManifest } from '@shared/trace/
 import { ACTION_USAGE, OPTIONS, buildActionRequest } from '@main/cli/actions';
 import { hardLabelsRoot } from '../support/hard-labels';
 import { readMaestroFlow } from '@shared/trace/maestro-flow';
+import { indexScreen } from '@shared/selectors/screen';
+import { maestroFind } from '@shared/selectors/maestro-match';
+import { maestroQuery, type MaestroSelector } from '@shared/selectors/maestro';
 
 /** A script engine that evaluates a JSON string literal (a subset of JavaScript's) or a declared variable, and refuses anything else. */
 function literalEngine(variables: readonly string[]): (script: string) => string {
@@ -133,6 +136,54 @@ describe('R-HAND-03: keys, durations and empty flows as Maestro runs them on iOS
   it('R-HAND-03: the reader refuses what Maestro refuses: no commands part, an unknown command', () => {
     expect(() => readMaestroFlow("appId: 'x'\n---\n")).toThrow(/No content/);
     expect(() => readMaestroFlow("appId: 'x'\n---\n- tapOnn: 'a'\n")).toThrow(/line 3: Invalid command: "tapOnn" is not a Maestro command/);
+  });
+});
+
+describe('R-HAND-14: childOf in the exported flow, read back as Maestro reads and runs it', () => {
+  const root = hardLabelsRoot();
+  const replies = flattenTree(root).filter((f) => f.node['text'] === 'Reply');
+  /** A tap on `key` as the recorder writes it: the node and what XCTest reported of it. */
+  const tapOn = (key: string) => {
+    const node = replies.find((f) => f.key === key)!.node;
+    return {
+      action: { kind: 'tap' },
+      target: { nodeKey: key, node: { className: node.className, text: 'Reply' }, xctest: { className: 'UIButton', text: 'Reply' } },
+    };
+  };
+  /** The command's selector as YamlElementSelector reads it (childOf a selector itself), run by Maestro's rules on what XCTest reports. */
+  const asSelector = (args: Record<string, unknown>): MaestroSelector => ({
+    ...(typeof args['id'] === 'string' ? { id: args['id'] } : {}),
+    ...(typeof args['text'] === 'string' ? { text: args['text'] } : {}),
+    ...(args['index'] !== undefined ? { index: Number(args['index']) } : {}),
+    ...(args['childOf'] !== undefined ? { childOf: asSelector(args['childOf'] as Record<string, unknown>) } : {}),
+  });
+  const found = (selector: MaestroSelector) => {
+    const screen = indexScreen(root);
+    return maestroFind(screen.xctest, maestroQuery(selector), screen.xctest.members()).map((i) => screen.keyOf(i));
+  };
+
+  it("R-HAND-14: a Reply with no id of its own is exported inside its thread (childOf id 'thread\\.2'), a flow Maestro reads that taps exactly it", () => {
+    const second = replies[1]!;
+    const { maestro } = exportsOf([tapOn(second.key)]);
+    expect(maestro.yaml).toContain(
+      "# Parallax: step 1: 5 elements match without the parent it is a child of (childOf)\n- tapOn:\n    text: 'Reply'\n    childOf:\n      id: 'thread\\.2'\n",
+    );
+    const flow = readMaestroFlow(maestro.yaml);
+    const tap = flow.commands.find((c) => c.name === 'tapOn')!;
+    expect(tap.args).toEqual({ text: 'Reply', childOf: { id: 'thread\\.2' } });
+    expect(found(asSelector(tap.args))).toEqual([second.key]);
+    // Without its parent, the same text is five Replies: the childOf is what makes it this one.
+    expect(found({ text: 'Reply' })).toHaveLength(5);
+  });
+
+  it('R-HAND-14: every Reply exports a selector Maestro resolves to it alone: childOf where a parent tells it apart, else the index', () => {
+    for (const f of replies) {
+      const { maestro } = exportsOf([tapOn(f.key)]);
+      const tap = readMaestroFlow(maestro.yaml).commands.find((c) => c.name === 'tapOn')!;
+      const selector = asSelector(tap.args);
+      if (selector.index === undefined) expect(selector.childOf).toBeDefined();
+      expect(found(selector)).toEqual([f.key]);
+    }
   });
 });
 

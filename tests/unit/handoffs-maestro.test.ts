@@ -49,8 +49,36 @@ function maestroTree(view: ScreenView, i: number): TreeNode {
 }
 const aggregate = (n: TreeNode): TreeNode[] => [n, ...n.children.flatMap(aggregate)];
 
-/** Orchestra.kt buildFilter + Filters.kt, for `id`, `text` and `index`. */
-function maestroReference(roots: TreeNode[], selector: { id?: string; text?: string; index?: number }): number[] {
+interface ReferenceSelector {
+  id?: string;
+  text?: string;
+  index?: number;
+  childOf?: ReferenceSelector;
+}
+
+/**
+ * Orchestra.kt `resolveParentHierarchy`: the grandparent first (its own childOf), then the first node
+ * the parent's filter gives over that hierarchy's aggregate() (`firstOrNull`; with no index the filter
+ * ends in clickableFirst, which keeps the order on iOS); null when either finds nothing.
+ */
+function resolveParent(roots: TreeNode[], selector: ReferenceSelector): TreeNode | null {
+  const within = selector.childOf ? resolveParent(roots, selector.childOf) : null;
+  if (selector.childOf && !within) return null;
+  const scope = within ? [within] : roots;
+  const first = maestroReference(scope, { ...selector, childOf: undefined })[0];
+  return first === undefined ? null : (scope.flatMap(aggregate).find((n) => n.i === first) ?? null);
+}
+
+/**
+ * Orchestra.kt buildFilter + Filters.kt, for `id`, `text`, `index` and `childOf`. With childOf, Orchestra.kt
+ * `findElement` searches `filterFunc(parentHierarchy.aggregate())`: the parent and its subtree only. Every
+ * match is returned, so a caller sees when the first Maestro would take is a guess.
+ */
+function maestroReference(roots: TreeNode[], selector: ReferenceSelector): number[] {
+  if (selector.childOf) {
+    const parent = resolveParent(roots, selector.childOf);
+    return parent ? maestroReference([parent], { ...selector, childOf: undefined }) : [];
+  }
   const flags = RE2JS.CASE_INSENSITIVE | RE2JS.DOTALL | RE2JS.MULTILINE; // Orchestra.kt REGEX_OPTIONS
   const filters: ((n: TreeNode) => boolean)[] = [];
   if (selector.text !== undefined) {
@@ -83,10 +111,18 @@ function maestroReference(roots: TreeNode[], selector: { id?: string; text?: str
   return picked ? [picked.i] : [];
 }
 
+/**
+ * What Maestro finds, as nodes of `root`: over the tree XCTest itself reported (a bridge container kept
+ * beside its XCTest twin gives the twin its XCTest children back, screen.ts `xctestReported`), which
+ * is the hierarchy Maestro's iOS driver reads.
+ */
 function maestroFinds(root: UiNode, selectorText: string): number[] {
-  const view = indexScreen(root).xctest;
+  const screen = indexScreen(root);
+  const reported = screen.xctestReported();
+  const view = reported ? reported.screen.xctest : screen.xctest;
   const tops = view.children(-1).map((i) => maestroTree(view, i));
-  return maestroReference(tops, parseMaestroSelector(selectorText));
+  const found = maestroReference(tops, parseMaestroSelector(selectorText));
+  return reported ? found.map((i) => reported.origin[i]!) : found;
 }
 
 const labelOf = (root: UiNode, i: number) => {
@@ -172,6 +208,7 @@ describe('R-HAND-01: Maestro selectors by Maestro rules', () => {
   it('R-HAND-01: every Maestro selector generated on every demo screen and the hard labels finds, by the port of Maestro, exactly its target', () => {
     let right = 0;
     let total = 0;
+    let childOf = 0;
     const wrong: string[] = [];
     for (const [name, load] of screens) {
       const root = load();
@@ -180,15 +217,17 @@ describe('R-HAND-01: Maestro selectors by Maestro rules', () => {
         for (const s of selectorsFor(root, f.key)) {
           if (s.syntax !== 'maestro' || s.visibleTo !== 'xctest') continue;
           total++;
+          if (s.selector.includes('\nchildOf:')) childOf++;
           const found = maestroFinds(root, s.selector);
           if (found.length === 1 && screen.keyOf(found[0]!) === s.target) right++;
           else wrong.push(`${name} ${f.key} ${JSON.stringify(s.selector)} → ${found.map((i) => labelOf(root, i)).join(', ')}`);
         }
       }
     }
-    console.log(`R-HAND-01 Maestro: ${right} of ${total} generated selectors right by Maestro's rules`);
+    console.log(`R-HAND-01 Maestro: ${right} of ${total} generated selectors right by Maestro's rules (${childOf} with childOf)`);
     expect(wrong).toEqual([]);
     expect(total).toBeGreaterThan(50);
+    expect(childOf).toBeGreaterThanOrEqual(3);
   });
 });
 
@@ -263,5 +302,57 @@ describe('R-HAND-14: childOf, label and css as Maestro reads and runs them', () 
     if (!css.ok) expect(css.error.message).toMatch(/^Maestro: css selectors are for Maestro web flows, not an iOS app/);
     const empty = trySelector("id: 'x'\nchildOf:", root, 'maestro');
     expect(empty.ok).toBe(false);
+  });
+
+  it('R-HAND-14: the reference port resolves childOf as Orchestra.kt does, and agrees with the try box on the cases above', () => {
+    const cases = [
+      "id: 'feed\\.like\\..*'\nchildOf:\n  id: 'feed\\.cell\\.12'",
+      "id: 'feed\\.like\\..*'\nchildOf:\n  id: 'feed\\.cell\\..*'",
+      "id: 'feed\\.like\\..*'\nchildOf:\n  id: 'feed\\.cell\\..*'\n  index: 2",
+      "id: 'feed\\.cell\\.12'\nchildOf:\n  id: 'feed\\.cell\\.12'",
+      "id: 'feed\\.like\\..*'\nchildOf: 'Post 12'",
+      "id: 'feed\\.like\\..*'\nchildOf:\n  id: 'feed\\.cell\\..*'\n  childOf:\n    id: 'feed\\.list'",
+      "id: 'feed\\.like\\..*'\nchildOf:\n  id: 'nowhere'",
+    ];
+    const screen = indexScreen(root);
+    for (const text of cases) {
+      const tried = trySelector(text, root, 'maestro');
+      expect(tried.ok && tried.matches, text).toEqual(maestroFinds(root, text).map((i) => screen.keyOf(i)));
+    }
+    expect(maestroFinds(root, cases[0]!).map((i) => screen.xctest.attributesOf(i)!.identifier)).toEqual(['feed.like.12']);
+  });
+});
+
+describe('R-HAND-14: childOf in generated Maestro selectors', () => {
+  const root = hardLabelsRoot();
+  const screen = indexScreen(root);
+  const replies = flattenTree(root).filter((f) => f.node['text'] === 'Reply');
+  const maestroOf = (key: string) => selectorsFor(root, key).filter((s) => s.syntax === 'maestro');
+
+  it('R-HAND-14: a Reply with no id of its own is found inside its thread, named by id: childOf before index', () => {
+    expect(replies).toHaveLength(5);
+    const [, second] = replies;
+    const list = maestroOf(second!.key);
+    expect(list.map((s) => s.selector)).toEqual(["text: 'Reply'\nchildOf:\n  id: 'thread\\.2'", "text: 'Reply'\nindex: 1"]);
+    expect(list[0]!.of).toBe(5);
+    expect(list[0]!.note).toBe('5 elements match without childOf; inside the parent it names, only this one');
+    // Read back as Maestro reads it, it finds exactly that Reply, by the try box and by the port of Orchestra.kt.
+    const tried = trySelector(list[0]!.selector, root, 'maestro');
+    expect(tried.ok && tried.matches).toEqual([second!.key]);
+    expect(maestroFinds(root, list[0]!.selector).map((i) => screen.keyOf(i))).toEqual([second!.key]);
+  });
+
+  it('R-HAND-14: a parent with no id is named by its label, when the label finds it alone (deepest match: the cell, its Reply does not match)', () => {
+    const third = replies[2]!;
+    expect(maestroOf(third.key)[0]!.selector).toBe("text: 'Reply'\nchildOf:\n  text: 'Thread three'");
+  });
+
+  it('R-HAND-14: a thread holding two Replies tells neither apart: no childOf, the index alone', () => {
+    for (const f of replies.slice(3)) expect(maestroOf(f.key).map((s) => s.selector)).toEqual([expect.stringMatching(/^text: 'Reply'\nindex: [34]$/)]);
+  });
+
+  it('R-HAND-14: a parent whose own selector is not unique is never named (Maestro would take its first match): the label under a view in cell "Post 13"', () => {
+    const label = flattenTree(root).find((f) => f.node['text'] === 'Post 13' && f.node.className === 'UILabel')!;
+    expect(maestroOf(label.key).some((s) => s.selector.includes('childOf'))).toBe(false);
   });
 });
