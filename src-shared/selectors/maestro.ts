@@ -5,9 +5,11 @@
  * `enabled`, `checked`, `focused`, `selected` narrow them. Maestro reads the screen through XCTest, so
  * a Maestro selector is a question about the XCTest view.
  *
- * Read from a selector block (`id: 'x'` / `index: 1` lines), a flow mapping (`{id: x, index: 1}`) or a
- * flow line with its command (`- tapOn: 'Sign in'`, `- tapOn:` followed by the block).
+ * Read by a YAML parser from a selector block (`id: 'x'` / `index: 1` lines), a flow mapping
+ * (`{id: x, index: 1}`) or a flow line with its command (`- tapOn: 'Sign in'`, `- tapOn:` followed by
+ * the block).
  */
+import { isMap, isScalar, isSeq, parseDocument, type Node, type Scalar, type YAMLError, type YAMLMap } from 'yaml';
 import { SelectorError } from './errors';
 import { compileMaestroPattern, type MaestroQuery } from './maestro-match';
 
@@ -85,149 +87,114 @@ const COMMANDS = new Set([
 // ElementSelector), so it changes nothing about which element is found.
 const IGNORED = new Set(['optional', 'label', 'retryTapIfNoChange', 'waitToSettleTimeoutMs', 'repeat', 'delay', 'waitUntilVisible']);
 
-function fail(reason: string, at: number): never {
+function fail(reason: string, at: number | undefined): never {
   throw new SelectorError('maestro', reason, at);
 }
 
-function unquote(raw: string, at: number): string {
-  const text = raw.trim();
-  if (text.startsWith("'")) {
-    if (!text.endsWith("'") || text.length < 2) throw new SelectorError('maestro', 'a single-quoted value is not closed', at);
-    return text.slice(1, -1).replaceAll("''", "'");
-  }
-  if (text.startsWith('"')) {
-    try {
-      return JSON.parse(text) as string;
-    } catch {
-      throw new SelectorError('maestro', `${text} is not a valid double-quoted value`, at);
-    }
-  }
-  // A plain scalar ends before a comment.
-  return text.replace(/\s+#.*$/, '').trim();
+const startOf = (node: Node | null | undefined): number | undefined => node?.range?.[0];
+const isNull = (node: Node | null | undefined): boolean => node == null || (isScalar(node) && node.value === null);
+
+/** What a YAML error means for a selector, in words; the position is where the parser stopped. */
+function yamlReason(error: YAMLError): string {
+  if (error.code === 'MISSING_CHAR' && error.message.includes("'quote")) return 'a single-quoted value is not closed';
+  if (error.code === 'MISSING_CHAR' && error.message.includes('"quote')) return 'a double-quoted value is not closed';
+  if (error.code === 'DUPLICATE_KEY') return 'a key is written twice';
+  return `not valid YAML: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
 }
 
-/** `{a: 1, b: 'x, y'}` into its pairs (commas inside quotes kept). */
-function flowPairs(body: string, at: number): [string, string][] {
-  const parts: string[] = [];
-  let quote: string | null = null;
-  let current = '';
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (quote) {
-      current += c;
-      if (c === quote) {
-        if (quote === "'" && body[i + 1] === "'") current += body[++i]!;
-        else quote = null;
-      } else if (c === '\\' && quote === '"') current += body[++i] ?? '';
-      continue;
-    }
-    if (c === "'" || c === '"') quote = c;
-    if (c === ',') {
-      parts.push(current);
-      current = '';
-      continue;
-    }
-    current += c;
-  }
-  if (quote) throw new SelectorError('maestro', 'a quoted value is not closed', at);
-  if (current.trim() !== '') parts.push(current);
-  return parts.map((part) => {
-    const colon = part.indexOf(':');
-    if (colon < 0) throw new SelectorError('maestro', `${JSON.stringify(part.trim())} is not a key: value pair`, at);
-    return [part.slice(0, colon).trim(), part.slice(colon + 1)];
-  });
+// Jackson reads a scalar into a String field as written (`text: 123` is "123"), as the flow reader does.
+function scalarText(node: Scalar): string {
+  return typeof node.value === 'string' ? node.value : (node.source ?? String(node.value));
 }
 
-function toSelector(pairs: readonly [string, string][], at: number): MaestroSelector {
+/** YamlElementSelectorUnion: a mapping is a selector, a string the text shorthand. */
+function selectorUnion(node: Node | null, where: string, at: number | undefined): MaestroSelector {
+  if (isNull(node)) fail(`${where} names no selector`, at);
+  if (isScalar(node)) return textShorthand(node);
+  if (isMap(node)) return selectorOfMap(node);
+  return fail(`${where} is a text or a selector mapping`, startOf(node));
+}
+
+function textShorthand(node: Scalar): MaestroSelector {
+  const text = scalarText(node);
+  if (text === '') fail('text is empty', startOf(node));
+  return { text };
+}
+
+/** YamlElementSelector's keys, each read as Jackson reads its type (YamlElementSelector.kt). */
+function selectorOfMap(map: YAMLMap): MaestroSelector {
   const selector: MaestroSelector = {};
-  for (const [key, raw] of pairs) {
-    if (UNSUPPORTED[key]) throw new SelectorError('maestro', UNSUPPORTED[key]!, at);
+  for (const pair of map.items) {
+    const keyNode = pair.key as Node | null;
+    const key = isScalar(keyNode) ? String(keyNode.value) : '';
+    const at = startOf(keyNode);
+    const value = pair.value as Node | null;
+    if (UNSUPPORTED[key]) fail(UNSUPPORTED[key]!, at);
     if (IGNORED.has(key)) continue;
     if (key === 'childOf') {
-      // YamlElementSelectorUnion: a mapping is a selector, a string the text shorthand.
-      const value = raw.trim();
-      selector.childOf = value.startsWith('{')
-        ? toSelector(flowPairs(value.endsWith('}') ? value.slice(1, -1) : fail('a flow mapping is not closed with }', at), at), at)
-        : { text: unquote(raw, at) };
+      selector.childOf = selectorUnion(value, 'childOf', at);
       continue;
     }
-    if (!SELECTOR_KEYS.has(key))
-      throw new SelectorError('maestro', `${JSON.stringify(key)} is not a Maestro selector key (id, text, index, enabled, checked, focused, selected)`, at);
-    const value = unquote(raw, at);
+    if (!SELECTOR_KEYS.has(key)) fail(`${JSON.stringify(key)} is not a Maestro selector key (id, text, index, enabled, checked, focused, selected)`, at);
+    if (!isScalar(value) || value.value === null) fail(`${key} needs a value`, startOf(value) ?? at);
+    const text = scalarText(value);
     if (key === 'id' || key === 'text') {
-      if (value === '') throw new SelectorError('maestro', `${key} is empty`, at);
-      selector[key] = value;
+      if (text === '') fail(`${key} is empty`, startOf(value));
+      selector[key] = text;
     } else if (key === 'index') {
-      if (!/^\d+$/.test(value)) throw new SelectorError('maestro', `index must be a whole number from 0, not ${JSON.stringify(value)}`, at);
-      selector.index = Number(value);
+      if (!/^\d+$/.test(text.trim())) fail(`index must be a whole number from 0, not ${JSON.stringify(text)}`, startOf(value));
+      selector.index = Number(text.trim());
     } else {
-      if (value !== 'true' && value !== 'false') throw new SelectorError('maestro', `${key} must be true or false, not ${JSON.stringify(value)}`, at);
-      selector[key as (typeof STATE_KEYS)[number]] = value === 'true';
+      if (text !== 'true' && text !== 'false') fail(`${key} must be true or false, not ${JSON.stringify(text)}`, startOf(value));
+      selector[key as (typeof STATE_KEYS)[number]] = text === 'true';
     }
   }
   if (selector.id === undefined && selector.text === undefined && STATE_KEYS.every((k) => selector[k] === undefined)) {
-    throw new SelectorError('maestro', 'the selector names no id, text or state');
+    fail('the selector names no id, text or state', startOf(map));
   }
   return selector;
 }
 
-/** Reads a Maestro selector, or throws a SelectorError saying why it is not one. */
+/** The selector inside a command's parameters: the command's own (tapOn), or the one it names (scrollUntilVisible's element). */
+const NESTED_SELECTOR = ['element', 'from', 'visible', 'notVisible'];
+
+/**
+ * Reads a Maestro selector with a YAML parser (the `yaml` package, as YamlCommandReader reads a flow with
+ * Jackson's YAML): selector lines, a flow mapping (`{text: 'Reply', childOf: {id: 'thread'}}`), a
+ * command with its selector (`tapOn: 'Sign In'`, the text shorthand; `- tapOn:` and its block), or throws
+ * a SelectorError saying why it is not one.
+ */
 export function parseMaestroSelector(input: string): MaestroSelector {
-  const lines = input
-    .split(/\r?\n/)
-    .map((line) => line.replace(/^\s*-\s+/, (m) => ' '.repeat(m.length)))
-    .filter((line) => line.trim() !== '' && !line.trim().startsWith('#'));
-  return selectorOfLines(lines);
-}
-
-const indentOf = (line: string) => line.length - line.trimStart().length;
-
-function selectorOfLines(lines: readonly string[]): MaestroSelector {
-  if (lines.length === 0) throw new SelectorError('maestro', 'the selector is empty');
-  const pairs: [string, string][] = [];
-  let parent: MaestroSelector | undefined;
-  let offset = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    const m = /^([A-Za-z][\w]*)\s*:(.*)$/.exec(line);
-    if (!m) {
-      if (line.startsWith('{')) {
-        if (!line.endsWith('}')) throw new SelectorError('maestro', 'a flow mapping is not closed with }', offset);
-        pairs.push(...flowPairs(line.slice(1, -1), offset));
-        offset += lines[i]!.length + 1;
-        continue;
-      }
-      throw new SelectorError('maestro', `${JSON.stringify(line)} is not a key: value line`, offset);
-    }
-    const [, key, rest] = m as unknown as [string, string, string];
-    const value = rest.trim();
-    if (key === 'childOf' && value === '') {
-      // A block under childOf: the lines indented deeper than it are the parent's selector.
-      const block: string[] = [];
-      const base = indentOf(lines[i]!);
-      while (i + 1 < lines.length && indentOf(lines[i + 1]!) > base) block.push(lines[++i]!);
-      if (block.length === 0) throw new SelectorError('maestro', 'childOf names no selector', offset);
-      if (parent) throw new SelectorError('maestro', 'childOf is written twice', offset);
-      parent = selectorOfLines(block);
-      offset += lines[i]!.length + 1;
-      continue;
-    }
-    if (COMMANDS.has(key)) {
-      // A command (tapOn, longPressOn, assertVisible, …): its value is the selector.
-      if (value === '') {
-        offset += lines[i]!.length + 1;
-        continue;
-      }
-      if (value.startsWith('{')) {
-        if (!value.endsWith('}')) throw new SelectorError('maestro', 'a flow mapping is not closed with }', offset);
-        pairs.push(...flowPairs(value.slice(1, -1), offset));
-      } else pairs.push(['text', value]);
-    } else pairs.push([key, rest]);
-    offset += lines[i]!.length + 1;
+  if (input.trim() === '') fail('the selector is empty', undefined);
+  const doc = parseDocument(input, { uniqueKeys: true });
+  const error = doc.errors[0];
+  if (error) fail(yamlReason(error), error.pos[0]);
+  let node = doc.contents as Node | null;
+  // A flow line: a list of one command.
+  if (isSeq(node)) {
+    if (node.items.length !== 1) fail(`a selector is one command, not a list of ${node.items.length}`, startOf(node));
+    node = node.items[0] as Node | null;
   }
-  const selector = toSelector(pairs, 0);
-  if (parent) selector.childOf = parent;
-  return selector;
+  if (isMap(node) && node.items.length >= 1) {
+    const first = node.items[0]!;
+    const name = isScalar(first.key) ? String(first.key.value) : '';
+    if (COMMANDS.has(name)) {
+      // A command: its value is the selector (a string is its text), or holds it under a key of its own.
+      if (node.items.length > 1)
+        fail(
+          `${name} is followed by ${JSON.stringify(String((node.items[1]!.key as Scalar).value))} outside its parameters`,
+          startOf(node.items[1]!.key as Node),
+        );
+      const value = first.value as Node | null;
+      if (isMap(value)) {
+        const nested = value.items.find((p) => isScalar(p.key) && NESTED_SELECTOR.includes(String(p.key.value)));
+        if (nested) return selectorUnion(nested.value as Node | null, String((nested.key as Scalar).value), startOf(nested.key as Node));
+      }
+      return selectorUnion(value, name, startOf(first.key as Node));
+    }
+  }
+  if (!isMap(node)) fail('a Maestro selector is key: value lines or a {…} mapping', startOf(node));
+  return selectorOfMap(node);
 }
 
 /** The selector compiled as Maestro compiles it (maestro-match.ts); `index` is applied by `maestroFind`. */

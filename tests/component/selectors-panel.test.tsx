@@ -144,7 +144,7 @@ describe('R-QA-22: trying a selector', () => {
 
   it.each([
     ['app.buttons[', 'Not a selector: XCUITest: a subscript takes a string: the identifier, label or value to find (at character 13)'],
-    ["id: 'login.submit", 'Not a selector: Maestro: a single-quoted value is not closed (at character 1)'],
+    ["id: 'login.submit", 'Not a selector: Maestro: a single-quoted value is not closed (at character 18)'],
     ['//*[', 'Not a selector: Appium: XPath: expected "]" to close the one here (at character 4)'],
   ])('%s is refused with its reason, and nothing is marked', (text, reason) => {
     show();

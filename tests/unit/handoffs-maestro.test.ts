@@ -356,3 +356,45 @@ describe('R-HAND-14: childOf in generated Maestro selectors', () => {
     expect(maestroOf(label.key).some((s) => s.selector.includes('childOf'))).toBe(false);
   });
 });
+
+describe('R-HAND-15: the try box reads a Maestro selector with a YAML parser, as YamlCommandReader reads a flow', () => {
+  const root = hardLabelsRoot();
+  const replies = flattenTree(root).filter((f) => f.node['text'] === 'Reply');
+  const found = (text: string) => {
+    const result = trySelector(text, root, 'maestro');
+    if (!result.ok) throw result.error;
+    return result.matches;
+  };
+  const refusal = (text: string) => {
+    const result = trySelector(text, root, 'maestro');
+    return result.ok ? 'accepted' : result.error.message;
+  };
+
+  it('R-HAND-15: a flow mapping nests as YAML nests it: childOf with its own index, on one line (what the single-line box can hold)', () => {
+    expect(found("{text: 'Reply', childOf: {id: 'thread\\.2'}}")).toEqual([replies[1]!.key]);
+    // Two keys inside the nested mapping: its comma is the inner mapping's, not the outer one's.
+    expect(found("{text: Reply, childOf: {text: 'Thread four', index: 0}}")).toEqual(replies.slice(3).map((f) => f.key));
+    expect(found("{text: 'Reply', index: 1, childOf: {id: 'thread\\.2'}}")).toEqual([]);
+  });
+
+  it('R-HAND-15: YAML forms a hand-written reader missed: a block scalar, an alias, a comment, a command that names its selector under element', () => {
+    expect(found('text: >-\n  Reply\nchildOf:\n  id: thread\\.1')).toEqual([replies[0]!.key]);
+    expect(found("childOf: &t {id: 'thread\\.2'}\ntext: Reply # the second thread's")).toEqual([replies[1]!.key]);
+    expect(found('- scrollUntilVisible:\n    element:\n      text: Reply\n      childOf: {id: thread\\.1}\n    direction: DOWN')).toEqual([replies[0]!.key]);
+    // The shorthand: a command's string is its text (YamlFluentCommand), a childOf's string too.
+    expect(found("- tapOn: 'Thread three'")).toHaveLength(1);
+    expect(found("text: Reply\nchildOf: 'Thread three'")).toEqual([replies[2]!.key]);
+  });
+
+  it('R-HAND-15: what YAML or Maestro refuses is refused with the reason and where', () => {
+    expect(refusal("id: 'login.submit")).toBe('Maestro: a single-quoted value is not closed (at character 18)');
+    expect(refusal('text: Reply\ntext: OK')).toBe('Maestro: a key is written twice (at character 13)');
+    expect(refusal('text: a: b')).toMatch(/^Maestro: not valid YAML: Nested mappings are not allowed in compact mappings \(at character 7\)$/);
+    expect(refusal('text: [Reply]')).toBe('Maestro: text needs a value (at character 7)');
+    expect(refusal('{txet: Reply}')).toBe(
+      'Maestro: "txet" is not a Maestro selector key (id, text, index, enabled, checked, focused, selected) (at character 2)',
+    );
+    expect(refusal('- tapOn: a\n- tapOn: b')).toBe('Maestro: a selector is one command, not a list of 2 (at character 1)');
+    expect(refusal('index: -1\ntext: Reply')).toBe('Maestro: index must be a whole number from 0, not "-1" (at character 8)');
+  });
+});
