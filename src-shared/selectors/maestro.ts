@@ -208,6 +208,20 @@ export function maestroQuery(selector: MaestroSelector): MaestroQuery {
   return q;
 }
 
+/**
+ * The selector as one YAML flow mapping (`{text: 'Reply', childOf: {id: 'thread\\.2'}}`), which reads
+ * back as the same selector: what a one-line box (the try box is an input, which drops line breaks) can hold.
+ */
+export function formatMaestroFlowMapping(selector: MaestroSelector): string {
+  const parts: string[] = [];
+  if (selector.id !== undefined) parts.push(`id: ${yamlString(selector.id)}`);
+  if (selector.text !== undefined) parts.push(`text: ${yamlString(selector.text)}`);
+  if (selector.index !== undefined) parts.push(`index: ${selector.index}`);
+  for (const key of STATE_KEYS) if (selector[key] !== undefined) parts.push(`${key}: ${String(selector[key])}`);
+  if (selector.childOf) parts.push(`childOf: ${formatMaestroFlowMapping(selector.childOf)}`);
+  return `{${parts.join(', ')}}`;
+}
+
 /** The selector as the lines under a command (`- tapOn:`), one key per line. */
 export function formatMaestroSelector(selector: MaestroSelector): string {
   const lines: string[] = [];

@@ -121,6 +121,16 @@ describe('R-QA-22: trying a selector', () => {
     expect(marked()).toEqual([SUBMIT]);
   });
 
+  it('R-HAND-15: Try puts a Maestro selector of several lines in the one-line box as the flow mapping that reads back the same', () => {
+    show();
+    fireEvent.click(treeRow(SUBMIT));
+    const row = rowFor("text: 'Sign In'\nindex: 1");
+    fireEvent.click(within(row).getByTestId('selector-try'));
+    expect((screen.getByTestId('selector-try-input') as HTMLInputElement).value).toBe("{text: 'Sign In', index: 1}");
+    expect(screen.getByRole('status').textContent).toMatch(/^1 match as Maestro/);
+    expect(marked()).toEqual([row.dataset['target']]);
+  });
+
   it('a typed selector that finds several marks every one of them, and Escape clears the marks', () => {
     show();
     const input = screen.getByTestId('selector-try-input');

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { ViewHierarchySchema, type UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
 import { indexScreen, selectorsFor, trySelector } from '@shared/selectors';
-import { parseMaestroSelector } from '@shared/selectors/maestro';
+import { formatMaestroFlowMapping, parseMaestroSelector } from '@shared/selectors/maestro';
 import type { ScreenView } from '@shared/selectors/screen';
 import { hardLabelsRoot } from '../support/hard-labels';
 
@@ -384,6 +384,23 @@ describe('R-HAND-15: the try box reads a Maestro selector with a YAML parser, as
     // The shorthand: a command's string is its text (YamlFluentCommand), a childOf's string too.
     expect(found("- tapOn: 'Thread three'")).toHaveLength(1);
     expect(found("text: Reply\nchildOf: 'Thread three'")).toEqual([replies[2]!.key]);
+  });
+
+  it('R-HAND-15: every generated Maestro selector, written as one flow mapping (what Try puts in the one-line box), reads back as the same selector', () => {
+    let checked = 0;
+    for (const screenRoot of [...['login', 'feed', 'checkout', 'hostile', 'edges'].map(demoRoot), root]) {
+      for (const f of flattenTree(screenRoot)) {
+        for (const s of selectorsFor(screenRoot, f.key)) {
+          if (s.syntax !== 'maestro') continue;
+          const selector = parseMaestroSelector(s.selector);
+          const line = formatMaestroFlowMapping(selector);
+          expect(line, s.selector).not.toContain('\n');
+          expect(parseMaestroSelector(line), s.selector).toEqual(selector);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
   });
 
   it('R-HAND-15: what YAML or Maestro refuses is refused with the reason and where', () => {

@@ -13,6 +13,8 @@ import type { NodeKey } from '@shared/model/tree';
 import { countNodes } from '@shared/model/node';
 import { SOURCE_LABELS } from '@shared/inspect';
 import {
+  formatMaestroFlowMapping,
+  parseMaestroSelector,
   recheckSuggestions,
   selectorsFor,
   selectorSteps,
@@ -150,6 +152,15 @@ export function SelectorsPanel({
 }
 
 /**
+ * A selector as the try box holds it: the box is one line (an input drops line breaks), so a Maestro
+ * selector of several lines (`index:`, a `childOf:` block) goes in as the flow mapping that reads back
+ * the same (docs/rules.md#r-hand-15).
+ */
+function tryBoxText(syntax: SelectorSuggestion['syntax'], text: string): string {
+  return syntax === 'maestro' && text.includes('\n') ? formatMaestroFlowMapping(parseMaestroSelector(text)) : text;
+}
+
+/**
  * The node's selectors, apart from the try box: memoized, so a keystroke in the box (which renders the
  * panel) does not draw the list again (docs/rules.md#r-hand-13).
  */
@@ -223,7 +234,7 @@ const SelectorList = memo(function SelectorList({
                       className="copy-button"
                       data-testid="selector-try"
                       title="Try it: highlight what it finds"
-                      onClick={() => setText(text)}
+                      onClick={() => setText(tryBoxText(s.syntax, text))}
                     >
                       Try
                     </button>
