@@ -38,7 +38,8 @@ import { ModeToggle } from './ModeToggle';
 import { DemoPanel } from './DemoPanel';
 import { Pane, PaneSeparator, usePaneLayout } from './Panes';
 import { SelectorsPanelWithTry } from './SelectorsPanel';
-import { MarkedScreen, MarkedTree } from './TryMarks';
+import { MarkedTree } from './TryMarks';
+import { Screen } from './Screen';
 import { AccessibilityPanel } from './AccessibilityPanel';
 import { findingMarks, findingsByNode } from './AccessibilityMarks';
 import { useDeviceAudit } from '@renderer/api/accessibility';
@@ -164,8 +165,8 @@ function LiveApp() {
   const matches = useMemo(() => searchNodesIn(tree.nodes, searchQuery), [tree, searchQuery]);
   const root = hierarchy?.hierarchy;
   // A selector being tried highlights what it finds, else the search's matches (docs/rules.md#r-qa-22): the
-  // selectors panel owns the box and its worker (docs/rules.md#r-hand-13), the screen and the tree read its
-  // answers (TryMarks), so neither typing nor an answer renders App again.
+  // selectors panel owns the box and its worker (docs/rules.md#r-hand-13), the screen's boxes (followTry) and
+  // the tree (MarkedTree) read its answers, so neither typing nor an answer renders App again.
   const pickStack = useMemo(() => {
     if (pickX === undefined || pickY === undefined) return [];
     return pickStackAt(tree.nodes, pickX, pickY, { pickable: pickableAmong(shownNodes, tree.nodes) });
@@ -330,11 +331,12 @@ function LiveApp() {
                 {/* In the column, not under the screen: the strip's plots would take the phone's height (docs/rules.md#r-layout-01). */}
                 {device && !appReveal && <PerfStrip device={device} />}
               </aside>
-              <MarkedScreen
+              <Screen
                 frame={frame}
                 nodes={shownNodes}
                 treeNodes={tree.nodes}
-                searched={matches.keySet}
+                matchKeys={matches.keySet}
+                followTry
                 pickStack={pickStack}
                 mismatch={mismatch}
                 placeholder={placeholder}

@@ -10,6 +10,7 @@ import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import type { NodeSource } from '@shared/protocol/observation';
 import type { NodeKey } from '@shared/model/tree';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
+import { useMarkedKeys } from '@renderer/state/selector-try';
 
 /** Above this many boxes the plain ones go to a canvas. */
 export const DOM_BOX_LIMIT = 600;
@@ -175,13 +176,17 @@ export const BoxLayer = memo(function BoxLayer({
   boxes,
   width,
   height,
-  matchKeys,
+  matchKeys: searched,
+  followTry = false,
 }: {
   boxes: readonly PlacedBox[];
   width: number;
   height: number;
   matchKeys: ReadonlySet<NodeKey>;
+  /** Mark the try box's matches while it has text (the live view, docs/rules.md#r-hand-13): its answers redraw these marks, not the screen. */
+  followTry?: boolean;
 }) {
+  const matchKeys = useMarkedKeys(searched, followTry);
   const selectedKey = useScopedInspector((s) => s.selectedKey);
   const hoveredKey = useScopedInspector((s) => s.hoveredKey);
   const heavy = boxes.length > DOM_BOX_LIMIT;

@@ -58,6 +58,8 @@ interface ScreenProps {
   /** The whole tree, when `nodes` is filtered: nodes left out still clip what lies in them. Default: `nodes`. */
   treeNodes?: readonly FlatNode[] | undefined;
   matchKeys: ReadonlySet<NodeKey>;
+  /** Mark the try box's matches instead while it has text (the live view): BoxLayer reads them, so an answer redraws the boxes, not the screen. */
+  followTry?: boolean;
   pickStack: readonly FlatNode[];
   /** The screenshot and the tree come from different frames: draw on the outline instead. */
   mismatch: boolean;
@@ -175,6 +177,7 @@ export function Screen({
   nodes,
   treeNodes,
   matchKeys,
+  followTry = false,
   pickStack,
   mismatch,
   placeholder,
@@ -344,7 +347,7 @@ export function Screen({
               style={place(region.rect, scale)}
             />
           ))}
-          <BoxLayer boxes={boxes} width={displayedWidth} height={displayedHeight} matchKeys={matchKeys} />
+          <BoxLayer boxes={boxes} width={displayedWidth} height={displayedHeight} matchKeys={matchKeys} followTry={followTry} />
           {warnings.length > 0 && <WarningLayer warnings={warnings} scale={scale} showAdvisories={layers.advisories} />}
           {arrows.map((mark) => {
             const p = place(mark.bounds, scale);

@@ -5,6 +5,7 @@
  * alone: `matches` changes only when an answer finds other elements (or the box empties or fills), so
  * App and its heavy children are not rendered again per keystroke.
  */
+import { useMemo } from 'react';
 import { create } from 'zustand';
 import type { NodeKey } from '@shared/model/tree';
 
@@ -28,3 +29,12 @@ export const useSelectorTry = create<SelectorTryState>()((set, get) => ({
     if (!sameKeys(get().matches, matches)) set({ matches });
   },
 }));
+
+/**
+ * The keys to mark: the try box's last answer's while it has text, else `searched`. With `follow` false
+ * (a view the box is not about: a trace, a comparison) always `searched`, and the box's answers render nothing.
+ */
+export function useMarkedKeys(searched: ReadonlySet<NodeKey>, follow = true): ReadonlySet<NodeKey> {
+  const tried = useSelectorTry((s) => (follow ? s.matches : null));
+  return useMemo(() => (tried ? new Set(tried) : searched), [tried, searched]);
+}
