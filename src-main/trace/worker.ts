@@ -10,10 +10,14 @@ import { openTraceFile } from './open';
 import { TraceOpenError } from './errors';
 import { traceViewOf } from './view-steps';
 import type { TraceJob, TraceJobReply } from './off-thread';
+import { replayPlanOf } from './replay-plan';
+import { openListing } from '@main/cli/open-listing';
 
 async function run(job: TraceJob): Promise<unknown> {
   const trace = await openTraceFile(job.path);
   if (job.kind === 'view') return traceViewOf(trace);
+  if (job.kind === 'listing') return openListing(trace, job.json === true);
+  if (job.kind === 'replay') return replayPlanOf(trace);
   if (job.kind === 'maestro') {
     const flow = await exportMaestro(trace);
     return { yaml: flow.yaml, notes: exportNotes(flow) };
