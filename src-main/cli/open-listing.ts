@@ -8,6 +8,7 @@ import { visibleText } from '@shared/model/visible-text';
 import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
 import { recordedSelectorText } from '@shared/trace/action-record';
 import { traceVariables } from '@shared/trace/variables';
+import { redactForTrace, redactString } from '@shared/trace/redact';
 import type { OpenedTrace } from '@main/trace/open';
 import { variableTarget } from './replay-variables';
 
@@ -93,13 +94,16 @@ function traceWarnings(trace: OpenedTrace): string[] {
   return warnings;
 }
 
-/** The lines `parallax open` prints; with `json`, one: the whole listing as JSON. */
+/**
+ * The lines `parallax open` prints; with `json`, one: the whole listing as JSON. Redacted as a trace is
+ * written (docs/rules.md#r-fuzz-02): a trace Parallax did not write may hold a token; it is not shown.
+ */
 export function openListing(trace: OpenedTrace, json: boolean): string[] {
   const { manifest } = trace;
   if (json) {
     return [
       JSON.stringify(
-        {
+        redactForTrace({
           path: trace.path,
           source: trace.source,
           inProgress: trace.inProgress,
@@ -109,7 +113,7 @@ export function openListing(trace: OpenedTrace, json: boolean): string[] {
           events: trace.events.length,
           steps: trace.timeline.map(stepJson),
           variables: traceVariables(trace.timeline),
-        },
+        }),
         null,
         2,
       ),
@@ -137,5 +141,5 @@ export function openListing(trace: OpenedTrace, json: boolean): string[] {
     lines.push(stepLine(step, width, numbers.get(step.callId)));
     for (const warning of step.warnings) lines.push(`${' '.repeat(width)}  ! ${warning}`);
   }
-  return lines;
+  return lines.map((text) => redactString(text));
 }

@@ -80,11 +80,15 @@ function workerFor(heapMb: number): Worker {
 function runJob(job: TraceJob, heapMb: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const worker = workerFor(heapMb);
+    // A job in flight keeps the process alive until its answer (or the worker's death) arrives: unref'd,
+    // a CLI whose worker died out of memory ended with exit code 13 and no word, the refusal undelivered.
+    worker.ref();
     let settled = false;
     const settle = (done: () => void) => {
       if (settled) return;
       settled = true;
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      worker.unref();
       done();
       if (current?.worker === worker) current.idle = setTimeout(() => void worker.terminate(), IDLE_END_MS).unref();
     };

@@ -5,6 +5,7 @@
  * as too_large, and the host, alive, opens the next trace. `parallax open`, `parallax replay` and the web
  * host's Replay read their traces there too.
  */
+import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,6 +134,13 @@ describe('R-MEM-04: parallax open and replay read the trace in the trace worker 
     }
     // The process is alive and the next trace opens with the full heap.
     expect((await cli('open', [FIXTURE])).code).toBe(0);
+  }, 120_000);
+
+  it('R-MEM-04: the parallax command itself, in a process of its own, says the refusal and exits 1 (its worker died; nothing else kept it alive)', () => {
+    const bin = join(import.meta.dirname, '..', '..', 'bin', 'parallax.mjs');
+    const run = spawnSync(process.execPath, [bin, 'open', big], { env: { ...process.env, PARALLAX_TRACE_WORKER_HEAP_MB: '16' }, encoding: 'utf8' });
+    expect(run.stderr).toMatch(/^parallax open: .*needs more than the 16 MiB of memory a trace may take to read/);
+    expect(run.status).toBe(1);
   }, 120_000);
 
   it("R-MEM-04: the web host's Replay refuses a trace over the worker heap as too_large before it looks for the device", async () => {
