@@ -6,10 +6,15 @@
  *   out of memory; now refused by its event count before one event is parsed;
  * - at the limit: TRACE_EVENT_LIMITS.events observation events, the most a trace may hold; opened whole.
  *
- * Meanwhile another page's calls (`app.info` over the API socket, one every 20 ms) are timed. Printed:
- * the host's peak RSS (VmHWM, the kernel's high-water mark) against 1.5 GiB, and the slowest other call
- * against 500 ms, each as a ratio to its limit. `TRACE_OPEN_CASES=dense` (or `at-limit`) runs one.
+ * Meanwhile another page's calls (`app.info` over the API socket, one every 20 ms) are timed. An opened
+ * trace is then replayed by the host (`trace.replay`, read in the trace worker, R-MEM-04) onto a device
+ * the host does not have, the calls still timed. Printed: the host's peak RSS (VmHWM, the kernel's
+ * high-water mark) against 1.5 GiB, and the slowest other call against 500 ms, each as a ratio to its
+ * limit. Then the CLI as a user runs it, each in a process of its own: `parallax open --json FILE` and
+ * `parallax replay FILE` (onto a port nothing listens on), their peak RSS against 1.5 GiB.
+ * `TRACE_OPEN_CASES=dense` (or `at-limit`) runs one.
  */
+import { spawn } from 'node:child_process';
 import { open, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +28,8 @@ import { percentile, serveInChild } from './web-host-process';
 const RSS_LIMIT = 1.5 * 1024 ** 3;
 const LATENCY_LIMIT_MS = 500;
 const PING_EVERY_MS = 20;
+/** The id of the replay call among the pings. */
+const REPLAY_CALL = 1_000_000_000;
 const MiB = 1024 ** 2;
 /** `TRACE_OPEN_CASES=at-limit` measures one of them. */
 const CASES = (process.env.TRACE_OPEN_CASES ?? 'dense,at-limit').split(',');
@@ -82,13 +89,30 @@ async function measure(name: string, file: string): Promise<void> {
     }, PING_EVERY_MS);
     const body = await readFile(file);
     const outcomes: string[] = [];
+    let opened: string | undefined;
     const started = performance.now();
     for (let upload = 0; upload < 2; upload++) {
       const reply = await fetch(`${origin}${TRACE_UPLOAD_PATH}?name=${name}.parallax-trace&token=${token}`, { method: 'POST', body, headers: { origin } });
-      const json = (await reply.json()) as { ok: boolean; result?: { steps: unknown[] }; error?: { message: string } };
+      const json = (await reply.json()) as { ok: boolean; result?: { path: string; steps: unknown[] }; error?: { message: string } };
       outcomes.push(json.ok ? 'opened' : `refused: ${json.error!.message}`);
+      if (json.ok) opened = json.result!.path;
     }
     const openMs = performance.now() - started;
+    let replayed = '';
+    if (opened) {
+      const replayStarted = performance.now();
+      const reply = await new Promise<{ ok: boolean; error?: { message: string } }>((resolve) => {
+        const onReply = (data: WebSocket.RawData) => {
+          const message = JSON.parse(data.toString()) as { id?: number; ok: boolean; error?: { message: string } };
+          if (message.id !== REPLAY_CALL) return;
+          ws.off('message', onReply);
+          resolve(message);
+        };
+        ws.on('message', onReply);
+        ws.send(JSON.stringify({ id: REPLAY_CALL, method: 'trace.replay', params: { path: opened, deviceId: 'no-such-device', stopOnDivergence: false } }));
+      });
+      replayed = `; replay read it in ${((performance.now() - replayStarted) / 1000).toFixed(1)} s, then ${reply.ok ? 'ran' : `refused: ${reply.error!.message}`}`;
+    }
     clearInterval(ping);
     // Calls still unanswered count as waiting until now.
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -96,7 +120,9 @@ async function measure(name: string, file: string): Promise<void> {
     const rss = await peakRss(child.pid!);
     const worst = Math.max(...latencies);
     ws.close();
-    console.log(`${name}: two uploads in ${(openMs / 1000).toFixed(1)} s; ${outcomes[0]}${outcomes[1] === outcomes[0] ? ' (both)' : `; then ${outcomes[1]}`}`);
+    console.log(
+      `${name}: two uploads in ${(openMs / 1000).toFixed(1)} s; ${outcomes[0]}${outcomes[1] === outcomes[0] ? ' (both)' : `; then ${outcomes[1]}`}${replayed}`,
+    );
     console.log(
       `  host peak RSS ${(rss / MiB).toFixed(0)} MiB / limit ${RSS_LIMIT / MiB} MiB = ${(rss / RSS_LIMIT).toFixed(2)}` +
         `   other calls (${latencies.length}): p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms / limit ${LATENCY_LIMIT_MS} ms = ${(worst / LATENCY_LIMIT_MS).toFixed(2)}`,
@@ -104,6 +130,36 @@ async function measure(name: string, file: string): Promise<void> {
   } finally {
     child.kill();
   }
+  for (const args of [
+    ['open', '--json', file],
+    ['replay', file, '--device', 'ws://127.0.0.1:9/ws', '--timeout', '2000'],
+  ]) {
+    const run = await cliPeak(args);
+    console.log(
+      `  parallax ${args[0]}${args[0] === 'open' ? ' --json' : ''}: exit ${run.code} in ${(run.ms / 1000).toFixed(1)} s (${run.said}); peak RSS ${(run.peak / MiB).toFixed(0)} MiB / limit ${RSS_LIMIT / MiB} MiB = ${(run.peak / RSS_LIMIT).toFixed(2)}`,
+    );
+  }
+}
+
+/** `parallax ARGS` in a process of its own: its exit code, time, first line on stderr, and peak RSS (VmHWM, polled until it ends). */
+async function cliPeak(args: string[]): Promise<{ code: number | null; ms: number; said: string; peak: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'parallax.mjs'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(0, 4096)));
+  let peak = 0;
+  const poll = setInterval(
+    () =>
+      void peakRss(child.pid!).then(
+        (rss) => (peak = Math.max(peak, rss)),
+        () => undefined,
+      ),
+    20,
+  );
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  clearInterval(poll);
+  const said = (stderr.split('\n')[0] ?? '').slice(0, 160) || 'nothing on stderr';
+  return { code, ms: performance.now() - started, said, peak };
 }
 
 async function main(): Promise<void> {

@@ -13,21 +13,23 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DIFF_CLASS_LABELS, DIFF_CLASSES } from '@shared/compare/diff';
-import { summaryText } from '@shared/compare/sides';
 import { nodeAtKey } from '@shared/model/tree';
 import { StrategySchema } from '@shared/protocol/observation';
 import { ranSummary, replaySummary } from '@shared/trace/replay-report';
 import { traceVariables } from '@shared/trace/variables';
-import { visibleText } from '@shared/model/visible-text';
 import { chooseVariables, variableTarget, VariableUsageError, type ChosenVariables } from './replay-variables';
 import type { UiNode } from '@shared/protocol/runner';
-import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
-import { exportMaestro, exportNotes, exportXcuiTest, openTraceFile, TraceOpenError, type OpenedTrace } from '@main/trace/index';
+import type { TimelineStep } from '@shared/trace/reader';
+import { TraceOpenError } from '@main/trace/index';
+import { exportTraceMaestro, exportTraceXcuiTest, openReplayableTrace } from '@main/trace/view';
+import { inTraceWorker, traceWorkerHeapMb } from '@main/trace/off-thread';
+import type { ReplayableTrace } from '@main/trace/replay-plan';
+import { pad, subjectOf } from './open-listing';
 import { compareNow } from '@main/devices/compare';
 import type { DeviceConnection } from '@main/connection/connection';
 import { connectionFor } from '@main/devices/manager';
 import { missingVariables, replayTrace, ReplayVariablesError, type ReplayedFrames, type ReplayStep } from '@main/trace/replay';
-import { recordedLaunch, recordedSelectorText } from '@shared/trace/action-record';
+import { recordedLaunch } from '@shared/trace/action-record';
 import { DEFAULT_MEMORY_THRESHOLD_MB, memoryFlagLine, memoryThresholdOf, replayMemory } from '@shared/trace/perf-step';
 
 export type TraceCommand = 'open' | 'replay' | 'export' | 'compare';
@@ -187,144 +189,21 @@ export async function runTraceCommand(command: TraceCommand, args: string[], out
 
 // ---- open -------------------------------------------------------------------------------------------
 
-function pad(text: string, width: number): string {
-  return text.length >= width ? text : text + ' '.repeat(width - text.length);
-}
-
-function stepKindText(step: TimelineStep): string {
-  return step.kind === 'action' ? (step.before?.action.kind ?? 'action') : step.kind;
-}
-
-function pointText(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { x, y } = value as { x?: unknown; y?: unknown };
-  return typeof x === 'number' && typeof y === 'number' ? `${x},${y}` : undefined;
-}
-
-/** What an action aimed at, in a few words: its selector, a swipe's stroke, a scroll's search. */
-function subjectOf(step: TimelineStep | undefined): string {
-  const before = step?.before;
-  if (!before) return '';
-  const target = recordedSelectorText(before.target);
-  const action = before.action;
-  if (action.kind === 'swipe') {
-    const stroke = [pointText(action['start']), pointText(action['end'])];
-    const path = stroke[0] && stroke[1] ? `${stroke[0]} → ${stroke[1]}` : '';
-    return [path, target ? `in ${target}` : ''].filter(Boolean).join(' ');
-  }
-  if (action.kind === 'scrollTo') {
-    const look = (action['lookFor'] ?? {}) as { text?: unknown; elementId?: unknown };
-    const what =
-      typeof look.text === 'string' ? `text ${JSON.stringify(look.text)}` : typeof look.elementId === 'string' ? `id ${JSON.stringify(look.elementId)}` : '';
-    return [what ? `to ${what}` : '', target ? `in ${target}` : ''].filter(Boolean).join(' ');
-  }
-  if (action.kind === 'sendKeys' && !target) return 'keyboard focus';
-  return target ?? '';
-}
-
-/**
- * One line: number, kind, target, result (backend, fallback or failure reason), duration. Actions carry
- * the trace view's step number (the one the exports' notes use); other steps a dot.
- */
-function stepLine(step: TimelineStep, width: number, number: number | undefined): string {
-  const n = (number === undefined ? '·' : String(number)).padStart(width);
-  const target = step.kind === 'action' ? subjectOf(step) : '';
-  const what = step.kind === 'comparison' && step.comparisons[0] ? `${step.statusText}: ${summaryText(step.comparisons[0].summary)}` : step.statusText;
-  const ms = step.durationMs !== undefined && step.kind === 'action' ? `  ${Math.round(step.durationMs)} ms` : '';
-  // A bidirectional control in a label shows as <U+202E> (docs/rules.md#r-show-01), it does not reorder the line.
-  return visibleText(`${n}  ${pad(stepKindText(step), 11)} ${target ? `${pad(target, 28)} ` : ''}${what}${ms}`);
-}
-
-function stepJson(step: TimelineStep) {
-  const result = step.after?.result;
-  return {
-    index: step.index,
-    callId: step.callId,
-    kind: step.kind,
-    ...(step.before ? { action: step.before.action, target: step.before.target } : {}),
-    status: step.status,
-    statusText: step.statusText,
-    ...(result
-      ? {
-          success: result.success,
-          ...(result.backend !== undefined ? { backend: result.backend } : {}),
-          ...(result.fallbackReason !== undefined ? { fallbackReason: result.fallbackReason } : {}),
-          ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
-        }
-      : {}),
-    ...(step.durationMs !== undefined ? { durationMs: step.durationMs } : {}),
-    startTime: step.startTime,
-    observations: step.observations.length,
-    ...(step.comparisons.length > 0 ? { comparisons: step.comparisons.map((c) => c.summary) } : {}),
-    ...(step.notes.length > 0 ? { notes: step.notes.map((n) => n.text) } : {}),
-    ...(step.warnings.length > 0 ? { warnings: step.warnings } : {}),
-  };
-}
-
-function traceWarnings(trace: OpenedTrace): string[] {
-  const warnings: string[] = [];
-  if (trace.inProgress) warnings.push('the recording has not been stopped (still running, or left by a crash)');
-  if (trace.truncatedTail) warnings.push('the last event was cut off mid-write and is left out');
-  if (trace.missingResources.length > 0) warnings.push(`${trace.missingResources.length} screenshot or observation resource(s) the events name are missing`);
-  return warnings;
-}
-
 async function openCommand(file: string, values: Values, out: Out): Promise<number> {
-  const trace = await openTraceFile(file);
-  const { manifest } = trace;
-  if (values.json) {
-    out.log(
-      JSON.stringify(
-        {
-          path: trace.path,
-          source: trace.source,
-          inProgress: trace.inProgress,
-          truncatedTail: trace.truncatedTail,
-          missingResources: trace.missingResources,
-          manifest,
-          events: trace.events.length,
-          steps: trace.timeline.map(stepJson),
-          variables: traceVariables(trace.timeline),
-        },
-        null,
-        2,
-      ),
-    );
-    return 0;
-  }
-  const app = manifest.app ? `  app ${manifest.app.bundleId}${manifest.app.version ? ` ${manifest.app.version}` : ''}` : '';
-  out.log(`Trace ${trace.path}`);
-  out.log(`  recorded ${manifest.createdAt} on ${manifest.device.name} (${manifest.device.kind}, ${manifest.device.url})${app}`);
-  if (manifest.generator) out.log(`  written by ${manifest.generator.name} ${manifest.generator.version}`);
-  const actions = trace.timeline.filter((s) => s.kind === 'action').length;
-  // Steps are the actions, numbered as the trace view's filmstrip numbers them (issue 27: "44 steps
-  // (11 actions)" where the UI said 11); notes and observations are listed but are not steps.
-  const others = trace.timeline.length - actions;
-  out.log(
-    `  ${actions} ${actions === 1 ? 'step' : 'steps'}${others > 0 ? ` (+${others} ${others === 1 ? 'note or observation' : 'notes and observations'})` : ''}, ${trace.events.length} events`,
-  );
-  for (const warning of traceWarnings(trace)) out.log(`! ${warning}`);
-  // What a replay will ask for, and where each goes (docs/rules.md#r-trust-01): never read from anywhere unasked.
-  for (const variable of traceVariables(trace.timeline))
-    out.log(`  replay asks for ${variable.name} (typed at ${variableTarget(variable)}): at its prompt, --var-file FILE or --env ${variable.name}`);
-  const width = String(trace.timeline.length).length;
-  const numbers = filmstripNumbers(trace.timeline);
-  for (const step of trace.timeline) {
-    out.log(stepLine(step, width, numbers.get(step.callId)));
-    for (const warning of step.warnings) out.log(`${' '.repeat(width)}  ! ${warning}`);
-  }
+  // Listed in the trace worker (docs/rules.md#r-mem-04): this thread never holds the trace's events.
+  for (const line of await inTraceWorker('listing', resolve(file), traceWorkerHeapMb(), { json: values.json === true })) out.log(line);
   return 0;
 }
 
 // ---- export -----------------------------------------------------------------------------------------
 
 async function exportCommand(file: string, values: Values, out: Out): Promise<number> {
-  const trace = await openTraceFile(file);
+  // Made in the trace worker, as the trace view's exports are (docs/rules.md#r-mem-04).
   const swift = values.xcuitest === true;
-  const exported = swift ? await exportXcuiTest(trace) : await exportMaestro(trace);
+  const exported = swift ? await exportTraceXcuiTest(file) : await exportTraceMaestro(file);
   const text = 'swift' in exported ? exported.swift : exported.yaml;
   const what = swift ? 'the XCUITest method' : 'the Maestro flow';
-  const notes = exportNotes(exported);
+  const notes = exported.notes;
   if (values.out !== undefined) {
     const target = resolve(values.out);
     try {
@@ -394,7 +273,7 @@ type StepFiles = { recorded: { before?: FrameFiles; after?: FrameFiles }; replay
  * the trace, and its replayed ones (redacted as a trace is), as step-N-recorded-before.json / .png, ...
  * Only what this replay produced: two frames a side per step, the trace's own limits bound the rest.
  */
-async function writeStepFrames(dir: string, trace: OpenedTrace, step: ReplayStep, frames: ReplayedFrames): Promise<StepFiles> {
+async function writeStepFrames(dir: string, trace: ReplayableTrace, step: ReplayStep, frames: ReplayedFrames): Promise<StepFiles> {
   const files: StepFiles = { recorded: {}, replayed: {} };
   const write = async (name: string, data: string | Buffer) => {
     await writeFile(join(dir, name), data);
@@ -420,8 +299,9 @@ async function writeStepFrames(dir: string, trace: OpenedTrace, step: ReplayStep
 }
 
 async function replayCommand(file: string, values: Values, timeoutMs: number, out: Out): Promise<number> {
-  // The trace first: a file that cannot be read is reported without touching any device.
-  const trace = await openTraceFile(file);
+  // The trace first: a file that cannot be read is reported without touching any device. Its actions
+  // come from the trace worker, its frames from its index (docs/rules.md#r-mem-04).
+  const trace = await openReplayableTrace(file);
   const needed = traceVariables(trace.timeline);
   let chosen: ChosenVariables;
   try {
@@ -450,7 +330,8 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
   const actions = trace.timeline.filter((s) => s.kind === 'action').length;
   const thresholdMb = values['memory-threshold-mb'] === undefined ? DEFAULT_MEMORY_THRESHOLD_MB : memoryThresholdOf(values['memory-threshold-mb']);
   return await withDevice(values.device!, timeoutMs, async (connection) => {
-    const width = String(trace.timeline.length).length;
+    const width = String(trace.plan.timelineSteps).length;
+    const recordedSteps = new Map(trace.timeline.map((step) => [step.callId, step]));
     if (!values.json) out.log(`Replaying ${actions} action(s) from ${trace.path} on ${connection.url}`);
     // Ctrl-C stops between steps (the one in flight finishes, never cut off half sent), and the report
     // still says which steps ran (docs/rules.md#r-rpl-06); a second Ctrl-C is Node's own.
@@ -473,7 +354,7 @@ async function replayCommand(file: string, values: Values, timeoutMs: number, ou
               },
             }
           : {}),
-        ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, trace.timeline[step.index], width, thresholdMb)) }),
+        ...(values.json ? {} : { onStep: (step: ReplayStep) => out.log(replayLine(step, recordedSteps.get(step.callId), width, thresholdMb)) }),
       });
     } finally {
       process.off('SIGINT', onInterrupt);

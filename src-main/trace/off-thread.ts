@@ -9,6 +9,7 @@ import type { TraceOpened } from '@shared/api/api';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '@main/entries';
 import { TraceOpenError, type TraceOpenErrorCode } from './errors';
+import type { ReplayPlan } from './replay-plan';
 
 /**
  * The old generation of the worker's heap. A trace at TRACE_EVENT_LIMITS (1,000,000 observation events)
@@ -17,20 +18,42 @@ import { TraceOpenError, type TraceOpenErrorCode } from './errors';
  */
 export const TRACE_WORKER_HEAP_MB = 768;
 
-export type TraceJob = { kind: 'view' | 'maestro' | 'xcuitest'; path: string };
+/**
+ * The heap a job gets: TRACE_WORKER_HEAP_MB, or PARALLAX_TRACE_WORKER_HEAP_MB (whole MiB, 16 to 8192)
+ * on a machine with less memory to give, or more. Anything else there is ignored for the default.
+ */
+export function traceWorkerHeapMb(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env['PARALLAX_TRACE_WORKER_HEAP_MB'];
+  const mb = raw !== undefined && /^\d{2,4}$/.test(raw.trim()) ? Number(raw) : NaN;
+  return mb >= 16 && mb <= 8192 ? mb : TRACE_WORKER_HEAP_MB;
+}
+
+/**
+ * A job for the worker: the trace view's listing, an export, `parallax open`'s lines (`json`: its JSON)
+ * or a replay's plan (replay-plan.ts). Every parse of a trace's events on behalf of a host or the CLI is
+ * one of these (the recorder's recovery and the editor's rewrite read their own).
+ */
+export type TraceJob = { kind: 'view' | 'maestro' | 'xcuitest' | 'listing' | 'replay'; path: string; json?: boolean };
 export type TraceJobReply = { ok: true; result: unknown } | { ok: false; code: TraceOpenErrorCode; message: string };
 
 interface JobResults {
   view: TraceOpened;
   maestro: { yaml: string; notes: string[] };
   xcuitest: { swift: string; notes: string[] };
+  listing: string[];
+  replay: ReplayPlan;
 }
 
 let turn: Promise<unknown> = Promise.resolve();
 
 /** Runs `job` in a trace worker once the one before it has ended. Throws TraceOpenError. */
-export function inTraceWorker<K extends TraceJob['kind']>(kind: K, path: string, heapMb = TRACE_WORKER_HEAP_MB): Promise<JobResults[K]> {
-  const run = turn.then(() => runJob({ kind, path }, heapMb));
+export function inTraceWorker<K extends TraceJob['kind']>(
+  kind: K,
+  path: string,
+  heapMb = traceWorkerHeapMb(),
+  options: Pick<TraceJob, 'json'> = {},
+): Promise<JobResults[K]> {
+  const run = turn.then(() => runJob({ kind, path, ...options }, heapMb));
   turn = run.catch(() => undefined);
   return run as Promise<JobResults[K]>;
 }
@@ -57,11 +80,15 @@ function workerFor(heapMb: number): Worker {
 function runJob(job: TraceJob, heapMb: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const worker = workerFor(heapMb);
+    // A job in flight keeps the process alive until its answer (or the worker's death) arrives: unref'd,
+    // a CLI whose worker died out of memory ended with exit code 13 and no word, the refusal undelivered.
+    worker.ref();
     let settled = false;
     const settle = (done: () => void) => {
       if (settled) return;
       settled = true;
       worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      worker.unref();
       done();
       if (current?.worker === worker) current.idle = setTimeout(() => void worker.terminate(), IDLE_END_MS).unref();
     };
@@ -72,7 +99,7 @@ function runJob(job: TraceJob, heapMb: number): Promise<unknown> {
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
             ? new TraceOpenError(
                 'too_large',
-                `${job.path} needs more than the ${heapMb} MiB of memory a trace may take to read (the trace worker's heap); it was not opened`,
+                `${job.path} needs more than the ${heapMb} MiB of memory a trace may take to read (the trace worker's heap, PARALLAX_TRACE_WORKER_HEAP_MB); it was not opened`,
               )
             : new TraceOpenError('unreadable', `${job.path} could not be read: ${error.message}`),
         ),

@@ -13,7 +13,7 @@ import type { ObservedFrame } from '@shared/protocol/device';
 import type { ReplayReport } from '@shared/trace/replay-report';
 import type { DeviceManager } from '@main/devices/manager';
 import { replayedActions, replayTrace } from './replay';
-import { openedTrace } from './view';
+import { openReplayableTrace } from './view';
 import { recordedLaunch } from '@shared/trace/action-record';
 
 /** What the frames of one replay may take in memory (screenshots dominate); the steps past it keep none. */
@@ -62,7 +62,7 @@ export class ReplayRunner {
     const kept = { path: resolve(path), frames: new Map<string, KeptFrames>(), bytes: 0 };
     this.kept = kept;
     try {
-      const trace = await openedTrace(path);
+      const trace = await openReplayableTrace(path);
       const connection = this.manager.connectionOf(deviceId);
       await connection.waitUntilConnected();
       const total = replayedActions(trace.timeline, range.fromCallId, range.only).length;

@@ -18,6 +18,7 @@ import { dataDir } from '@main/paths';
 import { TRACE_LIMITS } from './limits';
 import { openTraceFile, openTraceResources, TraceOpenError, type OpenedTrace, type TraceResources } from './open';
 import { inTraceWorker } from './off-thread';
+import { replayableTrace, type ReplayableTrace } from './replay-plan';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -79,6 +80,18 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
 /** An export of a trace, made in the trace worker (its events are never parsed on the host's thread). */
 export const exportTraceMaestro = (path: string) => inTraceWorker('maestro', resolve(path));
 export const exportTraceXcuiTest = (path: string) => inTraceWorker('xcuitest', resolve(path));
+
+/**
+ * A trace to replay: its actions listed by the trace worker, its frames read from its index on demand
+ * (docs/rules.md#r-mem-04), so the host holds the actions and never the events. Throws TraceOpenError.
+ */
+export async function openReplayableTrace(path: string): Promise<ReplayableTrace> {
+  const abs = resolve(path);
+  const plan = await inTraceWorker('replay', abs);
+  // A fresh index: a folder still recording has grown since the view read it.
+  resourceIndexes.delete(abs);
+  return replayableTrace(plan, await resourcesOf(abs));
+}
 
 /** The resource indexes of the traces on screen, newest last: a zip directory or a folder listing each. */
 const resourceIndexes = new Map<string, Promise<TraceResources>>();

@@ -5,21 +5,29 @@
  * time, never the host's: over the bound the thread dies out of memory and the host refuses the trace.
  */
 import { parentPort } from 'node:worker_threads';
+import { redactForTrace } from '@shared/trace/redact';
 import { exportMaestro, exportNotes, exportXcuiTest } from './export';
 import { openTraceFile } from './open';
 import { TraceOpenError } from './errors';
 import { traceViewOf } from './view-steps';
 import type { TraceJob, TraceJobReply } from './off-thread';
+import { replayPlanOf } from './replay-plan';
+import { openListing } from '@main/cli/open-listing';
 
 async function run(job: TraceJob): Promise<unknown> {
   const trace = await openTraceFile(job.path);
-  if (job.kind === 'view') return traceViewOf(trace);
+  // What is shown of a trace goes through the trace writer's redaction (docs/rules.md#r-fuzz-02): a trace
+  // another tool wrote, or someone edited, may hold a token Parallax would never have written; a listing
+  // or an export must not show it. The replay's plan is data for the device, not display, and stays whole.
+  if (job.kind === 'replay') return replayPlanOf(trace);
+  if (job.kind === 'view') return redactForTrace(traceViewOf(trace));
+  if (job.kind === 'listing') return openListing(trace, job.json === true);
   if (job.kind === 'maestro') {
     const flow = await exportMaestro(trace);
-    return { yaml: flow.yaml, notes: exportNotes(flow) };
+    return redactForTrace({ yaml: flow.yaml, notes: exportNotes(flow) });
   }
   const method = await exportXcuiTest(trace);
-  return { swift: method.swift, notes: exportNotes(method) };
+  return redactForTrace({ swift: method.swift, notes: exportNotes(method) });
 }
 
 parentPort!.on('message', async (job: TraceJob) => {

@@ -2,11 +2,14 @@
  * `npm run fuzz`: the full fuzz run (docs/rules.md#r-fuzz-01). Every surface of tests/fuzz/surfaces.ts
  * with a fixed seed, at most FUZZ_RUNS cases and FUZZ_SECONDS seconds each; prints the cases per
  * surface, crashes, hangs and the peak memory, and exits 1 on any failure or on memory over the bound.
+ * Then the hostile-trace corpus (tests/fuzz/hostile-corpus.ts, docs/rules.md#r-fuzz-02) at its full sizes:
+ * each crafted trace through every decoder, one line per trace with each decoder's outcome.
  *
  *   npm run fuzz                      # seed 14, 20,000 cases or 120 s per surface
  *   FUZZ_SEED=7 FUZZ_RUNS=500 npm run fuzz
  */
 import { runSurface, surfaces } from './surfaces';
+import { runHostileCorpus } from './hostile-corpus';
 
 const seed = Number(process.env.FUZZ_SEED ?? 14);
 const numRuns = Number(process.env.FUZZ_RUNS ?? 20_000);
@@ -24,6 +27,15 @@ for (const surface of surfaces()) {
   const verdict = report.failure ? `FAILED: ${report.failure}` : 'ok';
   console.log(`  ${report.name.padEnd(48)} ${String(report.cases).padStart(7)} cases  ${(report.ms / 1000).toFixed(1).padStart(6)} s  ${verdict}`);
   if (report.kind) failures[report.kind]++;
+}
+// The hostile-trace corpus (docs/rules.md#r-fuzz-02) at its real sizes: every decoder, typed, and what it shows held.
+const corpus = await runHostileCorpus('full', sample);
+for (const report of corpus) {
+  console.log(
+    `  hostile trace: ${report.name.slice(0, 64).padEnd(64)} ${(report.ms / 1000).toFixed(1).padStart(6)} s  ${report.failure ? `FAILED: ${report.failure}` : 'ok'}`,
+  );
+  console.log(`      ${report.outcomes.join(', ')}`);
+  if (report.failure) failures[/threw/.test(report.failure) ? 'crash' : 'untyped']++;
 }
 clearInterval(sampler);
 sample();

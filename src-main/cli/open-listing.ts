@@ -1,0 +1,145 @@
+/**
+ * What `parallax open FILE` prints of a trace: its manifest, its warnings, the variables a replay would
+ * ask for, one line per step (or all of it as JSON). Built where the trace is parsed, in the trace worker
+ * (src-main/trace/worker.ts, docs/rules.md#r-mem-04): the CLI receives these lines, never the events.
+ */
+import { summaryText } from '@shared/compare/sides';
+import { visibleText } from '@shared/model/visible-text';
+import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
+import { recordedSelectorText } from '@shared/trace/action-record';
+import { traceVariables } from '@shared/trace/variables';
+import { redactForTrace, redactString } from '@shared/trace/redact';
+import type { OpenedTrace } from '@main/trace/open';
+import { variableTarget } from './replay-variables';
+
+export function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+function stepKindText(step: TimelineStep): string {
+  return step.kind === 'action' ? (step.before?.action.kind ?? 'action') : step.kind;
+}
+
+function pointText(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { x, y } = value as { x?: unknown; y?: unknown };
+  return typeof x === 'number' && typeof y === 'number' ? `${x},${y}` : undefined;
+}
+
+/** What an action aimed at, in a few words: its selector, a swipe's stroke, a scroll's search. */
+export function subjectOf(step: TimelineStep | undefined): string {
+  const before = step?.before;
+  if (!before) return '';
+  const target = recordedSelectorText(before.target);
+  const action = before.action;
+  if (action.kind === 'swipe') {
+    const stroke = [pointText(action['start']), pointText(action['end'])];
+    const path = stroke[0] && stroke[1] ? `${stroke[0]} → ${stroke[1]}` : '';
+    return [path, target ? `in ${target}` : ''].filter(Boolean).join(' ');
+  }
+  if (action.kind === 'scrollTo') {
+    const look = (action['lookFor'] ?? {}) as { text?: unknown; elementId?: unknown };
+    const what =
+      typeof look.text === 'string' ? `text ${JSON.stringify(look.text)}` : typeof look.elementId === 'string' ? `id ${JSON.stringify(look.elementId)}` : '';
+    return [what ? `to ${what}` : '', target ? `in ${target}` : ''].filter(Boolean).join(' ');
+  }
+  if (action.kind === 'sendKeys' && !target) return 'keyboard focus';
+  return target ?? '';
+}
+
+/**
+ * One line: number, kind, target, result (backend, fallback or failure reason), duration. Actions carry
+ * the trace view's step number (the one the exports' notes use); other steps a dot.
+ */
+function stepLine(step: TimelineStep, width: number, number: number | undefined): string {
+  const n = (number === undefined ? '·' : String(number)).padStart(width);
+  const target = step.kind === 'action' ? subjectOf(step) : '';
+  const what = step.kind === 'comparison' && step.comparisons[0] ? `${step.statusText}: ${summaryText(step.comparisons[0].summary)}` : step.statusText;
+  const ms = step.durationMs !== undefined && step.kind === 'action' ? `  ${Math.round(step.durationMs)} ms` : '';
+  // A bidirectional control in a label shows as <U+202E> (docs/rules.md#r-show-01), it does not reorder the line.
+  return visibleText(`${n}  ${pad(stepKindText(step), 11)} ${target ? `${pad(target, 28)} ` : ''}${what}${ms}`);
+}
+
+function stepJson(step: TimelineStep) {
+  const result = step.after?.result;
+  return {
+    index: step.index,
+    callId: step.callId,
+    kind: step.kind,
+    ...(step.before ? { action: step.before.action, target: step.before.target } : {}),
+    status: step.status,
+    statusText: step.statusText,
+    ...(result
+      ? {
+          success: result.success,
+          ...(result.backend !== undefined ? { backend: result.backend } : {}),
+          ...(result.fallbackReason !== undefined ? { fallbackReason: result.fallbackReason } : {}),
+          ...(result.failureReason !== undefined ? { failureReason: result.failureReason } : {}),
+        }
+      : {}),
+    ...(step.durationMs !== undefined ? { durationMs: step.durationMs } : {}),
+    startTime: step.startTime,
+    observations: step.observations.length,
+    ...(step.comparisons.length > 0 ? { comparisons: step.comparisons.map((c) => c.summary) } : {}),
+    ...(step.notes.length > 0 ? { notes: step.notes.map((n) => n.text) } : {}),
+    ...(step.warnings.length > 0 ? { warnings: step.warnings } : {}),
+  };
+}
+
+function traceWarnings(trace: OpenedTrace): string[] {
+  const warnings: string[] = [];
+  if (trace.inProgress) warnings.push('the recording has not been stopped (still running, or left by a crash)');
+  if (trace.truncatedTail) warnings.push('the last event was cut off mid-write and is left out');
+  if (trace.missingResources.length > 0) warnings.push(`${trace.missingResources.length} screenshot or observation resource(s) the events name are missing`);
+  return warnings;
+}
+
+/**
+ * The lines `parallax open` prints; with `json`, one: the whole listing as JSON. Redacted as a trace is
+ * written (docs/rules.md#r-fuzz-02): a trace Parallax did not write may hold a token; it is not shown.
+ */
+export function openListing(trace: OpenedTrace, json: boolean): string[] {
+  const { manifest } = trace;
+  if (json) {
+    return [
+      JSON.stringify(
+        redactForTrace({
+          path: trace.path,
+          source: trace.source,
+          inProgress: trace.inProgress,
+          truncatedTail: trace.truncatedTail,
+          missingResources: trace.missingResources,
+          manifest,
+          events: trace.events.length,
+          steps: trace.timeline.map(stepJson),
+          variables: traceVariables(trace.timeline),
+        }),
+        null,
+        2,
+      ),
+    ];
+  }
+  const lines: string[] = [];
+  const app = manifest.app ? `  app ${manifest.app.bundleId}${manifest.app.version ? ` ${manifest.app.version}` : ''}` : '';
+  lines.push(`Trace ${trace.path}`);
+  lines.push(`  recorded ${manifest.createdAt} on ${manifest.device.name} (${manifest.device.kind}, ${manifest.device.url})${app}`);
+  if (manifest.generator) lines.push(`  written by ${manifest.generator.name} ${manifest.generator.version}`);
+  const actions = trace.timeline.filter((s) => s.kind === 'action').length;
+  // Steps are the actions, numbered as the trace view's filmstrip numbers them (issue 27: "44 steps
+  // (11 actions)" where the UI said 11); notes and observations are listed but are not steps.
+  const others = trace.timeline.length - actions;
+  lines.push(
+    `  ${actions} ${actions === 1 ? 'step' : 'steps'}${others > 0 ? ` (+${others} ${others === 1 ? 'note or observation' : 'notes and observations'})` : ''}, ${trace.events.length} events`,
+  );
+  for (const warning of traceWarnings(trace)) lines.push(`! ${warning}`);
+  // What a replay will ask for, and where each goes (docs/rules.md#r-trust-01): never read from anywhere unasked.
+  for (const variable of traceVariables(trace.timeline))
+    lines.push(`  replay asks for ${variable.name} (typed at ${variableTarget(variable)}): at its prompt, --var-file FILE or --env ${variable.name}`);
+  const width = String(trace.timeline.length).length;
+  const numbers = filmstripNumbers(trace.timeline);
+  for (const step of trace.timeline) {
+    lines.push(stepLine(step, width, numbers.get(step.callId)));
+    for (const warning of step.warnings) lines.push(`${' '.repeat(width)}  ! ${warning}`);
+  }
+  return lines.map((text) => redactString(text));
+}
