@@ -19,7 +19,7 @@ import {
 import { connectionFor } from '@main/devices/manager';
 import { outcomeClassOf } from '@shared/act/verdict';
 import { scrubTypedText, typedTextIsSecret, typedTexts } from '@shared/act/secret';
-import { isIndexId } from '@shared/inspect/title';
+import { frameText, targetTitleText } from '@shared/model/title';
 
 export type ActionCommand = 'tap' | 'type' | 'clear' | 'swipe' | 'scroll-to' | 'launch' | 'open-link';
 type Out = { log: (line: string) => void; error: (line: string) => void };
@@ -222,11 +222,15 @@ export function summarizeResult(command: ActionCommand, result: ActionResult): s
     : ' backend=xctest (plain)';
   const t = result.target;
   const at = t.resolvedBy === 'point' && t.point ? `${t.point.x},${t.point.y}` : undefined;
-  // Words a person reads (docs/rules.md#r-ui-title): the label, then an id a person gave; an index id
-  // the bridge made up (`UILabel@0.0.0.0`) only when nothing else names the element.
-  const named = [t.label !== undefined ? `“${t.label}”` : '', t.elementId !== undefined && !isIndexId(t.elementId) ? t.elementId : ''].filter((p) => p !== '');
-  const what = at ?? (named.length > 0 ? named.join(' · ') : undefined) ?? t.selector ?? t.elementId ?? t.webElementId ?? t.resolvedBy;
-  const found = at !== undefined && t.label !== undefined ? ` (“${t.label}” there)` : '';
+  // Words a person reads (docs/rules.md#r-ui-title): the element as its tree row names it, with its frame
+  // as XCUIElement reads it; an index id the bridge made up (`UILabel@0.0.0.0`) only when nothing else names it.
+  const title = targetTitleText(t);
+  const frame = t.bounds ? frameText(t.bounds) : undefined;
+  const what = at ?? title ?? t.selector ?? t.webElementId ?? t.resolvedBy;
+  // A point was touched as given: the words say what is there.
+  const where = at !== undefined && title !== undefined ? [`${title} there`, frame] : [frame];
+  const words = where.filter((p) => p !== undefined).join(', ');
+  const found = words !== '' ? ` (${words})` : '';
   const status = result.success ? 'ok' : `failed: ${result.failureReason} (${CLASS_WORDS[outcomeClassOf(result)]})`;
   return `${command} ${what}${found}: ${status}${backend} requests=${result.requestsSent} ${Math.round(result.timings.total ?? 0)} ms`;
 }

@@ -8,6 +8,8 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UiNode } from '@shared/protocol/runner';
+import { boundsOf } from '@shared/model/node';
+import { frameText, nodeTitleText } from '@shared/model/title';
 import type { DefaultDevice } from '@main/host/default-device';
 import { mdnsEnabled, projectRoot, rendererDir, settingsFile } from '@main/paths';
 
@@ -364,11 +366,10 @@ async function observe(args: string[], out: Out): Promise<number> {
   }
 }
 
+/** One line per element, in the tree's words (docs/rules.md#r-ui-title) and with its frame in points. */
 function printTree(node: UiNode, depth: number, out: Out): void {
-  const b = node.bounds;
-  const name = node['resource-id'] ?? node['content-desc'] ?? node.text ?? '';
-  const box = b ? ` [${b.left},${b.top},${b.right},${b.bottom}]` : '';
-  out.log(`${'  '.repeat(depth)}${node.className ?? node.role ?? 'node'}${name ? ` "${name}"` : ''}${box}`);
+  const b = boundsOf(node);
+  out.log(`${'  '.repeat(depth)}${nodeTitleText(node)}${b ? ` (${frameText(b)})` : ''}`);
   for (const child of node.node ?? []) printTree(child, depth + 1, out);
 }
 

@@ -66,13 +66,13 @@ export type TapRoute =
   | { readonly via: 'failClosed'; readonly failureReason: FailureReason; readonly mayHaveRun: false; readonly target: TargetRecord };
 
 /**
- * A point tap names the node found there by its label, frame and source, and no identity: the device was
+ * A point tap names the node found there by its label, title, frame and source, and no identity: the device was
  * asked to touch the point, not the element, and the record says what was sent.
  */
 export function pointTargetRecord(point: Point, found: UiNode | undefined): TargetRecord {
   if (!found) return { resolvedBy: 'point', point };
-  const { label, bounds, source } = nodeTargetRecord(found, 'point');
-  return { resolvedBy: 'point', point, ...(source ? { source } : {}), ...(bounds ? { bounds } : {}), ...(label ? { label } : {}) };
+  const { label, title, bounds, source } = nodeTargetRecord(found, 'point');
+  return { resolvedBy: 'point', point, ...(source ? { source } : {}), ...(bounds ? { bounds } : {}), ...(label ? { label } : {}), ...(title ? { title } : {}) };
 }
 
 function xctestTap(point: Point, gesture: TapGesture): XctestTap {

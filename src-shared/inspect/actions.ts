@@ -221,7 +221,9 @@ export function describeTarget(target: TargetRecord): string {
   const parts: string[] = [RESOLVED_BY_TEXT[target.resolvedBy] ?? target.resolvedBy];
   if (target.source) parts.push(SOURCE_LABELS[target.source]);
   const id = target.elementId ?? (target.label === undefined ? target.selector : undefined);
-  if (target.label !== undefined) parts.push(id !== undefined && id !== target.label ? `${quote(target.label)} (${id})` : quote(target.label));
+  // The tree row's words when the record has them (docs/rules.md#r-ui-title); older records name the label and id.
+  if (target.title !== undefined && target.title !== '') parts.push(target.title);
+  else if (target.label !== undefined) parts.push(id !== undefined && id !== target.label ? `${quote(target.label)} (${id})` : quote(target.label));
   else if (id !== undefined) parts.push(id);
   else if (target.webElementId !== undefined) parts.push(`DOM element ${target.webElementId}`);
   if (target.point) parts.push(`at ${Math.round(target.point.x)}, ${Math.round(target.point.y)}`);

@@ -3,6 +3,7 @@
  * (`nodeAttributes`), and the one-line label the tree shows.
  */
 import { NODE_FLAGS, type UiNode } from '@shared/protocol/runner';
+import { frameText } from '@shared/model/title';
 import { boundsOf, childrenOf, MERGED_ATTRIBUTES, nodeFlag, nodeSource, rectHeight, rectWidth } from '@shared/model/node';
 import { elementAttributes, xctestAttributes } from '@shared/selectors/element';
 
@@ -112,7 +113,8 @@ export function iosAttributes(node: UiNode): IosAttribute[] {
   if (e.value !== undefined) rows.push({ name: 'value', wire: valueFrom, value: e.value });
   if (e.placeholderValue !== undefined) rows.push({ name: 'placeholderValue', wire: 'hint-text', value: e.placeholderValue });
   rows.push({ name: 'type', wire: present('role') ? 'className, role' : 'className', value: e.xcuiType });
-  if (e.frame) rows.push({ name: 'frame', wire: 'bounds', value: `x ${e.frame.x}, y ${e.frame.y}, ${e.frame.width} × ${e.frame.height} pt` });
+  const frame = boundsOf(node);
+  if (e.frame && frame) rows.push({ name: 'frame', wire: 'bounds', value: frameText(frame) });
   rows.push({ name: 'enabled', wire: 'enabled', value: String(e.enabled) });
   if (e.selected) rows.push({ name: 'selected', wire: 'selected', value: 'true' });
   if (e.hasFocus) rows.push({ name: 'hasFocus', wire: 'focused', value: 'true' });

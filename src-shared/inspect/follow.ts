@@ -12,7 +12,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { boundsOf, centerOf } from '@shared/model/node';
 import { elementTypeOf } from '@shared/model/element-type';
 import type { FlatNode } from '@shared/model/tree';
-import { isIndexId, nodeTitle } from './title';
+import { isIndexId, nodeTitle } from '@shared/model/title';
 
 function meaningfulId(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' && !isIndexId(value.trim()) ? value.trim() : null;

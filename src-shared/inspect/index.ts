@@ -3,7 +3,7 @@ export * from '@shared/model/pick'; // lives in the model (docs/architecture.md#
 export * from './search';
 export * from './attributes';
 export * from './source';
-export * from './title';
+export * from '@shared/model/title'; // lives in the model, where action records name their targets (docs/architecture.md#floors)
 export * from './observation';
 export * from './actions';
 export * from './live';

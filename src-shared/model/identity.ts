@@ -7,6 +7,7 @@ import { UInt64Schema, type UInt64 } from '@shared/protocol/json';
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
 import { centerOf, nodeLabel, SDK_SOURCE_KEY } from '@shared/model/node';
+import { nodeTitleText } from '@shared/model/title';
 
 export interface BridgeIdentity {
   readonly elementId: string;
@@ -99,6 +100,8 @@ export function nodeTargetRecord(node: UiNode, resolvedBy: TargetRecord['resolve
     ...(point ? { point } : {}),
     ...(node.bounds ? { bounds: node.bounds } : {}),
     ...(nodeLabel(node) !== undefined ? { label: nodeLabel(node) } : {}),
+    // The words a tree row names it by, so a result, a timeline entry and the CLI say the same (R-UI-TITLE).
+    title: nodeTitleText(node),
     ...extra,
   };
   if (id.kind === 'bridge') {

@@ -227,6 +227,11 @@ export const TargetRecordSchema = z.object({
   selector: z.string().optional(),
   /** What a person calls the element acted on (or, for a point, found there): its label, else its text or id. */
   label: z.string().optional(),
+  /**
+   * The element as a tree row names it (docs/rules.md#r-ui-title): `Button "Sign In" · login.submit`, its
+   * type in iOS terms, label, id. Absent in results recorded before it existed and where no node was read.
+   */
+  title: z.string().optional(),
   /** Where XCTest touched (or would have touched). */
   point: PointSchema.optional(),
   bounds: BoundsSchema.optional(),

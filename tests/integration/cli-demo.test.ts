@@ -59,6 +59,32 @@ describe('parallax action commands on the demo device', () => {
     expect(JSON.parse(off.stdout)).toMatchObject({ success: false, outcome: 'refused', failureReason: 'point_off_screen', mayHaveRun: false });
   });
 
+  it('R-UI-TITLE: tap names what it acted on as the tree does (type, label, id) with its real frame, never the bridge\u2019s index id', async () => {
+    await resetToLogin();
+    // The first "Sign In" in screen order is the navigation bar's title, a label the bridge knows only as UILabel@0.0.0.0.
+    const byText = await parallax('tap', '--device', demo.runnerUrl, '--text', 'Sign In');
+    expect(byText.code).toBe(0);
+    expect(byText.stdout).toMatch(/^tap StaticText "Sign In" \(x 16, y 119, 133 × 41 pt\): ok backend=sdk /);
+    expect(byText.stdout).not.toContain('UILabel@');
+
+    await resetToLogin();
+    const byId = await parallax('tap', '--device', demo.runnerUrl, '--id', 'login.submit');
+    expect(byId.stdout).toMatch(/^tap Button "Sign In" · login\.submit \(x 16, y 330, 370 × 50 pt\): ok /);
+
+    await resetToLogin();
+    const byPoint = await parallax('tap', '--device', demo.runnerUrl, '--point', '50,240');
+    expect(byPoint.stdout).toMatch(/^tap 50,240 \(TextField "Username" · login\.username there, x 16, y 222, 370 × 44 pt\): ok /);
+  });
+
+  it('R-UI-TITLE: observe prints each element as the tree names it, with its frame in points', async () => {
+    await resetToLogin();
+    const { code, stdout } = await parallax('observe', '--device', demo.runnerUrl);
+    expect(code).toBe(0);
+    expect(stdout).toContain('\n      StaticText "Sign In" (x 16, y 119, 133 × 41 pt)\n');
+    expect(stdout).toContain('\n    Button "Sign In" · login.submit (x 16, y 330, 370 × 50 pt)\n');
+    expect(stdout).not.toMatch(/UILabel@/);
+  });
+
   it('tap --id with an AppReveal session URL goes through AppReveal (backend appreveal)', async () => {
     await resetToLogin();
     const { code, stdout, stderr } = await parallax('tap', '--device', demo.appRevealUrl ?? '', '--id', 'login.submit', '--json');

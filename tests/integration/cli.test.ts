@@ -44,7 +44,7 @@ describe('parallax CLI', () => {
     const { code, stdout } = await parallax('observe', '--device', device.url);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^com\.apple\.Preferences 402x874 pt quality=healthy/);
-    expect(stdout).toContain('UIButton "com.apple.settings.general" [16,380,386,432]');
+    expect(stdout).toContain('      Button "General" · com.apple.settings.general (x 16, y 380, 370 × 52 pt)\n');
   });
 
   it('replay-device prints its ws URL and serves the recording there', async () => {

@@ -147,6 +147,8 @@ describe('tapOn: routing a target with a bridge identity', () => {
       bounds,
       // What a person calls it: no label, so its id (docs/protocol.md#p-action-result-api).
       label: 'submit',
+      // R-UI-TITLE: the words its tree row names it by.
+      title: 'Button · submit',
       elementId: 'submit',
       captureIdentity: BIG,
     });

@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
-import { isIndexId, nodeSourceName, nodeTitle, nodeTitleText, searchNodesIn, typeNamedBy } from '@shared/inspect';
+import { frameText, isIndexId, nodeSourceName, nodeTitle, nodeTitleText, searchNodesIn, targetTitleText, typeNamedBy } from '@shared/inspect';
+import { nodeTargetRecord } from '@shared/model/identity';
+import { pointTargetRecord } from '@shared/act/tap';
 import { summarizeResult } from '@main/cli/actions';
 import { ActionResultSchema } from '@shared/protocol/action';
 
@@ -98,9 +100,23 @@ describe('R-UI-TITLE: the CLI names what it acted on as a person would', () => {
       warnings: [],
       target: { resolvedBy: 'text', ...target },
     });
-  it('R-UI-TITLE: tap --text prints the label, not the bridge\u2019s index id', () => {
-    expect(summarizeResult('tap', result({ elementId: 'UILabel@0.0.0.0', label: 'Sign In' }))).toMatch(/^tap “Sign In”: ok/);
-    expect(summarizeResult('tap', result({ elementId: 'login.submit', label: 'Sign In' }))).toMatch(/^tap “Sign In” · login.submit: ok/);
+  it('R-UI-TITLE: tap --text prints the element as its tree row names it, with its frame in points', () => {
+    // The target record of the Login screen's navigation-bar title, as the resolver writes it.
+    const record = nodeTargetRecord(header, 'text', { selector: 'Sign In' });
+    expect(record.title).toBe('StaticText "Sign In"');
+    expect(summarizeResult('tap', result(record))).toMatch(/^tap StaticText "Sign In" \(x 16, y 119, 133 × 41 pt\): ok/);
+    expect(summarizeResult('tap', result(nodeTargetRecord(submit, 'id')))).toMatch(/^tap Button "Sign In" · login.submit \(x 16, y 330, 370 × 50 pt\): ok/);
+  });
+  it('R-UI-TITLE: a record from before titles names the label and a person\u2019s id; an index id only when nothing else names it', () => {
+    expect(summarizeResult('tap', result({ elementId: 'UILabel@0.0.0.0', label: 'Sign In' }))).toMatch(/^tap "Sign In": ok/);
+    expect(summarizeResult('tap', result({ elementId: 'login.submit', label: 'Sign In' }))).toMatch(/^tap "Sign In" · login.submit: ok/);
     expect(summarizeResult('tap', result({ elementId: 'UILabel@0.0.0.0' }))).toMatch(/^tap UILabel@0.0.0.0: ok/);
+    expect(targetTitleText({ resolvedBy: 'id', selector: 'login.submit' })).toBeUndefined();
+  });
+  it('R-UI-TITLE: a point tap says what is there and where, never an identity', () => {
+    const record = pointTargetRecord({ x: 50, y: 120 }, header);
+    expect(record).not.toHaveProperty('elementId');
+    expect(summarizeResult('tap', result(record))).toMatch(/^tap 50,120 \(StaticText "Sign In" there, x 16, y 119, 133 × 41 pt\): ok/);
+    expect(frameText({ left: 0, top: 62, right: 402, bottom: 168 })).toBe('x 0, y 62, 402 × 106 pt');
   });
 });

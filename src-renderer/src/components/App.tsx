@@ -277,28 +277,6 @@ function LiveApp() {
               </div>
             )}
 
-            {device && device.state === 'disconnected' && frame && (
-              <div className="banner warn" data-testid="disconnected-banner">
-                {device.name} disconnected{device.error ? `: ${device.error}` : ''}. Showing the last frame, from {formatTime(frame.receivedAt)}.
-              </div>
-            )}
-            {observeError != null && frame && (
-              <div className="banner warn" data-testid="observe-error">
-                Observe failed: {errorMessage(observeError)}. Showing the last frame.
-              </div>
-            )}
-            {mismatch && (
-              <div className="banner warn" data-testid="frame-mismatch">
-                The screenshot and the tree come from different moments (screenshot {frame?.screenshot?.frameContext}, tree {frame?.hierarchyFrameContext}); the
-                boxes are drawn on the outline, not on the screenshot.
-              </div>
-            )}
-            <ObservationBanners frame={frame} />
-            {frame && !frame.screenshot && frame.observation?.viewHierarchy && (
-              <div className="banner info" data-testid="screenshot-error">
-                No screenshot{frame.screenshotError ? `: ${frame.screenshotError}` : ''}. Showing the screen outline.
-              </div>
-            )}
             <div className="stage">
               {/* The view's controls, legend and frame status in a column beside the screen, never over it: a phone is
                   tall, so the canvas's height goes to the picture (docs/rules.md#r-layout-01, #r-qa-16). */}
@@ -309,6 +287,29 @@ function LiveApp() {
                   <ZoomControls />
                   {device && <ObserveOptionsControls appReveal={appReveal} />}
                 </div>
+                {/* The frame's status in the column too: a banner over the stage would take the phone's height (docs/rules.md#r-layout-01). */}
+                {device && device.state === 'disconnected' && frame && (
+                  <div className="banner warn" data-testid="disconnected-banner">
+                    {device.name} disconnected{device.error ? `: ${device.error}` : ''}. Showing the last frame, from {formatTime(frame.receivedAt)}.
+                  </div>
+                )}
+                {observeError != null && frame && (
+                  <div className="banner warn" data-testid="observe-error">
+                    Observe failed: {errorMessage(observeError)}. Showing the last frame.
+                  </div>
+                )}
+                {mismatch && (
+                  <div className="banner warn" data-testid="frame-mismatch">
+                    The screenshot and the tree come from different moments (screenshot {frame?.screenshot?.frameContext}, tree {frame?.hierarchyFrameContext});
+                    the boxes are drawn on the outline, not on the screenshot.
+                  </div>
+                )}
+                <ObservationBanners frame={frame} />
+                {frame && !frame.screenshot && frame.observation?.viewHierarchy && (
+                  <div className="banner info" data-testid="screenshot-error">
+                    No screenshot{frame.screenshotError ? `: ${frame.screenshotError}` : ''}. Showing the screen outline.
+                  </div>
+                )}
                 {selectionNote && (
                   <div className="banner info" data-testid="selection-note" role="status">
                     {selectionNote}

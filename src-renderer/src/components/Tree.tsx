@@ -21,7 +21,7 @@ import { rowWindow, scrollToRow, TREE_OVERSCAN, TREE_ROW_HEIGHT, treeRowsMode, t
 interface RowProps {
   nodeKey: NodeKey;
   depth: number;
-  /** The row's words (inspect/title.ts): type in iOS terms, label or text, id. */
+  /** The row's words (model/title.ts): type in iOS terms, label or text, id. */
   type: string;
   label: string;
   id: string;

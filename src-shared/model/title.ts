@@ -6,7 +6,8 @@
  * type a test finds it by.
  */
 import type { UiNode } from '@shared/protocol/runner';
-import { nodeLabel, xctestTwinOf } from '@shared/model/node';
+import type { TargetRecord } from '@shared/protocol/action';
+import { nodeLabel, xctestTwinOf, type Rect } from '@shared/model/node';
 import { elementTypeOf, type ElementTypeName } from '@shared/model/element-type';
 
 export interface NodeTitle {
@@ -53,4 +54,26 @@ export function nodeTitle(node: UiNode): NodeTitle {
 export function nodeTitleText(node: UiNode): string {
   const { type, label, id } = nodeTitle(node);
   return [type, label !== '' ? `"${label}"` : '', id !== '' ? `· ${id}` : ''].filter((part) => part !== '').join(' ');
+}
+
+/**
+ * A frame as XCUIElement's `frame` reads, in points: `x 16, y 119, 133 × 41 pt` (the Attributes panel's
+ * iOS view and the CLI both say it so).
+ */
+export function frameText(r: Rect): string {
+  return `x ${r.left}, y ${r.top}, ${r.right - r.left} × ${r.bottom - r.top} pt`;
+}
+
+/**
+ * What an action's target is called, in the tree's words: the title recorded when the node was resolved
+ * (`nodeTargetRecord`); a record from before titles were recorded (or one AppReveal resolved on the
+ * device, which names no node) falls back to its label and an id a person gave, an index id only when
+ * nothing else names it.
+ */
+export function targetTitleText(t: TargetRecord): string | undefined {
+  if (t.title !== undefined && t.title !== '') return t.title;
+  const id = t.elementId !== undefined && !isIndexId(t.elementId) && t.elementId !== t.label ? t.elementId : undefined;
+  const label = t.label !== undefined && !isIndexId(t.label) ? `"${t.label}"` : undefined;
+  const named = [label, id !== undefined ? `· ${id}` : undefined].filter((p) => p !== undefined).join(' ');
+  return named !== '' ? named : (t.elementId ?? t.label);
 }
