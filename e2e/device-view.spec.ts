@@ -5,7 +5,7 @@
  * notice, and the demo's faults switched from the UI.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, openDemoAt, stopAfterEach, stopRecording, type DemoUrls } from './harness';
+import { boxCentre, openDemoAt, sharedDemoHost, stopAfterEach, stopRecording, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 
@@ -16,6 +16,8 @@ const SIZES = [
 ] as const;
 
 const start = (page: Page, size: { width: number; height: number } = SIZES[0]): Promise<DemoUrls> => openDemoAt(page, running, size);
+/** The tests that only look, zoom and pick share one demo device and host (nothing they do reaches either). */
+const look = sharedDemoHost();
 
 /**
  * Every control of the device toolbar, of the view's column beside the screen (docs/rules.md#r-layout-01)
@@ -63,7 +65,7 @@ function overlap(a: { x: number; y: number; width: number; height: number }, b: 
 
 for (const size of SIZES) {
   test(`R-QA-17: at ${size.width}x${size.height} every toolbar control is visible and takes its own click, in inspect and interact mode`, async ({ page }) => {
-    await start(page, size);
+    await look(page, size);
     for (const mode of ['inspect', 'interact'] as const) {
       if (mode === 'interact') await page.getByTestId('mode-toggle').click();
       await expect(page.getByTestId('screen')).toHaveAttribute('data-mode', mode);
@@ -89,7 +91,7 @@ for (const size of SIZES) {
   });
 
   test(`R-QA-16: at ${size.width}x${size.height} the legend lies beside the device, and zoom changes the device's size`, async ({ page }) => {
-    await start(page, size);
+    await look(page, size);
     const screen = page.getByTestId('screen');
     const legend = page.getByTestId('source-legend');
     await expect(legend).toBeVisible();
@@ -119,7 +121,7 @@ for (const size of SIZES) {
 }
 
 test('R-QA-16: the wheel zooms about the pointer, a click there picks what is under it, and a drag pans instead of picking', async ({ page }) => {
-  await start(page, SIZES[1]);
+  await look(page, SIZES[1]);
   const submit = await wheelZoomAt(page, 'login.submit');
   // The point under the pointer stayed put: the Sign In button is still there.
   await page.waitForTimeout(300);

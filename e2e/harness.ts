@@ -194,3 +194,37 @@ export async function stopRecording(page: Page): Promise<string> {
   await expect(status).toHaveAttribute('data-trace', /\.parallax-trace$/);
   return (await status.getAttribute('data-trace')) as string;
 }
+
+/**
+ * One demo device and web host for the tests of a file that only look and pick (no action, recording,
+ * fault or saved setting reaches the device or the host), so a file boots them once instead of once a
+ * test (a boot is 5–18 s on the busy 2-core machine, most of such a test's time). Each test gets its own
+ * page, and the demo's screen is set again before the page opens, so no test sees another's state.
+ * Started by the first test that asks; stopped after the file's last test.
+ */
+export function sharedDemoHost(): (page: Page, size: { width: number; height: number }, screen?: string) => Promise<DemoUrls> {
+  const running: Running[] = [];
+  let shared: { urls: DemoUrls; hostUrl: string } | undefined;
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status === testInfo.expectedStatus) return;
+    for (const [i, process] of running.entries()) {
+      await testInfo.attach(`shared-process-${i}-output`, { body: redactString(process.output()), contentType: 'text/plain' });
+    }
+  });
+  test.afterAll(async () => {
+    for (const process of running.splice(0).reverse()) await process.stop();
+    shared = undefined;
+  });
+  return async (page, size, screen = 'login') => {
+    if (!shared) {
+      const urls = await startDemo(running, ['--screen', screen]);
+      const host = await serveDevice(running, urls.runnerUrl, [urls.adminUrl]);
+      shared = { urls, hostUrl: urlIn(host.line) };
+    } else await postAdmin(shared.urls, 'screen', { screen });
+    await page.setViewportSize(size);
+    await page.goto(shared.hostUrl);
+    await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+    await expect(page.getByTestId('screen-image')).toBeVisible();
+    return shared.urls;
+  };
+}

@@ -8,10 +8,10 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest';
 import { indexTree } from '@shared/model/tree';
 import type { UiNode } from '@shared/protocol/runner';
-import { Tree } from '@renderer/components/Tree';
+
 import { InspectorScope } from '@renderer/state/inspector-scope';
 import { createInspectorStore } from '@renderer/state/store';
-import { TREE_ROW_HEIGHT } from '@renderer/state/tree-window';
+import { Tree, TREE_ROW_HEIGHT } from '@renderer/components/Tree';
 import { layOut } from '../support/dom-layout';
 
 const COUNT = 10_000;
@@ -24,12 +24,12 @@ const tree = indexTree(root);
 
 afterEach(cleanup);
 
-function show() {
+function show(shown = tree) {
   const store = createInspectorStore();
   layOut({ '.tree': { width: 300, height: 400 } });
   render(
     <InspectorScope.Provider value={store}>
-      <Tree tree={tree} matchKeys={new Set()} />
+      <Tree tree={shown} matchKeys={new Set()} />
     </InspectorScope.Provider>,
   );
   return { store, container: screen.getByTestId('tree') };
@@ -65,5 +65,26 @@ describe('R-PERF-02: the tree window', () => {
     fireEvent.scroll(container);
     const row = screen.getAllByTestId('tree-node').find((r) => r.dataset['nodeKey'] === far);
     expect(row?.dataset['selected']).toBe('true');
+  });
+
+  it('a selection already in view leaves the scroll where it is', () => {
+    const { store, container } = show();
+    container.scrollTop = 5_000 * TREE_ROW_HEIGHT;
+    fireEvent.scroll(container);
+    act(() => store.getState().selectNode(tree.nodes[5_005]!.key));
+    expect(container.scrollTop).toBe(5_000 * TREE_ROW_HEIGHT);
+  });
+
+  it('a short tree draws every row, a scroll past the end keeps the last rows, an empty tree says so', () => {
+    const short = indexTree({ ...root, node: (root.node ?? []).slice(0, 4) } as UiNode);
+    const { container } = show(short);
+    expect(screen.getAllByTestId('tree-node')).toHaveLength(5);
+    container.scrollTop = 1e9;
+    fireEvent.scroll(container);
+    expect(drawnTexts().some((t) => t.includes('tile 3'))).toBe(true);
+    cleanup();
+    show(indexTree(null));
+    expect(screen.queryAllByTestId('tree-node')).toHaveLength(0);
+    expect(screen.getByText('No hierarchy.')).toBeTruthy();
   });
 });

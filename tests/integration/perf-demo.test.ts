@@ -34,11 +34,11 @@ async function connect(): Promise<RunnerConnection> {
 }
 
 /** The next `count` pushes as they arrive (each push is a second of the runner's cadence). */
-function nextPushes(client: RunnerClient, count: number): Promise<{ update: PerformanceUpdate; at: number }[]> {
+function nextPushes(client: RunnerClient, count: number): Promise<{ update: PerformanceUpdate }[]> {
   return new Promise((resolve) => {
-    const got: { update: PerformanceUpdate; at: number }[] = [];
+    const got: { update: PerformanceUpdate }[] = [];
     const on = (update: PerformanceUpdate) => {
-      got.push({ update, at: performance.now() });
+      got.push({ update });
       if (got.length < count) return;
       client.off('performance', on);
       resolve(got);
@@ -75,8 +75,10 @@ describe('demo performance pushes', () => {
       expect(Object.keys(raw.performanceData).sort()).toEqual(Object.keys(recorded.performanceData).sort());
       expect(raw.timestamp).toBe(raw.performanceData.timestamp);
     }
-    // A timer never fires early; the machine's load can only make the gaps longer.
-    for (let i = 1; i < pushes.length; i++) expect(pushes[i]!.at - pushes[i - 1]!.at).toBeGreaterThanOrEqual(900);
+    // A timer never fires early; the machine's load can only make the gaps longer. Judged by the device's
+    // own stamps, taken as each push leaves: the arrivals here can bunch up (a push read late because
+    // this process was busy, the next on time), so their gaps say nothing about the device's cadence.
+    for (let i = 1; i < pushes.length; i++) expect(pushes[i]!.update.timestamp - pushes[i - 1]!.update.timestamp).toBeGreaterThanOrEqual(900);
   }, 30_000);
 
   it('R-PERFSNAP-07: an observation carries perfSnapshot only in perf mode, with the window clamped and the sources named', async () => {

@@ -45,10 +45,30 @@ Object.defineProperty(HTMLElement.prototype, 'clientHeight', {
     return boxOf(this)?.height ?? 0;
   },
 });
+// A scroll container's content is as tall as its children's inline heights (the tree's rows box), and
+// never shorter than the container: what the virtualizer clamps a scroll to.
+Object.defineProperty(HTMLElement.prototype, 'scrollHeight', {
+  configurable: true,
+  get: function (this: HTMLElement) {
+    let content = 0;
+    for (const child of this.children) if (child instanceof HTMLElement) content += styleBox(child).height;
+    return Math.max(boxOf(this)?.height ?? 0, content);
+  },
+});
 HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
   const { width, height } = boxOf(this) ?? styleBox(this);
   return { x: 0, y: 0, left: 0, top: 0, width, height, right: width, bottom: height, toJSON: () => ({}) } as DOMRect;
 };
+// jsdom has no Element.scrollTo; a browser's instant scroll sets the offsets it is given.
+Element.prototype.scrollTo ??= function (this: Element, options?: ScrollToOptions | number, y?: number) {
+  if (typeof options === 'number') {
+    this.scrollLeft = options;
+    this.scrollTop = y ?? 0;
+    return;
+  }
+  if (options?.left !== undefined) this.scrollLeft = options.left;
+  if (options?.top !== undefined) this.scrollTop = options.top;
+} as Element['scrollTo'];
 Element.prototype.setPointerCapture ??= function () {};
 Element.prototype.releasePointerCapture ??= function () {};
 Element.prototype.hasPointerCapture ??= () => false;

@@ -5,14 +5,18 @@ import './Tree.css';
  * view are in the page (docs/rules.md#r-perf-02): the scroll container, the collapsed set and the
  * selection outlive frames, so expansion, selection and scroll stay where the user left them.
  */
-import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { nodeSourceName, nodeTitle, shortContext } from '@shared/inspect';
 import type { NodeSource } from '@shared/protocol/observation';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { childrenOf, nodeSource } from '@shared/model/node';
 import { parentKeyOf, visibleRows, type FlatNode, type NodeKey, type TreeIndex } from '@shared/model/tree';
-import { rowWindow, scrollToRow, TREE_OVERSCAN, TREE_ROW_HEIGHT, treeRowsMode, type TreeRowsMode } from '@renderer/state/tree-window';
+
+/** Every tree row's height in CSS pixels; Tree.css sets the same, so rows are never measured. */
+export const TREE_ROW_HEIGHT = 20;
+/** Rows drawn above and below the visible ones, so a short scroll shows drawn rows at once. */
+export const TREE_OVERSCAN = 12;
 
 /**
  * A row's props are plain values, so a live frame that leaves a row as it was (only capture identities
@@ -38,7 +42,7 @@ interface RowProps {
   hovered: boolean;
   match: boolean;
   /** Where the row sits in the list's full height (windowed rows are placed, not flowed). */
-  top?: number | undefined;
+  top: number;
   /** The element's most severe accessibility finding (docs/rules.md#r-a11y-17), when the audit is on. */
   finding?: { severity: string; muted: boolean } | undefined;
 }
@@ -60,7 +64,7 @@ const TreeRow = memo(function TreeRow(props: RowProps) {
       aria-selected={selected}
       aria-expanded={hasChildren ? !collapsed : undefined}
       className={cls}
-      style={top === undefined ? { paddingLeft: 4 + depth * 12 } : { paddingLeft: 4 + depth * 12, position: 'absolute', left: 0, right: 0, top }}
+      style={{ paddingLeft: 4 + depth * 12, position: 'absolute', left: 0, right: 0, top }}
       onClick={() => store.getState().selectNode(nodeKey)}
       onMouseEnter={() => store.getState().hoverNode(nodeKey)}
       onMouseLeave={() => store.getState().hoverNode(null)}
@@ -94,10 +98,8 @@ const TreeRow = memo(function TreeRow(props: RowProps) {
   );
 });
 
-/** What every row drawer shares: the rows, and what marks each. */
+/** What marks each row. */
 interface RowsProps {
-  rows: readonly FlatNode[];
-  container: RefObject<HTMLDivElement | null>;
   selectedKey: NodeKey | null;
   hoveredKey: NodeKey | null;
   collapsed: ReadonlySet<NodeKey>;
@@ -106,7 +108,7 @@ interface RowsProps {
   findings?: ReadonlyMap<NodeKey, { severity: string; muted: boolean }> | undefined;
 }
 
-function row(flat: FlatNode, p: RowsProps, top?: number) {
+function row(flat: FlatNode, p: RowsProps, top: number) {
   const source = nodeSource(flat.node);
   const title = nodeTitle(flat.node);
   return (
@@ -132,65 +134,6 @@ function row(flat: FlatNode, p: RowsProps, top?: number) {
   );
 }
 
-/** The scroll container's offset and height, followed as it scrolls or resizes. */
-function useViewport(container: RefObject<HTMLDivElement | null>): { scrollTop: number; height: number } {
-  const [viewport, setViewport] = useState({ scrollTop: 0, height: 0 });
-  // A passive effect: the container is the rows' parent, whose ref is attached after the rows' layout effects.
-  useEffect(() => {
-    const el = container.current;
-    if (!el) return;
-    const read = () =>
-      setViewport((v) => (v.scrollTop === el.scrollTop && v.height === el.clientHeight ? v : { scrollTop: el.scrollTop, height: el.clientHeight }));
-    read();
-    el.addEventListener('scroll', read, { passive: true });
-    const observer = new ResizeObserver(read);
-    observer.observe(el);
-    return () => {
-      el.removeEventListener('scroll', read);
-      observer.disconnect();
-    };
-  }, [container]);
-  return viewport;
-}
-
-/** The rows in view, by arithmetic on the scroll offset (every row is TREE_ROW_HEIGHT tall). */
-function WindowRows(p: RowsProps) {
-  const { scrollTop, height } = useViewport(p.container);
-  const { start, end } = rowWindow(scrollTop, height, p.rows.length);
-  const drawn = [];
-  for (let i = start; i < end; i++) drawn.push(row(p.rows[i]!, p, i * TREE_ROW_HEIGHT));
-  return (
-    <div className="tree-rows" style={{ height: p.rows.length * TREE_ROW_HEIGHT }}>
-      {drawn}
-    </div>
-  );
-}
-
-/** The rows in view, as @tanstack/react-virtual picks them. */
-function VirtualRows(p: RowsProps) {
-  const virtualizer = useVirtualizer({
-    count: p.rows.length,
-    getScrollElement: () => p.container.current,
-    estimateSize: () => TREE_ROW_HEIGHT,
-    overscan: TREE_OVERSCAN,
-    getItemKey: (index) => p.rows[index]?.key ?? index,
-  });
-  return (
-    <div className="tree-rows" style={{ height: virtualizer.getTotalSize() }}>
-      {virtualizer.getVirtualItems().map((item) => row(p.rows[item.index]!, p, item.start))}
-    </div>
-  );
-}
-
-/** Every row (the approach before windowing; kept for the benchmark's comparison). */
-function AllRows(p: RowsProps) {
-  return <>{p.rows.map((flat) => row(flat, p))}</>;
-}
-
-const ROW_DRAWERS: Record<TreeRowsMode, (p: RowsProps) => React.JSX.Element> = { window: WindowRows, virtual: VirtualRows, all: AllRows };
-/** Chosen once per page: a drawer never changes under a mounted tree. */
-const Rows = ROW_DRAWERS[treeRowsMode()];
-
 export function Tree({
   tree,
   matchKeys,
@@ -213,17 +156,31 @@ export function Tree({
   const rows = useMemo(() => visibleRows(tree.nodes, collapsed), [tree, collapsed]);
   const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.key, i])), [rows]);
 
+  // The rows' box sits below the container's top padding: the virtualizer counts it as the list's margin,
+  // so its offsets (and scrollToIndex) are the container's own scroll offsets.
+  const [padTop, setPadTop] = useState(0);
+  useLayoutEffect(() => {
+    const el = containerRef.current;
+    if (el) setPadTop(Number.parseFloat(getComputedStyle(el).paddingTop) || 0);
+  }, []);
+  // Only the rows in view (and TREE_OVERSCAN either side) are drawn, as @tanstack/react-virtual picks
+  // them; every row has one fixed height, so none is measured.
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => containerRef.current,
+    estimateSize: () => TREE_ROW_HEIGHT,
+    overscan: TREE_OVERSCAN,
+    scrollMargin: padTop,
+    getItemKey: (index) => rows[index]?.key ?? index,
+  });
+
   useEffect(() => {
     if (selectedKey === null) return;
     // Scroll only the tree (scrollIntoView would also scroll every ancestor, the page included), and by
     // the row's index: a row out of view is not in the page to be measured.
-    const container = containerRef.current;
     const at = indexOf.get(selectedKey);
-    if (!container || at === undefined) return;
-    const padTop = Number.parseFloat(getComputedStyle(container).paddingTop) || 0;
-    const next = scrollToRow(at, container.scrollTop, container.clientHeight, TREE_ROW_HEIGHT, padTop);
-    if (next !== container.scrollTop) container.scrollTop = next;
-  }, [selectedKey, indexOf]);
+    if (at !== undefined) virtualizer.scrollToIndex(at);
+  }, [selectedKey, indexOf, virtualizer]);
 
   // A new search brings its first match into view once (a row out of view is not in the page); later
   // frames with the same query leave the scroll where the user put it.
@@ -231,14 +188,13 @@ export function Tree({
   const searchedFor = useRef('');
   useEffect(() => {
     if (searchQuery === searchedFor.current || matchKeys.size === 0) return;
-    const container = containerRef.current;
     const at = rows.findIndex((r) => matchKeys.has(r.key));
-    if (!container || at < 0) return;
+    if (at < 0) return;
     searchedFor.current = searchQuery;
-    const padTop = Number.parseFloat(getComputedStyle(container).paddingTop) || 0;
-    const next = scrollToRow(at, container.scrollTop, container.clientHeight, TREE_ROW_HEIGHT, padTop);
-    if (next !== container.scrollTop) container.scrollTop = next;
-  }, [searchQuery, matchKeys, rows]);
+    virtualizer.scrollToIndex(at);
+  }, [searchQuery, matchKeys, rows, virtualizer]);
+
+  const marks: RowsProps = { selectedKey, hoveredKey, collapsed, hiddenSources, matchKeys, findings };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const { selectNode, setCollapsed } = store.getState();
@@ -278,16 +234,9 @@ export function Tree({
         ref={containerRef}
         onKeyDown={onKeyDown}
       >
-        <Rows
-          rows={rows}
-          container={containerRef}
-          selectedKey={selectedKey}
-          hoveredKey={hoveredKey}
-          collapsed={collapsed}
-          hiddenSources={hiddenSources}
-          matchKeys={matchKeys}
-          findings={findings}
-        />
+        <div className="tree-rows" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => row(rows[item.index]!, marks, item.start - padTop))}
+        </div>
         {rows.length === 0 && <div className="empty-note">No hierarchy.</div>}
       </div>
     </section>
