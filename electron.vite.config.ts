@@ -10,8 +10,14 @@ export default defineConfig({
     resolve: { alias },
     build: {
       outDir: 'out/main',
-      // The trace worker is an entry of its own beside index.js (src-main/entries.ts finds it by this name).
-      rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts'), 'trace-worker': resolve(__dirname, 'src-main/trace/worker.ts') } },
+      // The trace worker and the demo process are entries of their own beside index.js (src-main/entries.ts finds them by these names).
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src-main/electron/main.ts'),
+          'trace-worker': resolve(__dirname, 'src-main/trace/worker.ts'),
+          'demo-process': resolve(__dirname, 'src-demo/process.ts'),
+        },
+      },
     },
   },
   preload: {

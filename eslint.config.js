@@ -88,7 +88,7 @@ export default tseslint.config(
         { type: 'check', pattern: '{tests,e2e,bench}', partialMatch: false },
       ],
       // The demo devices' public entry points: the only files of src-demo the host may import.
-      'boundaries/files': [{ category: 'entry', pattern: 'src-demo/{index,replay-device}.ts' }],
+      'boundaries/files': [{ category: 'entry', pattern: 'src-demo/{index,replay-device,process}.ts' }],
     },
     rules: {
       'boundaries/dependencies': [

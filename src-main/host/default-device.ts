@@ -2,7 +2,8 @@
  * The device a new user sees on `npm start`: the demo device when it can start (it needs a Chromium),
  * otherwise the bundled recorded runner session, with the reason said in one line. `--demo-devices N`
  * (or PARALLAX_DEMO_DEVICES=N, how `start` tells the Electron app) starts N demo devices on varied
- * screens in one shared browser; the first keeps its AppReveal entry (docs/rules.md#r-perf-09).
+ * screens in one shared browser; the first keeps its AppReveal entry (docs/rules.md#r-perf-09). The demo
+ * devices run in a child process of their own (docs/rules.md#r-peer-03).
  */
 import { basename } from 'node:path';
 import { bundledRecording, mdnsEnabled } from '@main/paths';
@@ -10,6 +11,8 @@ import { MAX_DEMO_DEVICES } from '@shared/protocol/demo-admin';
 import { startReplayDevice } from '@demo/replay-device';
 import type { DeviceKind, DeviceManager } from '@main/devices/manager';
 import { registerDemoAdmin } from '@main/devices/demo-admin';
+import { forkEntry } from '@main/entries';
+import type { DemoProcessDevice, DemoProcessMessage } from '@demo/process';
 
 export interface DefaultDevice {
   kind: DeviceKind;
@@ -39,6 +42,41 @@ export function demoDeviceCount(option?: string): number {
   return count;
 }
 
+/** How long the demo process has to close its devices before it is killed. */
+const DEMO_CLOSE_MS = 10_000;
+
+/**
+ * The demo devices in a child process (src-demo/process.ts, docs/rules.md#r-peer-03): a demo that
+ * crashes or hogs its CPU or memory takes its own process, never the host's event loop or heap. The host
+ * starts it and ends it (`close`, or the child sees the IPC channel go when the host dies).
+ */
+export async function startDemoProcess(count: number, advertise: boolean): Promise<{ devices: DemoProcessDevice[]; close(): Promise<void>; pid: number }> {
+  const child = forkEntry('demo-process', [String(count), ...(advertise ? ['advertise'] : [])], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // From Electron's main process a fork runs Electron itself: as Node, not as another app.
+    ...(process.versions.electron ? { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } } : {}),
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const devices = await new Promise<DemoProcessDevice[]>((resolve, reject) => {
+    child.once('message', (message: DemoProcessMessage) => (message.type === 'ready' ? resolve(message.devices) : reject(new Error(message.message))));
+    child.once('error', reject);
+    void exited.then((code) => reject(new Error(`the demo process ended (${code}) before its devices started`)));
+  });
+  let closed: Promise<void> | undefined;
+  return {
+    devices,
+    pid: child.pid!,
+    close: () =>
+      (closed ??= (async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        if (child.connected) child.send({ type: 'close' });
+        const timer = setTimeout(() => child.kill('SIGKILL'), DEMO_CLOSE_MS);
+        await exited;
+        clearTimeout(timer);
+      })()),
+  };
+}
+
 const screenLabel = (screen: string) => screen.charAt(0).toUpperCase() + screen.slice(1);
 
 export async function startDefaultDevice(count?: number): Promise<DefaultDevice> {
@@ -46,8 +84,8 @@ export async function startDefaultDevice(count?: number): Promise<DefaultDevice>
   try {
     // Read here, so a wrong PARALLAX_DEMO_DEVICES in the Electron app is a note, not a failed start.
     const demoCount = count ?? demoDeviceCount();
-    const { startDemoDevices } = await import('@demo/index');
-    const [demo, ...rest] = await startDemoDevices(demoCount, { advertise: mdnsEnabled() });
+    const fleet = await startDemoProcess(demoCount, mdnsEnabled());
+    const [demo, ...rest] = fleet.devices;
     if (!demo) throw new Error('no demo device started');
     // The host started them, so it holds their admin tokens (docs/rules.md#r-peer-02).
     for (const started of [demo, ...rest]) registerDemoAdmin(started.runnerUrl, started.adminUrl);
@@ -59,10 +97,7 @@ export async function startDefaultDevice(count?: number): Promise<DefaultDevice>
       url: demo.runnerUrl,
       ...(appRevealUrl ? { appRevealUrl } : {}),
       ...(others.length ? { others } : {}),
-      close: async () => {
-        for (const other of rest) await other.close();
-        await demo.close();
-      },
+      close: fleet.close,
     };
   } catch (error) {
     note = `demo device unavailable (${(error as Error).message.split('\n')[0]}); showing the recorded Settings session instead`;

@@ -10,8 +10,8 @@ import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inTraceWorker } from '@main/trace/off-thread';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { IDLE_END_MS, inTraceWorker } from '@main/trace/off-thread';
 import { openReplayableTrace, openTraceView } from '@main/trace/view';
 import { ReplayRunner } from '@main/trace/replay-runner';
 import { DeviceManager } from '@main/devices/manager';
@@ -93,6 +93,21 @@ async function hostLoad<T>(run: () => Promise<T>): Promise<{ value: T; utilizati
     running = false;
   }
 }
+
+describe('R-MEM-04: the idle worker ends, and a job arriving as it ends gets a new one', () => {
+  it('R-MEM-04: a job sent the moment the idle worker is told to end is answered, not lost with it', async () => {
+    await openTraceView(FIXTURE);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      await openTraceView(FIXTURE); // its idle timer is now a fake one
+      vi.advanceTimersByTime(IDLE_END_MS); // the worker is told to end; its 'exit' has not come yet
+      const next = await openTraceView(FIXTURE);
+      expect(next.steps.length).toBeGreaterThan(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  }, 120_000);
+});
 
 describe('R-MEM-04: parallax open and replay read the trace in the trace worker too', () => {
   it('R-MEM-04: parallax open lists a big trace while the CLI thread stays idle', async () => {
