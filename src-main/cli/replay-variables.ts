@@ -9,8 +9,7 @@
  * A value is never echoed, not even in an error.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { MAX_VARIABLE_VALUE, VARIABLE_NAME, type TraceVariable } from '@shared/trace/variables';
-import { visibleText } from '@shared/model/visible-text';
+import { MAX_VARIABLE_VALUE, VARIABLE_NAME, type TraceVariable, variableTarget } from '@shared/trace/variables';
 
 /** The largest --var-file (or stdin) read (bytes). */
 export const MAX_VAR_FILE = 1024 * 1024;
@@ -134,10 +133,4 @@ export async function chooseVariables(needed: readonly TraceVariable[], inputs: 
     }
   }
   return { values, from };
-}
-
-/** `step 4, field “login.password”`: where a variable goes, as the user is shown it before it is sent. */
-export function variableTarget(variable: TraceVariable): string {
-  const steps = variable.callIds.length > 1 ? `step ${variable.step} and ${variable.callIds.length - 1} more` : `step ${variable.step}`;
-  return `${steps}, ${variable.field !== undefined ? `field “${visibleText(variable.field)}”` : 'a field with no name'}`;
 }

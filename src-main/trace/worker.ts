@@ -12,7 +12,7 @@ import { TraceOpenError } from './errors';
 import { traceViewOf } from './view-steps';
 import type { TraceJob, TraceJobReply } from './off-thread';
 import { replayPlanOf } from './replay-plan';
-import { openListing } from '@main/cli/open-listing';
+import { openListing } from './open-listing';
 
 async function run(job: TraceJob): Promise<unknown> {
   const trace = await openTraceFile(job.path);

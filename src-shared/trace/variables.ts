@@ -11,6 +11,7 @@
  * every step.
  */
 import { z } from 'zod';
+import { visibleText } from '@shared/model/visible-text';
 import { typesSecret } from './action-record';
 import { filmstripNumbers, type TimelineStep } from './reader';
 import type { TraceTarget } from './schema';
@@ -135,3 +136,9 @@ export const MAX_VARIABLE_VALUE = 10_000;
 
 /** A variable's name as `--var NAME=VALUE` and the scheme's environment accept it. */
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** `step 4, field “login.password”`: where a variable goes, as the user is shown it before it is sent. */
+export function variableTarget(variable: TraceVariable): string {
+  const steps = variable.callIds.length > 1 ? `step ${variable.step} and ${variable.callIds.length - 1} more` : `step ${variable.step}`;
+  return `${steps}, ${variable.field !== undefined ? `field “${visibleText(variable.field)}”` : 'a field with no name'}`;
+}

@@ -7,10 +7,9 @@ import { summaryText } from '@shared/compare/sides';
 import { visibleText } from '@shared/model/visible-text';
 import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
 import { recordedSelectorText } from '@shared/trace/action-record';
-import { traceVariables } from '@shared/trace/variables';
+import { traceVariables, variableTarget } from '@shared/trace/variables';
 import { redactForTrace, redactString } from '@shared/trace/redact';
-import type { OpenedTrace } from '@main/trace/open';
-import { variableTarget } from './replay-variables';
+import type { OpenedTrace } from './open';
 
 export function pad(text: string, width: number): string {
   return text.length >= width ? text : text + ' '.repeat(width - text.length);
