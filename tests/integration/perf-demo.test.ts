@@ -78,7 +78,8 @@ describe('demo performance pushes', () => {
     // A timer never fires early; the machine's load can only make the gaps longer. Judged by the device's
     // own stamps, taken as each push leaves: the arrivals here can bunch up (a push read late because
     // this process was busy, the next on time), so their gaps say nothing about the device's cadence.
-    for (let i = 1; i < pushes.length; i++) expect(pushes[i]!.update.timestamp - pushes[i - 1]!.update.timestamp).toBeGreaterThanOrEqual(900);
+    for (let i = 1; i < pushes.length; i++)
+      expect(pushes[i]!.update.performanceData.timestamp - pushes[i - 1]!.update.performanceData.timestamp).toBeGreaterThanOrEqual(900);
   }, 30_000);
 
   it('R-PERFSNAP-07: an observation carries perfSnapshot only in perf mode, with the window clamped and the sources named', async () => {
