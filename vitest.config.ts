@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
     testTimeout: 20_000,
+    // The default report, and the slowest files with where their time went (tests/support/slowest-files.ts).
+    reporters: ['default', './tests/support/slowest-files.ts'],
     // Integration files spend most of their time waiting on sockets and the demo's Chromium, so even on
     // two cores two workers finish sooner (vitest's default is one fewer than the cores: one, here).
     maxWorkers: Math.max(2, availableParallelism() - 1),

@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { SCREENS } from '@demo/phone/app-page';
-import { boxCentre, openDemoAt, postAdmin, stopAfterEach, stopRecording, type DemoUrls } from './harness';
+import { boxCentre, openDemoAt, postAdmin, sharedDemoHost, stopAfterEach, stopRecording, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 // Each test starts its own demo device and host, which take a while on a busy machine: a wide margin, not a speed limit.
@@ -19,6 +19,8 @@ const SIZES = [
 ] as const;
 
 const start = (page: Page, size: { width: number; height: number }, screen = 'login'): Promise<DemoUrls> => openDemoAt(page, running, size, screen);
+/** The tests that only look, pick and zoom share one demo device and host (nothing they do reaches either). */
+const look = sharedDemoHost();
 
 type Box = { x: number; y: number; width: number; height: number };
 const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -62,7 +64,7 @@ for (const size of SIZES) {
   test(`R-LAYOUT-01: at ${size.width}x${size.height} with the timeline open the phone at Fit is at least ${size.phone} px wide on every demo screen, and nothing covers it`, async ({
     page,
   }, testInfo) => {
-    const demo = await start(page, size);
+    const demo = await look(page, size);
     const timeline = page.getByTestId('timeline');
     await expect(timeline).not.toHaveClass(/collapsed/);
     const screen = page.getByTestId('screen');
@@ -99,7 +101,7 @@ for (const size of SIZES) {
   });
 
   test(`R-LAYOUT-02: at ${size.width}x${size.height} 1:1, 2x and + zoom with the selection in the middle of the view`, async ({ page }) => {
-    await start(page, size);
+    await look(page, size);
     await select(page, 'login.username');
     const viewport = (await page.locator('.screen-viewport').boundingBox())!;
     const middle = { x: viewport.x + viewport.width / 2, y: viewport.y + viewport.height / 2 };
