@@ -172,6 +172,34 @@ function commonTools(app: AppRevealApp, flavor: AppRevealFlavor): Record<string,
       },
     };
   }
+  const getNetworkCall = app.getNetworkCall?.bind(app);
+  // The detail tool is the iOS/Android framework's (MCPRouterTests.swift); Tauri's providers have none.
+  if (getNetworkCall && ios) {
+    defs.get_network_call_detail = {
+      description: 'Get one captured network call with request/response headers, captured text bodies and parsed SSE frames',
+      properties: { id: { type: 'string', description: 'Call id returned by get_network_calls' } },
+      required: ['id'],
+      run: async (args) => {
+        const id = str(args.id);
+        if (id === undefined) return json({ error: 'id required' });
+        const call = await getNetworkCall(id);
+        if (!call) return json({ error: `No network call with id ${id}` });
+        const none = { headers: {}, body: null, bodySize: null, bodyTruncated: false };
+        const events = call.sseEvents ?? [];
+        return json({
+          id: call.id,
+          method: call.method,
+          url: call.url,
+          statusCode: call.statusCode ?? null,
+          ...(call.error ? { error: call.error } : {}),
+          request: call.request ?? none,
+          response: call.response ?? none,
+          sseEvents: events,
+          sseEventCount: events.length,
+        });
+      },
+    };
+  }
   const getRecentErrors = app.getRecentErrors?.bind(app);
   // Tauri registers no get_recent_errors.
   if (getRecentErrors && ios) {

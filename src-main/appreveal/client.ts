@@ -56,6 +56,7 @@ import {
   type WebControl,
 } from '@shared/protocol/appreveal';
 import {
+  APPREVEAL_NETWORK_DETAIL_TOOL,
   APPREVEAL_READ_TOOLS,
   APPREVEAL_WEB_TOOLS,
   AppRevealBatchReplySchema,
@@ -522,6 +523,18 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
       }),
     );
     return { readAt: Date.now(), readings };
+  }
+
+  /**
+   * One captured network call in full (get_network_call_detail, docs/rules.md#r-ar-32), by the id
+   * get_network_calls gave: bounded like a reading, scrubbed of the session token. Read-only.
+   */
+  async networkCallDetail(id: string, options: CallOptions = {}): Promise<unknown> {
+    const tool = APPREVEAL_NETWORK_DETAIL_TOOL;
+    const args = this.args(tool, { values: { id } });
+    const value = this.parseText(tool, await this.callContent(tool, args, options), MAX_APP_STATE_READING_CHARS);
+    if (isToolFailure(value)) throw this.toolFailure(tool, value);
+    return this.scrubDeep(value);
   }
 
   /** Several tools in one call; each result decoded from its port's form (docs/rules.md#r-ar-21). */

@@ -171,6 +171,14 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     });
   }
 
+  /** One network call in full (get_network_call_detail), by its id; read-only. */
+  networkCall(id: string): Promise<unknown> {
+    return this.gate.read(async () => {
+      await this.waitUntilConnected();
+      return this.client.networkCallDetail(id);
+    });
+  }
+
   screenshot(): Promise<Pick<ObservedFrame, 'screenshot' | 'screenshotError'>> {
     return this.gate.read(() => this.screenshotNow());
   }
