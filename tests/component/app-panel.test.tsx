@@ -25,7 +25,14 @@ function appState(screenName: string, readAt: number): AppState {
     readAt,
     readings: [
       { tool: 'get_state', ok: true, value: { screen: screenName } },
-      { tool: 'get_network_calls', ok: true, value: { calls: [{ id: 'call-1', method: 'GET', url: 'https://api.example.com/converse/stream', statusCode: '200', duration: '0.050s', error: '' }], count: 1 } },
+      {
+        tool: 'get_network_calls',
+        ok: true,
+        value: {
+          calls: [{ id: 'call-1', method: 'GET', url: 'https://api.example.com/converse/stream', statusCode: '200', duration: '0.050s', error: '' }],
+          count: 1,
+        },
+      },
     ],
   };
 }
