@@ -76,7 +76,7 @@ function frame(screenKey: string, app?: AppState): Frame {
     screenshot: null,
     receivedAt: Date.now(),
     appReveal: { screen: { screenKey, controllerChain: [], presentedModals: [] }, tools: TOOLS, windows: [], ...(app ? { app } : {}) },
-  } as Frame;
+  } as unknown as Frame;
 }
 
 function step(callId: string, startedAt: number, after: Frame | null): ActionStep {
