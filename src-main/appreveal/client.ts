@@ -264,6 +264,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   #mcp: Client | undefined;
   #tools: string[] = [];
   #specs = new Map<string, AppRevealToolSpec>();
+  #viewportLocal = false;
   #state: AppRevealClientState = 'disconnected';
   #lastError: string | undefined;
   #connecting: Promise<void> | undefined;
@@ -439,7 +440,17 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
 
   async getElements(windowId?: string, options: CallOptions = {}): Promise<AppRevealElements> {
     const args = this.args('get_elements', { window: windowId ?? options.windowId, optional: ['window'] });
-    return this.decode('get_elements', AppRevealElementsReplySchema, await this.callJson('get_elements', args, options));
+    const read = this.decode('get_elements', AppRevealElementsReplySchema, await this.callJson('get_elements', args, options));
+    if (read.elements.some((element) => element.origin)) this.#viewportLocal = true;
+    return read;
+  }
+
+  /**
+   * Whether this app's element frames are in its web view rather than on its screen (Tauri's localRect):
+   * a point Parallax sends back then needs the view's place on the screen added (docs/rules.md#r-ar-33).
+   */
+  get viewportLocal(): boolean {
+    return this.#viewportLocal;
   }
 
   async listWindows(options: CallOptions = {}): Promise<AppRevealWindow[]> {
