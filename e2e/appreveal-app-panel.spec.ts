@@ -86,3 +86,34 @@ test('R-AR-10, R-AR-22: the Tauri flavour: DOM-shaped elements as boxes, and the
   await expect(panel.locator('[data-tool="get_state"]')).toContainText('grace');
   await expect(panel.getByTestId('app-log')).toContainText('typed 5 characters');
 });
+
+test('R-AR-32: the iOS flavour: a network call opens to its request and response, and the panel follows a screen change', async ({ page }) => {
+  test.setTimeout(90_000);
+  const urls = await startDemo(running, []);
+  const host = await runParallax(['serve', '--no-default-device'], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  await connect(page, urls.appRevealUrl);
+  const panel = page.getByTestId('app-panel');
+  await expect(panel.locator('[data-tool="get_state"]')).toContainText('login');
+
+  // The checkout screen's web view loads its page while AppReveal runs: traffic the app captured in full.
+  const post = { method: 'POST', headers: { 'content-type': 'application/json' } };
+  await fetch(`${urls.adminUrl}/reset`, { ...post, body: '{}' });
+  await fetch(`${urls.adminUrl}/screen`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ screen: 'checkout' }) });
+  // A screen change the next observation shows reads the app again: no click on ↻.
+  const refresh = page.getByTestId('refresh');
+  if (await refresh.isEnabled()) await refresh.click();
+  await expect(panel.locator('[data-tool="get_state"]')).toContainText('checkout');
+
+  // The page it loaded last: captured while AppReveal ran (the first loads came from timing entries only).
+  const row = panel.getByTestId('app-network-row').filter({ hasText: 'app.parallax.test/' }).last();
+  await row.click();
+  const detail = panel.getByTestId('app-network-detail');
+  await expect(detail).toBeVisible();
+  await expect(detail.getByTestId('app-network-request')).toContainText(/user-agent|accept/i);
+  await expect(detail.getByTestId('app-network-response')).toContainText(/content-type/i);
+  await expect(detail.getByTestId('app-network-response').locator('pre')).toContainText('<');
+  await row.click();
+  await expect(detail).toHaveCount(0);
+});

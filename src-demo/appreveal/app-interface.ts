@@ -44,6 +44,17 @@ export interface AppNetworkCall {
   statusCode?: number;
   durationMs?: number;
   error?: string;
+  /** What get_network_call_detail gives beyond the summary (AppReveal docs/API.md): headers, text bodies, SSE frames. */
+  request?: AppNetworkMessage;
+  response?: AppNetworkMessage;
+  sseEvents?: Array<{ event: string; data: string; id?: string }>;
+}
+
+export interface AppNetworkMessage {
+  headers: Record<string, string>;
+  body: string | null;
+  bodySize: number | null;
+  bodyTruncated: boolean;
 }
 
 export interface AppErrorEntry {
@@ -85,6 +96,7 @@ export interface AppRevealApp {
   getFeatureFlags?(): MaybePromise<Record<string, unknown>>;
   getLogs?(): MaybePromise<AppLogEntry[]>;
   getNetworkCalls?(): MaybePromise<AppNetworkCall[]>;
+  getNetworkCall?(id: string): MaybePromise<AppNetworkCall | undefined>;
   getRecentErrors?(): MaybePromise<AppErrorEntry[]>;
   /** iOS get_view_tree: the flat node list (hierarchy by `depth`). */
   getViewTree?(maxDepth: number, windowId?: string): MaybePromise<Array<Record<string, unknown>>>;

@@ -21,6 +21,7 @@ import {
   type AppLogEntry,
   type AppNavigationStack,
   type AppNetworkCall,
+  type AppNetworkMessage,
   type AppRevealApp,
   type TapTextOptions,
   type WebTypeOptions,
@@ -344,6 +345,45 @@ const EARLIER_LOADS = `performance.getEntriesByType('navigation').concat(perform
 
 /** How many log lines, network calls and errors the app keeps (AppReveal's providers keep a ring too). */
 const KEEP = 200;
+
+// ---- Network capture as AppReveal's URLSession capture keeps it ----------------------------------------
+
+/** The text of one body AppReveal keeps; the rest is cut and the cut said (`bodyTruncated`). */
+const BODY_PREVIEW_CHARS = 16 * 1024;
+/** Header names AppReveal redacts (CapturedRequest.swift sensitiveHeaders), case-insensitively. */
+const SENSITIVE_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'x-api-key', 'x-auth-token', 'proxy-authorization']);
+
+function capturedMessage(headers: Record<string, string>, body: string | null, size: number | null): AppNetworkMessage {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) kept[name] = SENSITIVE_HEADERS.has(name.toLowerCase()) ? '[REDACTED]' : value;
+  const truncated = body !== null && body.length > BODY_PREVIEW_CHARS;
+  return { headers: kept, body: truncated ? body.slice(0, BODY_PREVIEW_CHARS) : body, bodySize: size, bodyTruncated: truncated };
+}
+
+/** Text bodies only: an image or a font is counted, not kept. */
+function isTextual(contentType: string | undefined): boolean {
+  return contentType !== undefined && /^(text\/|application\/(json|javascript|xml|x-www-form-urlencoded)|image\/svg)/i.test(contentType);
+}
+
+/** Server-Sent Event frames of a body: blank-line separated, `event:`, `id:`, `data:` lines (data lines joined). */
+function sseFrames(body: string): Array<{ event: string; data: string; id?: string }> {
+  return body
+    .split(/\r?\n\r?\n/)
+    .map((block) => {
+      let event = 'message';
+      let id: string | undefined;
+      const data: string[] = [];
+      for (const line of block.split(/\r?\n/)) {
+        const [field, ...rest] = line.split(':');
+        const value = rest.join(':').replace(/^ /, '');
+        if (field === 'event') event = value;
+        else if (field === 'data') data.push(value);
+        else if (field === 'id') id = value;
+      }
+      return data.length > 0 ? { event, data: data.join('\n'), ...(id !== undefined ? { id } : {}) } : undefined;
+    })
+    .filter((frame): frame is { event: string; data: string; id?: string } => frame !== undefined);
+}
 const LOG_SUBSYSTEM = DEMO_BUNDLE_ID;
 
 export class DemoAppReveal implements AppRevealApp {
@@ -361,11 +401,20 @@ export class DemoAppReveal implements AppRevealApp {
     // The app's real traffic: every request its page and its web views make, as the network provider sees it.
     const context = device.app.context;
     context.on('requestfinished', (request) => {
-      void request.response().then((response) => {
+      void request.response().then(async (response) => {
         const timing = request.timing();
         const call: AppNetworkCall = { id: `call-${this.nextCall++}`, method: request.method(), url: request.url() };
         if (response) call.statusCode = response.status();
         if (timing.responseEnd >= 0) call.durationMs = Math.round(timing.responseEnd);
+        const posted = request.postData();
+        call.request = capturedMessage(request.headers(), posted, posted === null ? null : Buffer.byteLength(posted));
+        if (response) {
+          const headers = response.headers();
+          const body = await response.body().catch(() => undefined);
+          const textual = body !== undefined && isTextual(headers['content-type']);
+          call.response = capturedMessage(headers, textual ? body.toString('utf8') : null, body?.length ?? null);
+          if (textual && /text\/event-stream/i.test(headers['content-type'] ?? '')) call.sseEvents = sseFrames(body.toString('utf8'));
+        }
         this.keep(this.calls, call);
       });
     });
@@ -426,6 +475,10 @@ export class DemoAppReveal implements AppRevealApp {
 
   getNetworkCalls(): AppNetworkCall[] {
     return [...this.calls];
+  }
+
+  getNetworkCall(id: string): AppNetworkCall | undefined {
+    return this.calls.find((call) => call.id === id);
   }
 
   getRecentErrors(): AppErrorEntry[] {

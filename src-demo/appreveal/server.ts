@@ -37,6 +37,7 @@ export type {
   AppLogEntry,
   AppNavigationStack,
   AppNetworkCall,
+  AppNetworkMessage,
   AppRevealApp,
   AppRevealElementForm,
   MaybePromise,

@@ -172,6 +172,34 @@ function commonTools(app: AppRevealApp, flavor: AppRevealFlavor): Record<string,
       },
     };
   }
+  const getNetworkCall = app.getNetworkCall?.bind(app);
+  // The detail tool is the iOS/Android framework's (MCPRouterTests.swift); Tauri's providers have none.
+  if (getNetworkCall && ios) {
+    defs.get_network_call_detail = {
+      description: 'Get one captured network call with request/response headers, captured text bodies and parsed SSE frames',
+      properties: { id: { type: 'string', description: 'Call id returned by get_network_calls' } },
+      required: ['id'],
+      run: async (args) => {
+        const id = str(args.id);
+        if (id === undefined) return json({ error: 'id required' });
+        const call = await getNetworkCall(id);
+        if (!call) return json({ error: `No network call with id ${id}` });
+        const none = { headers: {}, body: null, bodySize: null, bodyTruncated: false };
+        const events = call.sseEvents ?? [];
+        return json({
+          id: call.id,
+          method: call.method,
+          url: call.url,
+          statusCode: call.statusCode ?? null,
+          ...(call.error ? { error: call.error } : {}),
+          request: call.request ?? none,
+          response: call.response ?? none,
+          sseEvents: events,
+          sseEventCount: events.length,
+        });
+      },
+    };
+  }
   const getRecentErrors = app.getRecentErrors?.bind(app);
   // Tauri registers no get_recent_errors.
   if (getRecentErrors && ios) {
@@ -625,6 +653,21 @@ function encodeIosWindow(window: AppRevealWindow, form: AppRevealElementForm): R
 
 /** The webview window's label Tauri names the app's key window by. */
 export const TAURI_WINDOW_LABEL = 'main';
+
+/**
+ * The desktop the demo's Tauri window sits on, as a real one reports it (tauri_integration.rs): a HiDPI
+ * screen (scale_factor 2), the window moved away from the corner, a title bar above its web view. Its
+ * list_windows frame is physical pixels at the outer position (`outer_position`, `outer_size`); its
+ * elements' `rect` is CSS pixels on the screen (`window_css_origin`: inner_position / scale, plus the
+ * DOM rect) and `localRect` the DOM rect in the web view (docs/rules.md#r-ar-33).
+ */
+export const TAURI_DESKTOP = { scale: 2, outer: { x: 240, y: 120 }, titleBarCss: 28 } as const;
+
+/** inner_position / scale_factor: the web view's top-left on the screen, in CSS pixels. */
+export function tauriCssOrigin(): { x: number; y: number } {
+  const { scale, outer, titleBarCss } = TAURI_DESKTOP;
+  return { x: outer.x / scale, y: outer.y / scale + titleBarCss };
+}
 const DOM_TARGET = 'webview_dom';
 
 interface DomShape {
@@ -678,12 +721,10 @@ async function tauriElements(app: AppRevealApp, windowId: string | undefined): P
   const elements = (await app.getElements(windowId)).filter((element) => element.visible);
   return elements.map((element, index) => {
     const shape = domShape(element);
-    const rect = {
-      x: Math.round(element.frame.x),
-      y: Math.round(element.frame.y),
-      width: Math.round(element.frame.width),
-      height: Math.round(element.frame.height),
-    };
+    // The DOM rect in the web view, and the same on the screen (collect_dom_elements: origin + local).
+    const localRect = { x: element.frame.x, y: element.frame.y, width: element.frame.width, height: element.frame.height };
+    const origin = tauriCssOrigin();
+    const rect = { x: origin.x + localRect.x, y: origin.y + localRect.y, width: localRect.width, height: localRect.height };
     const label = element.label ?? '';
     return {
       nativeId: element.id,
@@ -704,9 +745,10 @@ async function tauriElements(app: AppRevealApp, windowId: string | undefined): P
         actions: tauriActions(element, shape),
         enabled: element.enabled,
         visible: true,
-        frame: `${rect.x},${rect.y},${rect.width},${rect.height}`,
+        // Rust's `{:.0}` formatting of each number.
+        frame: [rect.x, rect.y, rect.width, rect.height].map((n) => n.toFixed(0)).join(','),
         rect,
-        localRect: rect,
+        localRect,
       },
     };
   });
@@ -796,12 +838,17 @@ function tauriTools(app: AppRevealApp): Record<string, ToolDef> {
       description: 'List all visible app windows with IDs, titles, frames, and key status',
       properties: {},
       run: async () => {
-        // A desktop window at scale 1: its outer size in physical pixels is its size in CSS pixels.
+        // outer_position and outer_size, physical pixels: the web view's size and the title bar, scaled.
+        const { scale, outer, titleBarCss } = TAURI_DESKTOP;
         const windows = (await app.listWindows()).map((w) => ({
           id: w.isKey ? TAURI_WINDOW_LABEL : w.id,
           title: w.title ?? '',
           isKey: w.isKey,
-          frame: w.frame ? encodeFrameText(w.frame, Math.round) : '0,0,0,0',
+          frame: w.frame
+            ? [outer.x + w.frame.x * scale, outer.y + w.frame.y * scale, w.frame.width * scale, (w.frame.height + titleBarCss) * scale]
+                .map(Math.round)
+                .join(',')
+            : '0,0,0,0',
         }));
         return json({ windows, count: windows.length });
       },
@@ -857,7 +904,13 @@ function tauriTools(app: AppRevealApp): Record<string, ToolDef> {
         const { x, y } = args as { x: number; y: number };
         const window = await tauriWindow(app, args);
         if (!window.ok) return failed('tap_point', 'window_not_found');
-        return act('tap_point', async () => done('tap_point', undefined, await app.tapPoint(x, y, window.windowId)));
+        // Screen CSS pixels to the web view's (local_point_if_inside); a point outside every window is
+        // taken as local in the first one, as the crate's fallback does.
+        const origin = tauriCssOrigin();
+        const frame = (await app.listWindows()).find((w) => w.isKey)?.frame;
+        const inside = frame !== undefined && x >= origin.x && y >= origin.y && x <= origin.x + frame.width && y <= origin.y + frame.height;
+        const local = inside ? { x: x - origin.x, y: y - origin.y } : { x, y };
+        return act('tap_point', async () => done('tap_point', undefined, await app.tapPoint(local.x, local.y, window.windowId)));
       },
     },
     type_text: {

@@ -157,15 +157,29 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
   }
 }
 
-function tap(client: AppRevealClient, target: TargetSelector): Promise<unknown> {
+async function tap(client: AppRevealClient, target: TargetSelector): Promise<unknown> {
   if ('id' in target) return client.tapElement(target.id);
   if ('text' in target) return client.tapText(target.text);
-  if ('point' in target) return client.tapPoint(target.point.x, target.point.y);
+  if ('point' in target) return tapAt(client, target.point.x, target.point.y);
   const id = target.node['resource-id'];
   if (id) return client.tapElement(id);
   const b = target.node.bounds;
   if (!b) throw new AppRevealError('tool_error', 'the picked element has no id and no bounds');
-  return client.tapPoint((b.left + b.right) / 2, (b.top + b.bottom) / 2);
+  return tapAt(client, (b.left + b.right) / 2, (b.top + b.bottom) / 2);
+}
+
+/**
+ * tap_point at a point of Parallax's screen. Where the app's frames are in its web view (Tauri's
+ * localRect) its tap_point takes screen CSS pixels and finds the window by them
+ * (tauri_integration.rs tap_dom_point, local_point_if_inside): the view's place on the screen, read
+ * fresh so a moved window is followed, is added (docs/rules.md#r-ar-33).
+ */
+async function tapAt(client: AppRevealClient, x: number, y: number): Promise<unknown> {
+  if (client.viewportLocal && client.has('get_elements')) {
+    const origin = (await client.getElements()).elements.find((element) => element.origin)?.origin;
+    if (origin) return client.tapPoint(x + origin.x, y + origin.y);
+  }
+  return client.tapPoint(x, y);
 }
 
 /**

@@ -56,6 +56,7 @@ import {
   type WebControl,
 } from '@shared/protocol/appreveal';
 import {
+  APPREVEAL_NETWORK_DETAIL_TOOL,
   APPREVEAL_READ_TOOLS,
   APPREVEAL_WEB_TOOLS,
   AppRevealBatchReplySchema,
@@ -263,6 +264,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
   #mcp: Client | undefined;
   #tools: string[] = [];
   #specs = new Map<string, AppRevealToolSpec>();
+  #viewportLocal = false;
   #state: AppRevealClientState = 'disconnected';
   #lastError: string | undefined;
   #connecting: Promise<void> | undefined;
@@ -438,7 +440,17 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
 
   async getElements(windowId?: string, options: CallOptions = {}): Promise<AppRevealElements> {
     const args = this.args('get_elements', { window: windowId ?? options.windowId, optional: ['window'] });
-    return this.decode('get_elements', AppRevealElementsReplySchema, await this.callJson('get_elements', args, options));
+    const read = this.decode('get_elements', AppRevealElementsReplySchema, await this.callJson('get_elements', args, options));
+    if (read.elements.some((element) => element.origin)) this.#viewportLocal = true;
+    return read;
+  }
+
+  /**
+   * Whether this app's element frames are in its web view rather than on its screen (Tauri's localRect):
+   * a point Parallax sends back then needs the view's place on the screen added (docs/rules.md#r-ar-33).
+   */
+  get viewportLocal(): boolean {
+    return this.#viewportLocal;
   }
 
   async listWindows(options: CallOptions = {}): Promise<AppRevealWindow[]> {
@@ -522,6 +534,18 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
       }),
     );
     return { readAt: Date.now(), readings };
+  }
+
+  /**
+   * One captured network call in full (get_network_call_detail, docs/rules.md#r-ar-32), by the id
+   * get_network_calls gave: bounded like a reading, scrubbed of the session token. Read-only.
+   */
+  async networkCallDetail(id: string, options: CallOptions = {}): Promise<unknown> {
+    const tool = APPREVEAL_NETWORK_DETAIL_TOOL;
+    const args = this.args(tool, { values: { id } });
+    const value = this.parseText(tool, await this.callContent(tool, args, options), MAX_APP_STATE_READING_CHARS);
+    if (isToolFailure(value)) throw this.toolFailure(tool, value);
+    return this.scrubDeep(value);
   }
 
   /** Several tools in one call; each result decoded from its port's form (docs/rules.md#r-ar-21). */

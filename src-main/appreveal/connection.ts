@@ -15,7 +15,7 @@ import { selectorValue } from '@shared/act/resolve';
 import { EventEmitter } from 'node:events';
 import { stripSessionToken, type AppRevealScreenInfo, type AppRevealWindow } from '@shared/protocol/appreveal';
 import type { AppState } from '@shared/protocol/appreveal-tools';
-import { appRevealObservation, type AppRevealElementsRead } from '@shared/observe/appreveal';
+import { appRevealObservation, windowFrameInViewport, type AppRevealElementsRead } from '@shared/observe/appreveal';
 import { AppRevealClient, AppRevealError, type AppRevealScreenshot } from './client';
 import { actThroughAppReveal } from './actions';
 import { DeviceGate } from '@main/connection/gate';
@@ -121,7 +121,13 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
           )
         : Promise.resolve(undefined),
     ]);
-    const windowList = windows ?? [];
+    // Tauri: the elements' frames are in the web view (CSS px) and its window frames physical at the outer
+    // position; both are put in the web view's space, and the screen is its viewport (docs/rules.md#r-ar-33).
+    const origin = elements.kind === 'read' ? elements.elements.find((element) => element.origin)?.origin : undefined;
+    const viewport = elements.kind === 'read' ? elements.viewport : undefined;
+    const windowList = (windows ?? []).map((window) =>
+      origin && viewport && window.frame ? { ...window, frame: windowFrameInViewport(window.frame, viewport, origin) } : window,
+    );
     if (windowId !== undefined && windows !== undefined && !windows.some((window) => window.id === windowId)) {
       // A window that is not there is the caller's mistake, not an empty screen.
       const ids = windows.map((window) => window.id).join(', ') || 'none';
@@ -129,7 +135,7 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     }
     const keyWindow =
       (windowId !== undefined ? windowList.find((window) => window.id === windowId) : undefined) ?? windowList.find((window) => window.isKey) ?? windowList[0];
-    const geometry = keyWindow?.frame ? { width: keyWindow.frame.width, height: keyWindow.frame.height } : undefined;
+    const geometry = viewport ?? (keyWindow?.frame ? { width: keyWindow.frame.width, height: keyWindow.frame.height } : undefined);
     const observation = appRevealObservation({
       strategy: options.strategy ?? 'visible',
       now: Date.now(),
@@ -156,7 +162,12 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     if (!this.client.has('get_elements')) return { kind: 'not_offered' };
     try {
       const read = await this.client.getElements(windowId);
-      return { kind: 'read', elements: read.elements, ...(read.screenKey !== undefined ? { screenKey: read.screenKey } : {}) };
+      return {
+        kind: 'read',
+        elements: read.elements,
+        ...(read.screenKey !== undefined ? { screenKey: read.screenKey } : {}),
+        ...(read.viewport !== undefined ? { viewport: read.viewport } : {}),
+      };
     } catch (error) {
       if (error instanceof AppRevealError && (error.code === 'unreachable' || error.code === 'unauthorized')) throw error;
       return { kind: 'failed', message: (error as Error).message };
@@ -168,6 +179,14 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     return this.gate.read(async () => {
       await this.waitUntilConnected();
       return this.client.readAppState();
+    });
+  }
+
+  /** One network call in full (get_network_call_detail), by its id; read-only. */
+  networkCall(id: string): Promise<unknown> {
+    return this.gate.read(async () => {
+      await this.waitUntilConnected();
+      return this.client.networkCallDetail(id);
     });
   }
 

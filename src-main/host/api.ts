@@ -9,6 +9,7 @@ import { AppRevealError } from '@main/appreveal/client';
 import { RunnerError } from '@main/runner/client';
 import type { Discovery } from '@main/discovery/index';
 import { AppRevealConnection } from '@main/appreveal/connection';
+import { APPREVEAL_NETWORK_DETAIL_TOOL } from '@shared/protocol/appreveal-tools';
 import { DeviceNotFoundError, type DeviceManager } from '@main/devices/manager';
 import { DeviceBusyError } from '@main/connection/gate';
 import { CompareError } from '@main/devices/compare';
@@ -117,6 +118,12 @@ export function createApiService(
       await connection.waitUntilConnected();
       if (connection.client.readTools.length === 0) throw new NotOfferedError('this app registered none of the read-only tools (get_state, get_logs, …)');
       return connection.appState();
+    },
+    'device.networkCall': async ({ deviceId, id }) => {
+      const connection = appRevealOf(deviceId, 'network call details');
+      await connection.waitUntilConnected();
+      if (!connection.client.has(APPREVEAL_NETWORK_DETAIL_TOOL)) throw new NotOfferedError(`this app did not register ${APPREVEAL_NETWORK_DETAIL_TOOL}`);
+      return { id, value: await connection.networkCall(id) };
     },
     'device.perfMode': ({ deviceId, enabled, windowMs }) => {
       const connection = manager.connectionOf(deviceId);

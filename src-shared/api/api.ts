@@ -337,6 +337,15 @@ export const apiMethods = {
     output: AppStateSchema,
   },
   /**
+   * One network call of an AppReveal app in full (get_network_call_detail: headers, captured bodies,
+   * SSE frames), by the id its get_network_calls gave; read on the user's click, never recorded.
+   * not_offered for a runner or an app without the tool.
+   */
+  'device.networkCall': {
+    input: DeviceIdInput.extend({ id: z.string().min(1).max(200) }),
+    output: z.object({ id: z.string(), value: z.unknown() }),
+  },
+  /**
    * Turns a runner device's perf mode on or off: while on, its observations carry `perfSnapshot`
    * (docs/rules.md#r-perfsnap). The window is clamped to 1,000–30,000 ms; none keeps the current one.
    */

@@ -24,6 +24,8 @@ export function appToolTitle(tool: string): string {
 }
 
 export interface NetworkRow {
+  /** The call's id, which get_network_call_detail takes; '' when the port gives none (Tauri's providers). */
+  id: string;
   method: string;
   url: string;
   status: string;
@@ -99,6 +101,7 @@ export function networkRows(value: unknown): NetworkRow[] | undefined {
   const calls = listIn(value, 'calls');
   if (!calls) return undefined;
   return calls.filter(isRec).map((call) => ({
+    id: text(pick(call, ['id', 'callId'])),
     method: text(pick(call, ['method', 'httpMethod'])),
     url: clip(text(pick(call, ['url', 'path']))),
     status: text(pick(call, ['statusCode', 'status', 'code'])),
@@ -191,4 +194,79 @@ export function newerAppState(a: AppState | undefined, b: AppState | undefined):
   if (!a) return b;
   if (!b) return a;
   return b.readAt > a.readAt ? b : a;
+}
+
+// ---- One call in full (get_network_call_detail) -------------------------------------------------------
+
+export interface NetworkMessageView {
+  headers: FieldRow[];
+  /** The captured text body; undefined when the app captured none. */
+  body?: string;
+  /** Bytes, as the app counted them. */
+  bodySize?: string;
+  /** The app kept only the start of the body. */
+  bodyTruncated: boolean;
+}
+
+export interface NetworkCallDetailView {
+  method: string;
+  url: string;
+  status: string;
+  error: string;
+  request: NetworkMessageView;
+  response: NetworkMessageView;
+  /** Parsed Server-Sent Event frames, in order. */
+  sseEvents: Array<{ event: string; id: string; data: string }>;
+  /** How many SSE frames the app counted (it may keep fewer than it saw). */
+  sseEventCount?: number;
+}
+
+/** The most characters of one body the panel draws; the rest is counted. */
+export const MAX_DETAIL_BODY_CHARS = 64 * 1024;
+
+function headerRows(value: unknown): FieldRow[] {
+  if (!isRec(value)) return [];
+  return Object.entries(value).map(([name, v]) => ({ name, value: text(v) }));
+}
+
+function bodyText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const body = typeof value === 'string' ? value : JSON.stringify(value);
+  return body.length > MAX_DETAIL_BODY_CHARS ? `${body.slice(0, MAX_DETAIL_BODY_CHARS)}… (${body.length - MAX_DETAIL_BODY_CHARS} more characters)` : body;
+}
+
+function messageView(message: unknown, call: Rec, side: 'request' | 'response'): NetworkMessageView {
+  // AppReveal's detail nests each side (`request: {headers, body, bodySize, bodyTruncated}`); a summary
+  // record (CapturedRequest.swift) has them flat: `requestHeaders`, `responseBodySize`, …
+  const nested = isRec(message) ? message : {};
+  const flat = (field: string): unknown => call[`${side}${field}`];
+  const body = bodyText(nested.body ?? flat('Body'));
+  const size = nested.bodySize ?? flat('BodySize');
+  const view: NetworkMessageView = {
+    headers: headerRows(nested.headers ?? flat('Headers')),
+    bodyTruncated: nested.bodyTruncated === true || flat('BodyTruncated') === true,
+  };
+  if (body !== undefined) view.body = body;
+  if (size !== undefined && size !== null && size !== '') view.bodySize = text(size);
+  return view;
+}
+
+/** get_network_call_detail's answer, readably: undefined when it is not a call (no url and no method). */
+export function networkCallDetailView(value: unknown): NetworkCallDetailView | undefined {
+  const call = isRec(value) && isRec(value.call) ? value.call : value;
+  if (!isRec(call) || (pick(call, ['url', 'method']) === undefined && !isRec(call.request) && !isRec(call.response))) return undefined;
+  const events = Array.isArray(call.sseEvents) ? call.sseEvents : [];
+  const view: NetworkCallDetailView = {
+    method: text(pick(call, ['method', 'httpMethod'])),
+    url: text(pick(call, ['url', 'path'])),
+    status: text(pick(call, ['statusCode', 'status', 'code'])),
+    error: text(pick(call, ['error'])),
+    request: messageView(call.request, call, 'request'),
+    response: messageView(call.response, call, 'response'),
+    sseEvents: events.map((event) =>
+      isRec(event) ? { event: text(event.event), id: text(event.id), data: bodyText(event.data) ?? '' } : { event: '', id: '', data: text(event) },
+    ),
+  };
+  if (typeof call.sseEventCount === 'number') view.sseEventCount = call.sseEventCount;
+  return view;
 }

@@ -213,7 +213,9 @@ function unionBounds(elements: readonly AppRevealElement[]): Bounds {
 
 /** How get_elements went: its elements, a failure, or no such tool. */
 export type AppRevealElementsRead =
-  { kind: 'read'; elements: readonly AppRevealElement[]; screenKey?: string | undefined } | { kind: 'failed'; message: string } | { kind: 'not_offered' };
+  | { kind: 'read'; elements: readonly AppRevealElement[]; screenKey?: string | undefined; viewport?: { width: number; height: number } | undefined }
+  | { kind: 'failed'; message: string }
+  | { kind: 'not_offered' };
 
 export interface AppRevealObservationInput {
   strategy: Strategy;
@@ -265,4 +267,28 @@ export function appRevealObservation(input: AppRevealObservationInput): Observat
     observation.errors.push({ stage: 'appreveal', code: 'hierarchy_error', message: `${failure.tool}: ${failure.message}` });
   }
   return observation;
+}
+
+// ---- Desktop (Tauri) geometry: one coordinate space for windows and elements --------------------------
+
+/**
+ * The scale factor a Tauri window's frame implies: its outer width in physical pixels (list_windows:
+ * `outer_position`, `outer_size`, tauri_integration.rs tauri_windows) over its web view's width in CSS
+ * pixels (`innerWidth`), snapped to the quarter steps desktop scale factors take, so a window border's few
+ * pixels do not skew it; never below 1, as the crate's own `scale_factor().max(1.0)` (window_css_origin).
+ */
+export function desktopScaleOf(outerWidth: number, viewportWidth: number): number {
+  if (!(outerWidth > 0) || !(viewportWidth > 0)) return 1;
+  return Math.max(1, Math.round((outerWidth / viewportWidth) * 4) / 4);
+}
+
+/**
+ * A window's frame (physical pixels, outer position) in the space its elements are drawn in: CSS pixels
+ * from the web view's top-left, whose place on the screen is `origin` (inner_position / scale, CSS px).
+ * So a window outline and the boxes inside it line up whatever the scale and wherever the window is
+ * (docs/rules.md#r-ar-33).
+ */
+export function windowFrameInViewport(frame: AppRevealFrame, viewport: { width: number; height: number }, origin: { x: number; y: number }): AppRevealFrame {
+  const scale = desktopScaleOf(frame.width, viewport.width);
+  return { x: frame.x / scale - origin.x, y: frame.y / scale - origin.y, width: frame.width / scale, height: frame.height / scale };
 }

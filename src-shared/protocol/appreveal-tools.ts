@@ -201,6 +201,15 @@ export const APPREVEAL_READ_TOOLS = [
 ] as const;
 export type AppRevealReadTool = (typeof APPREVEAL_READ_TOOLS)[number];
 
+/**
+ * One captured call in full (request and response headers, captured text bodies with their truncation
+ * flags, parsed Server-Sent Event frames), by the `id` get_network_calls listed. Read-only, but only on
+ * the user's click: a body can be large, so it is never part of the per-step app state. AppReveal's
+ * docs/API.md `get_network_call_detail`; iOS/Tests/AppRevealTests/MCPRouterTests.swift
+ * testNetworkCallDetailExposesHeadersBodiesAndSSEFrames (`response.body`, `sseEvents[].data`, `sseEventCount`).
+ */
+export const APPREVEAL_NETWORK_DETAIL_TOOL = 'get_network_call_detail';
+
 /** The largest JSON text one read-only tool's answer may have; a bigger one is reported, not kept. */
 export const MAX_APP_STATE_READING_CHARS = 256 * 1024;
 

@@ -135,6 +135,13 @@ export const AppRevealElementSchema = z.object({
   selector: z.string().optional(),
   /** The window the element is in, when the app says (Tauri: the webview window's label). */
   windowId: z.string().optional(),
+  /**
+   * Where `frame` is measured from, in the app's screen coordinates, when that is not the screen's origin:
+   * Tauri measures `localRect` from its web view's viewport (CSS pixels) and `rect` from the screen
+   * (`window_css_origin`: inner_position / scale_factor, CSS pixels), so `frame` is the local rect and
+   * this is rect − localRect (docs/rules.md#r-ar-33). A point sent back to the app adds it.
+   */
+  origin: z.object({ x: z.number(), y: z.number() }).optional(),
 });
 export type AppRevealElement = z.infer<typeof AppRevealElementSchema>;
 
@@ -184,6 +191,8 @@ export const WireElementSchema = z
     tappable: WireBooleanSchema.nullish(),
     frame: WireFrameSchema.nullish(),
     rect: WireFrameSchema.nullish(),
+    /** Tauri: the rect in its web view's viewport (CSS px), beside `rect` on the screen (tauri_integration.rs collect_dom_elements). */
+    localRect: WireFrameSchema.nullish(),
     actions: StringListSchema,
     idSource: z.string().nullish(),
     /** The HTML type of a web control a port lists beside its native views (a non-DOM record's own field). */
@@ -194,11 +203,15 @@ export const WireElementSchema = z
     windowId: OptionalNameSchema,
   })
   .transform((raw, ctx): AppRevealElement => {
-    const frame = raw.frame ?? raw.rect;
-    if (!frame) {
+    const onScreen = raw.rect ?? raw.frame;
+    if (!onScreen) {
       ctx.addIssue({ code: 'custom', path: ['frame'], message: 'an element needs a frame (or a rect)' });
       return z.NEVER;
     }
+    // Tauri's rect is on the screen in CSS pixels (its frame string the same, rounded); its localRect is in
+    // the web view, which is what Parallax draws: the viewport is the screen, and the offset is kept.
+    const local = raw.localRect ?? undefined;
+    const frame = local ?? raw.frame ?? onScreen;
     const dom = raw.tag !== undefined;
     const inputType = dom && raw.type ? raw.type : raw.inputType;
     const element: AppRevealElement = {
@@ -220,6 +233,7 @@ export const WireElementSchema = z
     if (inputType !== undefined) element.inputType = inputType;
     if (raw.selector !== undefined) element.selector = raw.selector;
     if (raw.windowId !== undefined) element.windowId = raw.windowId;
+    if (local) element.origin = { x: onScreen.x - local.x, y: onScreen.y - local.y };
     return element;
   });
 
@@ -227,14 +241,29 @@ export interface AppRevealElements {
   /** The screen the elements were read from, when the port says (iOS does). */
   screenKey?: string;
   elements: AppRevealElement[];
+  /** Tauri: the first web view's viewport (`innerWidth` × `innerHeight`, CSS px), the space its elements' frames are in. */
+  viewport?: { width: number; height: number };
 }
 
-/** The get_elements reply: `{screenKey?, elements: [...]}` (iOS) or a bare list (older ports). */
+const WireWebviewSchema = z
+  .object({
+    windowId: z.string().nullish(),
+    viewport: z.object({ width: FiniteNumberSchema, height: FiniteNumberSchema }).nullish(),
+  })
+  .loose();
+
+/** The get_elements reply: `{screenKey?, elements: [...]}` (iOS), `{elements, webviews, count}` (Tauri) or a bare list (older ports). */
 export const AppRevealElementsReplySchema = z
-  .union([z.object({ screenKey: z.string().nullish(), elements: z.array(WireElementSchema) }), z.array(WireElementSchema)])
+  .union([
+    z.object({ screenKey: z.string().nullish(), elements: z.array(WireElementSchema), webviews: z.array(WireWebviewSchema).nullish().catch(undefined) }),
+    z.array(WireElementSchema),
+  ])
   .transform((raw): AppRevealElements => {
     if (Array.isArray(raw)) return { elements: raw };
-    return raw.screenKey ? { screenKey: raw.screenKey, elements: raw.elements } : { elements: raw.elements };
+    const read: AppRevealElements = raw.screenKey ? { screenKey: raw.screenKey, elements: raw.elements } : { elements: raw.elements };
+    const viewport = raw.webviews?.find((webview) => webview.viewport)?.viewport;
+    if (viewport && viewport.width > 0 && viewport.height > 0) read.viewport = { width: viewport.width, height: viewport.height };
+    return read;
   });
 
 // ---- Screen (get_screen) -----------------------------------------------------------------------------

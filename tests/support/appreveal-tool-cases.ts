@@ -13,7 +13,7 @@ import { PNG } from 'pngjs';
 import { AppRevealClient, AppRevealError } from '@main/appreveal/client';
 import type { AppRevealErrorCode } from '@shared/protocol/appreveal';
 import { appRevealElementToUiNode } from '@shared/observe/appreveal';
-import { appReadingView, logRows, networkRows } from '@shared/inspect/app-state';
+import { appReadingView, logRows, networkCallDetailView, networkRows } from '@shared/inspect/app-state';
 import { identityOf } from '@shared/protocol/appreveal';
 
 type Reply = { text: unknown } | { content: unknown[]; structuredContent?: unknown } | { rpc: { code: number; message: string } };
@@ -121,6 +121,8 @@ export const IOS_TOOLS: ToolList = {
     get_navigation_stack: [],
     get_feature_flags: [],
     get_network_calls: ['limit'],
+    // Newer than the stored MCPTools.swift: docs/API.md and MCPRouterTests.swift name it and its `id`.
+    get_network_call_detail: ['id'],
     get_logs: ['subsystem', 'limit'],
     get_recent_errors: [],
     launch_context: [],
@@ -269,8 +271,34 @@ export const IOS_TOOLS: ToolList = {
       'get_network_calls',
       async (c) => networkRows(await c.call('get_network_calls')),
       { calls: [{ id: 'a', method: 'GET', url: 'https://api.test/me', statusCode: '200', duration: '0.123s', error: '' }], count: 1 },
-      { check: (v) => JSON.stringify(v) === JSON.stringify([{ method: 'GET', url: 'https://api.test/me', status: '200', duration: '123 ms', error: '' }]) },
+      {
+        check: (v) =>
+          JSON.stringify(v) === JSON.stringify([{ id: 'a', method: 'GET', url: 'https://api.test/me', status: '200', duration: '123 ms', error: '' }]),
+      },
     ),
+    ok(
+      'get_network_call_detail',
+      async (c) => networkCallDetailView(await c.networkCallDetail('call-1')),
+      // MCPRouterTests.swift testNetworkCallDetailExposesHeadersBodiesAndSSEFrames, in docs/API.md's shape.
+      {
+        id: 'call-1',
+        method: 'GET',
+        url: 'https://api.example.com/converse/stream',
+        statusCode: 200,
+        request: { headers: { Authorization: '[REDACTED]' }, body: null, bodySize: null, bodyTruncated: false },
+        response: { headers: { 'Content-Type': 'text/event-stream' }, body: 'data: hello\n\n', bodySize: 13, bodyTruncated: false },
+        sseEvents: [{ event: 'message', data: 'hello' }],
+        sseEventCount: 1,
+      },
+      {
+        sent: { id: 'call-1' },
+        check: (v) => {
+          const view = v as ReturnType<typeof networkCallDetailView>;
+          return view?.response.body === 'data: hello\n\n' && view.sseEvents[0]?.data === 'hello' && view.request.headers[0]?.value === '[REDACTED]';
+        },
+      },
+    ),
+    fails('get_network_call_detail', 'unknown id', (c) => c.networkCallDetail('nope'), { text: { error: 'Network call not found: nope' } }),
     ok(
       'get_logs',
       async (c) => logRows(await c.call('get_logs')),

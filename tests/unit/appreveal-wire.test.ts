@@ -232,10 +232,10 @@ describe('the App panel’s views', () => {
   it('R-AR-22: network calls in the iOS form (strings) and a Tauri provider’s (numbers) give the same table', () => {
     const ios = networkRows({ calls: [{ id: '1', method: 'GET', url: 'https://x.test/a', statusCode: '200', duration: '0.123s', error: '' }], count: 1 });
     const tauri = networkRows({ calls: [{ id: '1', method: 'GET', url: 'https://x.test/a', status: 200, durationMs: 123 }], limit: 50 });
-    expect(ios).toEqual([{ method: 'GET', url: 'https://x.test/a', status: '200', duration: '123 ms', error: '' }]);
+    expect(ios).toEqual([{ id: '1', method: 'GET', url: 'https://x.test/a', status: '200', duration: '123 ms', error: '' }]);
     expect(tauri).toEqual(ios);
     expect(networkRows({ calls: [{ method: 'POST', url: 'u', statusCode: 'nil', duration: 'nil', error: 'offline' }] })).toEqual([
-      { method: 'POST', url: 'u', status: '', duration: '', error: 'offline' },
+      { id: '', method: 'POST', url: 'u', status: '', duration: '', error: 'offline' },
     ]);
   });
 

@@ -34,6 +34,7 @@ import { CompareButton, LiveCompareView } from './LiveCompare';
 import { useLiveComparison } from '@renderer/state/live-compare';
 import { WebViewPanel } from './WebViewPanel';
 import { AppPanel } from './AppPanel';
+import { EmptyObservation } from './EmptyObservation';
 import { ModeToggle } from './ModeToggle';
 import { DemoPanel } from './DemoPanel';
 import { Pane, PaneSeparator, usePaneLayout } from './Panes';
@@ -305,6 +306,7 @@ function LiveApp() {
                   </div>
                 )}
                 <ObservationBanners frame={frame} />
+                <EmptyObservation frame={frame} />
                 {frame && !frame.screenshot && frame.observation?.viewHierarchy && (
                   <div className="banner info" data-testid="screenshot-error">
                     No screenshot{frame.screenshotError ? `: ${frame.screenshotError}` : ''}. Showing the screen outline.
