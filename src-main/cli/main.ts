@@ -32,7 +32,7 @@ Commands:
         [--replay FOLDER] [--no-default-device] [--demo-devices N] [--demo-admin ADMIN_URL]...
                                       --demo-devices N: N demo devices on varied screens (default 1)
   devices [--json]                    list what discovery finds (Bonjour, runner ports, manual entries)
-  observe --device URL [--strategy visible|raw] [--xctest-only] [--accessibility-audit] [--json]
+  observe --device URL [--strategy visible|raw] [--xctest-only] [--accessibility-audit] [--observe-region content|x1,y1,x2,y2] [--json]
                                       print the device's current observation
   tap|type|clear|swipe|scroll-to --device URL (--id ID | --text TEXT | --point X,Y) ... [--json]
                                       run one action; prints its result (parallax tap --help)
@@ -321,8 +321,21 @@ async function observe(args: string[], out: Out): Promise<number> {
     strategy: { type: 'string' },
     'xctest-only': { type: 'boolean' },
     'accessibility-audit': { type: 'boolean' },
+    'observe-region': { type: 'string' },
     timeout: { type: 'string' },
   });
+  // Seed 002's observe-scope REGION (docs/rules.md#r-lay-10): a box of fractions, or `content` for the screen minus its system insets.
+  const region = values['observe-region'];
+  const { parseObserveRegion, ObserveRegionError, scopeToRegion } = await import('@shared/observe/scope');
+  let box: ReturnType<typeof parseObserveRegion> | undefined;
+  try {
+    box = region === undefined || region === 'content' ? undefined : parseObserveRegion(region);
+  } catch (error) {
+    if (error instanceof ObserveRegionError) throw new UsageError(error.message);
+    throw error;
+  }
+  // The audit names elements of the whole tree; co-scoping its findings is not done yet, so the two are refused together.
+  if (region !== undefined && values['accessibility-audit']) throw new UsageError('--observe-region and --accessibility-audit cannot be used together yet');
   if (!values.device) throw new UsageError('observe needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL');
   if (!/^(wss?|https?):\/\//.test(values.device)) throw new UsageError('--device must be a ws:// runner URL or an http:// AppReveal session URL');
   const [{ StrategySchema }, { connectionFor }] = await Promise.all([import('@shared/protocol/observation'), deviceManager()]);
@@ -340,8 +353,9 @@ async function observe(args: string[], out: Out): Promise<number> {
       // The audit mode reads the screenshot too: contrast is sampled from its pixels.
       screenshot: values['accessibility-audit'] === true,
     });
-    const { observation } = frame;
-    if (!observation) throw new Error('no observation');
+    const { observation: read } = frame;
+    if (!read) throw new Error('no observation');
+    const observation = region === undefined ? read : scopeToRegion(read, box);
     // Seed 002: with the audit mode on, the observation carries its accessibilityAudit (docs/rules.md#r-a11y).
     if (values['accessibility-audit']) observation.accessibilityAudit = (await import('@main/a11y/audit-frame')).auditFrame(frame);
     // An observation that holds nothing to inspect is an error with its reasons, never an empty screen (R-AR-31).

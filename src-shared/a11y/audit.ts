@@ -367,28 +367,65 @@ export function auditTree(input: AuditInput): AccessibilityAudit {
     }
   }
 
-  // ---- Clipping (R-A11Y-12): only where a source reports the text's natural width.
+  // ---- Clipping (R-A11Y-12). No source reports how wide a text wants to be: XCTest (XCUIElement) gives a
+  // frame and the whole label, the SDK bridge and the page the same. So a text is judged on what is
+  // reported: its natural width where a source sets `text.width`, else its frame against the screen, the one
+  // edge that always cuts (a superview's frame may not clip, UIView.clipsToBounds is off by default). A text
+  // under a scroll view is not cut: the user can scroll it into view. Truncation inside its own frame (an
+  // ellipsis) leaves no trace in any report: that part stays not evaluated, and is said so.
   let measured = 0;
+  const scrollers = new Set(items.filter((item) => isScroller(item.node)).map((item) => item.key));
+  const underScroller = (key: NodeKey) => {
+    for (let at = key.lastIndexOf('.'); at > 0; at = key.lastIndexOf('.', at - 1)) if (scrollers.has(key.slice(0, at))) return true;
+    return false;
+  };
   for (const item of onScreen) {
     const raw = item.node.extras?.[TEXT_WIDTH_KEY];
-    if (raw === undefined) continue;
-    const natural = Number(raw);
-    if (!Number.isFinite(natural)) continue;
-    measured++;
+    const natural = raw === undefined ? NaN : Number(raw);
     const w = rectWidth(item.rect);
-    if (natural > w + 1) {
+    if (Number.isFinite(natural)) {
+      measured++;
+      if (natural > w + 1) {
+        findings.add('R-A11Y-12', item, () => ({
+          message: `“${item.label}” needs ${Math.round(natural)} pt but its frame is ${w} pt wide: it is cut off.`,
+          evidence: { basis: `natural width reported by ${sourceName(item.node)} (${TEXT_WIDTH_KEY})`, naturalWidth: Math.round(natural), frameWidth: w },
+        }));
+      }
+      continue;
+    }
+    if (!screen || !isText(item) || underScroller(item.key)) continue;
+    const cut = Math.max(0, screen.left - item.rect.left) + Math.max(0, item.rect.right - screen.right);
+    if (cut > 1) {
       findings.add('R-A11Y-12', item, () => ({
-        message: `“${item.label}” needs ${Math.round(natural)} pt but its frame is ${w} pt wide: it is cut off.`,
+        message: `“${item.label}” runs ${cut} pt past the screen's edge (frame ${rectText(item.rect)} on a ${rectWidth(screen)}-pt-wide screen): that part is not shown.`,
         evidence: {
-          naturalWidth: Math.round(natural),
-          frameWidth: w,
+          basis: 'the text’s frame as XCTest reports it, against the screen',
+          frame: rectText(item.rect),
+          screenWidth: rectWidth(screen),
+          cutPt: cut,
         },
       }));
     }
   }
-  if (measured === 0) notEvaluated.push({ kind: 'textClipped', reason: 'no source reported a text’s natural width' });
+  notEvaluated.push({
+    kind: 'textClipped',
+    reason:
+      measured === 0
+        ? 'no source reported a text’s natural width: only text cut at the screen’s edge (by its XCTest frame) was looked for; text truncated inside its own frame cannot be seen'
+        : 'text without a reported natural width was looked at only against the screen’s edge; truncation inside its frame cannot be seen',
+  });
 
   return summarise(findings.list, notEvaluated);
+}
+
+/** A text an eye reads: a static text (or a header) with something announced. */
+function isText(item: Item): boolean {
+  return (item.kind === 'text' || item.kind === 'header') && item.label !== '';
+}
+
+/** A view the user scrolls: what lies past its frame is brought into view, not cut. */
+function isScroller(node: UiNode): boolean {
+  return nodeFlag(node, 'scrollable') || /scroll|table|collection|webview/i.test(node.className ?? '');
 }
 
 function sourceName(node: UiNode): string {

@@ -107,3 +107,17 @@ export function auditsDiffFindings(diff: AuditsDiff): FindingsDiff {
   const brief = (f: A11yFinding): StepFinding => ({ fingerprint: f.fingerprint, rule: f.rule, severity: f.severity });
   return { new: diff.new.map(brief), gone: diff.gone.map(brief), unchanged: diff.unchanged.length, ...(diff.partial ? { partial: true } : {}) };
 }
+
+/**
+ * The element a kept finding names, in words, read back from its fingerprint (`rule|identity`, as
+ * `identityOf` makes it): an authored id, `label:…`, or `at:left,top,WxH`. A step keeps no more than that
+ * (R-A11Y-19), so a replayed step's new or gone finding is named by it (docs/rules.md#r-a11y-22).
+ */
+export function fingerprintElement(fingerprint: string): string {
+  const bar = fingerprint.indexOf('|');
+  const identity = bar < 0 ? fingerprint : fingerprint.slice(bar + 1);
+  if (identity.startsWith('label:')) return `“${identity.slice('label:'.length)}”`;
+  const at = /^at:(-?\d+(?:\.\d+)?),(-?\d+(?:\.\d+)?),(\d+(?:\.\d+)?)x(\d+(?:\.\d+)?)$/.exec(identity);
+  if (at) return `the element at ${at[1]}, ${at[2]} (${at[3]} × ${at[4]} pt)`;
+  return identity === '' ? 'an element' : identity;
+}

@@ -20,6 +20,7 @@ export {
   type AuditsDiff,
   diffFindings,
   findingsDiffSummary,
+  fingerprintElement,
   stepFindings,
   FindingsDiffSchema,
   StepFindingSchema,

@@ -14,3 +14,4 @@ export * from './quality';
 export * from './recorded';
 export * from './web-mapping';
 export * from './web-merge';
+export * from './scope';

@@ -191,6 +191,20 @@ export const FocusedElementSchema = z.object({
 });
 export type FocusedElement = z.infer<typeof FocusedElementSchema>;
 
+/**
+ * Seed 002's observe-scope record (docs/rules.md#r-lay-10), as AutoMobile's `ObserveScopeMetadata` (region
+ * only): what the transform removed, and the crop in points.
+ */
+export const ObserveScopeSchema = z.object({
+  /** `region` when the crop removed a node; empty when it kept the whole tree. */
+  applied: z.array(z.literal('region')),
+  nodesBefore: z.number().int().nonnegative(),
+  nodesAfter: z.number().int().nonnegative(),
+  /** The crop in the observation's units (points, fractional); absent without a screen size. */
+  regionPx: z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() }).optional(),
+});
+export type ObserveScope = z.infer<typeof ObserveScopeSchema>;
+
 export const ObservationSchema = z
   .object({
     /** Device timestamp (the hierarchy's updatedAt), else the inspector's clock. */
@@ -227,6 +241,8 @@ export const ObservationSchema = z
     accessibilityAudit: AccessibilityAuditSchema.optional(),
     /** Seed 002: present only while the device's perf mode is on (docs/rules.md#r-perfsnap). */
     perfSnapshot: PerfSnapshotSchema.optional(),
+    /** Seed 002: present only when an observe-scope transform ran (`--observe-region`). */
+    observeScope: ObserveScopeSchema.optional(),
   })
   .refine((o) => o.fallbackReason === undefined || o.backend === 'xctest', {
     path: ['fallbackReason'],

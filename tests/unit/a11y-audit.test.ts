@@ -249,6 +249,23 @@ describe('R-A11Y-12 text clipping', () => {
     expect(audit(app(label('x', [0, 0, 1, 1]))).summary.notEvaluated.map((n) => n.kind)).toContain('textClipped');
   });
   const label = (text: string, b: B): UiNode => x('UILabel', b, { role: 'text', text });
+  it('R-A11Y-12: without a natural width, a text whose XCTest frame runs past the screen edge is cut there, and the finding says what it rests on', () => {
+    const past = label('Free delivery on every order this week', [16, 300, 480, 20]);
+    const inside = label('Fits', [16, 340, 300, 20]);
+    const result = audit(app(past, inside));
+    expect(rules(app(past, inside))).toEqual(['R-A11Y-12 Free delivery on every order this week']);
+    const [finding] = result.violations.filter((f) => f.rule === 'R-A11Y-12');
+    expect(finding!.evidence).toMatchObject({ basis: expect.stringContaining('XCTest'), cutPt: 16 + 480 - SCREEN.width });
+    // What no source reports stays said: truncation inside a frame cannot be seen.
+    expect(result.summary.notEvaluated.find((n) => n.kind === 'textClipped')?.reason).toContain('inside its own frame');
+  });
+
+  it('R-A11Y-12: text under a scroll view, a control past the edge, and a reported width that fits are not clipped text', () => {
+    const scroller = x('UIScrollView', [0, 100, SCREEN.width, 400], { node: [label('A wide row of tags to scroll through', [0, 120, 900, 20])] });
+    const button = x('UIButton', [300, 500, 200, 44], { role: 'button', text: 'Continue' });
+    const measured = x('UILabel', [16, 600, 500, 20], { role: 'text', text: 'Measured', extras: { 'text.width': '80' } });
+    expect(rules(app(scroller, button, measured)).filter((r) => r.startsWith('R-A11Y-12'))).toEqual([]);
+  });
 });
 
 describe('the audit as the observation carries it', () => {

@@ -215,6 +215,19 @@ describe('Observe: backend and fallbackReason on the observation', () => {
     }
   });
 
+  it('R-DISC-14: decision: a relay timeout leaves the discovery result available; a timed-out probe gives it no available at all', () => {
+    // Seed 000: `available` is false only for bridge_unavailable, and a daemon-side relay timeout reports
+    // available: true. A bridge read that timed out says nothing against the probe: the observation's bridge
+    // stays available (this read fell back), never "unavailable".
+    const timedOut = observe({ bridge: { kind: 'timeout' } as BridgeRead });
+    expect(timedOut.bridge).toMatchObject({ available: true });
+    expect(timedOut).toMatchObject({ backend: 'xctest', fallbackReason: 'unavailable' });
+    // A probe that timed out is no answer (R-DISC-10): no bridge object, so neither available true nor false.
+    const probe = observe({ discovery: failedProbe });
+    expect(probe.bridge).toBeUndefined();
+    expect(probe.errors).toEqual([expect.objectContaining({ stage: 'discovery', code: 'capability_query_failed' })]);
+  });
+
   it('R-OBS-07: a failed discovery probe reports neither backend nor fallbackReason, and says why in errors', () => {
     const o = observe({ discovery: failedProbe, bridge: bridgeRead(), web: webRead() });
     expect(o.backend).toBeUndefined();

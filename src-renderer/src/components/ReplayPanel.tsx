@@ -14,6 +14,7 @@ import { queryKeys, useApi, useDevices } from '@renderer/api/queries';
 import { errorMessage } from '@renderer/state/format';
 import { forgetReplay, startReplay, stepReplayState, stopReplay, useReplay, type ReplayRun, type StepReplayState } from '@renderer/state/replay';
 import { ConnectForm } from './ConnectForm';
+import { ReplayFindings } from './ReplayFindings';
 
 /**
  * The host's devices, kept fresh by `devices.changed`: the trace view is shown without the live view,
@@ -307,6 +308,7 @@ export function ReplayStepResult({ path, callId }: { path: string; callId: strin
           ))}
         </ul>
       )}
+      <ReplayFindings a11y={step.a11y} />
     </div>
   );
 }
