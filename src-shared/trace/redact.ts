@@ -48,6 +48,17 @@ const SECRET_KEYS = new Set([
   'passphrase',
 ]);
 
+/**
+ * `password` is also a node flag ("true"/"false"), so a key of that name holds a secret only when its
+ * value is not one of those; its spellings are compared as secret keys are.
+ */
+const PASSWORD_KEYS = new Set(['password', 'passwd']);
+const isPasswordKey = (key: string): boolean => PASSWORD_KEYS.has(normalizeKey(key));
+/** Whether `value`, a string under `key` (a JSON member, a form or query parameter), is a secret. */
+function namesSecretText(key: string, value: string): boolean {
+  return isSecretKey(key) || (isPasswordKey(key) && value !== 'true' && value !== 'false');
+}
+
 /** Whether a key (object key, query parameter, header name) names a secret. */
 export function isSecretKey(key: string): boolean {
   const k = normalizeKey(key);
@@ -83,8 +94,8 @@ function decodeName(name: string): string {
 export function stripSecretParams(text: string): string {
   if (!text.includes('=')) return text;
   let removed = false;
-  const marked = text.replace(PARAM, (match, sep: string, name: string) => {
-    if (!isSecretKey(decodeName(name))) return match;
+  const marked = text.replace(PARAM, (match, sep: string, name: string, value: string) => {
+    if (!namesSecretText(decodeName(name), value)) return match;
     removed = true;
     return `${sep}${MARK}`;
   });
@@ -109,7 +120,7 @@ export function stripSecretParams(text: string): string {
 export function urlSecretProblem(url: string): string | undefined {
   for (const match of url.matchAll(PARAM)) {
     const name = decodeName(match[2] ?? '');
-    if (isSecretKey(name)) return `the URL carries the parameter "${name}"`;
+    if (namesSecretText(name, match[3] ?? '')) return `the URL carries the parameter "${name}"`;
   }
   if (url.match(USERINFO_PASSWORD) !== null) return 'the URL carries a password';
   return undefined;
@@ -126,7 +137,9 @@ export function redactString(text: string, options: RedactOptions = {}): string 
   if (out.includes('@')) out = out.replace(USERINFO_PASSWORD, '$1@');
   if (/bearer|basic/i.test(out)) out = out.replace(BEARER, `$1$2${REDACTED}`);
   if (out.includes('":')) {
-    out = out.replace(JSON_MEMBER, (match, key: string, colon: string) => (isSecretKey(key) ? `"${key}"${colon}"${REDACTED}"` : match));
+    out = out.replace(JSON_MEMBER, (match, key: string, colon: string, value: string) =>
+      namesSecretText(key, value) ? `"${key}"${colon}"${REDACTED}"` : match,
+    );
   }
   if (out.includes(':')) {
     out = out.replace(HEADER_LINE, (match, indent: string, name: string, colon: string) => (isSecretKey(name) ? `${indent}${name}${colon}${REDACTED}` : match));
@@ -179,7 +192,7 @@ export function redactForTrace<T>(value: T, options: RedactOptions = {}): T {
         if (isSecretKey(key) && !(typeof item === 'number' || typeof item === 'boolean' || item === null)) continue;
         if (hide && TEXT_KEYS.has(key)) continue;
         // `password` is a node flag ("true"/"false"); any other value under that name is a password.
-        if (key === 'password' && !(item === 'true' || item === 'false' || typeof item === 'boolean')) continue;
+        if (isPasswordKey(key) && !(item === 'true' || item === 'false' || typeof item === 'boolean')) continue;
         const next = walk(item, key === 'action' && actionTextHidden);
         if (next !== undefined) out[key] = next;
       }

@@ -194,3 +194,26 @@ describe('secrets in strings', () => {
     expect(redactString('Tap the Bearer of news')).toBe('Tap the Bearer of news');
   });
 });
+
+describe('R-AR-32: a captured network call shows no password the app sent', () => {
+  it('R-AR-32: a login body, as JSON text, as parsed JSON or form-encoded, loses its password; a boolean password flag stays', () => {
+    const detail = {
+      request: {
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"username":"bob","password":"hunter2"}',
+      },
+      parsed: { username: 'bob', password: 'hunter2', passwd: 'hunter2' },
+      form: 'username=bob&password=hunter2&remember=1',
+      node: { password: 'false', text: 'Sign In' },
+      url: 'https://shop.example/login?user=bob&password=hunter2',
+    };
+    const shown = redactForTrace(detail);
+    expect(JSON.stringify(shown)).not.toContain('hunter2');
+    expect(shown.request.body).toBe('{"username":"bob","password":"[redacted]"}');
+    expect(shown.parsed).toEqual({ username: 'bob' });
+    expect(shown.form).toBe('username=bob&remember=1');
+    expect(shown.node).toEqual({ password: 'false', text: 'Sign In' });
+    expect(shown.url).toBe('https://shop.example/login?user=bob');
+    expect(urlSecretProblem('https://shop.example/login?password=hunter2')).toBe('the URL carries the parameter "password"');
+  });
+});
