@@ -60,8 +60,25 @@ const tsconfig = () => join(projectRoot(), 'tsconfig.tsx.json');
 /** tsx's files, resolved from the project (the tsx the CLI itself is loaded with). */
 const tsx = (subpath: string) => createRequire(join(projectRoot(), 'package.json')).resolve(subpath);
 
+/**
+ * The parent's Node flags, which a worker and a fork inherit, less `--input-type`: Node refuses it beside
+ * a file ("--input-type can only be used with string input"), so a command started as
+ * `node --input-type=module -e …` (as tests/integration/cli-build.test.ts starts the built CLI) could start
+ * no trace worker and no demo.
+ */
+function inheritedExecArgv(): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const arg = process.execArgv[i]!;
+    if (arg === '--input-type') i++;
+    else if (!arg.startsWith('--input-type=')) out.push(arg);
+  }
+  return out;
+}
+
 /** Starts `name` in a worker thread; from the sources, through tsx (a worker ignores `--import`). */
-export function startWorker(name: HostEntry, options: WorkerOptions): Worker {
+export function startWorker(name: HostEntry, given: WorkerOptions): Worker {
+  const options: WorkerOptions = { ...given, execArgv: given.execArgv ?? inheritedExecArgv() };
   if (!fromSources) return new Worker(builtEntry(name), options);
   const built = freshBuild(name);
   if (built) return new Worker(built, options);
@@ -72,7 +89,8 @@ export function startWorker(name: HostEntry, options: WorkerOptions): Worker {
 }
 
 /** Starts `name` in a child process with an IPC channel; from the sources, through tsx. */
-export function forkEntry(name: HostEntry, args: string[], options: ForkOptions = {}): ChildProcess {
+export function forkEntry(name: HostEntry, args: string[], given: ForkOptions = {}): ChildProcess {
+  const options: ForkOptions = { ...given, execArgv: given.execArgv ?? inheritedExecArgv() };
   if (!fromSources) return fork(builtEntry(name), args, options);
   const built = freshBuild(name);
   if (built) return fork(built, args, options);
