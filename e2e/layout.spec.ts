@@ -224,14 +224,23 @@ test("R-LAYOUT-06: at 1280x720 a reopened trace shows its step's before and afte
 
   await page.getByTestId('open-trace').setInputFiles(tracePath);
   await expect(page.getByTestId('trace-view')).toBeVisible();
+  const widths: string[] = [];
   for (const side of ['trace-before', 'trace-after'] as const) {
     const image = page.getByTestId(side).getByTestId('screen-image');
     await expect(image).toBeVisible();
     const b = (await image.boundingBox())!;
     expect(b.y + b.height, `${side} ends in the window`).toBeLessThanOrEqual(SIZES[0].height);
-    // Whole in the window, not yet large: 92 px wide at 1280x720 when this was written (issue 28 asks for more).
-    expect(b.width, `${side} is a picture, not a sliver`).toBeGreaterThan(60);
+    expect(b.x + b.width, `${side} ends in the window`).toBeLessThanOrEqual(SIZES[0].width);
+    widths.push(`${side} ${Math.round(b.width)}`);
+    // As large as the live view's phone there (R-LAYOUT-01): it was 92 px wide under the step's facts.
+    expect(b.width, `${side} at least as wide as the live phone`).toBeGreaterThanOrEqual(SIZES[0].phone);
+    // Every point of the picture is the picture: nothing lies over it.
+    expect(await hitsInside(page, b, `[data-testid="${side}"] .screen-viewport`), side).toEqual([]);
   }
+  console.log(`R-LAYOUT-06 1280x720: trace frames px wide (limit ${SIZES[0].phone}): ${widths.join(', ')}`);
+  // The step's result is in the window beside them, not pushed under them.
+  const facts = (await page.getByTestId('trace-result').boundingBox())!;
+  expect(facts.y, 'the step\u2019s result starts in the window').toBeLessThan(SIZES[0].height / 2);
   const step = page.getByTestId('trace-filmstrip').getByTestId('trace-step').first();
   const caption = (await step.locator('.trace-step-caption').boundingBox())!;
   const own = (await step.boundingBox())!;
