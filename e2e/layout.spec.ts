@@ -5,6 +5,7 @@
  * selection that follows its element across observations.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { PNG } from 'pngjs';
 import { SCREENS } from '@demo/phone/app-page';
 import { boxCentre, openDemoAt, postAdmin, sharedDemoHost, stopAfterEach, stopRecording, type DemoUrls } from './harness';
 
@@ -226,17 +227,53 @@ test("R-LAYOUT-06: at 1280x720 a reopened trace shows its step's before and afte
 
   await page.getByTestId('open-trace').setInputFiles(tracePath);
   await expect(page.getByTestId('trace-view')).toBeVisible();
+  const widths: string[] = [];
   for (const side of ['trace-before', 'trace-after'] as const) {
     const image = page.getByTestId(side).getByTestId('screen-image');
     await expect(image).toBeVisible();
     const b = (await image.boundingBox())!;
     expect(b.y + b.height, `${side} ends in the window`).toBeLessThanOrEqual(SIZES[0].height);
-    // Whole in the window, not yet large: 92 px wide at 1280x720 when this was written (issue 28 asks for more).
-    expect(b.width, `${side} is a picture, not a sliver`).toBeGreaterThan(60);
+    expect(b.x + b.width, `${side} ends in the window`).toBeLessThanOrEqual(SIZES[0].width);
+    widths.push(`${side} ${Math.round(b.width)}`);
+    // As large as the live view's phone there (R-LAYOUT-01): it was 92 px wide under the step's facts.
+    expect(b.width, `${side} at least as wide as the live phone`).toBeGreaterThanOrEqual(SIZES[0].phone);
+    // Every point of the picture is the picture: nothing lies over it.
+    expect(await hitsInside(page, b, `[data-testid="${side}"] .screen-viewport`), side).toEqual([]);
   }
+  console.log(`R-LAYOUT-06 1280x720: trace frames px wide (limit ${SIZES[0].phone}): ${widths.join(', ')}`);
+  // The step's result is in the window beside them, not pushed under them.
+  const facts = (await page.getByTestId('trace-result').boundingBox())!;
+  expect(facts.y, 'the step\u2019s result starts in the window').toBeLessThan(SIZES[0].height / 2);
   const step = page.getByTestId('trace-filmstrip').getByTestId('trace-step').first();
   const caption = (await step.locator('.trace-step-caption').boundingBox())!;
   const own = (await step.boundingBox())!;
   expect(caption.x).toBeGreaterThanOrEqual(own.x);
   expect(caption.x + caption.width).toBeLessThanOrEqual(own.x + own.width);
+});
+
+test('R-LAYOUT-07: the selection is drawn with a light and a dark ring, so it shows on the blue Sign In button and on a white field alike', async ({
+  page,
+}) => {
+  await start(page, SIZES[1]);
+  for (const id of ['login.submit', 'login.username']) {
+    await select(page, id);
+    await page.mouse.move(5, 5);
+    const box = (await page.locator('[data-testid="box"].is-selected').boundingBox())!;
+    // A strip across the box's left edge, at its middle: the pixels just outside it are the rings.
+    const y = Math.round(box.y + box.height / 2);
+    const x = Math.round(box.x);
+    const png = PNG.sync.read(await page.screenshot({ clip: { x: x - 6, y, width: 12, height: 1 } }));
+    const lum: number[] = [];
+    for (let i = 0; i < png.width; i++) {
+      const [r, g, b] = [png.data[i * 4]!, png.data[i * 4 + 1]!, png.data[i * 4 + 2]!];
+      lum.push(Math.round(0.2126 * r + 0.7152 * g + 0.0722 * b));
+    }
+    console.log(`R-LAYOUT-07 ${id}: luminance across the left edge, outside in: ${lum.join(' ')}`);
+    // Outside the box's edge, a dark ring and then, towards the box, a white one (the page around is 242, not white):
+    // whatever colour the element is, one of the two stands out against it.
+    const outside = lum.slice(0, 6);
+    const dark = outside.findIndex((l) => l < 60);
+    expect(dark, `${id}: a dark ring`).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...outside.slice(dark + 1)), `${id}: a white ring inside the dark one`).toBeGreaterThan(250);
+  }
 });

@@ -8,6 +8,8 @@ import type { ActionRequest, ActionResult, FailureReason, TargetSelector } from 
 import { MAX_REASON_CHARS } from '@shared/protocol/sdk';
 import { APPREVEAL_FAILURE_ROWS, outcomeClassOf } from '@shared/act/verdict';
 import { isRecord } from '@shared/protocol/json';
+import { nodeLabel } from '@shared/model/node';
+import { nodeTitleText } from '@shared/model/title';
 import { AppRevealError, type AppRevealClient } from './client';
 
 type Outcome = { ok: true; warnings?: string[] } | { ok: false; reason: FailureReason; mayHaveRun: boolean; warnings: string[]; deviceMessage?: string };
@@ -277,5 +279,12 @@ function targetRecord(request: ActionRequest, facts: Facts): ActionResult['targe
   if ('id' in target) return { resolvedBy: 'id', selector: target.id };
   if ('text' in target) return { resolvedBy: 'text', selector: target.text };
   if ('point' in target) return { resolvedBy: 'point', point: target.point };
-  return { resolvedBy: 'node', ...(target.node.bounds ? { bounds: target.node.bounds } : {}) };
+  // A picked node: named as its tree row names it (docs/rules.md#r-ui-title), so the timeline and the CLI say what was tapped.
+  const label = nodeLabel(target.node);
+  return {
+    resolvedBy: 'node',
+    ...(target.node.bounds ? { bounds: target.node.bounds } : {}),
+    ...(label !== undefined ? { label } : {}),
+    title: nodeTitleText(target.node),
+  };
 }

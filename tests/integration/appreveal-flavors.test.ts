@@ -5,6 +5,7 @@
  * app's identity comes from launch_context, actions name their arguments as each tool's schema does, and
  * a recording keeps what the app's read-only tools said after each step, which reopens offline.
  */
+import { nodeTitleText } from '@shared/model/title';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +63,9 @@ describe('the Tauri flavour', () => {
     const tab = all(typed.after?.observation?.viewHierarchy?.hierarchy).find((n) => n.extras?.['appreveal.selector'] === '[data-testid="tab.feed"]');
     const tapped = await connection.act({ action: 'tap', target: { node: { ...tab, node: undefined } as UiNode } });
     expect(tapped.result.success).toBe(true);
+    // R-UI-TITLE: the step names the picked element as its tree row does, never by the app's made-up id alone.
+    expect(tapped.result.target).toMatchObject({ resolvedBy: 'node', title: nodeTitleText(tab!) });
+    expect(tapped.result.target.title).toMatch(/"Feed"/);
     expect(tapped.after?.appReveal?.screen?.screenKey).toBe('feed');
     const back = await connection.act({ action: 'tap', target: { id: 'web.main.9999' } });
     // Tauri's {success:false, error:"target_not_found"}: the app answered and did nothing.

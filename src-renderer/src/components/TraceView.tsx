@@ -390,26 +390,32 @@ function OpenTrace({ trace }: { trace: TraceOpened }) {
       {step && (
         <div className="trace-body">
           <div className="trace-main">
-            <StepResult step={step} />
-            <ReplayStepResult path={trace.path} callId={step.callId} />
-            <div className="trace-frames">
-              <TraceFrame
-                label={`Before · ${formatTime(beforeTime)}`}
-                testId="trace-before"
-                {...before}
-                gesture={step.gesture}
-                active={side === 'before'}
-                onActivate={() => activate('before')}
-                findingMarks={side === 'before' ? findingMarks : undefined}
-              />
-              <TraceFrame
-                label={step.after ? `After · ${formatTime(afterTime)}` : 'After'}
-                testId="trace-after"
-                {...after}
-                active={side === 'after'}
-                onActivate={() => activate('after')}
-                findingMarks={side === 'after' ? findingMarks : undefined}
-              />
+            {/* The step's result beside its frames, not above them: the before / after pictures get the window's
+                height, as large as the live phone (docs/rules.md#r-layout-06). */}
+            <div className="trace-step-row">
+              <div className="trace-step-facts">
+                <StepResult step={step} />
+                <ReplayStepResult path={trace.path} callId={step.callId} />
+              </div>
+              <div className="trace-frames">
+                <TraceFrame
+                  label={`Before · ${formatTime(beforeTime)}`}
+                  testId="trace-before"
+                  {...before}
+                  gesture={step.gesture}
+                  active={side === 'before'}
+                  onActivate={() => activate('before')}
+                  findingMarks={side === 'before' ? findingMarks : undefined}
+                />
+                <TraceFrame
+                  label={step.after ? `After · ${formatTime(afterTime)}` : 'After'}
+                  testId="trace-after"
+                  {...after}
+                  active={side === 'after'}
+                  onActivate={() => activate('after')}
+                  findingMarks={side === 'after' ? findingMarks : undefined}
+                />
+              </div>
             </div>
             {/* Under the frames, not above: the before / after pictures stay whole in the window (docs/rules.md#r-layout-06). */}
             <StepPerf perf={step.perf} />
