@@ -63,9 +63,13 @@ test('R-A11Y-17: the panel lists the access screen’s planted findings, picking
   await expect(mark).toHaveAttribute('data-focused', 'true');
   // The mark sits on the selected box: what a finger at its centre hits is the Info button's box.
   const box = page.locator(`[data-testid="box"][data-node-key="${key}"]`);
-  const [m, b] = [(await mark.boundingBox())!, (await box.boundingBox())!];
-  expect(Math.abs(m.x + m.width / 2 - (b.x + b.width / 2))).toBeLessThan(2);
-  expect(Math.abs(m.y + m.height / 2 - (b.y + b.height / 2))).toBeLessThan(2);
+  // Polled: a live frame arriving meanwhile redraws both, and an element being redrawn has no box for a moment.
+  await expect(async () => {
+    const [m, b] = [await mark.boundingBox(), await box.boundingBox()];
+    expect(m && b, 'the mark and the box are drawn').toBeTruthy();
+    expect(Math.abs(m!.x + m!.width / 2 - (b!.x + b!.width / 2))).toBeLessThan(2);
+    expect(Math.abs(m!.y + m!.height / 2 - (b!.y + b!.height / 2))).toBeLessThan(2);
+  }).toPass({ timeout: 15_000 });
 
   // Muted: still listed, marked muted, counted.
   await row.getByTestId('a11y-mute').click();
