@@ -12,9 +12,11 @@
 import type { ActionRequest, ActionResult, TargetSelector } from '@shared/protocol/action';
 import { stepChanges, type ReplayReport, type ReplayStep, type Ran, type RecordedFrame } from '@shared/trace/replay-report';
 import {
+  assertionDifferences,
   compareOutcomes,
   outcomeOf,
   PlainSelectorSchema,
+  recordedFailedAssertion,
   recordedSelectorText,
   requestFor,
   startsOver,
@@ -379,6 +381,7 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
       recordedScreen(ctx.trace, step.after?.observationRef),
     ]);
     const preferEditable = kind === 'sendKeys';
+    const failedWhenRecorded = recordedFailedAssertion(kind, step.after?.result);
 
     // The screen the step meets, read as the dispatcher will read it, and judged before anything is sent.
     const observed = await connection.observe(readOptions);
@@ -402,7 +405,9 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
         report.target = found.check;
         // A target moved or renamed that the exported selector still finds alone runs, as the exported
         // flow would run it (docs/rules.md#r-rpl-10); the step's changes say what changed.
-        if (targetDiverges(found.check.verdict)) diverges.push(found.check.detail);
+        // A recorded failing assertion (docs/rules.md#r-asrt-04) was recorded with its target not as it
+        // asked: the assertion's own result, compared with the recorded one, is the judge.
+        if (targetDiverges(found.check.verdict) && !failedWhenRecorded) diverges.push(found.check.detail);
       }
       return { found, diverges };
     };
@@ -470,7 +475,8 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
     report.ran = ranOf(result);
     report.differences.push(...judged.diverges);
     // A failed assertion is a divergence that shows both values (docs/rules.md#r-asrt-03).
-    if (kind === 'assert' && !result.success && result.warnings[0]) report.differences.push(`the assertion does not hold: ${result.warnings[0]}`);
+    // One recorded failing matches a replay that fails the same way (docs/rules.md#r-asrt-04).
+    if (kind === 'assert') report.differences.push(...assertionDifferences(step.after?.result, result));
 
     // The screen after, against the recorded one; a screen still changing gets one settled read more.
     const afterScreen = typeof recordedAfterScreen === 'string' ? undefined : recordedAfterScreen;

@@ -322,6 +322,27 @@ export function compareOutcomes(recorded: ComparedOutcome, replayed: ComparedOut
   return { differences, notes };
 }
 
+/**
+ * What a replayed assertion says against the recorded one (docs/rules.md#r-asrt-03, #r-asrt-04). One
+ * that held when recorded and fails now is a divergence naming both values. One recorded failing
+ * (the recording kept a false assertion: a QA engineer's known bug) matches a replay that fails the
+ * same way, with the same detail; failing otherwise names both details. One that holds now where the
+ * recording failed is another outcome, which `compareOutcomes` already says.
+ */
+export function assertionDifferences(recorded: (Pick<TraceActionResult, 'success'> & { warnings?: unknown }) | undefined, replayed: ActionResult): string[] {
+  if (replayed.success) return [];
+  const now = replayed.warnings[0];
+  if (now === undefined) return [];
+  if (!recorded || recorded.success) return [`the assertion does not hold: ${now}`];
+  const was = Array.isArray(recorded.warnings) && typeof recorded.warnings[0] === 'string' ? recorded.warnings[0] : undefined;
+  return was === undefined || was === now ? [] : [`the assertion fails otherwise: recorded "${was}", replayed "${now}"`];
+}
+
+/** A recorded assertion that did not hold: its target not being found is what the recording shows, not a divergence. */
+export function recordedFailedAssertion(kind: string, recorded: Pick<TraceActionResult, 'success'> | undefined): boolean {
+  return kind === 'assert' && recorded?.success === false;
+}
+
 /** Stands in a target slot only so a recorded action parses for its description; never sent. */
 const DESCRIBE_ONLY: TargetSelector = { point: { x: 0, y: 0 } };
 

@@ -123,3 +123,23 @@ describe('R-EDIT-06: an edited trace is a new file beside the recording', () => 
     expect(from.steps[0]?.verdict).toBe('matched');
   }, 120_000);
 });
+
+describe('R-ASRT-04: a recorded failing assertion replays as it was recorded', () => {
+  it('R-ASRT-04: replayed from its step on the screen it failed on, it fails again the same way and matches', async () => {
+    // Step 3 asserted Sign In visible on Checkout: recorded as failed (assertion_failed). Checkout again:
+    // the assertion fails again with the same outcome, so the replay did what the recording did.
+    await reset('checkout');
+    const opened = await openedTrace(trace);
+    const report = await replayTrace(opened, connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
+    expect(report.steps.map((s) => [s.number, s.verdict, s.differences])).toEqual([[3, 'matched', []]]);
+    expect(report.steps[0]?.replayed.outcome).toMatchObject({ success: false, failureReason: 'assertion_failed' });
+    expect(report).toMatchObject({ matched: 1, diverged: 0, failed: 0, total: 1 });
+  }, 120_000);
+
+  it('R-ASRT-04: on a screen where it now holds, the recorded failure is a divergence that says so', async () => {
+    await reset('login');
+    const report = await replayTrace(await openedTrace(trace), connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
+    expect(report.steps[0]?.verdict).toBe('diverged');
+    expect(report.steps[0]?.differences.join('\n')).toContain('other outcome: recorded');
+  }, 120_000);
+});

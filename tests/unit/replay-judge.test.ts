@@ -13,7 +13,7 @@ import { nodeLabel, withoutChildren } from '@shared/model/node';
 import { compareScreens, SCREEN_THRESHOLD, screenKeyOf } from '@shared/compare/screens';
 import { findRecordedTarget, targetDiverges } from '@shared/trace/replay-target';
 import { matchSelector, parseSelector } from '@shared/selectors/query';
-import { compareOutcomes, recordedActionText, traceActionFor, typesSecret, withSecret } from '@shared/trace/action-record';
+import { assertionDifferences, compareOutcomes, recordedActionText, traceActionFor, typesSecret, withSecret } from '@shared/trace/action-record';
 import { ranSummary, stepChanges, stepRanges } from '@shared/trace/replay-report';
 import { traceVariables } from '@shared/trace/variables';
 import type { TimelineStep } from '@shared/trace/reader';
@@ -242,6 +242,27 @@ describe('what a replay reports (R-RPL-03, R-RPL-06)', () => {
       notes: ['backend: recorded xctest, replayed sdk'],
     });
     expect(compareOutcomes({ success: true }, { success: false, failureReason: 'target_not_found' }).differences).toHaveLength(1);
+  });
+
+  it('R-ASRT-04: a recorded failing assertion matches the same failure; another detail names both; one that held and fails diverges', () => {
+    const failed = (warning: string) =>
+      ({
+        success: false,
+        outcome: 'failed',
+        failureReason: 'assertion_failed',
+        mayHaveRun: false,
+        warnings: [warning],
+        target: { resolvedBy: 'screen' },
+        timings: {},
+        requestsSent: 0,
+      }) as never;
+    const signIn = 'expected login.submit with label "Log In", found "Sign In"';
+    const other = 'expected login.submit with label "Log In", found "Register"';
+    expect(assertionDifferences({ success: false, warnings: [signIn] }, failed(signIn))).toEqual([]);
+    expect(assertionDifferences({ success: false, warnings: [signIn] }, failed(other))).toEqual([
+      `the assertion fails otherwise: recorded "${signIn}", replayed "${other}"`,
+    ]);
+    expect(assertionDifferences({ success: true }, failed(signIn))).toEqual([`the assertion does not hold: ${signIn}`]);
   });
 
   it('R-RPL-06: which steps ran, in filmstrip numbers', () => {
