@@ -365,6 +365,22 @@ function parallaxAssertLines(step: ExportStep): Emitted {
   return { lines: commandLines(step, 'assertVisible', selection) };
 }
 
+/**
+ * A step's name (docs/rules.md#r-edit-09) as Maestro's own `label:`, which Maestro prints in place of
+ * the command's description: a field of every selector command (YamlElementSelector.kt:53, `val label:
+ * String? = null`, in mobile-dev-inc/maestro maestro-orchestra/src/main/java/maestro/orchestra/yaml) and
+ * of the other commands' maps (YamlInputText.kt:9, YamlSwipe, YamlLaunchApp …; maestro-flow.ts COMMON).
+ * It goes on the step's first command written as a map; a step with none (`- hideKeyboard`, `- pressKey:
+ * Enter`) gets it as a comment, which every YAML reader passes over.
+ */
+function labelled(step: ExportStep, emitted: Emitted): Emitted {
+  const label = step.step.before?.label?.trim();
+  if (!label || !('lines' in emitted)) return emitted;
+  const at = emitted.lines.findIndex((line) => /^- [A-Za-z]+:$/.test(line));
+  if (at < 0) return { lines: [`# ${commentText(label)}`, ...emitted.lines] };
+  return { lines: [...emitted.lines.slice(0, at + 1), `    label: ${yamlString(commentText(label))}`, ...emitted.lines.slice(at + 1)] };
+}
+
 // ---- The flow ---------------------------------------------------------------------------------------
 
 /**
@@ -377,7 +393,7 @@ export function exportMaestroFlow(manifest: TraceManifest, steps: readonly Timel
     manifest,
     steps,
     observationsByRef,
-    (step, appId) => emitAction(step, appId, ctx),
+    (step, appId) => labelled(step, emitAction(step, appId, ctx)),
     (text) => [`# ${text}`],
   );
   const variables = [...ctx.variables];

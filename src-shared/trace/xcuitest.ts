@@ -311,7 +311,10 @@ export function exportXcuiTest(manifest: TraceManifest, steps: readonly Timeline
     observationsByRef,
     (step) => {
       const emitted = emitAction(step, ctx);
-      return 'note' in emitted ? emitted : { lines: [`// Step ${step.number}: ${commentText(step.action.kind)}`, ...emitted.lines, ''] };
+      // A step’s name (docs/rules.md#r-edit-09) in the step's comment: Swift has no label for a statement.
+      const label = step.step.before?.label?.trim();
+      const named = label ? `: ${commentText(label)}` : '';
+      return 'note' in emitted ? emitted : { lines: [`// Step ${step.number}: ${commentText(step.action.kind)}${named}`, ...emitted.lines, ''] };
     },
     (text) => [`// ${text}`, ''],
   );

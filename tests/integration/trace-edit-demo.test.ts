@@ -17,6 +17,8 @@ import { TraceRecorder } from '@main/trace/index';
 import { saveEditedTrace } from '@main/trace/edit';
 import { openedTrace, openTraceView } from '@main/trace/view';
 import type { ObservedFrame } from '@shared/protocol/device';
+import { exportMaestro, exportXcuiTest } from '@main/trace/export';
+import { readMaestroFlow } from '@shared/trace/maestro-flow';
 
 let device: DemoDeviceHandle;
 let connection: DeviceConnection;
@@ -141,5 +143,21 @@ describe('R-ASRT-04: a recorded failing assertion replays as it was recorded', (
     const report = await replayTrace(await openedTrace(trace), connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
     expect(report.steps[0]?.verdict).toBe('diverged');
     expect(report.steps[0]?.differences.join('\n')).toContain('other outcome: recorded');
+  }, 120_000);
+});
+
+describe("R-EDIT-09: a step's name goes into the exports", () => {
+  it("R-EDIT-09: Maestro writes it as the command's label:, which its reader takes; XCUITest in the step's comment", async () => {
+    const edited = await saveEditedTrace(trace, [
+      { op: 'delete', callId: 'call-3' },
+      { op: 'rename', callId: 'call-2', label: 'Open Checkout' },
+    ]);
+    const opened = await openedTrace(edited);
+    const maestro = (await exportMaestro(opened)).yaml;
+    expect(maestro).toContain("- tapOn:\n    label: 'Open Checkout'\n    id: 'tab\\.checkout'\n");
+    const tap = readMaestroFlow(maestro).commands.find((c) => c.name === 'tapOn');
+    expect(tap?.args).toMatchObject({ label: 'Open Checkout', id: 'tab\\.checkout' });
+    const swift = (await exportXcuiTest(opened)).swift;
+    expect(swift).toContain('// Step 2: tap: Open Checkout\n');
   }, 120_000);
 });
