@@ -76,7 +76,6 @@ import { isRecord } from '@shared/protocol/json';
 import { pngSize } from '@shared/protocol/png';
 import { httpGet } from '@main/discovery/http-probe';
 import { redactDomInteractive, redactViewTree, secretElementIds, webControlsOf } from '@shared/observe/appreveal-redact';
-import { redactForTrace } from '@shared/trace/redact';
 
 export class AppRevealError extends Error {
   override readonly name = 'AppRevealError';
@@ -546,9 +545,7 @@ export class AppRevealClient extends EventEmitter<AppRevealClientEvents> {
     const args = this.args(tool, { values: { id } });
     const value = this.parseText(tool, await this.callContent(tool, args, options), MAX_APP_STATE_READING_CHARS);
     if (isToolFailure(value)) throw this.toolFailure(tool, value);
-    // A captured body is the app's own traffic: a login's password, a bearer token or a cookie in it is
-    // taken out as a trace would take it (docs/rules.md#r-ar-32), so the panel never shows it.
-    return redactForTrace(this.scrubDeep(value));
+    return this.scrubDeep(value);
   }
 
   /** Several tools in one call; each result decoded from its port's form (docs/rules.md#r-ar-21). */
