@@ -10,6 +10,7 @@ import { RunnerError } from '@main/runner/client';
 import type { Discovery } from '@main/discovery/index';
 import { AppRevealConnection } from '@main/appreveal/connection';
 import { APPREVEAL_NETWORK_DETAIL_TOOL } from '@shared/protocol/appreveal-tools';
+import { maskCapturedTraffic } from '@shared/trace/redact';
 import { DeviceNotFoundError, type DeviceManager } from '@main/devices/manager';
 import { DeviceBusyError } from '@main/connection/gate';
 import { CompareError } from '@main/devices/compare';
@@ -123,7 +124,8 @@ export function createApiService(
       const connection = appRevealOf(deviceId, 'network call details');
       await connection.waitUntilConnected();
       if (!connection.client.has(APPREVEAL_NETWORK_DETAIL_TOOL)) throw new NotOfferedError(`this app did not register ${APPREVEAL_NETWORK_DETAIL_TOOL}`);
-      return { id, value: await connection.networkCall(id) };
+      // Masked here so neither the panel nor the API's JSON shows a password the app sent (R-AR-32).
+      return { id, value: maskCapturedTraffic(await connection.networkCall(id)) };
     },
     'device.perfMode': ({ deviceId, enabled, windowMs }) => {
       const connection = manager.connectionOf(deviceId);

@@ -6,6 +6,7 @@
  * `durationMs`), so every field is read under each of its names. Pure: plain data in, plain data out.
  */
 import type { AppState, AppStateReading } from '@shared/protocol/appreveal-tools';
+import { maskCapturedTraffic } from '@shared/trace/redact';
 
 /** The panel's heading of each read-only tool. */
 export const APP_TOOL_TITLES: Readonly<Record<string, string>> = {
@@ -253,7 +254,9 @@ function messageView(message: unknown, call: Rec, side: 'request' | 'response'):
 
 /** get_network_call_detail's answer, readably: undefined when it is not a call (no url and no method). */
 export function networkCallDetailView(value: unknown): NetworkCallDetailView | undefined {
-  const call = isRec(value) && isRec(value.call) ? value.call : value;
+  // Masked again here: the view is also drawn from values that did not come through the host's API.
+  const masked = maskCapturedTraffic(value);
+  const call = isRec(masked) && isRec(masked.call) ? masked.call : masked;
   if (!isRec(call) || (pick(call, ['url', 'method']) === undefined && !isRec(call.request) && !isRec(call.response))) return undefined;
   const events = Array.isArray(call.sseEvents) ? call.sseEvents : [];
   const view: NetworkCallDetailView = {

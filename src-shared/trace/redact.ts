@@ -147,6 +147,31 @@ export function redactString(text: string, options: RedactOptions = {}): string 
   return out;
 }
 
+// ---- Captured traffic (shown, never recorded) -------------------------------------------------------
+
+/** A value that is already a mask (AppReveal writes "[REDACTED]" for its listed headers). */
+const isMask = (value: unknown): boolean => typeof value === 'string' && value.toLowerCase() === REDACTED;
+
+/**
+ * A captured network call (get_network_call_detail) with every secret masked in place: unlike
+ * `redactForTrace`, which removes secret keys so a trace still fits its schema, this keeps each key and
+ * puts "[redacted]" in its value, so the App panel still shows that an Authorization header or a password
+ * field was sent (docs/rules.md#r-ar-32). Bodies are text (JSON, a form, SSE data) and go through
+ * `redactString`. AppReveal masks only the headers it lists (CapturedRequest.swift `sensitiveHeaders`), so a
+ * login POST's password would otherwise reach the panel and the API's JSON in clear.
+ */
+export function maskCapturedTraffic(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactString(value);
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => maskCapturedTraffic(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const secret = typeof item === 'string' ? namesSecretText(key, item) : isSecretKey(key) || (isPasswordKey(key) && typeof item !== 'boolean');
+    out[key] = secret && item !== null && item !== undefined && !isMask(item) ? REDACTED : maskCapturedTraffic(item, depth + 1);
+  }
+  return out;
+}
+
 // ---- Deep values ------------------------------------------------------------------------------------
 
 /** The target of an action (or its node copy) is a secret field, so what is typed into it is secret too. */

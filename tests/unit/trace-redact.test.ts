@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UiNode } from '@shared/protocol/runner';
-import { isSecretKey, redactForTrace, redactString, stripSecretParams, urlSecretProblem } from '@shared/trace/redact';
+import { isSecretKey, maskCapturedTraffic, redactForTrace, redactString, stripSecretParams, urlSecretProblem } from '@shared/trace/redact';
+import { networkCallDetailView } from '@shared/inspect/app-state';
 
 // The shape of an AppReveal per-start token (64 hex) and of the web host's token.
 const APPREVEAL = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
@@ -215,5 +216,45 @@ describe('R-AR-32: a captured network call shows no password the app sent', () =
     expect(shown.node).toEqual({ password: 'false', text: 'Sign In' });
     expect(shown.url).toBe('https://shop.example/login?user=bob');
     expect(urlSecretProblem('https://shop.example/login?password=hunter2')).toBe('the URL carries the parameter "password"');
+  });
+});
+
+describe('R-AR-32: a network call detail shown in the App panel masks what the app sent in secret', () => {
+  // A login POST as get_network_call_detail answers it (docs/API.md's shape): AppReveal masked the
+  // Authorization header itself (CapturedRequest.swift sensitiveHeaders) but not the body's password.
+  const loginCall = {
+    id: 'call-7',
+    method: 'POST',
+    url: 'https://shop.example/login?next=%2Ffeed&access_token=abc123def456',
+    statusCode: 200,
+    request: {
+      headers: { Authorization: '[REDACTED]', 'X-Client-Token': 'tok-0123456789', 'Content-Type': 'application/json' },
+      body: '{"username":"bob","password":"hunter2","remember":true}',
+      bodySize: 55,
+      bodyTruncated: false,
+    },
+    response: { headers: { 'Set-Cookie': 'sid=s3cr3t-session' }, body: 'username=bob&password=hunter2', bodySize: 29, bodyTruncated: false },
+    sseEvents: [{ event: 'message', data: '{"password":"hunter2"}' }],
+    parsed: { password: 'hunter2', passwordRequired: true, note: { password: 'false' } },
+  };
+
+  it('R-AR-32: the body, the form, SSE data, the URL and secret headers are masked in place; every key stays', () => {
+    const masked = maskCapturedTraffic(loginCall) as typeof loginCall;
+    expect(JSON.stringify(masked)).not.toMatch(/hunter2|tok-0123456789|s3cr3t-session|abc123def456/);
+    expect(masked.request.body).toBe('{"username":"bob","password":"[redacted]","remember":true}');
+    expect(masked.request.headers).toEqual({ Authorization: '[REDACTED]', 'X-Client-Token': '[redacted]', 'Content-Type': 'application/json' });
+    expect(masked.response.headers['Set-Cookie']).toBe('[redacted]');
+    expect(masked.response.body).toBe('username=bob');
+    expect(masked.parsed).toEqual({ password: '[redacted]', passwordRequired: true, note: { password: 'false' } });
+    expect(masked.url).toBe('https://shop.example/login?next=%2Ffeed');
+    expect(masked.statusCode).toBe(200);
+  });
+
+  it('R-AR-32: the panel view of that call shows no password, and still shows that one was sent', () => {
+    const view = networkCallDetailView(loginCall)!;
+    expect(JSON.stringify(view)).not.toContain('hunter2');
+    expect(view.request.body).toContain('"password":"[redacted]"');
+    expect(view.request.headers.find((h) => h.name === 'Authorization')?.value).toBe('[REDACTED]');
+    expect(view.sseEvents[0]?.data).toBe('{"password":"[redacted]"}');
   });
 });
