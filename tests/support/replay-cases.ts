@@ -214,11 +214,23 @@ export async function recordCase(
   env: { manager: DeviceManager; recording: SessionRecording; deviceId: string; adminUrl: string },
   replayCase: ReplayCase,
   faults: readonly string[],
+  options: { fromLaunch?: boolean } = {},
 ): Promise<string> {
   const { manager, recording, deviceId, adminUrl } = env;
   await resetApp(adminUrl, replayCase.screen, faults);
   await manager.observe(deviceId);
   await recording.start(deviceId);
+  if (options.fromLaunch) {
+    // "Record from launch" (docs/rules.md#r-life-05): a cold relaunch first (the app opens on Sign In),
+    // then the tab to the case's screen, as a person gets back there.
+    await manager.act(deviceId, { action: 'launch', relaunch: true });
+    if (replayCase.screen !== 'login') {
+      await sleep(500);
+      const root = (await manager.observe(deviceId)).observation?.viewHierarchy?.hierarchy;
+      if (!root) throw new Error(`${replayCase.name}: no tree to pick the tab from`);
+      await manager.act(deviceId, { action: 'tap', target: { node: clicked(root, { id: `tab.${replayCase.screen}` }) } });
+    }
+  }
   let field: UiNode | undefined;
   for (const step of replayCase.steps) {
     // A person's pace: what the step aims at is picked on the screen the last step left.

@@ -1,0 +1,103 @@
+/**
+ * `npm run bench -- lifecycle`: the issue-27 figures of replays from a known state and scroll searches
+ * (docs/rules.md#r-life-05, #r-look-07), on the demo device over its real ports.
+ *
+ * 1. Relaunch first: each sequence of tests/support/replay-cases.ts recorded "from launch" (a cold
+ *    relaunch, the tab to its screen, its steps), and the ones recorded on Sign In (the app's first
+ *    screen) without a launch; each replayed with "relaunch first" from another screen. A replay
+ *    succeeds when the relaunch succeeded and every step matched. Limit: N of N.
+ * 2. Scroll searches over the whole Feed (60 posts, opening at row 8), its list gliding on after each
+ *    swipe as a fling does (the fault that made searches fail as stale): `scrollTo {lookFor: 'Post K'}`
+ *    for posts ever further down, each found, and one past the list's end that must end as
+ *    target_not_found. Limit: every search right.
+ *
+ * LIFECYCLE_RUNS=3 repeats each scroll search; LIFECYCLE_CASES=login-A,feed-B narrows part 1.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDemoDevice } from '@demo/index';
+import { DeviceManager } from '@main/devices/manager';
+import { SessionRecording } from '@main/trace/recording';
+import { openTraceFile } from '@main/trace/open';
+import { replayTrace } from '@main/trace/replay';
+import { admin } from '../tests/support/demo-admin';
+import { REPLAY_CASES, recordCase, resetApp, SECRET_VALUE, type ReplayCase } from '../tests/support/replay-cases';
+
+const only = (process.env['LIFECYCLE_CASES'] ?? '').split(',').filter(Boolean);
+const runs = Math.max(1, Number(process.env['LIFECYCLE_RUNS'] ?? '1') || 1);
+const cases = REPLAY_CASES.filter((c) => only.length === 0 || only.includes(c.name));
+
+const dir = await mkdtemp(join(tmpdir(), 'parallax-lifecycle-bench-'));
+const demo = await startDemoDevice({ port: 0, appReveal: false });
+const manager = new DeviceManager();
+const recording = new SessionRecording(manager, { dir, version: 'bench' });
+const deviceId = manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
+await manager.connectionOf(deviceId).waitUntilConnected(10_000);
+const env = { manager, recording, deviceId, adminUrl: demo.adminUrl };
+const ratio = (n: number, limit: number) => (limit > 0 ? (n / limit).toFixed(2) : 'n/a');
+
+// --- 1. Relaunch first -------------------------------------------------------------------------------
+/** Another screen than the one the recording starts on: the replay must put the app back itself. */
+const elsewhere = (c: ReplayCase) => (c.screen === 'checkout' ? 'feed' : 'checkout');
+const replays: Array<{ name: string; ok: boolean; line: string }> = [];
+const runs1: Array<{ c: ReplayCase; fromLaunch: boolean }> = [
+  ...cases.map((c) => ({ c, fromLaunch: true })),
+  ...cases.filter((c) => c.screen === 'login').map((c) => ({ c, fromLaunch: false })),
+];
+for (const { c, fromLaunch } of runs1) {
+  const name = `${c.name}${fromLaunch ? ' (from launch)' : ' (on Sign In)'}`;
+  const path = await recordCase(env, c, [], { fromLaunch });
+  await resetApp(demo.adminUrl, elsewhere(c), []);
+  const report = await replayTrace(await openTraceFile(path), manager.connectionOf(deviceId), {
+    stopOnDivergence: false,
+    relaunchFirst: {},
+    variables: new Map([['LOGIN_PASSWORD', SECRET_VALUE]]),
+  });
+  const ok = report.relaunchedFirst?.success === true && report.matched === report.total && report.steps.length === report.total;
+  const first = report.steps.find((s) => s.verdict !== 'matched');
+  const line = `${report.matched} of ${report.total} matched from ${elsewhere(c)}${first ? `; ${first.verdict} at ${first.number}: ${first.differences[0] ?? ''}` : ''}`;
+  replays.push({ name, ok, line });
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name.padEnd(26)} ${line}`);
+}
+const succeeded = replays.filter((r) => r.ok).length;
+console.log(
+  `\nrelaunch-first replays started on another screen, every step matched: ${succeeded} of ${replays.length} (limit: ${replays.length}; ratio ${ratio(succeeded, replays.length)})`,
+);
+
+// --- 2. Scroll searches ------------------------------------------------------------------------------
+const GLIDE = 'scroll-glide=1500';
+const FEED_LENGTH = 60;
+const FEED_INITIAL_ROW = 8;
+const targets = [15, 25, 35, 45, 55, 60];
+const swipesSent = async () => (await admin<{ requests: Record<string, number> }>(demo.adminUrl, '/stats')).requests['request_swipe'] ?? 0;
+const connection = manager.connectionOf(deviceId);
+const searches: Array<{ post: number; right: boolean }> = [];
+console.log(`\nscroll searches over the Feed (${FEED_LENGTH} posts, gliding 1.5 s after each swipe), ${runs} run(s) each:`);
+for (const post of [...targets, FEED_LENGTH + 1]) {
+  const beyond = post > FEED_LENGTH;
+  let right = 0;
+  const swipes: number[] = [];
+  const outcomes: string[] = [];
+  for (let i = 0; i < runs; i++) {
+    await admin(demo.adminUrl, '/reset', { screen: 'feed', faults: [GLIDE], variants: [] });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const { result } = await connection.act({ action: 'scrollTo', lookFor: { text: `Post ${post}` }, direction: 'up', maxSwipes: 40 });
+    swipes.push(await swipesSent());
+    const ok = beyond ? !result.success && result.failureReason === 'target_not_found' : result.success;
+    if (ok) right++;
+    outcomes.push(result.success ? 'found' : (result.failureReason ?? 'failed'));
+    searches.push({ post, right: ok });
+  }
+  const rows = Math.max(0, post - FEED_INITIAL_ROW);
+  const what = beyond ? `Post ${post} (past the end), target_not_found` : `Post ${post} (${rows} rows down), found`;
+  console.log(`  ${what.padEnd(46)} ${right} of ${runs} (ratio ${ratio(right, runs)}); swipes ${swipes.join(', ')}; ${[...new Set(outcomes)].join(', ')}`);
+}
+const rightSearches = searches.filter((s) => s.right).length;
+console.log(`scroll searches right: ${rightSearches} of ${searches.length} (limit: ${searches.length}; ratio ${ratio(rightSearches, searches.length)})`);
+
+await recording.close();
+await manager.closeAll();
+await demo.close();
+await rm(dir, { recursive: true, force: true });
+process.exitCode = succeeded === replays.length && rightSearches === searches.length ? 0 : 1;
