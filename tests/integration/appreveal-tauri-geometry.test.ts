@@ -5,30 +5,18 @@
  * frame outlines that same web view, and a tap at a point of Parallax's screen lands on the element
  * drawn there (the view's place on the screen is added, as the crate's tap_point takes screen CSS px).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { describe, expect, it } from 'vitest';
 import { TAURI_DESKTOP, tauriCssOrigin } from '@demo/appreveal/tools';
-import { AppRevealConnection } from '@main/appreveal/connection';
 import type { UiNode } from '@shared/protocol/runner';
+import { useConnectedDemo } from '../support/host-over-demo';
 
 const all = (node: UiNode | undefined): UiNode[] => (node ? [node, ...(node.node ?? []).flatMap(all)] : []);
 
 describe('the Tauri flavour on a HiDPI desktop, its window moved', () => {
-  let device: DemoDeviceHandle;
-  let connection: AppRevealConnection;
-  beforeAll(async () => {
-    device = await startDemoDevice({ port: 0, screen: 'login', appRevealFlavor: 'tauri' });
-    connection = new AppRevealConnection(device.appRevealUrl ?? '');
-    connection.start();
-    await connection.waitUntilConnected(10_000);
-  }, 60_000);
-  afterAll(async () => {
-    await connection?.close();
-    await device?.close();
-  });
+  const setup = useConnectedDemo({ demo: { screen: 'login', appRevealFlavor: 'tauri' }, via: 'appreveal', connectTimeoutMs: 10_000 });
 
   it('R-AR-33: the screen is the web view, and the window outlines it, not a box twice its size elsewhere', async () => {
-    const frame = await connection.observe({});
+    const frame = await setup.connection.observe({});
     const hierarchy = frame.observation?.viewHierarchy;
     const width = hierarchy?.screenWidth ?? 0;
     const height = hierarchy?.screenHeight ?? 0;
@@ -47,7 +35,7 @@ describe('the Tauri flavour on a HiDPI desktop, its window moved', () => {
   });
 
   it('R-AR-33: a tap at a point of the screen lands on the element drawn there', async () => {
-    const frame = await connection.observe({});
+    const frame = await setup.connection.observe({});
     const origin = tauriCssOrigin();
     // A tab whose centre, taken as a screen point without the view's origin, would land elsewhere in the window.
     const tab = all(frame.observation?.viewHierarchy?.hierarchy).find((n) => {
@@ -58,7 +46,7 @@ describe('the Tauri flavour on a HiDPI desktop, its window moved', () => {
     expect(tab, 'a tab right of and below the web view origin').toBeDefined();
     const b = tab!.bounds!;
     const name = /tab\.([^"]+)/.exec(tab!.extras?.['appreveal.selector'] ?? '')?.[1];
-    const tapped = await connection.act({ action: 'tap', target: { point: { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 } } });
+    const tapped = await setup.connection.act({ action: 'tap', target: { point: { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 } } });
     expect(tapped.result.success).toBe(true);
     expect(tapped.after?.appReveal?.screen?.screenKey).toBe(name);
   });

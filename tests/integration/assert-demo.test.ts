@@ -9,27 +9,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '@shared/protocol/action';
-import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
-import { connectionFor } from '@main/devices/manager';
-import type { DeviceConnection } from '@main/connection/connection';
 import { recordActionStep } from '@main/trace/replay';
 import { TraceRecorder } from '@main/trace/index';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';
 import type { ObservedFrame } from '@shared/protocol/device';
+import { useConnectedDemo } from '../support/host-over-demo';
 
-let device: DemoDeviceHandle;
-let connection: DeviceConnection;
+const setup = useConnectedDemo();
 let dir: string;
 let trace: string;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function reset(screen: string, variants: string[] = []): Promise<void> {
-  const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen, faults: [], variants }) });
-  expect(res.status).toBe(200);
-  await sleep(600);
-}
+const reset = (screen: string, variants: string[] = []) => setup.reset(screen, variants);
 const requestsToApp = async () => {
-  const res = await fetch(`${device.adminUrl}/stats`);
+  const res = await fetch(`${setup.demo.adminUrl}/stats`);
   const counts = ((await res.json()) as { requests: Record<string, number> }).requests;
   return Object.entries(counts)
     .filter(
@@ -58,19 +51,15 @@ const STEPS: ActionRequest[] = [
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parallax-assert-'));
-  device = await startDemoDevice({ port: 0 });
-  connection = connectionFor(device.runnerUrl);
-  connection.start();
-  await connection.waitUntilConnected();
   await reset('login');
-  let before: ObservedFrame | undefined = await connection.observe({});
+  let before: ObservedFrame | undefined = await setup.connection.observe({});
   const recorder = await TraceRecorder.start({
     dir,
-    manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: device.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
+    manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: setup.demo.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
   });
   for (const [i, request] of STEPS.entries()) {
     await sleep(400);
-    const { result, after } = await connection.act(request);
+    const { result, after } = await setup.connection.act(request);
     expect(result.success, JSON.stringify(result.warnings)).toBe(true);
     await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after });
     before = after;
@@ -79,15 +68,13 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await connection?.close();
-  await device?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe('R-ASRT-01: an assertion is checked on one read, nothing sent to the app', () => {
   it('a text that differs fails assertion_failed with the expected and the found label', async () => {
     await reset('login');
-    const { result } = await connection.act({ action: 'assert', target: { id: 'login.submit' }, check: 'textEquals', expected: 'Log In' });
+    const { result } = await setup.connection.act({ action: 'assert', target: { id: 'login.submit' }, check: 'textEquals', expected: 'Log In' });
     expect(result).toMatchObject({ success: false, failureReason: 'assertion_failed', mayHaveRun: false });
     expect(result.warnings[0]).toBe('expected login.submit with label "Log In", found "Sign In"');
     expect(await requestsToApp()).toBe(0);
@@ -95,9 +82,9 @@ describe('R-ASRT-01: an assertion is checked on one read, nothing sent to the ap
 
   it('visible fails on a screen without the element; not visible passes there', async () => {
     await reset('checkout');
-    const visible = await connection.act({ action: 'assert', target: { text: 'Sign In' }, check: 'visible' });
+    const visible = await setup.connection.act({ action: 'assert', target: { text: 'Sign In' }, check: 'visible' });
     expect(visible.result).toMatchObject({ success: false, failureReason: 'assertion_failed' });
-    const hidden = await connection.act({ action: 'assert', target: { text: 'Sign In' }, check: 'notVisible' });
+    const hidden = await setup.connection.act({ action: 'assert', target: { text: 'Sign In' }, check: 'notVisible' });
     expect(hidden.result.success).toBe(true);
   });
 });
@@ -123,7 +110,7 @@ describe('R-ASRT-02: assertions export with the selectors a tap would use', () =
 describe('R-ASRT-03: assertions are checked again on replay', () => {
   it('the same app: every assertion holds, every step matches', async () => {
     await reset('login');
-    const { code, stdout } = await cli('replay', trace, '--device', device.runnerUrl, '--json');
+    const { code, stdout } = await cli('replay', trace, '--device', setup.demo.runnerUrl, '--json');
     const parsed = JSON.parse(stdout) as { steps: { verdict: string; differences: string[] }[] };
     expect(parsed.steps.map((s) => [s.verdict, s.differences])).toEqual(Array(4).fill(['matched', []]));
     expect(parsed).toMatchObject({ matched: 4, total: 4 });
@@ -132,7 +119,7 @@ describe('R-ASRT-03: assertions are checked again on replay', () => {
 
   it('Sign In renamed Log In: the text assertion diverges, and says both values', async () => {
     await reset('login', ['renamed-label']);
-    const { code, stdout } = await cli('replay', trace, '--device', device.runnerUrl, '--json');
+    const { code, stdout } = await cli('replay', trace, '--device', setup.demo.runnerUrl, '--json');
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as { steps: { number: number; verdict: string; differences: string[] }[] };
     const second = report.steps[1]!;

@@ -2,59 +2,38 @@
  * The action commands against the demo device, through the real `parallax` command: one app, reached
  * both through its runner and through its embedded AppReveal server (issues 5 and 7).
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice } from '@demo/index';
+import { describe, expect, it } from 'vitest';
+import { useCliOverDemo } from '../support/host-over-demo';
 
-const ROOT = join(__dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'parallax.mjs');
-
-let demo: Awaited<ReturnType<typeof startDemoDevice>>;
-beforeAll(async () => {
-  demo = await startDemoDevice({ port: 0 });
-}, 60_000);
-afterAll(async () => {
-  await demo?.close();
-});
-
-function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = useCliOverDemo();
+const parallax = cli.parallax;
 
 async function resetToLogin() {
-  await fetch(`${demo.adminUrl}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"screen":"login"}' });
+  await fetch(`${cli.demo.adminUrl}/reset`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"screen":"login"}' });
 }
 
 describe('parallax action commands on the demo device', () => {
   it('tap --id through the runner goes through the SDK bridge and exits 0', async () => {
     await resetToLogin();
-    const { code, stdout } = await parallax('tap', '--device', demo.runnerUrl, '--id', 'login.submit', '--json');
+    const { code, stdout } = await parallax('tap', '--device', cli.demo.runnerUrl, '--id', 'login.submit', '--json');
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ success: true, backend: 'sdk' });
   });
 
   it('R-TAP-10, R-TAP-11: parallax tap --point X,Y taps X,Y and names what is there; a point off the screen is refused', async () => {
     await resetToLogin();
-    const before = ((await (await fetch(`${demo.adminUrl}/stats`)).json()) as { requests: Record<string, number> }).requests;
-    const { code, stdout } = await parallax('tap', '--device', demo.runnerUrl, '--point', '50,240', '--json');
+    const before = ((await (await fetch(`${cli.demo.adminUrl}/stats`)).json()) as { requests: Record<string, number> }).requests;
+    const { code, stdout } = await parallax('tap', '--device', cli.demo.runnerUrl, '--point', '50,240', '--json');
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
     // The field's centre is elsewhere (201, 244): the point itself is what was sent.
     expect(result).toMatchObject({ success: true, outcome: 'done', target: { resolvedBy: 'point', point: { x: 50, y: 240 }, label: 'Username' } });
     expect(result.backend).toBeUndefined();
-    const after = ((await (await fetch(`${demo.adminUrl}/stats`)).json()) as { requests: Record<string, number> }).requests;
+    const after = ((await (await fetch(`${cli.demo.adminUrl}/stats`)).json()) as { requests: Record<string, number> }).requests;
     expect((after.request_tap_coordinates ?? 0) - (before.request_tap_coordinates ?? 0)).toBe(1);
     expect((after.request_sdk_action ?? 0) - (before.request_sdk_action ?? 0)).toBe(0);
 
-    const off = await parallax('tap', '--device', demo.runnerUrl, '--point', '500,100', '--json');
+    const off = await parallax('tap', '--device', cli.demo.runnerUrl, '--point', '500,100', '--json');
     expect(off.code).toBe(1);
     expect(JSON.parse(off.stdout)).toMatchObject({ success: false, outcome: 'refused', failureReason: 'point_off_screen', mayHaveRun: false });
   });
@@ -62,23 +41,23 @@ describe('parallax action commands on the demo device', () => {
   it('R-UI-TITLE: tap names what it acted on as the tree does (type, label, id) with its real frame, never the bridge\u2019s index id', async () => {
     await resetToLogin();
     // The first "Sign In" in screen order is the navigation bar's title, a label the bridge knows only as UILabel@0.0.0.0.
-    const byText = await parallax('tap', '--device', demo.runnerUrl, '--text', 'Sign In');
+    const byText = await parallax('tap', '--device', cli.demo.runnerUrl, '--text', 'Sign In');
     expect(byText.code).toBe(0);
     expect(byText.stdout).toMatch(/^tap StaticText "Sign In" \(x 16, y 119, 133 × 41 pt\): ok backend=sdk /);
     expect(byText.stdout).not.toContain('UILabel@');
 
     await resetToLogin();
-    const byId = await parallax('tap', '--device', demo.runnerUrl, '--id', 'login.submit');
+    const byId = await parallax('tap', '--device', cli.demo.runnerUrl, '--id', 'login.submit');
     expect(byId.stdout).toMatch(/^tap Button "Sign In" · login\.submit \(x 16, y 330, 370 × 50 pt\): ok /);
 
     await resetToLogin();
-    const byPoint = await parallax('tap', '--device', demo.runnerUrl, '--point', '50,240');
+    const byPoint = await parallax('tap', '--device', cli.demo.runnerUrl, '--point', '50,240');
     expect(byPoint.stdout).toMatch(/^tap 50,240 \(TextField "Username" · login\.username there, x 16, y 222, 370 × 44 pt\): ok /);
   });
 
   it('R-UI-TITLE: observe prints each element as the tree names it, with its frame in points', async () => {
     await resetToLogin();
-    const { code, stdout } = await parallax('observe', '--device', demo.runnerUrl);
+    const { code, stdout } = await parallax('observe', '--device', cli.demo.runnerUrl);
     expect(code).toBe(0);
     expect(stdout).toContain('\n      StaticText "Sign In" (x 16, y 119, 133 × 41 pt)\n');
     expect(stdout).toContain('\n    Button "Sign In" · login.submit (x 16, y 330, 370 × 50 pt)\n');
@@ -87,7 +66,7 @@ describe('parallax action commands on the demo device', () => {
 
   it('tap --id with an AppReveal session URL goes through AppReveal (backend appreveal)', async () => {
     await resetToLogin();
-    const { code, stdout, stderr } = await parallax('tap', '--device', demo.appRevealUrl ?? '', '--id', 'login.submit', '--json');
+    const { code, stdout, stderr } = await parallax('tap', '--device', cli.demo.appRevealUrl ?? '', '--id', 'login.submit', '--json');
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ success: true, backend: 'appreveal', requestsSent: 1 });
@@ -95,15 +74,15 @@ describe('parallax action commands on the demo device', () => {
 
   it('type with an AppReveal session URL types into the field, and the runner sees the text', async () => {
     await resetToLogin();
-    const typed = await parallax('type', '--device', demo.appRevealUrl ?? '', '--id', 'login.username', '--text-to-type', 'qa@example.com', '--json');
+    const typed = await parallax('type', '--device', cli.demo.appRevealUrl ?? '', '--id', 'login.username', '--text-to-type', 'qa@example.com', '--json');
     expect(typed.code).toBe(0);
-    const observed = await parallax('observe', '--device', demo.runnerUrl, '--json', '--xctest-only');
+    const observed = await parallax('observe', '--device', cli.demo.runnerUrl, '--json', '--xctest-only');
     expect(observed.stdout).toContain('qa@example.com');
   });
 
   it('an ambiguous tap_text fails closed with its candidates, and exit code 1', async () => {
     await resetToLogin();
-    const { code, stdout } = await parallax('tap', '--device', demo.appRevealUrl ?? '', '--text', 'Sign In', '--json');
+    const { code, stdout } = await parallax('tap', '--device', cli.demo.appRevealUrl ?? '', '--text', 'Sign In', '--json');
     expect(code).toBe(1);
     const result = JSON.parse(stdout) as { failureReason: string; mayHaveRun: boolean; warnings: string[] };
     expect(result).toMatchObject({ failureReason: 'appreveal_tool_error', mayHaveRun: false });
@@ -111,7 +90,7 @@ describe('parallax action commands on the demo device', () => {
   });
 
   it('a long press has no AppReveal form: fails closed, nothing sent', async () => {
-    const { code, stdout } = await parallax('tap', '--device', demo.appRevealUrl ?? '', '--id', 'login.submit', '--long-press', '800', '--json');
+    const { code, stdout } = await parallax('tap', '--device', cli.demo.appRevealUrl ?? '', '--id', 'login.submit', '--long-press', '800', '--json');
     expect(code).toBe(1);
     expect(JSON.parse(stdout)).toMatchObject({ failureReason: 'appreveal_unknown_tool', requestsSent: 0 });
   });

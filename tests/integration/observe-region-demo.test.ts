@@ -3,39 +3,20 @@
  * the real command over the demo's real ports, the returned tree cropped and the layout warnings co-scoped
  * with it, each kept warning naming a node of the returned tree.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice } from '@demo/index';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ObservationSchema, type Observation } from '@shared/protocol/observation';
 import { flattenTree } from '@shared/model/tree';
 import { admin } from '../support/demo-admin';
+import { useCliOverDemo } from '../support/host-over-demo';
 
-const ROOT = join(__dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'parallax.mjs');
-
-let demo: Awaited<ReturnType<typeof startDemoDevice>>;
+const cli = useCliOverDemo();
+const parallax = cli.parallax;
 beforeAll(async () => {
-  demo = await startDemoDevice({ port: 0 });
-  await admin(demo.adminUrl, '/screen', { screen: 'edges' });
+  await admin(cli.demo.adminUrl, '/screen', { screen: 'edges' });
 }, 60_000);
-afterAll(async () => {
-  await demo?.close();
-});
-
-function parallax(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function observe(...extra: string[]): Promise<Observation> {
-  const { code, stdout, stderr } = await parallax('observe', '--device', demo.runnerUrl, '--json', ...extra);
+  const { code, stdout, stderr } = await parallax('observe', '--device', cli.demo.runnerUrl, '--json', ...extra);
   expect(code, stderr).toBe(0);
   return ObservationSchema.parse(JSON.parse(stdout));
 }
@@ -67,7 +48,7 @@ describe('parallax observe --observe-region on the demo Edges screen', () => {
   });
 
   it('R-LAY-10: a region that is no box of the screen is refused on the command line (exit 2, naming the flag)', async () => {
-    const { code, stderr } = await parallax('observe', '--device', demo.runnerUrl, '--json', '--observe-region', '0,0,2,1');
+    const { code, stderr } = await parallax('observe', '--device', cli.demo.runnerUrl, '--json', '--observe-region', '0,0,2,1');
     expect(code).toBe(2);
     expect(stderr).toContain('--observe-region');
   });

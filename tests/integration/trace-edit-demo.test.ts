@@ -9,9 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '@shared/protocol/action';
-import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
-import { connectionFor } from '@main/devices/manager';
-import type { DeviceConnection } from '@main/connection/connection';
 import { recordActionStep, replayTrace } from '@main/trace/replay';
 import { TraceRecorder } from '@main/trace/index';
 import { saveEditedTrace } from '@main/trace/edit';
@@ -19,18 +16,14 @@ import { openedTrace, openTraceView } from '@main/trace/view';
 import type { ObservedFrame } from '@shared/protocol/device';
 import { exportMaestro, exportXcuiTest } from '@main/trace/export';
 import { readMaestroFlow } from '@shared/trace/maestro-flow';
+import { useConnectedDemo } from '../support/host-over-demo';
 
-let device: DemoDeviceHandle;
-let connection: DeviceConnection;
+const setup = useConnectedDemo();
 let dir: string;
 let trace: string;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function reset(screen: string): Promise<void> {
-  const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen, faults: [], variants: [] }) });
-  expect(res.status).toBe(200);
-  await sleep(600);
-}
+const reset = (screen: string) => setup.reset(screen);
 const sha = async (path: string) =>
   createHash('sha256')
     .update(await readFile(path))
@@ -44,19 +37,15 @@ const STEPS: ActionRequest[] = [
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parallax-edit-'));
-  device = await startDemoDevice({ port: 0 });
-  connection = connectionFor(device.runnerUrl);
-  connection.start();
-  await connection.waitUntilConnected();
   await reset('login');
-  let before: ObservedFrame | undefined = await connection.observe({});
+  let before: ObservedFrame | undefined = await setup.connection.observe({});
   const recorder = await TraceRecorder.start({
     dir,
-    manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: device.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
+    manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: setup.demo.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
   });
   for (const [i, request] of STEPS.entries()) {
     await sleep(400);
-    const { result, after } = await connection.act(request);
+    const { result, after } = await setup.connection.act(request);
     await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after });
     before = after;
   }
@@ -64,8 +53,6 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await connection?.close();
-  await device?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
@@ -95,7 +82,7 @@ describe('R-EDIT-06: an edited trace is a new file beside the recording', () => 
     expect(view.warnings).toEqual([]);
 
     await reset('login');
-    const report = await replayTrace(await openedTrace(edited), connection, { stopOnDivergence: false });
+    const report = await replayTrace(await openedTrace(edited), setup.connection, { stopOnDivergence: false });
     expect(report.steps.map((s) => [s.verdict, s.differences])).toEqual([
       ['matched', []],
       ['matched', []],
@@ -115,11 +102,11 @@ describe('R-EDIT-06: an edited trace is a new file beside the recording', () => 
   it('R-EDIT-07: a replay of one step runs that step alone; from a step runs it and the rest', async () => {
     await reset('login');
     const opened = await openedTrace(trace);
-    const one = await replayTrace(opened, connection, { stopOnDivergence: false, fromCallId: 'call-2', only: true });
+    const one = await replayTrace(opened, setup.connection, { stopOnDivergence: false, fromCallId: 'call-2', only: true });
     expect(one.total).toBe(1);
     expect(one.steps.map((s) => [s.number, s.verdict])).toEqual([[2, 'matched']]);
     await reset('login');
-    const from = await replayTrace(opened, connection, { stopOnDivergence: false, fromCallId: 'call-2' });
+    const from = await replayTrace(opened, setup.connection, { stopOnDivergence: false, fromCallId: 'call-2' });
     expect(from.steps.map((s) => s.number)).toEqual([2, 3]);
     expect(from.total).toBe(2);
     expect(from.steps[0]?.verdict).toBe('matched');
@@ -132,7 +119,7 @@ describe('R-ASRT-04: a recorded failing assertion replays as it was recorded', (
     // the assertion fails again with the same outcome, so the replay did what the recording did.
     await reset('checkout');
     const opened = await openedTrace(trace);
-    const report = await replayTrace(opened, connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
+    const report = await replayTrace(opened, setup.connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
     expect(report.steps.map((s) => [s.number, s.verdict, s.differences])).toEqual([[3, 'matched', []]]);
     expect(report.steps[0]?.replayed.outcome).toMatchObject({ success: false, failureReason: 'assertion_failed' });
     expect(report).toMatchObject({ matched: 1, diverged: 0, failed: 0, total: 1 });
@@ -140,7 +127,7 @@ describe('R-ASRT-04: a recorded failing assertion replays as it was recorded', (
 
   it('R-ASRT-04: on a screen where it now holds, the recorded failure is a divergence that says so', async () => {
     await reset('login');
-    const report = await replayTrace(await openedTrace(trace), connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
+    const report = await replayTrace(await openedTrace(trace), setup.connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
     expect(report.steps[0]?.verdict).toBe('diverged');
     expect(report.steps[0]?.differences.join('\n')).toContain('other outcome: recorded');
   }, 120_000);
