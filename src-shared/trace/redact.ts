@@ -30,8 +30,15 @@ export interface RedactOptions {
 
 export const REDACTED = '[redacted]';
 
+/** A form field's own name: the last bracketed part of a Rails / PHP style name (`user[password]` is `password`). */
+function ownName(key: string): string {
+  return /\[([^[\]]+)\]$/.exec(key)?.[1] ?? key;
+}
+
 function normalizeKey(key: string): string {
-  return key.toLowerCase().replace(/[-_\s]/g, '');
+  return ownName(key)
+    .toLowerCase()
+    .replace(/[-_\s]/g, '');
 }
 
 const SECRET_KEYS = new Set([
@@ -50,10 +57,12 @@ const SECRET_KEYS = new Set([
 
 /**
  * `password` is also a node flag ("true"/"false"), so a key of that name holds a secret only when its
- * value is not one of those; its spellings are compared as secret keys are.
+ * value is not one of those; its spellings are compared as secret keys are. The names are the ones real
+ * login, sign-up and change-password requests use: `pass`, `pwd`, `passcode`, and any name ending in
+ * one (`currentPassword`, `new_password`, `password_confirmation`), but not `passwordRequired`.
  */
-const PASSWORD_KEYS = new Set(['password', 'passwd']);
-const isPasswordKey = (key: string): boolean => PASSWORD_KEYS.has(normalizeKey(key));
+const PASSWORD_KEY = /^(pass|pwd)$|(password|passwd|passcode)(confirm|confirmation|again|repeat)?$/;
+const isPasswordKey = (key: string): boolean => PASSWORD_KEY.test(normalizeKey(key));
 /** Whether `value`, a string under `key` (a JSON member, a form or query parameter), is a secret. */
 function namesSecretText(key: string, value: string): boolean {
   return isSecretKey(key) || (isPasswordKey(key) && value !== 'true' && value !== 'false');
@@ -136,7 +145,7 @@ export function redactString(text: string, options: RedactOptions = {}): string 
   out = stripSecretParams(out);
   if (out.includes('@')) out = out.replace(USERINFO_PASSWORD, '$1@');
   if (/bearer|basic/i.test(out)) out = out.replace(BEARER, `$1$2${REDACTED}`);
-  if (out.includes('":')) {
+  if (/"\s*:/.test(out)) {
     out = out.replace(JSON_MEMBER, (match, key: string, colon: string, value: string) =>
       namesSecretText(key, value) ? `"${key}"${colon}"${REDACTED}"` : match,
     );
@@ -161,7 +170,7 @@ const isMask = (value: unknown): boolean => typeof value === 'string' && value.t
  * login POST's password would otherwise reach the panel and the API's JSON in clear.
  */
 export function maskCapturedTraffic(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return redactString(value);
+  if (typeof value === 'string') return maskBodyText(value, depth);
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => maskCapturedTraffic(item, depth + 1));
   const out: Record<string, unknown> = {};
@@ -170,6 +179,33 @@ export function maskCapturedTraffic(value: unknown, depth = 0): unknown {
     out[key] = secret && item !== null && item !== undefined && !isMask(item) ? REDACTED : maskCapturedTraffic(item, depth + 1);
   }
   return out;
+}
+
+/** A whole form body (`a=1&b=2`), not a URL or a sentence: what `stripSecretParams` reads only after a `?`. */
+const FORM_BODY = /^[^\s=&?#]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*\s*$/;
+
+/**
+ * One text of a captured call (a body, a header, SSE data). JSON text is masked as the value it is, so a
+ * password written as a number or in pretty-printed JSON is found too, and written back as it was laid
+ * out (indented when it came on several lines); it is left as it came when it held no secret. A form body
+ * loses its secret fields wherever they stand, the first one included.
+ */
+function maskBodyText(text: string, depth: number): string {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== null && typeof parsed === 'object') {
+      const masked = maskCapturedTraffic(parsed, depth + 1);
+      if (JSON.stringify(masked) !== JSON.stringify(parsed)) return JSON.stringify(masked, null, text.includes('\n') ? 2 : undefined);
+    }
+  }
+  const form = FORM_BODY.test(text) ? stripSecretParams(`?${text}`) : undefined;
+  return redactString(form === undefined ? text : form.slice(1));
 }
 
 // ---- Deep values ------------------------------------------------------------------------------------

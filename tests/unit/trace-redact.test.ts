@@ -258,3 +258,36 @@ describe('R-AR-32: a network call detail shown in the App panel masks what the a
     expect(view.sseEvents[0]?.data).toBe('{"password":"[redacted]"}');
   });
 });
+
+describe('R-AR-32, R-SECRET-02: request bodies real apps send are masked however they are written', () => {
+  // Each body as a login, sign-up or change-password screen of a real app sends it: the password first
+  // in a form, a Rails-style `user[password]`, the usual other names, pretty-printed JSON, a PIN as a number.
+  const bodies: Array<[string, string, string]> = [
+    ['a form with the password first', 'password=hunter2&username=bob', 'username=bob'],
+    ['a bracketed form name (Rails, PHP)', 'user%5Bname%5D=bob&user%5Bpassword%5D=hunter2', 'user%5Bname%5D=bob'],
+    ['a bracketed form name, unencoded', 'user[name]=bob&user[password]=hunter2', 'user[name]=bob'],
+    ['pass and pwd', 'user=bob&pass=hunter2&pwd=hunter2', 'user=bob'],
+    ['a change-password form', 'current_password=hunter2&new_password=hunter2&password_confirmation=hunter2&id=7', 'id=7'],
+    ['pretty-printed JSON', '{\n  "username" : "bob",\n  "password" : "hunter2"\n}', '{\n  "username": "bob",\n  "password": "[redacted]"\n}'],
+    [
+      'JSON with the usual other names',
+      '{"currentPassword":"hunter2","newPassword":"hunter2","user":"bob"}',
+      '{"currentPassword":"[redacted]","newPassword":"[redacted]","user":"bob"}',
+    ],
+    ['a PIN or passcode as a JSON number', '{"user":"bob","passcode":123456}', '{"user":"bob","passcode":"[redacted]"}'],
+  ];
+  for (const [what, body, shown] of bodies) {
+    it(`R-AR-32: ${what}`, () => {
+      const masked = maskCapturedTraffic({ request: { body } }) as { request: { body: string } };
+      expect(masked.request.body).not.toMatch(/hunter2|123456/);
+      expect(masked.request.body).toBe(shown);
+    });
+  }
+
+  it('R-AR-32: what is no password stays: a boolean or "true" flag, a password-reset page URL, a body that only mentions one', () => {
+    const body = '{"passwordRequired":true,"password":"false","hint":"password must be 8 characters"}';
+    expect((maskCapturedTraffic({ body }) as { body: string }).body).toBe(body);
+    expect(maskCapturedTraffic('https://shop.example/password/reset?step=2')).toBe('https://shop.example/password/reset?step=2');
+    expect(maskCapturedTraffic('grant_type=password&scope=read')).toBe('grant_type=password&scope=read');
+  });
+});
