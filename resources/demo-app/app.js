@@ -59,8 +59,28 @@
     } else {
       status.textContent = `Signed in as ${user}`;
       status.classList.remove('error');
+      signIn(user, password);
     }
   });
+  // What a real app's Sign In sends its backend (src-demo/phone/demo-api.ts): a JSON login and an OAuth
+  // password grant, a form body, each carrying the typed password, so the app's network capture holds it.
+  function signIn(user, password) {
+    const sent = [
+      fetch('/api/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ username: user, password }),
+      }),
+      fetch('/api/oauth/token', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'password', username: user, password }).toString(),
+      }),
+    ];
+    // The app reads each answer, as a real one does; the status already says what the screen shows, and
+    // a failed request is the capture's to report.
+    for (const request of sent) request.then((response) => response.json()).catch(() => undefined);
+  }
   for (const field of [$('login-username'), $('login-password')]) {
     field.addEventListener('keydown', (event) => {
       if (event.key !== 'Enter') return;

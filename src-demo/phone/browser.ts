@@ -10,11 +10,13 @@
  * The app and its web content are served from memory through request interception under made-up
  * https origins, so the checkout web view is a real cross-origin document (its own process, its own
  * origin for the bridge's allowedOrigins) without any extra listening socket. Nothing else is reachable:
- * every other request is aborted, so the page can never touch the network.
+ * every other request is aborted, so the page can never touch the network. The app's own backend (its
+ * login endpoints, demo-api.ts) is answered the same way.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { demoApiReply } from './demo-api';
 
 export const LAUNCH_ARGS = [
   '--no-sandbox',
@@ -145,6 +147,8 @@ export async function newDeviceContext(browser: Browser, appDir: string): Promis
     const url = new URL(route.request().url());
     const folder = url.origin === APP_ORIGIN ? '' : (WEB_ORIGINS as Record<string, string>)[url.origin];
     if (folder === undefined) return route.abort('blockedbyclient');
+    const api = url.origin === APP_ORIGIN ? demoApiReply(url.pathname, route.request()) : undefined;
+    if (api) return route.fulfill({ ...api, headers: { 'cache-control': 'no-store' } });
     const path = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
     const body = files.get(folder ? `${folder}/${path}` : path);
     if (!body || path.includes('..')) return route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' });
