@@ -39,8 +39,8 @@ async function sendParts(items: Iterable<unknown> | AsyncIterable<unknown>, how:
     await next;
   };
   for await (const item of items) {
-    // A line over the budget goes alone; an item (a screen with its screenshot) always does.
-    const size = typeof item === 'string' ? item.length : TRACE_PART_CHARS;
+    // A line over the budget goes alone (with the newline it is joined by); an item (a screen with its screenshot) always does.
+    const size = typeof item === 'string' ? item.length + 1 : TRACE_PART_CHARS;
     if (chars + size > TRACE_PART_CHARS) await flush();
     part.push(item);
     chars += size;
