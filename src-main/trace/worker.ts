@@ -6,6 +6,8 @@
  * An answer that grows with the trace (`parallax open`'s lines, an audit's screens) goes as parts of at
  * most TRACE_PART_CHARS, each sent when the host has taken the one before (docs/rules.md#r-mem-05).
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { redactForTrace } from '@shared/trace/redact';
 import { exportMaestro, exportNotes, exportXcuiTest } from './export';
@@ -17,6 +19,23 @@ import { replayPlanOf } from './replay-plan';
 import { openListing } from './open-listing';
 import { rewriteTrace } from './edit';
 import { auditedScreens } from '@main/a11y/audit-trace';
+
+/**
+ * This thread yields the CPU to the host's own (docs/rules.md#r-mem-06): a trace at the limit parses for
+ * tens of seconds at full speed, and on a busy machine the host's thread, sharing the process's share of
+ * the CPU with it, waited up to 580 ms for a turn. On Linux a thread's nice value is its own
+ * (setpriority(2) given the thread's id, read from /proc/thread-self); elsewhere nothing changes.
+ */
+export const TRACE_WORKER_NICE = 19;
+function yieldToHost(): void {
+  try {
+    const tid = Number(/\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, TRACE_WORKER_NICE);
+  } catch {
+    // No /proc (macOS, Windows) or not permitted: the thread keeps the process's priority.
+  }
+}
+yieldToHost();
 
 let taken: (() => void) | undefined;
 

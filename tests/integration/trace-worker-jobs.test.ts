@@ -6,6 +6,7 @@
  * naming what was wrong while the host, or the CLI, goes on answering. How busy the host's thread is is
  * judged by its event-loop utilization (a share of its time, not a speed).
  */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ import { DeviceManager } from '@main/devices/manager';
 import { SessionRecording } from '@main/trace/recording';
 import { runTraceCommand } from '@main/cli/traces';
 import { main } from '@main/cli/main';
-import { TRACE_PART_CHARS } from '@main/trace/off-thread';
+import { inTraceWorker, TRACE_PART_CHARS } from '@main/trace/off-thread';
 import { redactForTrace } from '@shared/trace/redact';
 import { openApiSocket } from '../support/api-socket';
 
@@ -137,6 +138,29 @@ describe('R-MEM-05: parallax open --json streams its listing out of the trace wo
     const text = await open([secretTrace]);
     expect(text.code).toBe(0);
     expect(text.stdout).not.toContain(SECRET);
+  }, 120_000);
+});
+
+/** The nice value of each of this process's threads, by thread id (proc(5): the 19th field of its stat). */
+function threadNices(): Map<number, number> {
+  const nices = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // After the name in parentheses (which may hold anything) come the fields from the 3rd on.
+    nices.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return nices;
+}
+
+describe.runIf(process.platform === 'linux')('R-MEM-06: the trace worker gives the CPU to the host', () => {
+  it("R-MEM-06: while a job runs, the trace worker's thread is at nice 19 and the host's is not", async () => {
+    let during: Map<number, number> | undefined;
+    // Read while the worker waits for the host to take its part: the job is in flight, its thread alive.
+    await inTraceWorker('listing', FIXTURE, undefined, { onPart: () => void (during ??= threadNices()) });
+    expect(during).toBeDefined();
+    const here = Number(/\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))![1]);
+    expect(during!.get(here)).not.toBe(19);
+    expect([...during!.values()].filter((nice) => nice === 19).length).toBeGreaterThanOrEqual(1);
   }, 120_000);
 });
 
