@@ -73,25 +73,27 @@ async function measure(name: string, file: string): Promise<void> {
     const token = new URL(url).searchParams.get('token')!;
     const ws = new WebSocket(`${origin.replace('http', 'ws')}/api?token=${token}`, { origin });
     await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-    const waiting = new Map<number, { sent: number; phase: string }>();
+    const waiting = new Map<number, { sent: number; phase: string; into: number }>();
     const latencies: number[] = [];
     /** The slowest call: what the host was doing when it was sent. */
     let slowest = { ms: 0, phase: '' };
     let phase = 'upload 1';
-    const took = (ms: number, during: string) => {
+    let phaseStarted = performance.now();
+    const took = (ms: number, call: { phase: string; into: number }) => {
       latencies.push(ms);
-      if (ms > slowest.ms) slowest = { ms, phase: during };
+      if (ms > slowest.ms) slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it` };
     };
     ws.on('message', (data) => {
       const { id } = JSON.parse(data.toString()) as { id?: number };
       const call = id === undefined ? undefined : waiting.get(id);
       if (call === undefined) return;
-      took(performance.now() - call.sent, call.phase);
+      took(performance.now() - call.sent, call);
       waiting.delete(id!);
     });
     let id = 0;
     const ping = setInterval(() => {
-      waiting.set(++id, { sent: performance.now(), phase });
+      const now = performance.now();
+      waiting.set(++id, { sent: now, phase, into: now - phaseStarted });
       ws.send(JSON.stringify({ id, method: 'app.info', params: {} }));
     }, PING_EVERY_MS);
     const body = await readFile(file);
@@ -100,6 +102,7 @@ async function measure(name: string, file: string): Promise<void> {
     const started = performance.now();
     for (let upload = 0; upload < 2; upload++) {
       phase = `upload ${upload + 1}`;
+      phaseStarted = performance.now();
       const reply = await fetch(`${origin}${TRACE_UPLOAD_PATH}?name=${name}.parallax-trace&token=${token}`, { method: 'POST', body, headers: { origin } });
       const json = (await reply.json()) as { ok: boolean; result?: { path: string; steps: unknown[] }; error?: { message: string } };
       outcomes.push(json.ok ? 'opened' : `refused: ${json.error!.message}`);
@@ -109,6 +112,7 @@ async function measure(name: string, file: string): Promise<void> {
     let replayed = '';
     if (opened) {
       phase = 'replay';
+      phaseStarted = performance.now();
       const replayStarted = performance.now();
       const reply = await new Promise<{ ok: boolean; error?: { message: string } }>((resolve) => {
         const onReply = (data: WebSocket.RawData) => {
@@ -125,7 +129,7 @@ async function measure(name: string, file: string): Promise<void> {
     clearInterval(ping);
     // Calls still unanswered count as waiting until now.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    for (const call of waiting.values()) took(performance.now() - call.sent, call.phase);
+    for (const call of waiting.values()) took(performance.now() - call.sent, call);
     const rss = await peakRss(child.pid!);
     const worst = slowest.ms;
     ws.close();
