@@ -73,18 +73,27 @@ async function measure(name: string, file: string): Promise<void> {
     const token = new URL(url).searchParams.get('token')!;
     const ws = new WebSocket(`${origin.replace('http', 'ws')}/api?token=${token}`, { origin });
     await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-    const waiting = new Map<number, number>();
+    const waiting = new Map<number, { sent: number; phase: string; into: number }>();
     const latencies: number[] = [];
+    /** The slowest call: what the host was doing when it was sent. */
+    let slowest = { ms: 0, phase: '' };
+    let phase = 'upload 1';
+    let phaseStarted = performance.now();
+    const took = (ms: number, call: { phase: string; into: number }) => {
+      latencies.push(ms);
+      if (ms > slowest.ms) slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it` };
+    };
     ws.on('message', (data) => {
       const { id } = JSON.parse(data.toString()) as { id?: number };
-      const sent = id === undefined ? undefined : waiting.get(id);
-      if (sent === undefined) return;
-      latencies.push(performance.now() - sent);
+      const call = id === undefined ? undefined : waiting.get(id);
+      if (call === undefined) return;
+      took(performance.now() - call.sent, call);
       waiting.delete(id!);
     });
     let id = 0;
     const ping = setInterval(() => {
-      waiting.set(++id, performance.now());
+      const now = performance.now();
+      waiting.set(++id, { sent: now, phase, into: now - phaseStarted });
       ws.send(JSON.stringify({ id, method: 'app.info', params: {} }));
     }, PING_EVERY_MS);
     const body = await readFile(file);
@@ -92,6 +101,8 @@ async function measure(name: string, file: string): Promise<void> {
     let opened: string | undefined;
     const started = performance.now();
     for (let upload = 0; upload < 2; upload++) {
+      phase = `upload ${upload + 1}`;
+      phaseStarted = performance.now();
       const reply = await fetch(`${origin}${TRACE_UPLOAD_PATH}?name=${name}.parallax-trace&token=${token}`, { method: 'POST', body, headers: { origin } });
       const json = (await reply.json()) as { ok: boolean; result?: { path: string; steps: unknown[] }; error?: { message: string } };
       outcomes.push(json.ok ? 'opened' : `refused: ${json.error!.message}`);
@@ -100,6 +111,8 @@ async function measure(name: string, file: string): Promise<void> {
     const openMs = performance.now() - started;
     let replayed = '';
     if (opened) {
+      phase = 'replay';
+      phaseStarted = performance.now();
       const replayStarted = performance.now();
       const reply = await new Promise<{ ok: boolean; error?: { message: string } }>((resolve) => {
         const onReply = (data: WebSocket.RawData) => {
@@ -116,16 +129,16 @@ async function measure(name: string, file: string): Promise<void> {
     clearInterval(ping);
     // Calls still unanswered count as waiting until now.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    for (const sent of waiting.values()) latencies.push(performance.now() - sent);
+    for (const call of waiting.values()) took(performance.now() - call.sent, call);
     const rss = await peakRss(child.pid!);
-    const worst = Math.max(...latencies);
+    const worst = slowest.ms;
     ws.close();
     console.log(
       `${name}: two uploads in ${(openMs / 1000).toFixed(1)} s; ${outcomes[0]}${outcomes[1] === outcomes[0] ? ' (both)' : `; then ${outcomes[1]}`}${replayed}`,
     );
     console.log(
       `  host peak RSS ${(rss / MiB).toFixed(0)} MiB / limit ${RSS_LIMIT / MiB} MiB = ${(rss / RSS_LIMIT).toFixed(2)}` +
-        `   other calls (${latencies.length}): p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms / limit ${LATENCY_LIMIT_MS} ms = ${(worst / LATENCY_LIMIT_MS).toFixed(2)}`,
+        `   other calls (${latencies.length}): p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms (during ${slowest.phase}) / limit ${LATENCY_LIMIT_MS} ms = ${(worst / LATENCY_LIMIT_MS).toFixed(2)}`,
     );
   } finally {
     child.kill();
@@ -136,15 +149,24 @@ async function measure(name: string, file: string): Promise<void> {
   ]) {
     const run = await cliPeak(args);
     console.log(
-      `  parallax ${args[0]}${args[0] === 'open' ? ' --json' : ''}: exit ${run.code} in ${(run.ms / 1000).toFixed(1)} s (${run.said}); peak RSS ${(run.peak / MiB).toFixed(0)} MiB / limit ${RSS_LIMIT / MiB} MiB = ${(run.peak / RSS_LIMIT).toFixed(2)}`,
+      `  parallax ${args[0]}${args[0] === 'open' ? ' --json' : ''}: exit ${run.code} in ${(run.ms / 1000).toFixed(1)} s (${run.said}; ${(run.stdoutBytes / MiB).toFixed(0)} MiB on stdout${run.tail ? `, ending ${JSON.stringify(run.tail)}` : ''}); peak RSS ${(run.peak / MiB).toFixed(0)} MiB / limit ${RSS_LIMIT / MiB} MiB = ${(run.peak / RSS_LIMIT).toFixed(2)}`,
     );
   }
 }
 
-/** `parallax ARGS` in a process of its own: its exit code, time, first line on stderr, and peak RSS (VmHWM, polled until it ends). */
-async function cliPeak(args: string[]): Promise<{ code: number | null; ms: number; said: string; peak: number }> {
+/**
+ * `parallax ARGS` in a process of its own: its exit code, time, first line on stderr, how much it printed
+ * (and how that ended: `parallax open --json` a whole document, "}"), and peak RSS (VmHWM, polled until it ends).
+ */
+async function cliPeak(args: string[]): Promise<{ code: number | null; ms: number; said: string; peak: number; stdoutBytes: number; tail: string }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'parallax.mjs'), ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'parallax.mjs'), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdoutBytes = 0;
+  let tail = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    stdoutBytes += d.length;
+    tail = (tail + d.toString()).slice(-8);
+  });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(0, 4096)));
   let peak = 0;
@@ -159,7 +181,7 @@ async function cliPeak(args: string[]): Promise<{ code: number | null; ms: numbe
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   clearInterval(poll);
   const said = (stderr.split('\n')[0] ?? '').slice(0, 160) || 'nothing on stderr';
-  return { code, ms: performance.now() - started, said, peak };
+  return { code, ms: performance.now() - started, said, peak, stdoutBytes, tail: tail.trim().slice(-1) };
 }
 
 async function main(): Promise<void> {

@@ -6,7 +6,7 @@
  * the wrong scale fails.
  */
 import { expect, test, type Locator } from '@playwright/test';
-import { openedTrace } from '@main/trace/view';
+import { openTraceFile } from '@main/trace/open';
 import { isFilmstripStep } from '@shared/trace/reader';
 import { boxCentre, serveDevice, startDemo, stopAfterEach, stopRecording, urlIn } from './harness';
 
@@ -57,7 +57,7 @@ test('R-EDIT-08: a recorded swipe is drawn on its before frame as an arrow from 
   const tracePath = await stopRecording(page);
 
   // The step's stroke as the trace file holds it.
-  const trace = await openedTrace(tracePath, true);
+  const trace = await openTraceFile(tracePath);
   const step = trace.timeline.find(isFilmstripStep);
   expect(step?.before?.action.kind).toBe('swipe');
   const from = point(step?.before?.action['start']);

@@ -5,26 +5,22 @@
  * Exit 0 when no finding at the --fail-on level (or worse) exists, 1 when one does, 2 for a wrong command line.
  */
 import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pngjs from 'pngjs';
-import { htmlReport, markdownReport, type ReportScreen } from '@shared/a11y/report';
+import { htmlReport, markdownReport } from '@shared/a11y/report';
 import type { A11ySeverity, AccessibilityAudit } from '@shared/protocol/accessibility';
 import { A11Y_SEVERITIES } from '@shared/protocol/accessibility';
 import { connectionFor } from '@main/devices/manager';
-import { openTraceFile } from '@main/trace/open';
-import { describeTarget } from '@main/trace/view-steps';
-import { auditFrame, auditStoredFrame, decodeScreenshot, storedFrameRoot } from '@main/a11y/audit-frame';
-import { filmstripNumbers } from '@shared/trace/reader';
-import { recordedActionText } from '@shared/trace/action-record';
-import { visibleText } from '@shared/model/visible-text';
+import { inTraceWorker } from '@main/trace/off-thread';
+import { auditFrame, decodeScreenshot } from '@main/a11y/audit-frame';
+import type { AuditedScreen } from '@main/a11y/audit-trace';
 
 export class AuditUsageError extends Error {}
 
 type Out = { log: (line: string) => void; error: (line: string) => void };
 
-interface Audited extends ReportScreen {
-  screenshotBase64?: string | undefined;
-}
+type Audited = AuditedScreen;
 
 /** The finding's frame cut out of the screenshot (with 8 pt around it), as a PNG data URL. */
 function crops(audit: AccessibilityAudit, screenshotBase64: string | undefined, screenWidth: number | undefined): Map<string, string> {
@@ -68,52 +64,12 @@ async function auditDevice(url: string, timeoutMs: number): Promise<Audited[]> {
 }
 
 /**
- * Every stored frame of every step of a trace (docs/rules.md#r-a11y-14): an action's screen before it and
- * after it, an observation step's observations, each audited offline from what the trace stored
- * (`auditStoredFrame`: the screenshot decoded here, a ViewHierarchy judged on the application's frame).
- * Steps are numbered as the trace view numbers them; a frame whose JSON is no screen is passed over.
+ * A trace's stored frames, audited in the trace worker (docs/rules.md#r-mem-04, audit-trace.ts): a huge or
+ * hostile trace costs that thread's bounded heap and is refused as too_large; the screens come one a part.
  */
 async function auditTrace(path: string): Promise<Audited[]> {
-  const trace = await openTraceFile(path);
-  const numbers = filmstripNumbers(trace.timeline);
   const out: Audited[] = [];
-  let last = 0;
-  for (const step of trace.timeline) {
-    const number = numbers.get(step.callId);
-    if (number !== undefined) last = number;
-    const frames: Array<[string, { observationRef?: string | undefined; screenshotRef?: string | undefined } | undefined]> =
-      step.kind === 'action'
-        ? [
-            ['before', step.before],
-            ['after', step.after],
-          ]
-        : step.observations.map((o) => ['', o]);
-    // Display text, as the trace view shows the action (docs/rules.md#r-show-01).
-    const action = step.before
-      ? `${visibleText([recordedActionText(step.before.action), describeTarget(step.before.target)].filter(Boolean).join(' '))} (${step.statusText})`
-      : step.statusText;
-    const title = (when: string) =>
-      number !== undefined
-        ? `Step ${number} ${when}: ${action}`
-        : step.kind === 'action'
-          ? `An action recorded without its before, ${when}: ${action}`
-          : last > 0
-            ? `Observation after step ${last}`
-            : 'Observation before step 1';
-    for (const [when, refs] of frames) {
-      if (!refs?.observationRef) continue;
-      const stored = await trace.resourceJson(refs.observationRef);
-      const png = refs.screenshotRef && trace.hasResource(refs.screenshotRef) ? await trace.resource(refs.screenshotRef) : undefined;
-      const audit = auditStoredFrame(stored, png);
-      if (!audit) continue;
-      out.push({
-        title: title(when),
-        audit,
-        root: storedFrameRoot(stored),
-        screenshotBase64: png?.toString('base64'),
-      });
-    }
-  }
+  await inTraceWorker('audit', resolve(path), undefined, { onPart: (screens) => void out.push(...screens) });
   return out;
 }
 

@@ -190,8 +190,14 @@ export async function runTraceCommand(command: TraceCommand, args: string[], out
 // ---- open -------------------------------------------------------------------------------------------
 
 async function openCommand(file: string, values: Values, out: Out): Promise<number> {
-  // Listed in the trace worker (docs/rules.md#r-mem-04): this thread never holds the trace's events.
-  for (const line of await inTraceWorker('listing', resolve(file), traceWorkerHeapMb(), { json: values.json === true })) out.log(line);
+  // Listed in the trace worker (docs/rules.md#r-mem-04): this thread never holds the trace's events, and
+  // the listing arrives a part at a time (#r-mem-05), each printed before the next is sent.
+  await inTraceWorker('listing', resolve(file), traceWorkerHeapMb(), {
+    json: values.json === true,
+    onPart: (lines) => {
+      for (const line of lines) out.log(line);
+    },
+  });
   return 0;
 }
 

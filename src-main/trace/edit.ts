@@ -3,18 +3,20 @@
  * (src-shared/trace/trace-edit.ts) and written as a new `<name>-edited.parallax-trace` beside the
  * original, never over it nor over an earlier edited copy (`-edited-2`, `-edited-3`, …). The new file
  * holds the resources its events still name, copied byte for byte, and its manifest says what it was
- * made from.
+ * made from. The trace is read and rewritten in the trace worker (docs/rules.md#r-mem-04): a huge or
+ * hostile trace costs that thread's bounded heap, is refused as too_large, and the host goes on answering.
  */
 import { randomUUID } from 'node:crypto';
 import { link, open, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { applyTraceEdits, type TraceEdit } from '@shared/trace/trace-edit';
 import { toScreen } from '@shared/trace/export-plan';
 import { resourcePath, TRACE_FILES, type ResourceKind, type TraceManifest } from '@shared/trace/schema';
 import { TRACE_FILE_EXTENSION, syncDir, tempNameFor } from './files';
 import { referencedResources } from './pack';
 import { writeZip, type ZipInput } from './zip';
-import { openedTrace } from './view';
+import { inTraceWorker } from './off-thread';
+import { TraceOpenError, type OpenedTrace } from './open';
 
 /** How many names are tried before giving up (a folder holding this many edited copies is not a person's). */
 const MAX_EDITED_NAMES = 1_000;
@@ -25,15 +27,47 @@ export function editedBaseName(path: string): string {
   return `${name.replace(/-edited(-\d+)?$/, '')}-edited`;
 }
 
+/** The editor's rewrite, as the trace worker is given it: the edits, and the file it writes them to. */
+export interface EditJob {
+  edits: readonly TraceEdit[];
+  /** A name no file has (tempNameFor): the worker creates it, the host names it and removes it. */
+  temp: string;
+}
+
 export async function saveEditedTrace(path: string, edits: readonly TraceEdit[], options: { dir?: string; name?: string } = {}): Promise<string> {
-  const trace = await openedTrace(path, true);
-  const events = await applyTraceEdits(trace.events, edits, {
+  const abs = resolve(path);
+  const dir = options.dir ?? dirname(abs);
+  // Named here, so a worker that dies out of memory halfway leaves no half-written file behind it.
+  const temp = tempNameFor(join(dir, 'edited.parallax-trace'));
+  try {
+    await inTraceWorker('edit', abs, undefined, { edit: { edits, temp } });
+    const base = options.name ?? editedBaseName(abs);
+    for (let i = 1; i <= MAX_EDITED_NAMES; i++) {
+      const out = join(dir, `${base}${i === 1 ? '' : `-${i}`}${TRACE_FILE_EXTENSION}`);
+      try {
+        // A link fails where the name is taken, so no file is ever replaced, even by a save racing this one.
+        await link(temp, out);
+        await syncDir(dir);
+        return out;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+    throw new Error(`${dir} holds ${MAX_EDITED_NAMES} edited copies of ${basename(abs)} already`);
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
+/** In the trace worker: `trace` with the edits applied, written to `job.temp` (created, never replaced). */
+export async function rewriteTrace(trace: OpenedTrace, job: EditJob): Promise<void> {
+  const events = await applyTraceEdits(trace.events, job.edits, {
     readScreen: async (ref) => (trace.hasResource(ref) ? toScreen(await trace.resourceJson(ref))?.root : undefined),
     newCallId: () => `edit-${randomUUID()}`,
   });
   const manifest: TraceManifest = {
     ...trace.manifest,
-    edited: { from: basename(trace.path), at: new Date().toISOString(), edits: edits.length },
+    edited: { from: basename(trace.path), at: new Date().toISOString(), edits: job.edits.length },
   };
   const kinds = new Map<string, ResourceKind>();
   for (const event of events) {
@@ -52,30 +86,17 @@ export async function saveEditedTrace(path: string, edits: readonly TraceEdit[],
       yield { name: resourcePath(ref, kind), data: await trace.resource(ref), compress: kind !== 'screenshot' };
     }
   }
-  const dir = options.dir ?? dirname(trace.path);
-  const temp = tempNameFor(join(dir, 'edited.parallax-trace'));
-  const handle = await open(temp, 'wx');
   try {
-    await writeZip(handle, inputs());
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    const base = options.name ?? editedBaseName(trace.path);
-    for (let i = 1; i <= MAX_EDITED_NAMES; i++) {
-      const out = join(dir, `${base}${i === 1 ? '' : `-${i}`}${TRACE_FILE_EXTENSION}`);
-      try {
-        // A link fails where the name is taken, so no file is ever replaced, even by a save racing this one.
-        await link(temp, out);
-        await syncDir(dir);
-        return out;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
+    const handle = await open(job.temp, 'wx');
+    try {
+      await writeZip(handle, inputs());
+      await handle.sync();
+    } finally {
+      await handle.close();
     }
-    throw new Error(`${dir} holds ${MAX_EDITED_NAMES} edited copies of ${basename(trace.path)} already`);
-  } finally {
-    await unlink(temp).catch(() => undefined);
+  } catch (error) {
+    // A failed write named as one: TraceOpenError.from would call any I/O error the trace's being unreadable.
+    if (error instanceof TraceOpenError) throw error;
+    throw new TraceOpenError('unreadable', `cannot write the edited copy ${job.temp}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }

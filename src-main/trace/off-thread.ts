@@ -10,6 +10,8 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '@main/entries';
 import { TraceOpenError, type TraceOpenErrorCode } from './errors';
 import type { ReplayPlan } from './replay-plan';
+import type { EditJob } from './edit';
+import type { AuditedScreen } from '@main/a11y/audit-trace';
 
 /**
  * The old generation of the worker's heap. A trace at TRACE_EVENT_LIMITS (1,000,000 observation events)
@@ -29,20 +31,55 @@ export function traceWorkerHeapMb(env: NodeJS.ProcessEnv = process.env): number 
 }
 
 /**
- * A job for the worker: the trace view's listing, an export, `parallax open`'s lines (`json`: its JSON)
- * or a replay's plan (replay-plan.ts). Every parse of a trace's events on behalf of a host or the CLI is
- * one of these (the recorder's recovery and the editor's rewrite read their own).
+ * A job for the worker: the trace view's listing, an export, `parallax open`'s lines (`json`: its JSON),
+ * a replay's plan (replay-plan.ts), the editor's rewrite (`edit`: edit.ts) or `parallax audit TRACE`'s
+ * screens. Every parse of a trace's events on behalf of a host or the CLI is one of these (the
+ * recorder's recovery reads its own folder, written by this process).
  */
-export type TraceJob = { kind: 'view' | 'maestro' | 'xcuitest' | 'listing' | 'replay'; path: string; json?: boolean };
+export type TraceJob =
+  | { kind: 'view' | 'maestro' | 'xcuitest' | 'replay' | 'audit'; path: string }
+  | { kind: 'listing'; path: string; json?: boolean }
+  | { kind: 'edit'; path: string; edit: EditJob };
+
+/** What the host tells the worker: a job, or that the last part was taken and the next may come. */
+export type ToTraceWorker = { job: TraceJob } | { more: true };
+/**
+ * What the worker tells the host: a part of the answer (docs/rules.md#r-mem-05): lines of text, at most
+ * TRACE_PART_CHARS of them, or one item (an audited screen); or the answer (the result, or its refusal).
+ */
+export type FromTraceWorker = { part: unknown[] } | TraceJobReply;
 export type TraceJobReply = { ok: true; result: unknown } | { ok: false; code: TraceOpenErrorCode; message: string };
+
+/**
+ * The most text one part carries. A structured clone is made, and read, in one turn of each thread's
+ * event loop: a whole answer at the limit (hundreds of MiB of JSON) would hold the host's loop for as long
+ * as it takes to copy, and be held twice; a MiB is copied in about a millisecond.
+ */
+export const TRACE_PART_CHARS = 1 << 20;
 
 interface JobResults {
   view: TraceOpened;
   maestro: { yaml: string; notes: string[] };
   xcuitest: { swift: string; notes: string[] };
-  listing: string[];
+  /** The lines come as parts (`onPart`); the result is how many there were. */
+  listing: { lines: number };
   replay: ReplayPlan;
+  /** The screens come as parts, one each (AuditedScreen, audit-trace.ts); the result is how many. */
+  audit: { screens: number };
+  /** The edited copy is written to the job's `temp`. */
+  edit: undefined;
 }
+
+/** What a job's parts hold: `parallax open`'s lines, or the audited screens of a trace. */
+type PartOf<K extends TraceJob['kind']> = K extends 'audit' ? AuditedScreen : string;
+
+type JobOptions<K extends TraceJob['kind']> = (K extends 'listing' ? { json?: boolean } : K extends 'edit' ? { edit: EditJob } : unknown) & {
+  /**
+   * Takes each part of the answer, in order; the next is sent once it returns (or its promise settles), so
+   * a slow reader holds one part at a time, never the whole answer. A throw refuses the job.
+   */
+  onPart?: (part: PartOf<K>[]) => void | Promise<void>;
+};
 
 let turn: Promise<unknown> = Promise.resolve();
 
@@ -51,9 +88,11 @@ export function inTraceWorker<K extends TraceJob['kind']>(
   kind: K,
   path: string,
   heapMb = traceWorkerHeapMb(),
-  options: Pick<TraceJob, 'json'> = {},
+  options = {} as JobOptions<K>,
 ): Promise<JobResults[K]> {
-  const run = turn.then(() => runJob({ kind, path, ...options }, heapMb));
+  const { onPart, ...rest } = options;
+  const job = { kind, path, ...rest } as TraceJob;
+  const run = turn.then(() => runJob(job, heapMb, onPart as ((part: unknown[]) => void | Promise<void>) | undefined));
   turn = run.catch(() => undefined);
   return run as Promise<JobResults[K]>;
 }
@@ -77,7 +116,7 @@ function workerFor(heapMb: number): Worker {
   return worker;
 }
 
-function runJob(job: TraceJob, heapMb: number): Promise<unknown> {
+function runJob(job: TraceJob, heapMb: number, onPart: ((part: unknown[]) => void | Promise<void>) | undefined): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const worker = workerFor(heapMb);
     // A job in flight keeps the process alive until its answer (or the worker's death) arrives: unref'd,
@@ -98,7 +137,25 @@ function runJob(job: TraceJob, heapMb: number): Promise<unknown> {
       };
       if (current?.worker === worker) current.idle = setTimeout(retire, IDLE_END_MS).unref();
     };
-    const onMessage = (reply: TraceJobReply) => settle(() => (reply.ok ? resolve(reply.result) : reject(new TraceOpenError(reply.code, reply.message))));
+    const onMessage = (message: FromTraceWorker) => {
+      if (!('part' in message)) {
+        settle(() => (message.ok ? resolve(message.result) : reject(new TraceOpenError(message.code, message.message))));
+        return;
+      }
+      // A part: handed on, then the next asked for (the worker waits for it: one part in flight).
+      void (async () => (onPart ? onPart(message.part) : undefined))().then(
+        () => {
+          if (!settled) worker.postMessage({ more: true } satisfies ToTraceWorker);
+        },
+        (error: unknown) =>
+          settle(() => {
+            // The worker is mid-job, waiting for a "more" that will not come: it is let go of.
+            if (current?.worker === worker) current = undefined;
+            void worker.terminate();
+            reject(error);
+          }),
+      );
+    };
     const onError = (error: Error & { code?: string }) =>
       settle(() =>
         reject(
@@ -113,6 +170,6 @@ function runJob(job: TraceJob, heapMb: number): Promise<unknown> {
     const onExit = (code: number) =>
       settle(() => reject(new TraceOpenError('unreadable', `${job.path} could not be read: the trace worker ended (${code}) without an answer`)));
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-    worker.postMessage(job);
+    worker.postMessage({ job } satisfies ToTraceWorker);
   });
 }

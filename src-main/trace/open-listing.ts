@@ -94,51 +94,79 @@ function traceWarnings(trace: OpenedTrace): string[] {
 }
 
 /**
- * The lines `parallax open` prints; with `json`, one: the whole listing as JSON. Redacted as a trace is
- * written (docs/rules.md#r-fuzz-02): a trace Parallax did not write may hold a token; it is not shown.
+ * The whole listing as `JSON.stringify(redactForTrace(listing), null, 2)` would print it, in pieces of
+ * whole lines (docs/rules.md#r-mem-05): the steps and the missing resources, which grow with the trace, are
+ * turned into JSON one element at a time, so a trace at TRACE_EVENT_LIMITS (a million steps, two million
+ * missing references) never becomes one object or one string. Redacted as the whole was: the listing's
+ * own keys name no secret and hide no text, so each value, and each element of an array, is redacted
+ * alone exactly as `redactForTrace` redacts it inside the whole (src-shared/trace/redact.ts `walk`).
  */
-export function openListing(trace: OpenedTrace, json: boolean): string[] {
+function* listingJson(trace: OpenedTrace): Generator<string> {
+  // Each element made when it is printed: a million steps' JSON objects are never held at once.
+  const streamed: Record<string, { length: number; at: (i: number) => unknown }> = {
+    missingResources: { length: trace.missingResources.length, at: (i) => trace.missingResources[i] },
+    steps: { length: trace.timeline.length, at: (i) => stepJson(trace.timeline[i]!) },
+  };
+  const head = redactForTrace({
+    path: trace.path,
+    source: trace.source,
+    inProgress: trace.inProgress,
+    truncatedTail: trace.truncatedTail,
+    missingResources: [] as unknown[],
+    manifest: trace.manifest,
+    events: trace.events.length,
+    steps: [] as unknown[],
+    variables: traceVariables(trace.timeline),
+  });
+  const keys = Object.keys(head) as (keyof typeof head)[];
+  const indented = (value: unknown, by: string) => JSON.stringify(value, null, 2).replaceAll('\n', `\n${by}`);
+  yield '{';
+  for (const [i, key] of keys.entries()) {
+    const comma = i < keys.length - 1 ? ',' : '';
+    const array = Object.hasOwn(streamed, key) ? streamed[key] : undefined;
+    if (array === undefined || array.length === 0) {
+      yield `  ${JSON.stringify(key)}: ${indented(head[key], '  ')}${comma}`;
+      continue;
+    }
+    yield `  ${JSON.stringify(key)}: [`;
+    for (let at = 0; at < array.length; at++) yield `    ${indented(redactForTrace(array.at(at)) ?? null, '    ')}${at < array.length - 1 ? ',' : ''}`;
+    yield `  ]${comma}`;
+  }
+  yield '}';
+}
+
+/**
+ * The lines `parallax open` prints, one at a time; with `json`, the whole listing as JSON, in pieces of
+ * whole lines (listingJson). Redacted as a trace is written (docs/rules.md#r-fuzz-02): a trace Parallax
+ * did not write may hold a token; it is not shown.
+ */
+export function* openListing(trace: OpenedTrace, json: boolean): Generator<string> {
   const { manifest } = trace;
   if (json) {
-    return [
-      JSON.stringify(
-        redactForTrace({
-          path: trace.path,
-          source: trace.source,
-          inProgress: trace.inProgress,
-          truncatedTail: trace.truncatedTail,
-          missingResources: trace.missingResources,
-          manifest,
-          events: trace.events.length,
-          steps: trace.timeline.map(stepJson),
-          variables: traceVariables(trace.timeline),
-        }),
-        null,
-        2,
-      ),
-    ];
+    yield* listingJson(trace);
+    return;
   }
-  const lines: string[] = [];
+  // Each line redacted as it is printed (redactString), as the whole listing was.
   const app = manifest.app ? `  app ${manifest.app.bundleId}${manifest.app.version ? ` ${manifest.app.version}` : ''}` : '';
-  lines.push(`Trace ${trace.path}`);
-  lines.push(`  recorded ${manifest.createdAt} on ${manifest.device.name} (${manifest.device.kind}, ${manifest.device.url})${app}`);
-  if (manifest.generator) lines.push(`  written by ${manifest.generator.name} ${manifest.generator.version}`);
+  const line = (text: string) => redactString(text);
+  yield line(`Trace ${trace.path}`);
+  yield line(`  recorded ${manifest.createdAt} on ${manifest.device.name} (${manifest.device.kind}, ${manifest.device.url})${app}`);
+  if (manifest.generator) yield line(`  written by ${manifest.generator.name} ${manifest.generator.version}`);
   const actions = trace.timeline.filter((s) => s.kind === 'action').length;
   // Steps are the actions, numbered as the trace view's filmstrip numbers them (issue 27: "44 steps
   // (11 actions)" where the UI said 11); notes and observations are listed but are not steps.
   const others = trace.timeline.length - actions;
-  lines.push(
+  yield line(
     `  ${actions} ${actions === 1 ? 'step' : 'steps'}${others > 0 ? ` (+${others} ${others === 1 ? 'note or observation' : 'notes and observations'})` : ''}, ${trace.events.length} events`,
   );
-  for (const warning of traceWarnings(trace)) lines.push(`! ${warning}`);
+  for (const warning of traceWarnings(trace)) yield line(`! ${warning}`);
   // What a replay will ask for, and where each goes (docs/rules.md#r-trust-01): never read from anywhere unasked.
   for (const variable of traceVariables(trace.timeline))
-    lines.push(`  replay asks for ${variable.name} (typed at ${variableTarget(variable)}): at its prompt, --var-file FILE or --env ${variable.name}`);
+    yield line(`  replay asks for ${variable.name} (typed at ${variableTarget(variable)}): at its prompt, --var-file FILE or --env ${variable.name}`);
   const width = String(trace.timeline.length).length;
   const numbers = filmstripNumbers(trace.timeline);
   for (const step of trace.timeline) {
-    lines.push(stepLine(step, width, numbers.get(step.callId)));
-    for (const warning of step.warnings) lines.push(`${' '.repeat(width)}  ! ${warning}`);
+    yield line(stepLine(step, width, numbers.get(step.callId)));
+    for (const warning of step.warnings) yield line(`${' '.repeat(width)}  ! ${warning}`);
   }
-  return lines.map((text) => redactString(text));
 }

@@ -42,7 +42,7 @@ export interface OpenedTrace extends TraceResources {
   timeline: TimelineStep[];
   /** The last events line was cut off mid-write (only a folder can have one) and was left out. */
   truncatedTail: boolean;
-  /** The size of events.jsonl, inflated: what a cache of opened traces counts them by (view.ts). */
+  /** The size of events.jsonl, inflated. */
   eventsBytes: number;
   /** References events make to resources the trace does not hold; `resource()` throws missing_resource for them. */
   missingResources: ResourceRef[];
@@ -77,29 +77,19 @@ function readManifest(text: string): TraceManifest {
   return manifest.manifest;
 }
 
-export interface OpenTraceOptions {
-  /**
-   * Called with the size of events.jsonl once it is known and within its limit, before one event is
-   * parsed: a cache of opened traces lets go of others here to make room (docs/rules.md#r-mem-02).
-   */
-  makeRoom?: (eventsBytes: number) => void;
-}
-
 /** The events, streamed, into the opened-trace fields; shared by files and folders. */
 async function readParts(
   manifest: TraceManifest,
   events: EventsSource,
   eventsBytes: number,
-  options: OpenTraceOptions,
 ): Promise<Pick<OpenedTrace, 'manifest' | 'events' | 'timeline' | 'truncatedTail' | 'eventsBytes'>> {
-  options.makeRoom?.(eventsBytes);
   const read = await readEventsStream(events);
   return { manifest, events: read.events, timeline: read.timeline, truncatedTail: read.truncatedTail, eventsBytes };
 }
 
 /** Opens a `.parallax-trace` file or a trace folder. Throws TraceOpenError. */
-export async function openTraceFile(path: string, options: OpenTraceOptions = {}): Promise<OpenedTrace> {
-  return (await openTrace(path, options, true)) as OpenedTrace;
+export async function openTraceFile(path: string): Promise<OpenedTrace> {
+  return (await openTrace(path, true)) as OpenedTrace;
 }
 
 /**
@@ -107,10 +97,10 @@ export async function openTraceFile(path: string, options: OpenTraceOptions = {}
  * nothing parsed, so the host serves a step's screenshot without holding the trace (docs/rules.md#r-mem-04).
  */
 export function openTraceResources(path: string): Promise<TraceResources> {
-  return openTrace(path, {}, false);
+  return openTrace(path, false);
 }
 
-async function openTrace(path: string, options: OpenTraceOptions, withEvents: boolean): Promise<TraceResources | OpenedTrace> {
+async function openTrace(path: string, withEvents: boolean): Promise<TraceResources | OpenedTrace> {
   const abs = resolve(path);
   let info;
   try {
@@ -118,10 +108,10 @@ async function openTrace(path: string, options: OpenTraceOptions, withEvents: bo
   } catch (error) {
     throw TraceOpenError.fromIo(error, abs);
   }
-  return info.isDirectory() ? openFolder(abs, options, withEvents) : openZipTrace(abs, info.mtimeMs, options, withEvents);
+  return info.isDirectory() ? openFolder(abs, withEvents) : openZipTrace(abs, info.mtimeMs, withEvents);
 }
 
-async function openZipTrace(path: string, mtimeMs: number, options: OpenTraceOptions, withEvents: boolean): Promise<TraceResources | OpenedTrace> {
+async function openZipTrace(path: string, mtimeMs: number, withEvents: boolean): Promise<TraceResources | OpenedTrace> {
   let archive: ZipArchive;
   try {
     archive = await openZip(path);
@@ -167,7 +157,7 @@ async function openZipTrace(path: string, mtimeMs: number, options: OpenTraceOpt
     // Over its limit or inflating like a bomb, the events are refused as such before they are read.
     checkEntryLimit(eventsEntry, TRACE_LIMITS.events);
     const parts = withEvents
-      ? await readParts(manifest, () => streamZipEntry(archive, eventsEntry, TRACE_LIMITS.events), eventsEntry.uncompressedSize, options)
+      ? await readParts(manifest, () => streamZipEntry(archive, eventsEntry, TRACE_LIMITS.events), eventsEntry.uncompressedSize)
       : undefined;
 
     const byHex = new Map<string, ZipEntry>();
@@ -273,7 +263,7 @@ class IdleArchive {
   }
 }
 
-async function openFolder(path: string, options: OpenTraceOptions, withEvents: boolean): Promise<TraceResources | OpenedTrace> {
+async function openFolder(path: string, withEvents: boolean): Promise<TraceResources | OpenedTrace> {
   const read = async (name: string, limit: EntryLimit): Promise<string | undefined> => {
     try {
       return decodeText(await readFileCapped(join(path, name), limit), name);
@@ -303,7 +293,7 @@ async function openFolder(path: string, options: OpenTraceOptions, withEvents: b
     (s) => s.size,
     (error: unknown) => Promise.reject(ioError(error)),
   );
-  const parts = withEvents ? await readParts(manifest, eventsChunks, Math.min(eventsBytes, TRACE_LIMITS.events.maxBytes), options) : undefined;
+  const parts = withEvents ? await readParts(manifest, eventsChunks, Math.min(eventsBytes, TRACE_LIMITS.events.maxBytes)) : undefined;
   const inProgress = (await stat(join(path, IN_PROGRESS_MARKER)).catch(() => undefined)) !== undefined;
 
   const resourcesDir = join(path, TRACE_FILES.resources);

@@ -15,54 +15,11 @@ import { isRecord } from '@shared/protocol/json';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { dataDir } from '@main/paths';
-import { TRACE_LIMITS } from './limits';
-import { openTraceFile, openTraceResources, TraceOpenError, type OpenedTrace, type TraceResources } from './open';
+import { openTraceResources, TraceOpenError, type TraceResources } from './open';
 import { inTraceWorker } from './off-thread';
 import { replayableTrace, type ReplayableTrace } from './replay-plan';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/**
- * The opened traces a replay keeps, by path, oldest first. Counted by the size
- * of their events (what their object graphs grow with), at most OPENED_TRACES_BYTES between them
- * beside the newest (docs/rules.md#r-mem-02): a trace about to be parsed first lets go of older ones,
- * so the host holds one trace at the limit, never several.
- */
-const cache = new Map<string, { trace: Promise<OpenedTrace>; bytes: number }>();
-export const OPENED_TRACES_BYTES = TRACE_LIMITS.events.maxBytes;
-
-function makeRoom(keep: string, bytes: number): void {
-  const entry = cache.get(keep);
-  if (entry) entry.bytes = bytes;
-  let total = 0;
-  for (const e of cache.values()) total += e.bytes;
-  for (const [path, e] of cache) {
-    if (total <= OPENED_TRACES_BYTES) break;
-    if (path === keep) continue;
-    cache.delete(path);
-    total -= e.bytes;
-  }
-}
-
-/** A trace file or folder, parsed, from the cache of the last few opened. Throws TraceOpenError. */
-export function openedTrace(path: string, fresh = false): Promise<OpenedTrace> {
-  const abs = resolve(path);
-  const cached = fresh ? undefined : cache.get(abs);
-  if (cached) {
-    // Used again: the newest, the last to go.
-    cache.delete(abs);
-    cache.set(abs, cached);
-    return cached.trace;
-  }
-  const trace = openTraceFile(abs, { makeRoom: (bytes) => makeRoom(abs, bytes) });
-  const entry = { trace, bytes: 0 };
-  cache.delete(abs);
-  cache.set(abs, entry);
-  trace.catch(() => {
-    if (cache.get(abs) === entry) cache.delete(abs);
-  });
-  return trace;
-}
 
 /**
  * Opens a trace file or folder and lists its action steps, parsed in the trace worker: the host's event
@@ -72,7 +29,6 @@ export function openedTrace(path: string, fresh = false): Promise<OpenedTrace> {
 export async function openTraceView(path: string): Promise<TraceOpened> {
   const abs = resolve(path);
   // Opened afresh: a folder still recording has grown, a file may have been replaced.
-  cache.delete(abs);
   resourceIndexes.delete(abs);
   return inTraceWorker('view', abs);
 }

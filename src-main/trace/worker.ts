@@ -3,34 +3,107 @@
  * (off-thread.ts). It parses the trace the job names and posts back only what the caller needs (the
  * trace view's listing, an export's text), so a hostile or huge trace costs this thread's heap and
  * time, never the host's: over the bound the thread dies out of memory and the host refuses the trace.
+ * An answer that grows with the trace (`parallax open`'s lines, an audit's screens) goes as parts of at
+ * most TRACE_PART_CHARS, each sent when the host has taken the one before (docs/rules.md#r-mem-05).
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { redactForTrace } from '@shared/trace/redact';
 import { exportMaestro, exportNotes, exportXcuiTest } from './export';
 import { openTraceFile } from './open';
 import { TraceOpenError } from './errors';
 import { traceViewOf } from './view-steps';
-import type { TraceJob, TraceJobReply } from './off-thread';
+import { TRACE_PART_CHARS, type FromTraceWorker, type ToTraceWorker, type TraceJob, type TraceJobReply } from './off-thread';
 import { replayPlanOf } from './replay-plan';
 import { openListing } from './open-listing';
+import { rewriteTrace } from './edit';
+import { auditedScreens } from '@main/a11y/audit-trace';
+
+/**
+ * This thread yields the CPU to the host's own (docs/rules.md#r-mem-06): a trace at the limit parses for
+ * tens of seconds at full speed, and on a busy machine the host's thread, sharing the process's share of
+ * the CPU with it, waited up to 580 ms for a turn. On Linux a thread's nice value is its own
+ * (setpriority(2) given the thread's id, read from /proc/thread-self); elsewhere nothing changes.
+ */
+export const TRACE_WORKER_NICE = 19;
+function yieldToHost(): void {
+  try {
+    const tid = Number(/\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, TRACE_WORKER_NICE);
+  } catch {
+    // No /proc (macOS, Windows) or not permitted: the thread keeps the process's priority.
+  }
+}
+yieldToHost();
+
+let taken: (() => void) | undefined;
+
+function post(message: FromTraceWorker): void {
+  parentPort!.postMessage(message);
+}
+
+/** Sends the items a part at a time, each part once the last was taken: lines of text, or one item each. */
+async function sendParts(items: Iterable<unknown> | AsyncIterable<unknown>, how: 'lines' | 'json' | 'items'): Promise<number> {
+  let part: unknown[] = [];
+  let chars = 0;
+  let sent = 0;
+  const flush = async () => {
+    if (part.length === 0) return;
+    const next = new Promise<void>((resolve) => (taken = resolve));
+    // Joined, a JSON document's lines cost the host one write per part, not one per line.
+    post({ part: how === 'json' ? [part.join('\n')] : part });
+    part = [];
+    chars = 0;
+    await next;
+  };
+  for await (const item of items) {
+    // A line over the budget goes alone (with the newline it is joined by); an item (a screen with its screenshot) always does.
+    const size = typeof item === 'string' ? item.length + 1 : TRACE_PART_CHARS;
+    if (chars + size > TRACE_PART_CHARS) await flush();
+    part.push(item);
+    chars += size;
+    sent++;
+  }
+  await flush();
+  return sent;
+}
 
 async function run(job: TraceJob): Promise<unknown> {
   const trace = await openTraceFile(job.path);
   // What is shown of a trace goes through the trace writer's redaction (docs/rules.md#r-fuzz-02): a trace
   // another tool wrote, or someone edited, may hold a token Parallax would never have written; a listing
   // or an export must not show it. The replay's plan is data for the device, not display, and stays whole.
-  if (job.kind === 'replay') return replayPlanOf(trace);
-  if (job.kind === 'view') return redactForTrace(traceViewOf(trace));
-  if (job.kind === 'listing') return openListing(trace, job.json === true);
-  if (job.kind === 'maestro') {
-    const flow = await exportMaestro(trace);
-    return redactForTrace({ yaml: flow.yaml, notes: exportNotes(flow) });
+  switch (job.kind) {
+    case 'replay':
+      return replayPlanOf(trace);
+    case 'view':
+      return redactForTrace(traceViewOf(trace));
+    case 'listing':
+      return { lines: await sendParts(openListing(trace, job.json === true), job.json === true ? 'json' : 'lines') };
+    case 'edit':
+      return await rewriteTrace(trace, job.edit);
+    case 'audit':
+      return { screens: await sendParts(auditedScreens(trace), 'items') };
+    case 'maestro': {
+      const flow = await exportMaestro(trace);
+      return redactForTrace({ yaml: flow.yaml, notes: exportNotes(flow) });
+    }
+    case 'xcuitest': {
+      const method = await exportXcuiTest(trace);
+      return redactForTrace({ swift: method.swift, notes: exportNotes(method) });
+    }
   }
-  const method = await exportXcuiTest(trace);
-  return redactForTrace({ swift: method.swift, notes: exportNotes(method) });
 }
 
-parentPort!.on('message', async (job: TraceJob) => {
+parentPort!.on('message', async (message: ToTraceWorker) => {
+  if ('more' in message) {
+    const next = taken;
+    taken = undefined;
+    next?.();
+    return;
+  }
+  const { job } = message;
   let reply: TraceJobReply;
   try {
     reply = { ok: true, result: await run(job) };
@@ -38,5 +111,5 @@ parentPort!.on('message', async (job: TraceJob) => {
     const refusal = TraceOpenError.from(error, job.path);
     reply = { ok: false, code: refusal.code, message: refusal.message };
   }
-  parentPort!.postMessage(reply);
+  post(reply);
 });

@@ -184,6 +184,13 @@ export function hostileTraces(): HostileTrace[] {
   ];
 }
 
+/** `parallax open`'s lines (or JSON) of `path`, as its parts come out of the trace worker. */
+async function listed(path: string, json: boolean): Promise<string> {
+  const lines: string[] = [];
+  await inTraceWorker('listing', path, undefined, { json, onPart: (part) => void lines.push(...part) });
+  return lines.join('\n');
+}
+
 /** Every decoder on `path`: its value as text, or its typed refusal; an untyped throw is returned as the failure. */
 async function decodeAll(path: string): Promise<{ decoded: Decoded[]; crash?: string }> {
   const decoders: [string, () => Promise<unknown>][] = [
@@ -196,8 +203,16 @@ async function decodeAll(path: string): Promise<{ decoded: Decoded[]; crash?: st
       },
     ],
     ['trace view', () => inTraceWorker('view', path)],
-    ['open lines', async () => (await inTraceWorker('listing', path)).join('\n')],
-    ['open --json', async () => (await inTraceWorker('listing', path, undefined, { json: true })).join('\n')],
+    ['open lines', () => listed(path, false)],
+    ['open --json', () => listed(path, true)],
+    [
+      'audit screens',
+      async () => {
+        const titles: string[] = [];
+        await inTraceWorker('audit', path, undefined, { onPart: (screens) => void titles.push(...screens.map((s) => s.title)) });
+        return titles.join('\n');
+      },
+    ],
     ['replay plan', () => inTraceWorker('replay', path)],
     ['maestro export', () => inTraceWorker('maestro', path)],
     ['xcuitest export', () => inTraceWorker('xcuitest', path)],

@@ -12,7 +12,8 @@ import type { ActionRequest } from '@shared/protocol/action';
 import { recordActionStep, replayTrace } from '@main/trace/replay';
 import { TraceRecorder } from '@main/trace/index';
 import { saveEditedTrace } from '@main/trace/edit';
-import { openedTrace, openTraceView } from '@main/trace/view';
+import { openTraceView } from '@main/trace/view';
+import { openTraceFile } from '@main/trace/open';
 import type { ObservedFrame } from '@shared/protocol/device';
 import { exportMaestro, exportXcuiTest } from '@main/trace/export';
 import { readMaestroFlow } from '@shared/trace/maestro-flow';
@@ -82,7 +83,7 @@ describe('R-EDIT-06: an edited trace is a new file beside the recording', () => 
     expect(view.warnings).toEqual([]);
 
     await reset('login');
-    const report = await replayTrace(await openedTrace(edited), setup.connection, { stopOnDivergence: false });
+    const report = await replayTrace(await openTraceFile(edited), setup.connection, { stopOnDivergence: false });
     expect(report.steps.map((s) => [s.verdict, s.differences])).toEqual([
       ['matched', []],
       ['matched', []],
@@ -101,7 +102,7 @@ describe('R-EDIT-06: an edited trace is a new file beside the recording', () => 
 
   it('R-EDIT-07: a replay of one step runs that step alone; from a step runs it and the rest', async () => {
     await reset('login');
-    const opened = await openedTrace(trace);
+    const opened = await openTraceFile(trace);
     const one = await replayTrace(opened, setup.connection, { stopOnDivergence: false, fromCallId: 'call-2', only: true });
     expect(one.total).toBe(1);
     expect(one.steps.map((s) => [s.number, s.verdict])).toEqual([[2, 'matched']]);
@@ -118,7 +119,7 @@ describe('R-ASRT-04: a recorded failing assertion replays as it was recorded', (
     // Step 3 asserted Sign In visible on Checkout: recorded as failed (assertion_failed). Checkout again:
     // the assertion fails again with the same outcome, so the replay did what the recording did.
     await reset('checkout');
-    const opened = await openedTrace(trace);
+    const opened = await openTraceFile(trace);
     const report = await replayTrace(opened, setup.connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
     expect(report.steps.map((s) => [s.number, s.verdict, s.differences])).toEqual([[3, 'matched', []]]);
     expect(report.steps[0]?.replayed.outcome).toMatchObject({ success: false, failureReason: 'assertion_failed' });
@@ -127,7 +128,7 @@ describe('R-ASRT-04: a recorded failing assertion replays as it was recorded', (
 
   it('R-ASRT-04: on a screen where it now holds, the recorded failure is a divergence that says so', async () => {
     await reset('login');
-    const report = await replayTrace(await openedTrace(trace), setup.connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
+    const report = await replayTrace(await openTraceFile(trace), setup.connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
     expect(report.steps[0]?.verdict).toBe('diverged');
     expect(report.steps[0]?.differences.join('\n')).toContain('other outcome: recorded');
   }, 120_000);
@@ -139,7 +140,7 @@ describe("R-EDIT-09: a step's name goes into the exports", () => {
       { op: 'delete', callId: 'call-3' },
       { op: 'rename', callId: 'call-2', label: 'Open Checkout' },
     ]);
-    const opened = await openedTrace(edited);
+    const opened = await openTraceFile(edited);
     const maestro = (await exportMaestro(opened)).yaml;
     expect(maestro).toContain("- tapOn:\n    label: 'Open Checkout'\n    id: 'tab\\.checkout'\n");
     const tap = readMaestroFlow(maestro).commands.find((c) => c.name === 'tapOn');
