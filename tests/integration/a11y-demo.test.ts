@@ -89,6 +89,22 @@ describe('R-A11Y ground truth: the access screen', () => {
     expect(code).toBe(1);
   }, 60_000);
 
+  it('R-A11Y-12: of the two promos with the same text, exactly the one whose frame runs past the screen’s edge is found clipped, not the one that wraps', async () => {
+    await show('access');
+    const { audit: result } = await audit();
+    const clipped = result.violations.filter((f) => f.rule === 'R-A11Y-12');
+    expect(clipped.map(who)).toEqual(['access.promo.clipped']);
+    const [finding] = clipped;
+    expect(finding!.kind).toBe('textClipped');
+    expect(finding!.element.label).toBe('Free returns within 30 days, with a prepaid label');
+    // What the finding rests on: the XCTest frame against the screen, and by how much the screen cuts it.
+    expect(finding!.bounds.right).toBeGreaterThan(402);
+    expect(finding!.evidence).toMatchObject({ basis: expect.stringContaining('XCTest'), screenWidth: 402, cutPt: finding!.bounds.right - 402 });
+    // The look-alike is reported with the same words, inside the screen, and nothing is found on it.
+    expect(result.violations.filter((f) => who(f) === 'access.promo.wrapped')).toEqual([]);
+    expect(result.summary.byKind.textClipped).toBe(1);
+  }, 60_000);
+
   it('--fail-on warning fails on warnings too; --fail-on error passes a screen with warnings only', async () => {
     await show('edges');
     const strict = await audit('--fail-on', 'warning');
