@@ -98,7 +98,9 @@ export async function runAuditCommand(args: string[], out: Out): Promise<number>
   if (values.device && !/^(wss?|https?):\/\//.test(values.device))
     throw new AuditUsageError('--device must be a ws:// runner URL or an http:// AppReveal session URL');
   if (values.report && !/\.(html?|md)$/i.test(values.report)) throw new AuditUsageError('--report names a .html or .md file');
-  const timeoutMs = values.timeout ? Number(values.timeout) : 10_000;
+  const timeoutMs = values.timeout === undefined ? 10_000 : Number(values.timeout);
+  // A timeout that is not a number would wait forever (NaN) or not at all: said, not guessed.
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new AuditUsageError(`--timeout is a number of milliseconds above 0, not "${values.timeout}"`);
 
   const screens = values.device ? await auditDevice(values.device, timeoutMs) : await auditTrace(positionals[0]!);
   const levels = A11Y_SEVERITIES.slice(0, A11Y_SEVERITIES.indexOf(failOn as A11ySeverity) + 1);

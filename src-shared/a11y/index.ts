@@ -1,5 +1,5 @@
 /** The accessibility audit (docs/rules.md#r-a11y): rules, the audit of one observation, and the colours it reads. */
-export { A11Y_RULES, type A11yRule, type A11yRuleId } from './rules';
+export { A11Y_RULES, ruleOf, sourcesLine, type A11yRule, type A11yRuleId } from './rules';
 export {
   auditObservation,
   auditTree,

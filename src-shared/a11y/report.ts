@@ -7,7 +7,7 @@
 import type { A11yFinding, AccessibilityAudit } from '@shared/protocol/accessibility';
 import type { UiNode } from '@shared/protocol/runner';
 import { selectorsFor, suggestionText } from '@shared/selectors/generate';
-import { A11Y_RULES, type A11yRule, type A11yRuleId } from './rules';
+import { ruleOf, sourcesLine } from './rules';
 
 export interface ReportScreen {
   /** "Step 3: tap Sign In", or the device URL. */
@@ -35,8 +35,8 @@ export function findingSelector(root: UiNode | undefined, finding: A11yFinding):
 
 const frame = (f: A11yFinding) => `${f.bounds.left},${f.bounds.top} ${f.bounds.right - f.bounds.left}×${f.bounds.bottom - f.bounds.top} pt`;
 const sources = (f: A11yFinding) => {
-  const s: A11yRule['sources'] | undefined = A11Y_RULES[f.rule as A11yRuleId]?.sources;
-  return s ? [s.hig, s.wcag, s.xctest].filter(Boolean).join('; ') : '';
+  const rule = ruleOf(f.rule);
+  return rule ? sourcesLine(rule) : '';
 };
 const counts = (a: AccessibilityAudit) =>
   `${a.summary.total} findings (${a.summary.bySeverity.error ?? 0} errors, ${a.summary.bySeverity.warning ?? 0} warnings)`;
@@ -48,7 +48,7 @@ export function markdownReport(screens: readonly ReportScreen[]): string {
     for (const n of screen.audit.summary.notEvaluated) lines.push(`- not evaluated: ${n.kind} (${n.reason})`);
     for (const f of screen.audit.violations) {
       const selector = findingSelector(screen.root, f);
-      lines.push(`### ${f.severity.toUpperCase()} ${f.rule} ${A11Y_RULES[f.rule as A11yRuleId]?.title ?? f.kind}`, '', f.message, '');
+      lines.push(`### ${f.severity.toUpperCase()} ${f.rule} ${ruleOf(f.rule)?.title ?? f.kind}`, '', f.message, '');
       lines.push(`- element: ${f.element.className ?? 'node'}${f.element.id ? ` \`${f.element.id}\`` : ''} at ${frame(f)} (${f.element.source})`);
       if (selector) lines.push(`- selector: \`${selector}\``);
       if (f.colors) lines.push(`- colours: text ${f.colors.foreground} on ${f.colors.background}, ${f.colors.ratio}:1 (needs ${f.colors.required}:1)`);
@@ -83,7 +83,7 @@ export function htmlReport(screens: readonly ReportScreen[]): string {
       const selector = findingSelector(screen.root, f);
       const crop = screen.crops?.get(f.fingerprint);
       parts.push(
-        `<div class="f ${f.severity}" data-rule="${esc(f.rule)}"><h3>${esc(f.severity)} ${esc(f.rule)} ${esc(A11Y_RULES[f.rule as A11yRuleId]?.title ?? f.kind)}</h3>`,
+        `<div class="f ${f.severity}" data-rule="${esc(f.rule)}"><h3>${esc(f.severity)} ${esc(f.rule)} ${esc(ruleOf(f.rule)?.title ?? f.kind)}</h3>`,
         `<p>${esc(f.message)}</p><ul><li>element: ${esc(f.element.className ?? 'node')}${f.element.id ? ` <code>${esc(f.element.id)}</code>` : ''} at ${esc(frame(f))} (${esc(f.element.source)})</li>`,
         selector ? `<li>selector: <code>${esc(selector)}</code></li>` : '',
         f.colors

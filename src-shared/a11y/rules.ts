@@ -14,7 +14,8 @@ export interface A11yRule {
   /** Why it matters, for the person reading the finding. */
   explanation: string;
   fix: string;
-  sources: { hig?: string; wcag?: string; xctest: `XCUIAccessibilityAuditType.${A11yKind}` };
+  /** Every rule cites all three (docs/rules.md#r-a11y-23): Apple's HIG, WCAG 2.2 and the XCTest audit type of its kind. */
+  sources: { hig: string; wcag: string; xctest: `XCUIAccessibilityAuditType.${A11yKind}` };
 }
 
 const HIG_ACCESSIBILITY = 'Apple HIG: Accessibility';
@@ -38,7 +39,7 @@ export const A11Y_RULES = {
     explanation:
       'XCTest could not read this screen’s accessibility tree at all while the app’s SDK bridge could: assistive technology gets nothing from it either (one finding for the screen, not one per element).',
     fix: 'Find the view that breaks the accessibility serialisation (deep nesting, a custom container returning invalid elements) with the SDK tree shown here.',
-    sources: { wcag: 'WCAG 2.2 SC 4.1.2 Name, Role, Value', xctest: 'XCUIAccessibilityAuditType.elementDetection' },
+    sources: { hig: `${HIG_ACCESSIBILITY} (VoiceOver)`, wcag: 'WCAG 2.2 SC 4.1.2 Name, Role, Value', xctest: 'XCUIAccessibilityAuditType.elementDetection' },
   },
   'R-A11Y-03': {
     id: 'R-A11Y-03',
@@ -161,3 +162,13 @@ export const A11Y_RULES = {
 } as const satisfies Record<string, A11yRule>;
 
 export type A11yRuleId = keyof typeof A11Y_RULES;
+
+/** A finding's rule, or undefined for an id this build does not know (a trace a newer one wrote, or a hostile one). */
+export function ruleOf(id: string): A11yRule | undefined {
+  return Object.hasOwn(A11Y_RULES, id) ? A11Y_RULES[id as A11yRuleId] : undefined;
+}
+
+/** What a rule stands on, in one line: Apple's HIG; WCAG 2.2; the XCTest audit type that raises it in a UI test. */
+export function sourcesLine(rule: A11yRule): string {
+  return [rule.sources.hig, rule.sources.wcag, rule.sources.xctest].join('; ');
+}

@@ -136,6 +136,23 @@ describe('R-A11Y-17 the live Accessibility panel', () => {
     expect(useAccessibility.getState().focused).toBe(small.dataset['fingerprint']);
   });
 
+  it('R-A11Y-23 the picked finding explains itself beside its element: its rule in plain words, the fix, and Apple’s HIG, WCAG 2.2 and the XCTest audit type it stands on', async () => {
+    const host = fakeHost();
+    show(host.transport);
+    fireEvent.click(screen.getByTestId('a11y-toggle'));
+    await waitFor(() => expect(rows().length).toBeGreaterThan(0));
+    const chat = () => rows().find((r) => r.dataset['rule'] === 'R-A11Y-01')!;
+    // Only the picked one: a list of findings, not a wall of text.
+    expect(screen.queryAllByTestId('a11y-why')).toEqual([]);
+    fireEvent.click(within(chat()).getByTestId('a11y-finding-pick'));
+    expect(screen.getAllByTestId('a11y-why')).toHaveLength(1);
+    expect(within(chat()).getByTestId('a11y-explanation').textContent).toMatch(/^Element XCTest cannot reach\. .*a VoiceOver user will not find it\.$/);
+    expect(within(chat()).getByText(/^Fix: Make the view an accessibility element/)).toBeTruthy();
+    expect(within(chat()).getByTestId('a11y-sources').textContent).toBe(
+      'Sources: Apple HIG: Accessibility (VoiceOver); WCAG 2.2 SC 4.1.2 Name, Role, Value; XCUIAccessibilityAuditType.elementDetection',
+    );
+  });
+
   it('R-A11Y-17 a muted finding stays listed, marked and counted as muted, and the host keeps it for the device', async () => {
     const host = fakeHost();
     show(host.transport);

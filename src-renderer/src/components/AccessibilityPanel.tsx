@@ -7,7 +7,7 @@ import './AccessibilityPanel.css';
  * marked and counted. Checks that could not run are said, so a missing check never reads as a pass.
  */
 import { useMemo } from 'react';
-import { A11Y_KIND_LABELS, panelFindings } from '@shared/a11y';
+import { A11Y_KIND_LABELS, panelFindings, ruleOf, sourcesLine } from '@shared/a11y';
 import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import type { A11yFinding } from '@shared/protocol/accessibility';
 import { useAccessibility } from '@renderer/state/accessibility';
@@ -162,7 +162,7 @@ function FindingRow({ deviceId, finding, muted }: { deviceId: string; finding: A
           </span>
         )}
       </button>
-      {focused && <div className="a11y-fix">Fix: {finding.fix}</div>}
+      {focused && <FindingWhy finding={finding} />}
       <button
         type="button"
         className="a11y-mute"
@@ -175,5 +175,21 @@ function FindingRow({ deviceId, finding, muted }: { deviceId: string; finding: A
       </button>
       {mute.isError && <div className="a11y-error">Not saved: {errorMessage(mute.error)}</div>}
     </li>
+  );
+}
+
+/** Beside the picked finding: its rule in plain words, what it stands on (docs/rules.md#r-a11y-23) and the fix. */
+function FindingWhy({ finding }: { finding: A11yFinding }) {
+  const rule = ruleOf(finding.rule);
+  return (
+    <div className="a11y-fix" data-testid="a11y-why">
+      {rule && (
+        <p data-testid="a11y-explanation">
+          <strong>{rule.title}.</strong> {rule.explanation}
+        </p>
+      )}
+      <p>Fix: {finding.fix}</p>
+      {rule && <p data-testid="a11y-sources">Sources: {sourcesLine(rule)}</p>}
+    </div>
   );
 }
