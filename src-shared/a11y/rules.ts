@@ -155,8 +155,9 @@ export const A11Y_RULES = {
     kind: 'textClipped',
     severity: 'warning',
     title: 'Text wider than its frame',
-    explanation: 'The source reports the text’s natural width wider than the frame it is drawn in: it is cut off, and more so at larger Dynamic Type sizes.',
-    fix: 'Let the label wrap (numberOfLines = 0) or grow, instead of fixing its width.',
+    explanation:
+      'The text is wider than what shows it: its source reports a natural width wider than its frame, or its frame runs past the screen’s edge. The rest is cut off, for every reader, and more so at larger Dynamic Type sizes.',
+    fix: 'Keep the label’s frame inside the screen (pin its trailing edge too) and let it wrap (numberOfLines = 0) or grow, instead of a fixed width or one line at its natural width.',
     sources: { hig: 'Apple HIG: Typography (Dynamic Type)', wcag: 'WCAG 2.2 SC 1.4.4 Resize Text', xctest: 'XCUIAccessibilityAuditType.textClipped' },
   },
 } as const satisfies Record<string, A11yRule>;
