@@ -98,6 +98,8 @@ describe('R-A11Y-14 parallax audit TRACE on a trace the recorder wrote (demo acc
       expect(found).toContain('R-A11Y-03|access.gear');
       expect(found).toContain('R-A11Y-07|access.info');
       expect(found.some((f) => f.includes('access.settings'))).toBe(false);
+      // R-A11Y-12 offline: the application's frame stands for the screen, so the promo it cuts is found and its wrapping look-alike is not.
+      expect(found.filter((f) => f.startsWith('R-A11Y-12|'))).toEqual(['R-A11Y-12|access.promo.clipped']);
       // The stored frame is a ViewHierarchy with no screen size: the application's frame is the screen, so contrast is judged.
       expect(screen.accessibilityAudit.summary.notEvaluated.map((n) => n.kind)).not.toContain('contrast');
       const faint = screen.accessibilityAudit.violations.find((f) => f.rule === 'R-A11Y-09');
