@@ -14,7 +14,7 @@ import { A11Y_SEVERITIES } from '@shared/protocol/accessibility';
 import { connectionFor } from '@main/devices/manager';
 import { inTraceWorker } from '@main/trace/off-thread';
 import { auditFrame, decodeScreenshot } from '@main/a11y/audit-frame';
-import type { AuditedScreen } from '@main/a11y/audit-trace';
+import type { AuditedScreen } from '@main/trace/audit-screens';
 
 export class AuditUsageError extends Error {}
 
@@ -64,7 +64,7 @@ async function auditDevice(url: string, timeoutMs: number): Promise<Audited[]> {
 }
 
 /**
- * A trace's stored frames, audited in the trace worker (docs/rules.md#r-mem-04, audit-trace.ts): a huge or
+ * A trace's stored frames, audited in the trace worker (docs/rules.md#r-mem-04, audit-screens.ts): a huge or
  * hostile trace costs that thread's bounded heap and is refused as too_large; the screens come one a part.
  */
 async function auditTrace(path: string): Promise<Audited[]> {

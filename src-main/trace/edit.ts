@@ -15,7 +15,7 @@ import { resourcePath, TRACE_FILES, type ResourceKind, type TraceManifest } from
 import { TRACE_FILE_EXTENSION, syncDir, tempNameFor } from './files';
 import { referencedResources } from './pack';
 import { writeZip, type ZipInput } from './zip';
-import { inTraceWorker } from './off-thread';
+import { inTraceWorker, type EditJob } from './off-thread';
 import { TraceOpenError, type OpenedTrace } from './open';
 
 /** How many names are tried before giving up (a folder holding this many edited copies is not a person's). */
@@ -25,13 +25,6 @@ const MAX_EDITED_NAMES = 1_000;
 export function editedBaseName(path: string): string {
   const name = basename(path).replace(/\.parallax-trace(\.d)?$/, '');
   return `${name.replace(/-edited(-\d+)?$/, '')}-edited`;
-}
-
-/** The editor's rewrite, as the trace worker is given it: the edits, and the file it writes them to. */
-export interface EditJob {
-  edits: readonly TraceEdit[];
-  /** A name no file has (tempNameFor): the worker creates it, the host names it and removes it. */
-  temp: string;
 }
 
 export async function saveEditedTrace(path: string, edits: readonly TraceEdit[], options: { dir?: string; name?: string } = {}): Promise<string> {

@@ -10,14 +10,21 @@ import type { Worker } from 'node:worker_threads';
 import { startWorker } from '@main/entries';
 import { TraceOpenError, type TraceOpenErrorCode } from './errors';
 import type { ReplayPlan } from './replay-plan';
-import type { EditJob } from './edit';
-import type { AuditedScreen } from '@main/a11y/audit-trace';
+import type { TraceEdit } from '@shared/trace/trace-edit';
+import type { AuditedScreen } from './audit-screens';
 
 /**
  * The old generation of the worker's heap. A trace at TRACE_EVENT_LIMITS (1,000,000 observation events)
  * needs more than 768 MiB (refused there: bench/trace-open.bench.ts) and opens within 1024 MiB, the web
  * host's peak RSS 1,161 MiB of the 1.5 GiB it may take (issue 26), measured by that bench.
  */
+/** The editor's rewrite, as the trace worker is given it: the edits, and the file it writes them to. */
+export interface EditJob {
+  edits: readonly TraceEdit[];
+  /** A name no file has (tempNameFor): the worker creates it, the host names it and removes it. */
+  temp: string;
+}
+
 export const TRACE_WORKER_HEAP_MB = 1024;
 
 /**
@@ -64,7 +71,7 @@ interface JobResults {
   /** The lines come as parts (`onPart`); the result is how many there were. */
   listing: { lines: number };
   replay: ReplayPlan;
-  /** The screens come as parts, one each (AuditedScreen, audit-trace.ts); the result is how many. */
+  /** The screens come as parts, one each (AuditedScreen, audit-screens.ts); the result is how many. */
   audit: { screens: number };
   /** The edited copy is written to the job's `temp`. */
   edit: undefined;

@@ -18,7 +18,7 @@ import { TRACE_PART_CHARS, type FromTraceWorker, type ToTraceWorker, type TraceJ
 import { replayPlanOf } from './replay-plan';
 import { openListing } from './open-listing';
 import { rewriteTrace } from './edit';
-import { auditedScreens } from '@main/a11y/audit-trace';
+import { auditedScreens } from './audit-screens';
 
 /**
  * This thread yields the CPU to the host's own (docs/rules.md#r-mem-06): a trace at the limit parses for

@@ -9,9 +9,9 @@ import type { ReportScreen } from '@shared/a11y/report';
 import { filmstripNumbers } from '@shared/trace/reader';
 import { recordedActionText } from '@shared/trace/action-record';
 import { visibleText } from '@shared/model/visible-text';
-import type { OpenedTrace } from '@main/trace/open';
-import { describeTarget } from '@main/trace/view-steps';
-import { auditStoredFrame, storedFrameRoot } from './audit-frame';
+import type { OpenedTrace } from './open';
+import { describeTarget } from './view-steps';
+import { auditStoredFrame, storedFrameRoot } from '@main/a11y/audit-frame';
 
 /** A screen of the audit: its title, findings and tree, and the screenshot the report's crops are cut from. */
 export interface AuditedScreen extends ReportScreen {
