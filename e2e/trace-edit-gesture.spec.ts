@@ -8,7 +8,7 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { openTraceFile } from '@main/trace/open';
 import { isFilmstripStep } from '@shared/trace/reader';
-import { boxCentre, serveDevice, startDemo, stopAfterEach, stopRecording, urlIn } from './harness';
+import { boxCentre, openDemoInteractive, stopAfterEach, stopRecording } from './harness';
 
 const running = stopAfterEach();
 
@@ -28,13 +28,7 @@ async function box(locator: Locator) {
 
 test('R-EDIT-08: a recorded swipe is drawn on its before frame as an arrow from where the recorded stroke began to where it ended', async ({ page }) => {
   test.setTimeout(150_000);
-  const urls = await startDemo(running, ['--screen', 'feed']);
-  const host = await serveDevice(running, urls.runnerUrl);
-  await page.goto(urlIn(host.line));
-  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
-  await expect(page.getByTestId('screen-image')).toBeVisible();
-  await page.getByTestId('mode-toggle').click();
-  await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
+  await openDemoInteractive(page, running, 'feed');
 
   // Where the mouse presses and lets go, in the device's points (the live screen's own scale).
   const list = await boxCentre(page, 'feed.list');
