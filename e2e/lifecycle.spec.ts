@@ -82,7 +82,14 @@ test('R-LIFE-05, R-LIFE-01, R-LIFE-04: the header relaunches the app; Record fro
 
   // R-LIFE-01: the device header's Relaunch puts the app back at its first screen.
   await page.getByTestId('relaunch-app').click();
-  await expect.poll(async () => (await demoStats(urls)).screen).toBe('login');
+  // Its result on the timeline, like any action's; until then Record from launch waits (its relaunch
+  // would not be sent while this one runs).
+  const row = page.getByTestId('timeline-step');
+  await expect(row).toHaveCount(1, { timeout: 45_000 });
+  await expect(row).toHaveAttribute('data-success', 'true');
+  await expect(row).toContainText('relaunch');
+  await expect(page.getByTestId('record-from-launch')).toBeEnabled();
+  expect((await demoStats(urls)).screen).toBe('login');
   expect(await launchesReceived(urls)).toBe(launchesAtStart + 1);
   await postAdmin(urls, 'screen', { screen: 'feed' });
 
@@ -90,12 +97,13 @@ test('R-LIFE-05, R-LIFE-01, R-LIFE-04: the header relaunches the app; Record fro
   await page.getByTestId('record-from-launch').click();
   await expect(page.getByTestId('record-button')).toHaveAttribute('data-recording', 'true');
   const status = page.getByTestId('record-status');
-  await expect(status).toHaveAttribute('data-steps', '1');
-  await expect.poll(async () => (await demoStats(urls)).screen).toBe('login');
+  await expect(status).toHaveAttribute('data-steps', '1', { timeout: 45_000 });
+  await expect(row).toHaveCount(2, { timeout: 45_000 });
+  expect((await demoStats(urls)).screen).toBe('login');
   expect(await launchesReceived(urls)).toBe(launchesAtStart + 2);
   const submit = await boxCentre(page, 'login.submit');
   await page.mouse.click(submit.x, submit.y);
-  await expect(status).toHaveAttribute('data-steps', '2');
+  await expect(status).toHaveAttribute('data-steps', '2', { timeout: 45_000 });
   const tracePath = await stopRecording(page);
 
   await page.getByTestId('open-trace').setInputFiles(tracePath);
