@@ -35,7 +35,7 @@ function filmstrip(page: Page) {
 test('R-LIFE-05: a trace recorded on Sign In, the app left on Checkout: without relaunch first it diverges at step 1, with it the app is relaunched and every step matches', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const urls = await openDemoInteractive(page, running, 'login');
   // The recording's last tap moves the app to another screen, as a session ends wherever the user was.
   const tracePath = await recordTaps(page, ['login.submit', 'tab.checkout']);
@@ -76,7 +76,7 @@ test('R-LIFE-05: a trace recorded on Sign In, the app left on Checkout: without 
 test('R-LIFE-05, R-LIFE-01, R-LIFE-04: the header relaunches the app; Record from launch begins the trace with the relaunch, replays with relaunch first on, and exports launchApp first', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const urls = await openDemoInteractive(page, running, 'feed');
   const launchesAtStart = await launchesReceived(urls);
 

@@ -1,7 +1,7 @@
 /**
  * Recorded assertions from the web host's UI (docs/rules.md#r-asrt-01 … #r-asrt-03, issue 27), in
  * Chromium over the demo iPhone: while recording, the selected Sign In button offers "text =" and
- * "visible"; each is a trace step, exported as Maestro assertVisible (with text:) and XCUITest XCTAssert
+ * "visible", the try box's one match "visible"; each is a trace step, exported as Maestro assertVisible (with text:) and XCUITest XCTAssert
  * lines, holds on a replay of the same app, and, once the demo's designer renamed Sign In to Log In,
  * the text assertion diverges naming both values while "visible" (found by its id) still matches.
  */
@@ -27,7 +27,7 @@ async function download(page: Page, testId: string): Promise<string> {
 test('R-ASRT-01, R-ASRT-02, R-ASRT-03: assertions recorded on the selected element are steps, exported as assertVisible and XCTAssert, and a renamed label diverges naming both values', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(300_000);
   const urls = await startDemo(running, ['--screen', 'login']);
   await openDevice(page, running, urls.runnerUrl);
   // Not recording: there is nothing to assert into.
@@ -45,17 +45,24 @@ test('R-ASRT-01, R-ASRT-02, R-ASRT-03: assertions recorded on the selected eleme
   await expect(status).toHaveAttribute('data-steps', '1', { timeout: 45_000 });
   await controls.getByTestId('assert-visible').click();
   await expect(status).toHaveAttribute('data-steps', '2', { timeout: 45_000 });
+  // The try box's one match takes the selected element's place.
+  await page.getByTestId('selector-try-input').fill('~login.username');
+  await expect(page.getByTestId('selector-try-result')).toHaveAttribute('data-count', '1');
+  await expect(controls).toHaveAttribute('data-source', 'try');
+  await controls.getByTestId('assert-visible').click();
+  await expect(status).toHaveAttribute('data-steps', '3', { timeout: 45_000 });
   const tracePath = await stopRecording(page);
 
   await page.getByTestId('open-trace').setInputFiles(tracePath);
   const steps = page.getByTestId('trace-filmstrip').getByTestId('trace-step');
-  await expect(steps).toHaveCount(2);
+  await expect(steps).toHaveCount(3);
   for (const step of await steps.all()) await expect(step).toHaveAttribute('data-success', 'true');
 
   // R-ASRT-02: the exports check what was asserted, by the selector a tap would use.
   const yaml = await download(page, 'export-maestro');
   expect(yaml).toContain("- assertVisible:\n    id: 'login\\.submit'\n    text: 'Sign In'\n");
   expect(yaml).toMatch(/- assertVisible:\n {4}id: 'login\\\.submit'\n(?! {4}text:)/);
+  expect(yaml).toContain("- assertVisible:\n    id: 'login\\.username'");
   const swift = await download(page, 'export-maestro-xcuitest');
   expect(swift).toContain('XCTAssertEqual(app.buttons["login.submit"].label, "Sign In")');
   expect(swift).toContain('XCTAssertTrue(app.buttons["login.submit"].waitForExistence(timeout: 5))');
@@ -65,7 +72,7 @@ test('R-ASRT-01, R-ASRT-02, R-ASRT-03: assertions recorded on the selected eleme
   const badges = steps.getByTestId('replay-badge');
   await page.getByTestId('replay-on-divergence').selectOption('continue');
   await page.getByTestId('replay-start').click();
-  await expect(summary).toHaveText(/^2 of 2 replayed: 2 matched, 0 diverged, 0 failed/, { timeout: 30_000 });
+  await expect(summary).toHaveText(/^3 of 3 replayed: 3 matched, 0 diverged, 0 failed/, { timeout: 30_000 });
 
   // Sign In renamed Log In: the text assertion diverges and says both values; the id still finds the button.
   const variants = await fetch(`${urls.adminUrl}/variants`, { method: 'POST', body: JSON.stringify({ variants: ['renamed-label'] }) });
@@ -73,7 +80,7 @@ test('R-ASRT-01, R-ASRT-02, R-ASRT-03: assertions recorded on the selected eleme
   await page.getByTestId('replay-start').click();
   // The rename is named where it was first met (R-RPL-10), and "visible" is matched with it.
   await expect(summary).toHaveText(
-    /^2 of 2 replayed: 1 matched \(1 with changes\), 1 diverged, 0 failed; changes: step 1: target renamed: "Sign In" → "Log In"/,
+    /^3 of 3 replayed: 2 matched \(1 with changes\), 1 diverged, 0 failed; changes: step 1: target renamed: "Sign In" → "Log In"/,
     {
       timeout: 30_000,
     },
@@ -81,6 +88,7 @@ test('R-ASRT-01, R-ASRT-02, R-ASRT-03: assertions recorded on the selected eleme
   await expect(badges.nth(0)).toHaveAttribute('data-verdict', 'diverged');
   await expect(badges.nth(1)).toHaveAttribute('data-verdict', 'matched');
   await expect(badges.nth(1)).toHaveAttribute('data-changes', '1');
+  await expect(badges.nth(2)).toHaveAttribute('data-verdict', 'matched');
   await steps.nth(0).click();
   await expect(page.getByTestId('replay-verdict').getByTestId('replay-differences')).toContainText(
     'the assertion does not hold: expected login.submit with label "Sign In", found "Log In"',
