@@ -12,30 +12,18 @@
  *
  * REPLAY_CASES=login-A,feed-B narrows it to those sequences; REPLAY_VERBOSE=1 prints each step.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startDemoDevice } from '@demo/index';
-import { DeviceManager } from '@main/devices/manager';
-import { SessionRecording } from '@main/trace/recording';
 import { openTraceFile } from '@main/trace/open';
 import { replayTrace } from '@main/trace/replay';
 import type { ReplayReport } from '@shared/trace/replay-report';
 import type { UiNode } from '@shared/protocol/runner';
 import { maestroFlowOn, type MaestroVerdict } from '../tests/support/maestro-oracle';
-import { REPLAY_CASES, resetApp, recordCase, SECRET_VALUE, VARIANTS, type ReplayCase, type Variant } from '../tests/support/replay-cases';
+import { resetApp, recordCase, SECRET_VALUE, VARIANTS, type ReplayCase, type Variant } from '../tests/support/replay-cases';
+import { casesNamedIn, startReplayBenchEnv } from './replay-env';
 
-const only = (process.env['REPLAY_CASES'] ?? '').split(',').filter(Boolean);
 const verbose = process.env['REPLAY_VERBOSE'] === '1';
-const cases = REPLAY_CASES.filter((c) => only.length === 0 || only.includes(c.name));
-
-const dir = await mkdtemp(join(tmpdir(), 'parallax-replay-bench-'));
-const demo = await startDemoDevice({ port: 0, appReveal: false });
-const manager = new DeviceManager();
-const recording = new SessionRecording(manager, { dir, version: 'bench' });
-const deviceId = manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
-await manager.connectionOf(deviceId).waitUntilConnected(10_000);
-const env = { manager, recording, deviceId, adminUrl: demo.adminUrl };
+const cases = casesNamedIn('REPLAY_CASES');
+const env = await startReplayBenchEnv('replay');
+const { demo, manager, recording, deviceId } = env;
 
 /** The first step that did not match, by filmstrip number; null when every step matched. */
 function divergedAt(report: ReplayReport, among?: readonly number[]): number | null {
@@ -178,8 +166,5 @@ console.log(`    of which the replay diverged first at a step the flow leaves ou
 const unchangedRows = rows.filter((r) => r.condition.startsWith('unchanged'));
 console.log(`  unchanged replays that named a change (limit 0):  ${unchangedRows.filter((r) => r.changed > 0).length} of ${unchangedRows.length}`);
 
-await recording.close();
-await manager.closeAll();
-await demo.close();
-await rm(dir, { recursive: true, force: true });
+await env.close();
 process.exitCode = rows.every((r) => r.got === r.expected) && agreeing === variantRows.length ? 0 : 1;

@@ -157,6 +157,41 @@ export async function openDemoAt(page: Page, running: Running[], size: { width: 
   return urls;
 }
 
+/**
+ * Starts a demo device on `screen` and a web host on it, opens the host in `page`, waits for the
+ * device's first picture and turns Interact mode on, so clicks on the screen are taps on the device.
+ */
+export async function openDemoInteractive(page: Page, running: Running[], screen = 'login'): Promise<DemoUrls> {
+  const urls = await startDemo(running, ['--screen', screen]);
+  const host = await serveDevice(running, urls.runnerUrl);
+  await page.goto(urlIn(host.line));
+  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  await page.getByTestId('mode-toggle').click();
+  await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
+  return urls;
+}
+
+/**
+ * Records taps on the nodes with these ids (Interact mode on) with the Record button and returns the
+ * trace file's path. Every box is found before the first tap: a tap may move the app to another screen.
+ */
+export async function recordTaps(page: Page, ids: readonly string[]): Promise<string> {
+  const points = [];
+  for (const id of ids) points.push(await boxCentre(page, id));
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+  const status = page.getByTestId('record-status');
+  for (const [i, point] of points.entries()) {
+    await page.mouse.click(point.x, point.y);
+    // A step counts once the tap and the read after it are done: on the shared, busy machine that has
+    // taken over 10 s (the default wait), so this wait is wide; it gates, it measures nothing.
+    await expect(status).toHaveAttribute('data-steps', String(i + 1), { timeout: 45_000 });
+  }
+  return stopRecording(page);
+}
+
 /** Switches the demo device's screen or faults through its admin endpoint. */
 export async function postAdmin(demo: Pick<DemoUrls, 'adminUrl'>, path: 'screen' | 'faults', body: unknown): Promise<void> {
   const response = await fetch(`${demo.adminUrl}/${path}`, {

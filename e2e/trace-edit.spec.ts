@@ -6,32 +6,14 @@
  * step's tap point is drawn on its before frame.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, postAdmin, serveDevice, startDemo, stopAfterEach, urlIn, type DemoUrls } from './harness';
+import { openDemoInteractive, postAdmin, recordTaps, stopAfterEach, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 
+/** A demo iPhone on Sign In, taps on these ids recorded, and the trace opened in the trace view. */
 async function openRecordedTrace(page: Page, ids: string[]): Promise<{ urls: DemoUrls; tracePath: string }> {
-  const urls = await startDemo(running, ['--screen', 'login']);
-  const host = await serveDevice(running, urls.runnerUrl);
-  await page.goto(urlIn(host.line));
-  await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
-  await expect(page.getByTestId('screen-image')).toBeVisible();
-  await page.getByTestId('mode-toggle').click();
-  await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
-  const points = [];
-  for (const id of ids) points.push(await boxCentre(page, id));
-  const record = page.getByTestId('record-button');
-  await record.click();
-  await expect(record).toHaveAttribute('data-recording', 'true');
-  const status = page.getByTestId('record-status');
-  for (const [i, point] of points.entries()) {
-    await page.mouse.click(point.x, point.y);
-    await expect(status).toHaveAttribute('data-steps', String(i + 1));
-  }
-  await record.click();
-  await expect(record).toHaveAttribute('data-recording', 'false');
-  await expect(status).toHaveAttribute('data-trace', /\.parallax-trace$/);
-  const tracePath = (await status.getAttribute('data-trace')) as string;
+  const urls = await openDemoInteractive(page, running, 'login');
+  const tracePath = await recordTaps(page, ids);
   await page.getByTestId('open-trace').setInputFiles(tracePath);
   await expect(page.getByTestId('trace-filmstrip').getByTestId('trace-step')).toHaveCount(ids.length);
   return { urls, tracePath };

@@ -8,11 +8,15 @@ import { useState } from 'react';
 import type { ActionRequest } from '@shared/protocol/action';
 import type { DeviceSummary } from '@shared/protocol/device';
 import { useRecordingStatus, useRecordingToggle } from '@renderer/api/queries';
+import { deviceBusy, useTimeline } from '@renderer/state/timeline';
 
 export function LaunchControls({ device, act }: { device: DeviceSummary | undefined; act: (request: ActionRequest) => Promise<unknown> }) {
   const status = useRecordingStatus();
   const toggle = useRecordingToggle();
   const [link, setLink] = useState('');
+  // While an action runs, the relaunch would not be sent (docs/rules.md#r-act-05): a recording started
+  // then would not begin with its launch, so Record from launch waits for the device.
+  const busy = useTimeline((s) => device !== undefined && deviceBusy(s.pending, device.id));
   if (!device || device.state !== 'connected') return null;
   const launches = device.kind !== 'appreveal' && device.supportedCommands.includes('request_launch_app');
   const opensLinks = device.kind === 'appreveal' && device.supportedCommands.includes('open_deeplink');
@@ -46,8 +50,12 @@ export function LaunchControls({ device, act }: { device: DeviceSummary | undefi
               type="button"
               className="mini-button"
               data-testid="record-from-launch"
-              disabled={toggle.isPending}
-              title="Start recording, then relaunch the app: the trace begins at the app's first screen"
+              disabled={toggle.isPending || busy}
+              title={
+                busy
+                  ? 'An action is still running on this device: record from launch once it has its result'
+                  : "Start recording, then relaunch the app: the trace begins at the app's first screen"
+              }
               onClick={() =>
                 void toggle.mutateAsync({ start: true, deviceId: device.id }).then(
                   () => act(relaunch),
