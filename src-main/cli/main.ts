@@ -2,13 +2,13 @@
  * The `parallax` command line. Every failure is one line on stderr and a non-zero exit code
  * (1: the command failed, 2: the command line was wrong).
  */
-import type { ObserveScopeRequest } from '@shared/observe/scope';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UiNode } from '@shared/protocol/runner';
+import type { ObserveScopeRequest } from '@shared/observe/scope';
 import { boundsOf } from '@shared/model/node';
 import { frameText, nodeTitleText } from '@shared/model/title';
 import type { DefaultDevice } from '@main/host/default-device';
