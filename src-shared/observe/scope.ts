@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import type { UiNode } from '@shared/protocol/runner';
 import type { LayoutWarnings, Observation, ObserveScope, ObserveScopeKind } from '@shared/protocol/observation';
-import type { A11yFinding, A11yKind, A11ySeverity, AccessibilityAudit } from '@shared/protocol/accessibility';
+import { A11Y_KINDS, A11Y_SEVERITIES, type A11yFinding, type A11yKind, type A11ySeverity, type AccessibilityAudit } from '@shared/protocol/accessibility';
 import { ROOT_KEY, type NodeKey } from '@shared/model/tree';
 import { childrenOf, nodeFlag, SDK_SOURCE_KEY, type Rect } from '@shared/model/node';
 import { scopeLayoutWarnings } from './layout';
@@ -385,14 +385,12 @@ export function scopeAudit(audit: AccessibilityAudit, scoped: Pick<ScopedObserva
   }
   const dropped = violations.length !== audit.violations.length;
   if (!dropped && !(scoped.pruned && audit.truncated)) return { ...audit, violations };
-  const bySeverity: Partial<Record<A11ySeverity, number>> = {};
-  const byKind: Partial<Record<A11yKind, number>> = {};
-  for (const severity of Object.keys(audit.summary.bySeverity) as A11ySeverity[]) bySeverity[severity] = 0;
-  for (const kind of Object.keys(audit.summary.byKind) as A11yKind[]) byKind[kind] = 0;
+  const bySeverity = Object.fromEntries(A11Y_SEVERITIES.map((k) => [k, 0])) as Record<A11ySeverity, number>;
+  const byKind = Object.fromEntries(A11Y_KINDS.map((k) => [k, 0])) as Record<A11yKind, number>;
   for (const f of violations) {
-    bySeverity[f.severity] = (bySeverity[f.severity] ?? 0) + 1;
-    byKind[f.kind] = (byKind[f.kind] ?? 0) + 1;
+    bySeverity[f.severity] += 1;
+    byKind[f.kind] += 1;
   }
   const { truncated: _stale, ...rest } = audit;
-  return { ...rest, violations, summary: { ...audit.summary, total: violations.length, bySeverity, byKind } } as AccessibilityAudit;
+  return { ...rest, violations, summary: { ...audit.summary, total: violations.length, bySeverity, byKind } };
 }

@@ -278,8 +278,8 @@ describe('R-SCOPE-05: accessibility findings co-scoped', () => {
     violations,
     summary: {
       total: truncated?.total ?? violations.length,
-      bySeverity: { error: 1, warning: violations.length - 1 },
-      byKind: { hitRegion: violations.length },
+      bySeverity: { error: 1, warning: violations.length - 1, info: 0 },
+      byKind: { elementDetection: 0, sufficientElementDescription: 0, hitRegion: violations.length, contrast: 0, trait: 0, textClipped: 0 },
       notEvaluated: [],
     },
     ...(truncated ? { truncated } : {}),
@@ -290,7 +290,7 @@ describe('R-SCOPE-05: accessibility findings co-scoped', () => {
     const out = scopeAudit(audit([finding(STATUS_BAR, STATUS_BAR_B, 'error'), finding(HEADER, HEADER_B)]), scoped);
     expect(out.violations.map((f) => f.element.id)).toEqual([HEADER]);
     expect(out.violations[0]!.nodeKey).toBe(byId(scoped.observation, HEADER)!.key);
-    expect(out.summary).toMatchObject({ total: 1, bySeverity: { error: 0, warning: 1 }, byKind: { hitRegion: 1 } });
+    expect(out.summary).toMatchObject({ total: 1, bySeverity: { error: 0, warning: 1, info: 0 }, byKind: { hitRegion: 1, contrast: 0 } });
   });
 
   it('R-SCOPE-05: every finding kept: the summary stands; a capped audit of a pruned tree loses its stale total', () => {
