@@ -8,6 +8,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { UiNode } from '@shared/protocol/runner';
+import type { ObserveScopeRequest } from '@shared/observe/scope';
 import { boundsOf } from '@shared/model/node';
 import { frameText, nodeTitleText } from '@shared/model/title';
 import type { DefaultDevice } from '@main/host/default-device';
@@ -32,7 +33,7 @@ Commands:
         [--replay FOLDER] [--no-default-device] [--demo-devices N] [--demo-admin ADMIN_URL]...
                                       --demo-devices N: N demo devices on varied screens (default 1)
   devices [--json]                    list what discovery finds (Bonjour, runner ports, manual entries)
-  observe --device URL [--strategy visible|raw] [--xctest-only] [--accessibility-audit] [--observe-region content|x1,y1,x2,y2] [--json]
+  observe --device URL [--strategy visible|raw] [--xctest-only] [--accessibility-audit] [--observe-focus app|id:ID|text:TEXT] [--observe-region content|x1,y1,x2,y2] [--observe-overview] [--json]
                                       print the device's current observation
   tap|type|clear|swipe|scroll-to --device URL (--id ID | --text TEXT | --point X,Y) ... [--json]
                                       run one action; prints its result (parallax tap --help)
@@ -322,20 +323,24 @@ async function observe(args: string[], out: Out): Promise<number> {
     'xctest-only': { type: 'boolean' },
     'accessibility-audit': { type: 'boolean' },
     'observe-region': { type: 'string' },
+    'observe-focus': { type: 'string' },
+    'observe-overview': { type: 'boolean' },
     timeout: { type: 'string' },
   });
-  // Seed 002's observe-scope REGION (docs/rules.md#r-lay-10): a box of fractions, or `content` for the screen minus its system insets.
+  // Seed 002's observe-scopes (docs/rules.md#r-lay-10, #r-scope-01..04): FOCUS (`app`, `id:…`, `text:…`), REGION (a box of
+  // fractions, or `content` for the screen minus its system insets) and OVERVIEW, applied in that order.
   const region = values['observe-region'];
-  const { parseObserveRegion, ObserveRegionError, scopeToRegion } = await import('@shared/observe/scope');
-  let box: ReturnType<typeof parseObserveRegion> | undefined;
+  const { parseObserveRegion, parseObserveFocus, ObserveRegionError, scopeObservation, scopeAudit } = await import('@shared/observe/scope');
+  const request: ObserveScopeRequest = {};
   try {
-    box = region === undefined || region === 'content' ? undefined : parseObserveRegion(region);
+    if (region !== undefined) request.region = region === 'content' ? true : parseObserveRegion(region);
+    if (values['observe-focus'] !== undefined) request.focus = parseObserveFocus(values['observe-focus']);
   } catch (error) {
     if (error instanceof ObserveRegionError) throw new UsageError(error.message);
     throw error;
   }
-  // The audit names elements of the whole tree; co-scoping its findings is not done yet, so the two are refused together.
-  if (region !== undefined && values['accessibility-audit']) throw new UsageError('--observe-region and --accessibility-audit cannot be used together yet');
+  if (values['observe-overview']) request.overview = true;
+  const scoping = request.focus !== undefined || request.region !== undefined || request.overview === true;
   if (!values.device) throw new UsageError('observe needs --device ws://HOST:PORT/ws (a runner) or an AppReveal session URL');
   if (!/^(wss?|https?):\/\//.test(values.device)) throw new UsageError('--device must be a ws:// runner URL or an http:// AppReveal session URL');
   const [{ StrategySchema }, { connectionFor }] = await Promise.all([import('@shared/protocol/observation'), deviceManager()]);
@@ -355,12 +360,18 @@ async function observe(args: string[], out: Out): Promise<number> {
     });
     const { observation: read } = frame;
     if (!read) throw new Error('no observation');
-    const observation = region === undefined ? read : scopeToRegion(read, box);
-    // Seed 002: with the audit mode on, the observation carries its accessibilityAudit (docs/rules.md#r-a11y).
-    if (values['accessibility-audit']) observation.accessibilityAudit = (await import('@main/a11y/audit-frame')).auditFrame(frame);
+    const scoped = scoping ? scopeObservation(read, request) : undefined;
+    const observation: typeof read = scoped?.observation ?? read;
+    // Seed 002: with the audit mode on, the observation carries its accessibilityAudit (docs/rules.md#r-a11y), of the whole
+    // frame's tree and then co-scoped with the returned one, as the layout warnings are (R-SCOPE-05).
+    if (values['accessibility-audit']) {
+      const audit = (await import('@main/a11y/audit-frame')).auditFrame(frame);
+      if (audit) observation.accessibilityAudit = scoped ? scopeAudit(audit, scoped) : audit;
+    }
     // An observation that holds nothing to inspect is an error with its reasons, never an empty screen (R-AR-31).
     const { emptyObservationReasons } = await import('@shared/inspect/observation');
-    const empty = emptyObservationReasons(observation);
+    // Of the observation read: a scope narrowed to one element is what was asked, not an empty screen.
+    const empty = emptyObservationReasons(read);
     if (values.json) {
       out.log(JSON.stringify(observation, null, 2));
     } else {

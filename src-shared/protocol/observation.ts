@@ -192,16 +192,21 @@ export const FocusedElementSchema = z.object({
 export type FocusedElement = z.infer<typeof FocusedElementSchema>;
 
 /**
- * Seed 002's observe-scope record (docs/rules.md#r-lay-10), as AutoMobile's `ObserveScopeMetadata` (region
- * only): what the transform removed, and the crop in points.
+ * Seed 002's observe-scope record (docs/rules.md#r-lay-10, #r-scope-01), as AutoMobile's `ObserveScopeMetadata`
+ * (kaeawc/auto-mobile src/models/ObserveScope.ts): the transforms that ran, what they removed, the crop in
+ * points and how FOCUS resolved its subtree.
  */
+export const ObserveScopeKindSchema = z.enum(['focus', 'region', 'overview']);
+export type ObserveScopeKind = z.infer<typeof ObserveScopeKindSchema>;
 export const ObserveScopeSchema = z.object({
-  /** `region` when the crop removed a node; empty when it kept the whole tree. */
-  applied: z.array(z.literal('region')),
+  /** In application order (focus, region, overview): focus and region when they removed a node, overview always. */
+  applied: z.array(ObserveScopeKindSchema),
   nodesBefore: z.number().int().nonnegative(),
   nodesAfter: z.number().int().nonnegative(),
   /** The crop in the observation's units (points, fractional); absent without a screen size. */
   regionPx: z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() }).optional(),
+  /** How FOCUS resolved its subtree, when FOCUS was asked for. */
+  focus: z.object({ by: z.enum(['anchor', 'foreground-app']), matched: z.boolean(), packageName: z.string().optional() }).optional(),
 });
 export type ObserveScope = z.infer<typeof ObserveScopeSchema>;
 
@@ -241,7 +246,7 @@ export const ObservationSchema = z
     accessibilityAudit: AccessibilityAuditSchema.optional(),
     /** Seed 002: present only while the device's perf mode is on (docs/rules.md#r-perfsnap). */
     perfSnapshot: PerfSnapshotSchema.optional(),
-    /** Seed 002: present only when an observe-scope transform ran (`--observe-region`). */
+    /** Seed 002: present only when an observe-scope transform ran (`--observe-focus`, `--observe-region`, `--observe-overview`). */
     observeScope: ObserveScopeSchema.optional(),
   })
   .refine((o) => o.fallbackReason === undefined || o.backend === 'xctest', {

@@ -88,6 +88,8 @@ const UiNodeFieldsSchema = z.object({
   'web-origin': text,
   'web-role': text,
   'value-redacted': text,
+  // Set by the OVERVIEW observe-scope on a kept node: how many nodes below it were collapsed (docs/rules.md#r-scope-03).
+  omittedDescendants: z.number().int().nonnegative().optional(),
 });
 export const UiNodeSchema = treeSchema(UiNodeFieldsSchema, 'node');
 export type UiNode = z.infer<typeof UiNodeSchema>;

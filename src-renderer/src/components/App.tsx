@@ -54,6 +54,8 @@ import { FrameFooter, FrameHeader, ObservationBanners } from './FrameHeader';
 import { GridView } from './GridView';
 import { useGridView } from '@renderer/state/grid-view';
 import { LiveControls, ObserveOptionsControls } from './LiveControls';
+import { ScopeControl } from './ScopeControl';
+import { useScopedAudit, useScopedFrame } from '@renderer/state/observe-scope';
 import { PickStack } from './PickStack';
 import { SearchBox } from './SearchBox';
 import { SourceLegend } from './SourceLegend';
@@ -154,7 +156,8 @@ function LiveApp() {
 
   const device = devices.data?.find((d) => d.id === selectedDeviceId);
   const frameQuery = useFrame(device, options, live);
-  const frame = frameQuery.data;
+  // The shown frame, narrowed to the view's observe-scope (docs/rules.md#r-scope-06); the host's stays whole.
+  const { frame, scoped } = useScopedFrame(frameQuery.data);
   const loop = useLiveLoop(device, options, live, frame !== undefined && frame.screenshot === null);
   const hierarchy = frame?.observation?.viewHierarchy ?? null;
   const observeError: unknown = loop.error ?? (frameQuery.isError ? frameQuery.error : null);
@@ -214,7 +217,7 @@ function LiveApp() {
   const interacting = mode === 'interact' && device !== undefined;
   const appRevealPanel = device !== undefined && appReveal;
   const webViewPanel = device !== undefined && appReveal && device.supportedCommands.includes('get_dom_interactive');
-  const audit = useDeviceAudit(device, frame);
+  const audit = useScopedAudit(useDeviceAudit(device, frame), scoped);
   const focusedFinding = useAccessibility((s) => s.focused);
   const marks = useMemo(() => findingMarks(audit.data, frame?.receivedAt, focusedFinding), [audit.data, frame?.receivedAt, focusedFinding]);
   const markedNodes = useMemo(() => findingsByNode(marks), [marks]);
@@ -287,6 +290,7 @@ function LiveApp() {
                   <SearchBox matches={matches} />
                   <ZoomControls />
                   {device && <ObserveOptionsControls appReveal={appReveal} />}
+                  {device && <ScopeControl observeScope={frame?.observation?.observeScope} />}
                 </div>
                 {/* The frame's status in the column too: a banner over the stage would take the phone's height (docs/rules.md#r-layout-01). */}
                 {device && device.state === 'disconnected' && frame && (
