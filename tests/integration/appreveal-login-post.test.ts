@@ -20,6 +20,7 @@ import type { ActionStep } from '@shared/protocol/device';
 import type { ReplayReport } from '@shared/trace/replay-report';
 import type { AppState } from '@shared/protocol/appreveal-tools';
 import { openApiSocket, type ApiReply } from '../support/api-socket';
+import { openTraceFile } from '@main/trace/index';
 import { traceText } from '../support/appreveal-raw';
 import { admin } from '../support/demo-admin';
 import { useHostOverDemo } from '../support/host-over-demo';
@@ -139,6 +140,8 @@ describe('R-AR-32, R-SECRET-02, R-SECRET-08, R-SECRET-10: a password the app POS
         report.steps.map((step) => step.ran),
         JSON.stringify(report.steps.map((s) => s.differences)),
       ).toEqual(['yes', 'yes', 'yes']);
+      // The password went in from the variable, by name; the report says which, never the value.
+      expect(report.steps[1]?.replayed.variable).toBe('LOGIN_PASSWORD');
       const replayedFrames = await Promise.all(
         report.steps.flatMap((step) =>
           (['before', 'after'] as const).map((when) => call('trace.replayFrame', { path: stopped.lastTrace, callId: step.callId, when })),
@@ -151,7 +154,7 @@ describe('R-AR-32, R-SECRET-02, R-SECRET-08, R-SECRET-10: a password the app POS
       // What the step detail's copy buttons put on the clipboard, for every step the host keeps and
       // every step the timeline was sent (the functions the renderer calls: StepDetail.tsx).
       const timelineSteps = received.filter((m) => m.what === 'device.action').map((m) => m.value as ActionStep);
-      const clipboard = [...history, ...replayHistory, ...timelineSteps].flatMap((step) => {
+      const clipboard = [...(history as ActionStep[]), ...replayHistory, ...timelineSteps].flatMap((step) => {
         const outcome = stepOutcome(step.result);
         return [stepCopyText(step), ...(outcome.ok ? [] : [reasonCopyText(outcome)])];
       });
@@ -193,7 +196,7 @@ describe('R-AR-32, R-SECRET-02, R-SECRET-08, R-SECRET-10: a password the app POS
         'recorded trace',
         'Maestro export',
         'XCUITest export',
-        'replay report (trace.replay)',
+        'replayed frames (trace.replayFrame)',
         'clipboard: copy step result / reason',
       ])
         expect(places[place], place).toContain(USERNAME);
@@ -203,4 +206,51 @@ describe('R-AR-32, R-SECRET-02, R-SECRET-08, R-SECRET-10: a password the app POS
       ws.close();
     }
   }, 180_000);
+
+  it('R-SECRET-09: recorded with no screen before the first step, the username is kept (the read after shows it) and the password is not; both exports keep both steps', async () => {
+    const url = new URL(web.url);
+    const { ws, call: rawCall } = await openApiSocket(url.origin, url.search);
+    const call = async <T = Record<string, unknown>>(method: string, params: unknown): Promise<T> => {
+      const reply: ApiReply = await rawCall(method, params);
+      if (!reply.ok) throw new Error(`${method}: ${reply.error?.code}: ${reply.error?.message}`);
+      return reply.result as T;
+    };
+    try {
+      await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+      const device = await call<{ id: string }>('devices.connect', { url: host.demo.appRevealUrl });
+      await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
+      // No observe: the recording's first step has no screen before it.
+      await call('recording.start', { deviceId: device.id });
+      for (const [id, text] of [
+        ['login.username', USERNAME],
+        ['login.password', PASSWORD],
+      ] as const) {
+        const typed = await call<{ result: unknown }>('device.act', {
+          deviceId: device.id,
+          action: { action: 'sendKeys', target: { id }, steps: [{ kind: 'type', text }] },
+        });
+        expect(typed, JSON.stringify(typed.result)).toMatchObject({ result: { success: true } });
+      }
+      const stopped = await call<{ lastTrace: string }>('recording.stop', {});
+      const maestro = await call<{ yaml: string }>('trace.exportMaestro', { path: stopped.lastTrace });
+      const xcuitest = await call<{ swift: string }>('trace.exportXcuiTest', { path: stopped.lastTrace });
+      await call('devices.disconnect', { deviceId: device.id });
+
+      const opened = await openTraceFile(stopped.lastTrace);
+      const befores = opened.events.filter((e) => e.type === 'action.before');
+      // The path under test: the first step really had no screen before it.
+      expect(befores[0]).not.toHaveProperty('observationRef');
+      const trace = await traceText(stopped.lastTrace);
+      expect(trace).toContain(USERNAME);
+      expect(trace).not.toContain(PASSWORD_MARK);
+      expect(befores.map((e) => (e as { action: Record<string, unknown> }).action['secretUnknown'])).toEqual([undefined, undefined]);
+      expect(maestro.yaml).toContain(`- inputText: '${USERNAME}'`);
+      expect(maestro.yaml).toMatch(/- tapOn:\n {4}id: 'login\\.username'/);
+      expect(maestro.yaml).toMatch(/- tapOn:\n {4}id: 'login\\.password'\n(#.*\n)?- inputText: \$\{LOGIN_PASSWORD\}/);
+      expect(xcuitest.swift).toContain(`.typeText("${USERNAME}")`);
+      for (const text of [maestro.yaml, xcuitest.swift]) expect(text).not.toContain(PASSWORD_MARK);
+    } finally {
+      ws.close();
+    }
+  }, 120_000);
 });

@@ -13,6 +13,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { traceActionFor } from '@shared/trace/action-record';
 import { encodeTraceEvent } from '@shared/trace/encode';
 import { exportMaestroFlow } from '@shared/trace/maestro';
+import { exportXcuiTest } from '@shared/trace/xcuitest';
 import { readMaestroFlow } from '@shared/trace/maestro-flow';
 import { evaluateScripts } from '@shared/trace/maestro-handoff';
 import { buildTimeline, readTraceEvents } from '@shared/trace/reader';
@@ -110,7 +111,7 @@ const manifest: TraceManifest = {
 } as TraceManifest;
 
 /** A recording whose first two steps have no screen before them: one the read after explains, one nothing does. */
-function recording(): { yaml: string; variables: string[]; notes: string[] } {
+function recording(): { yaml: string; variables: string[]; notes: string[]; swift: string; swiftNotes: string[] } {
   let seq = 0;
   const events: TraceEvent[] = [];
   const add = (callId: string, request: ActionRequest, known: { after?: UiNode; result: ActionResult }) => {
@@ -122,8 +123,10 @@ function recording(): { yaml: string; variables: string[]; notes: string[] } {
   add('c2', typeInto('login.password', PASSWORD), { result: ok() });
   const read = readTraceEvents(events.map((e) => encodeTraceEvent(e)).join(''));
   if (!read.ok) throw read.error;
-  const flow = exportMaestroFlow(manifest, buildTimeline(read.events), new Map());
-  return { yaml: flow.yaml, variables: flow.variables, notes: flow.notes.map((n) => n.note) };
+  const steps = buildTimeline(read.events);
+  const flow = exportMaestroFlow(manifest, steps, new Map());
+  const xcui = exportXcuiTest(manifest, steps, new Map());
+  return { yaml: flow.yaml, variables: flow.variables, notes: flow.notes.map((n) => n.note), swift: xcui.swift, swiftNotes: xcui.notes.map((n) => n.note) };
 }
 
 describe('R-SECRET-09: the Maestro export keeps a first step', () => {
@@ -150,5 +153,17 @@ describe('R-SECRET-09: the Maestro export keeps a first step', () => {
     expect(evaluateScripts(text, run({}))).toBe('');
     // The plain `${NAME}` form is what stops a flow without -e: a ReferenceError in the engine.
     expect(() => evaluateScripts('${LOGIN_PASSWORD}', run({}))).toThrow(/LOGIN_PASSWORD is not defined/);
+  });
+
+  it('R-SECRET-09: the XCUITest export keeps both steps too: the given id, and the unclassified text read from the environment, empty when unset', () => {
+    expect(flow.swiftNotes).toEqual([]);
+    expect(flow.swift).toContain('let field1 = app.descendants(matching: .any).matching(NSPredicate(format: "identifier == %@", "login.username")).firstMatch');
+    expect(flow.swift).toContain(`field1.typeText("${USERNAME}")`);
+    expect(flow.swift).toContain('matching(NSPredicate(format: "identifier == %@", "login.password")).firstMatch');
+    // Not XCTUnwrap: the test must not fail for a text that may be no secret at all.
+    expect(flow.swift).toContain('let loginPassword = ProcessInfo.processInfo.environment["LOGIN_PASSWORD"] ?? ""');
+    expect(flow.swift).not.toContain('XCTUnwrap');
+    expect(flow.swift).toMatch(/\/\/ Parallax: step 2: no read saw the field/);
+    expect(flow.swift).not.toContain(PASSWORD);
   });
 });
