@@ -81,13 +81,14 @@ export function isSecretKey(key: string): boolean {
 // whitespace or a quote, so a URL embedded in a log line is handled too. The string's start and a
 // space are separators as well (docs/rules.md#r-secret-11): a form body as a string
 // (`password=…&username=…`), or one quoted in a log line, opens with its first parameter.
-const PARAM = /(^|[?&#;]|\s)([^=&#?;\s"'<>]+)=([^&#;\s"'<>]*)/g;
+// A name is at most 256 characters: a longer run (a base64 screenshot, which opens a string and ends in
+// `=`) is no parameter, and is passed over without decoding it.
+const PARAM = /(^|[?&#;]|\s)([^=&#?;\s"'<>]{1,256})=([^&#;\s"'<>]*)/g;
 const BEARER = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi;
-// "token": "abc" inside a string that holds JSON (a logged request body).
-const JSON_MEMBER = /"((?:[^"\\\n]|\\.)*)"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"/g;
-// "passcode": 4711: a password written as a number (a PIN); only under a password's name, since a
-// number under a token's name is a count (maxTokens).
-const JSON_NUMBER_MEMBER = /"((?:[^"\\\n]|\\.)*)"(\s*:\s*)(-?\d[\d.eE+-]*)/g;
+// "token": "abc" inside a string that holds JSON (a logged request body), and "passcode": 4711, a
+// password written as a number (a PIN): masked only under a password's name, since a number under a
+// token's name is a count (maxTokens). One pass for both.
+const JSON_MEMBER = /"((?:[^"\\\n]|\\.)*)"(\s*:\s*)(?:"((?:[^"\\\n]|\\.)*)"|(-?\d[\d.eE+-]*))/g;
 // "X-AppReveal-Session: abc" on a line of a logged header block.
 const HEADER_LINE = /^([ \t]*)([A-Za-z0-9-]+)([ \t]*:[ \t]*)(\S.*)$/gm;
 // scheme://user:password@host
@@ -160,10 +161,9 @@ export function redactString(text: string, options: RedactOptions = {}): string 
   if (out.includes('@')) out = out.replace(USERINFO_PASSWORD, '$1@');
   if (/bearer|basic/i.test(out)) out = out.replace(BEARER, `$1$2${REDACTED}`);
   if (/"\s*:/.test(out)) {
-    out = out.replace(JSON_MEMBER, (match, key: string, colon: string, value: string) =>
-      namesSecretText(key, value) ? `"${key}"${colon}"${REDACTED}"` : match,
+    out = out.replace(JSON_MEMBER, (match, key: string, colon: string, text: string | undefined) =>
+      (text !== undefined ? namesSecretText(key, text) : isPasswordKey(key)) ? `"${key}"${colon}"${REDACTED}"` : match,
     );
-    out = out.replace(JSON_NUMBER_MEMBER, (match, key: string, colon: string) => (isPasswordKey(key) ? `"${key}"${colon}"${REDACTED}"` : match));
   }
   if (out.includes(':')) {
     out = out.replace(HEADER_LINE, (match, indent: string, name: string, colon: string) => (isSecretKey(name) ? `${indent}${name}${colon}${REDACTED}` : match));
