@@ -215,7 +215,10 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
     this.enqueue(async () => {
       // One writer for the action events (replay.ts), so what replay and the Maestro export read back is
       // what was written, and a secret field's text never is.
-      if (started) await recordActionBefore(recorder, { callId: step.callId, request: step.request, before: step.before, time: step.startedAt });
+      if (started) {
+        const known = { after: step.after, result: step.result };
+        await recordActionBefore(recorder, { callId: step.callId, request: step.request, before: step.before, time: step.startedAt, known });
+      }
       let appStateRef: ResourceRef | undefined;
       if (app) {
         appStateRef = await recorder.addResource('appState', appStateChanges(this.lastAppState, app));

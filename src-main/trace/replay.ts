@@ -68,12 +68,21 @@ export interface RecordActionBeforeInput {
   xctestOnly?: boolean;
   /** Epoch ms; defaults to now. */
   time?: number;
+  /**
+   * When the before event is written with the result (SessionRecording does): the read after and the
+   * result, which say whether the typed text is a secret when no screen came before (docs/rules.md#r-secret-09).
+   */
+  known?: { after?: ObservedFrame | null; result?: ActionResult };
 }
 
 /** Writes an action.before: call it when the action is sent, so a crash mid-action leaves it in flight. */
 export async function recordActionBefore(recorder: TraceRecorder, input: RecordActionBeforeInput): Promise<void> {
   const refs = await frameResources(recorder, input.before);
-  const { action, target } = traceActionFor(input.request, input.before?.observation?.viewHierarchy?.hierarchy, { xctestOnly: input.xctestOnly });
+  const { action, target } = traceActionFor(input.request, input.before?.observation?.viewHierarchy?.hierarchy, {
+    xctestOnly: input.xctestOnly,
+    after: input.known?.after?.observation?.viewHierarchy?.hierarchy,
+    result: input.known?.result,
+  });
   await recorder.append({
     type: 'action.before',
     callId: input.callId,
@@ -117,7 +126,7 @@ export async function recordActionStep(
   // result's own total puts the before where the action began, so the timeline shows its duration.
   const total = step.result.timings['total'];
   const time = step.time ?? (total !== undefined ? Math.round((step.endTime ?? Date.now()) - total) : undefined);
-  await recordActionBefore(recorder, { ...step, ...(time !== undefined ? { time } : {}) });
+  await recordActionBefore(recorder, { ...step, known: { after: step.after, result: step.result }, ...(time !== undefined ? { time } : {}) });
   await recordActionAfter(recorder, {
     callId: step.callId,
     result: step.result,

@@ -62,6 +62,26 @@ export function typedTextIsSecret(request: ActionRequest, context: SecretContext
   );
 }
 
+/**
+ * What is known of the text `request` types (docs/rules.md#r-secret-09): `secret` when any signal says
+ * so; `plain` when a read saw the field it went into (a picked node's copy, the field on the tree before
+ * or after, the focused field, the control a web_type named) and no signal said secret; `unknown` when
+ * no read saw it at all (the first step of a recording with no screen before it and no read after), where
+ * a writer that must not keep a secret fails closed and says why.
+ */
+export type TypedTextSecrecy = 'secret' | 'plain' | 'unknown';
+
+export function typedTextSecrecy(request: ActionRequest, context: SecretContext = {}): TypedTextSecrecy {
+  if (typedTextIsSecret(request, context)) return 'secret';
+  if ((request.action !== 'sendKeys' && request.action !== 'webTool') || typedTexts(request).length === 0) return 'plain';
+  if (request.action === 'webTool') {
+    const seen = [context.before, context.after].some((root) => root !== undefined && webControls(root, request.selector).length > 0);
+    return seen ? 'plain' : 'unknown';
+  }
+  const seen = fieldsIn(context.before, request.target, context.result).length + fieldsIn(context.after, request.target, context.result).length > 0;
+  return seen ? 'plain' : 'unknown';
+}
+
 /** The field(s) of `root` the typing went to, by every way the request and result name one. */
 function fieldsIn(root: UiNode | undefined, target: TargetSelector | undefined, result: ActionResult | undefined): UiNode[] {
   const out: UiNode[] = [];

@@ -275,6 +275,20 @@ export function stepOutcome(result: ActionResult): StepOutcome {
   return outcome;
 }
 
+/**
+ * What the step detail's "Copy result" puts on the clipboard (docs/rules.md#r-qa-20): the step's request
+ * and result as the host kept them, so a typed secret is already out of both (docs/rules.md#r-secret-02);
+ * one function, so the integration test searches the very text a user would paste (r-secret-10).
+ */
+export function stepCopyText(step: Pick<ActionStep, 'request' | 'result'>): string {
+  return JSON.stringify({ request: step.request, result: step.result }, null, 2);
+}
+
+/** What "Copy the reason" puts on the clipboard: the failure, what it means and what to do. */
+export function reasonCopyText(outcome: Pick<StepOutcome, 'failureReason' | 'explanation'>): string {
+  return outcome.explanation ? `${outcome.failureReason ?? ''}: ${outcome.explanation.meaning} ${outcome.explanation.whatToDo}` : (outcome.failureReason ?? '');
+}
+
 export interface StageTiming {
   stage: string;
   ms: number;

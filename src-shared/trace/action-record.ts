@@ -5,7 +5,9 @@
  *
  *   action.before  action: the ActionRequest with `action` renamed `kind` and its target (or
  *                          container) slot taken out; sendKeys also carries `text` / `replace` when it
- *                          types one text, which is the form the Maestro export reads
+ *                          types one text, which is the form the Maestro export reads; a step whose
+ *                          text is left out says `secret: true`, and the action `secretUnknown: true`
+ *                          when no read saw the field (it may be a password: docs/rules.md#r-secret-09)
  *                  target: selector  {id} | {text} | {point} as the user gave it (absent for a picked node)
  *                          node      the element's attributes (no children) on the before-screen
  *                          nodeKey   its index path in the before-observation
@@ -32,7 +34,7 @@ import { centerOf, hidesText, withoutChildren, XCTEST_TWIN_ATTRIBUTES } from '@s
 import { xctestNodeOf } from '@shared/selectors/element';
 import { flattenTree } from '@shared/model/tree';
 import { describeRequest, keyStepText } from '@shared/act/describe';
-import { typedTextIsSecret } from '@shared/act/secret';
+import { typedTextSecrecy } from '@shared/act/secret';
 import { keySteps } from './export-plan';
 import type { TraceAction, TraceActionResult, TraceTarget } from './schema';
 
@@ -78,7 +80,19 @@ export function isActionKind(kind: string): kind is ActionKind {
 }
 
 /** Fields the trace adds for its other readers (the Maestro export, the flag); not part of a request. */
-const TRACE_ONLY_FIELDS = new Set(['kind', 'text', 'replace', 'xctestOnly']);
+const TRACE_ONLY_FIELDS = new Set(['kind', 'text', 'replace', 'xctestOnly', 'secretUnknown']);
+
+/**
+ * What the recorder knows besides the before-screen: the read after the action and its result. Both
+ * are known when the step is written (SessionRecording writes the before event with the result), so a
+ * first step with no screen before it is judged by the field as the device read it after
+ * (docs/rules.md#r-secret-09).
+ */
+export interface TraceActionContext {
+  xctestOnly?: boolean;
+  after?: UiNode | undefined;
+  result?: ActionResult | undefined;
+}
 
 /**
  * The action and target record of an action.before event. `beforeRoot` is the screen the user was
@@ -88,15 +102,20 @@ const TRACE_ONLY_FIELDS = new Set(['kind', 'text', 'replace', 'xctestOnly']);
 export function traceActionFor(
   request: ActionRequest,
   beforeRoot: UiNode | undefined,
-  options: { xctestOnly?: boolean } = {},
+  options: TraceActionContext = {},
 ): { action: TraceAction; target?: TraceTarget } {
   const slot = SLOT[request.action];
   const { action: kind, ...rest } = request as ActionRequest & Record<string, unknown>;
   const selector = rest[slot] as TargetSelector | undefined;
   delete rest[slot];
   const action: TraceAction = { kind, ...rest, ...(options.xctestOnly ? { xctestOnly: true } : {}) };
+  // Whether the typed text is a secret, from every read there is (docs/rules.md#r-secret-09): the
+  // request (the user or the host said so), the field before, the field after, the result.
+  const secrecy = typedTextSecrecy(request, { before: beforeRoot, after: options.after, result: options.result });
+  // No read saw the field: the text may be a password, so it is left out, and the step says why.
+  if (secrecy === 'unknown') action['secretUnknown'] = true;
   // A web_type into a secret control keeps its text out as a sendKeys does (docs/rules.md#r-secret).
-  if (request.action === 'webTool' && typedTextIsSecret(request, { before: beforeRoot })) {
+  if (request.action === 'webTool' && secrecy !== 'plain') {
     delete action['text'];
     action['secret'] = true;
   }
@@ -130,9 +149,8 @@ export function traceActionFor(
   }
 
   if (request.action === 'sendKeys') {
-    // A field the trace cannot see (no before-screen, keyboard focus) may be a password: fail closed.
-    // The request says so itself when the user or the host knew it (docs/rules.md#r-secret).
-    const secret = request.secret === true || (target?.node ? hidesText(target.node) : true);
+    // A field no read saw may be a password: fail closed (`secretUnknown`, docs/rules.md#r-secret-09).
+    const secret = secrecy !== 'plain';
     // The text is left out and the step says so (docs/rules.md#r-rpl-04): a replay asks for it by name.
     const steps = request.steps.map((step) => (secret && 'text' in step ? { kind: step.kind, secret: true } : step));
     action['steps'] = steps;

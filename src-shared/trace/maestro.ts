@@ -133,8 +133,22 @@ function legacyChoice(target: StepTarget, screen: ExportScreen | undefined): Sel
   return { why: 'the target has no unique id or text on the recorded screen, and no point' };
 }
 
+/**
+ * With no screen recorded before the step (the first step of a recording started before any read), no
+ * selector can be checked for uniqueness; the user's own id or text is still what the step aimed at, so
+ * it is the selector, and the flow says it was not checked (docs/rules.md#r-secret-09: the step is kept).
+ */
+function givenSelection(target: StepTarget): Selection | undefined {
+  const given = PlainSelectorSchema.safeParse(target.record?.selector).data;
+  if (!given || 'point' in given) return undefined;
+  const line = 'id' in given ? `id: ${yamlString(escapeRegex(given.id))}` : `text: ${yamlString(escapeRegex(given.text))}`;
+  return { lines: [line], comment: 'no screen was recorded before this step: the selector is the one the step was given, not checked for uniqueness' };
+}
+
 function choose(step: ExportStep): Selection {
   const { target, screen } = step;
+  const given = screen ? undefined : givenSelection(target);
+  if (given) return given;
   if (!recordsXctest(target)) return legacyChoice(target, screen);
   const choice = xctestChoice('maestro', target, screen);
   if (choice.kind === 'selector') {
@@ -189,6 +203,7 @@ function sendKeys(step: ExportStep, ctx: Context): Emitted {
         if (key.kind === 'replace') lines.push(...eraseLines(step.target.node));
         // `${…}` in typed text would run as JavaScript in Maestro (maestro-handoff.ts, Env.kt).
         if ('text' in key) lines.push(`- inputText: ${yamlString(maestroLiteralText(key.text))}`);
+        else if (step.action['secretUnknown'] === true) lines.push(...unknownSecretLines(step, ctx));
         else {
           const name = secretVariableName(step.target.record, step.number);
           ctx.variables.add(name);
@@ -209,6 +224,21 @@ function sendKeys(step: ExportStep, ctx: Context): Emitted {
   }
   if (lines.length === 0) return { note: 'the keyboard step records nothing to type' };
   return { lines };
+}
+
+/**
+ * Text the trace left out because no read saw the field it went into (docs/rules.md#r-secret-09): it
+ * may or may not be a secret. The flow says so and types the variable when one is passed, else nothing,
+ * so it still runs: Env.kt `evaluateScripts` hands the `${…}` to the JavaScript engine, where a name that
+ * was never defined is a ReferenceError (the flow would stop) but `typeof` of it is "undefined".
+ */
+function unknownSecretLines(step: ExportStep, ctx: Context): string[] {
+  const name = secretVariableName(step.target.record, step.number);
+  ctx.variables.add(name);
+  return [
+    `# Parallax: step ${step.number}: no read saw the field before or after the typing, so the trace could not tell whether the text was a secret and does not hold it: pass it with -e ${name}=… (without it this step types nothing)`,
+    `- inputText: ${yamlString(`\${typeof ${name} === 'undefined' ? '' : ${name}}`)}`,
+  ];
 }
 
 function swipeLines(step: ExportStep): Emitted {

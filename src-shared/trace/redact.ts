@@ -7,8 +7,8 @@
  *  - secrets by key: token, authorization, appreveal_session_token, any *Token / *_token / *-token,
  *    X-AppReveal-Session, cookies, API keys and secrets (key names are compared without case,
  *    dashes or underscores; numbers and booleans under such names are kept, a token is text);
- *  - secrets inside strings: `token=` / `appreveal_session_token=` style query and fragment
- *    parameters, a password in a URL's user info, `Bearer <token>`, `"token": "..."` in logged JSON,
+ *  - secrets inside strings: `token=` / `appreveal_session_token=` / `password=` style query and fragment
+ *    parameters, and the same at the start of a string or after a space (a form body, a logged form), a password in a URL's user info, `Bearer <token>`, `"token": "..."` in logged JSON,
  *    `Authorization: ...` in logged headers, and any string the caller names in `options.secrets`
  *    (the web host's per-start token, an AppReveal session token);
  *  - values the device itself hides: every field model/node.ts `hidesText` calls secret (a password or
@@ -17,6 +17,7 @@
  */
 import { hidesText } from '@shared/model/node';
 import { isRecord } from '@shared/protocol/json';
+import { MAX_APP_STATE_READING_CHARS } from '@shared/protocol/appreveal-tools';
 
 export interface RedactOptions {
   /** Exact strings that must not survive anywhere (each occurrence becomes "[redacted]"). */
@@ -77,11 +78,17 @@ export function isSecretKey(key: string): boolean {
 // ---- Strings and URLs -------------------------------------------------------------------------------
 
 // A parameter inside a URL-ish string: separator, name, value. Values stop at the next separator,
-// whitespace or a quote, so a URL embedded in a log line is handled too.
-const PARAM = /([?&#;])([^=&#?;\s"'<>]+)=([^&#;\s"'<>]*)/g;
+// whitespace or a quote, so a URL embedded in a log line is handled too. The string's start and a
+// space are separators as well (docs/rules.md#r-secret-11): a form body as a string
+// (`password=…&username=…`), or one quoted in a log line, opens with its first parameter.
+// A name is at most 256 characters: a longer run (a base64 screenshot, which opens a string and ends in
+// `=`) is no parameter, and is passed over without decoding it.
+const PARAM = /(^|[?&#;]|\s)([^=&#?;\s"'<>]{1,256})=([^&#;\s"'<>]*)/g;
 const BEARER = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/=-]{8,}/gi;
-// "token": "abc" inside a string that holds JSON (a logged request body).
-const JSON_MEMBER = /"((?:[^"\\\n]|\\.)*)"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"/g;
+// "token": "abc" inside a string that holds JSON (a logged request body), and "passcode": 4711, a
+// password written as a number (a PIN): masked only under a password's name, since a number under a
+// token's name is a count (maxTokens). One pass for both.
+const JSON_MEMBER = /"((?:[^"\\\n]|\\.)*)"(\s*:\s*)(?:"((?:[^"\\\n]|\\.)*)"|(-?\d[\d.eE+-]*))/g;
 // "X-AppReveal-Session: abc" on a line of a logged header block.
 const HEADER_LINE = /^([ \t]*)([A-Za-z0-9-]+)([ \t]*:[ \t]*)(\S.*)$/gm;
 // scheme://user:password@host
@@ -90,6 +97,8 @@ const MARK = '\uE000';
 const MARKED_LAST = new RegExp(`[?#]${MARK}(?=$|[#\\s"'<>])`, 'g');
 const MARKED_FIRST = new RegExp(`([?#])${MARK}[&;]`, 'g');
 const MARKED_LATER = new RegExp(`[&;]${MARK}`, 'g');
+const MARKED_OPENING_LAST = new RegExp(`(^|\\s)${MARK}(?=$|[#\\s"'<>])`, 'g');
+const MARKED_OPENING_FIRST = new RegExp(`(^|\\s)${MARK}[&;]`, 'g');
 
 function decodeName(name: string): string {
   try {
@@ -99,7 +108,10 @@ function decodeName(name: string): string {
   }
 }
 
-/** Drops secret query / fragment parameters from every URL inside `text`, keeping the rest of each URL. */
+/**
+ * Drops secret query / fragment parameters from every URL inside `text`, keeping the rest of each URL,
+ * and a secret parameter that opens the string or a word (a form body, a form quoted in a log line).
+ */
 export function stripSecretParams(text: string): string {
   if (!text.includes('=')) return text;
   let removed = false;
@@ -118,7 +130,10 @@ export function stripSecretParams(text: string): string {
       // "?token=x&a=1" → "?a=1"
       .replace(MARKED_FIRST, '$1')
       // "?a=1&token=x" → "?a=1"
-      .replace(MARKED_LATER, '');
+      .replace(MARKED_LATER, '')
+      // "password=x&a=1" → "a=1", "body password=x" → "body "
+      .replace(MARKED_OPENING_FIRST, '$1')
+      .replace(MARKED_OPENING_LAST, '$1');
     if (next === out) break;
     out = next;
   }
@@ -146,8 +161,8 @@ export function redactString(text: string, options: RedactOptions = {}): string 
   if (out.includes('@')) out = out.replace(USERINFO_PASSWORD, '$1@');
   if (/bearer|basic/i.test(out)) out = out.replace(BEARER, `$1$2${REDACTED}`);
   if (/"\s*:/.test(out)) {
-    out = out.replace(JSON_MEMBER, (match, key: string, colon: string, value: string) =>
-      namesSecretText(key, value) ? `"${key}"${colon}"${REDACTED}"` : match,
+    out = out.replace(JSON_MEMBER, (match, key: string, colon: string, text: string | undefined) =>
+      (text !== undefined ? namesSecretText(key, text) : isPasswordKey(key)) ? `"${key}"${colon}"${REDACTED}"` : match,
     );
   }
   if (out.includes(':')) {
@@ -185,13 +200,23 @@ export function maskCapturedTraffic(value: unknown, depth = 0): unknown {
 const FORM_BODY = /^[^\s=&?#]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*\s*$/;
 
 /**
+ * The longest text `maskBodyText` parses as JSON (docs/rules.md#r-secret-12): an AppReveal reading's own
+ * limit (a call detail larger than that is refused as it is read), so a body over it never came from the
+ * app as one; checked before `JSON.parse` spends memory on an object graph several times the text's size.
+ */
+export const MAX_MASK_PARSE_CHARS = MAX_APP_STATE_READING_CHARS;
+
+/**
  * One text of a captured call (a body, a header, SSE data). JSON text is masked as the value it is, so a
  * password written as a number or in pretty-printed JSON is found too, and written back as it was laid
  * out (indented when it came on several lines); it is left as it came when it held no secret. A form body
- * loses its secret fields wherever they stand, the first one included.
+ * loses its secret fields wherever they stand, the first one included. A text over MAX_MASK_PARSE_CHARS
+ * is not parsed: the string rules mask it in place (a JSON member by its name, a string or number
+ * password, a form's or URL's parameter), each a linear scan.
  */
 function maskBodyText(text: string, depth: number): string {
-  const trimmed = text.trimStart();
+  const parseable = text.length <= MAX_MASK_PARSE_CHARS;
+  const trimmed = parseable ? text.trimStart() : '';
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     let parsed: unknown;
     try {

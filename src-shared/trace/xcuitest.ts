@@ -60,11 +60,33 @@ function coordinate(point: Point): string {
 
 interface Context {
   variables: Set<string>;
+  /** The variables some step types as a known secret: the test fails without them. The rest are text the trace could not classify (docs/rules.md#r-secret-09), empty when unset. */
+  required: Set<string>;
 }
 
 type Element = { expression: string; comment?: string } | { point: Point; comment: string } | { why: string };
 
+/**
+ * With no screen recorded before the step, the id or text the step was given (docs/rules.md#r-secret-09),
+ * as the first element of any type that carries it: nothing could be checked for uniqueness.
+ */
+function givenElement(step: ExportStep): Element | undefined {
+  if (step.screen) return undefined;
+  const given = PlainSelectorSchema.safeParse(step.target.record?.selector).data;
+  if (!given || 'point' in given) return undefined;
+  const predicate =
+    'id' in given
+      ? `NSPredicate(format: "identifier == %@", ${swiftString(given.id)})`
+      : `NSPredicate(format: "label == %@ OR placeholderValue == %@", ${swiftString(given.text)}, ${swiftString(given.text)})`;
+  return {
+    expression: `app.descendants(matching: .any).matching(${predicate}).firstMatch`,
+    comment: 'no screen was recorded before this step: the selector is the one the step was given, not checked for uniqueness',
+  };
+}
+
 function element(step: ExportStep): Element {
+  const given = givenElement(step);
+  if (given) return given;
   const choice = xctestChoice('xcuitest', step.target, step.screen);
   if (choice.kind === 'selector') {
     const s = choice.suggestion;
@@ -121,7 +143,15 @@ function sendKeys(step: ExportStep, ctx: Context): Emitted {
         else {
           const name = secretVariableName(step.target.record, step.number);
           ctx.variables.add(name);
-          lines.push(`${field}.typeText(${swiftVariableName(name)}) // a secret the trace does not hold: the environment's ${name}`);
+          if (step.action['secretUnknown'] === true) {
+            lines.push(
+              `// Parallax: step ${step.number}: no read saw the field before or after the typing, so the trace could not tell whether the text was a secret and does not hold it: the environment's ${name}, empty when unset`,
+            );
+            lines.push(`${field}.typeText(${swiftVariableName(name)})`);
+          } else {
+            ctx.required.add(name);
+            lines.push(`${field}.typeText(${swiftVariableName(name)}) // a secret the trace does not hold: the environment's ${name}`);
+          }
         }
         break;
       }
@@ -304,7 +334,7 @@ function parallaxAssert(step: ExportStep): Emitted {
 
 /** The steps (from `buildTimeline`) as an XCUITest test method. */
 export function exportXcuiTest(manifest: TraceManifest, steps: readonly TimelineStep[], observationsByRef: ObservationsByRef): XcuiTestExport {
-  const ctx: Context = { variables: new Set() };
+  const ctx: Context = { variables: new Set(), required: new Set() };
   const walk = walkExport(
     manifest,
     steps,
@@ -329,9 +359,11 @@ export function exportXcuiTest(manifest: TraceManifest, steps: readonly Timeline
   const body = [
     walk.appId === undefined ? 'let app = XCUIApplication()' : `let app = XCUIApplication(bundleIdentifier: ${swiftString(walk.appId)})`,
     walk.appId === undefined ? 'app.launch()' : 'app.activate()',
-    ...variables.map(
-      (name) =>
-        `let ${swiftVariableName(name)} = try XCTUnwrap(ProcessInfo.processInfo.environment[${swiftString(name)}], ${swiftString(`set ${name} in the test scheme's environment: the trace does not hold it`)})`,
+    ...variables.map((name) =>
+      // A text that may not be a secret at all does not fail the test when unset (docs/rules.md#r-secret-09).
+      !ctx.required.has(name)
+        ? `let ${swiftVariableName(name)} = ProcessInfo.processInfo.environment[${swiftString(name)}] ?? ""`
+        : `let ${swiftVariableName(name)} = try XCTUnwrap(ProcessInfo.processInfo.environment[${swiftString(name)}], ${swiftString(`set ${name} in the test scheme's environment: the trace does not hold it`)})`,
     ),
     '',
     ...walk.body,

@@ -15,8 +15,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebHost, type WebHost } from '@main/host/web-host';
 import { networkRows } from '@shared/inspect/app-state';
+import { reasonCopyText, stepCopyText, stepOutcome } from '@shared/inspect/actions';
+import type { ActionStep } from '@shared/protocol/device';
+import type { ReplayReport } from '@shared/trace/replay-report';
 import type { AppState } from '@shared/protocol/appreveal-tools';
 import { openApiSocket, type ApiReply } from '../support/api-socket';
+import { openTraceFile } from '@main/trace/index';
 import { traceText } from '../support/appreveal-raw';
 import { admin } from '../support/demo-admin';
 import { useHostOverDemo } from '../support/host-over-demo';
@@ -49,8 +53,8 @@ afterAll(async () => {
 const passwordIn = (text: string): string[] =>
   text.includes(PASSWORD_MARK) ? [text.slice(Math.max(0, text.indexOf(PASSWORD_MARK) - 40), text.indexOf(PASSWORD_MARK) + 30)] : [];
 
-describe('R-AR-32, R-SECRET-02, R-SECRET-08: a password the app POSTs at Sign In is found in 0 places', () => {
-  it('typed into the secure field, sent by Sign In as JSON and as a form: timeline, history, network list and details, trace, exports, API JSON, logs', async () => {
+describe('R-AR-32, R-SECRET-02, R-SECRET-08, R-SECRET-10: a password the app POSTs at Sign In is found in 0 places', () => {
+  it('typed into the secure field, sent by Sign In as JSON and as a form: timeline, history, network list and details, trace, exports, replay report and frames, clipboard, API JSON, logs', async () => {
     const url = new URL(web.url);
     const { ws, call: rawCall, received } = await openApiSocket(url.origin, url.search);
     const output = captureProcessOutput();
@@ -72,8 +76,13 @@ describe('R-AR-32, R-SECRET-02, R-SECRET-08: a password the app POSTs at Sign In
       // reads back as bullets: nothing in the request says secret), then Sign In.
       const typeInto = (id: string, text: string) =>
         call('device.act', { deviceId: device.id, action: { action: 'sendKeys', target: { id }, steps: [{ kind: 'type', text }] } });
-      expect(await typeInto('login.username', USERNAME)).toMatchObject({ result: { success: true } });
-      expect(await typeInto('login.password', PASSWORD)).toMatchObject({ result: { success: true } });
+      for (const [id, text] of [
+        ['login.username', USERNAME],
+        ['login.password', PASSWORD],
+      ] as const) {
+        const typed = await typeInto(id, text);
+        expect(typed, JSON.stringify(typed['result'])).toMatchObject({ result: { success: true } });
+      }
       expect(await call('device.act', { deviceId: device.id, action: { action: 'tap', target: { id: 'login.submit' } } })).toMatchObject({
         result: { success: true },
       });
@@ -117,8 +126,39 @@ describe('R-AR-32, R-SECRET-02, R-SECRET-08: a password the app POSTs at Sign In
       const maestro = await call<{ yaml: string }>('trace.exportMaestro', { path: stopped.lastTrace });
       const xcuitest = await call<{ swift: string }>('trace.exportXcuiTest', { path: stopped.lastTrace });
       const trace = await traceText(stopped.lastTrace);
+
+      // A replay of the recording through the host API, as the Replay panel runs it: the password is
+      // given for its variable (the trace does not hold it) and typed again, so the report, its step
+      // events and the replayed frames all had it within reach.
+      await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+      await call('device.observe', { deviceId: device.id });
+      const opened = await call<{ variables: { name: string }[] }>('trace.open', { path: stopped.lastTrace });
+      const variables = Object.fromEntries(opened.variables.map((v) => [v.name, PASSWORD]));
+      expect(Object.keys(variables)).toEqual(['LOGIN_PASSWORD']);
+      const report = await call<ReplayReport>('trace.replay', { deviceId: device.id, path: stopped.lastTrace, stopOnDivergence: false, variables });
+      expect(
+        report.steps.map((step) => step.ran),
+        JSON.stringify(report.steps.map((s) => s.differences)),
+      ).toEqual(['yes', 'yes', 'yes']);
+      // The password went in from the variable, by name; the report says which, never the value.
+      expect(report.steps[1]?.replayed.variable).toBe('LOGIN_PASSWORD');
+      const replayedFrames = await Promise.all(
+        report.steps.flatMap((step) =>
+          (['before', 'after'] as const).map((when) => call('trace.replayFrame', { path: stopped.lastTrace, callId: step.callId, when })),
+        ),
+      );
+      const replayHistory = await call<ActionStep[]>('device.history', { deviceId: device.id });
       await call('devices.disconnect', { deviceId: device.id });
       output.restore();
+
+      // What the step detail's copy buttons put on the clipboard, for every step the host keeps and
+      // every step the timeline was sent (the functions the renderer calls: StepDetail.tsx).
+      const timelineSteps = received.filter((m) => m.what === 'device.action').map((m) => m.value as ActionStep);
+      const clipboard = [...(history as ActionStep[]), ...replayHistory, ...timelineSteps].flatMap((step) => {
+        const outcome = stepOutcome(step.result);
+        return [stepCopyText(step), ...(outcome.ok ? [] : [reasonCopyText(outcome)])];
+      });
+      expect(timelineSteps.length).toBeGreaterThanOrEqual(3);
 
       const events = received.filter((m) => !m.what.startsWith('reply '));
       const places: Record<string, string> = {
@@ -130,6 +170,14 @@ describe('R-AR-32, R-SECRET-02, R-SECRET-08: a password the app POSTs at Sign In
         'recorded trace': trace,
         'Maestro export': maestro.yaml,
         'XCUITest export': xcuitest.swift,
+        'replay report (trace.replay)': JSON.stringify(report),
+        'replay step events (trace.replayStep)': received
+          .filter((m) => m.what === 'trace.replayStep')
+          .map((m) => m.text)
+          .join('\n'),
+        'replayed frames (trace.replayFrame)': JSON.stringify(replayedFrames),
+        'host history after the replay': JSON.stringify(replayHistory),
+        'clipboard: copy step result / reason': clipboard.join('\n'),
         'every API reply and event, as sent on the socket': received.map((m) => m.text).join('\n'),
         'host logs (stdout, stderr, console)': output.text(),
       };
@@ -148,6 +196,8 @@ describe('R-AR-32, R-SECRET-02, R-SECRET-08: a password the app POSTs at Sign In
         'recorded trace',
         'Maestro export',
         'XCUITest export',
+        'replayed frames (trace.replayFrame)',
+        'clipboard: copy step result / reason',
       ])
         expect(places[place], place).toContain(USERNAME);
       expect(places['recorded trace']).toContain('login.password');
@@ -156,4 +206,51 @@ describe('R-AR-32, R-SECRET-02, R-SECRET-08: a password the app POSTs at Sign In
       ws.close();
     }
   }, 180_000);
+
+  it('R-SECRET-09: recorded with no screen before the first step, the username is kept (the read after shows it) and the password is not; both exports keep both steps', async () => {
+    const url = new URL(web.url);
+    const { ws, call: rawCall } = await openApiSocket(url.origin, url.search);
+    const call = async <T = Record<string, unknown>>(method: string, params: unknown): Promise<T> => {
+      const reply: ApiReply = await rawCall(method, params);
+      if (!reply.ok) throw new Error(`${method}: ${reply.error?.code}: ${reply.error?.message}`);
+      return reply.result as T;
+    };
+    try {
+      await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+      const device = await call<{ id: string }>('devices.connect', { url: host.demo.appRevealUrl });
+      await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
+      // No observe: the recording's first step has no screen before it.
+      await call('recording.start', { deviceId: device.id });
+      for (const [id, text] of [
+        ['login.username', USERNAME],
+        ['login.password', PASSWORD],
+      ] as const) {
+        const typed = await call<{ result: unknown }>('device.act', {
+          deviceId: device.id,
+          action: { action: 'sendKeys', target: { id }, steps: [{ kind: 'type', text }] },
+        });
+        expect(typed, JSON.stringify(typed.result)).toMatchObject({ result: { success: true } });
+      }
+      const stopped = await call<{ lastTrace: string }>('recording.stop', {});
+      const maestro = await call<{ yaml: string }>('trace.exportMaestro', { path: stopped.lastTrace });
+      const xcuitest = await call<{ swift: string }>('trace.exportXcuiTest', { path: stopped.lastTrace });
+      await call('devices.disconnect', { deviceId: device.id });
+
+      const opened = await openTraceFile(stopped.lastTrace);
+      const befores = opened.events.filter((e) => e.type === 'action.before');
+      // The path under test: the first step really had no screen before it.
+      expect(befores[0]).not.toHaveProperty('observationRef');
+      const trace = await traceText(stopped.lastTrace);
+      expect(trace).toContain(USERNAME);
+      expect(trace).not.toContain(PASSWORD_MARK);
+      expect(befores.map((e) => (e as { action: Record<string, unknown> }).action['secretUnknown'])).toEqual([undefined, undefined]);
+      expect(maestro.yaml).toContain(`- inputText: '${USERNAME}'`);
+      expect(maestro.yaml).toMatch(/- tapOn:\n {4}id: 'login\\.username'/);
+      expect(maestro.yaml).toMatch(/- tapOn:\n {4}id: 'login\\.password'\n(#.*\n)?- inputText: \$\{LOGIN_PASSWORD\}/);
+      expect(xcuitest.swift).toContain(`.typeText("${USERNAME}")`);
+      for (const text of [maestro.yaml, xcuitest.swift]) expect(text).not.toContain(PASSWORD_MARK);
+    } finally {
+      ws.close();
+    }
+  }, 120_000);
 });

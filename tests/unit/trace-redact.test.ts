@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { UiNode } from '@shared/protocol/runner';
-import { isSecretKey, maskCapturedTraffic, redactForTrace, redactString, stripSecretParams, urlSecretProblem } from '@shared/trace/redact';
+import {
+  isSecretKey,
+  maskCapturedTraffic,
+  MAX_MASK_PARSE_CHARS,
+  redactForTrace,
+  redactString,
+  stripSecretParams,
+  urlSecretProblem,
+} from '@shared/trace/redact';
 import { networkCallDetailView } from '@shared/inspect/app-state';
 
 // The shape of an AppReveal per-start token (64 hex) and of the web host's token.
@@ -190,6 +198,28 @@ describe('secrets in strings', () => {
     }
   });
 
+  it.each([
+    ['password=hunter2', ''],
+    ['password=hunter2&username=bob', 'username=bob'],
+    ['pass=hunter2&username=bob', 'username=bob'],
+    ['pwd=hunter2', ''],
+    ['token=abc123def&next=%2Ffeed', 'next=%2Ffeed'],
+    ['access_token=abc123def', ''],
+    ['user[password]=hunter2&user[name]=bob', 'user[name]=bob'],
+    ['password=hunter2&token=abc123def&keep=1', 'keep=1'],
+    // A form quoted in a log line: after a space, as after a `?`.
+    ['POST /login body password=hunter2&username=bob', 'POST /login body username=bob'],
+    ['sent pass=hunter2 then waited', 'sent  then waited'],
+  ])('R-SECRET-11: redactString drops a secret form parameter that opens the string or a word: %j', (text, expected) => {
+    expect(redactString(text)).toBe(expected);
+  });
+
+  it('R-SECRET-11: a string that starts like a parameter but names no secret is left as it is', () => {
+    for (const text of ['username=bob&remember=1', 'password=true', 'passwordRequired=yes', 'a=b=c', 'x=1;password', 'compass=north']) {
+      expect(redactString(text), text).toBe(text);
+    }
+  });
+
   it('masks bearer credentials without eating ordinary words', () => {
     expect(redactString(`curl -H "Authorization: Bearer ${OTHER}"`)).toBe('curl -H "Authorization: Bearer [redacted]"');
     expect(redactString('Tap the Bearer of news')).toBe('Tap the Bearer of news');
@@ -289,5 +319,46 @@ describe('R-AR-32, R-SECRET-02: request bodies real apps send are masked however
     expect((maskCapturedTraffic({ body }) as { body: string }).body).toBe(body);
     expect(maskCapturedTraffic('https://shop.example/password/reset?step=2')).toBe('https://shop.example/password/reset?step=2');
     expect(maskCapturedTraffic('grant_type=password&scope=read')).toBe('grant_type=password&scope=read');
+  });
+});
+
+describe('R-SECRET-12: a captured body over the parse limit is masked without JSON.parse', () => {
+  /** A login answer padded past the limit: a password as a string, one as a number, and a nested one, pretty-printed. */
+  function hugeJson(): string {
+    const rows = Array.from({ length: Math.ceil(MAX_MASK_PARSE_CHARS / 40) + 10 }, (_, i) => ({ id: i, name: `row ${i}` }));
+    return JSON.stringify({ user: { name: 'bob', password: 'hunter2' }, pin: { passcode: 98765432 }, rows, token: 'tok-0123456789' }, null, 2);
+  }
+
+  it('R-SECRET-12: the limit is checked before parsing: a body over it is never handed to JSON.parse, and still loses every secret', () => {
+    const body = hugeJson();
+    expect(body.length).toBeGreaterThan(MAX_MASK_PARSE_CHARS);
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const masked = maskCapturedTraffic({ request: { body } }) as { request: { body: string } };
+      expect(parse.mock.calls.filter(([text]) => typeof text === 'string' && text.length > MAX_MASK_PARSE_CHARS)).toEqual([]);
+      expect(masked.request.body).not.toMatch(/hunter2|98765432|tok-0123456789/);
+      // Masked in place, as the parsed form is: each key stays, the layout and the rest of the body too.
+      expect(masked.request.body).toContain('"password": "[redacted]"');
+      expect(masked.request.body).toContain('"passcode": "[redacted]"');
+      expect(masked.request.body).toContain('"name": "row 7"');
+      expect(masked.request.body.length).toBeGreaterThan(MAX_MASK_PARSE_CHARS);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('R-SECRET-12: under the limit the body is parsed as before (a number password found as the value it is)', () => {
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const masked = maskCapturedTraffic({ body: '{"passcode":4711,"name":"bob"}' }) as { body: string };
+      expect(masked.body).toBe('{"passcode":"[redacted]","name":"bob"}');
+      expect(parse).toHaveBeenCalled();
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('R-SECRET-12: a number under a password key in logged JSON is masked; a count under a token name is not', () => {
+    expect(redactString('{"passcode": 4711, "maxTokens": 512}')).toBe('{"passcode": "[redacted]", "maxTokens": 512}');
   });
 });

@@ -5,7 +5,19 @@ import './StepDetail.css';
  * plain-language explanation, warnings, requests sent, time per stage).
  */
 import { useEffect, useMemo } from 'react';
-import { backendText, describeRequest, describeTarget, formatMs, shortContext, stageTimings, stepOutcome, targetMark, type TargetMark } from '@shared/inspect';
+import {
+  backendText,
+  describeRequest,
+  describeTarget,
+  formatMs,
+  reasonCopyText,
+  shortContext,
+  stageTimings,
+  stepCopyText,
+  stepOutcome,
+  targetMark,
+  type TargetMark,
+} from '@shared/inspect';
 import type { Frame } from '@shared/protocol/device';
 import type { ActionResult } from '@shared/protocol/action';
 import { formatTime } from '@renderer/state/format';
@@ -95,11 +107,7 @@ export function ResultFacts({ result }: { result: ActionResult }) {
         <div className="detail-explanation" data-testid="step-detail-explanation">
           <div className="detail-reason">
             Failed closed: <code>{outcome.failureReason}</code>
-            <CopyButton
-              text={`${outcome.failureReason ?? ''}: ${outcome.explanation.meaning} ${outcome.explanation.whatToDo}`}
-              testId="copy-step-reason"
-              title="Copy the reason, what it means and what to do"
-            />
+            <CopyButton text={reasonCopyText(outcome)} testId="copy-step-reason" title="Copy the reason, what it means and what to do" />
             {outcome.mayHaveRun !== undefined && (
               <span className={`chip ${outcome.mayHaveRun ? 'may-have-run' : 'plain'}`}>{outcome.mayHaveRun ? 'may have run' : 'nothing was done'}</span>
             )}
@@ -224,12 +232,7 @@ export function StepDetail({ entry }: { entry: TimelineEntry }) {
         </span>
         <span className="spacer" />
         {/* The step's request and result as sent, for a bug report (docs/rules.md#r-qa-20). */}
-        <CopyButton
-          text={() => JSON.stringify({ request, result }, null, 2)}
-          label="Copy result"
-          testId="copy-step-result"
-          title="Copy the request and its result as JSON"
-        />
+        <CopyButton text={() => stepCopyText(step)} label="Copy result" testId="copy-step-result" title="Copy the request and its result as JSON" />
         <button type="button" className="tool-button" data-testid="step-detail-close" onClick={close} title="Back to the live screen (Esc)">
           ✕ Close
         </button>
