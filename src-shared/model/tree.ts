@@ -45,15 +45,25 @@ export function isSameOrDescendant(key: NodeKey, ancestor: NodeKey): boolean {
 
 /** Every node in pre-order with its key and depth. */
 export function flattenTree(root: UiNode): FlatNode[] {
+  return walk(root, undefined);
+}
+
+/**
+ * The pre-order walk, filling `byKey` on the way when given. One object per node, made once (the row
+ * itself, its order set when it is reached): on a 50,000-node screen this runs for every new frame.
+ */
+function walk(root: UiNode, byKey: Map<NodeKey, FlatNode> | undefined): FlatNode[] {
   const out: FlatNode[] = [];
   // An explicit stack: real trees can be deep enough to make recursion a risk.
-  const stack: { node: UiNode; key: NodeKey; depth: number; parentKey: NodeKey | null }[] = [{ node: root, key: ROOT_KEY, depth: 0, parentKey: null }];
+  const stack: FlatNode[] = [{ key: ROOT_KEY, node: root, depth: 0, parentKey: null, order: 0 }];
   while (stack.length > 0) {
-    const item = stack.pop()!;
-    out.push({ ...item, order: out.length });
-    const children = childrenOf(item.node);
+    const flat = stack.pop()!;
+    flat.order = out.length;
+    out.push(flat);
+    byKey?.set(flat.key, flat);
+    const children = childrenOf(flat.node);
     for (let i = children.length - 1; i >= 0; i--) {
-      stack.push({ node: children[i]!, key: childKey(item.key, i), depth: item.depth + 1, parentKey: item.key });
+      stack.push({ key: childKey(flat.key, i), node: children[i]!, depth: flat.depth + 1, parentKey: flat.key, order: 0 });
     }
   }
   return out;
@@ -66,8 +76,8 @@ export interface TreeIndex {
 }
 
 export function indexTree(root: UiNode | null | undefined): TreeIndex {
-  const nodes = root ? flattenTree(root) : [];
-  return { nodes, byKey: new Map(nodes.map((n) => [n.key, n])) };
+  const byKey = new Map<NodeKey, FlatNode>();
+  return { nodes: root ? walk(root, byKey) : [], byKey };
 }
 
 /** The node at `key`, or undefined when the path does not exist in this tree. */
