@@ -1,5 +1,5 @@
 /**
- * R-PERF-14: a node's fields decode without zod when they are well formed, and give exactly what the
+ * R-PERF-14 (docs/rules.md#r-perf-14): a node's fields decode without zod when they are well formed, and give exactly what the
  * schema gives; anything else goes to the schema, which words the error. Cases from the recorded real
  * runner session (resources/recordings/settings-tap-general) and each field broken the ways a device can.
  */
