@@ -92,7 +92,10 @@ export const UiNodeFieldsSchema = z.object({
   'web-role': text,
   'value-redacted': text,
 });
-export const UiNodeSchema = treeSchema(UiNodeFieldsSchema, 'node', { fast: fastFieldsOf(UiNodeFieldsSchema.shape) });
+export const UiNodeSchema = treeSchema(UiNodeFieldsSchema, 'node', {
+  fast: fastFieldsOf(UiNodeFieldsSchema.shape),
+  asIs: asIsFieldsOf(UiNodeFieldsSchema.shape, 'node'),
+});
 export type UiNode = z.infer<typeof UiNodeSchema>;
 
 /**
@@ -104,12 +107,7 @@ export type UiNode = z.infer<typeof UiNodeSchema>;
  */
 export function fastFieldsOf(shape: Record<string, z.ZodType>): (raw: unknown) => Record<string, unknown> | undefined {
   type Kind = 'text' | 'flag' | 'bounds' | 'extras' | 'actions';
-  const kinds: [string, Kind][] = Object.entries(shape).map(([key, schema]) => {
-    const kind: Kind | undefined =
-      schema === text ? 'text' : schema === flag ? 'flag' : schema === optionalBounds ? 'bounds' : schema === extras ? 'extras' : schema === actions ? 'actions' : undefined;
-    if (!kind) throw new Error(`fastFieldsOf: the field ${key} is of a kind the fast decode does not know`);
-    return [key, kind];
-  });
+  const kinds = fastKinds(shape);
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const order = new Map(kinds.map(([key, kind], index) => [key, { kind, index }]));
   /** `v` as the field's schema decodes it, or undefined when it does not (or zod's answer is not plain). */
@@ -162,6 +160,93 @@ export function fastFieldsOf(shape: Record<string, z.ZodType>): (raw: unknown) =
     const out: Record<string, unknown> = {};
     for (let i = first; i <= lastIndex; i++) if (given[i]) out[kinds[i]![0]] = values[i];
     return out;
+  };
+}
+
+/** The field kinds of `shape` the fast paths know, in the shape's order; a field of another kind fails at load. */
+function fieldKinds(shape: Record<string, z.ZodType>): Map<string, { kind: 'text' | 'flag' | 'bounds' | 'extras' | 'actions'; index: number }> {
+  return new Map(fastKinds(shape).map(([key, kind], index) => [key, { kind, index }]));
+}
+
+function fastKinds(shape: Record<string, z.ZodType>): [string, 'text' | 'flag' | 'bounds' | 'extras' | 'actions'][] {
+  return Object.entries(shape).map(([key, schema]) => {
+    const kind =
+      schema === text
+        ? 'text'
+        : schema === flag
+          ? 'flag'
+          : schema === optionalBounds
+            ? 'bounds'
+            : schema === extras
+              ? 'extras'
+              : schema === actions
+                ? 'actions'
+                : undefined;
+    if (!kind) throw new Error(`fastFieldsOf: the field ${key} is of a kind the fast decode does not know`);
+    return [key, kind];
+  });
+}
+
+const BOUNDS_KEYS = ['left', 'top', 'right', 'bottom'] as const;
+
+/**
+ * Whether a node already is what `shape` decodes it to: only its fields, in the shape's order, each well
+ * formed, bounds exactly `{left, top, right, bottom}`, and its children (under `childKey`) last. What
+ * zod would give is then a copy equal to it, key order included, so the node may stand for itself.
+ */
+export function asIsFieldsOf(shape: Record<string, z.ZodType>, childKey: string): (raw: unknown) => boolean {
+  const order = fieldKinds(shape);
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const boundsAsIs = (v: unknown): boolean => {
+    if (!isObject(v)) return false;
+    let i = 0;
+    for (const key in v) if (key !== BOUNDS_KEYS[i++]) return false;
+    if (i !== 4) return false;
+    const { left, top, right, bottom } = v as Record<string, number>;
+    return (
+      Number.isSafeInteger(left) &&
+      Number.isSafeInteger(top) &&
+      Number.isSafeInteger(right) &&
+      Number.isSafeInteger(bottom) &&
+      right! >= left! &&
+      bottom! >= top!
+    );
+  };
+  return (raw) => {
+    if (!isObject(raw)) return false;
+    let last = -1;
+    let childrenSeen = false;
+    for (const key in raw) {
+      if (childrenSeen) return false;
+      if (key === childKey) {
+        childrenSeen = true;
+        continue;
+      }
+      const known = order.get(key);
+      if (!known || known.index <= last) return false;
+      last = known.index;
+      const v = raw[key];
+      switch (known.kind) {
+        case 'text':
+          if (typeof v !== 'string') return false;
+          break;
+        case 'flag':
+          if (v !== 'true' && v !== 'false') return false;
+          break;
+        case 'bounds':
+          if (!boundsAsIs(v)) return false;
+          break;
+        case 'extras':
+          if (!isObject(v)) return false;
+          for (const name in v) if (typeof v[name] !== 'string' || name === '__proto__') return false;
+          break;
+        case 'actions':
+          if (!Array.isArray(v)) return false;
+          for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+          break;
+      }
+    }
+    return true;
   };
 }
 

@@ -6,12 +6,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fastFieldsOf, UiNodeFieldsSchema, UiNodeSchema } from '@shared/protocol/runner';
+import { asIsFieldsOf, fastFieldsOf, UiNodeFieldsSchema, UiNodeSchema } from '@shared/protocol/runner';
 import { treeSchema } from '@shared/protocol/tree';
 import { heavyHierarchy } from '@demo/heavy-recording';
 
 const GOLDEN = fileURLToPath(new URL('../../resources/recordings/settings-tap-general/', import.meta.url));
 const fast = fastFieldsOf(UiNodeFieldsSchema.shape);
+const asIs = asIsFieldsOf(UiNodeFieldsSchema.shape, 'node');
 /** The schema as it was before the fast path: zod for every node. */
 const SlowTree = treeSchema(UiNodeFieldsSchema, 'node');
 
@@ -94,6 +95,51 @@ describe('R-PERF-14: node fields decoded without zod give what zod gives', () =>
     const bad = structuredClone(tree) as { node: { bounds: { right: number } }[] };
     bad.node[0]!.bounds.right = -1;
     const [fastIssue, slowIssue] = [UiNodeSchema.safeParse(bad), SlowTree.safeParse(bad)].map((r) => (r.success ? undefined : r.error.issues[0]));
+    expect(fastIssue).toBeDefined();
+    expect(fastIssue).toStrictEqual(slowIssue);
+  });
+
+  it('a tree the host wrote from decoded nodes decodes to itself, nothing copied, and equal to what zod gives', () => {
+    const push = JSON.parse(readFileSync(GOLDEN + '0002-push-hierarchy_update.json', 'utf8')) as { push: { data: { hierarchy: unknown } } };
+    // The runner writes its keys sorted (bounds before className): not the shape's order, so copied.
+    const recorded = push.push.data.hierarchy;
+    expect(asIs(recorded)).toBe(false);
+    const decoded = UiNodeSchema.parse(recorded);
+    expect(decoded).not.toBe(recorded);
+    // What the host sends the page: the decoded tree as JSON, parsed again.
+    const sent = JSON.parse(JSON.stringify(decoded)) as unknown;
+    const again = UiNodeSchema.parse(sent);
+    expect(again).toBe(sent);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(SlowTree.parse(sent)));
+    const heavy = JSON.parse(JSON.stringify(UiNodeSchema.parse(heavyHierarchy(2_000).hierarchy))) as unknown;
+    expect(UiNodeSchema.parse(heavy)).toBe(heavy);
+  });
+
+  it('a node not as zod gives it is not taken as is: keys out of order, an unknown key, bounds with more, children not last', () => {
+    const bounds = { left: 0, top: 0, right: 5, bottom: 5 };
+    const cases: unknown[] = [
+      { bounds, className: 'UIView' },
+      { className: 'UIView', extra: 1 },
+      { className: 'UIView', bounds: { ...bounds, z: 1 } },
+      { className: 'UIView', bounds: { top: 0, left: 0, right: 5, bottom: 5 } },
+      { node: [], className: 'UIView' },
+      { className: 'UIView', text: undefined },
+    ];
+    for (const raw of cases) {
+      expect(asIs(raw), JSON.stringify(raw)).toBe(false);
+      const tree = { className: 'UIWindow', node: [raw] };
+      const decoded = UiNodeSchema.parse(tree);
+      expect(decoded).not.toBe(tree);
+      expect(JSON.stringify(decoded)).toBe(JSON.stringify(SlowTree.parse(tree)));
+    }
+    expect(asIs({ className: 'UIView', bounds, clickable: 'true', node: [] })).toBe(true);
+  });
+
+  it('a broken node deep in a tree otherwise as is is still refused, at its path', () => {
+    const tree = JSON.parse(JSON.stringify(UiNodeSchema.parse(heavyHierarchy(500).hierarchy))) as { node: { node?: { bounds?: { right: number } }[] }[] };
+    const deep = tree.node.find((n) => n.node?.[0]?.bounds)!.node![0]!;
+    deep.bounds!.right = -10_000;
+    const [fastIssue, slowIssue] = [UiNodeSchema.safeParse(tree), SlowTree.safeParse(tree)].map((r) => (r.success ? undefined : r.error.issues[0]));
     expect(fastIssue).toBeDefined();
     expect(fastIssue).toStrictEqual(slowIssue);
   });

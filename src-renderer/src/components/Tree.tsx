@@ -5,7 +5,7 @@ import './Tree.css';
  * view are in the page (docs/rules.md#r-perf-02): the scroll container, the collapsed set and the
  * selection outlive frames, so expansion, selection and scroll stay where the user left them.
  */
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { nodeSourceName, nodeTitle, shortContext } from '@shared/inspect';
 import type { NodeSource } from '@shared/protocol/observation';
@@ -166,16 +166,16 @@ export function Tree({
   }, []);
   // Only the rows in view (and TREE_OVERSCAN either side) are drawn, as @tanstack/react-virtual picks
   // them; every row has one fixed height, so none is measured.
-  // One function per rows list: the virtualizer lays out every row again whenever it changes (50,000
-  // measurements on a heavy screen), so a new closure per render re-measured on every hover.
-  const getItemKey = useCallback((index: number) => rows[index]?.key ?? index, [rows]);
+  // The virtualizer's own item keys stay its default (the index): rows have one fixed height and are never
+  // measured, so nothing is cached by key, and it lays out every row again whenever its getItemKey
+  // changes (50,000 measurements on a heavy screen: a closure per render re-measured on every hover, one
+  // per rows list on every frame). The rows' React keys are their node keys (`row`).
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => containerRef.current,
     estimateSize: () => TREE_ROW_HEIGHT,
     overscan: TREE_OVERSCAN,
     scrollMargin: padTop,
-    getItemKey,
   });
 
   useEffect(() => {
