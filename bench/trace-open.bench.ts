@@ -5,6 +5,9 @@
  * - dense: 3.8M one-line events (about 220 MiB inflated, under the byte limit), the trace that ended the host
  *   out of memory; now refused by its event count before one event is parsed;
  * - at the limit: TRACE_EVENT_LIMITS.events observation events, the most a trace may hold; opened whole.
+ * - at the step limit: TRACE_EVENT_LIMITS.steps taps (the demo's recorded step, each with its target and
+ *   result), whose trace view listing (`trace.open`'s answer) is the largest a trace may have, about 120 MiB
+ *   of JSON; it comes from the worker and goes to the page in parts (docs/rules.md#r-mem-07).
  *
  * Meanwhile another page's calls (`app.info` over the API socket, one every 20 ms) are timed. An opened
  * trace is then replayed by the host (`trace.replay`, read in the trace worker, R-MEM-04) onto a device
@@ -12,7 +15,7 @@
  * high-water mark) against 1.5 GiB, and the slowest other call against 500 ms, each as a ratio to its
  * limit. Then the CLI as a user runs it, each in a process of its own: `parallax open --json FILE` and
  * `parallax replay FILE` (onto a port nothing listens on), their peak RSS against 1.5 GiB.
- * `TRACE_OPEN_CASES=dense` (or `at-limit`) runs one.
+ * `TRACE_OPEN_CASES=dense` (or `at-limit`, `steps`) runs one.
  */
 import { spawn } from 'node:child_process';
 import { open, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -32,7 +35,7 @@ const PING_EVERY_MS = 20;
 const REPLAY_CALL = 1_000_000_000;
 const MiB = 1024 ** 2;
 /** `TRACE_OPEN_CASES=at-limit` measures one of them. */
-const CASES = (process.env.TRACE_OPEN_CASES ?? 'dense,at-limit').split(',');
+const CASES = (process.env.TRACE_OPEN_CASES ?? 'dense,at-limit,steps').split(',');
 
 const manifest = encodeTraceManifest({ createdAt: '2026-10-08T09:20:44.198Z', device: { name: 'Demo', kind: 'demo', url: 'ws://127.0.0.1:1/ws' } });
 const hex = (i: number) => i.toString(16).padStart(64, '0');
@@ -105,7 +108,7 @@ async function measure(name: string, file: string): Promise<void> {
       phaseStarted = performance.now();
       const reply = await fetch(`${origin}${TRACE_UPLOAD_PATH}?name=${name}.parallax-trace&token=${token}`, { method: 'POST', body, headers: { origin } });
       const json = (await reply.json()) as { ok: boolean; result?: { path: string; steps: unknown[] }; error?: { message: string } };
-      outcomes.push(json.ok ? 'opened' : `refused: ${json.error!.message}`);
+      outcomes.push(json.ok ? `opened (${json.result!.steps.length.toLocaleString('en-US')} steps listed)` : `refused: ${json.error!.message}`);
       if (json.ok) opened = json.result!.path;
     }
     const openMs = performance.now() - started;
@@ -192,6 +195,23 @@ async function main(): Promise<void> {
       const d = await craft(dense, 3_800_000, (i) => `{"type":"note","callId":"n${i}","seq":${i},"time":1,"text":""}\n`);
       console.log(`dense: ${(d.bytes / MiB).toFixed(0)} MiB file, ${(d.inflated / MiB).toFixed(0)} MiB of events inflated, 3,800,000 events`);
       await measure('dense', dense);
+    }
+    if (CASES.includes('steps')) {
+      const steps = join(dir, 'steps.parallax-trace');
+      const fixture = (await readFile(join(import.meta.dirname, '..', 'tests', 'fixtures', 'traces', 'demo-qa', 'events.jsonl'), 'utf8'))
+        .split('\n')
+        .filter((line) => line.includes('"callId":"call-1"'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const [before, after] = fixture as [Record<string, unknown>, Record<string, unknown>];
+      const actions = TRACE_EVENT_LIMITS.steps;
+      const s = await craft(steps, 2 * actions, (i) => {
+        const call = { callId: `call-${i >> 1}`, seq: i, time: 1_700_000_000_000 + i * 33 };
+        return `${JSON.stringify(i % 2 === 0 ? { ...before, ...call, action: { kind: 'tap' } } : { ...after, ...call })}\n`;
+      });
+      console.log(
+        `at the step limit: ${(s.bytes / MiB).toFixed(0)} MiB file, ${(s.inflated / MiB).toFixed(0)} MiB of events inflated, ${actions.toLocaleString('en-US')} taps`,
+      );
+      await measure('steps', steps);
     }
     if (!CASES.includes('at-limit')) return;
 

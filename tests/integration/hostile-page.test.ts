@@ -4,7 +4,7 @@
  * and form posts, with and without the tokens. Every try is counted; the demo's admin stats (what the
  * device did) must show none of them, and the page must read nothing back.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +92,14 @@ describe('a hostile page on another local port (R-PEER-01)', () => {
         contentType: 'text/plain',
       });
     }
+    // The AppReveal port keeps the peer's rule (a loopback Origin may read /health with CORS), and every
+    // tool needs its session token, which the page does not have: none of these may do anything.
+    const appReveal = new URL(demo.appRevealUrl!);
+    const appRevealBase = `${appReveal.origin}/`;
+    const tap = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tap_element', arguments: { element_id: 'login.submit' } } });
+    attacks.push({ name: 'appreveal text/plain tools/call', kind: 'no-cors', url: appRevealBase, method: 'POST', body: tap, contentType: 'text/plain' });
+    attacks.push({ name: 'appreveal JSON tools/call', kind: 'fetch', url: appRevealBase, method: 'POST', body: tap, contentType: 'application/json' });
+    attacks.push({ name: 'appreveal form POST', kind: 'form', url: appRevealBase });
     attacks.push({ name: 'host page', kind: 'fetch', url: host.url });
     attacks.push({ name: 'host api socket with its token', kind: 'ws', url: `ws://${hostUrl.host}/api?token=${hostUrl.searchParams.get('token')}` });
     attacks.push({ name: 'host api socket', kind: 'ws', url: `ws://${hostUrl.host}/api` });
@@ -160,6 +168,63 @@ describe('a hostile page on another local port (R-PEER-01)', () => {
     expect(through).toEqual([]);
     expect(after.screen).toBe(before.screen);
     expect(after.faults).toEqual(before.faults);
+    expect(after.requests).toEqual(before.requests);
+    expect(after.sdkRequests).toEqual(before.sdkRequests);
+  }, 120_000);
+
+  it('R-PEER-01, R-HOST-02: a Host that is not the address itself (DNS rebinding) is refused by the runner, its socket, the SDK, the admin (with its token) and the web host; nothing changes', async () => {
+    const before = await stats();
+    const sdk = new URL(((await stats()) as unknown as { sdkUrl: string }).sdkUrl);
+    const runner = new URL(demo.runnerUrl);
+    const admin = new URL(demo.adminUrl);
+    const hostUrl = new URL(host.url);
+    const tries = [
+      { name: 'runner /health', port: runner.port, path: '/health', method: 'GET' },
+      { name: 'runner /ws upgrade', port: runner.port, path: '/ws', method: 'GET', upgrade: true },
+      { name: 'sdk /snapshot', port: sdk.port, path: '/snapshot', method: 'GET' },
+      { name: 'sdk /action', port: sdk.port, path: '/action', method: 'POST', body: '{"action":"tap","elementId":"login.submit"}' },
+      { name: 'admin /screen with its token', port: admin.port, path: `${admin.pathname}/screen`, method: 'POST', body: '{"screen":"feed"}' },
+      { name: 'admin /stats with its token', port: admin.port, path: `${admin.pathname}/stats`, method: 'GET' },
+      { name: 'web host page with its token', port: hostUrl.port, path: `/?token=${hostUrl.searchParams.get('token')}`, method: 'GET' },
+      { name: 'web host api socket with its token', port: hostUrl.port, path: `/api?token=${hostUrl.searchParams.get('token')}`, method: 'GET', upgrade: true },
+    ];
+    const statuses: Record<string, number> = {};
+    for (const t of tries) {
+      statuses[t.name] = await new Promise<number>((resolve, reject) => {
+        const headers: Record<string, string> = { host: `evil.example:${t.port}` };
+        if (t.upgrade)
+          Object.assign(headers, {
+            connection: 'Upgrade',
+            upgrade: 'websocket',
+            'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+            'sec-websocket-version': '13',
+          });
+        if (t.body) headers['content-type'] = 'application/json';
+        const req = request({ host: '127.0.0.1', port: Number(t.port), path: t.path, method: t.method, headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('upgrade', (res, socket) => {
+          socket.destroy();
+          resolve(res.statusCode ?? 101);
+        });
+        req.on('error', reject);
+        req.end(t.body);
+      });
+    }
+    console.log(`hostile Host header: ${Object.values(statuses).filter((s) => s >= 400).length} of ${tries.length} refused`);
+    expect(statuses).toEqual({
+      'runner /health': 403,
+      'runner /ws upgrade': 403,
+      'sdk /snapshot': 403,
+      'sdk /action': 403,
+      'admin /screen with its token': 403,
+      'admin /stats with its token': 403,
+      'web host page with its token': 421,
+      'web host api socket with its token': 421,
+    });
+    const after = await stats();
+    expect(after.screen).toBe(before.screen);
     expect(after.requests).toEqual(before.requests);
     expect(after.sdkRequests).toEqual(before.sdkRequests);
   }, 120_000);
