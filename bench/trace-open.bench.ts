@@ -15,7 +15,7 @@
  * high-water mark) against 1.5 GiB, and the slowest other call against 500 ms, each as a ratio to its
  * limit. Then the CLI as a user runs it, each in a process of its own: `parallax open --json FILE` and
  * `parallax replay FILE` (onto a port nothing listens on), their peak RSS against 1.5 GiB.
- * `TRACE_OPEN_CASES=dense` (or `at-limit`, `steps`) runs one.
+ * `TRACE_OPEN_CASES=dense` (or `at-limit`, `steps`) runs one; `TRACE_OPEN_CLI=0` leaves out the CLI's runs.
  */
 import { spawn } from 'node:child_process';
 import { open, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -69,6 +69,20 @@ async function peakRss(pid: number): Promise<number> {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
+/**
+ * The host's main thread's schedstat (proc(5)): ns on a CPU, ns waiting on a run queue for one. A call's
+ * lag is the host's own work when `run` grew by it, and the machine's when `wait` did: the thread was
+ * ready and no CPU was given to it.
+ */
+async function schedstat(pid: number): Promise<{ run: number; wait: number } | undefined> {
+  try {
+    const [run, wait] = (await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8')).split(' ').map(Number);
+    return { run: run! / 1e6, wait: wait! / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
 async function measure(name: string, file: string): Promise<void> {
   const { url, child } = await serveInChild([]);
   try {
@@ -76,15 +90,37 @@ async function measure(name: string, file: string): Promise<void> {
     const token = new URL(url).searchParams.get('token')!;
     const ws = new WebSocket(`${origin.replace('http', 'ws')}/api?token=${token}`, { origin });
     await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-    const waiting = new Map<number, { sent: number; phase: string; into: number }>();
+    const waiting = new Map<
+      number,
+      { sent: number; phase: string; into: number; sched?: { run: number; wait: number } | undefined; mine?: { run: number; wait: number } | undefined }
+    >();
     const latencies: number[] = [];
-    /** The slowest call: what the host was doing when it was sent. */
-    let slowest = { ms: 0, phase: '' };
+    /** The slowest call: what the host was doing when it was sent, and where its thread's time went meanwhile. */
+    let slowest = { ms: 0, phase: '', sched: '' };
+    /** The host thread's schedstat, read every ping: a call's share is the change from its sending to its answer. */
+    let sched: { run: number; wait: number } | undefined;
+    /** This bench's own thread: a call timed late because the bench itself waited for a CPU is not the host's lag. */
+    let mine: { run: number; wait: number } | undefined;
+    const schedPoll = setInterval(() => {
+      void schedstat(child.pid!).then((s) => (sched = s));
+      void schedstat(process.pid).then((s) => (mine = s));
+    }, PING_EVERY_MS / 2);
     let phase = 'upload 1';
     let phaseStarted = performance.now();
-    const took = (ms: number, call: { phase: string; into: number }) => {
+    const took = (
+      ms: number,
+      call: { phase: string; into: number; sched?: { run: number; wait: number } | undefined; mine?: { run: number; wait: number } | undefined },
+    ) => {
       latencies.push(ms);
-      if (ms > slowest.ms) slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it` };
+      if (ms <= slowest.ms) return;
+      const now = sched;
+      const share =
+        call.sched && now
+          ? `; meanwhile the host's thread ran ~${(now.run - call.sched.run).toFixed(0)} ms and waited ~${(now.wait - call.sched.wait).toFixed(0)} ms for a CPU${
+              call.mine && mine ? `, the bench's ~${(mine.wait - call.mine.wait).toFixed(0)} ms` : ''
+            }`
+          : '';
+      slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it`, sched: share };
     };
     ws.on('message', (data) => {
       const { id } = JSON.parse(data.toString()) as { id?: number };
@@ -96,7 +132,7 @@ async function measure(name: string, file: string): Promise<void> {
     let id = 0;
     const ping = setInterval(() => {
       const now = performance.now();
-      waiting.set(++id, { sent: now, phase, into: now - phaseStarted });
+      waiting.set(++id, { sent: now, phase, into: now - phaseStarted, sched, mine });
       ws.send(JSON.stringify({ id, method: 'app.info', params: {} }));
     }, PING_EVERY_MS);
     const body = await readFile(file);
@@ -130,6 +166,7 @@ async function measure(name: string, file: string): Promise<void> {
       replayed = `; replay read it in ${((performance.now() - replayStarted) / 1000).toFixed(1)} s, then ${reply.ok ? 'ran' : `refused: ${reply.error!.message}`}`;
     }
     clearInterval(ping);
+    clearInterval(schedPoll);
     // Calls still unanswered count as waiting until now.
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (const call of waiting.values()) took(performance.now() - call.sent, call);
@@ -141,11 +178,13 @@ async function measure(name: string, file: string): Promise<void> {
     );
     console.log(
       `  host peak RSS ${(rss / MiB).toFixed(0)} MiB / limit ${RSS_LIMIT / MiB} MiB = ${(rss / RSS_LIMIT).toFixed(2)}` +
-        `   other calls (${latencies.length}): p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms (during ${slowest.phase}) / limit ${LATENCY_LIMIT_MS} ms = ${(worst / LATENCY_LIMIT_MS).toFixed(2)}`,
+        `   other calls (${latencies.length}): p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms (during ${slowest.phase}${slowest.sched}) / limit ${LATENCY_LIMIT_MS} ms = ${(worst / LATENCY_LIMIT_MS).toFixed(2)}`,
     );
   } finally {
     child.kill();
   }
+  // TRACE_OPEN_CLI=0: the host's figures alone.
+  if (process.env.TRACE_OPEN_CLI === '0') return;
   for (const args of [
     ['open', '--json', file],
     ['replay', file, '--device', 'ws://127.0.0.1:9/ws', '--timeout', '2000'],

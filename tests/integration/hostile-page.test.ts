@@ -1,19 +1,19 @@
 /**
  * R-PEER-01, R-PEER-02: a page on another 127.0.0.1 port, in Chromium, tries to drive the demo device and
- * the web host: fetches (CORS and no-cors, text/plain "simple" posts that need no preflight), WebSockets
- * and form posts, with and without the tokens. Every try is counted; the demo's admin stats (what the
- * device did) must show none of them, and the page must read nothing back.
+ * the web host (the tries: tests/fuzz/hostile-page.ts, which `npm run fuzz` runs too). Every try is
+ * counted; the demo's admin stats (what the device did) must show none of them, and the page must read
+ * nothing back. A rebinding Host header is tried from Node (a page cannot set it).
  */
-import { createServer, request, type Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBrowser, startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { startAppServices, type AppServices } from '@main/host/app-services';
 import { startWebHost, type WebHost } from '@main/host/web-host';
+import { attackFrom, demoStats, evilServer, hostileAttacks } from '../fuzz/hostile-page';
 
 let demo: DemoDeviceHandle;
 let services: AppServices;
@@ -29,12 +29,7 @@ beforeAll(async () => {
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Parallax</title>');
   services = await startAppServices('web');
   host = await startWebHost({ api: services.api, rendererDir, port: 0 });
-  evil = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><title>evil</title><body></body>');
-  });
-  await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
-  evilUrl = `http://127.0.0.1:${(evil.address() as AddressInfo).port}/`;
+  ({ server: evil, url: evilUrl } = await evilServer());
   browser = await chromium.launch({ executablePath: findBrowser({}), headless: true });
 }, 60_000);
 
@@ -47,121 +42,13 @@ afterAll(async () => {
   await rm(rendererDir, { recursive: true, force: true });
 });
 
-async function stats(): Promise<{ screen: string; faults: string[]; requests: Record<string, number>; sdkRequests: Record<string, number> }> {
-  return (await (await fetch(`${demo.adminUrl}/stats`)).json()) as never;
-}
-
-/** What the page tries; each answers whether the page got through (read an answer, or opened a socket). */
-interface Attack {
-  name: string;
-  kind: 'fetch' | 'no-cors' | 'ws' | 'form';
-  url: string;
-  method?: string;
-  body?: string;
-  contentType?: string;
-}
+const stats = () => demoStats(demo);
 
 describe('a hostile page on another local port (R-PEER-01)', () => {
   it('R-PEER-01, R-PEER-02: every fetch, WebSocket and form post against the demo and the host is refused, and the demo did nothing', async () => {
-    const runner = new URL(demo.runnerUrl);
-    const base = `http://${runner.host}`;
-    const sdk = ((await stats()) as unknown as { sdkUrl: string }).sdkUrl;
-    const hostUrl = new URL(host.url);
-    const hostBase = `http://${hostUrl.host}`;
     const before = await stats();
-    const attacks: Attack[] = [];
-    const json = JSON.stringify({ screen: 'feed', faults: ['xctest-sparse'] });
-    for (const admin of [`${base}/admin`, demo.adminUrl]) {
-      attacks.push({ name: `read ${admin}/stats`, kind: 'fetch', url: `${admin}/stats` });
-      for (const path of ['/reset', '/screen', '/faults']) {
-        attacks.push({ name: `text/plain POST ${path}`, kind: 'no-cors', url: `${admin}${path}`, method: 'POST', body: json, contentType: 'text/plain' });
-        attacks.push({ name: `JSON POST ${path}`, kind: 'fetch', url: `${admin}${path}`, method: 'POST', body: json, contentType: 'application/json' });
-        attacks.push({ name: `form POST ${path}`, kind: 'form', url: `${admin}${path}` });
-      }
-    }
-    attacks.push({ name: 'runner /health', kind: 'fetch', url: `${base}/health` });
-    attacks.push({ name: 'runner /ws', kind: 'ws', url: demo.runnerUrl });
-    for (const path of ['/', '/health', '/snapshot', '/action']) {
-      attacks.push({ name: `sdk GET ${path}`, kind: 'fetch', url: `${sdk}${path}` });
-      attacks.push({
-        name: `sdk text/plain POST ${path}`,
-        kind: 'no-cors',
-        url: `${sdk}${path}`,
-        method: 'POST',
-        body: '{"action":"tap","elementId":"login.submit"}',
-        contentType: 'text/plain',
-      });
-    }
-    // The AppReveal port keeps the peer's rule (a loopback Origin may read /health with CORS), and every
-    // tool needs its session token, which the page does not have: none of these may do anything.
-    const appReveal = new URL(demo.appRevealUrl!);
-    const appRevealBase = `${appReveal.origin}/`;
-    const tap = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'tap_element', arguments: { element_id: 'login.submit' } } });
-    attacks.push({ name: 'appreveal text/plain tools/call', kind: 'no-cors', url: appRevealBase, method: 'POST', body: tap, contentType: 'text/plain' });
-    attacks.push({ name: 'appreveal JSON tools/call', kind: 'fetch', url: appRevealBase, method: 'POST', body: tap, contentType: 'application/json' });
-    attacks.push({ name: 'appreveal form POST', kind: 'form', url: appRevealBase });
-    attacks.push({ name: 'host page', kind: 'fetch', url: host.url });
-    attacks.push({ name: 'host api socket with its token', kind: 'ws', url: `ws://${hostUrl.host}/api?token=${hostUrl.searchParams.get('token')}` });
-    attacks.push({ name: 'host api socket', kind: 'ws', url: `ws://${hostUrl.host}/api` });
-    attacks.push({ name: 'host upload', kind: 'no-cors', url: `${hostBase}/api/trace`, method: 'POST', body: 'PK', contentType: 'text/plain' });
-
-    const page = await browser.newPage();
-    await page.goto(evilUrl);
-    const results = await page.evaluate(async (list: Attack[]) => {
-      const one = async (a: Attack): Promise<boolean> => {
-        if (a.kind === 'ws') {
-          return await new Promise<boolean>((resolve) => {
-            const ws = new WebSocket(a.url);
-            ws.onopen = () => {
-              ws.close();
-              resolve(true);
-            };
-            ws.onerror = () => resolve(false);
-            setTimeout(() => resolve(false), 5000);
-          });
-        }
-        if (a.kind === 'form') {
-          const frame = document.createElement('iframe');
-          frame.name = `f${Math.random()}`;
-          document.body.appendChild(frame);
-          const form = document.createElement('form');
-          form.method = 'POST';
-          form.action = a.url;
-          form.target = frame.name;
-          form.enctype = 'text/plain';
-          const input = document.createElement('input');
-          input.name = '{"screen":"feed","faults":["xctest-sparse"],"x":"';
-          input.value = '"}';
-          form.appendChild(input);
-          document.body.appendChild(form);
-          const loaded = new Promise<void>((resolve) => {
-            frame.onload = () => resolve();
-            setTimeout(resolve, 5000);
-          });
-          form.submit();
-          await loaded;
-          // A cross-origin frame is unreadable to the page whatever it got: the device's stats judge it.
-          return false;
-        }
-        try {
-          const init: RequestInit = { method: a.method ?? 'GET', ...(a.kind === 'no-cors' ? { mode: 'no-cors' } : {}) };
-          if (a.body !== undefined) init.body = a.body;
-          if (a.contentType !== undefined) init.headers = { 'content-type': a.contentType };
-          const res = await fetch(a.url, init);
-          if (res.type === 'opaque') return false;
-          await res.text();
-          return res.ok;
-        } catch {
-          return false;
-        }
-      };
-      const out: boolean[] = [];
-      for (const a of list) out.push(await one(a));
-      return out;
-    }, attacks);
-    await page.close();
-
-    const through = attacks.filter((_, i) => results[i]).map((a) => a.name);
+    const attacks = await hostileAttacks(demo, host);
+    const through = await attackFrom(browser, evilUrl, attacks);
     const after = await stats();
     // Figures for the report: tried, refused (nothing read back, nothing done on the device).
     console.log(`hostile page: ${attacks.length - through.length} of ${attacks.length} cross-origin requests refused`);
@@ -174,7 +61,7 @@ describe('a hostile page on another local port (R-PEER-01)', () => {
 
   it('R-PEER-01, R-HOST-02: a Host that is not the address itself (DNS rebinding) is refused by the runner, its socket, the SDK, the admin (with its token) and the web host; nothing changes', async () => {
     const before = await stats();
-    const sdk = new URL(((await stats()) as unknown as { sdkUrl: string }).sdkUrl);
+    const sdk = new URL((await stats()).sdkUrl);
     const runner = new URL(demo.runnerUrl);
     const admin = new URL(demo.adminUrl);
     const hostUrl = new URL(host.url);
