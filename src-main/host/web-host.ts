@@ -161,7 +161,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       // A trace view's listing, a piece per turn, each written when the page took the last (R-MEM-07).
       for (const chunk of jsonChunks(body)) {
         if (response.destroyed) return;
-        if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+        if (!response.write(chunk))
+          await new Promise<void>((resolve) => {
+            // Either ends the wait; neither listener stays (a listing of 120 MiB waits a hundred times).
+            const done = () => {
+              response.off('drain', done).off('close', done);
+              resolve();
+            };
+            response.once('drain', done).once('close', done);
+          });
         await new Promise((resolve) => setImmediate(resolve));
       }
       response.end();
