@@ -70,6 +70,31 @@ async function peakRss(pid: number): Promise<number> {
 }
 
 /**
+ * What the upload answered, read as it streams: the listing of a trace at the step limit is 120 MiB of
+ * JSON, and one JSON.parse of it on this thread held the pings' answers unread (a lag of 22.7 s that was
+ * the bench's own, not the host's). The steps are counted by their `callId` key, a chunk at a time.
+ */
+async function uploadAnswer(reply: Response): Promise<{ ok: true; path: string; steps: number } | { ok: false; message: string }> {
+  let head = '';
+  let steps = 0;
+  let tail = '';
+  const key = '{"callId":';
+  const reader = reply.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const text = tail + Buffer.from(value).toString();
+    if (head.length < 65_536) head += text.slice(0, 65_536 - head.length);
+    for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + key.length)) steps++;
+    // Shorter than the key: one split across chunks is found whole in the next, none is counted twice.
+    tail = text.slice(-(key.length - 1));
+  }
+  if (head.startsWith('{"ok":false'))
+    return { ok: false, message: (JSON.parse(/"message":("(?:[^"\\]|\\.)*")/.exec(head)?.[1] ?? '""') as string) || head.slice(0, 200) };
+  return { ok: true, path: JSON.parse(/"path":("(?:[^"\\]|\\.)*")/.exec(head)![1]!) as string, steps };
+}
+
+/**
  * The host's main thread's schedstat (proc(5)): ns on a CPU, ns waiting on a run queue for one. A call's
  * lag is the host's own work when `run` grew by it, and the machine's when `wait` did: the thread was
  * ready and no CPU was given to it.
@@ -92,7 +117,14 @@ async function measure(name: string, file: string): Promise<void> {
     await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
     const waiting = new Map<
       number,
-      { sent: number; phase: string; into: number; sched?: { run: number; wait: number } | undefined; mine?: { run: number; wait: number } | undefined }
+      {
+        sent: number;
+        phase: string;
+        into: number;
+        sched?: { run: number; wait: number } | undefined;
+        mine?: { run: number; wait: number } | undefined;
+        slept?: number;
+      }
     >();
     const latencies: number[] = [];
     /** The slowest call: what the host was doing when it was sent, and where its thread's time went meanwhile. */
@@ -101,15 +133,27 @@ async function measure(name: string, file: string): Promise<void> {
     let sched: { run: number; wait: number } | undefined;
     /** This bench's own thread: a call timed late because the bench itself waited for a CPU is not the host's lag. */
     let mine: { run: number; wait: number } | undefined;
+    /** Where the host's thread slept at each sample (its wchan): idle in epoll, or blocked on a lock (a futex). */
+    const sleptIn: string[] = [];
     const schedPoll = setInterval(() => {
       void schedstat(child.pid!).then((s) => (sched = s));
+      void readFile(`/proc/${child.pid}/task/${child.pid}/wchan`, 'utf8').then(
+        (w) => void sleptIn.push(w.trim() || 'running'),
+        () => undefined,
+      );
       void schedstat(process.pid).then((s) => (mine = s));
     }, PING_EVERY_MS / 2);
     let phase = 'upload 1';
     let phaseStarted = performance.now();
     const took = (
       ms: number,
-      call: { phase: string; into: number; sched?: { run: number; wait: number } | undefined; mine?: { run: number; wait: number } | undefined },
+      call: {
+        phase: string;
+        into: number;
+        sched?: { run: number; wait: number } | undefined;
+        mine?: { run: number; wait: number } | undefined;
+        slept?: number;
+      },
     ) => {
       latencies.push(ms);
       if (ms <= slowest.ms) return;
@@ -120,7 +164,10 @@ async function measure(name: string, file: string): Promise<void> {
               call.mine && mine ? `, the bench's ~${(mine.wait - call.mine.wait).toFixed(0)} ms` : ''
             }`
           : '';
-      slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it`, sched: share };
+      const where = new Map<string, number>();
+      for (const w of sleptIn.slice(call.slept ?? sleptIn.length)) where.set(w, (where.get(w) ?? 0) + 1);
+      const slept = where.size ? `; its thread, sampled: ${[...where].map(([w, n]) => `${w} ×${n}`).join(', ')}` : '';
+      slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it`, sched: share + slept };
     };
     ws.on('message', (data) => {
       const { id } = JSON.parse(data.toString()) as { id?: number };
@@ -132,7 +179,7 @@ async function measure(name: string, file: string): Promise<void> {
     let id = 0;
     const ping = setInterval(() => {
       const now = performance.now();
-      waiting.set(++id, { sent: now, phase, into: now - phaseStarted, sched, mine });
+      waiting.set(++id, { sent: now, phase, into: now - phaseStarted, sched, mine, slept: sleptIn.length });
       ws.send(JSON.stringify({ id, method: 'app.info', params: {} }));
     }, PING_EVERY_MS);
     const body = await readFile(file);
@@ -143,9 +190,9 @@ async function measure(name: string, file: string): Promise<void> {
       phase = `upload ${upload + 1}`;
       phaseStarted = performance.now();
       const reply = await fetch(`${origin}${TRACE_UPLOAD_PATH}?name=${name}.parallax-trace&token=${token}`, { method: 'POST', body, headers: { origin } });
-      const json = (await reply.json()) as { ok: boolean; result?: { path: string; steps: unknown[] }; error?: { message: string } };
-      outcomes.push(json.ok ? `opened (${json.result!.steps.length.toLocaleString('en-US')} steps listed)` : `refused: ${json.error!.message}`);
-      if (json.ok) opened = json.result!.path;
+      const json = await uploadAnswer(reply);
+      outcomes.push(json.ok ? `opened (${json.steps.toLocaleString('en-US')} steps listed)` : `refused: ${json.message}`);
+      if (json.ok) opened = json.path;
     }
     const openMs = performance.now() - started;
     let replayed = '';
