@@ -5,6 +5,9 @@
  * - dense: 3.8M one-line events (about 220 MiB inflated, under the byte limit), the trace that ended the host
  *   out of memory; now refused by its event count before one event is parsed;
  * - at the limit: TRACE_EVENT_LIMITS.events observation events, the most a trace may hold; opened whole.
+ * - at the step limit: TRACE_EVENT_LIMITS.steps taps (the demo's recorded step, each with its target and
+ *   result), whose trace view listing (`trace.open`'s answer) is the largest a trace may have, about 120 MiB
+ *   of JSON; it comes from the worker and goes to the page in parts (docs/rules.md#r-mem-07).
  *
  * Meanwhile another page's calls (`app.info` over the API socket, one every 20 ms) are timed. An opened
  * trace is then replayed by the host (`trace.replay`, read in the trace worker, R-MEM-04) onto a device
@@ -12,7 +15,7 @@
  * high-water mark) against 1.5 GiB, and the slowest other call against 500 ms, each as a ratio to its
  * limit. Then the CLI as a user runs it, each in a process of its own: `parallax open --json FILE` and
  * `parallax replay FILE` (onto a port nothing listens on), their peak RSS against 1.5 GiB.
- * `TRACE_OPEN_CASES=dense` (or `at-limit`) runs one.
+ * `TRACE_OPEN_CASES=dense` (or `at-limit`, `steps`) runs one; `TRACE_OPEN_CLI=0` leaves out the CLI's runs.
  */
 import { spawn } from 'node:child_process';
 import { open, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -32,7 +35,7 @@ const PING_EVERY_MS = 20;
 const REPLAY_CALL = 1_000_000_000;
 const MiB = 1024 ** 2;
 /** `TRACE_OPEN_CASES=at-limit` measures one of them. */
-const CASES = (process.env.TRACE_OPEN_CASES ?? 'dense,at-limit').split(',');
+const CASES = (process.env.TRACE_OPEN_CASES ?? 'dense,at-limit,steps').split(',');
 
 const manifest = encodeTraceManifest({ createdAt: '2026-10-08T09:20:44.198Z', device: { name: 'Demo', kind: 'demo', url: 'ws://127.0.0.1:1/ws' } });
 const hex = (i: number) => i.toString(16).padStart(64, '0');
@@ -66,6 +69,45 @@ async function peakRss(pid: number): Promise<number> {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
+/**
+ * What the upload answered, read as it streams: the listing of a trace at the step limit is 120 MiB of
+ * JSON, and one JSON.parse of it on this thread held the pings' answers unread (a lag of 22.7 s that was
+ * the bench's own, not the host's). The steps are counted by their `callId` key, a chunk at a time.
+ */
+async function uploadAnswer(reply: Response): Promise<{ ok: true; path: string; steps: number } | { ok: false; message: string }> {
+  let head = '';
+  let steps = 0;
+  let tail = '';
+  const key = '{"callId":';
+  const reader = reply.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const text = tail + Buffer.from(value).toString();
+    if (head.length < 65_536) head += text.slice(0, 65_536 - head.length);
+    for (let at = text.indexOf(key); at >= 0; at = text.indexOf(key, at + key.length)) steps++;
+    // Shorter than the key: one split across chunks is found whole in the next, none is counted twice.
+    tail = text.slice(-(key.length - 1));
+  }
+  if (head.startsWith('{"ok":false'))
+    return { ok: false, message: (JSON.parse(/"message":("(?:[^"\\]|\\.)*")/.exec(head)?.[1] ?? '""') as string) || head.slice(0, 200) };
+  return { ok: true, path: JSON.parse(/"path":("(?:[^"\\]|\\.)*")/.exec(head)![1]!) as string, steps };
+}
+
+/**
+ * The host's main thread's schedstat (proc(5)): ns on a CPU, ns waiting on a run queue for one. A call's
+ * lag is the host's own work when `run` grew by it, and the machine's when `wait` did: the thread was
+ * ready and no CPU was given to it.
+ */
+async function schedstat(pid: number): Promise<{ run: number; wait: number } | undefined> {
+  try {
+    const [run, wait] = (await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8')).split(' ').map(Number);
+    return { run: run! / 1e6, wait: wait! / 1e6 };
+  } catch {
+    return undefined;
+  }
+}
+
 async function measure(name: string, file: string): Promise<void> {
   const { url, child } = await serveInChild([]);
   try {
@@ -73,15 +115,59 @@ async function measure(name: string, file: string): Promise<void> {
     const token = new URL(url).searchParams.get('token')!;
     const ws = new WebSocket(`${origin.replace('http', 'ws')}/api?token=${token}`, { origin });
     await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-    const waiting = new Map<number, { sent: number; phase: string; into: number }>();
+    const waiting = new Map<
+      number,
+      {
+        sent: number;
+        phase: string;
+        into: number;
+        sched?: { run: number; wait: number } | undefined;
+        mine?: { run: number; wait: number } | undefined;
+        slept?: number;
+      }
+    >();
     const latencies: number[] = [];
-    /** The slowest call: what the host was doing when it was sent. */
-    let slowest = { ms: 0, phase: '' };
+    /** The slowest call: what the host was doing when it was sent, and where its thread's time went meanwhile. */
+    let slowest = { ms: 0, phase: '', sched: '' };
+    /** The host thread's schedstat, read every ping: a call's share is the change from its sending to its answer. */
+    let sched: { run: number; wait: number } | undefined;
+    /** This bench's own thread: a call timed late because the bench itself waited for a CPU is not the host's lag. */
+    let mine: { run: number; wait: number } | undefined;
+    /** Where the host's thread slept at each sample (its wchan): idle in epoll, or blocked on a lock (a futex). */
+    const sleptIn: string[] = [];
+    const schedPoll = setInterval(() => {
+      void schedstat(child.pid!).then((s) => (sched = s));
+      void readFile(`/proc/${child.pid}/task/${child.pid}/wchan`, 'utf8').then(
+        (w) => void sleptIn.push(w.trim() || 'running'),
+        () => undefined,
+      );
+      void schedstat(process.pid).then((s) => (mine = s));
+    }, PING_EVERY_MS / 2);
     let phase = 'upload 1';
     let phaseStarted = performance.now();
-    const took = (ms: number, call: { phase: string; into: number }) => {
+    const took = (
+      ms: number,
+      call: {
+        phase: string;
+        into: number;
+        sched?: { run: number; wait: number } | undefined;
+        mine?: { run: number; wait: number } | undefined;
+        slept?: number;
+      },
+    ) => {
       latencies.push(ms);
-      if (ms > slowest.ms) slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it` };
+      if (ms <= slowest.ms) return;
+      const now = sched;
+      const share =
+        call.sched && now
+          ? `; meanwhile the host's thread ran ~${(now.run - call.sched.run).toFixed(0)} ms and waited ~${(now.wait - call.sched.wait).toFixed(0)} ms for a CPU${
+              call.mine && mine ? `, the bench's ~${(mine.wait - call.mine.wait).toFixed(0)} ms` : ''
+            }`
+          : '';
+      const where = new Map<string, number>();
+      for (const w of sleptIn.slice(call.slept ?? sleptIn.length)) where.set(w, (where.get(w) ?? 0) + 1);
+      const slept = where.size ? `; its thread, sampled: ${[...where].map(([w, n]) => `${w} ×${n}`).join(', ')}` : '';
+      slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it`, sched: share + slept };
     };
     ws.on('message', (data) => {
       const { id } = JSON.parse(data.toString()) as { id?: number };
@@ -93,7 +179,7 @@ async function measure(name: string, file: string): Promise<void> {
     let id = 0;
     const ping = setInterval(() => {
       const now = performance.now();
-      waiting.set(++id, { sent: now, phase, into: now - phaseStarted });
+      waiting.set(++id, { sent: now, phase, into: now - phaseStarted, sched, mine, slept: sleptIn.length });
       ws.send(JSON.stringify({ id, method: 'app.info', params: {} }));
     }, PING_EVERY_MS);
     const body = await readFile(file);
@@ -104,9 +190,9 @@ async function measure(name: string, file: string): Promise<void> {
       phase = `upload ${upload + 1}`;
       phaseStarted = performance.now();
       const reply = await fetch(`${origin}${TRACE_UPLOAD_PATH}?name=${name}.parallax-trace&token=${token}`, { method: 'POST', body, headers: { origin } });
-      const json = (await reply.json()) as { ok: boolean; result?: { path: string; steps: unknown[] }; error?: { message: string } };
-      outcomes.push(json.ok ? 'opened' : `refused: ${json.error!.message}`);
-      if (json.ok) opened = json.result!.path;
+      const json = await uploadAnswer(reply);
+      outcomes.push(json.ok ? `opened (${json.steps.toLocaleString('en-US')} steps listed)` : `refused: ${json.message}`);
+      if (json.ok) opened = json.path;
     }
     const openMs = performance.now() - started;
     let replayed = '';
@@ -127,6 +213,7 @@ async function measure(name: string, file: string): Promise<void> {
       replayed = `; replay read it in ${((performance.now() - replayStarted) / 1000).toFixed(1)} s, then ${reply.ok ? 'ran' : `refused: ${reply.error!.message}`}`;
     }
     clearInterval(ping);
+    clearInterval(schedPoll);
     // Calls still unanswered count as waiting until now.
     await new Promise((resolve) => setTimeout(resolve, 200));
     for (const call of waiting.values()) took(performance.now() - call.sent, call);
@@ -138,11 +225,13 @@ async function measure(name: string, file: string): Promise<void> {
     );
     console.log(
       `  host peak RSS ${(rss / MiB).toFixed(0)} MiB / limit ${RSS_LIMIT / MiB} MiB = ${(rss / RSS_LIMIT).toFixed(2)}` +
-        `   other calls (${latencies.length}): p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms (during ${slowest.phase}) / limit ${LATENCY_LIMIT_MS} ms = ${(worst / LATENCY_LIMIT_MS).toFixed(2)}`,
+        `   other calls (${latencies.length}): p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms (during ${slowest.phase}${slowest.sched}) / limit ${LATENCY_LIMIT_MS} ms = ${(worst / LATENCY_LIMIT_MS).toFixed(2)}`,
     );
   } finally {
     child.kill();
   }
+  // TRACE_OPEN_CLI=0: the host's figures alone.
+  if (process.env.TRACE_OPEN_CLI === '0') return;
   for (const args of [
     ['open', '--json', file],
     ['replay', file, '--device', 'ws://127.0.0.1:9/ws', '--timeout', '2000'],
@@ -192,6 +281,23 @@ async function main(): Promise<void> {
       const d = await craft(dense, 3_800_000, (i) => `{"type":"note","callId":"n${i}","seq":${i},"time":1,"text":""}\n`);
       console.log(`dense: ${(d.bytes / MiB).toFixed(0)} MiB file, ${(d.inflated / MiB).toFixed(0)} MiB of events inflated, 3,800,000 events`);
       await measure('dense', dense);
+    }
+    if (CASES.includes('steps')) {
+      const steps = join(dir, 'steps.parallax-trace');
+      const fixture = (await readFile(join(import.meta.dirname, '..', 'tests', 'fixtures', 'traces', 'demo-qa', 'events.jsonl'), 'utf8'))
+        .split('\n')
+        .filter((line) => line.includes('"callId":"call-1"'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const [before, after] = fixture as [Record<string, unknown>, Record<string, unknown>];
+      const actions = TRACE_EVENT_LIMITS.steps;
+      const s = await craft(steps, 2 * actions, (i) => {
+        const call = { callId: `call-${i >> 1}`, seq: i, time: 1_700_000_000_000 + i * 33 };
+        return `${JSON.stringify(i % 2 === 0 ? { ...before, ...call, action: { kind: 'tap' } } : { ...after, ...call })}\n`;
+      });
+      console.log(
+        `at the step limit: ${(s.bytes / MiB).toFixed(0)} MiB file, ${(s.inflated / MiB).toFixed(0)} MiB of events inflated, ${actions.toLocaleString('en-US')} taps`,
+      );
+      await measure('steps', steps);
     }
     if (!CASES.includes('at-limit')) return;
 

@@ -17,6 +17,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiCallEnvelopeSchema, MAX_API_FRAME_BYTES, MAX_TRACE_BYTES, TRACE_UPLOAD_PATH } from '@shared/api/api';
 import { packFrames, WirePacker } from '@shared/protocol/wire';
 import type { ApiService } from './api';
+import { jsonChunks } from './json-chunks';
 
 export const RENDERER_CSP = [
   "default-src 'self'",
@@ -155,9 +156,23 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   /** A browser's trace file, streamed to the host; the reply is `trace.open`'s envelope. */
   async function receiveTraceUpload(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
-    const reply = (status: number, body: unknown) => {
+    const reply = async (status: number, body: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-      response.end(JSON.stringify(body));
+      // A trace view's listing, a piece per turn, each written when the page took the last (R-MEM-07).
+      for (const chunk of jsonChunks(body)) {
+        if (response.destroyed) return;
+        if (!response.write(chunk))
+          await new Promise<void>((resolve) => {
+            // Either ends the wait; neither listener stays (a listing of 120 MiB waits a hundred times).
+            const done = () => {
+              response.off('drain', done).off('close', done);
+              resolve();
+            };
+            response.once('drain', done).once('close', done);
+          });
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      response.end();
     };
     if (request.method !== 'POST') {
       response.writeHead(405, { allow: 'POST' }).end();
@@ -165,17 +180,17 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     // The page's token guards the route; a page of another origin may not post to it with the cookie.
     if (!sameOrigin(request)) {
-      reply(403, { ok: false, error: { code: 'forbidden', message: 'not the Parallax page' } });
+      await reply(403, { ok: false, error: { code: 'forbidden', message: 'not the Parallax page' } });
       return;
     }
     const name = url.searchParams.get('name') ?? '';
     if (name === '' || name.length > 1024) {
-      reply(400, { ok: false, error: { code: 'bad_request', message: `${TRACE_UPLOAD_PATH} needs ?name=<the file's name> (at most 1024 characters)` } });
+      await reply(400, { ok: false, error: { code: 'bad_request', message: `${TRACE_UPLOAD_PATH} needs ?name=<the file's name> (at most 1024 characters)` } });
       return;
     }
     const declared = Number(request.headers['content-length'] ?? NaN);
     if (declared > MAX_TRACE_BYTES) {
-      reply(413, {
+      await reply(413, {
         ok: false,
         error: { code: 'trace_unreadable', message: `${name} is larger than ${MAX_TRACE_BYTES / (1024 * 1024)} MiB, more than a trace may be` },
       });
@@ -183,7 +198,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       return;
     }
     const result = await options.api.receiveTrace(name, request);
-    reply(result.ok ? 200 : 400, result);
+    await reply(result.ok ? 200 : 400, result);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_API_FRAME_BYTES });
@@ -228,8 +243,45 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
   // What this page already received: each observation and screenshot crosses this socket once; a new
   // socket (a reload, a reconnect) starts empty on both sides (docs/protocol.md#p-api-wire).
   const packer = new WirePacker();
+  // A message of one chunk goes at once; a bigger one (the trace view's listing: over 100 MiB of JSON at
+  // the step limit) goes as fragments of one WebSocket message, a chunk per turn, each once the last was
+  // written (docs/rules.md#r-mem-07). Messages sent meanwhile wait their turn: fragments of two messages
+  // may not interleave, and the page learns ids in the socket's order.
+  const waiting: unknown[] = [];
+  let streaming = false;
   const send = (message: unknown) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    if (ws.readyState !== ws.OPEN) return;
+    if (streaming) {
+      waiting.push(message);
+      return;
+    }
+    const chunks = jsonChunks(message);
+    const first = chunks.next();
+    if (first.done) return;
+    const second = chunks.next();
+    if (second.done) {
+      ws.send(first.value);
+      return;
+    }
+    streaming = true;
+    void sendFragments(first.value, second.value, chunks).finally(() => {
+      streaming = false;
+      for (const next of waiting.splice(0)) send(next);
+    });
+  };
+  const sendFragments = async (first: string, second: string, rest: Iterator<string>) => {
+    let chunk = first;
+    let next: IteratorResult<string> = { done: false, value: second };
+    for (;;) {
+      const fin = next.done === true;
+      const written = new Promise<void>((resolve) => ws.send(chunk, { fin }, () => resolve()));
+      if (fin) return;
+      await written;
+      await new Promise((resolve) => setImmediate(resolve));
+      if (ws.readyState !== ws.OPEN) return;
+      chunk = next.value;
+      next = rest.next();
+    }
   };
   const unsubscribe = api.subscribe((event, payload) => {
     if (ws.readyState === ws.OPEN) send({ event, payload: packFrames(packer, payload) });

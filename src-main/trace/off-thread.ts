@@ -65,6 +65,7 @@ export type TraceJobReply = { ok: true; result: unknown } | { ok: false; code: T
 export const TRACE_PART_CHARS = 1 << 20;
 
 interface JobResults {
+  /** The steps come as parts (`onPart`: each one JSON array's text); the result holds none. */
   view: TraceOpened;
   maestro: { yaml: string; notes: string[] };
   xcuitest: { swift: string; notes: string[] };
@@ -77,7 +78,7 @@ interface JobResults {
   edit: undefined;
 }
 
-/** What a job's parts hold: `parallax open`'s lines, or the audited screens of a trace. */
+/** What a job's parts hold: `parallax open`'s lines, the trace view's steps (a JSON array's text), or the audited screens of a trace. */
 type PartOf<K extends TraceJob['kind']> = K extends 'audit' ? AuditedScreen : string;
 
 type JobOptions<K extends TraceJob['kind']> = (K extends 'listing' ? { json?: boolean } : K extends 'edit' ? { edit: EditJob } : unknown) & {

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { basename, join, resolve } from 'node:path';
 import type { z } from 'zod';
-import { MAX_TRACE_BYTES, SavedComparisonSchema, type TraceOpened, type TraceResource } from '@shared/api/api';
+import { MAX_TRACE_BYTES, SavedComparisonSchema, type TraceOpened, type TraceResource, type TraceViewStep } from '@shared/api/api';
 import { isRecord } from '@shared/protocol/json';
 import { ViewHierarchySchema } from '@shared/protocol/runner';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
@@ -30,7 +30,16 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
   const abs = resolve(path);
   // Opened afresh: a folder still recording has grown, a file may have been replaced.
   resourceIndexes.delete(abs);
-  return inTraceWorker('view', abs);
+  // The steps arrive as parts of at most TRACE_PART_CHARS of JSON, each parsed in a turn of its own
+  // (docs/rules.md#r-mem-07): a string crosses from the worker as one copy, and a MiB of JSON parses in
+  // milliseconds, where the whole listing's structured clone held this thread for tens of seconds.
+  const steps: TraceViewStep[] = [];
+  const opened = await inTraceWorker('view', abs, undefined, {
+    onPart: (texts) => {
+      for (const text of texts) for (const step of JSON.parse(text) as TraceViewStep[]) steps.push(step);
+    },
+  });
+  return { ...opened, steps };
 }
 
 /** An export of a trace, made in the trace worker (its events are never parsed on the host's thread). */

@@ -17,6 +17,7 @@ import { encodeTraceManifest } from '@shared/trace/encode';
 import { traceVariables } from '@shared/trace/variables';
 import { openTraceFile, openTraceResources, TraceOpenError } from '@main/trace/open';
 import { inTraceWorker } from '@main/trace/off-thread';
+import { openTraceView } from '@main/trace/view';
 import { TRACE_EVENT_LIMITS } from '@main/trace/events-stream';
 import { chooseVariables } from '@main/cli/replay-variables';
 
@@ -202,7 +203,8 @@ async function decodeAll(path: string): Promise<{ decoded: Decoded[]; crash?: st
         return resources.manifest;
       },
     ],
-    ['trace view', () => inTraceWorker('view', path)],
+    // The listing as the host has it: its steps come as parts (docs/rules.md#r-mem-07), put together here.
+    ['trace view', () => openTraceView(path)],
     ['open lines', () => listed(path, false)],
     ['open --json', () => listed(path, true)],
     [

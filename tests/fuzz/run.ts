@@ -3,13 +3,15 @@
  * with a fixed seed, at most FUZZ_RUNS cases and FUZZ_SECONDS seconds each; prints the cases per
  * surface, crashes, hangs and the peak memory, and exits 1 on any failure or on memory over the bound.
  * Then the hostile-trace corpus (tests/fuzz/hostile-corpus.ts, docs/rules.md#r-fuzz-02) at its full sizes:
- * each crafted trace through every decoder, one line per trace with each decoder's outcome.
+ * each crafted trace through every decoder, one line per trace with each decoder's outcome. Last the
+ * hostile page (tests/fuzz/hostile-page.ts): its tries against the demo device and the web host, refused of N.
  *
  *   npm run fuzz                      # seed 14, 20,000 cases or 120 s per surface
  *   FUZZ_SEED=7 FUZZ_RUNS=500 npm run fuzz
  */
 import { runSurface, surfaces } from './surfaces';
 import { runHostileCorpus } from './hostile-corpus';
+import { runHostilePage } from './hostile-page';
 
 const seed = Number(process.env.FUZZ_SEED ?? 14);
 const numRuns = Number(process.env.FUZZ_RUNS ?? 20_000);
@@ -37,6 +39,15 @@ for (const report of corpus) {
   console.log(`      ${report.outcomes.join(', ')}`);
   if (report.failure) failures[/threw/.test(report.failure) ? 'crash' : 'untyped']++;
 }
+// The hostile page (docs/rules.md#r-peer-01, issue 26): another local port's page in Chromium against the demo and the host.
+const page = await runHostilePage();
+sample();
+const pageHeld = page.through.length === 0 && page.changed.length === 0;
+console.log(
+  `  hostile page: ${page.tried - page.through.length} of ${page.tried} cross-origin requests refused` +
+    `${page.through.length ? `; THROUGH: ${page.through.join(', ')}` : ''}${page.changed.length ? `; the demo's ${page.changed.join(', ')} CHANGED` : ''}  ${pageHeld ? 'ok' : 'FAILED'}`,
+);
+if (!pageHeld) failures.untyped++;
 clearInterval(sampler);
 sample();
 // fast-check stops a surface at its first failure (and shrinks it), so each count is of surfaces.

@@ -7,7 +7,9 @@
  * judged by its event-loop utilization (a share of its time, not a speed).
  */
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { copyFile, cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, open as openFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +23,9 @@ import { runTraceCommand } from '@main/cli/traces';
 import { main } from '@main/cli/main';
 import { inTraceWorker, TRACE_PART_CHARS } from '@main/trace/off-thread';
 import { redactForTrace } from '@shared/trace/redact';
+import { TRACE_UPLOAD_PATH } from '@shared/api/api';
+import { writeZip } from '@main/trace/zip';
+import { JSON_CHUNK_CHARS } from '@main/host/json-chunks';
 import { openApiSocket } from '../support/api-socket';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'traces', 'demo-qa');
@@ -273,4 +278,175 @@ describe("R-MEM-04: the trace editor's rewrite (trace.saveEdited) runs in the tr
       socket.ws.close();
     }
   }, 120_000);
+});
+
+/** One WebSocket message as it crossed the wire: its frames (opcode, fin, payload length) and its text. */
+interface WireMessage {
+  frames: { opcode: number; fin: boolean; bytes: number }[];
+  text: string;
+}
+
+/**
+ * Makes one API call over a socket read frame by frame (no extension offered, so each frame's payload is
+ * the text as sent) and gives back the messages up to and including the call's reply.
+ */
+async function callOnRawSocket(origin: string, token: string, call: { id: number; method: string; params: unknown }): Promise<WireMessage[]> {
+  const { host, port } = new URL(origin);
+  const socket = connect(Number(port), '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  socket.write(
+    [
+      `GET /api?token=${token} HTTP/1.1`,
+      `Host: ${host}`,
+      `Origin: ${origin}`,
+      'Upgrade: websocket',
+      'Connection: Upgrade',
+      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+      'Sec-WebSocket-Version: 13',
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  let buffer = Buffer.alloc(0);
+  let upgraded = false;
+  const messages: WireMessage[] = [];
+  let current: WireMessage = { frames: [], text: '' };
+  const chunks: Buffer[] = [];
+  return await new Promise<WireMessage[]>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.on('data', (data: Buffer) => {
+      buffer = Buffer.concat([buffer, data]);
+      if (!upgraded) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buffer.subarray(0, end).toString();
+        if (!head.startsWith('HTTP/1.1 101')) return reject(new Error(head.split('\r\n')[0]));
+        upgraded = true;
+        buffer = buffer.subarray(end + 4);
+        const payload = Buffer.from(JSON.stringify(call));
+        const mask = randomBytes(4);
+        const header =
+          payload.length < 126
+            ? Buffer.from([0x81, 0x80 | payload.length])
+            : Buffer.concat([Buffer.from([0x81, 0x80 | 126]), Buffer.from([payload.length >> 8, payload.length & 0xff])]);
+        socket.write(Buffer.concat([header, mask, payload.map((b, i) => b ^ mask[i % 4]!)]));
+      }
+      for (;;) {
+        if (buffer.length < 2) return;
+        let length = buffer[1]! & 0x7f;
+        let at = 2;
+        if (length === 126) {
+          if (buffer.length < 4) return;
+          length = buffer.readUInt16BE(2);
+          at = 4;
+        } else if (length === 127) {
+          if (buffer.length < 10) return;
+          length = Number(buffer.readBigUInt64BE(2));
+          at = 10;
+        }
+        if (buffer.length < at + length) return;
+        const fin = (buffer[0]! & 0x80) !== 0;
+        const opcode = buffer[0]! & 0x0f;
+        current.frames.push({ opcode, fin, bytes: length });
+        chunks.push(buffer.subarray(at, at + length));
+        buffer = buffer.subarray(at + length);
+        if (!fin) continue;
+        current.text = Buffer.concat(chunks.splice(0)).toString();
+        messages.push(current);
+        const done = (JSON.parse(current.text) as { id?: number }).id === call.id;
+        current = { frames: [], text: '' };
+        if (done) {
+          socket.destroy();
+          resolve(messages);
+          return;
+        }
+      }
+    });
+  });
+}
+
+describe("R-MEM-07: the trace view's listing (trace.open) comes in parts, from the worker and to the page", () => {
+  /** Action steps: about 1.2 KiB of JSON each in the listing, so several MiB in all. */
+  const ACTIONS = 5_000;
+  let host: WebHost;
+  let manager: DeviceManager;
+  let api: ReturnType<typeof createApiService>;
+  let origin: string;
+  let token: string;
+  let many: string;
+
+  beforeAll(async () => {
+    const rendererDir = await mkdtemp(join(dir, 'renderer-'));
+    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Parallax</title>');
+    const tracesDir = join(dataDir(), 'traces');
+    await mkdir(tracesDir, { recursive: true });
+    const [before, after] = readFileSync(join(FIXTURE, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"callId":"call-1"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines: string[] = [];
+    for (let i = 0; i < ACTIONS; i++) {
+      lines.push(JSON.stringify({ ...before, callId: `call-${i}`, seq: 2 * i, time: 1_700_000_000_000 + 2 * i, action: { kind: 'tap' } }));
+      lines.push(JSON.stringify({ ...after, callId: `call-${i}`, seq: 2 * i + 1, time: 1_700_000_000_001 + 2 * i }));
+    }
+    many = await traceFolder('many-actions', lines.join('\n') + '\n');
+    const copy = join(tracesDir, `many-actions-${Date.now()}.parallax-trace.d`);
+    await cp(many, copy, { recursive: true });
+    many = copy;
+    manager = new DeviceManager();
+    api = createApiService({ manager }, { host: 'web', version: 'test' });
+    host = await startWebHost({ api, rendererDir });
+    const url = new URL(host.url);
+    origin = url.origin;
+    token = url.searchParams.get('token') ?? '';
+  }, 120_000);
+  afterAll(async () => {
+    await host?.close();
+    await manager?.closeAll();
+    await rm(many, { recursive: true, force: true });
+  });
+
+  it(`R-MEM-07: the worker sends a trace's ${ACTIONS.toLocaleString('en-US')} steps as JSON parts of at most TRACE_PART_CHARS; its answer holds none`, async () => {
+    const parts: string[] = [];
+    const answer = await inTraceWorker('view', many, undefined, { onPart: (texts) => void parts.push(...texts) });
+    expect(answer.steps).toEqual([]);
+    expect(answer.manifest.device.name).toBeTruthy();
+    const steps = parts.flatMap((text) => JSON.parse(text) as { callId: string }[]);
+    expect(steps.map((s) => s.callId)).toEqual(Array.from({ length: ACTIONS }, (_, i) => `call-${i}`));
+    // Several parts, none over the budget (a step is far smaller than a part).
+    expect(parts.length).toBeGreaterThan(parts.join('').length / TRACE_PART_CHARS);
+    expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(TRACE_PART_CHARS + 2);
+  }, 240_000);
+
+  it('R-MEM-07: the API socket carries the listing as fragments of one message, each at most JSON_CHUNK_CHARS plus a step; the page reads the whole listing', async () => {
+    const direct = await api.handle('trace.open', { path: many });
+    expect(direct.ok).toBe(true);
+    const whole = JSON.stringify({ id: 7, ok: true, result: (direct as { result: unknown }).result });
+    const messages = await callOnRawSocket(origin, token, { id: 7, method: 'trace.open', params: { path: many } });
+    const reply = messages.at(-1)!;
+    expect(reply.text).toBe(whole);
+    expect(reply.frames.length).toBeGreaterThan(whole.length / (JSON_CHUNK_CHARS + 64 * 1024));
+    expect(reply.frames[0]!.opcode).toBe(1);
+    expect(reply.frames.slice(1).every((f) => f.opcode === 0)).toBe(true);
+    expect(Math.max(...reply.frames.map((f) => f.bytes))).toBeLessThanOrEqual(JSON_CHUNK_CHARS + 64 * 1024);
+    // A small reply is still one frame.
+    const info = await callOnRawSocket(origin, token, { id: 8, method: 'app.info', params: {} });
+    expect(info.at(-1)!.frames).toHaveLength(1);
+  }, 240_000);
+
+  it("R-MEM-07: the web host's upload answers with the same listing, written a chunk at a time", async () => {
+    const zipped = join(dir, 'many.parallax-trace');
+    const handle = await openFile(zipped, 'w');
+    await writeZip(handle, [
+      { name: 'manifest.json', data: await readFile(join(many, 'manifest.json')), compress: true },
+      { name: 'events.jsonl', data: await readFile(join(many, 'events.jsonl')), compress: true },
+    ]);
+    await handle.close();
+    const direct = (await api.handle('trace.open', { path: many })) as { ok: true; result: { steps: unknown[] } };
+    const body = await readFile(zipped);
+    const reply = await fetch(`${origin}${TRACE_UPLOAD_PATH}?name=many.parallax-trace&token=${token}`, { method: 'POST', body, headers: { origin } });
+    const json = (await reply.json()) as { ok: boolean; result: { steps: unknown[] } };
+    expect(json.ok).toBe(true);
+    expect(json.result.steps).toEqual(direct.result.steps);
+  }, 240_000);
 });
