@@ -38,7 +38,14 @@ export class RunnerServer {
   private port = 0;
   /** What the admin endpoint's path must carry, `/admin/<token>/…` (docs/rules.md#r-peer-02): printed at start, in `adminUrl`. */
   readonly adminToken = randomBytes(16).toString('hex');
-  private readonly onFrame = (frame: FrameState) => this.broadcast(frame);
+  private readonly onFrame = (frame: FrameState) => {
+    this.olderFrame = this.newestFrame;
+    this.newestFrame = frame;
+    this.broadcast(frame);
+  };
+  /** The last two frames the screen moved to: the older one is what `runner-stale-push` sends again. */
+  private newestFrame: FrameState | undefined;
+  private olderFrame: FrameState | undefined;
   private readonly performance: DemoPerformance;
 
   constructor(private readonly device: DemoDevice) {
@@ -190,8 +197,13 @@ export class RunnerServer {
       this.send(connection, reply);
       return;
     }
+    // The gate of docs/rules.md#r-perf-07: a push of an older frame reaches the client after its read was
+    // sent and before its answer, as a push already on its way does on a busy machine.
+    if (decoded.value.type === 'request_hierarchy' && faults.has('runner-stale-push') && this.olderFrame)
+      this.send(connection, hierarchyPush(this.device, this.olderFrame));
     const late = faults.consumeFor('runner-deadline', peek.type);
-    const reply = await this.commands.handle(decoded.value, connection);
+    this.device.commandsInFlight++;
+    const reply = await this.commands.handle(decoded.value, connection).finally(() => this.device.commandsInFlight--);
     if (late) {
       // The gesture ran; the runner says it finished past its deadline, as CtrlProxy's CommandError does.
       this.send(connection, {
