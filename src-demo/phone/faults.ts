@@ -69,7 +69,7 @@ export const FAULTS = {
   // A test's gate (docs/rules.md#r-perf-07): the push a busy machine may deliver late, sent every time.
   'runner-stale-push': {
     value: 'flag',
-    help: 'each request_hierarchy is answered right after a push of the frame before the newest one pushed, as a push still on its way when the request arrived',
+    help: 'each request_hierarchy answer comes right after a push of the frame before the newest one pushed: an older frame than the answer, pushed last',
   },
 } as const satisfies Record<string, { value: ValueKind; help: string }>;
 

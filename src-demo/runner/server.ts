@@ -197,13 +197,13 @@ export class RunnerServer {
       this.send(connection, reply);
       return;
     }
-    // The gate of docs/rules.md#r-perf-07: a push of an older frame reaches the client after its read was
-    // sent and before its answer, as a push already on its way does on a busy machine.
-    if (decoded.value.type === 'request_hierarchy' && faults.has('runner-stale-push') && this.olderFrame)
-      this.send(connection, hierarchyPush(this.device, this.olderFrame));
     const late = faults.consumeFor('runner-deadline', peek.type);
     this.device.commandsInFlight++;
     const reply = await this.commands.handle(decoded.value, connection).finally(() => this.device.commandsInFlight--);
+    // The gate of docs/rules.md#r-perf-07: the last push before a read's answer shows an older frame than
+    // the answer, as a push sent while the read was being answered does when a busy machine delays it.
+    if (decoded.value.type === 'request_hierarchy' && faults.has('runner-stale-push') && this.olderFrame)
+      this.send(connection, hierarchyPush(this.device, this.olderFrame));
     if (late) {
       // The gesture ran; the runner says it finished past its deadline, as CtrlProxy's CommandError does.
       this.send(connection, {
