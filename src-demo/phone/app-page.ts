@@ -119,9 +119,6 @@ async function captureSession(context: BrowserContext, page: Page): Promise<CDPS
 
 export class AppPage extends EventEmitter<{ changed: [] }> {
   private inputChain: Promise<unknown> = Promise.resolve();
-  /** Inputs running now, and whether the page announced a change meanwhile (told once they end). */
-  private inputsRunning = 0;
-  private announcedDuringInput = false;
   private webHooks: WebBridgeHooks | undefined;
   private closed = false;
   /** How many views the heavy screen is built with; a relaunch builds it again at the same size. */
@@ -156,19 +153,6 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     });
   }
 
-  /**
-   * Tells listeners (the screen monitor, which re-reads the screen) that the page changed, once no input
-   * runs. A read during a stroke races its touch events for the page's thread: the scroll moves under
-   * each slice, the read falls back to one task, and each touch waits behind it, so a 250 ms swipe took
-   * 10 s on a busy machine and ran past its budget (R-SWP-08, R-PERF-07). Held, the change is read once
-   * the input ends: the frame it makes is the one an action's observation after reads anyway.
-   */
-  private announce(): void {
-    if (this.closed) return;
-    if (this.inputsRunning > 0) this.announcedDuringInput = true;
-    else this.emit('changed');
-  }
-
   /** Something the app shows may have changed: the kept capture and the kept picture are retired. */
   private changed(): void {
     this.version++;
@@ -191,7 +175,7 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     // Bindings first, then the scripts that use them (init scripts run in registration order).
     await page.exposeBinding('__parallaxAxChanged', () => {
       app.changed();
-      app.announce();
+      if (!app.closed) app.emit('changed');
     });
     await page.exposeBinding('__autoMobileWebBridgeHello', (source, documentId: unknown) => app.webHooks?.hello(source.frame, documentId));
     await page.exposeBinding('__autoMobileWebBridgePost', (source, message: unknown) => {
@@ -526,16 +510,10 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   withInput<T>(fn: () => Promise<T>): Promise<T> {
     return this.inTurn(async () => {
       this.changed();
-      this.inputsRunning++;
       try {
         return await fn();
       } finally {
         this.changed();
-        this.inputsRunning--;
-        if (this.inputsRunning === 0 && this.announcedDuringInput) {
-          this.announcedDuringInput = false;
-          this.announce();
-        }
       }
     });
   }
