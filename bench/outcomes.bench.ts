@@ -15,6 +15,7 @@ import { outcomeClassOf } from '@shared/act/verdict';
 // The cases are the integration test's own (tests/integration/outcomes.test.ts): one list, measured here and checked there.
 
 import { apiClient, expectedFor, OUTCOME_CASES, resetDevice, settleAfter, uncoveredFaults, viaCli, viaWebHost } from '../tests/support/outcome-cases';
+import { watchFrames } from '../tests/support/frame-watch';
 
 const device = await startDemoDevice({ port: 0, appReveal: false });
 const tally = { cli: new Map<OutcomeClass, number>(), ui: new Map<OutcomeClass, number>() };
@@ -33,21 +34,22 @@ try {
   for (const c of OUTCOME_CASES) {
     await resetDevice(device.adminUrl, c);
     cli.push(record('cli', await viaCli(device.runnerUrl, c), expectedFor(c, 'cli')));
-    await settleAfter(c);
+    await settleAfter(device.adminUrl, c);
   }
   const rendererDir = await mkdtemp(join(tmpdir(), 'parallax-bench-'));
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>bench</title>');
   const manager = new DeviceManager();
   const { id } = manager.connect(device.runnerUrl, { kind: 'demo', name: 'demo' });
+  const frames = watchFrames(manager.connectionOf(id));
   await manager.connectionOf(id).waitUntilConnected(10_000);
   const host = await startWebHost({ api: createApiService({ manager }, { host: 'web', version: 'bench' }), rendererDir });
   const api = await apiClient(host.url);
   try {
     for (const [i, c] of OUTCOME_CASES.entries()) {
-      await resetDevice(device.adminUrl, c);
+      await resetDevice(device.adminUrl, c, frames);
       await manager.connectionOf(id).waitUntilConnected(10_000);
       const ui = record('ui', await viaWebHost(api, id, c), expectedFor(c, 'ui'));
-      await settleAfter(c);
+      await settleAfter(device.adminUrl, c);
       rows.push(`${c.fault.padEnd(42)} ${c.cli[0]!.padEnd(5)} cli: ${cli[i]!.padEnd(36)} ui: ${ui}`);
     }
   } finally {

@@ -3,23 +3,14 @@
 // call starts at once (docs/rules.md#r-cli-01). Where that build is missing or older than a source file (a
 // checkout being edited), it compiles the TypeScript through tsx instead: slower, never stale.
 // PARALLAX_CLI_FROM_SOURCE=1 asks for the sources anyway (the CLI bench measures both ways).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const built = `${root}out/cli/main.mjs`;
-
-/** The newest modification time under the CLI's source roots (about 400 files: a few milliseconds). */
-function newestSource() {
-  let newest = 0;
-  for (const dir of ['src-main', 'src-shared', 'src-demo']) {
-    for (const entry of readdirSync(`${root}${dir}`, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) newest = Math.max(newest, statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
-    }
-  }
-  return newest;
-}
+// Plain JavaScript beside the sources, shared with src-main/entries.ts (which build may stand in for them).
+const { isFreshBuild } = await import('../src-main/fresh-build.mjs');
 
 /**
  * A crash's stack with the TypeScript lines, read from the build's source maps only when one happens:
@@ -41,7 +32,7 @@ function mappedStack(error) {
 }
 
 let main;
-if (!process.env.PARALLAX_CLI_FROM_SOURCE && existsSync(built) && statSync(built).mtimeMs >= newestSource()) {
+if (!process.env.PARALLAX_CLI_FROM_SOURCE && isFreshBuild(built, root)) {
   process.on('uncaughtException', (error) => {
     process.stderr.write(`${mappedStack(error)}\n`);
     process.exit(1);

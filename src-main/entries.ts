@@ -5,16 +5,17 @@
  * From a build each is a file of its own beside the bundle, under the name given here:
  * scripts/build-cli.mjs (out/cli/NAME.mjs) and electron.vite.config.ts (out/main/NAME.js) build them.
  * From the sources (tsx, the tests) the CLI build's file is used when it is newer than every source, as
- * bin/parallax.mjs chooses for the CLI itself: loading the entry's imports through tsx takes seconds on a
+ * bin/parallax.mjs chooses for the CLI itself (one rule for both: src-main/fresh-build.mjs): loading the entry's imports through tsx takes seconds on a
  * busy machine, the built file a fraction of one. Otherwise, never stale, its TypeScript through tsx.
  */
 import { fork, type ChildProcess, type ForkOptions } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { projectRoot } from '@main/paths';
+import { isFreshBuild } from '@main/fresh-build.mjs';
 
 export const HOST_ENTRIES = {
   'trace-worker': 'src-main/trace/worker.ts',
@@ -36,23 +37,10 @@ function builtEntry(name: HostEntry): string {
   throw new Error(`the build has no ${name} beside ${here}: build again (npm run build)`);
 }
 
-let newestSourceMs: number | undefined;
-/** The newest modification time under the host's source roots (read once per process; a few ms). */
-function newestSource(): number {
-  if (newestSourceMs !== undefined) return newestSourceMs;
-  let newest = 0;
-  for (const dir of ['src-main', 'src-shared', 'src-demo']) {
-    for (const entry of readdirSync(join(projectRoot(), dir), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
-    }
-  }
-  return (newestSourceMs = newest);
-}
-
-/** The CLI build's file of `name` when it is at least as new as every source. */
+/** The CLI build's file of `name` when it is at least as new as every source (src-main/fresh-build.mjs decides, for bin/parallax.mjs too). */
 function freshBuild(name: HostEntry): string | undefined {
   const file = join(projectRoot(), 'out', 'cli', `${name}.mjs`);
-  return existsSync(file) && statSync(file).mtimeMs >= newestSource() ? file : undefined;
+  return isFreshBuild(file, projectRoot()) ? file : undefined;
 }
 
 const sourceEntry = (name: HostEntry) => join(projectRoot(), HOST_ENTRIES[name]);

@@ -56,6 +56,8 @@ export class DemoDevice {
    */
   readonly udid = randomUUID().toUpperCase();
   readonly runnerRequests: Record<string, number> = {};
+  /** Runner commands being handled now (admin stats' `busy`): a slow read outlives the client that gave up on it. */
+  commandsInFlight = 0;
   private faultWork: Promise<unknown> = Promise.resolve();
   private variantList: VariantName[] = [];
 

@@ -66,6 +66,11 @@ export const FAULTS = {
     value: 'command',
     help: 'the next COMMAND gesture runs, then answers that it completed after its deadline (outcome indeterminate), as a real runner does (one shot)',
   },
+  // A test's gate (docs/rules.md#r-perf-07): the push a busy machine may deliver late, sent every time.
+  'runner-stale-push': {
+    value: 'flag',
+    help: 'each request_hierarchy answer comes right after a push of the frame before the newest one pushed: an older frame than the answer, pushed last',
+  },
 } as const satisfies Record<string, { value: ValueKind; help: string }>;
 
 export type FaultName = keyof typeof FAULTS;

@@ -1,7 +1,8 @@
 /**
  * The demo device's admin endpoint, under /admin on the runner's port. Test and demo controls only:
  *   GET  /admin/stats     screen, faults, per-command request counts, SDK route counts, frame context,
- *                         capture identity, web view bridge state
+ *                         capture identity, web view bridge state, busy (commands and SDK requests running now),
+ *                         settling (a screen change not read yet)
  *   GET  /admin/reads     {held}: sliced reads stopped so far at the gate of the fault xctest-read-hold
  *   GET  /admin/faults    {faults, known: [{name, help, value}]} (docs/protocol.md#p-demo-admin)
  *   POST /admin/faults    {faults: [...]} replaces the list; {add: [...]} / {remove: [...]} edit it;
@@ -76,6 +77,11 @@ export async function stats(device: DemoDevice): Promise<Record<string, unknown>
     picture: { ...device.app.picture.stats },
     sdkUrl: device.faults.has('sdk-absent') ? null : device.sdkServer.url,
     uptimeMs: Date.now() - device.startedAt,
+    // Work still running on the device (a command, an SDK request, a bridge action), for a test to wait out
+    // what a slow fault left behind instead of sleeping. This stats read itself is no runner command.
+    busy: device.commandsInFlight + device.sdkServer.inFlight + (device.bridge.inFlight ? 1 : 0),
+    // A change the page announced that is not read yet: the frame above is about to move.
+    settling: device.monitor.dirty,
   };
 }
 

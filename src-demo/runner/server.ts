@@ -38,7 +38,14 @@ export class RunnerServer {
   private port = 0;
   /** What the admin endpoint's path must carry, `/admin/<token>/…` (docs/rules.md#r-peer-02): printed at start, in `adminUrl`. */
   readonly adminToken = randomBytes(16).toString('hex');
-  private readonly onFrame = (frame: FrameState) => this.broadcast(frame);
+  private readonly onFrame = (frame: FrameState) => {
+    this.olderFrame = this.newestFrame;
+    this.newestFrame = frame;
+    this.broadcast(frame);
+  };
+  /** The last two frames the screen moved to: the older one is what `runner-stale-push` sends again. */
+  private newestFrame: FrameState | undefined;
+  private olderFrame: FrameState | undefined;
   private readonly performance: DemoPerformance;
 
   constructor(private readonly device: DemoDevice) {
@@ -191,7 +198,12 @@ export class RunnerServer {
       return;
     }
     const late = faults.consumeFor('runner-deadline', peek.type);
-    const reply = await this.commands.handle(decoded.value, connection);
+    this.device.commandsInFlight++;
+    const reply = await this.commands.handle(decoded.value, connection).finally(() => this.device.commandsInFlight--);
+    // The gate of docs/rules.md#r-perf-07: the last push before a read's answer shows an older frame than
+    // the answer, as a push sent while the read was being answered does when a busy machine delays it.
+    if (decoded.value.type === 'request_hierarchy' && faults.has('runner-stale-push') && this.olderFrame)
+      this.send(connection, hierarchyPush(this.device, this.olderFrame));
     if (late) {
       // The gesture ran; the runner says it finished past its deadline, as CtrlProxy's CommandError does.
       this.send(connection, {

@@ -120,7 +120,8 @@ export class ObservationBridge {
   private currentIdentity: bigint | undefined;
   private lastIndex = new Map<string, Indexed>();
   private lastSpaceOffset = 0;
-  private inFlight = false;
+  /** Whether an action runs now (admin stats' `busy`). */
+  inFlight = false;
   /** The host executor's current action, settled or not: a reset waits for it (idle). */
   private running: Promise<unknown> = Promise.resolve();
 

@@ -60,6 +60,8 @@ export class SdkServer {
   private readonly sockets = new Set<Socket>();
   private port = 0;
   readonly requests: Record<string, number> = {};
+  /** Requests being answered now: a slow fault's read outlives the caller that gave up on it (admin stats' `busy`). */
+  inFlight = 0;
 
   constructor(
     private readonly bridge: ObservationBridge,
@@ -82,9 +84,12 @@ export class SdkServer {
       // A page in a browser is no client of the bridge (docs/rules.md#r-peer-01).
       const refused = browserRefusal(req, this.port);
       if (refused !== undefined) return refuseHttp(res, refused);
-      this.handle(req, res).catch((error: unknown) => {
-        fail(res, 500, { error: 'internal_error', detail: error instanceof Error ? error.message : String(error) });
-      });
+      this.inFlight++;
+      this.handle(req, res)
+        .catch((error: unknown) => {
+          fail(res, 500, { error: 'internal_error', detail: error instanceof Error ? error.message : String(error) });
+        })
+        .finally(() => this.inFlight--);
     });
     server.on('connection', (socket) => {
       this.sockets.add(socket);

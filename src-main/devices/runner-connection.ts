@@ -2,7 +2,7 @@
  * A device behind an iOS runner: the WebSocket client, the observer, and live frames from its pushes.
  */
 import { EventEmitter } from 'node:events';
-import type { ActionRequest } from '@shared/protocol/action';
+import type { ActionRequest, ActionResult } from '@shared/protocol/action';
 import type { HierarchyUpdate } from '@shared/protocol/runner';
 import { RunnerClient, type RunnerClientOptions } from '@main/runner/client';
 import type { ActedStep, ActOptions, ConnectionEvents, DeviceConnection, DeviceKind, ObserveOptions } from '@main/connection/connection';
@@ -44,8 +44,8 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
   private observingPush = false;
   private pushes = 0;
   /**
-   * Pushes up to this number came before an action's observation after began: that read is newer, so
-   * they are not observed (docs/rules.md#r-perf-07).
+   * Pushes up to this number arrived before the reply of an action's observation after: that read is
+   * newer, so they are not observed (docs/rules.md#r-perf-07).
    */
   private supersededPushes = 0;
   /** Pushes observed and pushes dropped as older than an action's after read (the actions bench prints them). */
@@ -136,11 +136,26 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     const result = await this.gate.exclusive(async () => {
       const lastFrame = this.dispatcher.lastFrame;
       let pushesBeforeAfterRead: number | undefined;
+      let afterReadStarted = false;
+      // The bound is taken when the after read's hierarchy reply arrives, not when the read starts: a push
+      // the runner sent before answering (while the request was on its way) arrives after the start and
+      // shows an older frame than the reply. The socket delivers in order, so every push counted by the
+      // reply's arrival is older than or the same as the after frame, and every later one is newer. A
+      // re-read after it (scroll-to's) moves the bound to its own reply.
+      const onReply = (command: string) => {
+        if (afterReadStarted && (command === 'request_hierarchy' || command === 'request_hierarchy_if_stale')) pushesBeforeAfterRead = this.pushes;
+      };
       const onStage = (stage: string) => {
-        if (stage === AFTER_READ_STAGE) pushesBeforeAfterRead = this.pushes;
+        if (stage === AFTER_READ_STAGE) afterReadStarted = true;
         options.onStage?.(stage);
       };
-      const dispatched = await this.dispatcher.dispatch(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), onStage });
+      this.client.on('reply', onReply);
+      let dispatched: ActionResult;
+      try {
+        dispatched = await this.dispatcher.dispatch(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), onStage });
+      } finally {
+        this.client.off('reply', onReply);
+      }
       // A push that arrived before the observation after began shows an older screen than it: observing
       // it now would read the bridge and a screenshot again for a frame that undoes the action's after
       // frame. Decided inside the action's turn, before any waiting push pass runs (R-PERF-07).

@@ -88,6 +88,11 @@ interface RunnerClientEvents {
   /** Every request as it goes out; `whenSettled` says how it ended. */
   request: [sent: SentRequest];
   hierarchy: [update: HierarchyUpdate];
+  /**
+   * A reply arrived, told in the order the socket delivered it among the pushes (synchronously, before
+   * the request's promise settles): every push the runner sent before this reply has been emitted.
+   */
+  reply: [command: RunnerCommand];
   performance: [update: PerformanceUpdate];
   protocolError: [error: ProtocolDecodeError];
 }
@@ -331,6 +336,7 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
     if (!entry) return; // a reply to nothing we wait for (late, or another client's) is noise
     clearTimeout(entry.timer);
     this.pending.delete(reply.requestId);
+    this.emit('reply', entry.command);
     const expected = RESULT_TYPES[entry.command];
     if (reply.type === RUNNER_ERROR_REPLY_TYPE) {
       // The runner's own refusal: it could not decode or does not know the command, and ran nothing.

@@ -17,16 +17,17 @@ import { main } from '@main/cli/main';
 import type { AccessibilityAudit } from '@shared/protocol/accessibility';
 import type { ReplayReport } from '@shared/trace/replay-report';
 import { admin } from '../support/demo-admin';
+import { watchFrames, type FrameWatch } from '../support/frame-watch';
 
 let demo: DemoDeviceHandle;
 let manager: DeviceManager;
 let dir: string;
 let tracePath: string;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+let frames: FrameWatch;
 async function reset(faults: string[]): Promise<void> {
   await admin(demo.adminUrl, '/reset', { screen: 'access', faults });
-  await sleep(600);
+  await frames.until(demo.adminUrl);
 }
 
 async function replay(): Promise<ReplayReport> {
@@ -41,13 +42,14 @@ beforeAll(async () => {
   manager = new DeviceManager();
   const recording = new SessionRecording(manager, { dir, version: 'test' });
   const deviceId = manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
+  frames = watchFrames(manager.connectionOf(deviceId));
   await manager.connectionOf(deviceId).waitUntilConnected(10_000);
   await reset([]);
   await manager.observe(deviceId);
   await recording.start(deviceId);
-  await sleep(400);
+  await frames.until(demo.adminUrl);
   await manager.act(deviceId, { action: 'tap', target: { id: 'access.visible' } });
-  await sleep(300);
+  await frames.until(demo.adminUrl);
   tracePath = (await recording.stop()).lastTrace!;
 }, 180_000);
 

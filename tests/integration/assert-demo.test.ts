@@ -19,7 +19,6 @@ const setup = useConnectedDemo();
 let dir: string;
 let trace: string;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const reset = (screen: string, variants: string[] = []) => setup.reset(screen, variants);
 const requestsToApp = async () => {
   const res = await fetch(`${setup.demo.adminUrl}/stats`);
@@ -58,7 +57,7 @@ beforeAll(async () => {
     manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: setup.demo.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
   });
   for (const [i, request] of STEPS.entries()) {
-    await sleep(400);
+    await setup.settled();
     const { result, after } = await setup.connection.act(request);
     expect(result.success, JSON.stringify(result.warnings)).toBe(true);
     await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after });

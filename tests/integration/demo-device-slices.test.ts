@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { UiNode } from '@shared/protocol/runner';
 import { startDemoDevice } from '@demo/index';
-import { admin as demoAdmin } from '../support/demo-admin';
+import { admin as demoAdmin, untilQuiet } from '../support/demo-admin';
 
 type Msg = Record<string, any>;
 
@@ -68,7 +68,7 @@ function stateOf(root: UiNode | undefined): string {
  */
 async function readAcross(change: () => Promise<void>, delay: number): Promise<{ during: string; after: string }> {
   await request('request_hierarchy');
-  await sleep(300);
+  await untilQuiet(device.adminUrl);
   await request('request_hierarchy');
   expect((await request('request_press_key', { key: 'escape', modifiers: [] })).success).toBe(true);
   const read = request('request_hierarchy');

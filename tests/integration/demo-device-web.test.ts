@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import { decodeRunnerInbound, type UiNode } from '@shared/protocol/runner';
 import { WebSnapshotSchema } from '@shared/protocol/sdk';
 import { startDemoDevice } from '@demo/index';
-import { adminReply } from '../support/demo-admin';
+import { adminReply, untilQuiet } from '../support/demo-admin';
 
 type Msg = Record<string, any>;
 type El = {
@@ -413,7 +413,7 @@ describe('web faults', () => {
     await setFaults(['web-max-elements=5']);
     await until((s) => s.elements.length === 5);
     await setFaults(['web-max-bytes=600']);
-    await sleep(250);
+    await untilQuiet(device.adminUrl);
     expect(await webSnapshot()).toMatchObject({ available: true, failure: 'message_too_large' });
     const snap = { snapshotId: 's1' };
     const big = await webAction({ setValue: { snapshotId: snap.snapshotId, elementId: 'e1', text: 'x'.repeat(2000) } });

@@ -9,7 +9,7 @@ import { PNG } from 'pngjs';
 import { decodeRunnerInbound, type UiNode } from '@shared/protocol/runner';
 import { ObservationSnapshotSchema } from '@shared/protocol/sdk';
 import { startDemoDevice } from '@demo/index';
-import { adminReply } from '../support/demo-admin';
+import { adminReply, untilQuiet } from '../support/demo-admin';
 
 type Msg = Record<string, any>;
 
@@ -461,7 +461,8 @@ describe('XCTest view of the app', () => {
 
     const swipe = await client.request('request_swipe', { x1: 200, y1: 650, x2: 200, y2: 250, duration: 200 });
     expect(swipe).toMatchObject({ type: 'swipe_result', success: true });
-    await sleep(300);
+    // The fling's scroll has been read (no change waiting) before the list is read again.
+    await untilQuiet(device.adminUrl);
     const after = byId((await hierarchy()).data.hierarchy, 'feed.list') as UiNode;
     expect(after.node?.[0]?.['resource-id']).not.toBe(firstId);
   });

@@ -10,10 +10,13 @@ import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { RunnerConnection } from '@main/devices/runner-connection';
+import { admin } from '../support/demo-admin';
+import { watchFrames, type FrameWatch } from '../support/frame-watch';
 
 let device: DemoDeviceHandle;
 let conn: RunnerConnection;
-let pushFrames = 0;
+/** What the connection has observed of the demo's screen. */
+let frames: FrameWatch;
 
 async function reset(screen: string): Promise<void> {
   const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen, faults: [] }) });
@@ -32,7 +35,7 @@ async function replace(target: TargetSelector, text: string): Promise<ActionResu
 beforeAll(async () => {
   device = await startDemoDevice({ port: 0, appReveal: false });
   conn = new RunnerConnection('demo', device.runnerUrl);
-  conn.on('frame', () => pushFrames++);
+  frames = watchFrames(conn);
   conn.start();
   await conn.waitUntilConnected();
 }, 60_000);
@@ -46,7 +49,8 @@ describe('sendKeys with live observation running', () => {
   it('replaces the native login.username twice through the bridge, each verified by read-back', async () => {
     await reset('login');
     await conn.observe({});
-    const framesBefore = pushFrames;
+    const passes = () => conn.pushPasses.observed + conn.pushPasses.superseded;
+    const passesBefore = passes();
     for (const text of ['user0@example.com', 'user1@example.com', 'user2@example.com']) {
       const result = await replace({ id: 'login.username' }, text);
       expect(result.success, describeFailure(result)).toBe(true);
@@ -54,8 +58,9 @@ describe('sendKeys with live observation running', () => {
       const field = nodes(lastTree()).find((n) => n['sdk-element-id'] === 'login.username');
       expect(field?.text).toBe(text);
     }
-    // The pushes were observed meanwhile: this is the concurrent case, not a quiet device.
-    expect(pushFrames).toBeGreaterThan(framesBefore);
+    // The pushes came meanwhile, each waiting at the gate for its pass: this is the concurrent case, not a
+    // quiet device. A pass observes the push or, older than an action's after read, drops it (R-PERF-07).
+    expect(passes()).toBeGreaterThan(passesBefore);
   }, 30_000);
 
   it('replaces the Checkout web email field twice through the web view, each verified by read-back', async () => {
@@ -83,6 +88,18 @@ describe('sendKeys with live observation running', () => {
 });
 
 describe('pushes during an action', () => {
+  /**
+   * Until every push that came during the last action has been observed or dropped: an action waits for
+   * the reads admitted before it (docs/rules.md#r-gate-01), and a push's pass is one of them. An assert
+   * reads and sends nothing to the app.
+   */
+  const pushesObserved = async () => {
+    const { result } = await conn.act({ action: 'assert', target: { id: 'tab.feed' }, check: 'visible' });
+    expect(result.success, describeFailure(result)).toBe(true);
+  };
+  const setFaults = async (faults: string[]) => {
+    await admin(device.adminUrl, '/faults', { faults });
+  };
   /** The demo's frame tokens count its screen's frames: `<app run>:<n>:<hash>`. */
   const frameNumber = (frameContext: string | undefined) => Number(/:(\d+):/.exec(frameContext ?? '')?.[1] ?? NaN);
 
@@ -100,10 +117,38 @@ describe('pushes during an action', () => {
       };
       conn.on('frame', onFrame);
       // The scroll settles and the pushes it made are observed (or not) meanwhile.
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      await frames.until(device.adminUrl);
+      await pushesObserved();
       conn.off('frame', onFrame);
     }
     // The screen showed the action's after frame, and then only what came after it.
     expect(stale).toEqual([]);
+  }, 60_000);
+
+  it('R-PERF-07: a push of an older frame that reaches the host after the observation after was sent, before its answer, is not observed after the action (the demo gate runner-stale-push)', async () => {
+    await reset('login');
+    await conn.observe({});
+    const stale: string[] = [];
+    const dropped = conn.pushPasses.superseded;
+    for (const tab of ['tab.feed', 'tab.login', 'tab.feed']) {
+      // Every hierarchy read of the action is answered right after a push of an older frame: what a busy
+      // machine does now and then, here every time, whatever the machine's speed. A tab's XCTest tap
+      // moves the screen to a new frame at no cost the machine's load could push past a budget.
+      await setFaults(['runner-stale-push']);
+      const { result, after } = await conn.act({ action: 'tap', target: { id: tab } }, { xctestOnly: true });
+      expect(result.success, describeFailure(result)).toBe(true);
+      const afterNumber = frameNumber(after?.hierarchyFrameContext);
+      expect(afterNumber).not.toBeNaN();
+      const onFrame = (frame: { hierarchyFrameContext?: string }) => {
+        if (frameNumber(frame.hierarchyFrameContext) < afterNumber) stale.push(`${frame.hierarchyFrameContext} after ${after?.hierarchyFrameContext}`);
+      };
+      conn.on('frame', onFrame);
+      await setFaults([]);
+      await pushesObserved();
+      conn.off('frame', onFrame);
+    }
+    expect(stale).toEqual([]);
+    // The gate's pushes came, and were dropped rather than observed.
+    expect(conn.pushPasses.superseded).toBeGreaterThan(dropped);
   }, 60_000);
 });

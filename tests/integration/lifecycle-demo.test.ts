@@ -18,6 +18,7 @@ import { TraceRecorder } from '@main/trace/index';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';
 import { runActionCommand } from '@main/cli/actions';
 import type { ObservedFrame } from '@shared/protocol/device';
+import { watchFrames, type FrameWatch } from '../support/frame-watch';
 
 let device: DemoDeviceHandle;
 let connection: DeviceConnection;
@@ -27,17 +28,19 @@ let fromLaunch: string;
 /** Recorded on Sign In without a launch: tap Sign In, tap the Checkout tab. */
 let onLogin: string;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** What the file's live connection has observed of the demo's screen. */
+let frames: FrameWatch;
+/** A relaunched app on `screen`, once the connection has observed its first frame. */
 async function reset(screen: string): Promise<void> {
   const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen, faults: [] }) });
   expect(res.status).toBe(200);
-  await sleep(600);
+  await frames.until(device.adminUrl);
 }
 async function showScreen(screen: string): Promise<void> {
   // The tab bar, as a user would move away from the first screen.
   const { result } = await connection.act({ action: 'tap', target: { id: `tab.${screen}` } });
   expect(result.success).toBe(true);
-  await sleep(400);
+  await frames.until(device.adminUrl);
 }
 const ids = (frame: ObservedFrame | undefined): string[] => {
   const root: UiNode | undefined = frame?.observation?.viewHierarchy?.hierarchy;
@@ -61,7 +64,7 @@ async function record(name: string, requests: ActionRequest[]): Promise<string> 
     manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: device.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
   });
   for (const [i, request] of requests.entries()) {
-    await sleep(400);
+    await frames.until(device.adminUrl);
     const { result, after } = await connection.act(request);
     expect(result.success).toBe(true);
     await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after });
@@ -74,6 +77,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parallax-lifecycle-'));
   device = await startDemoDevice({ port: 0 });
   connection = connectionFor(device.runnerUrl);
+  frames = watchFrames(connection);
   connection.start();
   await connection.waitUntilConnected();
   await reset('feed');

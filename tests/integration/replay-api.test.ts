@@ -16,6 +16,7 @@ import { SessionRecording } from '@main/trace/recording';
 import { failed } from '../support/results';
 import { recordCase, REPLAY_CASES, resetApp, SECRET_VALUE } from '../support/replay-cases';
 import { admin as demoAdmin } from '../support/demo-admin';
+import { watchFrames, type FrameWatch } from '../support/frame-watch';
 
 let demo: DemoDeviceHandle;
 let manager: DeviceManager;
@@ -32,10 +33,12 @@ const BRIDGE_ACTION = 'POST /observation/action';
 
 const admin = (path: string, body?: unknown) => demoAdmin(demo.adminUrl, path, body);
 
-/** A relaunched app on `screen` (request counts from zero), given time to push its first frames. */
+/** What the host's connection has observed of the demo's screen. */
+let frames: FrameWatch;
+/** A relaunched app on `screen` (request counts from zero), once the host has observed its first frame. */
 async function reset(screen: string): Promise<void> {
   await admin('/reset', { screen, faults: [] });
-  await sleep(600);
+  await frames.until(demo.adminUrl);
 }
 
 async function bridgeActionsSent(): Promise<number> {
@@ -95,6 +98,7 @@ beforeAll(async () => {
   // A shorter calm between steps than a person needs; the engine still sends again after a race.
   api = createApiService({ manager, recording }, { host: 'web', version: 'test', replay: { settleMs: 150 } });
   deviceId = manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
+  frames = watchFrames(manager.connectionOf(deviceId));
   await manager.connectionOf(deviceId).waitUntilConnected(10_000);
 
   await reset('login');
@@ -102,7 +106,7 @@ beforeAll(async () => {
   await call('recording.start', { deviceId });
   for (const id of ['login.submit', 'login.passkey', 'tab.checkout']) {
     // A person's pace: the pushed frame of one step is observed before the next is sent.
-    await sleep(400);
+    await frames.until(demo.adminUrl);
     await call('device.act', { deviceId, action: { action: 'tap', target: { id } } });
   }
   const stopped = await call('recording.stop', {});
@@ -290,13 +294,13 @@ describe('trace.replay through the API', () => {
     expect(opened.steps[3]).toMatchObject({ action: 'type secret', variable: 'LOGIN_PASSWORD' });
     expect(opened.steps[1]!.action).toBe('type “qa@example.com”');
 
-    await resetApp(demo.adminUrl, 'login', []);
+    await resetApp(demo.adminUrl, 'login', [], [], frames);
     const refused = await api.handle('trace.replay', { path, deviceId, stopOnDivergence: true });
     expect(refused).toMatchObject({ ok: false, error: { code: 'replay_variables', message: expect.stringContaining('LOGIN_PASSWORD') } });
     expect(await bridgeActionsSent()).toBe(0);
 
     const variables = { LOGIN_PASSWORD: SECRET_VALUE };
-    await resetApp(demo.adminUrl, 'login', []);
+    await resetApp(demo.adminUrl, 'login', [], [], frames);
     const { result: matched, events } = await collecting(
       'trace.replayStep',
       async () => (await call('trace.replay', { path, deviceId, stopOnDivergence: true, variables })) as unknown as ReplayReport,
@@ -306,7 +310,7 @@ describe('trace.replay through the API', () => {
     const frame = await call('trace.replayFrame', { path, callId: matched.steps[3]!.callId, when: 'after' });
     for (const said of [matched, events, frame]) expect(JSON.stringify(said)).not.toContain(SECRET_VALUE);
 
-    await resetApp(demo.adminUrl, 'login', [], ['renamed-label']);
+    await resetApp(demo.adminUrl, 'login', [], ['renamed-label'], frames);
     try {
       const renamed = (await call('trace.replay', { path, deviceId, stopOnDivergence: true, variables })) as unknown as ReplayReport;
       // Sign In is Log In; the exported `id: 'login\.submit'` still finds it, so the flow (and the replay) taps it.

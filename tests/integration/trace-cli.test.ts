@@ -21,6 +21,7 @@ import { startAppServices } from '@main/host/app-services';
 import { flattenTree } from '@shared/model/tree';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';
 import type { ObservedFrame } from '@shared/protocol/device';
+import { watchFrames, type FrameWatch } from '../support/frame-watch';
 
 let device: DemoDeviceHandle;
 let connection: DeviceConnection;
@@ -31,13 +32,14 @@ const recorded: ActionResult[] = [];
 /** The same taps with the bridge flag off: XCTest alone. */
 let xctestTrace: string;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** What the file's live connection has observed of the demo's screen. */
+let frames: FrameWatch;
 
-/** A relaunched app on `screen`, given time to push its first frames, as a person would wait for it. */
-async function reset(screen: string): Promise<void> {
-  const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen, faults: [] }) });
+/** A relaunched app on `screen`, once its first frame is pushed and observed, as a person would wait for it. */
+async function reset(screen: string, variants?: string[]): Promise<void> {
+  const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen, faults: [], ...(variants ? { variants } : {}) }) });
   expect(res.status).toBe(200);
-  await sleep(600);
+  await frames.until(device.adminUrl);
 }
 
 async function run(command: TraceCommand, ...args: string[]): Promise<{ code: number; stdout: string[]; stderr: string[] }> {
@@ -90,7 +92,7 @@ async function record(name: string, requests: ActionRequest[], options: { xctest
   const results: ActionResult[] = [];
   for (const [i, request] of requests.entries()) {
     // A person's pace: the pushed frame of the last step is observed before the next one is sent.
-    await sleep(400);
+    await frames.until(device.adminUrl);
     const { result, after } = await connection.act(request, { xctestOnly });
     results.push(result);
     await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after, xctestOnly });
@@ -104,6 +106,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parallax-trace-cli-'));
   device = await startDemoDevice({ port: 0 });
   connection = connectionFor(device.runnerUrl);
+  frames = watchFrames(connection);
   connection.start();
   await connection.waitUntilConnected();
   // Taps only: on the demo device a sendKeys races the connection's own observe of the frame the focus
@@ -311,9 +314,7 @@ describe('parallax replay', () => {
 
   it('R-RPL-10, R-RPL-07: after the app changed, a step runs where the exported selector still finds its target (moved, renamed) and diverges where it does not (gone); the changes are named', async () => {
     const variant = async (variants: string[]) => {
-      const res = await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen: 'login', faults: [], variants }) });
-      expect(res.status).toBe(200);
-      await sleep(600);
+      await reset('login', variants);
       const { stdout } = await run('replay', loginTrace, '--device', device.runnerUrl, '--json', '--stop-on-divergence');
       return JSON.parse(stdout.join('\n')) as ReplayReport & { ran: string };
     };
@@ -346,8 +347,7 @@ describe('parallax replay', () => {
   }, 120_000);
 
   it('R-RPL-10: the summary the CLI prints names the changes, and its counts agree with --json', async () => {
-    await fetch(`${device.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen: 'login', faults: [], variants: ['removed-row'] }) });
-    await sleep(600);
+    await reset('login', ['removed-row']);
     try {
       const { stdout } = await run('replay', loginTrace, '--device', device.runnerUrl, '--stop-on-divergence');
       expect(stdout.filter((l) => /^\d+ {2}(matched|diverged|failed)/.test(l))).toEqual([
@@ -378,7 +378,7 @@ describe('parallax replay', () => {
       const picked = flattenTree(frame.observation!.viewHierarchy!.hierarchy!).find((f) => f.node['sdk-element-id'] === 'login.submit')!.node;
       await call('recording.start', { deviceId: runner.id });
       await call('device.act', { deviceId: runner.id, action: { action: 'tap', target: { node: picked } } });
-      await sleep(400);
+      await frames.until(device.adminUrl);
       await call('device.act', { deviceId: runner.id, action: { action: 'tap', target: { id: 'tab.checkout' } } });
       const { lastTrace } = await call('recording.stop', {});
 

@@ -23,7 +23,6 @@ const setup = useConnectedDemo();
 let dir: string;
 let trace: string;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const reset = (screen: string) => setup.reset(screen);
 const sha = async (path: string) =>
   createHash('sha256')
@@ -45,7 +44,7 @@ beforeAll(async () => {
     manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: setup.demo.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
   });
   for (const [i, request] of STEPS.entries()) {
-    await sleep(400);
+    await setup.settled();
     const { result, after } = await setup.connection.act(request);
     await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after });
     before = after;

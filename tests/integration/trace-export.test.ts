@@ -12,6 +12,7 @@ import { flattenTree } from '@shared/model/tree';
 import { TraceOpenedSchema } from '@shared/api/api';
 import type { Frame } from '@shared/protocol/device';
 import type { UiNode } from '@shared/protocol/runner';
+import { watchFrames } from '../support/frame-watch';
 
 let demo: DemoDeviceHandle;
 let services: AppServices;
@@ -23,8 +24,6 @@ async function call<T = Record<string, unknown>>(method: string, params: unknown
   if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
   return reply.result as T;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The node the user would click on the current frame, as the UI sends it (identities and all, no children). */
 async function picked(test: (node: UiNode) => boolean): Promise<UiNode> {
@@ -40,8 +39,11 @@ beforeAll(async () => {
   await fetch(`${demo.adminUrl}/reset`, { method: 'POST', body: JSON.stringify({ screen: 'login', faults: [] }) });
   services = await startAppServices('web');
   deviceId = services.manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
+  const frames = watchFrames(services.manager.connectionOf(deviceId));
   await services.manager.connectionOf(deviceId).waitUntilConnected(10_000);
-  await sleep(600);
+  // Between the steps, a person's pace: the frame a step left is observed before the next one.
+  const settled = () => frames.until(demo.adminUrl);
+  await settled();
 
   await call('recording.start', { deviceId });
   // Observations and a comparison between the actions: steps of the trace the filmstrip does not show.
@@ -50,17 +52,17 @@ beforeAll(async () => {
   await call('recording.saveComparison', { comparisonId: comparison.comparisonId });
   const submit = await picked((n) => n['resource-id'] === 'login.submit');
   await call('device.act', { deviceId, action: { action: 'tap', target: { node: submit } } });
-  await sleep(300);
+  await settled();
   await call('device.observe', { deviceId });
   const username = await picked((n) => n['resource-id'] === 'login.username');
   await call('device.act', { deviceId, action: { action: 'tap', target: { node: username } } });
-  await sleep(300);
+  await settled();
   await call('device.act', { deviceId, action: { action: 'sendKeys', steps: [{ kind: 'ime', imeAction: 'done' }] } });
-  await sleep(300);
+  await settled();
   // The passkey button is disabled: the bridge refuses the tap, and the export says so for its step.
   const passkey = await picked((n) => n['resource-id'] === 'login.passkey');
   await call('device.act', { deviceId, action: { action: 'tap', target: { node: passkey } } });
-  await sleep(300);
+  await settled();
   await call('device.observe', { deviceId });
   await call('device.act', { deviceId, action: { action: 'tap', target: { id: 'tab.feed' } } });
   const stopped = await call<{ lastTrace: string }>('recording.stop', {});

@@ -17,7 +17,8 @@ import { startAppServices, type AppServices } from '@main/host/app-services';
 import { SessionRecording } from '@main/trace/recording';
 import { parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
 import { rawTool } from './appreveal-raw';
-import { admin } from './demo-admin';
+import { admin, untilQuiet } from './demo-admin';
+import { watchFrames, type FrameWatch } from './frame-watch';
 
 export interface HostOverDemo {
   readonly demo: DemoDeviceHandle;
@@ -74,8 +75,13 @@ export interface ConnectedDemo {
   readonly recording: SessionRecording;
   /** Only with `managed`: the recording's scratch folder, removed after the tests. */
   readonly dir: string;
-  /** POST /reset: the screen, no faults, these variants; then the app's time to show it (600 ms). */
+  /**
+   * POST /reset: the screen, no faults, these variants; then until the device is quiet and (through the
+   * runner) the connection has observed the relaunched frame.
+   */
   reset(screen: string, variants?: readonly string[]): Promise<void>;
+  /** Until the device is quiet and (through the runner) the connection holds its current frame: a person's pace between steps. */
+  settled(): Promise<void>;
 }
 
 /**
@@ -90,6 +96,7 @@ export function useConnectedDemo(
   let demo: DemoDeviceHandle | undefined;
   let connection: DeviceConnection | undefined;
   let managed: { manager: DeviceManager; deviceId: string; recording: SessionRecording; dir: string } | undefined;
+  let frames: FrameWatch | undefined;
   beforeAll(async () => {
     demo = await startDemoDevice({ port: 0, ...options.demo });
     const url = options.via === 'appreveal' ? (demo.appRevealUrl ?? '') : demo.runnerUrl;
@@ -102,8 +109,9 @@ export function useConnectedDemo(
       connection = manager.connectionOf(deviceId);
     } else {
       connection = connectionFor(url);
-      connection.start();
     }
+    if (options.via !== 'appreveal') frames = watchFrames(connection);
+    if (!options.managed) connection.start();
     await connection.waitUntilConnected(options.connectTimeoutMs);
   }, 60_000);
   afterAll(async () => {
@@ -116,6 +124,11 @@ export function useConnectedDemo(
     await demo?.close();
     if (managed) await rm(managed.dir, { recursive: true, force: true });
   });
+  const settled = async (): Promise<void> => {
+    const adminUrl = started('demo device', demo).adminUrl;
+    // An AppReveal connection's frames carry no runner frame context: the device's quiet is the sign there.
+    await (frames ? frames.until(adminUrl) : untilQuiet(adminUrl));
+  };
   const started = <T>(what: string, value: T | undefined): T => {
     if (value === undefined)
       throw new Error(`the ${what} is not started: use it inside a test or a hook${what === 'device manager' ? ', with `managed`' : ''}`);
@@ -142,8 +155,9 @@ export function useConnectedDemo(
     },
     async reset(screen, variants = []) {
       await admin(started('demo device', demo).adminUrl, '/reset', { screen, faults: [], variants });
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await settled();
     },
+    settled,
   };
 }
 

@@ -12,7 +12,10 @@ import { unpackFrames, WireUnpacker } from '@shared/protocol/wire';
 import { parseJsonLossless } from '@shared/protocol/json';
 import { runActionCommand } from '@main/cli/actions';
 import { FAULT_NAMES } from '@demo/index';
-import { admin } from './demo-admin';
+import { outcomeClassOf } from '@shared/act/verdict';
+import { RUNNER_COMMANDS } from '@shared/protocol/runner';
+import { admin, untilQuiet } from './demo-admin';
+import type { FrameWatch } from './frame-watch';
 
 export interface OutcomeCase {
   /** The fault as the admin endpoint takes it (`name` or `name=value`). */
@@ -35,9 +38,9 @@ const typeQa = { cli: ['type', '--text-to-type', 'qa'], request: { action: 'send
 /** Faults that leave work running after the case (a slow read, an executor still going): wait it out. */
 const LINGERING = /^(xctest-slow|bridge-slow|bridge-action-slow)/;
 
-/** After a case, until what it left running on the device has finished. */
-export async function settleAfter(c: OutcomeCase): Promise<void> {
-  if (LINGERING.test(c.fault)) await new Promise((resolve) => setTimeout(resolve, 3_000));
+/** After a case, until what it left running on the device has finished (the device's own word: its stats' `busy`). */
+export async function settleAfter(adminUrl: string, c: OutcomeCase): Promise<void> {
+  if (LINGERING.test(c.fault)) await untilQuiet(adminUrl);
 }
 
 /** The class a path must see. */
@@ -119,8 +122,9 @@ export const OUTCOME_CASES: readonly OutcomeCase[] = [
 /**
  * Test gates, not faults a device has: `xctest-read-hold` holds a read until the page changes, so an
  * action on a still screen would wait for it forever (docs/rules.md#r-perf-10); its own test opens it.
+ * `runner-stale-push` sends a push before each read's answer, which no action's outcome depends on (R-PERF-07).
  */
-const TEST_GATES: ReadonlySet<string> = new Set(['xctest-read-hold']);
+const TEST_GATES: ReadonlySet<string> = new Set(['xctest-read-hold', 'runner-stale-push']);
 
 export function uncoveredFaults(): string[] {
   const covered = new Set(OUTCOME_CASES.map((c) => c.fault.split('=')[0]));
@@ -132,13 +136,14 @@ const ONE_SHOT = /^runner-/;
 
 /**
  * Puts the device on the case's screen with its fault. A one-shot fault is set only once the screen has
- * settled (a connected host observes the pushes a screen change makes), so the case's action meets it.
+ * settled and a connected host (`host`: what its connection has observed) holds the relaunched frame, its
+ * push observed, so the case's action meets the fault and the host's push pass does not.
  */
-export async function resetDevice(adminUrl: string, c: OutcomeCase): Promise<void> {
+export async function resetDevice(adminUrl: string, c: OutcomeCase, host?: FrameWatch): Promise<void> {
   const oneShot = ONE_SHOT.test(c.fault);
   await admin(adminUrl, '/reset', { screen: c.screen, faults: oneShot ? [] : [c.fault] });
   if (!oneShot) return;
-  await new Promise((resolve) => setTimeout(resolve, 600));
+  await (host ? host.until(adminUrl) : untilQuiet(adminUrl));
   await admin(adminUrl, '/faults', { add: [c.fault] });
 }
 
@@ -202,3 +207,28 @@ export const READ_COMMANDS: ReadonlySet<string> = new Set([
   'request_sdk_observation',
   'request_sdk_web_snapshot',
 ]);
+
+/** The commands that act on the device: every command but the reads. */
+export const ACTION_COMMANDS = RUNNER_COMMANDS.filter((command) => !READ_COMMANDS.has(command));
+
+/**
+ * Runs one case on the device through `path` (`act`), and says what is wrong with it: a class other than
+ * the table's, or an action command that went out more than once meanwhile (R-ACT-04, the device's own
+ * counts). `host` is the connected host's watch on the UI path.
+ */
+export async function checkCase(adminUrl: string, path: 'cli' | 'ui', c: OutcomeCase, act: () => Promise<ActionResult>, host?: FrameWatch): Promise<string[]> {
+  const counts = async () => (await admin<{ requests: Record<string, number> }>(adminUrl, '/stats')).requests;
+  await resetDevice(adminUrl, c, host);
+  const before = await counts();
+  const result = await act();
+  const after = await counts();
+  await settleAfter(adminUrl, c);
+  const wrong: string[] = [];
+  const cls = outcomeClassOf(result);
+  if (cls !== expectedFor(c, path)) wrong.push(`${path} ${c.fault}: ${cls} (${result.failureReason ?? 'ok'}), expected ${expectedFor(c, path)}: ${c.why}`);
+  for (const command of ACTION_COMMANDS) {
+    const n = (after[command] ?? 0) - (before[command] ?? 0);
+    if (n > 1) wrong.push(`${path} ${c.fault}: ${command} went out ${n} times`);
+  }
+  return wrong;
+}

@@ -15,7 +15,8 @@ import type { ActionRequest } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import type { DeviceManager } from '@main/devices/manager';
 import type { SessionRecording } from '@main/trace/recording';
-import { admin } from './demo-admin';
+import { admin, untilQuiet } from './demo-admin';
+import { watchFrames, type FrameWatch } from './frame-watch';
 
 export const VARIANTS = ['moved-button', 'renamed-label', 'removed-row'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -153,12 +154,19 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
   },
 ];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A relaunched app on `screen` with these faults and variants, given time to push its first frames. */
-export async function resetApp(adminUrl: string, screen: string, faults: readonly string[], variants: readonly string[] = []): Promise<void> {
+/**
+ * A relaunched app on `screen` with these faults and variants, once the device is quiet and a connected
+ * host (`host`: what its connection has observed) holds the first frame, its push observed.
+ */
+export async function resetApp(
+  adminUrl: string,
+  screen: string,
+  faults: readonly string[],
+  variants: readonly string[] = [],
+  host?: FrameWatch,
+): Promise<void> {
   await admin(adminUrl, '/reset', { screen, faults, variants });
-  await sleep(600);
+  await (host ? host.until(adminUrl) : untilQuiet(adminUrl));
 }
 
 function find(root: UiNode, pointed: Pointed): UiNode {
@@ -217,7 +225,8 @@ export async function recordCase(
   options: { fromLaunch?: boolean } = {},
 ): Promise<string> {
   const { manager, recording, deviceId, adminUrl } = env;
-  await resetApp(adminUrl, replayCase.screen, faults);
+  const frames = watchFrames(manager.connectionOf(deviceId));
+  await resetApp(adminUrl, replayCase.screen, faults, [], frames);
   await manager.observe(deviceId);
   await recording.start(deviceId);
   if (options.fromLaunch) {
@@ -225,7 +234,7 @@ export async function recordCase(
     // then the tab to the case's screen, as a person gets back there.
     await manager.act(deviceId, { action: 'launch', relaunch: true });
     if (replayCase.screen !== 'login') {
-      await sleep(500);
+      await frames.until(adminUrl);
       const root = (await manager.observe(deviceId)).observation?.viewHierarchy?.hierarchy;
       if (!root) throw new Error(`${replayCase.name}: no tree to pick the tab from`);
       await manager.act(deviceId, { action: 'tap', target: { node: clicked(root, { id: `tab.${replayCase.screen}` }) } });
@@ -233,15 +242,15 @@ export async function recordCase(
   }
   let field: UiNode | undefined;
   for (const step of replayCase.steps) {
-    // A person's pace: what the step aims at is picked on the screen the last step left.
-    await sleep(500);
+    // A person's pace: what the step aims at is picked on the screen the last step left, its push observed.
+    await frames.until(adminUrl);
     const root = (await manager.observe(deviceId)).observation?.viewHierarchy?.hierarchy;
     if (!root) throw new Error(`${replayCase.name}: no tree to pick from`);
     const built = requestFor(step, root, field);
     if (built.field) field = built.field;
     await manager.act(deviceId, built.request);
   }
-  await sleep(300);
+  await frames.until(adminUrl);
   const stopped = await recording.stop();
   if (!stopped.lastTrace) throw new Error(`${replayCase.name}: the recording packed no trace`);
   return stopped.lastTrace;
