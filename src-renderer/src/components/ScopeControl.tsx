@@ -17,7 +17,10 @@ export function ScopeControl({ observeScope }: { observeScope: ObserveScope | un
   const scope = useObserveScope((s) => s.scope);
   const setScope = useObserveScope((s) => s.setScope);
   return (
-    <label className="control" title="Narrow the shown tree as seed 002's observe-scopes do; the device's frames, history and recordings stay whole">
+    <label
+      className="control scope-control"
+      title="Narrow the shown tree as seed 002's observe-scopes do; the device's frames, history and recordings stay whole"
+    >
       <span className="control-label">Scope</span>
       <select data-testid="scope-select" value={scope} onChange={(e) => setScope(e.target.value as ViewScope)}>
         {VIEW_SCOPES.map((s) => (
