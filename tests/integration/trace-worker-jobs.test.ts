@@ -12,13 +12,10 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiService } from '@main/host/api';
-import { startWebHost, type WebHost } from '@main/host/web-host';
+import { createApiService, type ApiService } from '@main/host/api';
 import { dataDir } from '@main/paths';
 import { DeviceManager } from '@main/devices/manager';
-import { SessionRecording } from '@main/trace/recording';
 import { runTraceCommand } from '@main/cli/traces';
 import { main } from '@main/cli/main';
 import { inTraceWorker, TRACE_PART_CHARS } from '@main/trace/off-thread';
@@ -27,6 +24,8 @@ import { TRACE_UPLOAD_PATH } from '@shared/api/api';
 import { writeZip } from '@main/trace/zip';
 import { JSON_CHUNK_CHARS } from '@main/host/json-chunks';
 import { openApiSocket } from '../support/api-socket';
+import { hostLoad } from '../support/host-load';
+import { recordingApi, startTestWebHost, type TestWebHost } from '../support/web-host';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'traces', 'demo-qa');
 /** Observation events, each naming two resources the trace lacks: a listing of 150,000 steps and 300,000 missing references. */
@@ -81,24 +80,6 @@ async function open(args: string[]) {
   const errors: string[] = [];
   const code = await runTraceCommand('open', args, { log: (l) => logs.push(l), error: (l) => errors.push(l) });
   return { code, logs, errors, stdout: logs.join('\n') };
-}
-
-/** How busy this thread was while `run` ran (a share of its time, not a speed), and how many 5 ms turns it gave. */
-async function hostLoad<T>(run: () => Promise<T>): Promise<{ value: T; utilization: number; turns: number }> {
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    turns++;
-    if (running) setTimeout(tick, 5);
-  };
-  const before = performance.eventLoopUtilization();
-  tick();
-  try {
-    const value = await run();
-    return { value, utilization: performance.eventLoopUtilization(before).utilization, turns };
-  } finally {
-    running = false;
-  }
 }
 
 async function withHeap<T>(mb: string, run: () => Promise<T>): Promise<T> {
@@ -194,26 +175,21 @@ describe('R-MEM-04: parallax audit TRACE reads the trace in the trace worker', (
 });
 
 describe("R-MEM-04: the trace editor's rewrite (trace.saveEdited) runs in the trace worker", () => {
-  let host: WebHost;
+  let web: TestWebHost;
   let manager: DeviceManager;
   let origin: string;
   let token: string;
   let tracesDir: string;
 
   beforeAll(async () => {
-    const rendererDir = await mkdtemp(join(dir, 'renderer-'));
-    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Parallax</title>');
-    tracesDir = join(dataDir(), 'traces');
-    await mkdir(tracesDir, { recursive: true });
     manager = new DeviceManager();
-    const recording = new SessionRecording(manager, { dir: tracesDir, version: 'test' });
-    host = await startWebHost({ api: createApiService({ manager, recording }, { host: 'web', version: 'test' }), rendererDir });
-    const url = new URL(host.url);
-    origin = url.origin;
-    token = url.searchParams.get('token') ?? '';
+    const recording = await recordingApi(manager);
+    tracesDir = recording.tracesDir;
+    web = await startTestWebHost(recording.api);
+    ({ origin, token } = web);
   });
   afterAll(async () => {
-    await host?.close();
+    await web?.close();
     await manager?.closeAll();
   });
 
@@ -368,16 +344,14 @@ async function callOnRawSocket(origin: string, token: string, call: { id: number
 describe("R-MEM-07: the trace view's listing (trace.open) comes in parts, from the worker and to the page", () => {
   /** Action steps: about 1.2 KiB of JSON each in the listing, so several MiB in all. */
   const ACTIONS = 5_000;
-  let host: WebHost;
+  let web: TestWebHost;
   let manager: DeviceManager;
-  let api: ReturnType<typeof createApiService>;
+  let api: ApiService;
   let origin: string;
   let token: string;
   let many: string;
 
   beforeAll(async () => {
-    const rendererDir = await mkdtemp(join(dir, 'renderer-'));
-    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Parallax</title>');
     const tracesDir = join(dataDir(), 'traces');
     await mkdir(tracesDir, { recursive: true });
     const [before, after] = readFileSync(join(FIXTURE, 'events.jsonl'), 'utf8')
@@ -395,13 +369,11 @@ describe("R-MEM-07: the trace view's listing (trace.open) comes in parts, from t
     many = copy;
     manager = new DeviceManager();
     api = createApiService({ manager }, { host: 'web', version: 'test' });
-    host = await startWebHost({ api, rendererDir });
-    const url = new URL(host.url);
-    origin = url.origin;
-    token = url.searchParams.get('token') ?? '';
+    web = await startTestWebHost(api);
+    ({ origin, token } = web);
   }, 120_000);
   afterAll(async () => {
-    await host?.close();
+    await web?.close();
     await manager?.closeAll();
     await rm(many, { recursive: true, force: true });
   });
