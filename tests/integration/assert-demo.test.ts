@@ -9,11 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '@shared/protocol/action';
-import { recordActionStep } from '@main/trace/replay';
-import { TraceRecorder } from '@main/trace/index';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';
-import type { ObservedFrame } from '@shared/protocol/device';
 import { useConnectedDemo } from '../support/host-over-demo';
+import { recordDemoSteps } from '../support/demo-trace';
 
 const setup = useConnectedDemo();
 let dir: string;
@@ -51,19 +49,9 @@ const STEPS: ActionRequest[] = [
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parallax-assert-'));
   await reset('login');
-  let before: ObservedFrame | undefined = await setup.connection.observe({});
-  const recorder = await TraceRecorder.start({
-    dir,
-    manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: setup.demo.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
-  });
-  for (const [i, request] of STEPS.entries()) {
-    await setup.settled();
-    const { result, after } = await setup.connection.act(request);
-    expect(result.success, JSON.stringify(result.warnings)).toBe(true);
-    await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after });
-    before = after;
-  }
-  trace = await recorder.stop({ outFile: join(dir, 'asserts.parallax-trace') });
+  const recorded = await recordDemoSteps(setup, dir, 'asserts.parallax-trace', STEPS);
+  for (const result of recorded.results) expect(result.success, JSON.stringify(result.warnings)).toBe(true);
+  trace = recorded.trace;
 }, 120_000);
 
 afterAll(async () => {

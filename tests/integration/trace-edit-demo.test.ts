@@ -9,15 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionRequest } from '@shared/protocol/action';
-import { recordActionStep, replayTrace } from '@main/trace/replay';
-import { TraceRecorder } from '@main/trace/index';
+import { replayTrace } from '@main/trace/replay';
 import { saveEditedTrace } from '@main/trace/edit';
 import { openTraceView } from '@main/trace/view';
 import { openTraceFile } from '@main/trace/open';
-import type { ObservedFrame } from '@shared/protocol/device';
 import { exportMaestro, exportXcuiTest } from '@main/trace/export';
 import { readMaestroFlow } from '@shared/trace/maestro-flow';
 import { useConnectedDemo } from '../support/host-over-demo';
+import { recordDemoSteps } from '../support/demo-trace';
 
 const setup = useConnectedDemo();
 let dir: string;
@@ -38,18 +37,7 @@ const STEPS: ActionRequest[] = [
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parallax-edit-'));
   await reset('login');
-  let before: ObservedFrame | undefined = await setup.connection.observe({});
-  const recorder = await TraceRecorder.start({
-    dir,
-    manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: setup.demo.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
-  });
-  for (const [i, request] of STEPS.entries()) {
-    await setup.settled();
-    const { result, after } = await setup.connection.act(request);
-    await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after });
-    before = after;
-  }
-  trace = await recorder.stop({ outFile: join(dir, 'checkout.parallax-trace') });
+  ({ trace } = await recordDemoSteps(setup, dir, 'checkout.parallax-trace', STEPS));
 }, 120_000);
 
 afterAll(async () => {
