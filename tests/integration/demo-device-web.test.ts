@@ -4,13 +4,12 @@
  * Talks to the device only over its sockets; the shared schemas are used only to check what comes back.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { decodeRunnerInbound, type UiNode } from '@shared/protocol/runner';
+import type { UiNode } from '@shared/protocol/runner';
 import { WebSnapshotSchema } from '@shared/protocol/sdk';
 import { startDemoDevice } from '@demo/index';
 import { adminReply, untilQuiet } from '../support/demo-admin';
+import { RunnerClient, type Msg } from '../support/runner-client';
 
-type Msg = Record<string, any>;
 type El = {
   id: string;
   role?: string;
@@ -24,52 +23,9 @@ type El = {
   focused: boolean;
 };
 
-class Client {
-  private readonly waiting = new Map<string, (msg: Msg) => void>();
-  private seq = 0;
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      const raw = data.toString();
-      const decoded = decodeRunnerInbound(raw);
-      if (!decoded.ok) throw new Error(`undecodable frame from the device: ${decoded.error.message}`);
-      const msg = JSON.parse(raw) as Msg;
-      if (typeof msg.requestId === 'string') {
-        this.waiting.get(msg.requestId)?.(msg);
-        this.waiting.delete(msg.requestId);
-      }
-    });
-  }
-
-  static async connect(url: string): Promise<Client> {
-    const ws = new WebSocket(url);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    return new Client(ws);
-  }
-
-  request(type: string, extra: Record<string, unknown> = {}, timeoutMs = 20_000): Promise<Msg> {
-    const requestId = `${type}_${++this.seq}`;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${type} timed out`)), timeoutMs);
-      this.waiting.set(requestId, (msg) => {
-        clearTimeout(timer);
-        resolve(msg);
-      });
-      this.ws.send(JSON.stringify({ type, requestId, ...extra }));
-    });
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let device: Awaited<ReturnType<typeof startDemoDevice>>;
-let client: Client;
+let client: RunnerClient;
 
 const admin = (path: string, body?: unknown) => adminReply<Msg>(device.adminUrl, path, body);
 const setFaults = async (faults: string[]) => expect((await admin('/faults', { faults })).status).toBe(200);
@@ -117,7 +73,7 @@ function nodes(root: UiNode | undefined): UiNode[] {
 
 beforeAll(async () => {
   device = await startDemoDevice({ port: 0, screen: 'checkout' });
-  client = await Client.connect(device.runnerUrl);
+  client = await RunnerClient.connect(device.runnerUrl);
 }, 30_000);
 
 afterAll(async () => {
