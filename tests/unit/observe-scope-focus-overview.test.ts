@@ -11,7 +11,7 @@ import type { AccessibilityAudit, A11yFinding } from '@shared/protocol/accessibi
 import type { UiNode } from '@shared/protocol/runner';
 import { ObserveRegionError, parseObserveFocus, scopeAudit, scopeObservation } from '@shared/observe';
 import { flattenTree } from '@shared/model/tree';
-import { androidObservation, androidTree, HEADER_B, ITEM_2_B, STATUS_BAR_B, warningAt } from '../support/scope-fixture';
+import { androidObservation, androidTree, HEADER_B, ITEM_2_B, STATUS_BAR_B, warningAt, type Bounds } from '../support/scope-fixture';
 
 const SYSUI = 'com.android.systemui';
 const APP = 'com.example.app';
@@ -220,7 +220,7 @@ describe('R-LAY-08: layout warnings co-scoped with FOCUS and OVERVIEW', () => {
 
 describe('R-SCOPE-05: accessibility findings co-scoped', () => {
   const root = tree();
-  const finding = (id: string, bounds: B, severity: A11yFinding['severity'] = 'warning'): A11yFinding => ({
+  const finding = (id: string, bounds: Bounds, severity: A11yFinding['severity'] = 'warning'): A11yFinding => ({
     rule: 'R-A11Y-03',
     kind: 'hitRegion',
     severity,
