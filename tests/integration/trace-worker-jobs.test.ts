@@ -23,6 +23,9 @@ import { redactForTrace } from '@shared/trace/redact';
 import { TRACE_UPLOAD_PATH } from '@shared/api/api';
 import { writeZip } from '@main/trace/zip';
 import { JSON_CHUNK_CHARS } from '@main/host/json-chunks';
+import { replayPlanOf } from '@main/trace/replay-plan';
+import { openTraceFile } from '@main/trace/open';
+import { openReplayableTrace } from '@main/trace/view';
 import { openApiSocket } from '../support/api-socket';
 import { hostLoad } from '../support/host-load';
 import { recordingApi, startTestWebHost, type TestWebHost } from '../support/web-host';
@@ -388,6 +391,21 @@ describe("R-MEM-07: the trace view's listing (trace.open) comes in parts, from t
     // Several parts, none over the budget (a step is far smaller than a part).
     expect(parts.length).toBeGreaterThan(parts.join('').length / TRACE_PART_CHARS);
     expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(TRACE_PART_CHARS + 2);
+  }, 240_000);
+
+  it(`R-MEM-08: the replay's plan comes as JSON parts of at most TRACE_PART_CHARS; joined, it is the plan made whole, byte for byte`, async () => {
+    const parts: string[] = [];
+    const answer = await inTraceWorker('replay', many, undefined, { onPart: (texts) => void parts.push(...texts) });
+    // The answer holds no action: they all came as parts, several of them, none over the budget.
+    expect(answer.actions).toEqual([]);
+    expect(answer.timelineSteps).toBe(ACTIONS);
+    expect(parts.length).toBeGreaterThan(parts.join('').length / TRACE_PART_CHARS);
+    expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(TRACE_PART_CHARS + 2);
+    // What the host replays (openReplayableTrace joins the parts) is what this thread makes of the trace whole.
+    const whole = replayPlanOf(await openTraceFile(many));
+    const replayable = await openReplayableTrace(many);
+    expect(JSON.stringify(replayable.plan)).toBe(JSON.stringify(whole));
+    expect(replayable.timeline.map((s) => s.callId)).toEqual(Array.from({ length: ACTIONS }, (_, i) => `call-${i}`));
   }, 240_000);
 
   it('R-MEM-07: the API socket carries the listing as fragments of one message, each at most JSON_CHUNK_CHARS plus a step; the page reads the whole listing', async () => {

@@ -66,9 +66,9 @@ export class ApiCallError extends Error {
   }
 }
 
-/** What the Electron preload exposes (`call` resolves with a reply envelope: {ok, result} or {ok: false, error}). */
+/** What the Electron preload exposes (`call` resolves with a reply envelope's JSON text: {ok, result} or {ok: false, error}). */
 interface PreloadBridge {
-  call(method: string, params: unknown): Promise<unknown>;
+  call(method: string, params: unknown): Promise<string>;
   on(event: string, listener: (payload: unknown) => void): () => void;
   pathForFile(file: File): string;
 }
@@ -191,7 +191,8 @@ export class IpcTransport implements Transport {
     if (this.resetting) await this.resetting;
     let reply: unknown;
     try {
-      reply = await this.bridge.call(method, params);
+      // Text, parsed here as a WebSocket message is (docs/rules.md#r-mem-09).
+      reply = parseJsonLossless(await this.bridge.call(method, params));
     } catch (error) {
       throw new ApiCallError('ipc_failed', error instanceof Error ? error.message : String(error), method);
     }
