@@ -147,6 +147,9 @@ async function timed(page: Page, act: string): Promise<number> {
 interface Figures {
   replyToDrawn: number[];
   hostPart: number[];
+  /** Of the host's part: its own work on the observation (timings.total less the device's waits), and the rest (sending, the wire, the page's queue). */
+  hostOwn: number[];
+  hostToPage: number[];
   pagePart: number[];
   selectTree: number[];
   selectScreen: number[];
@@ -170,6 +173,8 @@ async function measure(folder: string, nodes: number): Promise<Figures> {
   const f: Figures = {
     replyToDrawn: [],
     hostPart: [],
+    hostOwn: [],
+    hostToPage: [],
     pagePart: [],
     selectTree: [],
     selectScreen: [],
@@ -230,6 +235,8 @@ async function measure(folder: string, nodes: number): Promise<Figures> {
         const hostPart = frame.hostMs + Math.max(0, message.drawnAt - message.drawn - frame.receivedAt);
         f.pagePart.push(pagePart);
         f.hostPart.push(hostPart);
+        f.hostOwn.push(frame.hostMs);
+        f.hostToPage.push(hostPart - frame.hostMs);
         f.replyToDrawn.push(hostPart + pagePart);
         f.wire = message.size;
         await expectEnabled(page);
@@ -351,6 +358,9 @@ try {
     );
     const parse = percentile(f.parseDecode, 50);
     const ratio = percentile(f.replyToDrawn, 50) / parse;
+    console.log(
+      `       host part: own work ${percentile(f.hostOwn, 50).toFixed(0)} ms, sending to the page's handler ${percentile(f.hostToPage, 50).toFixed(0)} ms (medians)`,
+    );
     console.log(
       `       frame parse${f.pictureInFrame ? ' + picture decode' : ' (no picture in the frame)'} ${fmt(f.parseDecode)}; reply->drawn / parse ${ratio.toFixed(2)}x, ${(ratio / PARSE_RATIO_LIMIT).toFixed(2)} of the ${PARSE_RATIO_LIMIT}x limit`,
     );

@@ -91,6 +91,9 @@ export function useFrame(device: DeviceSummary | undefined, options: FrameOption
     enabled: device?.state === 'connected' && !live,
     retry: false,
     staleTime: Infinity,
+    // A frame is replaced whole (a decoded observation is one object per id, docs/protocol.md#p-api-wire):
+    // comparing a 50,000-node tree with the last one, deep, only to find it new costs tens of ms.
+    structuralSharing: false,
     // Switching strategy (not device) keeps the last frame on screen until the first one observed anew.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === deviceId ? previous : undefined),
   });

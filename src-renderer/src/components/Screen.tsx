@@ -231,14 +231,19 @@ export function Screen({
       if (!b || b.right <= b.left || b.bottom <= b.top) continue;
       const label = !hasImage && childrenOf(flat.node).length === 0 ? (flat.node.text ?? flat.node['content-desc']) : undefined;
       const idSource = appRevealIdSource(flat.node);
-      out.push({
+      // Written out, not spread: one object per box on a 50,000-node screen, made for every new tree.
+      const box: PlacedBox = {
         nodeKey: flat.key,
         source: nodeSource(flat.node),
-        ...place(b, scale),
-        ...(label ? { label } : {}),
-        ...(idSource ? { idSource } : {}),
-        ...(isOcrNode(flat.node) ? { ocr: true } : {}),
-      });
+        left: r2(b.left * scale),
+        top: r2(b.top * scale),
+        width: r2((b.right - b.left) * scale),
+        height: r2((b.bottom - b.top) * scale),
+      };
+      if (label) box.label = label;
+      if (idSource) box.idSource = idSource;
+      if (isOcrNode(flat.node)) box.ocr = true;
+      out.push(box);
     }
     return out;
   }, [hierarchy, nodes, scale, hasImage]);
