@@ -55,6 +55,7 @@ const text = z.string().optional();
 const optionalBounds = BoundsSchema.optional();
 const extras = z.record(z.string(), z.string()).optional();
 const actions = z.array(z.string()).optional();
+const count = z.number().int().nonnegative().optional();
 
 /** A node's own fields; its children (`node`) are decoded by treeSchema, without recursion (R-LIM-02). */
 export const UiNodeFieldsSchema = z.object({
@@ -92,7 +93,7 @@ export const UiNodeFieldsSchema = z.object({
   'web-role': text,
   'value-redacted': text,
   // Set by the OVERVIEW observe-scope on a kept node: how many nodes below it were collapsed (docs/rules.md#r-scope-03).
-  omittedDescendants: z.number().int().nonnegative().optional(),
+  omittedDescendants: count,
 });
 export const UiNodeSchema = treeSchema(UiNodeFieldsSchema, 'node', {
   fast: fastFieldsOf(UiNodeFieldsSchema.shape),
@@ -108,7 +109,7 @@ export type UiNode = z.infer<typeof UiNodeSchema>;
  * own field schemas, so a field of another kind fails at load, not silently.
  */
 export function fastFieldsOf(shape: Record<string, z.ZodType>): (raw: unknown) => Record<string, unknown> | undefined {
-  type Kind = 'text' | 'flag' | 'bounds' | 'extras' | 'actions';
+  type Kind = FieldKind;
   const kinds = fastKinds(shape);
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   const order = new Map(kinds.map(([key, kind], index) => [key, { kind, index }]));
@@ -116,6 +117,7 @@ export function fastFieldsOf(shape: Record<string, z.ZodType>): (raw: unknown) =
   const field = (kind: Kind, v: unknown): unknown => {
     if (kind === 'text') return typeof v === 'string' ? v : undefined;
     if (kind === 'flag') return v === 'true' || v === 'false' ? v : undefined;
+    if (kind === 'count') return isCount(v) ? v : undefined;
     if (kind === 'bounds') {
       if (!isObject(v)) return undefined;
       const { left, top, right, bottom } = v;
@@ -166,24 +168,31 @@ export function fastFieldsOf(shape: Record<string, z.ZodType>): (raw: unknown) =
 }
 
 /** The field kinds of `shape` the fast paths know, in the shape's order; a field of another kind fails at load. */
-function fieldKinds(shape: Record<string, z.ZodType>): Map<string, { kind: 'text' | 'flag' | 'bounds' | 'extras' | 'actions'; index: number }> {
+function fieldKinds(shape: Record<string, z.ZodType>): Map<string, { kind: FieldKind; index: number }> {
   return new Map(fastKinds(shape).map(([key, kind], index) => [key, { kind, index }]));
 }
 
-function fastKinds(shape: Record<string, z.ZodType>): [string, 'text' | 'flag' | 'bounds' | 'extras' | 'actions'][] {
+type FieldKind = 'text' | 'flag' | 'count' | 'bounds' | 'extras' | 'actions';
+
+/** A count as `count` decodes it (zod's int() is a safe integer). */
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+function fastKinds(shape: Record<string, z.ZodType>): [string, FieldKind][] {
   return Object.entries(shape).map(([key, schema]) => {
     const kind =
       schema === text
         ? 'text'
         : schema === flag
           ? 'flag'
-          : schema === optionalBounds
-            ? 'bounds'
-            : schema === extras
-              ? 'extras'
-              : schema === actions
-                ? 'actions'
-                : undefined;
+          : schema === count
+            ? 'count'
+            : schema === optionalBounds
+              ? 'bounds'
+              : schema === extras
+                ? 'extras'
+                : schema === actions
+                  ? 'actions'
+                  : undefined;
     if (!kind) throw new Error(`fastFieldsOf: the field ${key} is of a kind the fast decode does not know`);
     return [key, kind];
   });
@@ -234,6 +243,9 @@ export function asIsFieldsOf(shape: Record<string, z.ZodType>, childKey: string)
           break;
         case 'flag':
           if (v !== 'true' && v !== 'false') return false;
+          break;
+        case 'count':
+          if (!isCount(v)) return false;
           break;
         case 'bounds':
           if (!boundsAsIs(v)) return false;

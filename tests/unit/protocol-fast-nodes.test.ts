@@ -67,11 +67,21 @@ describe('R-PERF-14: node fields decoded without zod give what zod gives', () =>
       { ...base, extras: ['a'] },
       { ...base, actions: ['tap', 3] },
       { ...base, actions: 'tap' },
+      { ...base, omittedDescendants: -1 },
+      { ...base, omittedDescendants: 1.5 },
+      { ...base, omittedDescendants: '3' },
     ];
     for (const raw of broken) {
       expect(fast(raw), JSON.stringify(raw)).toBeUndefined();
       expect(UiNodeFieldsSchema.safeParse(raw).success, JSON.stringify(raw)).toBe(false);
     }
+  });
+
+  it("an OVERVIEW node's count of collapsed nodes takes the fast path and the as-is path, as zod gives it", () => {
+    const node = { className: 'UIView', bounds: { left: 0, top: 0, right: 10, bottom: 10 }, omittedDescendants: 12 };
+    expect(agrees(node)).toBe('fast');
+    expect(asIs(node)).toBe(true);
+    expect(asIs({ ...node, omittedDescendants: -1 })).toBe(false);
   });
 
   it('unknown keys are dropped, a bounds box copied without its extra keys, as zod does', () => {
