@@ -141,8 +141,10 @@ const CanvasMatches = memo(function CanvasMatches({
     if (!canvas || !ctx) return;
     // How many matches are on the screen, written as the draw counts them: one pass over 50,000 keys.
     let count = 0;
-    canvas.dataset['matches'] = '0';
-    if (matchKeys.size === 0) return;
+    if (matchKeys.size === 0) {
+      canvas.dataset['matches'] = '0';
+      return;
+    }
     const style = getComputedStyle(canvas);
     const fill = style.getPropertyValue('--match').trim() || '#facc15';
     const edge = style.getPropertyValue('--warn-strong').trim() || '#b45309';

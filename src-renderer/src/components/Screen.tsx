@@ -198,6 +198,8 @@ export function Screen({
   const observation = frame?.observation ?? null;
 
   const hierarchy = frame?.observation?.viewHierarchy ?? null;
+  // What the boxes are drawn from is `nodes` (the tree, kept per root node): not the frame's objects.
+  const hasTree = hierarchy !== null;
   const screenshot = frame?.screenshot ?? null;
   const imageSrc = screenshot && !mismatch ? `data:image/png;base64,${screenshot.dataBase64}` : null;
   const [natural, setNatural] = useState<{ src: string; width: number; height: number } | null>(null);
@@ -224,7 +226,7 @@ export function Screen({
   const displayedHeight = geometry ? r2(geometry.height * scale) : 0;
 
   const boxes = useMemo(() => {
-    if (!hierarchy || scale <= 0) return [];
+    if (!hasTree || scale <= 0) return [];
     const out: PlacedBox[] = [];
     for (const flat of nodes) {
       const b = boundsOf(flat.node);
@@ -246,13 +248,13 @@ export function Screen({
       out.push(box);
     }
     return out;
-  }, [hierarchy, nodes, scale, hasImage]);
+  }, [hasTree, nodes, scale, hasImage]);
 
   const safeAreas = useMemo(
     () => (geometry && layers.safeAreas ? safeAreaRegions(insetsOf(observation), geometry.width, geometry.height) : []),
     [observation, geometry, layers.safeAreas],
   );
-  const arrows = useMemo(() => (hierarchy ? hiddenContentMarks(nodes) : []), [hierarchy, nodes]);
+  const arrows = useMemo(() => (hasTree ? hiddenContentMarks(nodes) : []), [hasTree, nodes]);
   const warnings = layers.layoutWarnings && hierarchy ? (observation?.layoutWarnings.warnings ?? []) : [];
 
   // Picking runs over the whole tree (a filtered-out scroll container still clips) but picks shown nodes only.
@@ -263,7 +265,7 @@ export function Screen({
   );
 
   const { screenRef, panned, touches, handlers } = useScreenGestures({
-    hasTree: hierarchy !== null,
+    hasTree,
     geometry,
     nodes: allNodes,
     pickOptions,
