@@ -7,7 +7,9 @@
  *   reply->drawn  from the runner's reply arriving in the host to tree and boxes drawn: the host's part
  *                 (the observation's total minus its device waits, from the frame's own timings) plus
  *                 the page's part (from the frame's message arriving in the page to the next painted
- *                 frame after React committed it);
+ *                 frame after React committed it), on reads that each bring a changed tree (the
+ *                 recording's fresh reads: a tile near the end of the tree picked), and apart, on the
+ *                 same screen read again (its tree kept, nothing drawn again: docs/rules.md#r-perf-03);
  *   select tree   a click on a tree row to its row and its box marked (the next painted frame);
  *   select screen a click on the screen to the picked node marked;
  *   hover         the pointer over a row, and over the screen, to the hover marks;
