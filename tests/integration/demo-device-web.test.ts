@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UiNode } from '@shared/protocol/runner';
 import { WebSnapshotSchema } from '@shared/protocol/sdk';
 import { startDemoDevice } from '@demo/index';
-import { adminReply, untilQuiet } from '../support/demo-admin';
+import { adminReply } from '../support/demo-admin';
 import { RunnerClient, type Msg } from '../support/runner-client';
 
 type El = {
@@ -56,14 +56,18 @@ const byLabel = (snap: { elements: El[] }, label: string, role?: string) => el(s
  * on purpose: the page's 100 ms coalescing (R-WEB-06) is its own constant, and a wall-clock bound here would judge
  * the machine's load, not the page. A page that did not post on change would never satisfy `pred`.
  */
-async function until(pred: (snap: Awaited<ReturnType<typeof snapshot>>) => boolean, timeoutMs = 15_000): Promise<void> {
+async function untilReply(pred: (reply: Msg) => boolean, timeoutMs = 15_000): Promise<Msg> {
   const deadline = Date.now() + timeoutMs;
+  let reply: Msg = {};
   while (Date.now() < deadline) {
-    const reply = await webSnapshot();
-    if (reply.snapshot && pred(reply.snapshot)) return;
+    reply = await webSnapshot();
+    if (pred(reply)) return reply;
     await sleep(10);
   }
-  throw new Error('condition not met');
+  throw new Error(`condition not met; the last reply: ${JSON.stringify(reply).slice(0, 300)}`);
+}
+async function until(pred: (snap: Awaited<ReturnType<typeof snapshot>>) => boolean, timeoutMs = 15_000): Promise<void> {
+  await untilReply((reply) => reply.snapshot !== undefined && pred(reply.snapshot), timeoutMs);
 }
 
 function nodes(root: UiNode | undefined): UiNode[] {
@@ -369,8 +373,10 @@ describe('web faults', () => {
     await setFaults(['web-max-elements=5']);
     await until((s) => s.elements.length === 5);
     await setFaults(['web-max-bytes=600']);
-    await untilQuiet(device.adminUrl);
-    expect(await webSnapshot()).toMatchObject({ available: true, failure: 'message_too_large' });
+    // The demo going quiet does not mean the page has posted under the new limit yet (under load its next
+    // post can come later): wait for the page's post, which the bridge then refuses.
+    const refused = await untilReply((reply) => reply.failure !== undefined);
+    expect(refused).toMatchObject({ available: true, failure: 'message_too_large' });
     const snap = { snapshotId: 's1' };
     const big = await webAction({ setValue: { snapshotId: snap.snapshotId, elementId: 'e1', text: 'x'.repeat(2000) } });
     expect(big).toMatchObject({ available: true, failure: 'message_too_large' });
