@@ -2,7 +2,7 @@
  * The Electron shell cannot run here (no Electron binary), so its security settings are checked with
  * Electron mocked: what the shell asks Electron for is exactly what a user's window would get.
  */
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { isApiMethod } from '@shared/api/api';
 import { joinReply } from '@shared/api/reply-pieces';
 import { JSON_CHUNK_CHARS } from '@main/host/json-chunks';
+import { DEMO_QA_TRACE, manyTapEvents } from '../support/trace-files';
 
 /** Action steps of about 1.2 KiB each in the listing: a few MiB in all, several pieces. */
 const STEPS = 3_000;
@@ -229,20 +230,10 @@ describe('R-MEM-09: the shell gives a reply a piece at a time, as the web host d
   it("R-MEM-09: trace.open's listing of 3,000 steps comes as pieces of about JSON_CHUNK_CHARS; joined, the page reads every step in order", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'parallax-shell-pieces-'));
     try {
-      const fixture = join(import.meta.dirname, '..', 'fixtures', 'traces', 'demo-qa');
-      const [before, after] = (await readFile(join(fixture, 'events.jsonl'), 'utf8'))
-        .split('\n')
-        .filter((line) => line.includes('"callId":"call-1"'))
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
-      const lines: string[] = [];
-      for (let i = 0; i < STEPS; i++) {
-        lines.push(JSON.stringify({ ...before, callId: `call-${i}`, seq: 2 * i, time: 1_700_000_000_000 + 2 * i, action: { kind: 'tap' } }));
-        lines.push(JSON.stringify({ ...after, callId: `call-${i}`, seq: 2 * i + 1, time: 1_700_000_000_001 + 2 * i }));
-      }
       const trace = join(dir, 'many.parallax-trace.d');
       await mkdir(trace);
-      await copyFile(join(fixture, 'manifest.json'), join(trace, 'manifest.json'));
-      await writeFile(join(trace, 'events.jsonl'), lines.join('\n') + '\n');
+      await copyFile(join(DEMO_QA_TRACE, 'manifest.json'), join(trace, 'manifest.json'));
+      await writeFile(join(trace, 'events.jsonl'), manyTapEvents(STEPS));
       captured.ipcListeners.get('parallax:chosen')?.(ours(), trace);
 
       const call = captured.ipcHandlers.get('parallax:call')!;
