@@ -231,10 +231,22 @@ export async function postAdmin(demo: Pick<DemoUrls, 'adminUrl'>, path: 'screen'
   expect(response.status, await response.text()).toBe(200);
 }
 
+/** What the e2e tests read of the demo device's admin `/stats`: what the device itself did. */
+export interface DemoStats {
+  screen: string;
+  requests: Record<string, number>;
+  sdkRequests: Record<string, number>;
+}
+
+export async function demoStats(demo: Pick<DemoUrls, 'adminUrl'>): Promise<DemoStats> {
+  const response = await fetch(`${demo.adminUrl}/stats`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as DemoStats;
+}
+
 /** Actions the demo app's SDK bridge has been asked to perform since it started. */
 export async function bridgeActionsSent(demo: Pick<DemoUrls, 'adminUrl'>): Promise<number> {
-  const stats = (await (await fetch(`${demo.adminUrl}/stats`)).json()) as { sdkRequests: Record<string, number> };
-  return stats.sdkRequests['POST /observation/action'] ?? 0;
+  return (await demoStats(demo)).sdkRequests['POST /observation/action'] ?? 0;
 }
 
 /** The page point at the centre of the box of the node with this id (found through the search box). */

@@ -8,20 +8,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, openDemoAppReveal, openDemoInteractive, postAdmin, recordTaps, stopAfterEach, stopRecording, type DemoUrls } from './harness';
+import { boxCentre, demoStats, openDemoAppReveal, openDemoInteractive, postAdmin, recordTaps, stopAfterEach, stopRecording, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
-
-interface DemoStats {
-  screen: string;
-  requests: Record<string, number>;
-}
-
-async function demoStats(demo: DemoUrls): Promise<DemoStats> {
-  const response = await fetch(`${demo.adminUrl}/stats`);
-  expect(response.status).toBe(200);
-  return (await response.json()) as DemoStats;
-}
 
 /** The runner's request_launch_app the demo device received since it started (or was last reset). */
 async function launchesReceived(demo: DemoUrls): Promise<number> {

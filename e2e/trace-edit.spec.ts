@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { openDemoInteractive, postAdmin, recordTaps, stopAfterEach, type DemoUrls } from './harness';
+import { demoStats, openDemoInteractive, postAdmin, recordTaps, stopAfterEach, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 
@@ -86,15 +86,11 @@ test('an assertion that does not hold on the recorded screen is refused with wha
  * action, whichever the host chose): every request but the reads.
  */
 async function actionsReceived(urls: DemoUrls): Promise<number> {
-  const stats = (await (await fetch(`${urls.adminUrl}/stats`)).json()) as { requests: Record<string, number> };
+  const stats = await demoStats(urls);
   const reads = /^(request_hierarchy|request_screenshot|request_sdk_observation|request_sdk_web_snapshot|get_sdk_capabilities)/;
   return Object.entries(stats.requests)
     .filter(([command]) => !reads.test(command))
     .reduce((sum, [, n]) => sum + n, 0);
-}
-
-async function demoScreen(urls: DemoUrls): Promise<string> {
-  return ((await (await fetch(`${urls.adminUrl}/stats`)).json()) as { screen: string }).screen;
 }
 
 test('R-EDIT-07, R-EDIT-02: Run from here replays the selected step and the ones after it on the device; Move earlier saves a copy in the new order, exported in that order', async ({
@@ -115,7 +111,7 @@ test('R-EDIT-07, R-EDIT-02: Run from here replays the selected step and the ones
   await expect(steps.nth(1).getByTestId('replay-badge')).toHaveAttribute('data-verdict', 'matched');
   await expect(steps.nth(2).getByTestId('replay-badge')).toHaveAttribute('data-verdict', 'matched');
   expect(await actionsReceived(urls)).toBe(actionsBefore + 2);
-  expect(await demoScreen(urls)).toBe('checkout');
+  expect((await demoStats(urls)).screen).toBe('checkout');
 
   // Move step 2 (the username tap) earlier: the saved copy has it first, the recording keeps its order.
   await editor.getByTestId('edit-move-up').click();
