@@ -9,6 +9,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '@main/entries';
+import { stepFindings, type StepFindings } from '@shared/a11y';
 import type { AccessibilityAudit } from '@shared/protocol/accessibility';
 import type { ObservedFrame, Screenshot } from '@shared/protocol/device';
 
@@ -38,6 +39,8 @@ interface AuditThread {
 }
 let current: AuditThread | undefined;
 let nextId = 1;
+/** Jobs sent to an audit worker since this module loaded (tests: the recorder's audit went there). */
+let sent = 0;
 
 function thread(): AuditThread {
   if (current) {
@@ -83,6 +86,7 @@ function thread(): AuditThread {
 function run(job: AuditJob, transfer: ArrayBuffer[] = []): Promise<AccessibilityAudit | undefined> {
   const { worker, pending } = thread();
   const id = nextId++;
+  sent++;
   worker.ref();
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
@@ -102,6 +106,36 @@ export function auditStoredFrameOffThread(stored: unknown, png: Buffer | undefin
   if (json === undefined) return Promise.resolve(undefined);
   const bytes = png ? new Uint8Array(png) : undefined;
   return run({ kind: 'stored', json, png: bytes }, bytes ? [bytes.buffer as ArrayBuffer] : []);
+}
+
+/**
+ * What a recording keeps of a frame's audit (docs/rules.md#r-a11y-19), audited in the audit worker: the
+ * recorder and replay run on the host's thread, so a 5k-node frame's decode and walk are not theirs to hold.
+ * An audit that fails leaves the step without findings, never without its event.
+ */
+export async function frameFindingsOffThread(frame: Pick<ObservedFrame, 'observation' | 'screenshot'> | null | undefined): Promise<StepFindings | undefined> {
+  if (!frame) return undefined;
+  try {
+    const audit = await auditFrameOffThread(frame);
+    return audit ? stepFindings(audit) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A stored frame's findings (docs/rules.md#r-a11y-20), audited in the audit worker; undefined when it is no screen or the audit failed. */
+export async function storedFindingsOffThread(stored: unknown, png: Buffer | undefined): Promise<StepFindings | undefined> {
+  try {
+    const audit = await auditStoredFrameOffThread(stored, png);
+    return audit ? stepFindings(audit) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many audits were sent to an audit worker in this process. */
+export function auditWorkerJobs(): number {
+  return sent;
 }
 
 /** The audit worker's thread id while one runs (tests: the audit ran there, not on the caller's thread). */
