@@ -162,7 +162,8 @@ for (const [name, build] of screens) {
     [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
   };
   const gc = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) pauses.push({ ms: entry.duration, kind: gcKinds[(entry.detail as { kind: number }).kind] ?? 'other' });
+    for (const entry of list.getEntries())
+      pauses.push({ ms: entry.duration, kind: gcKinds[(entry as PerformanceEntry & { detail?: { kind: number } }).detail?.kind ?? -1] ?? 'other' });
   });
   gc.observe({ entryTypes: ['gc'] });
   const held: number[] = [];

@@ -64,13 +64,7 @@ function thread(): AuditThread {
     mine.pending.delete(reply.id);
     if (reply.ok) waiting.resolve(reply.audit ?? undefined);
     else waiting.reject(new AuditWorkerError(reply.message));
-    if (mine.pending.size > 0) return;
-    // Nothing in flight: the thread keeps no process alive (a CLI ends), and ends itself when left idle.
-    worker.unref();
-    mine.idle = setTimeout(() => {
-      if (current === mine) current = undefined;
-      void worker.terminate();
-    }, IDLE_END_MS).unref();
+    if (mine.pending.size === 0) idle(mine);
   });
   worker.on('error', (error: Error & { code?: string }) =>
     fail(
@@ -81,6 +75,26 @@ function thread(): AuditThread {
   );
   worker.on('exit', (code) => fail(`the audit worker ended (${code}) without an answer`));
   return mine;
+}
+
+/** Nothing in flight: the thread keeps no process alive (a CLI ends), and ends itself when left idle. */
+function idle(mine: AuditThread): void {
+  mine.worker.unref();
+  clearTimeout(mine.idle);
+  mine.idle = setTimeout(() => {
+    if (current === mine) current = undefined;
+    void mine.worker.terminate();
+  }, IDLE_END_MS).unref();
+}
+
+/**
+ * The audit worker started ahead of its first job (a recording that is about to audit each step's frames:
+ * the thread's start, its bundle loaded on a busy machine, is not the first step's to wait for); it ends
+ * when left idle, as after a job.
+ */
+export function warmAuditWorker(): void {
+  const mine = thread();
+  if (mine.pending.size === 0) idle(mine);
 }
 
 function run(job: AuditJob, transfer: ArrayBuffer[] = []): Promise<AccessibilityAudit | undefined> {

@@ -116,9 +116,14 @@ export async function recordActionAfter(
  * audit worker (docs/rules.md#r-a11y-24), as the live panel's are, never on the host's thread.
  */
 async function a11yOf(frame: ObservedFrame | null | undefined): Promise<{ a11y?: StepFindings }> {
-  const a11y = await frameFindingsOffThread(frame);
+  if (!frame) return {};
+  // A step's after frame is often the next one's before: audited once.
+  let findings = stepAudits.get(frame);
+  if (!findings) stepAudits.set(frame, (findings = frameFindingsOffThread(frame)));
+  const a11y = await findings;
   return a11y ? { a11y } : {};
 }
+const stepAudits = new WeakMap<ObservedFrame, Promise<StepFindings | undefined>>();
 
 /** Both halves of a step that has already run (the device manager reports an ActionStep at its end). */
 export async function recordActionStep(

@@ -107,6 +107,18 @@ describe('R-A11Y-24: the recorder’s per-step findings are audited off the host
     expect(step?.after?.a11y?.findings.map((f) => f.fingerprint).join(' ')).toContain('gear.after');
   }, 60_000);
 
+  it('R-A11Y-24: a frame that is both a step’s after and the next one’s before is audited once, both events keeping its findings', async () => {
+    const recorder = await TraceRecorder.start({ dir, manifest: { device: { name: 'Demo', kind: 'demo', url: 'ws://127.0.0.1:1/ws' } } });
+    const [first, shared, last] = [frame('one'), frame('two'), frame('three')];
+    const jobs = auditWorkerJobs();
+    await recordActionStep(recorder, { callId: 'tap_1', request: { action: 'tap', target: { id: 'one' } }, before: first, after: shared, result: TAPPED });
+    await recordActionStep(recorder, { callId: 'tap_2', request: { action: 'tap', target: { id: 'two' } }, before: shared, after: last, result: TAPPED });
+    expect(auditWorkerJobs() - jobs).toBe(3);
+    const steps = (await openTraceFile(await recorder.stop())).timeline.filter((s) => s.kind === 'action');
+    expect(steps[1]?.before?.a11y).toEqual(steps[0]?.after?.a11y);
+    expect(steps[1]?.before?.a11y?.findings.map((f) => f.fingerprint).join(' ')).toContain('two');
+  }, 60_000);
+
   it('R-A11Y-19: a step without frames keeps no findings and sends nothing to the worker', async () => {
     const recorder = await TraceRecorder.start({ dir, manifest: { device: { name: 'Demo', kind: 'demo', url: 'ws://127.0.0.1:1/ws' } } });
     const jobs = auditWorkerJobs();

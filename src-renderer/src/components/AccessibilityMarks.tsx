@@ -33,8 +33,8 @@ export function findingMarks(audit: DeviceAudit | undefined, receivedAt: number 
   if (!shown) return [];
   return marks.filter((m) => {
     const flat = shown.byKey.get(m.nodeKey);
-    const r = flat ? boundsOf(flat.node) : undefined;
-    return r !== undefined && r.left === m.rect.left && r.top === m.rect.top && r.right === m.rect.right && r.bottom === m.rect.bottom;
+    const r = flat ? boundsOf(flat.node) : null;
+    return r !== null && r.left === m.rect.left && r.top === m.rect.top && r.right === m.rect.right && r.bottom === m.rect.bottom;
   });
 }
 
