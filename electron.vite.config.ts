@@ -10,11 +10,12 @@ export default defineConfig({
     resolve: { alias },
     build: {
       outDir: 'out/main',
-      // The trace worker and the demo process are entries of their own beside index.js (src-main/entries.ts finds them by these names).
+      // The trace worker, the audit worker and the demo process are entries of their own beside index.js (src-main/entries.ts finds them by these names).
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src-main/electron/main.ts'),
           'trace-worker': resolve(__dirname, 'src-main/trace/worker.ts'),
+          'a11y-worker': resolve(__dirname, 'src-main/a11y/worker.ts'),
           'demo-process': resolve(__dirname, 'src-demo/process.ts'),
         },
       },

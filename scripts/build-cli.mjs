@@ -13,8 +13,13 @@ const outdir = process.argv[2] ?? 'out/cli';
 rmSync(`${root}${outdir}`, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  // The trace worker and the demo process are files of their own beside main.mjs (src-main/entries.ts finds them by these names).
-  entryPoints: { main: 'src-main/cli/main.ts', 'trace-worker': 'src-main/trace/worker.ts', 'demo-process': 'src-demo/process.ts' },
+  // The trace worker, the audit worker and the demo process are files of their own beside main.mjs (src-main/entries.ts finds them by these names).
+  entryPoints: {
+    main: 'src-main/cli/main.ts',
+    'trace-worker': 'src-main/trace/worker.ts',
+    'a11y-worker': 'src-main/a11y/worker.ts',
+    'demo-process': 'src-demo/process.ts',
+  },
   outdir,
   bundle: true,
   // The demo devices load with a dynamic import() (so a machine without Chromium still starts): keep them

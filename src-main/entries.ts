@@ -1,6 +1,7 @@
 /**
  * The host's own programs that run beside it, not on its event loop: the trace reader (a worker thread
- * with a bounded heap, docs/rules.md#r-mem-04) and the demo devices (a child process, #r-peer-03).
+ * with a bounded heap, docs/rules.md#r-mem-04), the accessibility audit (a worker thread, #r-a11y-24) and
+ * the demo devices (a child process, #r-peer-03).
  *
  * From a build each is a file of its own beside the bundle, under the name given here:
  * scripts/build-cli.mjs (out/cli/NAME.mjs) and electron.vite.config.ts (out/main/NAME.js) build them.
@@ -19,6 +20,7 @@ import { isFreshBuild } from '@main/fresh-build.mjs';
 
 export const HOST_ENTRIES = {
   'trace-worker': 'src-main/trace/worker.ts',
+  'a11y-worker': 'src-main/a11y/worker.ts',
   'demo-process': 'src-demo/process.ts',
 } as const;
 export type HostEntry = keyof typeof HOST_ENTRIES;

@@ -5,7 +5,7 @@
  * the renderer only shows what it found.
  */
 import pngjs from 'pngjs';
-import { auditObservation, auditTree, stepFindings, type Pixels, type StepFindings } from '@shared/a11y';
+import { auditObservation, auditTree, type Pixels } from '@shared/a11y';
 import { ObservationSchema } from '@shared/protocol/observation';
 import { ViewHierarchySchema, type UiNode } from '@shared/protocol/runner';
 import { boundsOf } from '@shared/model/node';
@@ -94,19 +94,4 @@ function applicationScreen(root: UiNode): { width: number; height: number } | un
   const r = boundsOf(root);
   if (!r || r.left !== 0 || r.top !== 0 || r.right <= 0 || r.bottom <= 0) return undefined;
   return { width: r.right, height: r.bottom };
-}
-
-/**
- * What a recording keeps of a frame's audit (docs/rules.md#r-a11y-19): counts and fingerprints. Always
- * taken: the recorder writes off the render path, and a 5k-node screen audits in well under 100 ms
- * (R-A11Y-16). An audit that throws leaves the step without findings, never without its event.
- */
-export function frameFindings(frame: Pick<ObservedFrame, 'observation' | 'screenshot'> | null | undefined): StepFindings | undefined {
-  if (!frame) return undefined;
-  try {
-    const audit = auditFrame(frame);
-    return audit ? stepFindings(audit) : undefined;
-  } catch {
-    return undefined;
-  }
 }

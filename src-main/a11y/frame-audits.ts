@@ -2,13 +2,13 @@
  * Findings of frames a trace stored, and two frames' findings compared (docs/rules.md#r-a11y-21): the
  * trace view lists a step's findings offline, from the trace's own frames (no device), and Compare says
  * which are new, gone or unchanged between a device's current frame and a recorded one, or two devices.
- * Audited in the host, as the live panel's are; a stored frame is named by its content, so its audit is
+ * Audited in the audit worker, as the live panel's are (docs/rules.md#r-a11y-24); a stored frame is named by its content, so its audit is
  * kept (the newest few) and never goes stale.
  */
 import { diffAudits } from '@shared/a11y';
 import type { ApiOutput, A11yFrameSource } from '@shared/api/api';
 import type { AccessibilityAudit } from '@shared/protocol/accessibility';
-import { auditStoredFrame } from './audit-frame';
+import { auditStoredFrameOffThread } from './off-thread';
 import type { LiveAudits } from './live-audit';
 
 /** Stored frames whose audits are kept: a trace view's steps flicked back and forth are answered at once. */
@@ -43,7 +43,7 @@ export class FrameAudits {
       return kept;
     }
     const { json, png } = await this.readStoredFrame(path, observationRef, screenshotRef);
-    const audit = auditStoredFrame(json, png) ?? null;
+    const audit = (await auditStoredFrameOffThread(json, png)) ?? null;
     this.stored.set(key, audit);
     if (this.stored.size > KEPT_STORED_AUDITS) this.stored.delete(this.stored.keys().next().value!);
     return audit;

@@ -2,7 +2,10 @@
  * `parallax audit`: the accessibility audit (docs/rules.md#r-a11y) for CI and bug reports.
  *   parallax audit --device URL [--json] [--fail-on error|warning] [--report FILE.html|FILE.md]
  *   parallax audit TRACE [--json] [--fail-on error|warning] [--report FILE.html|FILE.md]
- * Exit 0 when no finding at the --fail-on level (or worse) exists, 1 when one does, 2 for a wrong command line.
+ * Exit codes (docs/rules.md#r-a11y-14), each its own so CI can tell a regression from a broken pipeline:
+ *   0 clean: no finding at the --fail-on level (or worse); 1 findings at that level; 2 a wrong command line;
+ *   3 unauditable: no verdict could be given (the device unreachable or sending no observation, the trace
+ *   unreadable or refused, no screen in it to audit, the report not written).
  */
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -17,6 +20,10 @@ import { auditFrame, decodeScreenshot } from '@main/a11y/audit-frame';
 import type { AuditedScreen } from '@main/trace/audit-screens';
 
 export class AuditUsageError extends Error {}
+/** Nothing could be audited, or the result not delivered: exit 3, never 0 or 1 (a CI job must not read it as clean or as findings). */
+export class UnauditableError extends Error {}
+
+export const AUDIT_EXIT = { clean: 0, findings: 1, usage: 2, unauditable: 3 } as const;
 
 type Out = { log: (line: string) => void; error: (line: string) => void };
 
@@ -102,14 +109,25 @@ export async function runAuditCommand(args: string[], out: Out): Promise<number>
   // A timeout that is not a number would wait forever (NaN) or not at all: said, not guessed.
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new AuditUsageError(`--timeout is a number of milliseconds above 0, not "${values.timeout}"`);
 
-  const screens = values.device ? await auditDevice(values.device, timeoutMs) : await auditTrace(positionals[0]!);
+  let screens: Audited[];
+  try {
+    screens = values.device ? await auditDevice(values.device, timeoutMs) : await auditTrace(positionals[0]!);
+  } catch (error) {
+    throw new UnauditableError(`cannot audit ${values.device ?? positionals[0]}: ${(error as Error).message}`);
+  }
+  // A trace with no stored screen passes nothing: said, not reported clean.
+  if (screens.length === 0) throw new UnauditableError(`cannot audit ${positionals[0]}: the trace stores no screen to audit`);
   const levels = A11Y_SEVERITIES.slice(0, A11Y_SEVERITIES.indexOf(failOn as A11ySeverity) + 1);
   const failing = screens.reduce((n, s) => n + s.audit.violations.filter((f) => levels.includes(f.severity)).length, 0);
 
   if (values.report) {
     const width = (s: Audited) => (s.root?.bounds ? s.root.bounds.right - s.root.bounds.left : undefined);
     const withCrops = screens.map((s) => ({ ...s, crops: crops(s.audit, s.screenshotBase64, width(s)) }));
-    await writeFile(values.report, /\.md$/i.test(values.report) ? markdownReport(withCrops) : htmlReport(withCrops));
+    try {
+      await writeFile(values.report, /\.md$/i.test(values.report) ? markdownReport(withCrops) : htmlReport(withCrops));
+    } catch (error) {
+      throw new UnauditableError(`the report ${values.report} was not written: ${(error as Error).message}`);
+    }
   }
   if (values.json) {
     out.log(JSON.stringify({ screens: screens.map((s) => ({ title: s.title, accessibilityAudit: s.audit })), failOn, failing }, null, 2));
@@ -120,5 +138,5 @@ export async function runAuditCommand(args: string[], out: Out): Promise<number>
       for (const n of s.audit.summary.notEvaluated) out.log(`  not evaluated: ${n.kind} (${n.reason})`);
     }
   }
-  return failing > 0 ? 1 : 0;
+  return failing > 0 ? AUDIT_EXIT.findings : AUDIT_EXIT.clean;
 }

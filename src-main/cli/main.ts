@@ -46,8 +46,10 @@ Commands:
   export FILE [--maestro|--xcuitest] [--out PATH]
                                       export a trace as a Maestro flow or an XCUITest method
   compare --device URL [--json]       XCTest-only vs SDK-backed observation of the screen, diffed
-  audit (--device URL | TRACE) [--json] [--fail-on error|warning] [--report FILE.html|FILE.md]
-                                      accessibility findings of the screen (or every step); exit 1 at --fail-on
+  audit (--device URL | TRACE) [--json] [--fail-on error|warning] [--report FILE.html|FILE.md] [--timeout MS]
+                                      accessibility findings of the screen (or every step); exit 0 clean,
+                                      1 findings at --fail-on (default error), 2 a wrong command line,
+                                      3 unauditable (device unreachable, trace unreadable, no screen in it)
   doctor [--device URL] [--json]      check a runner or an AppReveal app from here; the next step for each failure
   replay-device FOLDER [--port N]     play a recorded runner session back; prints its ws URL
   demo-device [--port N] [--screen NAME] [--heavy-nodes N] [--fault F]... [--variant V]...
@@ -154,13 +156,19 @@ export async function main(argv: string[], out: Out = stdio): Promise<number> {
   }
 }
 
-/** `parallax audit`, its usage errors answered as every command's are (exit 2). */
+/**
+ * `parallax audit`, its usage errors answered as every command's are (exit 2); what leaves no verdict
+ * (the device unreachable, the trace unreadable) exits 3, apart from 1, the findings (docs/rules.md#r-a11y-14).
+ */
 async function audit(args: string[], out: Out): Promise<number> {
-  const { AuditUsageError, runAuditCommand } = await import('./audit');
+  const { AUDIT_EXIT, AuditUsageError, runAuditCommand } = await import('./audit');
   try {
     return await runAuditCommand(args, out);
   } catch (error) {
-    throw error instanceof AuditUsageError ? new UsageError(error.message) : error;
+    if (error instanceof AuditUsageError) throw new UsageError(error.message);
+    // Any other failure (UnauditableError names what; anything else is one too) leaves no verdict: never 1, the findings' code.
+    out.error(`parallax: ${oneLine(error)}`);
+    return AUDIT_EXIT.unauditable;
   }
 }
 

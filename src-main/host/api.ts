@@ -39,6 +39,7 @@ import { RunnerConnection } from '@main/devices/runner-connection';
 import { DeviceProfiles, DeviceProfileError } from '@main/a11y/profiles';
 import { LiveAudits } from '@main/a11y/live-audit';
 import { FrameAudits, NothingToAuditError } from '@main/a11y/frame-audits';
+import { AuditWorkerError } from '@main/a11y/off-thread';
 
 export type HostKind = 'electron' | 'web';
 
@@ -315,6 +316,7 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof DeviceProfileError) return { code: 'bad_request', message: error.message };
   if (error instanceof NothingToAuditError) return { code: 'nothing_to_audit', message: error.message };
+  if (error instanceof AuditWorkerError) return { code: 'audit_failed', message: error.message };
   if (error instanceof AppRevealError) return { code: `appreveal_${error.code}`, message: error.message };
   if (error instanceof TraceOpenError) return { code: `trace_${error.code}`, message: error.message };
   if (error instanceof RunnerError) return { code: `runner_${error.code}`, message: error.message };

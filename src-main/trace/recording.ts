@@ -16,6 +16,7 @@ import type { Comparison } from '@main/devices/compare';
 import { recordComparison } from './comparison';
 import type { DeviceManager } from '@main/devices/manager';
 import { recordActionAfter, recordActionBefore } from './replay';
+import { warmAuditWorker } from '@main/a11y/off-thread';
 import { findUnfinishedTraces, recoverTrace, type RecoveryReport, type UnfinishedTrace } from './recovery';
 import { removeOrphans } from './orphans';
 import { StepPerfTracker, type ClosedStepPerf } from '@shared/trace/step-perf-window';
@@ -121,6 +122,8 @@ export class SessionRecording extends EventEmitter<{ changed: [status: Recording
     this.lastAppState = undefined;
     this.perf = new StepPerfTracker();
     this.generation++;
+    // Each step's findings are audited in the audit worker (docs/rules.md#r-a11y-19, #r-a11y-24): started now, not at the first step.
+    warmAuditWorker();
     const current = this.manager.lastFrame(deviceId);
     if (current) this.onObserved(current);
     return this.status();

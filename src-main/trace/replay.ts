@@ -39,8 +39,8 @@ import { outcomeClassOf } from '@shared/act/verdict';
 import type { OpenedTrace } from './open';
 import type { TraceRecorder } from './recorder';
 import type { DeviceConnection } from '@main/connection/connection';
-import { auditStoredFrame, frameFindings } from '@main/a11y/audit-frame';
-import { diffFindings, findingsDiffSummary, stepFindings, type StepFindings } from '@shared/a11y';
+import { frameFindingsOffThread, storedFindingsOffThread } from '@main/a11y/off-thread';
+import { diffFindings, findingsDiffSummary, type StepFindings } from '@shared/a11y';
 import type { ObservedFrame } from '@shared/protocol/device';
 import type { UiNode } from '@shared/protocol/runner';
 import { ReplayPerfWindows } from './replay-perf';
@@ -77,7 +77,7 @@ export interface RecordActionBeforeInput {
 
 /** Writes an action.before: call it when the action is sent, so a crash mid-action leaves it in flight. */
 export async function recordActionBefore(recorder: TraceRecorder, input: RecordActionBeforeInput): Promise<void> {
-  const refs = await frameResources(recorder, input.before);
+  const [refs, a11y] = await Promise.all([frameResources(recorder, input.before), a11yOf(input.before)]);
   const { action, target } = traceActionFor(input.request, input.before?.observation?.viewHierarchy?.hierarchy, {
     xctestOnly: input.xctestOnly,
     after: input.known?.after?.observation?.viewHierarchy?.hierarchy,
@@ -90,7 +90,7 @@ export async function recordActionBefore(recorder: TraceRecorder, input: RecordA
     ...(target ? { target } : {}),
     ...refs,
     ...(input.time !== undefined ? { time: input.time } : {}),
-    ...a11yOf(input.before),
+    ...a11y,
   });
 }
 
@@ -99,7 +99,7 @@ export async function recordActionAfter(
   recorder: TraceRecorder,
   input: { callId: string; result: ActionResult; after?: ObservedFrame | null; time?: number; appStateRef?: ResourceRef | undefined },
 ): Promise<void> {
-  const refs = await frameResources(recorder, input.after);
+  const [refs, a11y] = await Promise.all([frameResources(recorder, input.after), a11yOf(input.after)]);
   await recorder.append({
     type: 'action.after',
     callId: input.callId,
@@ -107,15 +107,23 @@ export async function recordActionAfter(
     ...refs,
     ...(input.appStateRef !== undefined ? { appStateRef: input.appStateRef } : {}),
     ...(input.time !== undefined ? { time: input.time } : {}),
-    ...a11yOf(input.after),
+    ...a11y,
   });
 }
 
-/** A frame's findings as its event keeps them (docs/rules.md#r-a11y-19), or nothing to add. */
-function a11yOf(frame: ObservedFrame | null | undefined): { a11y?: StepFindings } {
-  const a11y = frameFindings(frame);
+/**
+ * A frame's findings as its event keeps them (docs/rules.md#r-a11y-19), or nothing to add: audited in the
+ * audit worker (docs/rules.md#r-a11y-24), as the live panel's are, never on the host's thread.
+ */
+async function a11yOf(frame: ObservedFrame | null | undefined): Promise<{ a11y?: StepFindings }> {
+  if (!frame) return {};
+  // A step's after frame is often the next one's before: audited once.
+  let findings = stepAudits.get(frame);
+  if (!findings) stepAudits.set(frame, (findings = frameFindingsOffThread(frame)));
+  const a11y = await findings;
   return a11y ? { a11y } : {};
 }
+const stepAudits = new WeakMap<ObservedFrame, Promise<StepFindings | undefined>>();
 
 /** Both halves of a step that has already run (the device manager reports an ActionStep at its end). */
 export async function recordActionStep(
@@ -565,8 +573,8 @@ async function compareFindings(trace: StepContext['trace'], step: TimelineStep, 
   const screen = frames.after && step.after ? 'after' : frames.before && step.before ? 'before' : undefined;
   if (!screen) return;
   const recordedEvent = screen === 'after' ? step.after! : step.before!;
-  const replayed = frameFindings(frames[screen]);
-  const recorded = recordedEvent.a11y ?? (await recordedFindings(trace, recordedEvent));
+  // Both in the audit worker (docs/rules.md#r-a11y-24): replay runs on the host's thread.
+  const [replayed, recorded] = await Promise.all([frameFindingsOffThread(frames[screen]), recordedEvent.a11y ?? recordedFindings(trace, recordedEvent)]);
   if (!replayed || !recorded) return;
   report.a11y = { screen, ...diffFindings(recorded, replayed) };
   if (report.a11y.new.length > 0 || report.a11y.gone.length > 0) report.notes.push(`${findingsDiffSummary(report.a11y)} (the screen ${screen})`);
@@ -579,8 +587,7 @@ async function recordedFindings(
   if (!frame.observationRef) return undefined;
   try {
     const png = frame.screenshotRef && trace.resource && trace.hasResource?.(frame.screenshotRef) ? await trace.resource(frame.screenshotRef) : undefined;
-    const audit = auditStoredFrame(await trace.resourceJson(frame.observationRef), png);
-    return audit ? stepFindings(audit) : undefined;
+    return await storedFindingsOffThread(await trace.resourceJson(frame.observationRef), png);
   } catch {
     return undefined;
   }

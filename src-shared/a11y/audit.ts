@@ -10,6 +10,7 @@ import type { A11yFinding, A11yKind, A11ySeverity, AccessibilityAudit } from '@s
 import { A11Y_KINDS, A11Y_SEVERITIES, MAX_A11Y_FINDINGS } from '@shared/protocol/accessibility';
 import type { Observation } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
+import { sameJson } from '@shared/protocol/json';
 import { boundsOf, childrenOf, nodeFlag, nodeSource, type Rect, rectHeight, rectWidth } from '@shared/model/node';
 import { childKey, ROOT_KEY, type NodeKey } from '@shared/model/tree';
 import { contrastRatio, frameColors, hex, type FrameColors, type Pixels } from './color';
@@ -221,6 +222,20 @@ function materialise({ rule, item, severity, fingerprint, detail }: Pending): A1
 
 /** The audit of one observation, with the screenshot of the same frame when there is one. */
 export function auditObservation(observation: Observation, pixels?: Pixels): AccessibilityAudit {
+  return auditTree({ ...observationAuditInput(observation), pixels });
+}
+
+/**
+ * Whether two observations give the audit the same input (the tree, the screen, the safe area, XCTest's
+ * failure): then, with the same screenshot, their audits are the same, and one answers for both. A live
+ * re-read of an unchanged screen differs only in what the audit does not read (its time, its timings).
+ */
+export function sameAuditInput(a: Observation, b: Observation): boolean {
+  return sameJson(observationAuditInput(a), observationAuditInput(b));
+}
+
+/** What auditObservation reads of an observation: everything else in it leaves the findings as they are. */
+function observationAuditInput(observation: Observation): Omit<AuditInput, 'pixels'> {
   // XCTest's read failed (R-A11Y-02): the quality says so when nothing stood in, the errors when the bridge did.
   const reason = observation.quality.reason;
   const failed = observation.errors.find((e) => e.stage === 'xctest' && (e.code === 'ax_failure' || e.code === 'hierarchy_error'));
@@ -229,13 +244,12 @@ export function auditObservation(observation: Observation, pixels?: Pixels): Acc
     reason === 'sdk_bridge_supplied_controls' || reason === 'web_bridge_supplied_controls' || reason === 'ax_failure' || reason === 'hierarchy_error';
   const unreadable = failed?.code ?? (sparse ? reason : undefined);
   const safe = observation.insets?.safeArea ?? observation.viewHierarchy?.insets?.safeArea;
-  return auditTree({
+  return {
     root: observation.viewHierarchy?.hierarchy,
     screen: observation.screenSize,
     safeArea: safe ? { top: safe.top, bottom: safe.bottom } : undefined,
     xctestUnreadable: unreadable,
-    pixels,
-  });
+  };
 }
 
 export function auditTree(input: AuditInput): AccessibilityAudit {

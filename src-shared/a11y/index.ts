@@ -3,6 +3,7 @@ export { A11Y_RULES, ruleOf, sourcesLine, type A11yRule, type A11yRuleId } from 
 export {
   auditObservation,
   auditTree,
+  sameAuditInput,
   identityOf,
   type AuditInput,
   HIG_MIN_TARGET,

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -188,5 +188,79 @@ describe('R-A11Y-17 the live Accessibility panel', () => {
     await waitFor(() => expect(within(rows()[0]!).getByText(/Not saved: .*read-only/)).toBeTruthy());
     expect(rows()[0]!.dataset['muted']).toBe('false');
     expect(screen.getByTestId('a11y-counts').dataset['muted']).toBe('0');
+  });
+});
+
+describe('R-A11Y-24 the panel while the host audits off its thread', () => {
+  /** A host whose audits answer only when the test lets them, each with the frame it was asked for. */
+  function gatedHost() {
+    const gates: Array<() => void> = [];
+    const transport = {
+      kind: 'websocket',
+      call: async (method: string) => {
+        if (method === 'devices.list') return [device];
+        if (method !== 'device.audit') throw new Error(`unexpected ${method}`);
+        const receivedAt = RECEIVED_AT + gates.length;
+        await new Promise<void>((open) => gates.push(open));
+        return { receivedAt, audit, muted: [] };
+      },
+      on: () => () => {},
+    } as unknown as Transport;
+    return { transport, gates };
+  }
+
+  let setShown: (frame: Frame) => void = () => {};
+  function Live() {
+    const [shown, set] = useState(frame);
+    setShown = set;
+    const query = useDeviceAudit(device, shown);
+    return <AccessibilityPanel device={device} frame={shown} audit={query} />;
+  }
+
+  it('R-A11Y-24: frames coming faster than the host answers: once any audit is answered, its findings are listed, said to be of an older frame', async () => {
+    const host = gatedHost();
+    useAccessibility.setState({ auditing: true });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <ApiContext.Provider value={host.transport}>
+        <QueryClientProvider client={client}>
+          <InspectorScope.Provider value={createInspectorStore()}>
+            <Live />
+          </InspectorScope.Provider>
+        </QueryClientProvider>
+      </ApiContext.Provider>,
+    );
+    await waitFor(() => expect(host.gates).toHaveLength(1));
+    // The next frame comes before the first one's audit is answered.
+    act(() => setShown({ ...frame, receivedAt: RECEIVED_AT + 1 }));
+    await waitFor(() => expect(host.gates).toHaveLength(2));
+    expect(screen.getByText('Auditing…')).toBeTruthy();
+    await act(async () => host.gates[0]!());
+    // And another before the second's: the first frame's findings are shown, not "Auditing…" for ever.
+    act(() => setShown({ ...frame, receivedAt: RECEIVED_AT + 2 }));
+    await waitFor(() => expect(rows()).toHaveLength(audit.violations.length));
+    expect(screen.getByTestId('a11y-stale').textContent).toMatch(/Auditing the new frame/);
+    await act(async () => host.gates.forEach((open) => open()));
+  });
+});
+
+describe('R-A11Y-24 marks of an audit that answered after the next frame came', () => {
+  const older = { receivedAt: RECEIVED_AT, audit, muted: [] };
+  it('R-A11Y-24: the shown frame’s own audit is marked whole; an older frame’s only where each element is still where it was', () => {
+    expect(findingMarks(older, RECEIVED_AT, null)).toHaveLength(audit.violations.length);
+    // The next read of the same screen: every element where it was, every finding marked on it.
+    expect(findingMarks(older, RECEIVED_AT + 1_000, null, indexTree(structuredClone(root)))).toHaveLength(audit.violations.length);
+    // Without the shown tree nothing says the elements are the same: no mark.
+    expect(findingMarks(older, RECEIVED_AT + 1_000, null)).toEqual([]);
+    // One element moved: its findings are not marked where it no longer is; the others still are.
+    const moved = structuredClone(root);
+    const movedTree = indexTree(moved);
+    const key = audit.violations[0]!.nodeKey;
+    const node = movedTree.byKey.get(key)!.node;
+    node.bounds = { left: 0, top: 0, right: 1, bottom: 1 };
+    const marks = findingMarks(older, RECEIVED_AT + 1_000, null, movedTree);
+    expect(marks.some((m) => m.nodeKey === key)).toBe(false);
+    expect(marks).toHaveLength(audit.violations.filter((f) => f.nodeKey !== key).length);
+    expect(marks.length).toBeGreaterThan(0);
   });
 });

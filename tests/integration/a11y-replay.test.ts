@@ -16,6 +16,7 @@ import { runTraceCommand } from '@main/cli/traces';
 import { main } from '@main/cli/main';
 import type { AccessibilityAudit } from '@shared/protocol/accessibility';
 import type { ReplayReport } from '@shared/trace/replay-report';
+import { auditWorkerJobs } from '@main/a11y/off-thread';
 import { admin } from '../support/demo-admin';
 import { watchFrames, type FrameWatch } from '../support/frame-watch';
 
@@ -69,7 +70,10 @@ describe('R-A11Y-19/R-A11Y-20: findings recorded per step and compared on replay
 
   it('R-A11Y-20: replayed on the same screen, every finding is unchanged and none new or gone', async () => {
     await reset([]);
+    const jobs = auditWorkerJobs();
     const step = (await replay()).steps[0]!;
+    // R-A11Y-24: the replayed frame was audited in the audit worker (the recorded side is the event's a11y).
+    expect(auditWorkerJobs() - jobs).toBeGreaterThanOrEqual(1);
     expect(step.a11y).toMatchObject({ new: [], gone: [] });
     expect(step.a11y!.unchanged).toBeGreaterThan(5);
     expect(step.notes.join('\n')).not.toMatch(/accessibility:/);

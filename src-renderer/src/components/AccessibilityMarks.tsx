@@ -6,7 +6,8 @@
 import { memo } from 'react';
 import type { Rect } from '@shared/model/node';
 import type { A11yFinding, A11ySeverity } from '@shared/protocol/accessibility';
-import type { NodeKey } from '@shared/model/tree';
+import { boundsOf } from '@shared/model/node';
+import type { NodeKey, TreeIndex } from '@shared/model/tree';
 import type { DeviceAudit } from '@renderer/api/accessibility';
 
 export interface FindingMark {
@@ -19,10 +20,22 @@ export interface FindingMark {
   rect: Rect;
 }
 
-/** The marks of an audit of exactly the shown frame (a node key of another frame may name another element). */
-export function findingMarks(audit: DeviceAudit | undefined, receivedAt: number | undefined, focused: string | null): FindingMark[] {
-  if (!audit?.audit || audit.receivedAt === null || audit.receivedAt !== receivedAt) return [];
-  return auditMarks(audit.audit.violations, audit.muted, focused);
+/**
+ * The marks of an audit of the shown frame. The host audits off its thread (docs/rules.md#r-a11y-24), so
+ * on a busy machine the next frame can come before an audit's answer: of an older frame's audit, only the
+ * findings whose element is still where it was are marked (the node at its key, with the same frame),
+ * since a node key of another frame may name another element.
+ */
+export function findingMarks(audit: DeviceAudit | undefined, receivedAt: number | undefined, focused: string | null, shown?: TreeIndex): FindingMark[] {
+  if (!audit?.audit || audit.receivedAt === null) return [];
+  const marks = auditMarks(audit.audit.violations, audit.muted, focused);
+  if (audit.receivedAt === receivedAt) return marks;
+  if (!shown) return [];
+  return marks.filter((m) => {
+    const flat = shown.byKey.get(m.nodeKey);
+    const r = flat ? boundsOf(flat.node) : null;
+    return r !== null && r.left === m.rect.left && r.top === m.rect.top && r.right === m.rect.right && r.bottom === m.rect.bottom;
+  });
 }
 
 /** A mark per finding of the frame they were found on (the trace view's stored frame, the live panel's shown one). */

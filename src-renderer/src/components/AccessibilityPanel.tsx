@@ -63,7 +63,7 @@ export function AccessibilityPanel({ device, frame, audit }: Props) {
             {stale && (
               <div className="a11y-note" data-testid="a11y-stale">
                 {audit.isFetching ? 'Auditing the new frame…' : 'These findings are of the frame received'}{' '}
-                {data.receivedAt !== null ? formatTime(data.receivedAt) : ''}; their marks are not drawn on this one.
+                {data.receivedAt !== null ? formatTime(data.receivedAt) : ''}; on this one only those whose element is where it was are marked.
               </div>
             )}
             {data.audit.summary.notEvaluated.map((n) => (

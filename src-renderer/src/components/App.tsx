@@ -221,7 +221,7 @@ function LiveApp() {
   const webViewPanel = device !== undefined && appReveal && device.supportedCommands.includes('get_dom_interactive');
   const audit = useScopedAudit(useDeviceAudit(device, frame), scoped);
   const focusedFinding = useAccessibility((s) => s.focused);
-  const marks = useMemo(() => findingMarks(audit.data, frame?.receivedAt, focusedFinding), [audit.data, frame?.receivedAt, focusedFinding]);
+  const marks = useMemo(() => findingMarks(audit.data, frame?.receivedAt, focusedFinding, tree), [audit.data, frame?.receivedAt, focusedFinding, tree]);
   const markedNodes = useMemo(() => findingsByNode(marks), [marks]);
   const attachZoom = useZoom((s) => s.attach);
   const reportZoom = useZoom((s) => s.report);
