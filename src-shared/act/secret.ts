@@ -72,6 +72,8 @@ export function typedTextIsSecret(request: ActionRequest, context: SecretContext
 export type TypedTextSecrecy = 'secret' | 'plain' | 'unknown';
 
 export function typedTextSecrecy(request: ActionRequest, context: SecretContext = {}): TypedTextSecrecy {
+  // A request the host kept (`keptTyping`) says what was known when its text was taken out.
+  if (isWithheld(request) && (request.action === 'sendKeys' || request.action === 'webTool') && request.secretUnknown === true) return 'unknown';
   if (typedTextIsSecret(request, context)) return 'secret';
   if ((request.action !== 'sendKeys' && request.action !== 'webTool') || typedTexts(request).length === 0) return 'plain';
   if (request.action === 'webTool') {
@@ -110,16 +112,42 @@ function webControls(root: UiNode, selector: string): UiNode[] {
     .filter((node) => node.extras?.[APPREVEAL_EXTRAS.selector] === selector);
 }
 
-/** The request as the host keeps and reports it when its text is a secret: `secret`, every text emptied. */
-export function withoutTypedText(request: ActionRequest): ActionRequest {
+/**
+ * The request as the host keeps and reports it when its text is withheld: `secret`, every text emptied,
+ * and `secretUnknown` when no read saw the field (so the trace written from it still says so).
+ */
+export function withoutTypedText(request: ActionRequest, secrecy: Exclude<TypedTextSecrecy, 'plain'> = 'secret'): ActionRequest {
+  const unknown = secrecy === 'unknown' ? { secretUnknown: true } : {};
   if (request.action === 'sendKeys') {
-    return { ...request, secret: true, steps: request.steps.map((step) => ('text' in step ? { ...step, text: '' } : step)) };
+    return { ...request, secret: true, ...unknown, steps: request.steps.map((step) => ('text' in step ? { ...step, text: '' } : step)) };
   }
   if (request.action === 'webTool') {
     const { text: _text, ...rest } = request;
-    return { ...rest, secret: true };
+    return { ...rest, secret: true, ...unknown };
   }
   return request;
+}
+
+/** A typing as everything but the request to the device keeps it (docs/rules.md#r-secret-13). */
+export interface KeptTyping {
+  secrecy: TypedTextSecrecy;
+  /** The request as history, events, the trace and the CLI keep it: its texts taken out unless `plain`. */
+  request: ActionRequest;
+  /** The texts taken out (none when `plain`): what every other thing the action left is scrubbed of. */
+  withheld: string[];
+}
+
+/**
+ * The one rule for where typed text may appear besides the request to the device (docs/rules.md#r-secret-13):
+ * a text that is a secret, or that no read let Parallax classify (`unknown`, which the trace leaves out:
+ * docs/rules.md#r-secret-09), is withheld from the host's history and events (the timeline), the trace,
+ * the CLI's words and JSON, and so from every report and export made of them. Everything deciding that
+ * asks here, so none keeps what another leaves out.
+ */
+export function keptTyping(request: ActionRequest, context: SecretContext = {}): KeptTyping {
+  const secrecy = typedTextSecrecy(request, context);
+  if (secrecy === 'plain') return { secrecy, request, withheld: [] };
+  return { secrecy, request: isWithheld(request) ? request : withoutTypedText(request, secrecy), withheld: typedTexts(request) };
 }
 
 /**

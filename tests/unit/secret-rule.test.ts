@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hidesText, isMaskedValue } from '@shared/model/node';
-import { scrubTypedText, SECRET_MARK, typedTextIsSecret, withoutTypedText } from '@shared/act/secret';
+import { keptTyping, scrubTypedText, SECRET_MARK, typedTextIsSecret, typedTextSecrecy, withoutTypedText } from '@shared/act/secret';
+import { traceActionFor } from '@shared/trace/action-record';
 import { appRevealElementToUiNode } from '@shared/observe/appreveal';
 import { WireElementSchema } from '@shared/protocol/appreveal';
 import { describeRequest } from '@shared/act/describe';
@@ -114,5 +115,35 @@ describe('R-SECRET-01: the read-back signal and the request', () => {
     expect(scrubTypedText(warnings, ['4711'])).toEqual({ warnings: [`Read-back shows "", expected "${SECRET_MARK}".`] });
     const clean = { a: ['b'] };
     expect(scrubTypedText(clean, ['4711'])).toBe(clean);
+  });
+});
+
+describe('R-SECRET-13: one rule for what every place keeps of a typing', () => {
+  const keys: ActionRequest = { action: 'sendKeys', steps: [{ kind: 'type', text: 'maybe-a-pw' }] };
+
+  it('R-SECRET-13: text no read saw the field of is withheld as the trace withholds it, and says it is unknown, not secret', () => {
+    const kept = keptTyping(keys, { after: screen() });
+    expect(kept.secrecy).toBe('unknown');
+    expect(kept.withheld).toEqual(['maybe-a-pw']);
+    expect(JSON.stringify(kept.request)).not.toContain('maybe-a-pw');
+    expect(kept.request).toMatchObject({ secret: true, secretUnknown: true });
+    // Kept and read again (the recorder writes the trace from the kept request): still unknown, not a known secret.
+    expect(typedTextSecrecy(kept.request)).toBe('unknown');
+    expect(traceActionFor(kept.request, undefined).action).toMatchObject({ secretUnknown: true, steps: [{ kind: 'type', secret: true }] });
+    // The app's own words that quote the text are scrubbed of it by the same list.
+    const echoed = { deviceMessage: 'typed maybe-a-pw into the first responder' };
+    expect(scrubTypedText(echoed, kept.withheld)).toEqual({ deviceMessage: `typed ${SECRET_MARK} into the first responder` });
+  });
+
+  it('R-SECRET-13: a secret is kept as a secret, a plain field’s text as typed, a web control no read saw withheld too', () => {
+    const secret = keptTyping(keys, { after: screen(field('a', { focused: 'true', password: 'true' })) });
+    expect(secret).toMatchObject({ secrecy: 'secret', withheld: ['maybe-a-pw'], request: { secret: true } });
+    expect(secret.request).not.toHaveProperty('secretUnknown');
+    expect(typedTextSecrecy(secret.request)).toBe('secret');
+    const plain = keptTyping(keys, { after: screen(field('a', { focused: 'true' })) });
+    expect(plain).toEqual({ secrecy: 'plain', request: keys, withheld: [] });
+    const web = keptTyping({ action: 'webTool', tool: 'web_type', selector: '#q', text: 'maybe-a-pw' });
+    expect(web).toMatchObject({ secrecy: 'unknown', withheld: ['maybe-a-pw'], request: { secret: true, secretUnknown: true } });
+    expect(JSON.stringify(web.request)).not.toContain('maybe-a-pw');
   });
 });
