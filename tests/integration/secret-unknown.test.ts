@@ -33,7 +33,8 @@ const BLIND = ['xctest-sparse', 'sdk-absent'];
 const host = useHostOverDemo();
 
 /** Where `text` holds any of the typed texts (they share MARK). */
-const found = (place: string, text: string) => (text.includes(MARK) ? [`${place}: …${text.slice(Math.max(0, text.indexOf(MARK) - 60), text.indexOf(MARK) + 20)}…`] : []);
+const found = (place: string, text: string) =>
+  text.includes(MARK) ? [`${place}: …${text.slice(Math.max(0, text.indexOf(MARK) - 60), text.indexOf(MARK) + 20)}…`] : [];
 
 /** Keys the demo's runner was asked to type or set, so far. */
 const keyRequests = (stats: DemoStats) => (stats.requests['request_append_text'] ?? 0) + (stats.requests['request_set_text'] ?? 0);
@@ -43,7 +44,7 @@ const keyRequests = (stats: DemoStats) => (stats.requests['request_append_text']
  * read), then the reads made blind. Answers the username field's centre, from the read before the blinding.
  */
 async function focusedAndBlind(): Promise<Point> {
-  await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+  await admin(host.demo.adminUrl, '/reset', { screen: 'login', faults: [] });
   const raw = connectionFor(host.demo.runnerUrl);
   raw.start();
   try {
@@ -62,6 +63,29 @@ async function focusedAndBlind(): Promise<Point> {
   }
 }
 
+/** A device of the host's over the blind demo: never observed, so no screen comes before its first step. */
+async function blindDevice(): Promise<string> {
+  const device = await host.call<{ id: string }>('devices.connect', { url: host.demo.runnerUrl, kind: 'demo', name: 'Blind demo' });
+  await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
+  return device.id;
+}
+
+/** Recorded blind: keys that follow the focus (the password field, which this host never read), then keys at a point. */
+async function recordBlind(usernameAt: Point): Promise<string> {
+  const deviceId = await blindDevice();
+  await host.call('recording.start', { deviceId });
+  const actions: ActionRequest[] = [
+    { action: 'sendKeys', steps: [{ kind: 'type', text: PASSWORD }] },
+    { action: 'sendKeys', target: { point: usernameAt }, steps: [{ kind: 'type', text: AT_POINT }] },
+  ];
+  for (const action of actions) {
+    const step = await host.call<ActionStep>('device.act', { deviceId, action });
+    expect(step.result, JSON.stringify(step.result)).toMatchObject({ success: true });
+  }
+  const { lastTrace } = await host.call<{ lastTrace: string }>('recording.stop', {});
+  return lastTrace;
+}
+
 describe('R-SECRET-13: what the trace leaves out, nothing else keeps', () => {
   it('R-SECRET-13: text typed where no read saw the field is in no history step, event, trace, export, CLI line or JSON, report or log; the step says "type secret"', async () => {
     const usernameAt = await focusedAndBlind();
@@ -73,21 +97,10 @@ describe('R-SECRET-13: what the trace leaves out, nothing else keeps', () => {
     let history: ActionStep[] = [];
     let lastTrace = '';
     try {
-      const device = await host.call<{ id: string }>('devices.connect', { url: host.demo.runnerUrl, kind: 'demo', name: 'Blind demo' });
-      await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
-      await host.call('recording.start', { deviceId: device.id });
-      // Keys that follow the focus (the password field, which this host never read), then keys at a point.
-      const actions: ActionRequest[] = [
-        { action: 'sendKeys', steps: [{ kind: 'type', text: PASSWORD }] },
-        { action: 'sendKeys', target: { point: usernameAt }, steps: [{ kind: 'type', text: AT_POINT }] },
-      ];
-      for (const action of actions) {
-        const step = await host.call<ActionStep>('device.act', { deviceId: device.id, action });
-        expect(step.result, JSON.stringify(step.result)).toMatchObject({ success: true });
-      }
-      lastTrace = (await host.call<{ lastTrace: string }>('recording.stop', {})).lastTrace;
-      history = await host.call<ActionStep[]>('device.history', { deviceId: device.id });
-      await host.call('devices.disconnect', { deviceId: device.id });
+      lastTrace = await recordBlind(usernameAt);
+      const deviceId = host.services.manager.list().at(-1)!.id;
+      history = await host.call<ActionStep[]>('device.history', { deviceId });
+      await host.call('devices.disconnect', { deviceId });
 
       // The CLI has no screen before an action either: text it types blind is no more shown than the host's.
       process.env[CLI_ENV] = CLI_TEXT;
@@ -100,12 +113,11 @@ describe('R-SECRET-13: what the trace leaves out, nothing else keeps', () => {
       output.restore();
     }
 
-    // The path under test: the trace could not classify either text (no read saw the field: the first
-    // step has no screen before it, the second only the application root the blind read showed).
+    // The path under test: the trace could not classify either text (no read saw the field: before each
+    // step there is no screen, or only the application root a blind read shows).
     const opened = await openTraceFile(lastTrace);
     const befores = opened.events.filter((e) => e.type === 'action.before') as { action: Record<string, unknown>; observationRef?: string }[];
     expect(befores.map((e) => e.action['secretUnknown'])).toEqual([true, true]);
-    expect(befores[0]).not.toHaveProperty('observationRef');
     // What the host kept says what was done, and that the text is withheld; the timeline shows these words.
     expect(history.map((step) => describeRequest(step.request))).toEqual(['type secret', 'type secret']);
     expect(history.map((step) => step.request)).toMatchObject([
@@ -135,5 +147,48 @@ describe('R-SECRET-13: what the trace leaves out, nothing else keeps', () => {
     const where = Object.entries(places).flatMap(([place, text]) => found(place, text));
     console.log(`R-SECRET-13 figures: text typed where no read saw the field searched for in ${Object.keys(places).length} places, found in ${where.length}`);
     expect(where).toEqual([]);
+  }, 180_000);
+});
+
+describe('R-TRUST-02: a step the trace could not classify is replayed only with the user’s value, only into a field it names', () => {
+  it('R-TRUST-02: without the values nothing is read or sent; with them, neither the keys that followed the focus nor those at a bare point are sent, blind or seeing', async () => {
+    const usernameAt = await focusedAndBlind();
+    const lastTrace = await recordBlind(usernameAt);
+    for (const device of host.services.manager.list()) await host.call('devices.disconnect', { deviceId: device.id });
+    const opened = await host.call<{ variables: { name: string; field?: string }[] }>('trace.open', { path: lastTrace });
+    const names = opened.variables.map((v) => v.name);
+    expect(names).toEqual(['SECRET_STEP_1', 'SECRET_STEP_2']);
+    const deviceId = await blindDevice();
+    const keysBefore = keyRequests(await untilQuiet(host.demo.adminUrl));
+
+    // A trace is data: the text is the user's to give, and a replay not given it touches nothing.
+    const refused = await host.handle('trace.replay', { deviceId, path: lastTrace, stopOnDivergence: false });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'replay_variables' } });
+    expect(keyRequests(await untilQuiet(host.demo.adminUrl))).toBe(keysBefore);
+
+    const GIVEN = 'Zq7-Given-by-user';
+    const variables = Object.fromEntries(names.map((name) => [name, GIVEN]));
+    const replay = () => host.call<ReplayReport>('trace.replay', { deviceId, path: lastTrace, stopOnDivergence: false, variables });
+    const blind = await replay();
+    // The password field has the focus on the device; the trace names no field for either step.
+    await admin(host.demo.adminUrl, '/faults', { remove: BLIND });
+    await untilQuiet(host.demo.adminUrl);
+    const seeing = await replay();
+    for (const report of [blind, seeing]) {
+      expect(
+        report.steps.map((step) => [step.ran, step.replayed.variable]),
+        JSON.stringify(report.steps.map((step) => step.differences)),
+      ).toEqual([
+        ['no', 'SECRET_STEP_1'],
+        ['no', 'SECRET_STEP_2'],
+      ]);
+      expect(report.steps.map((step) => step.notes.find((note) => note.startsWith('not sent: ')))).toEqual([
+        expect.stringMatching(/SECRET_STEP_1 is typed only into the field it was recorded for/),
+        expect.stringMatching(/SECRET_STEP_2 is typed only into the field it was recorded for/),
+      ]);
+      expect(JSON.stringify(report)).not.toContain(MARK);
+    }
+    expect(keyRequests(await untilQuiet(host.demo.adminUrl))).toBe(keysBefore);
+    await host.call('devices.disconnect', { deviceId });
   }, 180_000);
 });
