@@ -12,6 +12,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { hidesText, isMaskedValue } from '@shared/model/node';
 import { focusedElement } from '@shared/observe/focus';
 import { flattenTree } from '@shared/model/tree';
+import { isEditableNode } from '@shared/model/target';
 import { APPREVEAL_EXTRAS } from '@shared/observe/appreveal';
 import { resolveTarget } from './resolve';
 
@@ -91,8 +92,14 @@ function fieldsIn(root: UiNode | undefined, target: TargetSelector | undefined, 
   if (!root) return out;
   if (target) {
     const resolved = resolveTarget(target, root, { preferEditable: true });
-    if (resolved.kind === 'node') out.push(resolved.node);
-    else if (resolved.kind === 'point' && resolved.found) out.push(resolved.found);
+    const aimed = resolved.kind === 'node' ? resolved.node : resolved.kind === 'point' ? resolved.found : undefined;
+    if (aimed) out.push(aimed);
+    // Aimed at no field (a label, a point on nothing): the focus tap leaves the first responder as it
+    // was, and XCUIElement.typeText types into the focused element, so the keys went there.
+    if (!aimed || !isEditableNode(aimed)) {
+      const focused = focusedElement(root);
+      if (focused) out.push(focused.node);
+    }
   } else {
     const focused = focusedElement(root);
     if (focused) out.push(focused.node);

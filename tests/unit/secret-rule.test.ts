@@ -147,3 +147,27 @@ describe('R-SECRET-13: one rule for what every place keeps of a typing', () => {
     expect(JSON.stringify(web.request)).not.toContain('maybe-a-pw');
   });
 });
+
+describe('R-SECRET-01: keys aimed at something that is no field go where the focus is', () => {
+  // A tap on a label leaves the first responder as it was (XCUIElement.typeText types into the focused
+  // element), so the keys of a step aimed at the label by point or text went into the focused field.
+  const label: UiNode = { className: 'XCUIElementTypeStaticText', text: 'Password', bounds: { left: 0, top: 100, right: 100, bottom: 120 } };
+  const focusedSecure = field('login.password', {
+    className: 'XCUIElementTypeSecureTextField',
+    focused: 'true',
+    bounds: { left: 0, top: 130, right: 100, bottom: 170 },
+  });
+
+  it('R-SECRET-01: typed at a point on a label while a secure field has the focus: a secret', () => {
+    const atLabel: ActionRequest = { action: 'sendKeys', target: { point: { x: 50, y: 110 } }, steps: [{ kind: 'type', text: 'pw-at-label' }] };
+    expect(typedTextSecrecy(atLabel, { after: screen(label, focusedSecure) })).toBe('secret');
+    expect(typedTextSecrecy(atLabel, { before: screen(label, focusedSecure) })).toBe('secret');
+  });
+
+  it('R-SECRET-01: typed at a label found by its text while a secure field has the focus: a secret; a plain focused field keeps it plain', () => {
+    const byText: ActionRequest = { action: 'sendKeys', target: { text: 'Password' }, steps: [{ kind: 'type', text: 'pw-at-label' }] };
+    expect(typedTextSecrecy(byText, { after: screen(label, focusedSecure) })).toBe('secret');
+    const plainFocused = field('login.username', { focused: 'true', bounds: { left: 0, top: 130, right: 100, bottom: 170 } });
+    expect(typedTextSecrecy(byText, { after: screen(label, plainFocused) })).toBe('plain');
+  });
+});
