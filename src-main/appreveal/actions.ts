@@ -22,7 +22,7 @@ interface Facts {
   /** The app's own read of the web control said its text is a secret (docs/rules.md#r-secret-08). */
   secret?: boolean;
   /** The app's element the action was sent to, as its target was found (docs/rules.md#r-ar-34). */
-  elementId?: string;
+  element?: { id: string; label?: string };
 }
 
 export async function actThroughAppReveal(client: AppRevealClient, request: ActionRequest): Promise<ActionResult> {
@@ -95,12 +95,12 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
         const missing = tools.find((tool) => !client.has(tool));
         if (missing) return noForm(`this app did not register ${missing}`);
       }
-      const resolved: { id: string | undefined; focused?: { id: string; label?: string } } | { refused: string } = request.target
+      const resolved: { id: string | undefined; label?: string; focused?: { id: string; label?: string } } | { refused: string } = request.target
         ? await elementIdOf(client, request.target, 'type')
         : await focusedFieldOf(client);
       if ('refused' in resolved) return { ok: false, reason: 'target_not_found', mayHaveRun: false, warnings: [resolved.refused] };
       const id = resolved.id;
-      if (id !== undefined) facts.elementId = id;
+      if (id !== undefined) facts.element = { id, ...(resolved.label !== undefined ? { label: resolved.label } : {}) };
       const warnings: string[] = [];
       const focused = resolved.focused;
       if (focused) {
@@ -126,7 +126,7 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
       const resolved = await elementIdOf(client, request.container, 'scroll');
       if ('refused' in resolved) return { ok: false, reason: 'target_not_found', mayHaveRun: false, warnings: [resolved.refused] };
       const container = resolved.id;
-      if (container !== undefined) facts.elementId = container;
+      if (container !== undefined) facts.element = { id: container, ...(resolved.label !== undefined ? { label: resolved.label } : {}) };
       await call(() => client.scroll(direction, container));
       return { ok: true, warnings: ['AppReveal scrolls by direction: the stroke’s length and duration are not used'] };
     }
@@ -206,6 +206,9 @@ const holds = (e: AppRevealElement, x: number, y: number) =>
   x >= e.frame.x && x <= e.frame.x + e.frame.width && y >= e.frame.y && y <= e.frame.y + e.frame.height;
 const area = (e: AppRevealElement) => e.frame.width * e.frame.height;
 
+/** The element as the result names it: its id, and its label when it has one. */
+const named = (e: AppRevealElement) => ({ id: e.id, ...(e.label !== undefined && e.label !== '' ? { label: e.label } : {}) });
+
 /** The smallest element at a point that can do what is wanted (a field under a label, the list under a cell). */
 function servingAt(elements: readonly AppRevealElement[], x: number, y: number, purpose: Purpose): AppRevealElement | undefined {
   return elements.filter((e) => holds(e, x, y) && serves(e, purpose)).sort((a, b) => area(a) - area(b))[0];
@@ -225,7 +228,7 @@ async function elementIdOf(
   client: AppRevealClient,
   target: TargetSelector | undefined,
   purpose: Purpose,
-): Promise<{ id: string | undefined } | { refused: string }> {
+): Promise<{ id: string | undefined; label?: string } | { refused: string }> {
   if (!target) return { id: undefined };
   if ('id' in target) return { id: target.id };
   const pickedId = 'node' in target ? target.node['resource-id'] : undefined;
@@ -244,7 +247,7 @@ async function elementIdOf(
     const listed = pickedId ? elements.find((e) => e.id === pickedId) : undefined;
     const b = target.node.bounds;
     const found = listed ? servingFor(listed) : b ? servingAt(elements, (b.left + b.right) / 2, (b.top + b.bottom) / 2, purpose) : undefined;
-    return found ? { id: found.id } : { refused: `the picked element is in no ${WANTED[purpose]} of the app: nothing was sent` };
+    return found ? named(found) : { refused: `the picked element is in no ${WANTED[purpose]} of the app: nothing was sent` };
   }
   if ('text' in target) {
     const hits = elements.filter((e) => e.label === target.text || e.value === target.text);
@@ -253,11 +256,11 @@ async function elementIdOf(
     if (candidates.length === 0) return { refused: `no element of the app has the text "${target.text}": nothing was sent` };
     if (candidates.length > 1) return { refused: `${candidates.length} elements of the app have the text "${target.text}": nothing was sent` };
     const found = servingFor(candidates[0]!);
-    return found ? { id: found.id } : { refused: `the element with the text "${target.text}" is in no ${WANTED[purpose]} of the app: nothing was sent` };
+    return found ? named(found) : { refused: `the element with the text "${target.text}" is in no ${WANTED[purpose]} of the app: nothing was sent` };
   }
   const { x, y } = target.point;
   const found = servingAt(elements, x, y, purpose);
-  return found ? { id: found.id } : { refused: `no ${WANTED[purpose]} of the app is at ${Math.round(x)}, ${Math.round(y)}: nothing was sent` };
+  return found ? named(found) : { refused: `no ${WANTED[purpose]} of the app is at ${Math.round(x)}, ${Math.round(y)}: nothing was sent` };
 }
 
 /** Whether the web control `selector` names is a secret by the app's get_dom_interactive (decoded and redacted by the client). */
@@ -320,10 +323,11 @@ function targetRecord(request: ActionRequest, facts: Facts): ActionResult['targe
     return { resolvedBy: 'keyboardFocus', elementId: facts.focused.id, ...(facts.focused.label !== undefined ? { label: facts.focused.label } : {}) };
   if (!target) return { resolvedBy: request.action === 'scrollTo' ? 'lookFor' : 'screen' };
   // The element a text, point or picked node was found as, so the result says where it went (docs/rules.md#r-ar-34).
-  const sentTo = facts.elementId !== undefined ? { elementId: facts.elementId } : {};
+  const sentTo = facts.element ? { elementId: facts.element.id } : {};
+  const sentToNamed = facts.element ? { ...sentTo, ...(facts.element.label !== undefined ? { label: facts.element.label } : {}) } : {};
   if ('id' in target) return { resolvedBy: 'id', selector: target.id, ...sentTo };
-  if ('text' in target) return { resolvedBy: 'text', selector: target.text, ...sentTo };
-  if ('point' in target) return { resolvedBy: 'point', point: target.point, ...sentTo };
+  if ('text' in target) return { resolvedBy: 'text', selector: target.text, ...sentToNamed };
+  if ('point' in target) return { resolvedBy: 'point', point: target.point, ...sentToNamed };
   // A picked node: named as its tree row names it (docs/rules.md#r-ui-title), so the timeline and the CLI say what was tapped.
   const label = nodeLabel(target.node);
   return {

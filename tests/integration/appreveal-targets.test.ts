@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActionRequest, ActionResult } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
+import { runActionCommand } from '@main/cli/actions';
 import { admin } from '../support/demo-admin';
 import { useHostOverDemo } from '../support/host-over-demo';
 
@@ -39,8 +40,19 @@ describe('R-AR-34: a text, point or picked-node target is typed into as the appâ
     const { act, close } = await loginDevice();
     try {
       const typed = await act(typeAt({ text: 'Username' }, 'bob'));
-      expect(typed).toMatchObject({ success: true, outcome: 'done', target: { resolvedBy: 'text', selector: 'Username', elementId: 'login.username' } });
+      expect(typed).toMatchObject({
+        success: true,
+        outcome: 'done',
+        target: { resolvedBy: 'text', selector: 'Username', elementId: 'login.username', label: 'Username' },
+      });
       expect(await values()).toMatchObject({ 'login.username': 'bob', 'login.password': '' });
+      // The command line says where the keys went, as the issue's `type --text Username` did not.
+      const lines: string[] = [];
+      const out = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
+      const code = await runActionCommand('type', ['--device', host.demo.appRevealUrl ?? '', '--text', 'Username', '--text-to-type', 'ob'], out);
+      expect(code, lines.join('\n')).toBe(0);
+      expect(lines[0]).toMatch(/^type "Username" Â· login\.username: ok backend=appreveal requests=1/);
+      expect(await values()).toMatchObject({ 'login.username': 'bobob', 'login.password': '' });
     } finally {
       await close();
     }
@@ -51,7 +63,7 @@ describe('R-AR-34: a text, point or picked-node target is typed into as the appâ
     try {
       // login.username's frame is 16,222,370,44 (get_elements).
       const typed = await act(typeAt({ point: { x: 201, y: 244 } }, 'ada'));
-      expect(typed).toMatchObject({ success: true, target: { resolvedBy: 'point', elementId: 'login.username' } });
+      expect(typed).toMatchObject({ success: true, target: { resolvedBy: 'point', elementId: 'login.username', label: 'Username' } });
       expect(await values()).toMatchObject({ 'login.username': 'ada', 'login.password': '' });
     } finally {
       await close();
