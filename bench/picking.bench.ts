@@ -12,10 +12,8 @@
  * the misses lie within 1 pt of a frame's edge, where the runner's whole-point truncation of frames
  * decides rather than the rule.
  */
-import { DemoDevice } from '@demo/device/demo-device';
-import { RunnerServer } from '@demo/runner/server';
-import { RunnerClient } from '@main/runner/client';
-import { Observer } from '@main/runner/observer';
+import type { DemoDevice } from '@demo/device/demo-device';
+import { startDemoObserver } from './demo-observer';
 import { flattenTree, type FlatNode } from '@shared/model/tree';
 import { boundsOf, rectArea } from '@shared/model/node';
 import { rectContains, topmostAt } from '@shared/model/pick';
@@ -141,13 +139,8 @@ function smallestAt(nodes: readonly FlatNode[], x: number, y: number): FlatNode 
     .sort((a, b) => rectArea(boundsOf(a.node)!) - rectArea(boundsOf(b.node)!) || b.depth - a.depth || b.order - a.order)[0];
 }
 
-const device = await DemoDevice.start({ screen: 'login' });
-const server = new RunnerServer(device);
-const port = await server.listen(0);
-const client = new RunnerClient(`ws://127.0.0.1:${port}/ws`);
-client.start();
-await client.waitUntilConnected();
-const observer = new Observer(client);
+const demo = await startDemoObserver('login');
+const { device, observer } = demo;
 const rows: string[] = [];
 const pct = (n: number) => `${((100 * n) / POINTS).toFixed(1)} %`.padStart(8);
 
@@ -181,9 +174,7 @@ try {
     rows.push(`${screen.padEnd(16)} ${cells[0]!.padEnd(44)} ${cells[1]}`);
   }
 } finally {
-  await client.close();
-  await server.close();
-  await device.close();
+  await demo.close();
 }
 
 console.log(`picking hit rate: ${POINTS} random points per screen, the picked node vs Chromium's elementFromPoint`);

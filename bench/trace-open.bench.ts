@@ -18,7 +18,7 @@
  * `TRACE_OPEN_CASES=dense` (or `at-limit`, `steps`) runs one; `TRACE_OPEN_CLI=0` leaves out the CLI's runs.
  */
 import { spawn } from 'node:child_process';
-import { open, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { open, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -108,6 +108,20 @@ async function schedstat(pid: number): Promise<{ run: number; wait: number } | u
   }
 }
 
+/**
+ * The states (proc(5): R running or runnable, S asleep, D in the kernel) of the process's threads at
+ * nice 19, the trace worker's thread (docs/rules.md#r-mem-06), joined; '' when there is none.
+ */
+async function nicedStates(pid: number): Promise<string> {
+  const states: string[] = [];
+  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[16] === '19') states.push(fields[0]!);
+  }
+  return states.join('');
+}
+
 async function measure(name: string, file: string): Promise<void> {
   const { url, child } = await serveInChild([]);
   try {
@@ -137,8 +151,10 @@ async function measure(name: string, file: string): Promise<void> {
     const sleptIn: string[] = [];
     const schedPoll = setInterval(() => {
       void schedstat(child.pid!).then((s) => (sched = s));
-      void readFile(`/proc/${child.pid}/task/${child.pid}/wchan`, 'utf8').then(
-        (w) => void sleptIn.push(w.trim() || 'running'),
+      // Beside it, the state of the trace worker's thread (the one at nice 19): a host thread blocked on a
+      // lock (futex) while that thread is runnable but given no CPU is a lock the niced thread holds.
+      void Promise.all([readFile(`/proc/${child.pid}/task/${child.pid}/wchan`, 'utf8'), nicedStates(child.pid!)]).then(
+        ([w, niced]) => void sleptIn.push(`${w.trim() || 'running'}${niced ? ` (niced ${niced})` : ''}`),
         () => undefined,
       );
       void schedstat(process.pid).then((s) => (mine = s));
@@ -166,7 +182,11 @@ async function measure(name: string, file: string): Promise<void> {
           : '';
       const where = new Map<string, number>();
       for (const w of sleptIn.slice(call.slept ?? sleptIn.length)) where.set(w, (where.get(w) ?? 0) + 1);
-      const slept = where.size ? `; its thread, sampled: ${[...where].map(([w, n]) => `${w} ×${n}`).join(', ')}` : '';
+      // Fewer samples than the call's time holds: the bench's own loop was late too, and the lag is partly its own.
+      const samples = sleptIn.length - (call.slept ?? sleptIn.length);
+      const slept = where.size
+        ? `; its thread, sampled (${samples} of ~${Math.round(ms / (PING_EVERY_MS / 2))}): ${[...where].map(([w, n]) => `${w} ×${n}`).join(', ')}`
+        : '';
       slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it`, sched: share + slept };
     };
     ws.on('message', (data) => {

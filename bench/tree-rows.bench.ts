@@ -6,10 +6,7 @@
  * only) and those the SDK bridges added, and how many elements the merged view shows twice (two
  * sources, one frame, one type), printed as a ratio to its limit of 0.
  */
-import { DemoDevice } from '@demo/device/demo-device';
-import { RunnerServer } from '@demo/runner/server';
-import { RunnerClient } from '@main/runner/client';
-import { Observer } from '@main/runner/observer';
+import { startDemoObserver } from './demo-observer';
 import { flattenTree } from '@shared/model/tree';
 import { elementTypeOf } from '@shared/model/element-type';
 import type { UiNode } from '@shared/protocol/runner';
@@ -34,13 +31,8 @@ function twice(root: UiNode | undefined): number {
   return count;
 }
 
-const device = await DemoDevice.start({ screen: 'login' });
-const server = new RunnerServer(device);
-const port = await server.listen(0);
-const client = new RunnerClient(`ws://127.0.0.1:${port}/ws`);
-client.start();
-await client.waitUntilConnected();
-const observer = new Observer(client);
+const demo = await startDemoObserver('login');
+const { device, observer } = demo;
 const lines: string[] = [];
 let worst = 0;
 
@@ -65,9 +57,7 @@ try {
     );
   }
 } finally {
-  await client.close();
-  await server.close();
-  await device.close();
+  await demo.close();
 }
 
 console.log('merged-tree rows per demo screen (issue 28 point 1, R-OBS-09)');

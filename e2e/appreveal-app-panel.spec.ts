@@ -5,18 +5,10 @@
  * failing, and the App panel shows what the app does offer. Then the Tauri flavour with its UI tools:
  * its elements as boxes, a typed value in the App panel's state after the step, its logs as a list.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, runParallax, urlIn, stopAfterEach, type DemoUrls, startDemo } from './harness';
+import { expect, test } from '@playwright/test';
+import { boxCentre, connectAppReveal, runParallax, urlIn, stopAfterEach, type DemoUrls, startDemo } from './harness';
 
 const running = stopAfterEach();
-
-async function connect(page: Page, sessionUrl: string) {
-  await page.getByTestId('connect-url').fill(sessionUrl);
-  await page.getByTestId('connect-submit').click();
-  const item = page.locator('[data-testid="device-item"]').filter({ hasText: `127.0.0.1:${new URL(sessionUrl).port}` });
-  await expect(item).toHaveAttribute('data-state', 'connected');
-  return item;
-}
 
 test('R-AR-22, R-AR-24: an app with only the always-present tools: named, observed honestly, its App panel filled', async ({ page }) => {
   test.setTimeout(90_000);
@@ -27,7 +19,7 @@ test('R-AR-22, R-AR-24: an app with only the always-present tools: named, observ
   running.push(host);
   await page.goto(urlIn(host.line));
 
-  const item = await connect(page, urls.appRevealUrl);
+  const item = await connectAppReveal(page, urls.appRevealUrl);
   // The device list names the app on its phone's entry: launch_context, since no real /health does.
   await expect(page.getByTestId('phone-item').filter({ has: item }).getByTestId('device-app')).toContainText('dev.parallax.demo');
 
@@ -63,7 +55,7 @@ test('R-AR-10, R-AR-22: the Tauri flavour: DOM-shaped elements as boxes, and the
   const host = await runParallax(['serve', '--no-default-device'], /^Parallax web host: /);
   running.push(host);
   await page.goto(urlIn(host.line));
-  await connect(page, urls.appRevealUrl);
+  await connectAppReveal(page, urls.appRevealUrl);
 
   await expect(page.getByTestId('quality-banner')).toHaveCount(0);
   await expect(page.getByTestId('screenshot-error')).toContainText('did not register the screenshot tool');
@@ -93,7 +85,7 @@ test('R-AR-32: the iOS flavour: a network call opens to its request and response
   const host = await runParallax(['serve', '--no-default-device'], /^Parallax web host: /);
   running.push(host);
   await page.goto(urlIn(host.line));
-  await connect(page, urls.appRevealUrl);
+  await connectAppReveal(page, urls.appRevealUrl);
   const panel = page.getByTestId('app-panel');
   await expect(panel.locator('[data-tool="get_state"]')).toContainText('login');
 

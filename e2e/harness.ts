@@ -173,6 +173,35 @@ export async function openDemoInteractive(page: Page, running: Running[], screen
 }
 
 /**
+ * Pastes an AppReveal session URL into the device list's connect box and waits until the app's entry
+ * is connected; the entry.
+ */
+export async function connectAppReveal(page: Page, sessionUrl: string) {
+  await page.getByTestId('connect-url').fill(sessionUrl);
+  await page.getByTestId('connect-submit').click();
+  const item = page.locator('[data-testid="device-item"]').filter({ hasText: `127.0.0.1:${new URL(sessionUrl).port}` });
+  await expect(item).toHaveAttribute('data-state', 'connected');
+  return item;
+}
+
+/**
+ * Starts a demo device on `screen` and a web host with no device of its own, connects the demo's
+ * AppReveal app by its session URL, and waits for the app's first picture: every action then goes
+ * through AppReveal's tools, none through the runner.
+ */
+export async function openDemoAppReveal(page: Page, running: Running[], screen = 'login'): Promise<DemoUrls> {
+  const urls = await startDemo(running, ['--screen', screen]);
+  const host = await runParallax(['serve', '--no-default-device'], /^Parallax web host: /);
+  running.push(host);
+  await page.goto(urlIn(host.line));
+  const item = await connectAppReveal(page, urls.appRevealUrl);
+  await expect(item).toHaveAttribute('data-selected', 'true');
+  await expect(page.getByTestId('frame-backend')).toHaveAttribute('data-backend', 'appreveal');
+  await expect(page.getByTestId('screen-image')).toBeVisible();
+  return urls;
+}
+
+/**
  * Records taps on the nodes with these ids (Interact mode on) with the Record button and returns the
  * trace file's path. Every box is found before the first tap: a tap may move the app to another screen.
  */

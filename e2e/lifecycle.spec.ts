@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, openDemoInteractive, postAdmin, recordTaps, stopAfterEach, stopRecording, type DemoUrls } from './harness';
+import { boxCentre, openDemoAppReveal, openDemoInteractive, postAdmin, recordTaps, stopAfterEach, stopRecording, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
 
@@ -26,6 +26,20 @@ async function demoStats(demo: DemoUrls): Promise<DemoStats> {
 /** The runner's request_launch_app the demo device received since it started (or was last reset). */
 async function launchesReceived(demo: DemoUrls): Promise<number> {
   return (await demoStats(demo)).requests['request_launch_app'] ?? 0;
+}
+
+async function exported(page: Page, testId: string): Promise<string> {
+  const download = page.waitForEvent('download');
+  await page.getByTestId(testId).click();
+  return readFile((await (await download).path())!, 'utf8');
+}
+
+/** The flow's commands (lines starting `- `), after its header. */
+function maestroCommands(yaml: string): string[] {
+  return yaml
+    .split(/^---$/m)[1]!
+    .split('\n')
+    .filter((l) => l.startsWith('- '));
 }
 
 function filmstrip(page: Page) {
@@ -115,20 +129,13 @@ test('R-LIFE-05, R-LIFE-01, R-LIFE-04: the header relaunches the app; Record fro
   await expect(page.getByTestId('replay-relaunch-first')).toBeChecked();
 
   // R-LIFE-04: the Maestro flow's first command is the relaunch, a plain launchApp (it stops the app first).
-  const download = page.waitForEvent('download');
-  await page.getByTestId('export-maestro').click();
-  const yaml = await readFile((await (await download).path())!, 'utf8');
-  const commands = yaml
-    .split(/^---$/m)[1]!
-    .split('\n')
-    .filter((l) => l.startsWith('- '));
+  const yaml = await exported(page, 'export-maestro');
+  const commands = maestroCommands(yaml);
   expect(commands[0]).toBe('- launchApp');
   expect(commands[1]).toBe('- tapOn:');
   expect(yaml).toMatch(/^ {4}id: 'login\\\.submit'$/m);
   expect(yaml).not.toMatch(/clearState|stopApp/);
-  const swiftDownload = page.waitForEvent('download');
-  await page.getByTestId('export-maestro-xcuitest').click();
-  const swift = await readFile((await (await swiftDownload).path())!, 'utf8');
+  const swift = await exported(page, 'export-maestro-xcuitest');
   expect(swift.indexOf('app.terminate()')).toBeGreaterThanOrEqual(0);
   expect(swift.indexOf('app.launch()')).toBeGreaterThan(swift.indexOf('app.terminate()'));
   expect(swift.indexOf('app.launch()')).toBeLessThan(swift.indexOf('login.submit'));
@@ -141,4 +148,86 @@ test('R-LIFE-05, R-LIFE-01, R-LIFE-04: the header relaunches the app; Record fro
   await expect(summary).toHaveText('relaunched first; 2 of 2 replayed: 2 matched, 0 diverged, 0 failed (ran: 1, 2)', { timeout: 30_000 });
   expect(await launchesReceived(urls)).toBe(launchesBefore + 2);
   expect((await demoStats(urls)).screen).toBe('login');
+});
+
+test("R-LIFE-01, R-LIFE-04: the header's Launch brings the app to the front as it is: one request_launch_app, the same screen; recorded, it exports launchApp with stopApp: false and activate()", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const urls = await openDemoInteractive(page, running, 'feed');
+  const launchesBefore = await launchesReceived(urls);
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+  await page.getByTestId('launch-app').click();
+  const row = page.getByTestId('timeline-step');
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1', { timeout: 45_000 });
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveAttribute('data-action', 'launch');
+  await expect(row).toHaveAttribute('data-success', 'true');
+  // The device did launch (its own count), and without a cold boot: the app is still on the Feed.
+  expect(await launchesReceived(urls)).toBe(launchesBefore + 1);
+  expect((await demoStats(urls)).screen).toBe('feed');
+  const tracePath = await stopRecording(page);
+
+  await page.getByTestId('open-trace').setInputFiles(tracePath);
+  await expect(filmstrip(page)).toHaveCount(1);
+  await expect(filmstrip(page).nth(0)).toHaveAttribute('title', /launch/i);
+  // Maestro's launchApp stops a running app unless told not to (Orchestra.kt): this launch did not.
+  const commands = maestroCommands(await exported(page, 'export-maestro'));
+  expect(commands).toEqual(['- launchApp:']);
+  expect(await exported(page, 'export-maestro')).toMatch(/^ {4}stopApp: false$/m);
+  const swift = await exported(page, 'export-maestro-xcuitest');
+  expect(swift).toContain('app.activate()');
+  expect(swift).not.toContain('app.terminate()');
+
+  // Replayed as it is on the Feed: the launch is sent again, and the app stays where it was.
+  await page.getByTestId('replay-relaunch-first').uncheck();
+  const launchesBeforeReplay = await launchesReceived(urls);
+  await page.getByTestId('replay-start').click();
+  await expect(page.getByTestId('replay-summary')).toHaveText(/^1 of 1 replayed: 1 matched/, { timeout: 30_000 });
+  expect(await launchesReceived(urls)).toBe(launchesBeforeReplay + 1);
+  expect((await demoStats(urls)).screen).toBe('feed');
+});
+
+test('R-LIFE-02, R-LIFE-03: an AppReveal app opens a deep link from the device header (open_deeplink, no runner launch); recorded, exported as openLink, replayed to the same screen', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const urls = await openDemoAppReveal(page, running, 'login');
+  const controls = page.getByTestId('launch-controls');
+  // AppReveal runs inside the app: it cannot launch it, so the header offers no Launch or Relaunch.
+  await expect(controls.getByTestId('open-link')).toBeDisabled();
+  await expect(controls.getByTestId('launch-app')).toHaveCount(0);
+  await expect(controls.getByTestId('relaunch-app')).toHaveCount(0);
+  const launchesBefore = await launchesReceived(urls);
+
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+  await controls.getByTestId('open-link-url').fill('parallax-demo://screen/checkout');
+  await controls.getByTestId('open-link').click();
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1', { timeout: 45_000 });
+  const row = page.getByTestId('timeline-step');
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveAttribute('data-action', 'openLink');
+  await expect(row).toHaveAttribute('data-backend', 'appreveal');
+  await expect(row).toHaveAttribute('data-success', 'true');
+  // The app went where the link says; the runner launched nothing.
+  expect((await demoStats(urls)).screen).toBe('checkout');
+  expect(await launchesReceived(urls)).toBe(launchesBefore);
+  await expect(page.getByTestId('appreveal-screen')).toHaveAttribute('data-screen-key', 'checkout');
+  const tracePath = await stopRecording(page);
+
+  await page.getByTestId('open-trace').setInputFiles(tracePath);
+  await expect(filmstrip(page)).toHaveCount(1);
+  expect(maestroCommands(await exported(page, 'export-maestro'))).toEqual(["- openLink: 'parallax-demo://screen/checkout'"]);
+
+  // Back on Sign In, the replay opens the link again and lands on Checkout.
+  await postAdmin(urls, 'screen', { screen: 'login' });
+  expect((await demoStats(urls)).screen).toBe('login');
+  await page.getByTestId('replay-start').click();
+  await expect(page.getByTestId('replay-summary')).toHaveText(/^1 of 1 replayed: 1 matched/, { timeout: 30_000 });
+  expect((await demoStats(urls)).screen).toBe('checkout');
+  expect(await launchesReceived(urls)).toBe(launchesBefore);
 });

@@ -220,7 +220,16 @@ const frameContext = (generation: number, tree: ViewHierarchy) =>
  * Writes the session to `folder` and returns what it holds. The request ids follow the real runner's
  * `<kind>_<uuid>` form; timestamps move on as a real session's would.
  */
-export function writeHeavyRecording(folder: string, options: { nodes?: number } = {}): { folder: string; nodes: number; tap: { x: number; y: number } } {
+/**
+ * `freshReads`: that many more reads of the board before the tap, each answering a tree of its own (one
+ * tile near the end picked, a different one each time): a client's next reads see a changed screen each
+ * time (its own updatedAt), whose difference from the last lies near the end of the tree, the worst case
+ * for finding it (bench/heavy.bench.ts draws them).
+ */
+export function writeHeavyRecording(
+  folder: string,
+  options: { nodes?: number; freshReads?: number } = {},
+): { folder: string; nodes: number; tap: { x: number; y: number } } {
   const nodes = options.nodes ?? 50_000;
   mkdirSync(folder, { recursive: true });
   const connected = JSON.parse(readFileSync(join(REAL_SESSION, '0001-push-connected.json'), 'utf8')) as { push: unknown };
@@ -249,6 +258,18 @@ export function writeHeavyRecording(folder: string, options: { nodes?: number } 
     request: { type: 'request_screenshot', requestId: shot1 },
     response: reply('screenshot', shot1, { format: 'png', data: beforeShot, rotation: 0, frameContext: beforeContext }),
   });
+  // Right after the first picture: the screenshots of those reads are answered with it (the replay's
+  // last recorded one), and a client that asks for no capabilities reaches each read in turn.
+  const { tiles } = heavyLayout(nodes);
+  for (let k = 1; k <= (options.freshReads ?? 0); k++) {
+    const tree = heavyHierarchy(nodes, { picked: new Set([tiles - k]), updatedAt: tick(500) });
+    const id = `hierarchy_${uuid(`fresh${k}`)}`;
+    write('request_hierarchy_if_stale', {
+      request: { type: 'request_hierarchy_if_stale', requestId: id, disableAllFiltering: false },
+      // The first picture's context: the picture stays shown (a tile's mark is not in it), drawn as on any read.
+      response: reply('hierarchy_update', id, { data: tree, frameContext: beforeContext, servedFromCache: false }),
+    });
+  }
   const probe = `sdkCapabilities_${uuid('probe')}`;
   write('get_sdk_capabilities', {
     request: { type: 'get_sdk_capabilities', requestId: probe },

@@ -21,6 +21,7 @@ import type { ApiService } from '@main/host/api';
 import { startAppServices, type AppServices } from '@main/host/app-services';
 import { connectDefaultDevice, startDefaultDevice, type DefaultDevice } from '@main/host/default-device';
 import { RENDERER_CSP } from '@main/host/web-host';
+import { ReplyPieces } from '@main/host/reply-pieces';
 import { packFrames, WIRE_RESET_METHOD, WirePacker } from '@shared/protocol/wire';
 import { projectRoot, rendererDir } from '@main/paths';
 
@@ -72,7 +73,7 @@ async function createWindow(api: ApiService): Promise<void> {
   // starts (or finds a reference it cannot resolve) calls wire.reset, which starts both sides empty
   // (docs/protocol.md#p-api-wire).
   let packer = new WirePacker();
-  ipcMain.handle('parallax:call', async (event, raw: unknown) => {
+  const answer = async (event: IpcMainInvokeEvent, raw: unknown): Promise<unknown> => {
     if (!fromOurRenderer(event)) return { ok: false, error: { code: 'forbidden', message: 'not the Parallax renderer' } };
     const call = CallSchema.safeParse(raw);
     if (!call.success) return { ok: false, error: { code: 'bad_request', message: 'a call is {method, params}' } };
@@ -82,11 +83,23 @@ async function createWindow(api: ApiService): Promise<void> {
     }
     const result = await api.handle(call.data.method, call.data.params);
     return result.ok ? { ok: true, result: packFrames(packer, result.result) } : result;
+  };
+  // A reply is JSON text the page takes a piece at a time (docs/rules.md#r-mem-09), as the web host
+  // sends it in fragments: the trace view's listing, whole, was one structured clone of over 100 MiB.
+  const pieces = new ReplyPieces();
+  ipcMain.handle('parallax:call', async (event, raw: unknown) => pieces.begin(await answer(event, raw)));
+  ipcMain.handle('parallax:more', (event, id: unknown) => {
+    if (!fromOurRenderer(event)) throw new Error('not the Parallax renderer');
+    if (typeof id !== 'number') throw new Error('parallax:more takes the id of a reply');
+    return pieces.take(id);
   });
   const unsubscribe = api.subscribe((name, payload) => {
     if (!window.isDestroyed()) window.webContents.send('parallax:event', { event: name, payload: packFrames(packer, payload) });
   });
-  window.on('closed', unsubscribe);
+  window.on('closed', () => {
+    unsubscribe();
+    pieces.clear();
+  });
   Menu.setApplicationMenu(applicationMenu(window, api));
   await window.loadFile(rendererIndex);
 }

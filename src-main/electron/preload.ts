@@ -1,8 +1,9 @@
 /**
  * The preload: exposes the one API to the sandboxed renderer, and nothing else of Electron.
- * `call` resolves with the same reply envelope the web host sends ({ok, result} or {ok: false, error}).
+ * `call` resolves with the text of the same reply envelope the web host sends ({ok, result} or {ok: false, error}).
  */
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+import { joinReply } from '@shared/api/reply-pieces';
 
 interface EventMessage {
   event: string;
@@ -10,7 +11,10 @@ interface EventMessage {
 }
 
 contextBridge.exposeInMainWorld('parallax', {
-  call: (method: string, params: unknown): Promise<unknown> => ipcRenderer.invoke('parallax:call', { method, params }),
+  // The reply's JSON text, taken a piece at a time (docs/rules.md#r-mem-09); the page parses it, as it
+  // parses a WebSocket message: a string crosses into the page's world as one copy, an object graph does not.
+  call: async (method: string, params: unknown): Promise<string> =>
+    joinReply(await ipcRenderer.invoke('parallax:call', { method, params }), (id) => ipcRenderer.invoke('parallax:more', id)),
   on: (event: string, listener: (payload: unknown) => void): (() => void) => {
     const handler = (_event: IpcRendererEvent, message: EventMessage) => {
       if (message.event === event) listener(message.payload);

@@ -71,6 +71,7 @@ interface JobResults {
   xcuitest: { swift: string; notes: string[] };
   /** The lines come as parts (`onPart`); the result is how many there were. */
   listing: { lines: number };
+  /** The actions come as parts (`onPart`: each one JSON array's text); the result holds none. */
   replay: ReplayPlan;
   /** The screens come as parts, one each (AuditedScreen, audit-screens.ts); the result is how many. */
   audit: { screens: number };
@@ -78,7 +79,7 @@ interface JobResults {
   edit: undefined;
 }
 
-/** What a job's parts hold: `parallax open`'s lines, the trace view's steps (a JSON array's text), or the audited screens of a trace. */
+/** What a job's parts hold: `parallax open`'s lines, the trace view's steps or a replay's actions (a JSON array's text), or the audited screens of a trace. */
 type PartOf<K extends TraceJob['kind']> = K extends 'audit' ? AuditedScreen : string;
 
 type JobOptions<K extends TraceJob['kind']> = (K extends 'listing' ? { json?: boolean } : K extends 'edit' ? { edit: EditJob } : unknown) & {
@@ -180,4 +181,19 @@ function runJob(job: TraceJob, heapMb: number, onPart: ((part: unknown[]) => voi
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     worker.postMessage({ job } satisfies ToTraceWorker);
   });
+}
+
+/**
+ * An `onPart` that parses each part (one JSON array's text) in a turn of its own and keeps its elements in
+ * order (docs/rules.md#r-mem-07, #r-mem-08): a string crosses from the worker as one copy, and a MiB of
+ * JSON parses in milliseconds, where the whole array's structured clone held this thread for seconds.
+ */
+export function jsonArrayParts<T>(): { items: T[]; onPart: (texts: string[]) => void } {
+  const items: T[] = [];
+  return {
+    items,
+    onPart: (texts) => {
+      for (const text of texts) for (const item of JSON.parse(text) as T[]) items.push(item);
+    },
+  };
 }

@@ -16,7 +16,8 @@ import { ViewHierarchySchema } from '@shared/protocol/runner';
 import { AppStateChangesSchema } from '@shared/trace/app-state';
 import { dataDir } from '@main/paths';
 import { openTraceResources, TraceOpenError, type TraceResources } from './open';
-import { inTraceWorker } from './off-thread';
+import { inTraceWorker, jsonArrayParts } from './off-thread';
+import type { TimelineStep } from '@shared/trace/reader';
 import { replayableTrace, type ReplayableTrace } from './replay-plan';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -31,15 +32,10 @@ export async function openTraceView(path: string): Promise<TraceOpened> {
   // Opened afresh: a folder still recording has grown, a file may have been replaced.
   resourceIndexes.delete(abs);
   // The steps arrive as parts of at most TRACE_PART_CHARS of JSON, each parsed in a turn of its own
-  // (docs/rules.md#r-mem-07): a string crosses from the worker as one copy, and a MiB of JSON parses in
-  // milliseconds, where the whole listing's structured clone held this thread for tens of seconds.
-  const steps: TraceViewStep[] = [];
-  const opened = await inTraceWorker('view', abs, undefined, {
-    onPart: (texts) => {
-      for (const text of texts) for (const step of JSON.parse(text) as TraceViewStep[]) steps.push(step);
-    },
-  });
-  return { ...opened, steps };
+  // (docs/rules.md#r-mem-07): the whole listing's structured clone held this thread for tens of seconds.
+  const steps = jsonArrayParts<TraceViewStep>();
+  const opened = await inTraceWorker('view', abs, undefined, { onPart: steps.onPart });
+  return { ...opened, steps: steps.items };
 }
 
 /** An export of a trace, made in the trace worker (its events are never parsed on the host's thread). */
@@ -52,7 +48,9 @@ export const exportTraceXcuiTest = (path: string) => inTraceWorker('xcuitest', r
  */
 export async function openReplayableTrace(path: string): Promise<ReplayableTrace> {
   const abs = resolve(path);
-  const plan = await inTraceWorker('replay', abs);
+  // Its actions arrive as parts, as the view's steps do (docs/rules.md#r-mem-08).
+  const actions = jsonArrayParts<TimelineStep>();
+  const plan = { ...(await inTraceWorker('replay', abs, undefined, { onPart: actions.onPart })), actions: actions.items };
   // A fresh index: a folder still recording has grown since the view read it.
   resourceIndexes.delete(abs);
   return replayableTrace(plan, await resourcesOf(abs));

@@ -3,8 +3,9 @@
  * (off-thread.ts). It parses the trace the job names and posts back only what the caller needs (the
  * trace view's listing, an export's text), so a hostile or huge trace costs this thread's heap and
  * time, never the host's: over the bound the thread dies out of memory and the host refuses the trace.
- * An answer that grows with the trace (`parallax open`'s lines, an audit's screens) goes as parts of at
- * most TRACE_PART_CHARS, each sent when the host has taken the one before (docs/rules.md#r-mem-05).
+ * An answer that grows with the trace (`parallax open`'s lines, an audit's screens, the view's steps, a
+ * replay's actions) goes as parts of at most TRACE_PART_CHARS, each sent when the host has taken the one
+ * before (docs/rules.md#r-mem-05, #r-mem-07, #r-mem-08).
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -80,8 +81,13 @@ async function run(job: TraceJob): Promise<unknown> {
   // another tool wrote, or someone edited, may hold a token Parallax would never have written; a listing
   // or an export must not show it. The replay's plan is data for the device, not display, and stays whole.
   switch (job.kind) {
-    case 'replay':
-      return replayPlanOf(trace);
+    case 'replay': {
+      // The actions go as parts of JSON text as the view's steps do (docs/rules.md#r-mem-08): 100,000 of them
+      // as one structured clone held the host's thread for seconds (12.37 times the 500 ms other calls may take).
+      const plan = replayPlanOf(trace);
+      await sendParts(jsonTexts(plan.actions), 'array');
+      return { ...plan, actions: [] };
+    }
     case 'view': {
       // The steps go as parts of JSON text (docs/rules.md#r-mem-07): 100,000 of them are over 100 MiB of
       // JSON, one structured clone the host's thread took tens of seconds to read; the answer is the rest.

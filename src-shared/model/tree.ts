@@ -45,15 +45,24 @@ export function isSameOrDescendant(key: NodeKey, ancestor: NodeKey): boolean {
 
 /** Every node in pre-order with its key and depth. */
 export function flattenTree(root: UiNode): FlatNode[] {
+  return walk(root);
+}
+
+/**
+ * The pre-order walk. One object per node, made once (the row itself, its order set when it is
+ * reached): on a 50,000-node screen this runs for every new frame.
+ */
+function walk(root: UiNode): FlatNode[] {
   const out: FlatNode[] = [];
   // An explicit stack: real trees can be deep enough to make recursion a risk.
-  const stack: { node: UiNode; key: NodeKey; depth: number; parentKey: NodeKey | null }[] = [{ node: root, key: ROOT_KEY, depth: 0, parentKey: null }];
+  const stack: FlatNode[] = [{ key: ROOT_KEY, node: root, depth: 0, parentKey: null, order: 0 }];
   while (stack.length > 0) {
-    const item = stack.pop()!;
-    out.push({ ...item, order: out.length });
-    const children = childrenOf(item.node);
+    const flat = stack.pop()!;
+    flat.order = out.length;
+    out.push(flat);
+    const children = childrenOf(flat.node);
     for (let i = children.length - 1; i >= 0; i--) {
-      stack.push({ node: children[i]!, key: childKey(item.key, i), depth: item.depth + 1, parentKey: item.key });
+      stack.push({ key: childKey(flat.key, i), node: children[i]!, depth: flat.depth + 1, parentKey: flat.key, order: 0 });
     }
   }
   return out;
@@ -61,13 +70,36 @@ export function flattenTree(root: UiNode): FlatNode[] {
 
 /** The flattened tree with a lookup by key. */
 export interface TreeIndex {
-  nodes: FlatNode[];
-  byKey: Map<NodeKey, FlatNode>;
+  readonly nodes: FlatNode[];
+  /** Built on first use: a new frame's first paint needs the rows, not 50,000 keys hashed (issue 29.2). */
+  readonly byKey: ReadonlyMap<NodeKey, FlatNode>;
 }
 
 export function indexTree(root: UiNode | null | undefined): TreeIndex {
-  const nodes = root ? flattenTree(root) : [];
-  return { nodes, byKey: new Map(nodes.map((n) => [n.key, n])) };
+  const nodes = root ? walk(root) : [];
+  let byKey: ReadonlyMap<NodeKey, FlatNode> | undefined;
+  return {
+    nodes,
+    get byKey() {
+      return (byKey ??= keyMap(nodes, (flat) => flat.key));
+    },
+  };
+}
+
+/** A lookup by key, built on the first `get`: a frame's first paint needs none of it (issue 29.2). */
+export interface KeyLookup<K, V> {
+  get(key: K): V | undefined;
+}
+
+export function lazyKeyLookup<K, V>(build: () => ReadonlyMap<K, V>): KeyLookup<K, V> {
+  let map: ReadonlyMap<K, V> | undefined;
+  return { get: (key) => (map ??= build()).get(key) };
+}
+
+export function keyMap<K, V>(items: readonly V[], keyOf: (item: V) => K): ReadonlyMap<K, V> {
+  const map = new Map<K, V>();
+  for (const item of items) map.set(keyOf(item), item);
+  return map;
 }
 
 /** The node at `key`, or undefined when the path does not exist in this tree. */

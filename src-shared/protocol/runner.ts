@@ -52,9 +52,13 @@ export const NODE_FLAGS = [
 export type NodeFlag = (typeof NODE_FLAGS)[number];
 
 const text = z.string().optional();
+const optionalBounds = BoundsSchema.optional();
+const extras = z.record(z.string(), z.string()).optional();
+const actions = z.array(z.string()).optional();
+const count = z.number().int().nonnegative().optional();
 
 /** A node's own fields; its children (`node`) are decoded by treeSchema, without recursion (R-LIM-02). */
-const UiNodeFieldsSchema = z.object({
+export const UiNodeFieldsSchema = z.object({
   text,
   value: text,
   'content-desc': text,
@@ -64,9 +68,9 @@ const UiNodeFieldsSchema = z.object({
   'hint-text': text,
   role: text,
   className: text,
-  bounds: BoundsSchema.optional(),
-  extras: z.record(z.string(), z.string()).optional(),
-  actions: z.array(z.string()).optional(),
+  bounds: optionalBounds,
+  extras,
+  actions,
   clickable: flag,
   enabled: flag,
   focusable: flag,
@@ -89,10 +93,176 @@ const UiNodeFieldsSchema = z.object({
   'web-role': text,
   'value-redacted': text,
   // Set by the OVERVIEW observe-scope on a kept node: how many nodes below it were collapsed (docs/rules.md#r-scope-03).
-  omittedDescendants: z.number().int().nonnegative().optional(),
+  omittedDescendants: count,
 });
-export const UiNodeSchema = treeSchema(UiNodeFieldsSchema, 'node');
+export const UiNodeSchema = treeSchema(UiNodeFieldsSchema, 'node', {
+  fast: fastFieldsOf(UiNodeFieldsSchema.shape),
+  asIs: asIsFieldsOf(UiNodeFieldsSchema.shape, 'node'),
+});
 export type UiNode = z.infer<typeof UiNodeSchema>;
+
+/**
+ * `shape`'s decode without zod, for a node whose every field is well formed: the same object zod would
+ * give (its keys in the shape's order, unknown keys dropped, fresh bounds, extras and actions), or
+ * undefined for anything else, which zod then decodes and words (issue 29.2: in the page, where the CSP
+ * keeps zod from compiling its parsers, 50,000 nodes cost it half a second). Built from the schema's
+ * own field schemas, so a field of another kind fails at load, not silently.
+ */
+export function fastFieldsOf(shape: Record<string, z.ZodType>): (raw: unknown) => Record<string, unknown> | undefined {
+  type Kind = FieldKind;
+  const kinds = fastKinds(shape);
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const order = new Map(kinds.map(([key, kind], index) => [key, { kind, index }]));
+  /** `v` as the field's schema decodes it, or undefined when it does not (or zod's answer is not plain). */
+  const field = (kind: Kind, v: unknown): unknown => {
+    if (kind === 'text') return typeof v === 'string' ? v : undefined;
+    if (kind === 'flag') return v === 'true' || v === 'false' ? v : undefined;
+    if (kind === 'count') return isCount(v) ? v : undefined;
+    if (kind === 'bounds') {
+      if (!isObject(v)) return undefined;
+      const { left, top, right, bottom } = v;
+      if (!Number.isSafeInteger(left) || !Number.isSafeInteger(top) || !Number.isSafeInteger(right) || !Number.isSafeInteger(bottom)) return undefined;
+      if ((right as number) < (left as number) || (bottom as number) < (top as number)) return undefined;
+      return { left, top, right, bottom };
+    }
+    if (kind === 'extras') {
+      if (!isObject(v)) return undefined;
+      const copy: Record<string, string> = {};
+      for (const name of Object.keys(v)) {
+        const value = v[name];
+        if (typeof value !== 'string' || name === '__proto__') return undefined;
+        copy[name] = value;
+      }
+      return copy;
+    }
+    if (!Array.isArray(v)) return undefined;
+    for (const item of v) if (typeof item !== 'string') return undefined;
+    return v.slice();
+  };
+  // One scratch row of the node's values by field, reused: the decode is synchronous.
+  const values: unknown[] = new Array<unknown>(kinds.length);
+  const given: boolean[] = new Array<boolean>(kinds.length).fill(false);
+  return (raw) => {
+    if (!isObject(raw)) return undefined;
+    // A node holds a few of the fields: its own keys are walked (in whatever order the device wrote
+    // them), and the answer is written in the shape's order, as zod writes it.
+    given.fill(false);
+    let first = kinds.length;
+    let lastIndex = -1;
+    for (const key in raw) {
+      const known = order.get(key);
+      if (!known) continue;
+      const v = raw[key];
+      // zod keeps a key given as undefined (never on the wire; a writer in this process may).
+      const decoded = v === undefined ? undefined : field(known.kind, v);
+      if (decoded === undefined && v !== undefined) return undefined;
+      values[known.index] = decoded;
+      given[known.index] = true;
+      if (known.index < first) first = known.index;
+      if (known.index > lastIndex) lastIndex = known.index;
+    }
+    const out: Record<string, unknown> = {};
+    for (let i = first; i <= lastIndex; i++) if (given[i]) out[kinds[i]![0]] = values[i];
+    return out;
+  };
+}
+
+/** The field kinds of `shape` the fast paths know, in the shape's order; a field of another kind fails at load. */
+function fieldKinds(shape: Record<string, z.ZodType>): Map<string, { kind: FieldKind; index: number }> {
+  return new Map(fastKinds(shape).map(([key, kind], index) => [key, { kind, index }]));
+}
+
+type FieldKind = 'text' | 'flag' | 'count' | 'bounds' | 'extras' | 'actions';
+
+/** A count as `count` decodes it (zod's int() is a safe integer). */
+const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
+function fastKinds(shape: Record<string, z.ZodType>): [string, FieldKind][] {
+  return Object.entries(shape).map(([key, schema]) => {
+    const kind =
+      schema === text
+        ? 'text'
+        : schema === flag
+          ? 'flag'
+          : schema === count
+            ? 'count'
+            : schema === optionalBounds
+              ? 'bounds'
+              : schema === extras
+                ? 'extras'
+                : schema === actions
+                  ? 'actions'
+                  : undefined;
+    if (!kind) throw new Error(`fastFieldsOf: the field ${key} is of a kind the fast decode does not know`);
+    return [key, kind];
+  });
+}
+
+const BOUNDS_KEYS = ['left', 'top', 'right', 'bottom'] as const;
+
+/**
+ * Whether a node already is what `shape` decodes it to: only its fields, in the shape's order, each well
+ * formed, bounds exactly `{left, top, right, bottom}`, and its children (under `childKey`) last. What
+ * zod would give is then a copy equal to it, key order included, so the node may stand for itself.
+ */
+export function asIsFieldsOf(shape: Record<string, z.ZodType>, childKey: string): (raw: unknown) => boolean {
+  const order = fieldKinds(shape);
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const boundsAsIs = (v: unknown): boolean => {
+    if (!isObject(v)) return false;
+    let i = 0;
+    for (const key in v) if (key !== BOUNDS_KEYS[i++]) return false;
+    if (i !== 4) return false;
+    const { left, top, right, bottom } = v as Record<string, number>;
+    return (
+      Number.isSafeInteger(left) &&
+      Number.isSafeInteger(top) &&
+      Number.isSafeInteger(right) &&
+      Number.isSafeInteger(bottom) &&
+      right! >= left! &&
+      bottom! >= top!
+    );
+  };
+  return (raw) => {
+    if (!isObject(raw)) return false;
+    let last = -1;
+    let childrenSeen = false;
+    for (const key in raw) {
+      if (childrenSeen) return false;
+      if (key === childKey) {
+        childrenSeen = true;
+        continue;
+      }
+      const known = order.get(key);
+      if (!known || known.index <= last) return false;
+      last = known.index;
+      const v = raw[key];
+      switch (known.kind) {
+        case 'text':
+          if (typeof v !== 'string') return false;
+          break;
+        case 'flag':
+          if (v !== 'true' && v !== 'false') return false;
+          break;
+        case 'count':
+          if (!isCount(v)) return false;
+          break;
+        case 'bounds':
+          if (!boundsAsIs(v)) return false;
+          break;
+        case 'extras':
+          if (!isObject(v)) return false;
+          for (const name in v) if (typeof v[name] !== 'string' || name === '__proto__') return false;
+          break;
+        case 'actions':
+          if (!Array.isArray(v)) return false;
+          for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+          break;
+      }
+    }
+    return true;
+  };
+}
 
 export const WindowInfoSchema = z.object({
   id: z.number().int().optional(),

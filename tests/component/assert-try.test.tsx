@@ -7,18 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flattenTree, indexTree } from '@shared/model/tree';
 import type { DeviceSummary } from '@shared/protocol/device';
 import { ViewHierarchySchema, type UiNode } from '@shared/protocol/runner';
 import { AssertControls } from '@renderer/components/AssertControls';
-import { ApiContext } from '@renderer/api/queries';
-import type { Transport } from '@renderer/api/transport';
 import { InspectorScope } from '@renderer/state/inspector-scope';
 import { useSelectorTry } from '@renderer/state/selector-try';
 import { createInspectorStore } from '@renderer/state/store';
+import { renderOverHost, stubTransport } from '../support/stub-host';
 
 const root: UiNode = ViewHierarchySchema.parse(
   JSON.parse(readFileSync(join(__dirname, '..', 'fixtures', 'demo-observations', 'login.json'), 'utf8')),
@@ -28,24 +26,16 @@ const keyOf = (id: string) => flattenTree(root).find((f) => f.node['resource-id'
 const device = { id: 'demo-1', name: 'Demo', kind: 'runner', state: 'connected' } as unknown as DeviceSummary;
 
 function show() {
-  const transport = {
-    kind: 'websocket',
-    call: async (method: string) => {
-      if (method === 'recording.status') return { recording: true, deviceId: device.id };
-      throw new Error(`unexpected ${method}`);
-    },
-    on: () => () => {},
-  } as unknown as Transport;
+  const transport = stubTransport((method) => {
+    if (method === 'recording.status') return { recording: true, deviceId: device.id };
+    throw new Error(`unexpected ${method}`);
+  });
   const sent = vi.fn(async () => undefined);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <ApiContext.Provider value={transport}>
-      <QueryClientProvider client={client}>
-        <InspectorScope.Provider value={createInspectorStore()}>
-          <AssertControls device={device} tree={tree} act={sent} />
-        </InspectorScope.Provider>
-      </QueryClientProvider>
-    </ApiContext.Provider>,
+  renderOverHost(
+    transport,
+    <InspectorScope.Provider value={createInspectorStore()}>
+      <AssertControls device={device} tree={tree} act={sent} />
+    </InspectorScope.Provider>,
   );
   return sent;
 }

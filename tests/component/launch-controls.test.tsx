@@ -6,38 +6,25 @@
  * in the web host (e2e/lifecycle): a Relaunch still finishing, Record from launch pressed, and the
  * recording began without its launch. The host is a stub transport.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DeviceSummary } from '@shared/protocol/device';
 import { LaunchControls } from '@renderer/components/LaunchControls';
-import { ApiContext } from '@renderer/api/queries';
-import type { Transport } from '@renderer/api/transport';
 import { useTimeline } from '@renderer/state/timeline';
+import { renderOverHost, stubTransport } from '../support/stub-host';
 
 const device = { id: 'demo-1', name: 'Demo', kind: 'demo', state: 'connected', supportedCommands: ['request_launch_app'] } as unknown as DeviceSummary;
 
 function show() {
   const calls: string[] = [];
-  const transport = {
-    kind: 'websocket',
-    call: async (method: string) => {
-      calls.push(method);
-      if (method === 'recording.status') return { recording: false };
-      if (method === 'recording.start') return { recording: true, deviceId: device.id };
-      throw new Error(`unexpected ${method}`);
-    },
-    on: () => () => {},
-  } as unknown as Transport;
+  const transport = stubTransport((method) => {
+    calls.push(method);
+    if (method === 'recording.status') return { recording: false };
+    if (method === 'recording.start') return { recording: true, deviceId: device.id };
+    throw new Error(`unexpected ${method}`);
+  });
   const sent = vi.fn(async () => undefined);
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <ApiContext.Provider value={transport}>
-      <QueryClientProvider client={client}>
-        <LaunchControls device={device} act={sent} />
-      </QueryClientProvider>
-    </ApiContext.Provider>,
-  );
+  renderOverHost(transport, <LaunchControls device={device} act={sent} />);
   return { sent, calls };
 }
 

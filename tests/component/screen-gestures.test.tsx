@@ -8,7 +8,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Frame } from '@shared/protocol/device';
-import { gestureRequest, pickStackAt, type OfferedActions, type ScreenGesture } from '@shared/inspect';
+import { gestureRequest, offeredActions, pickStackAt, type OfferedActions, type ScreenGesture } from '@shared/inspect';
 import { indexTree } from '@shared/model/tree';
 import type { UiNode } from '@shared/protocol/runner';
 import { Screen } from '@renderer/components/Screen';
@@ -52,19 +52,8 @@ function loadScreenshot(width: number, height: number) {
   fireEvent.load(img);
 }
 
-const ALL: OfferedActions = {
-  tapNode: true,
-  tapPoint: true,
-  doubleTap: true,
-  longPress: true,
-  swipe: true,
-  type: true,
-  clear: true,
-  replace: true,
-  imeDone: true,
-  tab: true,
-  missing: [],
-};
+/** What the demo device (a runner) offers: every gesture. */
+const ALL: OfferedActions = offeredActions({ kind: 'demo', supportedCommands: [] });
 
 let store: InspectorStore;
 

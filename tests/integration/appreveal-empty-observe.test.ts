@@ -4,23 +4,18 @@
  * tools every server has (the Tauri crate's example, tests/fixtures/appreveal-tauri/example: no
  * get_elements), `parallax observe` says why there is nothing and exits 1, in text and in --json.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { describe, expect, it } from 'vitest';
 import { main } from '@main/cli/main';
+import { useDemoDevice } from '../support/host-over-demo';
+
+/** The demo app as a Tauri AppReveal server offering only the tools every server has. */
+const started = useDemoDevice({ screen: 'login', appRevealFlavor: 'tauri', appRevealTools: 'always' });
 
 describe('R-AR-31: observe on an app that exposes nothing to inspect', () => {
-  let device: DemoDeviceHandle;
-  beforeAll(async () => {
-    device = await startDemoDevice({ port: 0, screen: 'login', appRevealFlavor: 'tauri', appRevealTools: 'always' });
-  }, 60_000);
-  afterAll(async () => {
-    await device?.close();
-  });
-
   async function observe(...flags: string[]): Promise<{ code: number; out: string[]; err: string[] }> {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await main(['observe', '--device', device.appRevealUrl ?? '', ...flags], { log: (l) => out.push(l), error: (l) => err.push(l) });
+    const code = await main(['observe', '--device', started.demo.appRevealUrl ?? '', ...flags], { log: (l) => out.push(l), error: (l) => err.push(l) });
     return { code, out, err };
   }
 
@@ -42,17 +37,9 @@ describe('R-AR-31: observe on an app that exposes nothing to inspect', () => {
 });
 
 describe('R-QA-15: doctor says what an app cannot show', () => {
-  let device: DemoDeviceHandle;
-  beforeAll(async () => {
-    device = await startDemoDevice({ port: 0, screen: 'login', appRevealFlavor: 'tauri', appRevealTools: 'always' });
-  }, 60_000);
-  afterAll(async () => {
-    await device?.close();
-  });
-
   it('R-QA-15: an app with only the always-present tools fails the inspect check, with what it lacks, and doctor exits 1', async () => {
     const lines: string[] = [];
-    const code = await main(['doctor', '--device', device.appRevealUrl ?? ''], { log: (l) => lines.push(l), error: (l) => lines.push(l) });
+    const code = await main(['doctor', '--device', started.demo.appRevealUrl ?? ''], { log: (l) => lines.push(l), error: (l) => lines.push(l) });
     expect(code).toBe(1);
     const text = lines.join('\n');
     expect(text).toMatch(/ok\s+token\s+accepted; the app registered 4 tools/);

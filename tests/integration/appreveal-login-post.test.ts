@@ -9,11 +9,7 @@
  * so its get_network_call_detail carries the password in the request body, in clear: the raw read below
  * proves it does, so a search that finds nothing in Parallax's places has something to find.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebHost, type WebHost } from '@main/host/web-host';
 import { networkRows } from '@shared/inspect/app-state';
 import { reasonCopyText, stepCopyText, stepOutcome } from '@shared/inspect/actions';
 import type { ActionStep } from '@shared/protocol/device';
@@ -25,6 +21,7 @@ import { traceText } from '../support/appreveal-raw';
 import { admin } from '../support/demo-admin';
 import { useHostOverDemo } from '../support/host-over-demo';
 import { captureProcessOutput } from '../support/process-output';
+import { startTestWebHost, type TestWebHost } from '../support/web-host';
 
 const USERNAME = 'qa.login-user7';
 /** What every written form of the password holds (letters and digits survive JSON, form and URL encoding). */
@@ -35,19 +32,37 @@ const LOGIN_PATH = '/api/login';
 const TOKEN_PATH = '/api/oauth/token';
 
 const host = useHostOverDemo();
-let web: WebHost;
-let rendererDir: string;
+let web: TestWebHost;
 
 beforeAll(async () => {
-  rendererDir = await mkdtemp(join(tmpdir(), 'parallax-login-post-'));
-  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>login post</title>');
-  web = await startWebHost({ api: host.services.api, rendererDir });
+  web = await startTestWebHost(host.services.api);
 }, 60_000);
 
 afterAll(async () => {
   await web?.close();
-  await rm(rendererDir, { recursive: true, force: true });
 });
+
+/**
+ * The page's API socket, each call's error thrown naming the method, with the demo's login screen reset
+ * and connected over its AppReveal port: where both tests below start, as a user opening the app would.
+ */
+async function openLoginPage() {
+  const { ws, call: rawCall, received } = await openApiSocket(web.origin, `?token=${web.token}`);
+  const call = async <T = Record<string, unknown>>(method: string, params: unknown): Promise<T> => {
+    const reply: ApiReply = await rawCall(method, params);
+    if (!reply.ok) throw new Error(`${method}: ${reply.error?.code}: ${reply.error?.message}`);
+    return reply.result as T;
+  };
+  try {
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+    const device = await call<{ id: string }>('devices.connect', { url: host.demo.appRevealUrl });
+    await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
+    return { ws, call, received, device };
+  } catch (error) {
+    ws.close();
+    throw error;
+  }
+}
 
 /** Where `text` holds the password, in any of its written forms (as typed, JSON-escaped, form- or URL-encoded). */
 const passwordIn = (text: string): string[] =>
@@ -55,18 +70,12 @@ const passwordIn = (text: string): string[] =>
 
 describe('R-AR-32, R-SECRET-02, R-SECRET-08, R-SECRET-10: a password the app POSTs at Sign In is found in 0 places', () => {
   it('typed into the secure field, sent by Sign In as JSON and as a form: timeline, history, network list and details, trace, exports, replay report and frames, clipboard, API JSON, logs', async () => {
-    const url = new URL(web.url);
-    const { ws, call: rawCall, received } = await openApiSocket(url.origin, url.search);
     const output = captureProcessOutput();
-    const call = async <T = Record<string, unknown>>(method: string, params: unknown): Promise<T> => {
-      const reply: ApiReply = await rawCall(method, params);
-      if (!reply.ok) throw new Error(`${method}: ${reply.error?.code}: ${reply.error?.message}`);
-      return reply.result as T;
-    };
+    const { ws, call, received, device } = await openLoginPage().catch((error: unknown) => {
+      output.restore();
+      throw error;
+    });
     try {
-      await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
-      const device = await call<{ id: string }>('devices.connect', { url: host.demo.appRevealUrl });
-      await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
       // The screen as the live view has it before recording: the first step's before-screen (without one
       // the trace fails closed and takes the username for a secret, docs/rules.md#r-secret).
       await call('device.observe', { deviceId: device.id });
@@ -208,17 +217,8 @@ describe('R-AR-32, R-SECRET-02, R-SECRET-08, R-SECRET-10: a password the app POS
   }, 180_000);
 
   it('R-SECRET-09: recorded with no screen before the first step, the username is kept (the read after shows it) and the password is not; both exports keep both steps', async () => {
-    const url = new URL(web.url);
-    const { ws, call: rawCall } = await openApiSocket(url.origin, url.search);
-    const call = async <T = Record<string, unknown>>(method: string, params: unknown): Promise<T> => {
-      const reply: ApiReply = await rawCall(method, params);
-      if (!reply.ok) throw new Error(`${method}: ${reply.error?.code}: ${reply.error?.message}`);
-      return reply.result as T;
-    };
+    const { ws, call, device } = await openLoginPage();
     try {
-      await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
-      const device = await call<{ id: string }>('devices.connect', { url: host.demo.appRevealUrl });
-      await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
       // No observe: the recording's first step has no screen before it.
       await call('recording.start', { deviceId: device.id });
       for (const [id, text] of [

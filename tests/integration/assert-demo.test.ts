@@ -4,20 +4,13 @@
  * assertVisible / assertNotVisible and XCUITest XCTAssert lines, and checked again on replay, where a
  * failed assertion is a divergence that shows both values (the renamed-label variant: Sign In → Log In).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ActionRequest } from '@shared/protocol/action';
-import { recordActionStep } from '@main/trace/replay';
-import { TraceRecorder } from '@main/trace/index';
 import { runTraceCommand, type TraceCommand } from '@main/cli/traces';
-import type { ObservedFrame } from '@shared/protocol/device';
 import { useConnectedDemo } from '../support/host-over-demo';
+import { useRecordedDemoTrace } from '../support/demo-trace';
 
 const setup = useConnectedDemo();
-let dir: string;
-let trace: string;
 
 const reset = (screen: string, variants: string[] = []) => setup.reset(screen, variants);
 const requestsToApp = async () => {
@@ -47,27 +40,10 @@ const STEPS: ActionRequest[] = [
   { action: 'tap', target: { id: 'tab.checkout' } },
   { action: 'assert', target: { id: 'login.submit' }, check: 'notVisible' },
 ];
+const recorded = useRecordedDemoTrace(setup, { prefix: 'assert', file: 'asserts.parallax-trace', screen: 'login', steps: STEPS });
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'parallax-assert-'));
-  await reset('login');
-  let before: ObservedFrame | undefined = await setup.connection.observe({});
-  const recorder = await TraceRecorder.start({
-    dir,
-    manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: setup.demo.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
-  });
-  for (const [i, request] of STEPS.entries()) {
-    await setup.settled();
-    const { result, after } = await setup.connection.act(request);
-    expect(result.success, JSON.stringify(result.warnings)).toBe(true);
-    await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after });
-    before = after;
-  }
-  trace = await recorder.stop({ outFile: join(dir, 'asserts.parallax-trace') });
-}, 120_000);
-
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
+it('R-ASRT-01: while recording, every step succeeded on the demo: its assertions held', () => {
+  expect(recorded.results.map((r) => (r.success ? 'ok' : r.warnings.join('; ')))).toEqual(['ok', 'ok', 'ok', 'ok']);
 });
 
 describe('R-ASRT-01: an assertion is checked on one read, nothing sent to the app', () => {
@@ -90,7 +66,7 @@ describe('R-ASRT-01: an assertion is checked on one read, nothing sent to the ap
 
 describe('R-ASRT-02: assertions export with the selectors a tap would use', () => {
   it('Maestro: assertVisible, assertVisible with text:, assertNotVisible', async () => {
-    const { code, stdout } = await cli('export', trace, '--maestro');
+    const { code, stdout } = await cli('export', recorded.trace, '--maestro');
     expect(code).toBe(0);
     expect(stdout).toContain("- assertVisible:\n    id: 'login\\.submit'\n- ");
     expect(stdout).toContain("- assertVisible:\n    id: 'login\\.submit'\n    text: 'Sign In'\n");
@@ -98,7 +74,7 @@ describe('R-ASRT-02: assertions export with the selectors a tap would use', () =
   });
 
   it('XCUITest: waitForExistence, XCTAssertEqual on the label, XCTAssertFalse(exists)', async () => {
-    const { code, stdout } = await cli('export', trace, '--xcuitest');
+    const { code, stdout } = await cli('export', recorded.trace, '--xcuitest');
     expect(code).toBe(0);
     expect(stdout).toContain('XCTAssertTrue(app.buttons["login.submit"].waitForExistence(timeout: 5))');
     expect(stdout).toContain('XCTAssertEqual(app.buttons["login.submit"].label, "Sign In")');
@@ -109,7 +85,7 @@ describe('R-ASRT-02: assertions export with the selectors a tap would use', () =
 describe('R-ASRT-03: assertions are checked again on replay', () => {
   it('the same app: every assertion holds, every step matches', async () => {
     await reset('login');
-    const { code, stdout } = await cli('replay', trace, '--device', setup.demo.runnerUrl, '--json');
+    const { code, stdout } = await cli('replay', recorded.trace, '--device', setup.demo.runnerUrl, '--json');
     const parsed = JSON.parse(stdout) as { steps: { verdict: string; differences: string[] }[] };
     expect(parsed.steps.map((s) => [s.verdict, s.differences])).toEqual(Array(4).fill(['matched', []]));
     expect(parsed).toMatchObject({ matched: 4, total: 4 });
@@ -118,7 +94,7 @@ describe('R-ASRT-03: assertions are checked again on replay', () => {
 
   it('Sign In renamed Log In: the text assertion diverges, and says both values', async () => {
     await reset('login', ['renamed-label']);
-    const { code, stdout } = await cli('replay', trace, '--device', setup.demo.runnerUrl, '--json');
+    const { code, stdout } = await cli('replay', recorded.trace, '--device', setup.demo.runnerUrl, '--json');
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as { steps: { number: number; verdict: string; differences: string[] }[] };
     const second = report.steps[1]!;

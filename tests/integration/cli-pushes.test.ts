@@ -5,29 +5,23 @@
  * a live connection has started observing it) before the action is asked for, and an action waits for the
  * reads already running (R-GATE-01), so their requests are counted whenever they would be sent.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { describe, expect, it } from 'vitest';
 import { connectionFor, type ConnectionOptions } from '@main/devices/manager';
 import type { RunnerConnection } from '@main/devices/runner-connection';
 import { admin } from '../support/demo-admin';
+import { useDemoDevice } from '../support/host-over-demo';
 
-let device: DemoDeviceHandle;
-beforeAll(async () => {
-  device = await startDemoDevice({ port: 0, appReveal: false });
-}, 60_000);
-afterAll(async () => {
-  await device?.close();
-});
+const started = useDemoDevice({ appReveal: false });
 
 type Counts = Record<string, number>;
-const counts = async () => (await admin<{ requests: Counts }>(device.adminUrl, '/stats')).requests;
+const counts = async () => (await admin<{ requests: Counts }>(started.demo.adminUrl, '/stats')).requests;
 const sentSince = (before: Counts, after: Counts) =>
   Object.fromEntries(Object.entries(after).flatMap(([command, n]) => (n - (before[command] ?? 0) > 0 ? [[command, n - (before[command] ?? 0)]] : [])));
 
 /** Connects as the options say, waits for the push the runner sends on connect, then taps; what the device saw meanwhile. */
 async function tapAfterConnectPush(options: ConnectionOptions) {
-  await admin(device.adminUrl, '/reset', { screen: 'login' });
-  const connection = connectionFor(device.runnerUrl, options) as RunnerConnection;
+  await admin(started.demo.adminUrl, '/reset', { screen: 'login' });
+  const connection = connectionFor(started.demo.runnerUrl, options) as RunnerConnection;
   const pushed = new Promise<void>((resolve) => connection.client.once('hierarchy', () => resolve()));
   const before = await counts();
   try {

@@ -4,120 +4,15 @@
  * fetch for /health and /admin); the shared schemas are used only to check what comes back.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { PNG } from 'pngjs';
-import { decodeRunnerInbound, type UiNode } from '@shared/protocol/runner';
+import type { UiNode } from '@shared/protocol/runner';
 import { ObservationSnapshotSchema } from '@shared/protocol/sdk';
 import { startDemoDevice } from '@demo/index';
 import { adminReply, untilQuiet } from '../support/demo-admin';
-
-type Msg = Record<string, any>;
+import { RunnerClient, type Msg } from '../support/runner-client';
 
 const STALE = 'Stale frame context; observe a fresh frame before retrying';
 const FRAME_CONTEXT = /^[0-9A-F-]{36}:\d+:[0-9a-f]{16}$/;
-
-class Client {
-  readonly pushes: Msg[] = [];
-  readonly rawFrames: string[] = [];
-  private readonly waiting = new Map<string, (reply: { msg: Msg; raw: string }) => void>();
-  private readonly pushWaiters: Array<{ pred: (m: Msg) => boolean; resolve: (m: Msg) => void }> = [];
-  private seq = 0;
-  closed = false;
-
-  private constructor(readonly ws: WebSocket) {
-    ws.on('close', () => (this.closed = true));
-    ws.on('message', (data) => {
-      const raw = data.toString();
-      this.rawFrames.push(raw);
-      let msg: Msg;
-      try {
-        msg = JSON.parse(raw);
-      } catch {
-        return;
-      }
-      // Every frame the device sends must decode with the shared runner schemas.
-      const decoded = decodeRunnerInbound(raw);
-      if (!decoded.ok && msg.type !== 'error') throw new Error(`undecodable frame from the device: ${decoded.error.message}: ${raw.slice(0, 300)}`);
-      if (typeof msg.requestId === 'string' && this.waiting.has(msg.requestId)) {
-        this.waiting.get(msg.requestId)?.({ msg, raw });
-        this.waiting.delete(msg.requestId);
-        return;
-      }
-      this.pushes.push(msg);
-      for (const waiter of [...this.pushWaiters]) {
-        if (waiter.pred(msg)) {
-          this.pushWaiters.splice(this.pushWaiters.indexOf(waiter), 1);
-          waiter.resolve(msg);
-        }
-      }
-    });
-  }
-
-  static async connect(url: string): Promise<Client> {
-    const ws = new WebSocket(url);
-    const client = new Client(ws);
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    await client.waitForPush((m) => m.type === 'connected');
-    return client;
-  }
-
-  waitForPush(pred: (m: Msg) => boolean, timeoutMs = 3000): Promise<Msg> {
-    const seen = this.pushes.find(pred);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no matching push')), timeoutMs);
-      this.pushWaiters.push({ pred, resolve: (m) => (clearTimeout(timer), resolve(m)) });
-    });
-  }
-
-  requestRaw(type: string, extra: Record<string, unknown> = {}, timeoutMs = 20_000): Promise<{ msg: Msg; raw: string }> {
-    const requestId = `${type}_${++this.seq}`;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${type} timed out`)), timeoutMs);
-      this.waiting.set(requestId, (reply) => {
-        clearTimeout(timer);
-        resolve(reply);
-      });
-      this.ws.send(JSON.stringify({ type, requestId, ...extra }));
-    });
-  }
-
-  async request(type: string, extra: Record<string, unknown> = {}, timeoutMs = 20_000): Promise<Msg> {
-    return (await this.requestRaw(type, extra, timeoutMs)).msg;
-  }
-
-  /** Sends a frame as is and resolves with the next frame that arrives. */
-  /** The answer to a raw frame: the next message that is not one of the runner's own pushes (they may come between). */
-  sendRaw(frame: string | Buffer): Promise<string> {
-    return new Promise((resolve) => {
-      const onMessage = (data: WebSocket.RawData) => {
-        const text = data.toString();
-        if (isPush(text)) return;
-        this.ws.off('message', onMessage);
-        resolve(text);
-      };
-      this.ws.on('message', onMessage);
-      this.ws.send(frame);
-    });
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
-
-/** A push the runner sends unasked (a hierarchy that changed, a performance sample): no requestId. */
-function isPush(text: string): boolean {
-  try {
-    const message = JSON.parse(text) as { type?: unknown; requestId?: unknown };
-    return (message.type === 'hierarchy_update' || message.type === 'performance_update') && message.requestId === undefined;
-  } catch {
-    return false;
-  }
-}
 
 function nodes(root: UiNode | undefined): UiNode[] {
   if (!root) return [];
@@ -131,7 +26,7 @@ const center = (n: UiNode | undefined) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let device: Awaited<ReturnType<typeof startDemoDevice>>;
-let client: Client;
+let client: RunnerClient;
 
 const admin = (path: string, body?: unknown) => adminReply<Msg>(device.adminUrl, path, body);
 const setFaults = async (faults: string[]) => expect((await admin('/faults', { faults })).status).toBe(200);
@@ -150,7 +45,7 @@ const sdkAction = (action: unknown) => client.request('request_sdk_action', { ac
 
 beforeAll(async () => {
   device = await startDemoDevice({ port: 0 });
-  client = await Client.connect(device.runnerUrl);
+  client = await RunnerClient.connect(device.runnerUrl);
 }, 30_000);
 
 afterAll(async () => {
@@ -159,7 +54,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  if (client.closed) client = await Client.connect(device.runnerUrl);
+  if (client.closed) client = await RunnerClient.connect(device.runnerUrl);
   await setFaults([]);
 });
 
@@ -167,7 +62,7 @@ describe('runner socket', () => {
   it('answers /health and opens with connected, then the current hierarchy', async () => {
     const health = await fetch(device.runnerUrl.replace('ws://', 'http://').replace('/ws', '/health'));
     expect(health.status).toBe(200);
-    const fresh = await Client.connect(device.runnerUrl);
+    const fresh = await RunnerClient.connect(device.runnerUrl);
     const connected = fresh.pushes[0] as Msg;
     expect(connected.type).toBe('connected');
     expect(connected.supportedFeatures).toContain('display_cutout_info');
@@ -222,7 +117,7 @@ describe('runner socket', () => {
     client.ws.send(JSON.stringify({ type: 'request_hierarchy', requestId: 'dropped' }));
     await closed;
     expect((await admin('/faults')).body.faults).toEqual([]);
-    client = await Client.connect(device.runnerUrl);
+    client = await RunnerClient.connect(device.runnerUrl);
     expect((await client.request('request_hierarchy')).success).toBe(true);
   });
 

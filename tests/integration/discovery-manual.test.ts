@@ -2,13 +2,14 @@
  * Manual entries: remembered between starts in the settings file, health-checked like any device, and
  * saved without the AppReveal session token: the token is in no file discovery wrote.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAppRevealServer, type AppRevealServerHandle } from '@demo/appreveal/server';
 import { Discovery, ManualEntries, ManualEntryError, normalizeManualUrl } from '@main/discovery/index';
 import { FakeApp } from './appreveal-fake-app';
+import { filesUnder } from '../support/files-under';
 
 let dir: string;
 const servers: AppRevealServerHandle[] = [];
@@ -23,16 +24,6 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
   await rm(dir, { recursive: true, force: true });
 });
-
-async function filesUnder(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(root, { withFileTypes: true })) {
-    const path = join(root, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
-    else out.push(path);
-  }
-  return out;
-}
 
 async function assertTokenInNoFile(token: string): Promise<number> {
   const files = await filesUnder(dir);

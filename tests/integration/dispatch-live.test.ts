@@ -102,24 +102,37 @@ describe('pushes during an action', () => {
   };
   /** The demo's frame tokens count its screen's frames: `<app run>:<n>:<hash>`. */
   const frameNumber = (frameContext: string | undefined) => Number(/:(\d+):/.exec(frameContext ?? '')?.[1] ?? NaN);
+  /** The action done, the frames the connection shows while `settle` runs that are older than its after frame. */
+  async function olderFramesWhile({ result, after }: Awaited<ReturnType<RunnerConnection['act']>>, settle: () => Promise<void>): Promise<string[]> {
+    expect(result.success, describeFailure(result)).toBe(true);
+    const afterNumber = frameNumber(after?.hierarchyFrameContext);
+    expect(afterNumber).not.toBeNaN();
+    const older: string[] = [];
+    const onFrame = (frame: { hierarchyFrameContext?: string }) => {
+      if (frameNumber(frame.hierarchyFrameContext) < afterNumber) older.push(`${frame.hierarchyFrameContext} after ${after?.hierarchyFrameContext}`);
+    };
+    conn.on('frame', onFrame);
+    try {
+      await settle();
+    } finally {
+      conn.off('frame', onFrame);
+    }
+    return older;
+  }
 
   it('R-PERF-07: a push that arrived before the observation after is not observed after the action: no frame older than the after frame follows it', async () => {
     await reset('feed');
     await conn.observe({});
     const stale: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const { result, after } = await conn.act({ action: 'swipe', start: { x: 200, y: i % 2 ? 300 : 600 }, end: { x: 200, y: i % 2 ? 600 : 300 } });
-      expect(result.success, describeFailure(result)).toBe(true);
-      const afterNumber = frameNumber(after?.hierarchyFrameContext);
-      expect(afterNumber).not.toBeNaN();
-      const onFrame = (frame: { hierarchyFrameContext?: string }) => {
-        if (frameNumber(frame.hierarchyFrameContext) < afterNumber) stale.push(`${frame.hierarchyFrameContext} after ${after?.hierarchyFrameContext}`);
-      };
-      conn.on('frame', onFrame);
+      const swiped = await conn.act({ action: 'swipe', start: { x: 200, y: i % 2 ? 300 : 600 }, end: { x: 200, y: i % 2 ? 600 : 300 } });
       // The scroll settles and the pushes it made are observed (or not) meanwhile.
-      await frames.until(device.adminUrl);
-      await pushesObserved();
-      conn.off('frame', onFrame);
+      stale.push(
+        ...(await olderFramesWhile(swiped, async () => {
+          await frames.until(device.adminUrl);
+          await pushesObserved();
+        })),
+      );
     }
     // The screen showed the action's after frame, and then only what came after it.
     expect(stale).toEqual([]);
@@ -135,17 +148,13 @@ describe('pushes during an action', () => {
       // machine does now and then, here every time, whatever the machine's speed. A tab's XCTest tap
       // moves the screen to a new frame at no cost the machine's load could push past a budget.
       await setFaults(['runner-stale-push']);
-      const { result, after } = await conn.act({ action: 'tap', target: { id: tab } }, { xctestOnly: true });
-      expect(result.success, describeFailure(result)).toBe(true);
-      const afterNumber = frameNumber(after?.hierarchyFrameContext);
-      expect(afterNumber).not.toBeNaN();
-      const onFrame = (frame: { hierarchyFrameContext?: string }) => {
-        if (frameNumber(frame.hierarchyFrameContext) < afterNumber) stale.push(`${frame.hierarchyFrameContext} after ${after?.hierarchyFrameContext}`);
-      };
-      conn.on('frame', onFrame);
-      await setFaults([]);
-      await pushesObserved();
-      conn.off('frame', onFrame);
+      const tapped = await conn.act({ action: 'tap', target: { id: tab } }, { xctestOnly: true });
+      stale.push(
+        ...(await olderFramesWhile(tapped, async () => {
+          await setFaults([]);
+          await pushesObserved();
+        })),
+      );
     }
     expect(stale).toEqual([]);
     // The gate's pushes came, and were dropped rather than observed.

@@ -12,17 +12,17 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { MAX_VIEW_DEPTH } from '@shared/model/node';
 import { TRACE_UPLOAD_PATH } from '@shared/api/api';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
-import { createApiService } from '@main/host/api';
-import { startWebHost, type WebHost } from '@main/host/web-host';
+import type { WebHost } from '@main/host/web-host';
 import { dataDir } from '@main/paths';
 import { DeviceManager } from '@main/devices/manager';
-import { SessionRecording } from '@main/trace/recording';
 import { TraceRecorder } from '@main/trace/recorder';
 import { GOLDEN_DIR as GOLDEN } from '../support/golden';
 import { openApiSocket } from '../support/api-socket';
+import { recordingApi, startTestWebHost, type TestWebHost } from '../support/web-host';
 
 let replay: ReplayDevice;
 let manager: DeviceManager;
+let web: TestWebHost;
 let host: WebHost;
 let origin: string;
 let token: string;
@@ -33,23 +33,18 @@ let deviceId: string;
 const MANIFEST = { device: { name: 'Demo', kind: 'demo', url: 'ws://127.0.0.1:1/ws' } };
 
 beforeAll(async () => {
-  const rendererDir = await mkdtemp(join(tmpdir(), 'parallax-renderer-'));
-  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Parallax</title>');
   outside = await mkdtemp(join(tmpdir(), 'parallax-outside-'));
-  tracesDir = join(dataDir(), 'traces');
-  await mkdir(tracesDir, { recursive: true });
   replay = await startReplayDevice(GOLDEN);
   manager = new DeviceManager();
   deviceId = manager.connect(replay.url, { kind: 'replay', name: 'golden' }).id;
-  const recording = new SessionRecording(manager, { dir: tracesDir, version: 'test' });
-  host = await startWebHost({ api: createApiService({ manager, recording }, { host: 'web', version: 'test' }), rendererDir });
-  const url = new URL(host.url);
-  origin = url.origin;
-  token = url.searchParams.get('token') ?? '';
+  const recording = await recordingApi(manager);
+  tracesDir = recording.tracesDir;
+  web = await startTestWebHost(recording.api);
+  ({ host, origin, token } = web);
 });
 
 afterAll(async () => {
-  await host?.close();
+  await web?.close();
   await manager?.closeAll();
   await replay?.close();
   await rm(outside, { recursive: true, force: true });

@@ -3,48 +3,37 @@
  * the outcome class the one table gives it (docs/rules.md#r-act-01), and no path sends an action command
  * twice (R-ACT-04). The CLI half is tests/integration/outcomes.test.ts.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { describe, expect, it } from 'vitest';
 import { DeviceManager } from '@main/devices/manager';
 import { createApiService } from '@main/host/api';
-import { startWebHost, type WebHost } from '@main/host/web-host';
 import { apiClient, checkCase, OUTCOME_CASES, viaWebHost } from '../support/outcome-cases';
 import { watchFrames } from '../support/frame-watch';
+import { useDemoDevice } from '../support/host-over-demo';
+import { startTestWebHost, type TestWebHost } from '../support/web-host';
 
-let device: DemoDeviceHandle;
-beforeAll(async () => {
-  device = await startDemoDevice({ port: 0, appReveal: false });
-}, 60_000);
-afterAll(async () => {
-  await device?.close();
-});
+const started = useDemoDevice({ appReveal: false });
 
 describe('every fault of the demo device lands in its class', () => {
   it('R-ACT-01, R-ACT-04: every fault of the demo device lands in its class through the web host', async () => {
-    const rendererDir = await mkdtemp(join(tmpdir(), 'parallax-outcomes-'));
-    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>outcomes</title>');
     const wrong: string[] = [];
     const manager = new DeviceManager();
-    let host: WebHost | undefined;
+    let web: TestWebHost | undefined;
     try {
-      const { id } = manager.connect(device.runnerUrl, { kind: 'demo', name: 'demo' });
+      const { id } = manager.connect(started.demo.runnerUrl, { kind: 'demo', name: 'demo' });
       const frames = watchFrames(manager.connectionOf(id));
       await manager.connectionOf(id).waitUntilConnected(10_000);
-      host = await startWebHost({ api: createApiService({ manager }, { host: 'web', version: 'test' }), rendererDir });
-      const api = await apiClient(host.url);
+      web = await startTestWebHost(createApiService({ manager }, { host: 'web', version: 'test' }));
+      const api = await apiClient(web.host.url);
       try {
         for (const c of OUTCOME_CASES) {
           await manager.connectionOf(id).waitUntilConnected(10_000);
-          wrong.push(...(await checkCase(device.adminUrl, 'ui', c, () => viaWebHost(api, id, c), frames)));
+          wrong.push(...(await checkCase(started.demo.adminUrl, 'ui', c, () => viaWebHost(api, id, c), frames)));
         }
       } finally {
         api.close();
       }
     } finally {
-      await host?.close();
+      await web?.close();
       await manager.closeAll();
     }
     expect(wrong).toEqual([]);

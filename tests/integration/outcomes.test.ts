@@ -4,17 +4,11 @@
  * same cases through the web host's API are tests/integration/outcomes-ui.test.ts (a file of its own, so
  * the two halves run side by side). `npm run bench -- outcomes` prints the same cases as a table.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { describe, expect, it } from 'vitest';
 import { checkCase, OUTCOME_CASES, uncoveredFaults, viaCli } from '../support/outcome-cases';
+import { useDemoDevice } from '../support/host-over-demo';
 
-let device: DemoDeviceHandle;
-beforeAll(async () => {
-  device = await startDemoDevice({ port: 0, appReveal: false });
-}, 60_000);
-afterAll(async () => {
-  await device?.close();
-});
+const started = useDemoDevice({ appReveal: false });
 
 describe('every fault of the demo device lands in its class', () => {
   it('R-ACT-01: the cases cover every fault the demo device has', () => {
@@ -23,7 +17,7 @@ describe('every fault of the demo device lands in its class', () => {
 
   it('R-ACT-01, R-ACT-04: every fault of the demo device lands in its class through the CLI', async () => {
     const wrong: string[] = [];
-    for (const c of OUTCOME_CASES) wrong.push(...(await checkCase(device.adminUrl, 'cli', c, () => viaCli(device.runnerUrl, c))));
+    for (const c of OUTCOME_CASES) wrong.push(...(await checkCase(started.demo.adminUrl, 'cli', c, () => viaCli(started.demo.runnerUrl, c))));
     expect(wrong).toEqual([]);
   }, 400_000);
 });

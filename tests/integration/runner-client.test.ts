@@ -6,17 +6,11 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { RunnerClient, RunnerError } from '@main/runner/client';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import type { HierarchyUpdate, UiNode } from '@shared/protocol/runner';
+import { flattenTree } from '@shared/model/tree';
 import { GOLDEN_DIR as GOLDEN } from '../support/golden';
 
-function findNode(node: UiNode | undefined, predicate: (node: UiNode) => boolean): UiNode | undefined {
-  if (!node) return undefined;
-  if (predicate(node)) return node;
-  for (const child of node.node ?? []) {
-    const found = findNode(child, predicate);
-    if (found) return found;
-  }
-  return undefined;
-}
+const findNode = (root: UiNode | undefined, predicate: (node: UiNode) => boolean): UiNode | undefined =>
+  root ? flattenTree(root).find((f) => predicate(f.node))?.node : undefined;
 
 /** A scripted runner on a real socket, for the faults a recording cannot show. */
 class FakeRunner {

@@ -4,24 +4,20 @@
  * it reopens with its edits; it replays on the device; a replay runs from a step, or that step alone.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ActionRequest } from '@shared/protocol/action';
-import { recordActionStep, replayTrace } from '@main/trace/replay';
-import { TraceRecorder } from '@main/trace/index';
+import { replayTrace } from '@main/trace/replay';
 import { saveEditedTrace } from '@main/trace/edit';
 import { openTraceView } from '@main/trace/view';
 import { openTraceFile } from '@main/trace/open';
-import type { ObservedFrame } from '@shared/protocol/device';
 import { exportMaestro, exportXcuiTest } from '@main/trace/export';
 import { readMaestroFlow } from '@shared/trace/maestro-flow';
 import { useConnectedDemo } from '../support/host-over-demo';
+import { useRecordedDemoTrace } from '../support/demo-trace';
 
 const setup = useConnectedDemo();
-let dir: string;
-let trace: string;
 
 const reset = (screen: string) => setup.reset(screen);
 const sha = async (path: string) =>
@@ -34,41 +30,21 @@ const STEPS: ActionRequest[] = [
   { action: 'tap', target: { id: 'tab.checkout' } },
   { action: 'assert', target: { id: 'login.submit' }, check: 'visible' },
 ];
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'parallax-edit-'));
-  await reset('login');
-  let before: ObservedFrame | undefined = await setup.connection.observe({});
-  const recorder = await TraceRecorder.start({
-    dir,
-    manifest: { device: { name: 'Demo iPhone', kind: 'demo', url: setup.demo.runnerUrl }, app: { bundleId: 'dev.parallax.demo' } },
-  });
-  for (const [i, request] of STEPS.entries()) {
-    await setup.settled();
-    const { result, after } = await setup.connection.act(request);
-    await recordActionStep(recorder, { callId: `call-${i + 1}`, request, before, result, after });
-    before = after;
-  }
-  trace = await recorder.stop({ outFile: join(dir, 'checkout.parallax-trace') });
-}, 120_000);
-
-afterAll(async () => {
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const recorded = useRecordedDemoTrace(setup, { prefix: 'edit', file: 'checkout.parallax-trace', screen: 'login', steps: STEPS });
 
 describe('R-EDIT-06: an edited trace is a new file beside the recording', () => {
   it('saving edits writes -edited beside the original and leaves it as it was; it reopens with its edits and replays matched', async () => {
-    const recorded = await openTraceView(trace);
+    const opened = await openTraceView(recorded.trace);
     // The recording's last step asserted what was false (Sign In is gone on Checkout): it failed.
-    expect(recorded.steps.map((s) => s.result?.success)).toEqual([true, true, false]);
-    const original = await sha(trace);
-    const edited = await saveEditedTrace(trace, [
+    expect(opened.steps.map((s) => s.result?.success)).toEqual([true, true, false]);
+    const original = await sha(recorded.trace);
+    const edited = await saveEditedTrace(recorded.trace, [
       { op: 'delete', callId: 'call-3' },
       { op: 'insertAssertion', after: 'call-2', check: 'notVisible', selector: { id: 'login.submit' } },
       { op: 'rename', callId: 'call-2', label: 'Open Checkout' },
     ]);
-    expect(edited).toBe(join(dir, 'checkout-edited.parallax-trace'));
-    expect(await sha(trace)).toBe(original);
+    expect(edited).toBe(join(recorded.dir, 'checkout-edited.parallax-trace'));
+    expect(await sha(recorded.trace)).toBe(original);
 
     const view = await openTraceView(edited);
     expect(view.manifest.edited).toMatchObject({ from: 'checkout.parallax-trace', edits: 3 });
@@ -91,8 +67,8 @@ describe('R-EDIT-06: an edited trace is a new file beside the recording', () => 
 
     // A second save never replaces the first copy, nor stacks the name.
     const again = await saveEditedTrace(edited, [{ op: 'rename', callId: 'call-1', label: 'On Sign In' }]);
-    expect(again).toBe(join(dir, 'checkout-edited-2.parallax-trace'));
-    expect((await readdir(dir)).filter((n) => n.endsWith('.parallax-trace')).sort()).toEqual([
+    expect(again).toBe(join(recorded.dir, 'checkout-edited-2.parallax-trace'));
+    expect((await readdir(recorded.dir)).filter((n) => n.endsWith('.parallax-trace')).sort()).toEqual([
       'checkout-edited-2.parallax-trace',
       'checkout-edited.parallax-trace',
       'checkout.parallax-trace',
@@ -101,7 +77,7 @@ describe('R-EDIT-06: an edited trace is a new file beside the recording', () => 
 
   it('R-EDIT-07: a replay of one step runs that step alone; from a step runs it and the rest', async () => {
     await reset('login');
-    const opened = await openTraceFile(trace);
+    const opened = await openTraceFile(recorded.trace);
     const one = await replayTrace(opened, setup.connection, { stopOnDivergence: false, fromCallId: 'call-2', only: true });
     expect(one.total).toBe(1);
     expect(one.steps.map((s) => [s.number, s.verdict])).toEqual([[2, 'matched']]);
@@ -118,7 +94,7 @@ describe('R-ASRT-04: a recorded failing assertion replays as it was recorded', (
     // Step 3 asserted Sign In visible on Checkout: recorded as failed (assertion_failed). Checkout again:
     // the assertion fails again with the same outcome, so the replay did what the recording did.
     await reset('checkout');
-    const opened = await openTraceFile(trace);
+    const opened = await openTraceFile(recorded.trace);
     const report = await replayTrace(opened, setup.connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
     expect(report.steps.map((s) => [s.number, s.verdict, s.differences])).toEqual([[3, 'matched', []]]);
     expect(report.steps[0]?.replayed.outcome).toMatchObject({ success: false, failureReason: 'assertion_failed' });
@@ -127,7 +103,7 @@ describe('R-ASRT-04: a recorded failing assertion replays as it was recorded', (
 
   it('R-ASRT-04: on a screen where it now holds, the recorded failure is a divergence that says so', async () => {
     await reset('login');
-    const report = await replayTrace(await openTraceFile(trace), setup.connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
+    const report = await replayTrace(await openTraceFile(recorded.trace), setup.connection, { stopOnDivergence: false, fromCallId: 'call-3', only: true });
     expect(report.steps[0]?.verdict).toBe('diverged');
     expect(report.steps[0]?.differences.join('\n')).toContain('other outcome: recorded');
   }, 120_000);
@@ -135,7 +111,7 @@ describe('R-ASRT-04: a recorded failing assertion replays as it was recorded', (
 
 describe("R-EDIT-09: a step's name goes into the exports", () => {
   it("R-EDIT-09: Maestro writes it as the command's label:, which its reader takes; XCUITest in the step's comment", async () => {
-    const edited = await saveEditedTrace(trace, [
+    const edited = await saveEditedTrace(recorded.trace, [
       { op: 'delete', callId: 'call-3' },
       { op: 'rename', callId: 'call-2', label: 'Open Checkout' },
     ]);

@@ -9,7 +9,6 @@ import { spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IDLE_END_MS, inTraceWorker } from '@main/trace/off-thread';
 import { openReplayableTrace, openTraceView } from '@main/trace/view';
@@ -17,6 +16,7 @@ import { ReplayRunner } from '@main/trace/replay-runner';
 import { DeviceManager } from '@main/devices/manager';
 import { runTraceCommand } from '@main/cli/traces';
 import { TraceOpenError } from '@main/trace/errors';
+import { hostLoad } from '../support/host-load';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'traces', 'demo-qa');
 const EVENTS = 150_000;
@@ -40,22 +40,12 @@ describe('R-MEM-04: a trace is parsed off the host thread, in a bounded heap', (
   it('R-MEM-04: while a big trace opens, the host thread is idle and answers every turn', async () => {
     // The worker started and its reader loaded first: what is measured is the parse alone.
     await openTraceView(FIXTURE);
-    const turns: number[] = [];
-    let open = true;
-    const tick = () => {
-      turns.push(performance.now());
-      if (open) setTimeout(tick, 5);
-    };
-    const before = performance.eventLoopUtilization();
-    tick();
-    const opened = await openTraceView(big);
-    open = false;
-    const used = performance.eventLoopUtilization(before);
+    const { value: opened, utilization, turns } = await hostLoad(() => openTraceView(big));
     expect(opened.steps).toEqual([]);
     expect(opened.warnings.join(' ')).toContain(`${EVENTS * 2} resource(s)`);
     // Parsed on this thread (even in 8 ms slices) the loop would be busy nearly all the time.
-    expect(used.utilization).toBeLessThan(0.5);
-    expect(turns.length).toBeGreaterThan(10);
+    expect(utilization).toBeLessThan(0.5);
+    expect(turns).toBeGreaterThan(10);
   }, 120_000);
 
   it('R-MEM-04: a trace over the worker heap is refused as too_large, and the next trace opens', async () => {
@@ -74,24 +64,6 @@ async function cli(command: 'open' | 'replay', args: string[]) {
   const errors: string[] = [];
   const code = await runTraceCommand(command, args, { log: (l) => lines.push(l), error: (l) => errors.push(l) });
   return { code, lines, errors };
-}
-
-/** How busy this thread was while `run` ran (a share of its time, not a speed), and how many 5 ms turns it gave. */
-async function hostLoad<T>(run: () => Promise<T>): Promise<{ value: T; utilization: number; turns: number }> {
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    turns++;
-    if (running) setTimeout(tick, 5);
-  };
-  const before = performance.eventLoopUtilization();
-  tick();
-  try {
-    const value = await run();
-    return { value, utilization: performance.eventLoopUtilization(before).utilization, turns };
-  } finally {
-    running = false;
-  }
 }
 
 describe('R-MEM-04: the idle worker ends, and a job arriving as it ends gets a new one', () => {

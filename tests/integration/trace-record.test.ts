@@ -16,6 +16,7 @@ import { exportMaestro } from '@main/trace/export';
 import { openTraceFile } from '@main/trace/open';
 import { findUnfinishedTraces } from '@main/trace/recovery';
 import { TraceRecorder, type TraceManifestInput } from '@main/trace/recorder';
+import { filesUnder } from '../support/files-under';
 
 let dir: string;
 beforeEach(async () => {
@@ -56,16 +57,6 @@ function observation(step: number, extra: Record<string, unknown> = {}) {
     },
     ...extra,
   };
-}
-
-async function filesUnder(root: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(root, { withFileTypes: true })) {
-    const path = join(root, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(path)));
-    else out.push(path);
-  }
-  return out.sort();
 }
 
 describe('TraceRecorder', () => {

@@ -10,18 +10,18 @@ import { join } from 'node:path';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiService } from '@main/host/api';
-import { startWebHost, type WebHost } from '@main/host/web-host';
 import { dataDir } from '@main/paths';
 import { DeviceManager } from '@main/devices/manager';
 import { OPENED_COPIES_KEPT, receiveTrace, recentTraces, traceResource } from '@main/trace/view';
 import { TraceOpenError } from '@main/trace/index';
 import { TraceRecorder } from '@main/trace/recorder';
 import { MAX_TRACE_BYTES, TRACE_UPLOAD_PATH, TraceOpenedSchema } from '@shared/api/api';
+import { startTestWebHost, type TestWebHost } from '../support/web-host';
 
 let dir: string;
 let trace: Buffer;
 let shotRef: string;
-let host: WebHost;
+let web: TestWebHost;
 let origin: string;
 let token: string;
 const copiesDir = () => join(dataDir(), 'opened-traces');
@@ -37,17 +37,12 @@ beforeAll(async () => {
   await recorder.append({ type: 'action.after', callId: 'a', result: { success: true, backend: 'xctest' } });
   trace = await readFile(await recorder.stop({ outFile: join(dir, 'login.parallax-trace') }));
 
-  const rendererDir = join(dir, 'renderer');
-  await mkdir(rendererDir);
-  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Parallax</title>');
-  host = await startWebHost({ api: createApiService({ manager: new DeviceManager() }, { host: 'web', version: 'test' }), rendererDir });
-  const url = new URL(host.url);
-  origin = url.origin;
-  token = url.searchParams.get('token') ?? '';
+  web = await startTestWebHost(createApiService({ manager: new DeviceManager() }, { host: 'web', version: 'test' }));
+  ({ origin, token } = web);
   await rm(copiesDir(), { recursive: true, force: true });
 });
 afterAll(async () => {
-  await host?.close();
+  await web?.close();
   await rm(dir, { recursive: true, force: true });
 });
 

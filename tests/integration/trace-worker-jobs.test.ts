@@ -12,13 +12,10 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiService } from '@main/host/api';
-import { startWebHost, type WebHost } from '@main/host/web-host';
+import { createApiService, type ApiService } from '@main/host/api';
 import { dataDir } from '@main/paths';
 import { DeviceManager } from '@main/devices/manager';
-import { SessionRecording } from '@main/trace/recording';
 import { runTraceCommand } from '@main/cli/traces';
 import { main } from '@main/cli/main';
 import { inTraceWorker, TRACE_PART_CHARS } from '@main/trace/off-thread';
@@ -26,7 +23,13 @@ import { redactForTrace } from '@shared/trace/redact';
 import { TRACE_UPLOAD_PATH } from '@shared/api/api';
 import { writeZip } from '@main/trace/zip';
 import { JSON_CHUNK_CHARS } from '@main/host/json-chunks';
+import { replayPlanOf } from '@main/trace/replay-plan';
+import { openTraceFile } from '@main/trace/open';
+import { openReplayableTrace } from '@main/trace/view';
 import { openApiSocket } from '../support/api-socket';
+import { hostLoad } from '../support/host-load';
+import { recordingApi, startTestWebHost, type TestWebHost } from '../support/web-host';
+import { manyTapEvents } from '../support/trace-files';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'traces', 'demo-qa');
 /** Observation events, each naming two resources the trace lacks: a listing of 150,000 steps and 300,000 missing references. */
@@ -81,24 +84,6 @@ async function open(args: string[]) {
   const errors: string[] = [];
   const code = await runTraceCommand('open', args, { log: (l) => logs.push(l), error: (l) => errors.push(l) });
   return { code, logs, errors, stdout: logs.join('\n') };
-}
-
-/** How busy this thread was while `run` ran (a share of its time, not a speed), and how many 5 ms turns it gave. */
-async function hostLoad<T>(run: () => Promise<T>): Promise<{ value: T; utilization: number; turns: number }> {
-  let turns = 0;
-  let running = true;
-  const tick = () => {
-    turns++;
-    if (running) setTimeout(tick, 5);
-  };
-  const before = performance.eventLoopUtilization();
-  tick();
-  try {
-    const value = await run();
-    return { value, utilization: performance.eventLoopUtilization(before).utilization, turns };
-  } finally {
-    running = false;
-  }
 }
 
 async function withHeap<T>(mb: string, run: () => Promise<T>): Promise<T> {
@@ -194,26 +179,21 @@ describe('R-MEM-04: parallax audit TRACE reads the trace in the trace worker', (
 });
 
 describe("R-MEM-04: the trace editor's rewrite (trace.saveEdited) runs in the trace worker", () => {
-  let host: WebHost;
+  let web: TestWebHost;
   let manager: DeviceManager;
   let origin: string;
   let token: string;
   let tracesDir: string;
 
   beforeAll(async () => {
-    const rendererDir = await mkdtemp(join(dir, 'renderer-'));
-    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Parallax</title>');
-    tracesDir = join(dataDir(), 'traces');
-    await mkdir(tracesDir, { recursive: true });
     manager = new DeviceManager();
-    const recording = new SessionRecording(manager, { dir: tracesDir, version: 'test' });
-    host = await startWebHost({ api: createApiService({ manager, recording }, { host: 'web', version: 'test' }), rendererDir });
-    const url = new URL(host.url);
-    origin = url.origin;
-    token = url.searchParams.get('token') ?? '';
+    const recording = await recordingApi(manager);
+    tracesDir = recording.tracesDir;
+    web = await startTestWebHost(recording.api);
+    ({ origin, token } = web);
   });
   afterAll(async () => {
-    await host?.close();
+    await web?.close();
     await manager?.closeAll();
   });
 
@@ -223,6 +203,13 @@ describe("R-MEM-04: the trace editor's rewrite (trace.saveEdited) runs in the tr
     await cp(folder, copy, { recursive: true });
     return copy;
   }
+
+  /**
+   * What an edit writes in the traces folder: `<name>-edited…` and its `.edited.parallax-trace….partial`
+   * (src-main/trace/edit.ts). The folder is the suite's PARALLAX_HOME, shared with files recording in
+   * parallel, so the whole listing is not this test's to judge (a session trace appeared in it in CI).
+   */
+  const editedLeft = async () => (await readdir(tracesDir)).filter((name) => name.includes('edited')).sort();
 
   /** `trace.saveEdited` over the API socket while another page's `app.info` calls go on: how many were answered before it. */
   async function saveWhileCalling(path: string) {
@@ -251,7 +238,7 @@ describe("R-MEM-04: the trace editor's rewrite (trace.saveEdited) runs in the tr
 
   it('R-MEM-04: a trace over the worker heap is refused as trace_too_large naming the limit; other calls are answered meanwhile; no file is left', async () => {
     const path = await inTraces(big, 'big');
-    const before = (await readdir(tracesDir)).sort();
+    expect(await editedLeft()).toEqual([]);
     const { reply, answered, utilization } = await withHeap('16', () => saveWhileCalling(path));
     expect(reply.ok).toBe(false);
     expect(reply.error?.code).toBe('trace_too_large');
@@ -259,7 +246,7 @@ describe("R-MEM-04: the trace editor's rewrite (trace.saveEdited) runs in the tr
     expect(answered).toBeGreaterThan(0);
     expect(utilization).toBeLessThan(0.5);
     // Neither an edited copy nor the half-written file the worker died with.
-    expect((await readdir(tracesDir)).sort()).toEqual(before);
+    expect(await editedLeft()).toEqual([]);
   }, 120_000);
 
   it('R-MEM-04, R-MEM-02: a hostile trace (one 9 MiB event) is refused naming the event and its limit, and the host edits the next', async () => {
@@ -368,40 +355,27 @@ async function callOnRawSocket(origin: string, token: string, call: { id: number
 describe("R-MEM-07: the trace view's listing (trace.open) comes in parts, from the worker and to the page", () => {
   /** Action steps: about 1.2 KiB of JSON each in the listing, so several MiB in all. */
   const ACTIONS = 5_000;
-  let host: WebHost;
+  let web: TestWebHost;
   let manager: DeviceManager;
-  let api: ReturnType<typeof createApiService>;
+  let api: ApiService;
   let origin: string;
   let token: string;
   let many: string;
 
   beforeAll(async () => {
-    const rendererDir = await mkdtemp(join(dir, 'renderer-'));
-    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Parallax</title>');
     const tracesDir = join(dataDir(), 'traces');
     await mkdir(tracesDir, { recursive: true });
-    const [before, after] = readFileSync(join(FIXTURE, 'events.jsonl'), 'utf8')
-      .split('\n')
-      .filter((line) => line.includes('"callId":"call-1"'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    const lines: string[] = [];
-    for (let i = 0; i < ACTIONS; i++) {
-      lines.push(JSON.stringify({ ...before, callId: `call-${i}`, seq: 2 * i, time: 1_700_000_000_000 + 2 * i, action: { kind: 'tap' } }));
-      lines.push(JSON.stringify({ ...after, callId: `call-${i}`, seq: 2 * i + 1, time: 1_700_000_000_001 + 2 * i }));
-    }
-    many = await traceFolder('many-actions', lines.join('\n') + '\n');
+    many = await traceFolder('many-actions', manyTapEvents(ACTIONS));
     const copy = join(tracesDir, `many-actions-${Date.now()}.parallax-trace.d`);
     await cp(many, copy, { recursive: true });
     many = copy;
     manager = new DeviceManager();
     api = createApiService({ manager }, { host: 'web', version: 'test' });
-    host = await startWebHost({ api, rendererDir });
-    const url = new URL(host.url);
-    origin = url.origin;
-    token = url.searchParams.get('token') ?? '';
+    web = await startTestWebHost(api);
+    ({ origin, token } = web);
   }, 120_000);
   afterAll(async () => {
-    await host?.close();
+    await web?.close();
     await manager?.closeAll();
     await rm(many, { recursive: true, force: true });
   });
@@ -416,6 +390,21 @@ describe("R-MEM-07: the trace view's listing (trace.open) comes in parts, from t
     // Several parts, none over the budget (a step is far smaller than a part).
     expect(parts.length).toBeGreaterThan(parts.join('').length / TRACE_PART_CHARS);
     expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(TRACE_PART_CHARS + 2);
+  }, 240_000);
+
+  it(`R-MEM-08: the replay's plan comes as JSON parts of at most TRACE_PART_CHARS; joined, it is the plan made whole, byte for byte`, async () => {
+    const parts: string[] = [];
+    const answer = await inTraceWorker('replay', many, undefined, { onPart: (texts) => void parts.push(...texts) });
+    // The answer holds no action: they all came as parts, several of them, none over the budget.
+    expect(answer.actions).toEqual([]);
+    expect(answer.timelineSteps).toBe(ACTIONS);
+    expect(parts.length).toBeGreaterThan(parts.join('').length / TRACE_PART_CHARS);
+    expect(Math.max(...parts.map((p) => p.length))).toBeLessThanOrEqual(TRACE_PART_CHARS + 2);
+    // What the host replays (openReplayableTrace joins the parts) is what this thread makes of the trace whole.
+    const whole = replayPlanOf(await openTraceFile(many));
+    const replayable = await openReplayableTrace(many);
+    expect(JSON.stringify(replayable.plan)).toBe(JSON.stringify(whole));
+    expect(replayable.timeline.map((s) => s.callId)).toEqual(Array.from({ length: ACTIONS }, (_, i) => `call-${i}`));
   }, 240_000);
 
   it('R-MEM-07: the API socket carries the listing as fragments of one message, each at most JSON_CHUNK_CHARS plus a step; the page reads the whole listing', async () => {

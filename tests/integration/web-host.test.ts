@@ -1,37 +1,34 @@
-import { mkdtemp, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import { createApiService } from '@main/host/api';
-import { startWebHost, type WebHost } from '@main/host/web-host';
+import type { WebHost } from '@main/host/web-host';
 import { DeviceManager } from '@main/devices/manager';
 import { GOLDEN_DIR as GOLDEN } from '../support/golden';
 import { openApiSocket } from '../support/api-socket';
+import { startTestWebHost, type TestWebHost } from '../support/web-host';
 
 let replay: ReplayDevice;
 let manager: DeviceManager;
+let web: TestWebHost;
 let host: WebHost;
 let origin: string;
 let token: string;
 
 beforeAll(async () => {
-  const rendererDir = await mkdtemp(join(tmpdir(), 'parallax-renderer-'));
-  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Parallax</title>');
-  await mkdir(join(rendererDir, 'assets'));
-  await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
   replay = await startReplayDevice(GOLDEN);
   manager = new DeviceManager();
   manager.connect(replay.url, { kind: 'replay', name: 'golden' });
-  host = await startWebHost({ api: createApiService({ manager }, { host: 'web', version: 'test' }), rendererDir });
-  const url = new URL(host.url);
-  origin = url.origin;
-  token = url.searchParams.get('token') ?? '';
+  web = await startTestWebHost(createApiService({ manager }, { host: 'web', version: 'test' }));
+  ({ host, origin, token } = web);
+  await mkdir(join(web.rendererDir, 'assets'));
+  await writeFile(join(web.rendererDir, 'assets', 'app.js'), 'console.log(1)');
 });
 
 afterAll(async () => {
-  await host.close();
+  await web.close();
   await manager.closeAll();
   await replay.close();
 });

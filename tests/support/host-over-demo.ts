@@ -168,17 +168,11 @@ export interface CommandRun {
   stderr: string;
 }
 
-/**
- * The demo device for the tests of the real `parallax` command (bin/parallax.mjs run by this Node, from
- * the repository's root, killed after 60 s): started before the scope's tests, closed after them.
- */
-export function useCliOverDemo(options: { demo?: StartDemoDeviceOptions } = {}): {
-  readonly demo: DemoDeviceHandle;
-  parallax(...args: string[]): Promise<CommandRun>;
-} {
+/** The demo device alone, started before the scope's tests (on a free port) and closed after them. */
+export function useDemoDevice(options: StartDemoDeviceOptions = {}): { readonly demo: DemoDeviceHandle } {
   let demo: DemoDeviceHandle | undefined;
   beforeAll(async () => {
-    demo = await startDemoDevice({ port: 0, ...options.demo });
+    demo = await startDemoDevice({ port: 0, ...options });
   }, 60_000);
   afterAll(async () => {
     await demo?.close();
@@ -187,6 +181,22 @@ export function useCliOverDemo(options: { demo?: StartDemoDeviceOptions } = {}):
     get demo() {
       if (demo === undefined) throw new Error('the demo device is not started: use it inside a test or a hook');
       return demo;
+    },
+  };
+}
+
+/**
+ * The demo device for the tests of the real `parallax` command (bin/parallax.mjs run by this Node, from
+ * the repository's root, killed after 60 s): started before the scope's tests, closed after them.
+ */
+export function useCliOverDemo(options: { demo?: StartDemoDeviceOptions } = {}): {
+  readonly demo: DemoDeviceHandle;
+  parallax(...args: string[]): Promise<CommandRun>;
+} {
+  const started = useDemoDevice(options.demo);
+  return {
+    get demo() {
+      return started.demo;
     },
     parallax: runParallax,
   };

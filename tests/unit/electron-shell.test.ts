@@ -2,9 +2,18 @@
  * The Electron shell cannot run here (no Electron binary), so its security settings are checked with
  * Electron mocked: what the shell asks Electron for is exactly what a user's window would get.
  */
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { isApiMethod } from '@shared/api/api';
+import { joinReply } from '@shared/api/reply-pieces';
+import { JSON_CHUNK_CHARS } from '@main/host/json-chunks';
+import { DEMO_QA_TRACE, manyTapEvents } from '../support/trace-files';
+
+/** Action steps of about 1.2 KiB each in the listing: a few MiB in all, several pieces. */
+const STEPS = 3_000;
 
 const captured = vi.hoisted(() => ({
   windowOptions: undefined as undefined | { webPreferences: Record<string, unknown> },
@@ -92,6 +101,16 @@ beforeAll(async () => {
   await vi.waitFor(() => expect(captured.loaded).toBeTruthy(), { timeout: 15_000 });
 });
 
+/**
+ * A call as the preload makes it (docs/rules.md#r-mem-09): the reply's first piece from parallax:call, each
+ * next one from parallax:more, the joined text parsed.
+ */
+async function callShell(event: unknown, raw: unknown): Promise<unknown> {
+  const more = captured.ipcHandlers.get('parallax:more')!;
+  const first = await captured.ipcHandlers.get('parallax:call')!(event, raw);
+  return JSON.parse(await joinReply(first, async (id) => more(event, id)));
+}
+
 /** The CSP the shell adds to a response. */
 function sentCsp(): string {
   let headers: { responseHeaders: Record<string, string[]> } | undefined;
@@ -129,13 +148,13 @@ describe('Electron shell security', () => {
     expect(handle).toBeDefined();
     const ours = { senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } };
     const foreign = { senderFrame: { url: 'https://evil.example/' } };
-    expect(await handle?.(foreign, { method: 'devices.list', params: {} })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await handle?.(ours, 'devices.list')).toMatchObject({ ok: false, error: { code: 'bad_request' } });
-    expect(await handle?.(ours, { method: 'devices.connect', params: { url: 'javascript:alert(1)' } })).toMatchObject({
+    expect(await callShell(foreign, { method: 'devices.list', params: {} })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await callShell(ours, 'devices.list')).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    expect(await callShell(ours, { method: 'devices.connect', params: { url: 'javascript:alert(1)' } })).toMatchObject({
       ok: false,
       error: { code: 'bad_request' },
     });
-    const listed = (await handle?.(ours, { method: 'devices.list', params: {} })) as { ok: boolean; result: unknown[] };
+    const listed = (await callShell(ours, { method: 'devices.list', params: {} })) as { ok: boolean; result: unknown[] };
     expect(listed.ok).toBe(true);
     expect(listed.result).toHaveLength(1);
     expect(captured.loaded).toMatch(/out[\\/]renderer[\\/]index\.html$/);
@@ -170,37 +189,78 @@ describe('Electron shell: who may call, and where a page may go', () => {
   });
 
   it('R-PERF-06: wire.reset (a page starting its wire anew) is answered by the shell for its own renderer only, never by the API', async () => {
-    const handle = captured.ipcHandlers.get('parallax:call')!;
     const ours = { senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } };
     const foreign = { senderFrame: { url: 'https://evil.example/' } };
-    expect(await handle(ours, { method: 'wire.reset', params: {} })).toEqual({ ok: true, result: {} });
-    expect(await handle(foreign, { method: 'wire.reset', params: {} })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await callShell(ours, { method: 'wire.reset', params: {} })).toEqual({ ok: true, result: {} });
+    expect(await callShell(foreign, { method: 'wire.reset', params: {} })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     // The API itself has no such method (it would answer unknown_method): the shell took it.
     expect(isApiMethod('wire.reset')).toBe(false);
   });
 
   it('R-QA-19: Reveal shows a trace Parallax wrote in the file manager, and no other path', async () => {
-    const handle = captured.ipcHandlers.get('parallax:call')!;
     const ours = { senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } };
-    expect(await handle(ours, { method: 'trace.reveal', params: { path: '/etc/passwd' } })).toMatchObject({ ok: false, error: { code: 'trace_forbidden' } });
+    expect(await callShell(ours, { method: 'trace.reveal', params: { path: '/etc/passwd' } })).toMatchObject({ ok: false, error: { code: 'trace_forbidden' } });
     expect(captured.revealed).toEqual([]);
     const chosen = '/home/qa/chosen.parallax-trace';
     captured.ipcListeners.get('parallax:chosen')?.(ours, chosen);
-    expect(await handle(ours, { method: 'trace.reveal', params: { path: chosen } })).toMatchObject({ ok: true, result: { shown: true, folder: '/home/qa' } });
+    expect(await callShell(ours, { method: 'trace.reveal', params: { path: chosen } })).toMatchObject({
+      ok: true,
+      result: { shown: true, folder: '/home/qa' },
+    });
     expect(captured.revealed).toEqual([chosen]);
   });
 
   it('R-PATH-01: the page opens only a file the user chose (dialog or drop), not any path it names', async () => {
-    const handle = captured.ipcHandlers.get('parallax:call')!;
     const ours = { senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } };
     const foreign = { senderFrame: { url: 'https://evil.example/' } };
     const dropped = '/home/qa/dropped.parallax-trace';
-    expect(await handle(ours, { method: 'trace.open', params: { path: dropped } })).toMatchObject({ ok: false, error: { code: 'trace_forbidden' } });
+    expect(await callShell(ours, { method: 'trace.open', params: { path: dropped } })).toMatchObject({ ok: false, error: { code: 'trace_forbidden' } });
     captured.ipcListeners.get('parallax:chosen')?.(foreign, dropped);
-    expect(await handle(ours, { method: 'trace.open', params: { path: dropped } })).toMatchObject({ ok: false, error: { code: 'trace_forbidden' } });
+    expect(await callShell(ours, { method: 'trace.open', params: { path: dropped } })).toMatchObject({ ok: false, error: { code: 'trace_forbidden' } });
     captured.ipcListeners.get('parallax:chosen')?.(ours, dropped);
     // Allowed now: it fails only because the file is not there.
-    expect(await handle(ours, { method: 'trace.open', params: { path: dropped } })).toMatchObject({ ok: false, error: { code: 'trace_unreadable' } });
+    expect(await callShell(ours, { method: 'trace.open', params: { path: dropped } })).toMatchObject({ ok: false, error: { code: 'trace_unreadable' } });
+  });
+});
+
+describe('R-MEM-09: the shell gives a reply a piece at a time, as the web host does', () => {
+  const ours = () => ({ senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } });
+  const foreign = { senderFrame: { url: 'https://evil.example/' } };
+
+  it("R-MEM-09: trace.open's listing of 3,000 steps comes as pieces of about JSON_CHUNK_CHARS; joined, the page reads every step in order", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'parallax-shell-pieces-'));
+    try {
+      const trace = join(dir, 'many.parallax-trace.d');
+      await mkdir(trace);
+      await copyFile(join(DEMO_QA_TRACE, 'manifest.json'), join(trace, 'manifest.json'));
+      await writeFile(join(trace, 'events.jsonl'), manyTapEvents(STEPS));
+      captured.ipcListeners.get('parallax:chosen')?.(ours(), trace);
+
+      const call = captured.ipcHandlers.get('parallax:call')!;
+      const more = captured.ipcHandlers.get('parallax:more')!;
+      const pieces: { text: string; more?: number }[] = [
+        (await call(ours(), { method: 'trace.open', params: { path: trace } })) as { text: string; more?: number },
+      ];
+      while (pieces.at(-1)!.more !== undefined) pieces.push((await more(ours(), pieces.at(-1)!.more)) as { text: string; more?: number });
+      const text = pieces.map((p) => p.text).join('');
+      const reply = JSON.parse(text) as { ok: boolean; result: { steps: { callId: string }[] } };
+      expect(reply.ok).toBe(true);
+      expect(reply.result.steps.map((s) => s.callId)).toEqual(Array.from({ length: STEPS }, (_, i) => `call-${i}`));
+      expect(text).toBe(JSON.stringify(reply));
+      expect(pieces.length).toBeGreaterThan(text.length / (JSON_CHUNK_CHARS + 64 * 1024));
+      expect(Math.max(...pieces.map((p) => p.text.length))).toBeLessThanOrEqual(JSON_CHUNK_CHARS + 64 * 1024);
+      // Taken to its end, the reply has no piece left to give.
+      await expect(Promise.resolve().then(() => more(ours(), pieces[0]!.more))).rejects.toThrow(/has no more pieces/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('R-MEM-09: parallax:more answers our renderer only, and only a reply id', async () => {
+    const more = captured.ipcHandlers.get('parallax:more')!;
+    await expect(Promise.resolve().then(() => more(foreign, 1))).rejects.toThrow('not the Parallax renderer');
+    await expect(Promise.resolve().then(() => more(ours(), '1'))).rejects.toThrow('parallax:more takes the id of a reply');
+    await expect(Promise.resolve().then(() => more(ours(), 424_242))).rejects.toThrow(/reply 424242 has no more pieces/);
   });
 });
 
@@ -215,10 +275,9 @@ describe('Electron menu', () => {
     captured.dialogAnswer = { canceled: false, filePaths: ['/home/qa/login.parallax-trace'] };
     item?.click?.();
     await vi.waitFor(() => expect(openRequests()).toHaveLength(1));
-    const handle = captured.ipcHandlers.get('parallax:call')!;
     const ours = { senderFrame: { url: pathToFileURL(captured.loaded ?? '').href } };
     // R-PATH-01: the picked file may be opened by the page (it is not there, so: unreadable, not forbidden).
-    expect(await handle(ours, { method: 'trace.open', params: { path: '/home/qa/login.parallax-trace' } })).toMatchObject({
+    expect(await callShell(ours, { method: 'trace.open', params: { path: '/home/qa/login.parallax-trace' } })).toMatchObject({
       error: { code: 'trace_unreadable' },
     });
     expect(openRequests()[0]).toEqual({

@@ -2,7 +2,7 @@
  * The grid of many devices (docs/rules.md#r-perf-09): which devices get a tile, how the tiles fit the
  * window, and how the screenshot loop shares its requests among the devices.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { gridDevices, gridLayout, nextShot, type PaceSlot } from '@shared/inspect/grid';
 import { GridLoop } from '@renderer/api/grid-live';
@@ -87,6 +87,13 @@ function fakeHost(delays: Record<string, number>) {
 }
 
 describe('R-PERF-09: the grid loop', () => {
+  // The loop's clock (performance.now, its timers) is the test's: the fake devices' delays and the loop's
+  // pacing are moved on together by the test, so a busy machine cannot starve a device within the window
+  // the test looks at (docs/rules.md#r-suite-01).
+  beforeEach(() => void vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance', 'Date'] }));
+  afterEach(() => void vi.useRealTimers());
+  const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
   it('R-PERF-09: keeps its bound in flight, one per device, every device served, nothing after it stops', async () => {
     const delays = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`d${i}`, i === 7 ? 400 : 30]));
     const { api, state } = fakeHost(delays);
@@ -95,10 +102,10 @@ describe('R-PERF-09: the grid loop', () => {
     for (const id of Object.keys(delays)) loop.attach(id, { show: async () => void shown.set(id, (shown.get(id) ?? 0) + 1), rate: () => {}, failed: () => {} });
     loop.setDevices(Object.keys(delays));
     loop.start();
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    await elapse(1_200);
     loop.stop();
     const calls = new Map(state.calls);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await elapse(600);
     expect(state.maxInFlight).toBeLessThanOrEqual(4);
     expect(state.maxPerDevice).toBe(1);
     // Every device had pictures, the slow one too; the fast ones were not starved by it either.
@@ -113,11 +120,11 @@ describe('R-PERF-09: the grid loop', () => {
     const loop = new GridLoop(api, 2);
     loop.setDevices(['a', 'b']);
     loop.start();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await elapse(300);
     loop.setDevices(['a']);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await elapse(50);
     const before = state.calls.get('b');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await elapse(300);
     loop.stop();
     expect(state.calls.get('b')).toBe(before);
     expect(state.calls.get('a')!).toBeGreaterThan(3);

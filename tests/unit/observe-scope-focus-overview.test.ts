@@ -6,58 +6,25 @@
  * "co-scopes layoutWarnings (issue #5074)"), on Parallax's observation.
  */
 import { describe, expect, it } from 'vitest';
-import { ObservationSchema, type LayoutWarning, type Observation } from '@shared/protocol/observation';
+import { ObservationSchema, type Observation } from '@shared/protocol/observation';
 import type { AccessibilityAudit, A11yFinding } from '@shared/protocol/accessibility';
 import type { UiNode } from '@shared/protocol/runner';
 import { ObserveRegionError, parseObserveFocus, scopeAudit, scopeObservation } from '@shared/observe';
 import { flattenTree } from '@shared/model/tree';
-import { observation } from '../support/observation';
+import { androidObservation, androidTree, HEADER_B, ITEM_2_B, STATUS_BAR_B, warningAt, type Bounds } from '../support/scope-fixture';
 
-type B = { left: number; top: number; right: number; bottom: number };
 const SYSUI = 'com.android.systemui';
 const APP = 'com.example.app';
 const STATUS_BAR = `${SYSUI}:id/status_bar`;
 const NAV_BAR = `${SYSUI}:id/navigation_bar`;
 const HEADER = `${APP}:id/header`;
 const LIST = `${APP}:id/list`;
-const STATUS_BAR_B: B = { left: 0, top: 0, right: 1080, bottom: 80 };
-const HEADER_B: B = { left: 0, top: 80, right: 1080, bottom: 200 };
-const ITEM_2_B: B = { left: 0, top: 400, right: 1080, bottom: 600 };
-const NAV_BAR_B: B = { left: 0, top: 2300, right: 1080, bottom: 2400 };
-
-/** AutoMobile's fixture: system chrome (dotted foreign ids) flanking the app's subtree; the list rows carry no id. */
-function tree(): UiNode {
-  return {
-    className: 'FrameLayout',
-    bounds: { left: 0, top: 0, right: 1080, bottom: 2400 },
-    node: [
-      { 'resource-id': STATUS_BAR, bounds: STATUS_BAR_B },
-      {
-        className: 'LinearLayout',
-        bounds: { left: 0, top: 80, right: 1080, bottom: 2300 },
-        node: [
-          { 'resource-id': HEADER, text: 'Title', bounds: HEADER_B },
-          {
-            'resource-id': LIST,
-            scrollable: 'true',
-            bounds: { left: 0, top: 200, right: 1080, bottom: 2200 },
-            node: [
-              { text: 'Item 1', bounds: { left: 0, top: 200, right: 1080, bottom: 400 } },
-              { text: 'Item 2', bounds: ITEM_2_B },
-            ],
-          },
-          { className: 'View', bounds: { left: 0, top: 2200, right: 1080, bottom: 2300 } },
-        ],
-      },
-      { 'resource-id': NAV_BAR, bounds: NAV_BAR_B },
-    ],
-  } as UiNode;
-}
+const IDS = { statusBar: STATUS_BAR, header: HEADER, list: LIST, navBar: NAV_BAR };
+/** AutoMobile's fixture, its chrome by package-qualified ids, in the foreground app's window. */
+const tree = (): UiNode => androidTree(IDS);
 
 function fixture(root: UiNode = tree(), fields: Partial<Observation> = {}): Observation {
-  return observation({
-    screenSize: { width: 1080, height: 2400 },
-    systemInsets: { top: 80, bottom: 100, left: 0, right: 0 },
+  return androidObservation(root, {
     activeWindow: { bundleId: APP },
     viewHierarchy: { packageName: APP, hierarchy: root } as Observation['viewHierarchy'],
     ...fields,
@@ -69,15 +36,6 @@ const ids = (o: Observation) => nodes(o).flatMap((f) => (f.node['resource-id'] ?
 const texts = (o: Observation) => nodes(o).flatMap((f) => (f.node.text ? [f.node.text] : []));
 const byId = (o: Observation, id: string) => nodes(o).find((f) => f.node['resource-id'] === id);
 const keyIn = (root: UiNode, id: string) => flattenTree(root).find((f) => f.node['resource-id'] === id || f.node.text === id)!.key;
-const warningAt = (nodeKey: string, bounds: B): LayoutWarning => ({
-  nodeKey,
-  side: 'top',
-  region: 'statusBar',
-  severity: 'warning',
-  overflowPx: 10,
-  insetPx: 80,
-  bounds,
-});
 
 describe('R-SCOPE-01: FOCUS, foreground app', () => {
   it('R-SCOPE-01: drops identifiable foreign chrome (by resource-id package) and says so', () => {
@@ -262,7 +220,7 @@ describe('R-LAY-08: layout warnings co-scoped with FOCUS and OVERVIEW', () => {
 
 describe('R-SCOPE-05: accessibility findings co-scoped', () => {
   const root = tree();
-  const finding = (id: string, bounds: B, severity: A11yFinding['severity'] = 'warning'): A11yFinding => ({
+  const finding = (id: string, bounds: Bounds, severity: A11yFinding['severity'] = 'warning'): A11yFinding => ({
     rule: 'R-A11Y-03',
     kind: 'hitRegion',
     severity,

@@ -5,64 +5,17 @@
  * and "co-scopes layoutWarnings (issue #5074)"), on Parallax's observation.
  */
 import { describe, expect, it } from 'vitest';
-import { ObservationSchema, type LayoutWarning, type Observation } from '@shared/protocol/observation';
+import { ObservationSchema, type Observation } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
 import { ObserveRegionError, parseObserveRegion, scopeToRegion } from '@shared/observe';
 import { flattenTree } from '@shared/model/tree';
-import { observation } from '../support/observation';
+import { androidObservation, androidTree, HEADER_B, ITEM_2_B, NAV_BAR_B, STATUS_BAR_B, warningAt } from '../support/scope-fixture';
 
-type B = { left: number; top: number; right: number; bottom: number };
-const STATUS_BAR: B = { left: 0, top: 0, right: 1080, bottom: 80 };
-const HEADER: B = { left: 0, top: 80, right: 1080, bottom: 200 };
-const ITEM_2: B = { left: 0, top: 400, right: 1080, bottom: 600 };
-const NAV_BAR: B = { left: 0, top: 2300, right: 1080, bottom: 2400 };
-
-/** AutoMobile's fixture: chrome (status and nav bars) flanking the app's own subtree. */
-function fixture(fields: Partial<Observation> = {}): Observation {
-  const root: UiNode = {
-    className: 'FrameLayout',
-    bounds: { left: 0, top: 0, right: 1080, bottom: 2400 },
-    node: [
-      { 'resource-id': 'status_bar', bounds: STATUS_BAR },
-      {
-        className: 'LinearLayout',
-        bounds: { left: 0, top: 80, right: 1080, bottom: 2300 },
-        node: [
-          { 'resource-id': 'header', text: 'Title', bounds: HEADER },
-          {
-            'resource-id': 'list',
-            scrollable: 'true',
-            bounds: { left: 0, top: 200, right: 1080, bottom: 2200 },
-            node: [
-              { text: 'Item 1', bounds: { left: 0, top: 200, right: 1080, bottom: 400 } },
-              { text: 'Item 2', bounds: ITEM_2 },
-            ],
-          },
-          { className: 'View', bounds: { left: 0, top: 2200, right: 1080, bottom: 2300 } },
-        ],
-      },
-      { 'resource-id': 'navigation_bar', bounds: NAV_BAR },
-    ],
-  };
-  return observation({
-    screenSize: { width: 1080, height: 2400 },
-    systemInsets: { top: 80, bottom: 100, left: 0, right: 0 },
-    viewHierarchy: { hierarchy: root } as Observation['viewHierarchy'],
-    ...fields,
-  });
-}
+/** AutoMobile's fixture, its chrome named plainly. */
+const fixture = (fields: Partial<Observation> = {}): Observation => androidObservation(androidTree(), fields);
 
 const ids = (o: Observation) => flattenTree(o.viewHierarchy!.hierarchy!).flatMap((f) => (f.node['resource-id'] ? [f.node['resource-id']] : []));
 const keyOf = (o: Observation, id: string) => flattenTree(o.viewHierarchy!.hierarchy!).find((f) => f.node['resource-id'] === id)?.key;
-const warningAt = (nodeKey: string, bounds: B): LayoutWarning => ({
-  nodeKey,
-  side: 'top',
-  region: 'statusBar',
-  severity: 'warning',
-  overflowPx: 10,
-  insetPx: 80,
-  bounds,
-});
 const TOP_HALF = { x1: 0, y1: 0, x2: 1, y2: 0.5 };
 const WHOLE = { x1: 0, y1: 0, x2: 1, y2: 1 };
 
@@ -99,7 +52,7 @@ describe('scopeToRegion', () => {
   });
 
   it('R-LAY-10: pure: the observation given is not changed', () => {
-    const o = fixture({ layoutWarnings: { scope: 'full', warnings: [warningAt('0.1.0', HEADER), warningAt('0.2', NAV_BAR)] } });
+    const o = fixture({ layoutWarnings: { scope: 'full', warnings: [warningAt('0.1.0', HEADER_B), warningAt('0.2', NAV_BAR_B)] } });
     const before = JSON.stringify(o);
     scopeToRegion(o, TOP_HALF);
     expect(JSON.stringify(o)).toBe(before);
@@ -124,21 +77,21 @@ describe('parseObserveRegion', () => {
 
 describe('R-LAY-08: layout warnings co-scoped with the region', () => {
   it('R-LAY-08: a warning whose element falls outside the crop is dropped and the list becomes scoped', () => {
-    const o = fixture({ layoutWarnings: { scope: 'full', warnings: [warningAt('0.1.0', HEADER), warningAt('0.2', NAV_BAR)] } });
+    const o = fixture({ layoutWarnings: { scope: 'full', warnings: [warningAt('0.1.0', HEADER_B), warningAt('0.2', NAV_BAR_B)] } });
     const { layoutWarnings } = scopeToRegion(o, TOP_HALF);
-    expect(layoutWarnings).toEqual({ scope: 'scoped', warnings: [expect.objectContaining({ nodeKey: '0.1.0', bounds: HEADER })] });
+    expect(layoutWarnings).toEqual({ scope: 'scoped', warnings: [expect.objectContaining({ nodeKey: '0.1.0', bounds: HEADER_B })] });
   });
 
   it('R-LAY-08: a kept warning names its element by its key in the pruned tree', () => {
     // The content rectangle drops the status bar (0.0), so the app's subtree moves up one place.
-    const o = fixture({ layoutWarnings: { scope: 'full', warnings: [warningAt('0.0', STATUS_BAR), warningAt('0.1.1.1', ITEM_2)] } });
+    const o = fixture({ layoutWarnings: { scope: 'full', warnings: [warningAt('0.0', STATUS_BAR_B), warningAt('0.1.1.1', ITEM_2_B)] } });
     const result = scopeToRegion(o);
     expect(result.layoutWarnings.warnings.map((w) => w.nodeKey)).toEqual(['0.0.1.1']);
     expect(flattenTree(result.viewHierarchy!.hierarchy!).find((f) => f.key === '0.0.1.1')?.node.text).toBe('Item 2');
   });
 
   it('R-LAY-08: a truncated list becomes scoped and drops its stale total when scoping removes warnings', () => {
-    const o = fixture({ layoutWarnings: { scope: 'truncated', total: 137, warnings: [warningAt('0.1.0', HEADER), warningAt('0.2', NAV_BAR)] } });
+    const o = fixture({ layoutWarnings: { scope: 'truncated', total: 137, warnings: [warningAt('0.1.0', HEADER_B), warningAt('0.2', NAV_BAR_B)] } });
     const { layoutWarnings } = scopeToRegion(o, TOP_HALF);
     expect(layoutWarnings.scope).toBe('scoped');
     expect(layoutWarnings.total).toBeUndefined();
@@ -146,18 +99,18 @@ describe('R-LAY-08: layout warnings co-scoped with the region', () => {
   });
 
   it('R-LAY-08: when every warning survives and nothing is pruned, scope and total stand', () => {
-    const o = fixture({ layoutWarnings: { scope: 'truncated', total: 137, warnings: [warningAt('0.1.0', HEADER)] } });
-    expect(scopeToRegion(o, WHOLE).layoutWarnings).toEqual({ scope: 'truncated', total: 137, warnings: [warningAt('0.1.0', HEADER)] });
+    const o = fixture({ layoutWarnings: { scope: 'truncated', total: 137, warnings: [warningAt('0.1.0', HEADER_B)] } });
+    expect(scopeToRegion(o, WHOLE).layoutWarnings).toEqual({ scope: 'truncated', total: 137, warnings: [warningAt('0.1.0', HEADER_B)] });
   });
 
   it('R-LAY-08: a truncated list becomes scoped once the tree was pruned, even when every shown warning survives', () => {
     // A capped-away warning may belong to a pruned node: the total no longer describes what is shown.
-    const o = fixture({ layoutWarnings: { scope: 'truncated', total: 137, warnings: [warningAt('0.1.0', HEADER)] } });
-    expect(scopeToRegion(o, TOP_HALF).layoutWarnings).toEqual({ scope: 'scoped', warnings: [warningAt('0.1.0', HEADER)] });
+    const o = fixture({ layoutWarnings: { scope: 'truncated', total: 137, warnings: [warningAt('0.1.0', HEADER_B)] } });
+    expect(scopeToRegion(o, TOP_HALF).layoutWarnings).toEqual({ scope: 'scoped', warnings: [warningAt('0.1.0', HEADER_B)] });
   });
 
   it('R-LAY-08: a full list whose warnings all survive a pruning crop stays full', () => {
-    const o = fixture({ layoutWarnings: { scope: 'full', warnings: [warningAt('0.1.0', HEADER)] } });
+    const o = fixture({ layoutWarnings: { scope: 'full', warnings: [warningAt('0.1.0', HEADER_B)] } });
     expect(scopeToRegion(o, TOP_HALF).layoutWarnings.scope).toBe('full');
   });
 });

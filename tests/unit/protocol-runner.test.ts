@@ -19,6 +19,7 @@ import {
   type UiNode,
 } from '@shared/protocol/runner';
 import { nodeFlag } from '@shared/model/node';
+import { flattenTree } from '@shared/model/tree';
 import { failed } from '../support/results';
 
 // The recorded real-runner session (resources/recordings/settings-tap-general).
@@ -47,15 +48,8 @@ function inbound(value: unknown): RunnerInbound {
   return ok(decodeRunnerInbound(JSON.stringify(value)));
 }
 
-function findNode(node: UiNode | undefined, predicate: (node: UiNode) => boolean): UiNode | undefined {
-  if (!node) return undefined;
-  if (predicate(node)) return node;
-  for (const child of node.node ?? []) {
-    const found = findNode(child, predicate);
-    if (found) return found;
-  }
-  return undefined;
-}
+const findNode = (root: UiNode | undefined, predicate: (node: UiNode) => boolean): UiNode | undefined =>
+  root ? flattenTree(root).find((f) => predicate(f.node))?.node : undefined;
 
 /** A tiny deterministic PRNG, so the garbage frame is the same on every run. */
 function garbage(bytes: number): string {

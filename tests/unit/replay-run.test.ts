@@ -135,6 +135,23 @@ describe('a replay run in the trace view', () => {
     expect(useReplay.getState().run?.error).toBe('The device is gone from the host (no device d1); choose another one.');
   });
 
+  it('R-EDIT-07: a run from a step, or of one step, gives no badge to the steps outside it: they were not part of the run, not "not reached"', async () => {
+    const host = fakeHost();
+    const done = startReplay(host.api, { ...input, total: 2, fromCallId: 'call-2', scope: ['call-2', 'call-3'] });
+    expect(host.calls[0]).toMatchObject({ input: { fromCallId: 'call-2' } });
+    let run = useReplay.getState().run!;
+    // While it runs, the step before it waits for nothing.
+    expect(stepReplayState(run, input.path, 'call-1')).toBeUndefined();
+    expect(stepReplayState(run, input.path, 'call-2')).toEqual({ verdict: 'pending' });
+    host.emit('trace.replayStep', { path: input.path, deviceId: 'd1', total: 2, step: step(1, 'matched') });
+    host.calls[0]!.resolve(report([step(1, 'matched')], 2, { reason: 'divergence', afterCallId: 'call-2' }));
+    await done;
+    run = useReplay.getState().run!;
+    expect(stepReplayState(run, input.path, 'call-1')).toBeUndefined();
+    expect(stepReplayState(run, input.path, 'call-2')).toMatchObject({ verdict: 'matched' });
+    expect(stepReplayState(run, input.path, 'call-3')).toEqual({ verdict: 'notRun' });
+  });
+
   it('Stop asks the host once, and only while the run runs', async () => {
     const host = fakeHost();
     const done = startReplay(host.api, input);

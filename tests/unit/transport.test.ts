@@ -175,7 +175,7 @@ describe('the Electron transport and frames sent once (docs/rules.md#r-perf-06)'
   const picture = { format: 'png', dataBase64: 'iVBORw0K' };
   const frame = (screenshot: unknown) => ({ deviceId: 'device-1', observation: null, screenshot, receivedAt: 5 });
 
-  /** A preload stand-in: answers calls from `answer`, and lets the test push events. */
+  /** A preload stand-in: answers calls from `answer` as the preload does, as the reply's JSON text (R-MEM-09), and lets the test push events. */
   function fakeBridge(answer: (method: string) => unknown) {
     const listeners = new Map<string, Set<(payload: unknown) => void>>();
     const calls: string[] = [];
@@ -185,7 +185,7 @@ describe('the Electron transport and frames sent once (docs/rules.md#r-perf-06)'
       bridge: {
         call: (method: string) => {
           calls.push(method);
-          return Promise.resolve(answer(method));
+          return Promise.resolve(JSON.stringify(answer(method)));
         },
         on: (event: string, listener: (payload: unknown) => void) => {
           if (!listeners.has(event)) listeners.set(event, new Set());

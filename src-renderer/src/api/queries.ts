@@ -12,6 +12,7 @@ import type { DiscoveredDevice } from '@shared/protocol/appreveal';
 import type { Strategy } from '@shared/protocol/observation';
 import { useInspector } from '@renderer/state/store';
 import { frameMeter } from '@renderer/state/frame-meter';
+import { sameJson } from '@shared/protocol/json';
 import { errorMessage } from '@renderer/state/format';
 import { deviceBusy, useTimeline } from '@renderer/state/timeline';
 import { ApiCallError, type HostStatus, type Transport } from './transport';
@@ -91,6 +92,9 @@ export function useFrame(device: DeviceSummary | undefined, options: FrameOption
     enabled: device?.state === 'connected' && !live,
     retry: false,
     staleTime: Infinity,
+    // Not react-query's deep merge (a copy of every object that differs, tens of ms on a 50,000-node tree
+    // only to find it new): a frame is replaced whole, except that an unchanged tree stays the shown one.
+    structuralSharing: (previous, next) => keepUnchangedTree(previous as Frame | undefined, next as Frame),
     // Switching strategy (not device) keeps the last frame on screen until the first one observed anew.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === deviceId ? previous : undefined),
   });
@@ -259,13 +263,29 @@ export function newerFrame(current: Frame | undefined, next: Frame): Frame {
   return current && current.receivedAt > next.receivedAt ? current : next;
 }
 
+/**
+ * `next`, holding `previous`'s tree objects where its tree is the same (docs/rules.md#r-perf-03): what the
+ * views draw from is keyed on those objects, so a live read of an unchanged screen (new timings, a new
+ * observation every time) redraws no row, no box and no match. The root node is kept when only the read's
+ * own stamps (updatedAt) moved on; the whole `viewHierarchy` when nothing did. Neither frame is changed.
+ */
+export function keepUnchangedTree(previous: Frame | undefined, next: Frame): Frame {
+  const was = previous?.observation?.viewHierarchy;
+  const observation = next.observation;
+  const now = observation?.viewHierarchy;
+  if (!previous || !was || !observation || !now || was === now || previous.deviceId !== next.deviceId) return next;
+  if (!sameJson(was.hierarchy, now.hierarchy)) return next;
+  const kept = sameJson({ ...was, hierarchy: undefined }, { ...now, hierarchy: undefined }) ? was : { ...now, hierarchy: was.hierarchy };
+  return { ...next, observation: { ...observation, viewHierarchy: kept } };
+}
+
 /** Puts `frame` in the cache under `key` unless a newer one is there; says whether it went in. */
 export function showFrame(client: QueryClient, key: readonly unknown[], frame: Frame): boolean {
   let shown = false;
   client.setQueryData<Frame>(key, (current) => {
     const next = newerFrame(current, frame);
     shown = next === frame;
-    return next;
+    return shown ? keepUnchangedTree(current, frame) : next;
   });
   return shown;
 }

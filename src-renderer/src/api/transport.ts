@@ -66,9 +66,9 @@ export class ApiCallError extends Error {
   }
 }
 
-/** What the Electron preload exposes (`call` resolves with a reply envelope: {ok, result} or {ok: false, error}). */
+/** What the Electron preload exposes (`call` resolves with a reply envelope's JSON text: {ok, result} or {ok: false, error}). */
 interface PreloadBridge {
-  call(method: string, params: unknown): Promise<unknown>;
+  call(method: string, params: unknown): Promise<string>;
   on(event: string, listener: (payload: unknown) => void): () => void;
   pathForFile(file: File): string;
 }
@@ -148,6 +148,23 @@ class Emitter<T> {
   }
 }
 
+/** The page's listeners per event: each payload decoded with its event's schema before a listener sees it. */
+class EventListeners {
+  private readonly byEvent = new Map<string, Emitter<unknown>>();
+  on<E extends ApiEvent>(event: E, listener: (payload: ApiEventPayload<E>) => void): () => void {
+    let emitter = this.byEvent.get(event);
+    if (!emitter) this.byEvent.set(event, (emitter = new Emitter<unknown>()));
+    return emitter.add((payload) => {
+      const decoded = decodeEvent(event, payload);
+      if (decoded !== undefined) listener(decoded);
+    });
+  }
+  /** `payload` as the host sent it, its wire references already put back. */
+  emit(event: ApiEvent, payload: unknown): void {
+    this.byEvent.get(event)?.emit(payload);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Electron: IPC through the preload
 
@@ -155,7 +172,7 @@ export class IpcTransport implements Transport {
   readonly kind = 'ipc' as const;
   private current: HostStatus = { state: 'connected' };
   private readonly statusEmitter = new Emitter<HostStatus>();
-  private readonly events = new Map<string, Emitter<unknown>>();
+  private readonly events = new EventListeners();
   private readonly unpacker = new WireUnpacker();
   /** While the host's side is being emptied: calls wait for it, and a reference that fails meanwhile is expected. */
   private resetting: Promise<void> | null = null;
@@ -174,7 +191,8 @@ export class IpcTransport implements Transport {
     if (this.resetting) await this.resetting;
     let reply: unknown;
     try {
-      reply = await this.bridge.call(method, params);
+      // Text, parsed here as a WebSocket message is (docs/rules.md#r-mem-09).
+      reply = parseJsonLossless(await this.bridge.call(method, params));
     } catch (error) {
       throw new ApiCallError('ipc_failed', error instanceof Error ? error.message : String(error), method);
     }
@@ -189,12 +207,7 @@ export class IpcTransport implements Transport {
   }
 
   on<E extends ApiEvent>(event: E, listener: (payload: ApiEventPayload<E>) => void): () => void {
-    let emitter = this.events.get(event);
-    if (!emitter) this.events.set(event, (emitter = new Emitter<unknown>()));
-    return emitter.add((payload) => {
-      const decoded = decodeEvent(event, payload);
-      if (decoded !== undefined) listener(decoded);
-    });
+    return this.events.on(event, listener);
   }
 
   private receiveEvent(event: ApiEvent, payload: unknown): void {
@@ -207,7 +220,7 @@ export class IpcTransport implements Transport {
       this.reset(true);
       return;
     }
-    this.events.get(event)?.emit(resolved);
+    this.events.emit(event, resolved);
   }
 
   /**
@@ -286,7 +299,7 @@ export class WebSocketTransport implements Transport {
   private socket: WebSocket | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, PendingCall>();
-  private readonly events = new Map<string, Emitter<unknown>>();
+  private readonly events = new EventListeners();
   private readonly statusEmitter = new Emitter<HostStatus>();
   /** What the host sent on the current socket; a new socket starts empty on both sides. */
   private readonly unpacker = new WireUnpacker();
@@ -335,12 +348,7 @@ export class WebSocketTransport implements Transport {
   }
 
   on<E extends ApiEvent>(event: E, listener: (payload: ApiEventPayload<E>) => void): () => void {
-    let emitter = this.events.get(event);
-    if (!emitter) this.events.set(event, (emitter = new Emitter<unknown>()));
-    return emitter.add((payload) => {
-      const decoded = decodeEvent(event, payload);
-      if (decoded !== undefined) listener(decoded);
-    });
+    return this.events.on(event, listener);
   }
 
   async openTraceFile(file: File): Promise<TraceOpened> {
@@ -473,7 +481,7 @@ export class WebSocketTransport implements Transport {
         this.startAnew();
         return;
       }
-      this.events.get(message.event)?.emit(payload);
+      this.events.emit(message.event, payload);
       return;
     }
     // Resolved even for an answer nobody waits for: its definitions are what the host refers to next.

@@ -162,12 +162,14 @@ function LiveApp() {
   const hierarchy = frame?.observation?.viewHierarchy ?? null;
   const observeError: unknown = loop.error ?? (frameQuery.isError ? frameQuery.error : null);
 
-  const tree = useMemo(() => indexTree(hierarchy?.hierarchy), [hierarchy]);
+  // Per root node: a frame whose tree is unchanged keeps the last one's (queries.ts, keepUnchangedTree),
+  // even when the read's own stamps moved on.
+  const root = hierarchy?.hierarchy;
+  const tree = useMemo(() => indexTree(root), [root]);
   const selectionNote = useFollowSelection(tree);
   const shownNodes = useMemo(() => nodesShownIn(tree.nodes, hiddenSources), [tree, hiddenSources]);
   const counts = useMemo(() => sourceCounts(tree.nodes), [tree]);
   const matches = useMemo(() => searchNodesIn(tree.nodes, searchQuery), [tree, searchQuery]);
-  const root = hierarchy?.hierarchy;
   // A selector being tried highlights what it finds, else the search's matches (docs/rules.md#r-qa-22): the
   // selectors panel owns the box and its worker (docs/rules.md#r-hand-13), the screen's boxes (followTry) and
   // the tree (MarkedTree) read its answers, so neither typing nor an answer renders App again.

@@ -90,13 +90,7 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
             )}
             <tbody>
               {own.map((row) => (
-                <tr key={row.name} data-testid="attr-row" data-name={row.name}>
-                  <th scope="row">{row.name}</th>
-                  <td>
-                    <span className="attr-value">{visibleText(row.value)}</span>
-                    <CopyButton text={row.value} testId="attr-copy" title={`Copy ${row.name}`} />
-                  </td>
-                </tr>
+                <AttributeRow key={row.name} row={row} />
               ))}
             </tbody>
             {merged.length > 0 && (
@@ -107,13 +101,7 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
                   </th>
                 </tr>
                 {merged.map((row) => (
-                  <tr key={row.name} data-testid="attr-row" data-name={row.name} data-group="merged">
-                    <th scope="row">{row.name}</th>
-                    <td>
-                      <span className="attr-value">{visibleText(row.value)}</span>
-                      <CopyButton text={row.value} testId="attr-copy" title={`Copy ${row.name}`} />
-                    </td>
-                  </tr>
+                  <AttributeRow key={row.name} row={row} group="merged" />
                 ))}
               </tbody>
             )}
@@ -123,5 +111,18 @@ export function Attributes({ tree, appReveal = false }: { tree: TreeIndex; appRe
         )}
       </div>
     </section>
+  );
+}
+
+/** One attribute as sent, its bidi controls shown (docs/rules.md#r-show-01), with its copy button. */
+function AttributeRow({ row, group }: { row: { name: string; value: string }; group?: 'merged' }) {
+  return (
+    <tr data-testid="attr-row" data-name={row.name} data-group={group}>
+      <th scope="row">{row.name}</th>
+      <td>
+        <span className="attr-value">{visibleText(row.value)}</span>
+        <CopyButton text={row.value} testId="attr-copy" title={`Copy ${row.name}`} />
+      </td>
+    </tr>
   );
 }

@@ -8,7 +8,7 @@
  */
 import { memo, useLayoutEffect, useMemo, useRef } from 'react';
 import type { NodeSource } from '@shared/protocol/observation';
-import type { NodeKey } from '@shared/model/tree';
+import { keyMap, lazyKeyLookup, type KeyLookup, type NodeKey } from '@shared/model/tree';
 import { useScopedInspector } from '@renderer/state/inspector-scope';
 import { useMarkedKeys } from '@renderer/state/selector-try';
 
@@ -129,7 +129,7 @@ const CanvasMatches = memo(function CanvasMatches({
   width,
   height,
 }: {
-  byKey: ReadonlyMap<NodeKey, PlacedBox>;
+  byKey: KeyLookup<NodeKey, PlacedBox>;
   matchKeys: ReadonlySet<NodeKey>;
   width: number;
   height: number;
@@ -141,8 +141,10 @@ const CanvasMatches = memo(function CanvasMatches({
     if (!canvas || !ctx) return;
     // How many matches are on the screen, written as the draw counts them: one pass over 50,000 keys.
     let count = 0;
-    canvas.dataset['matches'] = '0';
-    if (matchKeys.size === 0) return;
+    if (matchKeys.size === 0) {
+      canvas.dataset['matches'] = '0';
+      return;
+    }
     const style = getComputedStyle(canvas);
     const fill = style.getPropertyValue('--match').trim() || '#facc15';
     const edge = style.getPropertyValue('--warn-strong').trim() || '#b45309';
@@ -192,7 +194,8 @@ export const BoxLayer = memo(function BoxLayer({
   const heavy = boxes.length > DOM_BOX_LIMIT;
   // The boxes that stay elements on a heavy screen whatever the state: OCR and id-source marks.
   const marked = useMemo(() => (heavy ? boxes.filter((b) => b.ocr || b.idSource).slice(0, MARKED_ELEMENT_LIMIT) : []), [boxes, heavy]);
-  const byKey = useMemo(() => (heavy ? new Map(boxes.map((b) => [b.nodeKey, b])) : null), [boxes, heavy]);
+  // Asked for the selection, the hover and the matches only: a new frame's paint builds none of it.
+  const byKey = useMemo(() => (heavy ? lazyKeyLookup(() => keyMap(boxes, (b) => b.nodeKey)) : null), [boxes, heavy]);
   const element = (b: PlacedBox, match: boolean) => (
     <Box key={b.nodeKey} {...b} selected={b.nodeKey === selectedKey} hovered={b.nodeKey === hoveredKey} match={match} />
   );

@@ -5,7 +5,7 @@ import './DemoPanel.css';
  * from the UI. The host reads and changes them through the demo's admin endpoint; the page never sees
  * its address. A fault with a value (milliseconds, a reason, a command) takes it before it is turned on.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { DemoState } from '@shared/api/api';
 import type { DeviceSummary, Frame } from '@shared/protocol/device';
 import { demoScreenIn, type DemoFaultValue } from '@shared/protocol/demo-admin';
@@ -117,7 +117,10 @@ export function DemoPanel({ device, frame }: { device: DeviceSummary | undefined
   const [open, setOpen] = useState(true);
   // The Screen menu shows the device's real screen (docs/rules.md#r-phone-04): a tap that changed it on
   // the phone (a tab, a link) makes the demo's own answer read again, not a guess from the tree.
-  const shown = frame?.deviceId === device?.id ? demoScreenIn(frame?.observation?.viewHierarchy?.hierarchy) : undefined;
+  // Per tree, not per render: live mode renders this for every picture, and the heavy screen's third
+  // level holds thousands of views.
+  const root = frame?.deviceId === device?.id ? frame?.observation?.viewHierarchy?.hierarchy : undefined;
+  const shown = useMemo(() => demoScreenIn(root), [root]);
   const known = state.data?.screen;
   const { refetch, isFetching } = state;
   useEffect(() => {

@@ -198,6 +198,8 @@ export function Screen({
   const observation = frame?.observation ?? null;
 
   const hierarchy = frame?.observation?.viewHierarchy ?? null;
+  // What the boxes are drawn from is `nodes` (the tree, kept per root node): not the frame's objects.
+  const hasTree = hierarchy !== null;
   const screenshot = frame?.screenshot ?? null;
   const imageSrc = screenshot && !mismatch ? `data:image/png;base64,${screenshot.dataBase64}` : null;
   const [natural, setNatural] = useState<{ src: string; width: number; height: number } | null>(null);
@@ -224,30 +226,35 @@ export function Screen({
   const displayedHeight = geometry ? r2(geometry.height * scale) : 0;
 
   const boxes = useMemo(() => {
-    if (!hierarchy || scale <= 0) return [];
+    if (!hasTree || scale <= 0) return [];
     const out: PlacedBox[] = [];
     for (const flat of nodes) {
       const b = boundsOf(flat.node);
       if (!b || b.right <= b.left || b.bottom <= b.top) continue;
       const label = !hasImage && childrenOf(flat.node).length === 0 ? (flat.node.text ?? flat.node['content-desc']) : undefined;
       const idSource = appRevealIdSource(flat.node);
-      out.push({
+      // Written out, not spread: one object per box on a 50,000-node screen, made for every new tree.
+      const box: PlacedBox = {
         nodeKey: flat.key,
         source: nodeSource(flat.node),
-        ...place(b, scale),
-        ...(label ? { label } : {}),
-        ...(idSource ? { idSource } : {}),
-        ...(isOcrNode(flat.node) ? { ocr: true } : {}),
-      });
+        left: r2(b.left * scale),
+        top: r2(b.top * scale),
+        width: r2((b.right - b.left) * scale),
+        height: r2((b.bottom - b.top) * scale),
+      };
+      if (label) box.label = label;
+      if (idSource) box.idSource = idSource;
+      if (isOcrNode(flat.node)) box.ocr = true;
+      out.push(box);
     }
     return out;
-  }, [hierarchy, nodes, scale, hasImage]);
+  }, [hasTree, nodes, scale, hasImage]);
 
   const safeAreas = useMemo(
     () => (geometry && layers.safeAreas ? safeAreaRegions(insetsOf(observation), geometry.width, geometry.height) : []),
     [observation, geometry, layers.safeAreas],
   );
-  const arrows = useMemo(() => (hierarchy ? hiddenContentMarks(nodes) : []), [hierarchy, nodes]);
+  const arrows = useMemo(() => (hasTree ? hiddenContentMarks(nodes) : []), [hasTree, nodes]);
   const warnings = layers.layoutWarnings && hierarchy ? (observation?.layoutWarnings.warnings ?? []) : [];
 
   // Picking runs over the whole tree (a filtered-out scroll container still clips) but picks shown nodes only.
@@ -258,7 +265,7 @@ export function Screen({
   );
 
   const { screenRef, panned, touches, handlers } = useScreenGestures({
-    hasTree: hierarchy !== null,
+    hasTree,
     geometry,
     nodes: allNodes,
     pickOptions,

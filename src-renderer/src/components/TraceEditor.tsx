@@ -78,6 +78,8 @@ export function TraceEditor({ trace, step, index }: { trace: TraceOpened; step: 
       total: only ? 1 : trace.steps.length - index,
       fromCallId: callId,
       only,
+      // The steps outside the run get no badge from it: they were not part of it, not "not reached".
+      scope: only ? [callId] : trace.steps.slice(index).map((s) => s.callId),
     });
   };
   const save = async () => {

@@ -11,7 +11,7 @@ import { nodeSourceName, nodeTitle, shortContext } from '@shared/inspect';
 import type { NodeSource } from '@shared/protocol/observation';
 import { useInspectorStore, useScopedInspector } from '@renderer/state/inspector-scope';
 import { childrenOf, nodeSource } from '@shared/model/node';
-import { parentKeyOf, visibleRows, type FlatNode, type NodeKey, type TreeIndex } from '@shared/model/tree';
+import { lazyKeyLookup, parentKeyOf, visibleRows, type FlatNode, type NodeKey, type TreeIndex } from '@shared/model/tree';
 
 /** Every tree row's height in CSS pixels; Tree.css sets the same, so rows are never measured. */
 export const TREE_ROW_HEIGHT = 20;
@@ -154,7 +154,8 @@ export function Tree({
   const hiddenSources = useScopedInspector((s) => s.hiddenSources);
   const containerRef = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => visibleRows(tree.nodes, collapsed), [tree, collapsed]);
-  const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.key, i])), [rows]);
+  // Built when the selection is scrolled to, not for each frame's first paint.
+  const indexOf = useMemo(() => lazyKeyLookup(() => new Map(rows.map((r, i) => [r.key, i]))), [rows]);
 
   // The rows' box sits below the container's top padding: the virtualizer counts it as the list's margin,
   // so its offsets (and scrollToIndex) are the container's own scroll offsets.
@@ -165,13 +166,16 @@ export function Tree({
   }, []);
   // Only the rows in view (and TREE_OVERSCAN either side) are drawn, as @tanstack/react-virtual picks
   // them; every row has one fixed height, so none is measured.
+  // The virtualizer's own item keys stay its default (the index): rows have one fixed height and are never
+  // measured, so nothing is cached by key, and it lays out every row again whenever its getItemKey
+  // changes (50,000 measurements on a heavy screen: a closure per render re-measured on every hover, one
+  // per rows list on every frame). The rows' React keys are their node keys (`row`).
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => containerRef.current,
     estimateSize: () => TREE_ROW_HEIGHT,
     overscan: TREE_OVERSCAN,
     scrollMargin: padTop,
-    getItemKey: (index) => rows[index]?.key ?? index,
   });
 
   useEffect(() => {

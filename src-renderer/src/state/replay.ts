@@ -18,6 +18,11 @@ export interface ReplayRun {
   stopOnDivergence: boolean;
   /** Actions in the trace; the host's count replaces the view's once its first step arrives. */
   total: number;
+  /**
+   * The steps (by callId) a run from a step or of one step covers (docs/rules.md#r-edit-07); the rest
+   * of the trace gets no verdict from it. Absent: the whole trace.
+   */
+  scope?: readonly string[];
   /** Each step judged so far, by the callId the trace view names its steps with. */
   steps: Record<string, ReplayStep>;
   /** The host's last word; null while it runs. */
@@ -73,7 +78,16 @@ export function replayErrorText(error: unknown): string {
  */
 export async function startReplay(
   api: ParallaxApi,
-  input: { path: string; deviceId: string; stopOnDivergence: boolean; total: number; relaunchFirst?: boolean; fromCallId?: string; only?: boolean },
+  input: {
+    path: string;
+    deviceId: string;
+    stopOnDivergence: boolean;
+    total: number;
+    relaunchFirst?: boolean;
+    fromCallId?: string;
+    only?: boolean;
+    scope?: readonly string[];
+  },
   /** The trace's secrets, by variable name: sent with the call and kept nowhere (docs/rules.md#r-rpl-04). */
   variables?: Readonly<Record<string, string>>,
 ): Promise<void> {
@@ -141,6 +155,7 @@ export type StepReplayState = { verdict: 'pending' | 'notRun' } | { verdict: Rep
 export function stepReplayState(run: ReplayRun | null, path: string, callId: string): StepReplayState | undefined {
   if (!run || run.path !== path) return undefined;
   const step = run.steps[callId];
+  if (!step && run.scope !== undefined && !run.scope.includes(callId)) return undefined;
   if (step) return { verdict: step.verdict, step };
   if (run.running) return { verdict: 'pending' };
   return run.report ? { verdict: 'notRun' } : undefined;
