@@ -11,7 +11,7 @@ import type { ActionRequest } from '@shared/protocol/action';
 import type { DevicePerfSample } from '@shared/protocol/perf';
 import { FRAME_NODE_BUDGET, framedStepCount, framesDropped, withoutFrames } from '@shared/inspect/actions';
 import { appNameOf } from '@shared/inspect/observation';
-import { inFlightRequest, keptTyping, scrubTypedText } from '@shared/act/secret';
+import { inFlightRequest, keptTyping, scrubTypedText, typesWithheldText } from '@shared/act/secret';
 import type { RunnerClientOptions } from '@main/runner/client';
 import { AppRevealConnection } from '@main/appreveal/connection';
 import type { DeviceConnection, DeviceKind, ObserveOptions } from '@main/connection/connection';
@@ -69,6 +69,16 @@ interface DeviceManagerEvents {
   observed: [frame: Frame];
   /** A device's performance push (docs/rules.md#r-perfstrip-01). */
   perf: [event: DevicePerfSample];
+}
+
+/** A request as the host kept it, its typed text withheld, sent back to be run (docs/rules.md#r-secret-14). */
+export class WithheldTextError extends Error {
+  constructor() {
+    super(
+      'this request is a step as Parallax kept it: its typed text was withheld (a secret, or text no read could classify), so sent again it would type nothing; type it again',
+    );
+    this.name = 'WithheldTextError';
+  }
 }
 
 export class DeviceNotFoundError extends Error {
@@ -172,6 +182,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
    */
   async act(deviceId: string, request: ActionRequest, options: { xctestOnly?: boolean; clientRef?: string } = {}): Promise<ActionStep> {
     const device = this.get(deviceId);
+    if (typesWithheldText(request)) throw new WithheldTextError();
     const before = device.lastFrame ?? null;
     const startedAt = Date.now();
     const callId = `call-${this.nextCall++}`;

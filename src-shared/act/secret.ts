@@ -28,6 +28,17 @@ export function isWithheld(request: ActionRequest): boolean {
   return (request.action === 'sendKeys' || request.action === 'webTool') && request.secret === true && typedTexts(request).length === 0;
 }
 
+/**
+ * Whether a request is one the host kept in place of a typed text (`secret`, and a type or replace step,
+ * or a web_type, with its text taken out): sent again it would type nothing, or clear the field, so
+ * nothing takes it as a request to send (docs/rules.md#r-secret-14).
+ */
+export function typesWithheldText(request: ActionRequest): boolean {
+  if ((request.action !== 'sendKeys' && request.action !== 'webTool') || request.secret !== true) return false;
+  if (request.action === 'webTool') return request.tool === 'web_type' && (request.text === undefined || request.text === '');
+  return request.steps.some((step) => (step.kind === 'type' || step.kind === 'replace') && step.text === '');
+}
+
 export interface SecretContext {
   /** The tree the action was aimed at (the before frame). */
   before?: UiNode | undefined;

@@ -192,3 +192,29 @@ describe('R-TRUST-02: a step the trace could not classify is replayed only with 
     await host.call('devices.disconnect', { deviceId });
   }, 180_000);
 });
+
+describe('R-SECRET-14: a request as the host kept it is not sent again', () => {
+  it('R-SECRET-14: device.act with a withheld request (secret, its text emptied) is refused, nothing sent: it would type nothing, or clear the field', async () => {
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login', faults: [] });
+    const deviceId = await blindDevice();
+    try {
+      const keysBefore = keyRequests(await untilQuiet(host.demo.adminUrl));
+      for (const action of [
+        { action: 'sendKeys', target: { id: 'login.password' }, secret: true, steps: [{ kind: 'type', text: '' }] },
+        { action: 'sendKeys', target: { id: 'login.password' }, secret: true, secretUnknown: true, steps: [{ kind: 'replace', text: '' }] },
+      ]) {
+        const reply = await host.handle('device.act', { deviceId, action });
+        expect(reply).toMatchObject({ ok: false, error: { code: 'bad_request', message: expect.stringMatching(/withheld.*type it again/) } });
+      }
+      expect(keyRequests(await untilQuiet(host.demo.adminUrl))).toBe(keysBefore);
+      // A secret with its text, or keys with no text at all, still go.
+      const typed = await host.call<ActionStep>('device.act', {
+        deviceId,
+        action: { action: 'sendKeys', target: { id: 'login.password' }, secret: true, steps: [{ kind: 'type', text: 'Zq7-Given' }] },
+      });
+      expect(typed.result).toMatchObject({ success: true });
+    } finally {
+      await host.call('devices.disconnect', { deviceId });
+    }
+  }, 120_000);
+});

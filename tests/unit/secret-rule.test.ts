@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hidesText, isMaskedValue } from '@shared/model/node';
-import { keptTyping, scrubTypedText, SECRET_MARK, typedTextIsSecret, typedTextSecrecy, withoutTypedText } from '@shared/act/secret';
+import { keptTyping, scrubTypedText, SECRET_MARK, typedTextIsSecret, typedTextSecrecy, typesWithheldText, withoutTypedText } from '@shared/act/secret';
 import { traceActionFor } from '@shared/trace/action-record';
 import { appRevealElementToUiNode } from '@shared/observe/appreveal';
 import { WireElementSchema } from '@shared/protocol/appreveal';
@@ -169,5 +169,26 @@ describe('R-SECRET-01: keys aimed at something that is no field go where the foc
     expect(typedTextSecrecy(byText, { after: screen(label, focusedSecure) })).toBe('secret');
     const plainFocused = field('login.username', { focused: 'true', bounds: { left: 0, top: 130, right: 100, bottom: 170 } });
     expect(typedTextSecrecy(byText, { after: screen(label, plainFocused) })).toBe('plain');
+  });
+});
+
+describe('R-SECRET-14: a request as the host kept it is known for one', () => {
+  it('R-SECRET-14: every kept typing (type, replace, both, web_type; secret or unknown) is one; a request with its text, a clear, an empty Replace without secret are not', () => {
+    const forms: ActionRequest[] = [
+      { action: 'sendKeys', target: { id: 'pw' }, steps: [{ kind: 'type', text: 'hunter2' }] },
+      { action: 'sendKeys', target: { id: 'pw' }, steps: [{ kind: 'replace', text: 'hunter2' }] },
+      { action: 'sendKeys', target: { id: 'pw' }, steps: [{ kind: 'clear' }, { kind: 'type', text: 'hunter2' }, { kind: 'tab' }] },
+      { action: 'webTool', tool: 'web_type', selector: '#pw', text: 'hunter2' },
+    ];
+    for (const form of forms) {
+      expect(typesWithheldText(withoutTypedText(form))).toBe(true);
+      expect(typesWithheldText(withoutTypedText(form, 'unknown'))).toBe(true);
+      // The request that carries the text to the device, secret or not, goes.
+      expect(typesWithheldText(form)).toBe(false);
+      expect(typesWithheldText({ ...form, secret: true } as ActionRequest)).toBe(false);
+    }
+    expect(typesWithheldText({ action: 'sendKeys', steps: [{ kind: 'clear' }], secret: true })).toBe(false);
+    expect(typesWithheldText({ action: 'sendKeys', steps: [{ kind: 'replace', text: '' }] })).toBe(false);
+    expect(typesWithheldText({ action: 'webTool', tool: 'web_click', selector: '#go', secret: true })).toBe(false);
   });
 });
