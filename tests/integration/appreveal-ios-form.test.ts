@@ -224,3 +224,37 @@ describe('R-AR-27: tap_point as MCPTools.swift declares and answers it (no coord
     }
   });
 });
+
+/**
+ * Issue 24, "What must be true" 4: every step's tool is checked before the first is sent. AppReveal has
+ * no Tab or IME tool (MCPTools.swift registers type_text and clear_text only for keys), so a type
+ * followed by Tab or Done must not type and then fail as "not run": the action is refused whole.
+ */
+describe('R-AR-14: a sendKeys whose later step has no AppReveal tool sends nothing', () => {
+  it('R-AR-14: type then Tab, and type then the IME action, on the iOS flavour: refused, not run, the field still empty', async () => {
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+    const device = host.services.manager.connect(host.demo.appRevealUrl ?? '');
+    try {
+      await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
+      const forms: ActionRequest[] = [
+        { action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'type', text: 'ada' }, { kind: 'tab' }] },
+        {
+          action: 'sendKeys',
+          target: { id: 'login.username' },
+          steps: [
+            { kind: 'type', text: 'ada' },
+            { kind: 'ime', imeAction: 'done' },
+          ],
+        },
+      ];
+      for (const action of forms) {
+        const step = await host.call<{ result: Record<string, unknown> }>('device.act', { deviceId: device.id, action });
+        expect(step.result).toMatchObject({ success: false, mayHaveRun: false, failureReason: 'appreveal_unknown_tool', outcome: 'refused' });
+        expect(String((step.result.warnings as string[] | undefined)?.join(' '))).toMatch(/AppReveal has no tool for (Tab|the IME action)/);
+        expect(byId(await rawElements(), 'login.username')).toMatchObject({ value: '' });
+      }
+    } finally {
+      await host.call('devices.disconnect', { deviceId: device.id });
+    }
+  });
+});
