@@ -426,11 +426,19 @@ const success = (outcome: ActionOutcome, echo: Record<string, unknown> = {}): To
 function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolDef> {
   const form = options.elementForm;
   const windowOf = (args: Args) => str(args.window_id);
-  const tool = (description: string, properties: Record<string, unknown>, required: string[], run: (args: Args) => Promise<ToolResult>): ToolDef => ({
+  // MCPRouter.swift checks no argument: each handler's own guard answers. Most say "<name> required", which
+  // iosRun writes; a handler whose guard says otherwise (`selfChecked`) is left to say it.
+  const tool = (
+    description: string,
+    properties: Record<string, unknown>,
+    required: string[],
+    run: (args: Args) => Promise<ToolResult>,
+    selfChecked = false,
+  ): ToolDef => ({
     description,
     properties,
     ...(required.length > 0 ? { required } : {}),
-    run: iosRun(required, run),
+    run: iosRun(selfChecked ? [] : required, run),
   });
   const defs: Record<string, ToolDef> = {
     list_windows: tool('List all visible app windows with IDs, titles, frames, and key status', {}, [], async () => {
@@ -498,12 +506,20 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
         return success(await app.tapText(text, tapOptions), { text });
       },
     ),
-    tap_point: tool('Tap at specific screen coordinates', { x: { type: 'number' }, y: { type: 'number' }, window_id: WINDOW_ID }, ['x', 'y'], async (args) => {
-      const x = num(args.x);
-      const y = num(args.y);
-      if (x === undefined || y === undefined) return json({ error: 'x and y are required numeric coordinates' });
-      return success(await app.tapPoint(x, y, windowOf(args)), { x, y });
-    }),
+    // MCPTools.swift tap_point: reads x, y (doubleValue) and window_id only, so no coordinate_hint; its guard
+    // answers a missing or non-numeric coordinate in its own words.
+    tap_point: tool(
+      'Tap at specific screen coordinates',
+      { x: { type: 'number' }, y: { type: 'number' }, window_id: WINDOW_ID },
+      ['x', 'y'],
+      async (args) => {
+        const x = num(args.x);
+        const y = num(args.y);
+        if (x === undefined || y === undefined) return json({ error: 'x and y are required numeric coordinates' });
+        return success(await app.tapPoint(x, y, windowOf(args)), { x, y });
+      },
+      true,
+    ),
     type_text: tool(
       'Type text into a text field',
       { text: { type: 'string' }, element_id: { type: 'string', description: 'Optional target element ID' }, window_id: WINDOW_ID },
@@ -529,6 +545,7 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
         if (!direction) return json({ error: 'Invalid direction' });
         return success(await app.scroll(direction, str(args.container_id), windowOf(args)));
       },
+      true,
     ),
     scroll_to_element: tool('Scroll until an element is visible', { element_id: { type: 'string' }, window_id: WINDOW_ID }, ['element_id'], async (args) =>
       success(await app.scrollToElement(str(args.element_id) ?? '', windowOf(args))),
@@ -538,12 +555,18 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
   const openDeeplink = app.openDeeplink?.bind(app);
   if (openDeeplink) {
     // As MCPTools.swift registers it: {"error": "Invalid URL"} for a string URL(string:) rejects, else {success, url}.
-    defs.open_deeplink = tool('Open a deep link URL in the app', { url: { type: 'string', description: 'Deep link URL' } }, ['url'], async (args) => {
-      const url = str(args.url);
-      if (url === undefined || !parsesAsUrl(url)) return json({ error: 'Invalid URL' });
-      await openDeeplink(url);
-      return json({ success: true, url });
-    });
+    defs.open_deeplink = tool(
+      'Open a deep link URL in the app',
+      { url: { type: 'string', description: 'Deep link URL' } },
+      ['url'],
+      async (args) => {
+        const url = str(args.url);
+        if (url === undefined || !parsesAsUrl(url)) return json({ error: 'Invalid URL' });
+        await openDeeplink(url);
+        return json({ success: true, url });
+      },
+      true,
+    );
   }
   const getViewTree = app.getViewTree?.bind(app);
   if (getViewTree) {

@@ -10,6 +10,7 @@ import { APPREVEAL_FAILURE_ROWS, outcomeClassOf } from '@shared/act/verdict';
 import { isRecord } from '@shared/protocol/json';
 import { nodeLabel } from '@shared/model/node';
 import { nodeTitleText } from '@shared/model/title';
+import type { AppRevealElement } from '@shared/protocol/appreveal';
 import { AppRevealError, type AppRevealClient } from './client';
 
 type Outcome = { ok: true; warnings?: string[] } | { ok: false; reason: FailureReason; mayHaveRun: boolean; warnings: string[]; deviceMessage?: string };
@@ -20,6 +21,8 @@ interface Facts {
   focused?: { id: string; label?: string };
   /** The app's own read of the web control said its text is a secret (docs/rules.md#r-secret-08). */
   secret?: boolean;
+  /** The app's element the action was sent to, as its target was found (docs/rules.md#r-ar-34). */
+  element?: { id: string; label?: string };
 }
 
 export async function actThroughAppReveal(client: AppRevealClient, request: ActionRequest): Promise<ActionResult> {
@@ -92,11 +95,12 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
         const missing = tools.find((tool) => !client.has(tool));
         if (missing) return noForm(`this app did not register ${missing}`);
       }
-      const resolved: { id: string | undefined; focused?: { id: string; label?: string } } | { refused: string } = request.target
-        ? await elementIdOf(client, request.target)
+      const resolved: { id: string | undefined; label?: string; focused?: { id: string; label?: string } } | { refused: string } = request.target
+        ? await elementIdOf(client, request.target, 'type')
         : await focusedFieldOf(client);
       if ('refused' in resolved) return { ok: false, reason: 'target_not_found', mayHaveRun: false, warnings: [resolved.refused] };
       const id = resolved.id;
+      if (id !== undefined) facts.element = { id, ...(resolved.label !== undefined ? { label: resolved.label } : {}) };
       const warnings: string[] = [];
       const focused = resolved.focused;
       if (focused) {
@@ -119,9 +123,10 @@ async function perform(client: AppRevealClient, request: ActionRequest, call: (r
       const dy = request.end.y - request.start.y;
       const dx = request.end.x - request.start.x;
       const direction = Math.abs(dy) >= Math.abs(dx) ? (dy < 0 ? 'down' : 'up') : dx < 0 ? 'right' : 'left';
-      const resolved = await elementIdOf(client, request.container);
+      const resolved = await elementIdOf(client, request.container, 'scroll');
       if ('refused' in resolved) return { ok: false, reason: 'target_not_found', mayHaveRun: false, warnings: [resolved.refused] };
       const container = resolved.id;
+      if (container !== undefined) facts.element = { id: container, ...(resolved.label !== undefined ? { label: resolved.label } : {}) };
       await call(() => client.scroll(direction, container));
       return { ok: true, warnings: ['AppReveal scrolls by direction: the stroke’s length and duration are not used'] };
     }
@@ -184,37 +189,78 @@ async function tapAt(client: AppRevealClient, x: number, y: number): Promise<unk
   return client.tapPoint(x, y);
 }
 
+/** What an element is wanted for: typing into (a text field) or scrolling (a scroll view). */
+type Purpose = 'type' | 'scroll';
+
 /**
- * The app's element id for a target, or why there is none; nothing is sent on a refusal (docs/rules.md#r-ar-14).
- * An id is used as given; a picked node by its id; a text or a point is found on a fresh `get_elements`
- * read (text: an element whose label or value is the text, editable ones first; point: the smallest
- * element whose frame holds it). No target: undefined (the app types where its focus is).
+ * What iOS AppReveal lists an element as able to do (Elements/ElementInventory.swift `availableActions`:
+ * a UITextField or UITextView "type", a UIScrollView "scroll"); `type_text` types only into a UITextField
+ * or UITextView and `scroll` scrolls only a UIScrollView by `container_id` (Interaction/InteractionEngine.swift
+ * `type`, `scroll`: "Element not editable", "Element not scrollable"). Tauri's DOM elements say `type_text`.
  */
-async function elementIdOf(client: AppRevealClient, target: TargetSelector | undefined): Promise<{ id: string | undefined } | { refused: string }> {
+function serves(element: AppRevealElement, purpose: Purpose): boolean {
+  return purpose === 'type' ? element.actions.some((a) => a === 'type' || a === 'type_text') : element.actions.includes('scroll');
+}
+
+const holds = (e: AppRevealElement, x: number, y: number) =>
+  x >= e.frame.x && x <= e.frame.x + e.frame.width && y >= e.frame.y && y <= e.frame.y + e.frame.height;
+const area = (e: AppRevealElement) => e.frame.width * e.frame.height;
+
+/** The element as the result names it: its id, and its label when it has one. */
+const named = (e: AppRevealElement) => ({ id: e.id, ...(e.label !== undefined && e.label !== '' ? { label: e.label } : {}) });
+
+/** The smallest element at a point that can do what is wanted (a field under a label, the list under a cell). */
+function servingAt(elements: readonly AppRevealElement[], x: number, y: number, purpose: Purpose): AppRevealElement | undefined {
+  return elements.filter((e) => holds(e, x, y) && serves(e, purpose)).sort((a, b) => area(a) - area(b))[0];
+}
+
+const WANTED: Record<Purpose, string> = { type: 'text field', scroll: 'scrollable element' };
+
+/**
+ * The app's element id for a target, or why there is none; nothing is sent on a refusal (docs/rules.md#r-ar-34).
+ * An id is used as given; a picked node by its id (for a scroll, the scroll view it is in when it is none);
+ * a text or a point is found on a fresh `get_elements` read: a text as the element whose label or value it
+ * is, a point as the smallest element there that can take the keys or the scroll (a label over a field,
+ * a cell in a list). Sent as no element, the keys would go to the first responder and the scroll to the
+ * first scroll view (InteractionEngine.swift `type`, `scroll`). No target: undefined (the app's own choice).
+ */
+async function elementIdOf(
+  client: AppRevealClient,
+  target: TargetSelector | undefined,
+  purpose: Purpose,
+): Promise<{ id: string | undefined; label?: string } | { refused: string }> {
   if (!target) return { id: undefined };
   if ('id' in target) return { id: target.id };
-  if ('node' in target) {
-    const id = target.node['resource-id'];
-    return id ? { id } : { refused: 'the picked element has no AppReveal id: nothing was sent' };
-  }
+  const pickedId = 'node' in target ? target.node['resource-id'] : undefined;
+  if ('node' in target && purpose === 'type') return pickedId ? { id: pickedId } : { refused: 'the picked element has no AppReveal id: nothing was sent' };
   if (!client.has('get_elements'))
-    return { refused: 'this app did not register get_elements, so a text or point cannot be found as an element: nothing was sent' };
+    return { refused: 'this app did not register get_elements, so a text, point or picked element cannot be found as an element: nothing was sent' };
   const { elements } = await client.getElements();
+  /** The element itself when it can do what is wanted, else (a scroll) the scroll view it lies in. */
+  const servingFor = (element: AppRevealElement): AppRevealElement | undefined =>
+    serves(element, purpose)
+      ? element
+      : purpose === 'scroll'
+        ? servingAt(elements, element.frame.x + element.frame.width / 2, element.frame.y + element.frame.height / 2, purpose)
+        : element;
+  if ('node' in target) {
+    const listed = pickedId ? elements.find((e) => e.id === pickedId) : undefined;
+    const b = target.node.bounds;
+    const found = listed ? servingFor(listed) : b ? servingAt(elements, (b.left + b.right) / 2, (b.top + b.bottom) / 2, purpose) : undefined;
+    return found ? named(found) : { refused: `the picked element is in no ${WANTED[purpose]} of the app: nothing was sent` };
+  }
   if ('text' in target) {
     const hits = elements.filter((e) => e.label === target.text || e.value === target.text);
-    const editable = hits.filter((e) => e.actions.some((a) => a === 'type' || a === 'type_text'));
-    const pick = editable[0] ?? hits[0];
-    if (!pick) return { refused: `no element of the app has the text "${target.text}": nothing was sent` };
-    if ((editable.length || hits.length) > 1)
-      return { refused: `${editable.length || hits.length} elements of the app have the text "${target.text}": nothing was sent` };
-    return { id: pick.id };
+    const serving = hits.filter((e) => serves(e, purpose));
+    const candidates = serving.length > 0 ? serving : hits;
+    if (candidates.length === 0) return { refused: `no element of the app has the text "${target.text}": nothing was sent` };
+    if (candidates.length > 1) return { refused: `${candidates.length} elements of the app have the text "${target.text}": nothing was sent` };
+    const found = servingFor(candidates[0]!);
+    return found ? named(found) : { refused: `the element with the text "${target.text}" is in no ${WANTED[purpose]} of the app: nothing was sent` };
   }
   const { x, y } = target.point;
-  const under = elements
-    .filter((e) => x >= e.frame.x && x <= e.frame.x + e.frame.width && y >= e.frame.y && y <= e.frame.y + e.frame.height)
-    .sort((a, b) => a.frame.width * a.frame.height - b.frame.width * b.frame.height);
-  const pick = under[0];
-  return pick ? { id: pick.id } : { refused: `no element of the app is at ${Math.round(x)}, ${Math.round(y)}: nothing was sent` };
+  const found = servingAt(elements, x, y, purpose);
+  return found ? named(found) : { refused: `no ${WANTED[purpose]} of the app is at ${Math.round(x)}, ${Math.round(y)}: nothing was sent` };
 }
 
 /** Whether the web control `selector` names is a secret by the app's get_dom_interactive (decoded and redacted by the client). */
@@ -272,13 +318,16 @@ function failureOfCode(error: AppRevealError, warnings: string[]): Outcome & { o
 function targetRecord(request: ActionRequest, facts: Facts): ActionResult['target'] {
   if (request.action === 'webTool')
     return { resolvedBy: 'screen', selector: request.selector, ...(facts.secret === true || request.secret === true ? { secret: true } : {}) };
-  const target = 'target' in request ? request.target : undefined;
+  const target = 'target' in request ? request.target : request.action === 'swipe' ? request.container : undefined;
   if (!target && facts.focused)
     return { resolvedBy: 'keyboardFocus', elementId: facts.focused.id, ...(facts.focused.label !== undefined ? { label: facts.focused.label } : {}) };
   if (!target) return { resolvedBy: request.action === 'scrollTo' ? 'lookFor' : 'screen' };
-  if ('id' in target) return { resolvedBy: 'id', selector: target.id };
-  if ('text' in target) return { resolvedBy: 'text', selector: target.text };
-  if ('point' in target) return { resolvedBy: 'point', point: target.point };
+  // The element a text, point or picked node was found as, so the result says where it went (docs/rules.md#r-ar-34).
+  const sentTo = facts.element ? { elementId: facts.element.id } : {};
+  const sentToNamed = facts.element ? { ...sentTo, ...(facts.element.label !== undefined ? { label: facts.element.label } : {}) } : {};
+  if ('id' in target) return { resolvedBy: 'id', selector: target.id, ...sentTo };
+  if ('text' in target) return { resolvedBy: 'text', selector: target.text, ...sentToNamed };
+  if ('point' in target) return { resolvedBy: 'point', point: target.point, ...sentToNamed };
   // A picked node: named as its tree row names it (docs/rules.md#r-ui-title), so the timeline and the CLI say what was tapped.
   const label = nodeLabel(target.node);
   return {
@@ -286,5 +335,6 @@ function targetRecord(request: ActionRequest, facts: Facts): ActionResult['targe
     ...(target.node.bounds ? { bounds: target.node.bounds } : {}),
     ...(label !== undefined ? { label } : {}),
     title: nodeTitleText(target.node),
+    ...sentTo,
   };
 }

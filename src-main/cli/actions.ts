@@ -18,7 +18,7 @@ import {
 } from '@shared/protocol/action';
 import { connectionFor } from '@main/devices/manager';
 import { outcomeClassOf } from '@shared/act/verdict';
-import { scrubTypedText, typedTextIsSecret, typedTexts } from '@shared/act/secret';
+import { keptTyping, scrubTypedText } from '@shared/act/secret';
 import { frameText, targetTitleText } from '@shared/model/title';
 
 export type ActionCommand = 'tap' | 'type' | 'clear' | 'swipe' | 'scroll-to' | 'launch' | 'open-link';
@@ -276,9 +276,10 @@ export async function runActionCommand(command: ActionCommand, args: string[], o
     connection.start();
     await connection.waitUntilConnected(timeoutMs);
     const acted = await connection.act(request, xctestOnly ? { xctestOnly: true } : {});
-    // A typed secret is never printed, in --json neither (docs/rules.md#r-secret).
-    const secret = typedTextIsSecret(request, { after: acted.after?.observation?.viewHierarchy?.hierarchy, result: acted.result });
-    const result = secret ? scrubTypedText(acted.result, typedTexts(request)) : acted.result;
+    // A typed secret is never printed, in --json neither, nor text no read let Parallax classify: the
+    // host's one rule (docs/rules.md#r-secret-13). A command line has no screen before the action.
+    const kept = keptTyping(request, { after: acted.after?.observation?.viewHierarchy?.hierarchy, result: acted.result });
+    const result = scrubTypedText(acted.result, kept.withheld);
     if (values.json) {
       out.log(JSON.stringify(result, null, 2));
     } else {

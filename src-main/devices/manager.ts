@@ -11,7 +11,7 @@ import type { ActionRequest } from '@shared/protocol/action';
 import type { DevicePerfSample } from '@shared/protocol/perf';
 import { FRAME_NODE_BUDGET, framedStepCount, framesDropped, withoutFrames } from '@shared/inspect/actions';
 import { appNameOf } from '@shared/inspect/observation';
-import { inFlightRequest, scrubTypedText, typedTextIsSecret, typedTexts, withoutTypedText } from '@shared/act/secret';
+import { inFlightRequest, keptTyping, scrubTypedText, typesWithheldText } from '@shared/act/secret';
 import type { RunnerClientOptions } from '@main/runner/client';
 import { AppRevealConnection } from '@main/appreveal/connection';
 import type { DeviceConnection, DeviceKind, ObserveOptions } from '@main/connection/connection';
@@ -69,6 +69,16 @@ interface DeviceManagerEvents {
   observed: [frame: Frame];
   /** A device's performance push (docs/rules.md#r-perfstrip-01). */
   perf: [event: DevicePerfSample];
+}
+
+/** A request as the host kept it, its typed text withheld, sent back to be run (docs/rules.md#r-secret-14). */
+export class WithheldTextError extends Error {
+  constructor() {
+    super(
+      'this request is a step as Parallax kept it: its typed text was withheld (a secret, or text no read could classify), so sent again it would type nothing; type it again',
+    );
+    this.name = 'WithheldTextError';
+  }
 }
 
 export class DeviceNotFoundError extends Error {
@@ -172,6 +182,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
    */
   async act(deviceId: string, request: ActionRequest, options: { xctestOnly?: boolean; clientRef?: string } = {}): Promise<ActionStep> {
     const device = this.get(deviceId);
+    if (typesWithheldText(request)) throw new WithheldTextError();
     const before = device.lastFrame ?? null;
     const startedAt = Date.now();
     const callId = `call-${this.nextCall++}`;
@@ -180,17 +191,17 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
     // A typed secret exists only in the request to the device (docs/rules.md#r-secret): until the read
     // after says whether the text is one, the events in flight carry no typed text (r-secret-05).
     const beforeRoot = before?.observation?.viewHierarchy?.hierarchy;
-    const secretAhead = typedTextIsSecret(request, { before: beforeRoot });
     const shown = inFlightRequest(request);
     this.emit('actionStarted', { callId, deviceId, request: shown, startedAt, before });
     const progress = (stage: string) =>
       this.emit('actionProgress', { callId, deviceId, ...named, request: shown, startedAt, stage, elapsedMs: Date.now() - startedAt });
     progress('started');
     const acted = await device.connection.act(request, { ...(options.xctestOnly ? { xctestOnly: true } : {}), onStage: progress });
-    const secret =
-      secretAhead || typedTextIsSecret(request, { before: beforeRoot, after: acted.after?.observation?.viewHierarchy?.hierarchy, result: acted.result });
-    if (secret) {
-      device.secrets = [...device.secrets.filter((t) => !typedTexts(request).includes(t)), ...typedTexts(request)].slice(-MAX_SECRETS);
+    // The one rule (docs/rules.md#r-secret-13): what the trace would leave out, the history and the
+    // timeline's events leave out too, and every later frame is scrubbed of it.
+    const kept = keptTyping(request, { before: beforeRoot, after: acted.after?.observation?.viewHierarchy?.hierarchy, result: acted.result });
+    if (kept.withheld.length > 0) {
+      device.secrets = [...device.secrets.filter((t) => !kept.withheld.includes(t)), ...kept.withheld].slice(-MAX_SECRETS);
     }
     const result = scrubTypedText(acted.result, device.secrets);
     const after = acted.after;
@@ -199,8 +210,7 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
       this.setFrame(device, afterFrame);
       this.emit('frame', afterFrame);
     }
-    const kept = secret ? withoutTypedText(request) : request;
-    const step: ActionStep = { callId, deviceId, ...named, request: kept, result, startedAt, before, after: afterFrame };
+    const step: ActionStep = { callId, deviceId, ...named, request: kept.request, result, startedAt, before, after: afterFrame };
     this.remember(device, step);
     this.emit('action', step);
     return step;

@@ -11,7 +11,7 @@ import type { Discovery } from '@main/discovery/index';
 import { AppRevealConnection } from '@main/appreveal/connection';
 import { APPREVEAL_NETWORK_DETAIL_TOOL } from '@shared/protocol/appreveal-tools';
 import { maskCapturedTraffic } from '@shared/trace/redact';
-import { DeviceNotFoundError, type DeviceManager } from '@main/devices/manager';
+import { DeviceNotFoundError, WithheldTextError, type DeviceManager } from '@main/devices/manager';
 import { DeviceBusyError } from '@main/connection/gate';
 import { CompareError } from '@main/devices/compare';
 import { Comparisons, UnknownComparisonError } from '@main/devices/comparisons';
@@ -314,6 +314,7 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof ReplayRangeError) return { code: 'bad_request', message: error.message };
   if (error instanceof TraceEditError) return { code: 'trace_edit', message: error.message };
   if (error instanceof DeviceNotFoundError) return { code: 'not_found', message: error.message };
+  if (error instanceof WithheldTextError) return { code: 'bad_request', message: error.message };
   if (error instanceof DeviceProfileError) return { code: 'bad_request', message: error.message };
   if (error instanceof NothingToAuditError) return { code: 'nothing_to_audit', message: error.message };
   if (error instanceof AuditWorkerError) return { code: 'audit_failed', message: error.message };

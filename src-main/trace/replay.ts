@@ -26,7 +26,7 @@ import {
   withSecret,
 } from '@shared/trace/action-record';
 import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
-import type { ResourceRef } from '@shared/trace/schema';
+import type { ResourceRef, TraceTarget } from '@shared/trace/schema';
 import { toScreen, type ExportScreen } from '@shared/trace/export-plan';
 import { findRecordedTarget, targetDiverges, type FoundTarget } from '@shared/trace/replay-target';
 import { stepVariable, traceVariables } from '@shared/trace/variables';
@@ -34,6 +34,7 @@ import { redactForTrace } from '@shared/trace/redact';
 import { compareScreens, type ScreenComparison } from '@shared/compare/screens';
 import { describeSelector } from '@shared/act/describe';
 import { withoutChildren } from '@shared/model/node';
+import { isEditableNode } from '@shared/model/target';
 import { resolveTarget } from '@shared/act/resolve';
 import { outcomeClassOf } from '@shared/act/verdict';
 import type { OpenedTrace } from './open';
@@ -441,7 +442,7 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
       return done();
     };
     if (judged.diverges.length > 0 && ctx.stopOnDivergence) return notSent('the replay stops at the first divergence');
-    const secretRefused = secretGuard(report.replayed.variable, judged);
+    const secretRefused = secretGuard(report.replayed.variable, judged, before.target);
     if (secretRefused !== undefined) return notSent(secretRefused);
     const verdict = report.target?.verdict;
     // An assertion sends nothing to the app: it is checked even on a missing target, and says what it found.
@@ -482,7 +483,7 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
         report.ran = 'no';
         return notSent(`the retry found ${now === 'missing' ? 'no target' : 'several targets'} on the settled screen`);
       }
-      const refusedNow = secretGuard(report.replayed.variable, judged);
+      const refusedNow = secretGuard(report.replayed.variable, judged, before.target);
       if (refusedNow !== undefined) return notSent(refusedNow);
       acted = await send();
     }
@@ -553,13 +554,24 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
  * (docs/rules.md#r-trust-02): a step that types one and diverged in any way sends nothing, whatever
  * `stopOnDivergence` says, and one whose field is not found (typing into whatever has the focus) neither.
  */
-function secretGuard(variable: string | undefined, judged: { found: FoundTarget | undefined; diverges: string[] }): string | undefined {
+function secretGuard(
+  variable: string | undefined,
+  judged: { found: FoundTarget | undefined; diverges: string[] },
+  recorded: TraceTarget | undefined,
+): string | undefined {
   if (variable === undefined) return undefined;
   if (judged.diverges.length > 0)
     return `${variable} is typed only into the field it was recorded for, on the screen it was recorded on, and this step diverged`;
   // Stricter than a plain step's: a moved or renamed field is not "the field it was recorded for" here.
   if (judged.found?.node === undefined || judged.found.check.verdict !== 'found')
     return `${variable} is typed only into the field it was recorded for, and that field was not found`;
+  // A step no read saw the field of (docs/rules.md#r-secret-09) holds only what it was given: a point
+  // names a place, and whatever is there now is no field the trace knows.
+  if (!recorded?.node && judged.found.check.by.kind === 'point')
+    return `${variable} is typed only into the field it was recorded for, and the trace names no field, only a point`;
+  // Keys sent to anything else go to whatever has the focus (a hostile trace can aim a step at a button).
+  if (!isEditableNode(judged.found.node))
+    return `${variable} is typed only into the field it was recorded for, and the element found is not a text field: the keys would go to whatever has the focus`;
   return undefined;
 }
 

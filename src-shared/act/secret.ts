@@ -12,6 +12,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { hidesText, isMaskedValue } from '@shared/model/node';
 import { focusedElement } from '@shared/observe/focus';
 import { flattenTree } from '@shared/model/tree';
+import { isEditableNode } from '@shared/model/target';
 import { APPREVEAL_EXTRAS } from '@shared/observe/appreveal';
 import { resolveTarget } from './resolve';
 
@@ -25,6 +26,17 @@ export function typedTexts(request: ActionRequest): string[] {
 /** Whether a request the host keeps has had its typed text taken out (it says `secret` and types nothing). */
 export function isWithheld(request: ActionRequest): boolean {
   return (request.action === 'sendKeys' || request.action === 'webTool') && request.secret === true && typedTexts(request).length === 0;
+}
+
+/**
+ * Whether a request is one the host kept in place of a typed text (`secret`, and a type or replace step,
+ * or a web_type, with its text taken out): sent again it would type nothing, or clear the field, so
+ * nothing takes it as a request to send (docs/rules.md#r-secret-14).
+ */
+export function typesWithheldText(request: ActionRequest): boolean {
+  if ((request.action !== 'sendKeys' && request.action !== 'webTool') || request.secret !== true) return false;
+  if (request.action === 'webTool') return request.tool === 'web_type' && (request.text === undefined || request.text === '');
+  return request.steps.some((step) => (step.kind === 'type' || step.kind === 'replace') && step.text === '');
 }
 
 export interface SecretContext {
@@ -72,6 +84,8 @@ export function typedTextIsSecret(request: ActionRequest, context: SecretContext
 export type TypedTextSecrecy = 'secret' | 'plain' | 'unknown';
 
 export function typedTextSecrecy(request: ActionRequest, context: SecretContext = {}): TypedTextSecrecy {
+  // A request the host kept (`keptTyping`) says what was known when its text was taken out.
+  if (isWithheld(request) && (request.action === 'sendKeys' || request.action === 'webTool') && request.secretUnknown === true) return 'unknown';
   if (typedTextIsSecret(request, context)) return 'secret';
   if ((request.action !== 'sendKeys' && request.action !== 'webTool') || typedTexts(request).length === 0) return 'plain';
   if (request.action === 'webTool') {
@@ -89,8 +103,14 @@ function fieldsIn(root: UiNode | undefined, target: TargetSelector | undefined, 
   if (!root) return out;
   if (target) {
     const resolved = resolveTarget(target, root, { preferEditable: true });
-    if (resolved.kind === 'node') out.push(resolved.node);
-    else if (resolved.kind === 'point' && resolved.found) out.push(resolved.found);
+    const aimed = resolved.kind === 'node' ? resolved.node : resolved.kind === 'point' ? resolved.found : undefined;
+    if (aimed) out.push(aimed);
+    // Aimed at no field (a label, a point on nothing): the focus tap leaves the first responder as it
+    // was, and XCUIElement.typeText types into the focused element, so the keys went there.
+    if (!aimed || !isEditableNode(aimed)) {
+      const focused = focusedElement(root);
+      if (focused) out.push(focused.node);
+    }
   } else {
     const focused = focusedElement(root);
     if (focused) out.push(focused.node);
@@ -110,16 +130,42 @@ function webControls(root: UiNode, selector: string): UiNode[] {
     .filter((node) => node.extras?.[APPREVEAL_EXTRAS.selector] === selector);
 }
 
-/** The request as the host keeps and reports it when its text is a secret: `secret`, every text emptied. */
-export function withoutTypedText(request: ActionRequest): ActionRequest {
+/**
+ * The request as the host keeps and reports it when its text is withheld: `secret`, every text emptied,
+ * and `secretUnknown` when no read saw the field (so the trace written from it still says so).
+ */
+export function withoutTypedText(request: ActionRequest, secrecy: Exclude<TypedTextSecrecy, 'plain'> = 'secret'): ActionRequest {
+  const unknown = secrecy === 'unknown' ? { secretUnknown: true } : {};
   if (request.action === 'sendKeys') {
-    return { ...request, secret: true, steps: request.steps.map((step) => ('text' in step ? { ...step, text: '' } : step)) };
+    return { ...request, secret: true, ...unknown, steps: request.steps.map((step) => ('text' in step ? { ...step, text: '' } : step)) };
   }
   if (request.action === 'webTool') {
     const { text: _text, ...rest } = request;
-    return { ...rest, secret: true };
+    return { ...rest, secret: true, ...unknown };
   }
   return request;
+}
+
+/** A typing as everything but the request to the device keeps it (docs/rules.md#r-secret-13). */
+export interface KeptTyping {
+  secrecy: TypedTextSecrecy;
+  /** The request as history, events, the trace and the CLI keep it: its texts taken out unless `plain`. */
+  request: ActionRequest;
+  /** The texts taken out (none when `plain`): what every other thing the action left is scrubbed of. */
+  withheld: string[];
+}
+
+/**
+ * The one rule for where typed text may appear besides the request to the device (docs/rules.md#r-secret-13):
+ * a text that is a secret, or that no read let Parallax classify (`unknown`, which the trace leaves out:
+ * docs/rules.md#r-secret-09), is withheld from the host's history and events (the timeline), the trace,
+ * the CLI's words and JSON, and so from every report and export made of them. Everything deciding that
+ * asks here, so none keeps what another leaves out.
+ */
+export function keptTyping(request: ActionRequest, context: SecretContext = {}): KeptTyping {
+  const secrecy = typedTextSecrecy(request, context);
+  if (secrecy === 'plain') return { secrecy, request, withheld: [] };
+  return { secrecy, request: isWithheld(request) ? request : withoutTypedText(request, secrecy), withheld: typedTexts(request) };
 }
 
 /**

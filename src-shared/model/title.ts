@@ -74,6 +74,7 @@ export function targetTitleText(t: TargetRecord): string | undefined {
   if (t.title !== undefined && t.title !== '') return t.title;
   const id = t.elementId !== undefined && !isIndexId(t.elementId) && t.elementId !== t.label ? t.elementId : undefined;
   const label = t.label !== undefined && !isIndexId(t.label) ? `"${t.label}"` : undefined;
-  const named = [label, id !== undefined ? `· ${id}` : undefined].filter((p) => p !== undefined).join(' ');
+  // `"Sign In" · login.submit`; an id alone is said alone, not as `· login.submit`.
+  const named = [label, id].filter((p) => p !== undefined).join(' · ');
   return named !== '' ? named : (t.elementId ?? t.label);
 }

@@ -67,6 +67,8 @@ export const SendKeysRequestSchema = z.object({
    * only in the request that went to the device.
    */
   secret: z.boolean().optional(),
+  /** Beside `secret` on a request the host kept: no read saw the field, so the text was withheld as possibly secret (docs/rules.md#r-secret-13). */
+  secretUnknown: z.boolean().optional(),
 });
 
 export const SCREEN_EDGES = ['left', 'right', 'top', 'bottom'] as const;
@@ -151,6 +153,8 @@ export const WebToolRequestSchema = z.object({
   text: z.string().max(10_000).optional(),
   /** As a sendKeys request's `secret`: the text is a secret, and left out wherever the request is kept. */
   secret: z.boolean().optional(),
+  /** As a sendKeys request's `secretUnknown`. */
+  secretUnknown: z.boolean().optional(),
 });
 
 export const ActionRequestSchema = z.discriminatedUnion('action', [

@@ -165,6 +165,29 @@ describe('R-SECRET: a secret step', () => {
   });
 });
 
+describe('R-SECRET-14: a failed step whose text the host withheld', () => {
+  // As the host keeps it (docs/rules.md#r-secret-13): `secret`, the text emptied; a replace too.
+  const withheld = (callId: string, kind: 'type' | 'replace', extra: Partial<ActionRequest> = {}) =>
+    step(callId, { action: 'sendKeys', target: { id: 'login.password' }, secret: true, steps: [{ kind, text: '' }], ...extra } as ActionRequest, {
+      success: false,
+      outcome: 'notRun',
+      failureReason: 'stale_observation',
+      mayHaveRun: false,
+      target: { resolvedBy: 'id', selector: 'login.password' },
+    });
+
+  it('R-SECRET-14: offers no Run again, which would type nothing (or clear the field), and says to type it again', async () => {
+    const { onRetry } = await show([withheld('call-typed', 'type'), withheld('call-replaced', 'replace', { secretUnknown: true } as Partial<ActionRequest>)]);
+    for (const callId of ['call-typed', 'call-replaced']) {
+      const r = within(row(callId));
+      expect(r.queryByTestId('step-retry')).toBeNull();
+      expect(r.getByTestId('step-retry-withheld').textContent).toBe('Not kept: type it again to run it again');
+      expect(r.getByTestId('step-retry-withheld').title).toContain('Parallax keeps no typed text it could not tell was not a secret');
+    }
+    expect(onRetry).not.toHaveBeenCalled();
+  });
+});
+
 describe('selecting a step', () => {
   it('a click opens that step’s detail and marks its row; the arrow keys move it; a second click closes it', async () => {
     await show([done, notRun]);

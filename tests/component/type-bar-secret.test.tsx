@@ -12,6 +12,7 @@ import type { ActionRequest } from '@shared/protocol/action';
 import type { DeviceSummary } from '@shared/protocol/device';
 import type { UiNode } from '@shared/protocol/runner';
 import { InteractBar } from '@renderer/components/InteractBar';
+import { typesWithheldText } from '@shared/act/secret';
 import { useInspector } from '@renderer/state/store';
 
 const device: DeviceSummary = {
@@ -78,5 +79,18 @@ describe('R-SECRET-03: the type bar offers "secret" for a field Parallax cannot 
     expect(box.disabled).toBe(true);
     cleanup();
     expect(typeWith(bulleted, 'hunter2', false)).toMatchObject({ secret: true });
+  });
+});
+
+describe('R-SECRET-14: an empty Replace on a secret field is a clear, not a withheld step', () => {
+  it('R-SECRET-14: Replace with an empty box on a bulleted field sends no secret flag, so the host, which refuses a secret whose text is empty, runs it', () => {
+    const act = vi.fn(async (_request: ActionRequest) => ({ result: { success: true } }));
+    useInspector.getState().setTypeField(device.id, bulleted);
+    render(<InteractBar device={device} frame={undefined} offered={offered} act={act} />);
+    fireEvent.click(screen.getByTestId('key-replace'));
+    expect(act).toHaveBeenCalledTimes(1);
+    const request = act.mock.calls[0]![0];
+    expect(request).toEqual({ action: 'sendKeys', steps: [{ kind: 'replace', text: '' }], target: { id: 'login.password' } });
+    expect(typesWithheldText(request)).toBe(false);
   });
 });

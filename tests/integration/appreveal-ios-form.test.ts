@@ -17,6 +17,7 @@ import type { UiNode } from '@shared/protocol/runner';
 import { traceText } from '../support/appreveal-raw';
 import { admin } from '../support/demo-admin';
 import { useHostOverDemo } from '../support/host-over-demo';
+import { parseAppRevealSessionUrl } from '@shared/protocol/appreveal';
 
 /** ElementInfo.swift:8-23, in its order. */
 const ELEMENT_TYPES = [
@@ -160,4 +161,100 @@ describe('R-AR-27, R-SECRET-05: Parallax reads that form, and a password typed i
     expect(found).toEqual([]);
     await host.services.manager.disconnect(device.id);
   }, 120_000);
+});
+
+/**
+ * `tap_point` and its `coordinate_hint` (issue 24, docs/rules.md#r-ar-27). AppReveal's iOS source has no
+ * such argument: MCPServer/MCPTools.swift `tap_point` declares `x`, `y` (numbers) and `window_id`, requires
+ * `x` and `y`, reads only those (`params?["x"]?.doubleValue`, `params?["y"]?.doubleValue`,
+ * `params?["window_id"]?.stringValue`), calls `InteractionEngine.shared.tap(point:windowId:)` and answers
+ * `{"success": true, "x": x, "y": y}`, or `{"error": "x and y are required numeric coordinates"}`. An
+ * argument it does not read (a hint) changes nothing. So Parallax sends `{x, y}` and the demo answers so.
+ */
+describe('R-AR-27: tap_point as MCPTools.swift declares and answers it (no coordinate_hint in the source)', () => {
+  it('R-AR-27: the demo lists tap_point with x, y, window_id only; answers {success, x, y}; ignores a hint; refuses a missing coordinate in the source’s words', async () => {
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+    const session = parseAppRevealSessionUrl(host.demo.appRevealUrl ?? '');
+    const listed = (await (
+      await fetch(session.baseUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.token ?? ''}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+    ).json()) as { result: { tools: Array<{ name: string; inputSchema: { properties: Record<string, unknown>; required?: string[] } }> } };
+    const tapPoint = listed.result.tools.find((t) => t.name === 'tap_point');
+    expect(Object.keys(tapPoint?.inputSchema.properties ?? {}).sort()).toEqual(['window_id', 'x', 'y']);
+    expect(tapPoint?.inputSchema.required).toEqual(['x', 'y']);
+
+    // MCPTools.swift get_elements writes a frame as "x,y,width,height" of Int(...).
+    const [fx, fy, fw, fh] = String(byId(await rawElements(), 'login.username')?.frame)
+      .split(',')
+      .map(Number) as [number, number, number, number];
+    const centre = { x: fx + fw / 2, y: fy + fh / 2 };
+    expect(await rawTool('tap_point', centre)).toEqual({ success: true, ...centre });
+    // The tap landed on the field: it is the first responder, so keys with no element go into it.
+    expect(await rawTool('type_text', { text: 'ada' })).toMatchObject({ success: true });
+    expect(byId(await rawElements(), 'login.username')).toMatchObject({ value: 'ada' });
+    // A hint is an argument the handler never reads: the same answer, the same tap.
+    expect(await rawTool('tap_point', { ...centre, coordinate_hint: 'window' })).toEqual({ success: true, ...centre });
+    // MCPRouter.swift checks no argument; the handler's guard answers, in its words (not "y required").
+    expect(await rawTool('tap_point', { x: centre.x })).toEqual({ error: 'x and y are required numeric coordinates' });
+    expect(await rawTool('tap_point', { x: centre.x, y: 'here' })).toEqual({ error: 'x and y are required numeric coordinates' });
+    // The same for scroll's guard: `ScrollDirection(rawValue:)` fails for a missing direction too.
+    expect(await rawTool('scroll', {})).toEqual({ error: 'Invalid direction' });
+  });
+
+  it('R-AR-27: Parallax’s tap at a point reaches the app as tap_point at that point and the field it hit takes the keys', async () => {
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+    const device = host.services.manager.connect(host.demo.appRevealUrl ?? '');
+    try {
+      await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
+      const login = await host.services.manager.observe(device.id);
+      const field = all(login.observation?.viewHierarchy?.hierarchy).find((n) => n['resource-id'] === 'login.username');
+      const bounds = field?.bounds as { left: number; top: number; right: number; bottom: number } | undefined;
+      expect(bounds).toBeDefined();
+      const { left, top, right, bottom } = bounds!;
+      const point = { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
+      const tapped = await host.call<{ result: Record<string, unknown> }>('device.act', { deviceId: device.id, action: { action: 'tap', target: { point } } });
+      expect(tapped.result).toMatchObject({ success: true, backend: 'appreveal' });
+      expect(await rawTool('type_text', { text: 'bob' })).toMatchObject({ success: true });
+      expect(byId(await rawElements(), 'login.username')).toMatchObject({ value: 'bob' });
+    } finally {
+      await host.call('devices.disconnect', { deviceId: device.id });
+    }
+  });
+});
+
+/**
+ * Issue 24, "What must be true" 4: every step's tool is checked before the first is sent. AppReveal has
+ * no Tab or IME tool (MCPTools.swift registers type_text and clear_text only for keys), so a type
+ * followed by Tab or Done must not type and then fail as "not run": the action is refused whole.
+ */
+describe('R-AR-14: a sendKeys whose later step has no AppReveal tool sends nothing', () => {
+  it('R-AR-14: type then Tab, and type then the IME action, on the iOS flavour: refused, not run, the field still empty', async () => {
+    await admin(host.demo.adminUrl, '/reset', { screen: 'login' });
+    const device = host.services.manager.connect(host.demo.appRevealUrl ?? '');
+    try {
+      await host.services.manager.connectionOf(device.id).waitUntilConnected(10_000);
+      const forms: ActionRequest[] = [
+        { action: 'sendKeys', target: { id: 'login.username' }, steps: [{ kind: 'type', text: 'ada' }, { kind: 'tab' }] },
+        {
+          action: 'sendKeys',
+          target: { id: 'login.username' },
+          steps: [
+            { kind: 'type', text: 'ada' },
+            { kind: 'ime', imeAction: 'done' },
+          ],
+        },
+      ];
+      for (const action of forms) {
+        const step = await host.call<{ result: Record<string, unknown> }>('device.act', { deviceId: device.id, action });
+        expect(step.result).toMatchObject({ success: false, mayHaveRun: false, failureReason: 'appreveal_unknown_tool', outcome: 'refused' });
+        expect(String((step.result.warnings as string[] | undefined)?.join(' '))).toMatch(/AppReveal has no tool for (Tab|the IME action)/);
+        expect(byId(await rawElements(), 'login.username')).toMatchObject({ value: '' });
+      }
+    } finally {
+      await host.call('devices.disconnect', { deviceId: device.id });
+    }
+  });
 });

@@ -112,6 +112,7 @@ describe('R-UI-TITLE: the CLI names what it acted on as a person would', () => {
     expect(summarizeResult('tap', result({ elementId: 'login.submit', label: 'Sign In' }))).toMatch(/^tap "Sign In" · login.submit: ok/);
     expect(summarizeResult('tap', result({ elementId: 'UILabel@0.0.0.0' }))).toMatch(/^tap UILabel@0.0.0.0: ok/);
     expect(targetTitleText({ resolvedBy: 'id', selector: 'login.submit' })).toBeUndefined();
+    expect(summarizeResult('type', result({ resolvedBy: 'text', selector: 'Username', elementId: 'login.username' }))).toMatch(/^type login.username: ok/);
   });
   it('R-UI-TITLE: a point tap says what is there and where, never an identity', () => {
     const record = pointTargetRecord({ x: 50, y: 120 }, header);

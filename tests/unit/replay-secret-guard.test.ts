@@ -15,6 +15,7 @@ import type { TimelineStep } from '@shared/trace/reader';
 import { traceVariables } from '@shared/trace/variables';
 import type { DeviceConnection } from '@main/connection/connection';
 import { replayTrace } from '@main/trace/replay';
+import { keptTyping } from '@shared/act/secret';
 
 const DEMO = join(__dirname, '..', 'fixtures', 'demo-observations');
 const login = (): UiNode => ViewHierarchySchema.parse(JSON.parse(readFileSync(join(DEMO, 'login.json'), 'utf8'))).hierarchy!;
@@ -103,5 +104,64 @@ describe('a secret goes only to its recorded field (R-TRUST-02)', () => {
     expect(report.steps[0]!.replayed.variable).toBe('AWS_SECRET_ACCESS_KEY');
     expect(sent).toEqual([]);
     expect(report.steps[0]).toMatchObject({ verdict: 'diverged', ran: 'no' });
+  });
+});
+
+/**
+ * A step recorded where no read saw the field (docs/rules.md#r-secret-09): the host kept its request
+ * without the text (`keptTyping`, docs/rules.md#r-secret-13) and the trace was written from that, with
+ * no screen before it, so the trace holds no element of the field: only what the step was given.
+ */
+function unknownStep(request: ActionRequest): TimelineStep {
+  const kept = keptTyping(request);
+  expect(kept.secrecy).toBe('unknown');
+  const { action, target } = traceActionFor(kept.request, undefined);
+  return { ...secretStep(login()), before: { type: 'action.before', callId: 'c1', seq: 1, time: 1, action, ...(target ? { target } : {}) } };
+}
+
+const centre = (root: UiNode, id: string) => {
+  const b = flattenTree(root).find((f) => f.node['resource-id'] === id)!.node.bounds!;
+  return { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 };
+};
+
+describe('R-TRUST-02: a step the trace could not classify (no read saw the field)', () => {
+  it('R-TRUST-02: keys that followed the focus name no field: nothing is sent, whatever has the focus now', async () => {
+    const focused = login();
+    password(focused).focused = 'true';
+    const { report, sent } = await replay(unknownStep({ action: 'sendKeys', steps: [{ kind: 'type', text: SECRET }] }), focused);
+    expect(report.steps[0]!.replayed.variable).toBe('SECRET_STEP_1');
+    expect(sent).toEqual([]);
+    expect(report.steps[0]).toMatchObject({ verdict: 'diverged', ran: 'no' });
+    expect(report.steps[0]!.notes).toContainEqual(expect.stringMatching(/^not sent: SECRET_STEP_1 is typed only into the field it was recorded for/));
+  });
+
+  it('R-TRUST-02: keys at a bare point name a place, not a field: nothing is sent into whatever is there now', async () => {
+    // The point of the username field: a plain field, where a password would show in clear.
+    const at = centre(login(), 'login.username');
+    const { report, sent } = await replay(unknownStep({ action: 'sendKeys', target: { point: at }, steps: [{ kind: 'type', text: SECRET }] }), login());
+    expect(report.steps[0]!.replayed.variable).toBe('SECRET_STEP_1');
+    expect(sent).toEqual([]);
+    expect(report.steps[0]).toMatchObject({ verdict: 'diverged', ran: 'no' });
+    expect(report.steps[0]!.notes).toContainEqual(expect.stringMatching(/^not sent: SECRET_STEP_1 .*names no field, only a point/));
+  });
+
+  it('R-TRUST-02: the id the step was given names the field: typed there, once, the value from the user', async () => {
+    const { report, sent } = await replay(
+      unknownStep({ action: 'sendKeys', target: { id: 'login.password' }, steps: [{ kind: 'type', text: SECRET }] }),
+      login(),
+    );
+    expect(report.steps[0]!.replayed.variable).toBe('LOGIN_PASSWORD');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ action: 'sendKeys', target: { id: 'login.password' }, steps: [{ kind: 'type', text: SECRET }] });
+  });
+
+  it('R-TRUST-02: an id that names no text field now (a hostile trace aimed it at the Sign In button) sends nothing: the keys would go to the focus', async () => {
+    const { report, sent } = await replay(
+      unknownStep({ action: 'sendKeys', target: { id: 'login.submit' }, steps: [{ kind: 'type', text: SECRET }] }),
+      login(),
+    );
+    expect(sent).toEqual([]);
+    expect(report.steps[0]).toMatchObject({ verdict: 'diverged', ran: 'no' });
+    expect(report.steps[0]!.notes).toContainEqual(expect.stringMatching(/^not sent: LOGIN_SUBMIT .*not a text field/));
   });
 });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hidesText, isMaskedValue } from '@shared/model/node';
-import { scrubTypedText, SECRET_MARK, typedTextIsSecret, withoutTypedText } from '@shared/act/secret';
+import { keptTyping, scrubTypedText, SECRET_MARK, typedTextIsSecret, typedTextSecrecy, typesWithheldText, withoutTypedText } from '@shared/act/secret';
+import { traceActionFor } from '@shared/trace/action-record';
 import { appRevealElementToUiNode } from '@shared/observe/appreveal';
 import { WireElementSchema } from '@shared/protocol/appreveal';
 import { describeRequest } from '@shared/act/describe';
@@ -114,5 +115,80 @@ describe('R-SECRET-01: the read-back signal and the request', () => {
     expect(scrubTypedText(warnings, ['4711'])).toEqual({ warnings: [`Read-back shows "", expected "${SECRET_MARK}".`] });
     const clean = { a: ['b'] };
     expect(scrubTypedText(clean, ['4711'])).toBe(clean);
+  });
+});
+
+describe('R-SECRET-13: one rule for what every place keeps of a typing', () => {
+  const keys: ActionRequest = { action: 'sendKeys', steps: [{ kind: 'type', text: 'maybe-a-pw' }] };
+
+  it('R-SECRET-13: text no read saw the field of is withheld as the trace withholds it, and says it is unknown, not secret', () => {
+    const kept = keptTyping(keys, { after: screen() });
+    expect(kept.secrecy).toBe('unknown');
+    expect(kept.withheld).toEqual(['maybe-a-pw']);
+    expect(JSON.stringify(kept.request)).not.toContain('maybe-a-pw');
+    expect(kept.request).toMatchObject({ secret: true, secretUnknown: true });
+    // Kept and read again (the recorder writes the trace from the kept request): still unknown, not a known secret.
+    expect(typedTextSecrecy(kept.request)).toBe('unknown');
+    expect(traceActionFor(kept.request, undefined).action).toMatchObject({ secretUnknown: true, steps: [{ kind: 'type', secret: true }] });
+    // The app's own words that quote the text are scrubbed of it by the same list.
+    const echoed = { deviceMessage: 'typed maybe-a-pw into the first responder' };
+    expect(scrubTypedText(echoed, kept.withheld)).toEqual({ deviceMessage: `typed ${SECRET_MARK} into the first responder` });
+  });
+
+  it('R-SECRET-13: a secret is kept as a secret, a plain field’s text as typed, a web control no read saw withheld too', () => {
+    const secret = keptTyping(keys, { after: screen(field('a', { focused: 'true', password: 'true' })) });
+    expect(secret).toMatchObject({ secrecy: 'secret', withheld: ['maybe-a-pw'], request: { secret: true } });
+    expect(secret.request).not.toHaveProperty('secretUnknown');
+    expect(typedTextSecrecy(secret.request)).toBe('secret');
+    const plain = keptTyping(keys, { after: screen(field('a', { focused: 'true' })) });
+    expect(plain).toEqual({ secrecy: 'plain', request: keys, withheld: [] });
+    const web = keptTyping({ action: 'webTool', tool: 'web_type', selector: '#q', text: 'maybe-a-pw' });
+    expect(web).toMatchObject({ secrecy: 'unknown', withheld: ['maybe-a-pw'], request: { secret: true, secretUnknown: true } });
+    expect(JSON.stringify(web.request)).not.toContain('maybe-a-pw');
+  });
+});
+
+describe('R-SECRET-01: keys aimed at something that is no field go where the focus is', () => {
+  // A tap on a label leaves the first responder as it was (XCUIElement.typeText types into the focused
+  // element), so the keys of a step aimed at the label by point or text went into the focused field.
+  const label: UiNode = { className: 'XCUIElementTypeStaticText', text: 'Password', bounds: { left: 0, top: 100, right: 100, bottom: 120 } };
+  const focusedSecure = field('login.password', {
+    className: 'XCUIElementTypeSecureTextField',
+    focused: 'true',
+    bounds: { left: 0, top: 130, right: 100, bottom: 170 },
+  });
+
+  it('R-SECRET-01: typed at a point on a label while a secure field has the focus: a secret', () => {
+    const atLabel: ActionRequest = { action: 'sendKeys', target: { point: { x: 50, y: 110 } }, steps: [{ kind: 'type', text: 'pw-at-label' }] };
+    expect(typedTextSecrecy(atLabel, { after: screen(label, focusedSecure) })).toBe('secret');
+    expect(typedTextSecrecy(atLabel, { before: screen(label, focusedSecure) })).toBe('secret');
+  });
+
+  it('R-SECRET-01: typed at a label found by its text while a secure field has the focus: a secret; a plain focused field keeps it plain', () => {
+    const byText: ActionRequest = { action: 'sendKeys', target: { text: 'Password' }, steps: [{ kind: 'type', text: 'pw-at-label' }] };
+    expect(typedTextSecrecy(byText, { after: screen(label, focusedSecure) })).toBe('secret');
+    const plainFocused = field('login.username', { focused: 'true', bounds: { left: 0, top: 130, right: 100, bottom: 170 } });
+    expect(typedTextSecrecy(byText, { after: screen(label, plainFocused) })).toBe('plain');
+  });
+});
+
+describe('R-SECRET-14: a request as the host kept it is known for one', () => {
+  it('R-SECRET-14: every kept typing (type, replace, both, web_type; secret or unknown) is one; a request with its text, a clear, an empty Replace without secret are not', () => {
+    const forms: ActionRequest[] = [
+      { action: 'sendKeys', target: { id: 'pw' }, steps: [{ kind: 'type', text: 'hunter2' }] },
+      { action: 'sendKeys', target: { id: 'pw' }, steps: [{ kind: 'replace', text: 'hunter2' }] },
+      { action: 'sendKeys', target: { id: 'pw' }, steps: [{ kind: 'clear' }, { kind: 'type', text: 'hunter2' }, { kind: 'tab' }] },
+      { action: 'webTool', tool: 'web_type', selector: '#pw', text: 'hunter2' },
+    ];
+    for (const form of forms) {
+      expect(typesWithheldText(withoutTypedText(form))).toBe(true);
+      expect(typesWithheldText(withoutTypedText(form, 'unknown'))).toBe(true);
+      // The request that carries the text to the device, secret or not, goes.
+      expect(typesWithheldText(form)).toBe(false);
+      expect(typesWithheldText({ ...form, secret: true } as ActionRequest)).toBe(false);
+    }
+    expect(typesWithheldText({ action: 'sendKeys', steps: [{ kind: 'clear' }], secret: true })).toBe(false);
+    expect(typesWithheldText({ action: 'sendKeys', steps: [{ kind: 'replace', text: '' }] })).toBe(false);
+    expect(typesWithheldText({ action: 'webTool', tool: 'web_click', selector: '#go', secret: true })).toBe(false);
   });
 });

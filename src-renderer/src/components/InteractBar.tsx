@@ -44,7 +44,9 @@ export function InteractBar({
 
   const send = async (steps: SendKeysStep[], clearAfter = false) => {
     const target = keyTargetFor(tappedField, appReveal);
-    const types = steps.some((s) => s.kind === 'type' || s.kind === 'replace');
+    // Only a step that types text has a secret to keep: an empty Replace is a clear, and a secret with no
+    // text is what the host keeps in place of one, which it refuses to send (docs/rules.md#r-secret-14).
+    const types = steps.some((s) => (s.kind === 'type' || s.kind === 'replace') && s.text !== '');
     const request: ActionRequest = { action: 'sendKeys', steps, ...(target ? { target } : {}), ...(secret && types ? { secret: true } : {}) };
     const step = (await act(request)) as { result?: { success: boolean } } | undefined;
     // Tab and IME actions move focus (or leave the page): later keys follow the keyboard focus.

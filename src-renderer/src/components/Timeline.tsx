@@ -9,6 +9,7 @@ import './Timeline.css';
  * opens its before and after frames (StepDetail).
  */
 import { memo, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { isWithheld } from '@shared/act/secret';
 import { backendText, describeRequest, describeSelector, describeTarget, formatMs, nodeTitleText, stageTimings, stepOutcome } from '@shared/inspect';
 import type { ActionRequest, TargetSelector } from '@shared/protocol/action';
 import type { ActionStep, DeviceSummary } from '@shared/protocol/device';
@@ -189,7 +190,17 @@ const StepRow = memo(function StepRow({
               ⚠ {result.warnings.join(' · ')}
             </div>
           )}
-          {!outcome.ok && onRetry && <RetryButton outcome={outcome} busy={busy} onRetry={() => onRetry(request)} />}
+          {!outcome.ok && onRetry && !isWithheld(request) && <RetryButton outcome={outcome} busy={busy} onRetry={() => onRetry(request)} />}
+          {!outcome.ok && onRetry && isWithheld(request) && (
+            // The kept request types nothing (docs/rules.md#r-secret-14): sent again it would type nothing, or clear the field.
+            <span
+              className="step-retry-withheld"
+              data-testid="step-retry-withheld"
+              title="Parallax keeps no typed text it could not tell was not a secret, so this step cannot be sent again as it was: type the text again in the type bar"
+            >
+              Not kept: type it again to run it again
+            </span>
+          )}
         </div>
       )}
     </li>
