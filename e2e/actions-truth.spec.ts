@@ -6,17 +6,18 @@
  * a badge takes its own click.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, postAdmin, runParallax, stopAfterEach, urlIn, type DemoUrls, serveDevice } from './harness';
+import { boxCentre, postAdmin, sharedDemoDevice, stopAfterEach, urlIn, type DemoUrls, serveDevice } from './harness';
 
 const running = stopAfterEach();
 const SCREEN = { width: 402, height: 874 };
 /** The tab bar's buttons (screen points): login, feed, checkout, hostile, edges. */
 const TABS = { login: { x: 40, y: 816 }, feed: { x: 120, y: 816 }, checkout: { x: 200, y: 816 }, hostile: { x: 281, y: 816 }, edges: { x: 361, y: 816 } };
 
-async function start(page: Page, demoArgs: string[] = []): Promise<DemoUrls> {
-  const demo = await runParallax(['demo-device', '--screen', 'login', ...demoArgs], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as DemoUrls;
+/** Every test acts on the device: one demo process for the file, its app relaunched for each test (harness). */
+const demoDevice = sharedDemoDevice();
+
+async function start(page: Page, faults: readonly string[] = []): Promise<DemoUrls> {
+  const urls = await demoDevice({ screen: 'login', faults });
   const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
@@ -45,7 +46,7 @@ async function deviceScreen(demo: DemoUrls): Promise<string> {
 test('R-TAP-11, R-TAP-10: a click without a tree is sent in points on every screen; before any read said the size, it is refused', async ({ page }) => {
   test.setTimeout(120_000);
   // No tree from the start: XCTest fails and no bridge is registered.
-  const demo = await start(page, ['--fault', 'xctest-ax-error', '--fault', 'bridge-unregistered']);
+  const demo = await start(page, ['xctest-ax-error', 'bridge-unregistered']);
   await interact(page);
   const screen = page.getByTestId('screen');
   await expect(screen).toHaveAttribute('data-points', 'false');
