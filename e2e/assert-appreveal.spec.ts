@@ -24,7 +24,7 @@ test('R-ASRT-01, R-ASRT-02, R-ASRT-03 on AppReveal: assertions recorded on the s
   const urls = await openDemoAppReveal(page, running, 'login');
   const point = await boxCentre(page, 'login.submit');
   await page.mouse.click(point.x, point.y);
-  await expect(page.locator('[data-testid="attr-ios-row"][data-name="identifier"]')).toContainText('login.submit');
+  // AppReveal's attributes panel has no iOS rows: the selection shows in the assert controls once recording.
 
   const record = page.getByTestId('record-button');
   await record.click();
