@@ -9,9 +9,12 @@
  * 2. Scroll searches over the whole Feed (60 posts, opening at row 8), its list gliding on after each
  *    swipe as a fling does (the fault that made searches fail as stale): `scrollTo {lookFor: 'Post K'}`
  *    for posts ever further down, each found, and one past the list's end that must end as
- *    target_not_found. Limit: every search right.
+ *    target_not_found; then back up to Post 1 and one before the top, target_not_found too. The demo's
+ *    one list screen is the Feed (resources/demo-app: feed.list is its only scrollable list). Limit:
+ *    every search right.
  *
- * LIFECYCLE_RUNS=3 repeats each scroll search; LIFECYCLE_CASES=login-A,feed-B narrows part 1.
+ * LIFECYCLE_RUNS=3 repeats each scroll search; LIFECYCLE_CASES=login-A,feed-B narrows part 1 (a name no
+ * case has, e.g. LIFECYCLE_CASES=none, skips it).
  */
 import { openTraceFile } from '@main/trace/open';
 import { replayTrace } from '@main/trace/replay';
@@ -73,23 +76,27 @@ const swipesSent = async () => (await admin<{ requests: Record<string, number> }
 const connection = manager.connectionOf(deviceId);
 const searches: Array<{ post: number; right: boolean }> = [];
 console.log(`\nscroll searches over the Feed (${FEED_LENGTH} posts, gliding 1.5 s after each swipe), ${runs} run(s) each:`);
-for (const post of [...targets, FEED_LENGTH + 1]) {
-  const beyond = post > FEED_LENGTH;
+// Down to the list's end (the finger up), then back up to its top (the finger down: Post 1 and one before it).
+const searchesToRun: Array<{ post: number; finger: 'up' | 'down' }> = [...targets, FEED_LENGTH + 1].map((post) => ({ post, finger: 'up' }));
+searchesToRun.push({ post: 4, finger: 'down' }, { post: 1, finger: 'down' }, { post: 0, finger: 'down' });
+for (const { post, finger } of searchesToRun) {
+  const beyond = post > FEED_LENGTH || post < 1;
   let right = 0;
   const swipes: number[] = [];
   const outcomes: string[] = [];
   for (let i = 0; i < runs; i++) {
     await admin(demo.adminUrl, '/reset', { screen: 'feed', faults: [GLIDE], variants: [] });
     await new Promise((resolve) => setTimeout(resolve, 600));
-    const { result } = await connection.act({ action: 'scrollTo', lookFor: { text: `Post ${post}` }, direction: 'up', maxSwipes: 40 });
+    const { result } = await connection.act({ action: 'scrollTo', lookFor: { text: `Post ${post}` }, direction: finger, maxSwipes: 40 });
     swipes.push(await swipesSent());
     const ok = beyond ? !result.success && result.failureReason === 'target_not_found' : result.success;
     if (ok) right++;
     outcomes.push(result.success ? 'found' : (result.failureReason ?? 'failed'));
     searches.push({ post, right: ok });
   }
-  const rows = Math.max(0, post - FEED_INITIAL_ROW);
-  const what = beyond ? `Post ${post} (past the end), target_not_found` : `Post ${post} (${rows} rows down), found`;
+  const rows = finger === 'up' ? Math.max(0, post - FEED_INITIAL_ROW) : FEED_INITIAL_ROW + 1 - post;
+  const way = finger === 'up' ? 'down' : 'up';
+  const what = beyond ? `Post ${post} (past the ${finger === 'up' ? 'end' : 'top'}), target_not_found` : `Post ${post} (${rows} rows ${way}), found`;
   console.log(`  ${what.padEnd(46)} ${right} of ${runs} (ratio ${ratio(right, runs)}); swipes ${swipes.join(', ')}; ${[...new Set(outcomes)].join(', ')}`);
 }
 const rightSearches = searches.filter((s) => s.right).length;

@@ -21,6 +21,8 @@
 import type { UiNode } from '@shared/protocol/runner';
 import { boundsOf, nodeSource, type Rect } from '@shared/model/node';
 import { escapeRegex, yamlString } from '@shared/selectors/maestro';
+import { trySelector } from '@shared/selectors/query';
+import { labelOf, placeholderOf, valueOf } from '@shared/selectors/element';
 import { isRecord } from '@shared/protocol/json';
 import {
   commentText,
@@ -369,14 +371,14 @@ function parallaxLaunchLines(action: ExportStep['action'], appId: string | undef
 
 /**
  * A recorded assertion (docs/rules.md#r-asrt-02), with the selector a tap on the element would use:
- * `assertVisible` / `assertNotVisible` (Orchestra.kt assertConditionCommand: `visible` / `notVisible`).
- * Text equals adds `text:` to the selector, as a regular expression matching the whole label (escaped:
- * Maestro's text selectors are regexes). Maestro has no selector for an element's value: a note.
+ * `assertVisible` / `assertNotVisible` (Orchestra.kt assertConditionCommand: `visible` / `notVisible`,
+ * each `evaluateCondition` → `findElement` with the selector's `buildFilter`). Text equals and value
+ * equals add `text:` to the selector (`maestroTextCheck`); Maestro has no other way to read either.
  */
 function parallaxAssertLines(step: ExportStep): Emitted {
   const check = str(step.action['check']);
-  const expected = str(step.action['expected']);
-  if (check === 'valueEquals') return { note: 'Maestro has no selector for an element’s value: this assertion is only in the XCUITest export' };
+  // Read as written: an empty expected string is a check of its own (maestroTextCheck), not a missing one.
+  const expected = typeof step.action['expected'] === 'string' ? step.action['expected'] : undefined;
   // Not visible: the element is absent from the recorded screen by design, so the selector as given is the one.
   const given = PlainSelectorSchema.safeParse(step.target.record?.selector).data;
   if (check === 'notVisible' && given && ('id' in given || 'text' in given)) {
@@ -387,12 +389,63 @@ function parallaxAssertLines(step: ExportStep): Emitted {
   if ('why' in selection) return { note: `cannot assert: ${selection.why}` };
   if (selection.lines.some((l) => l.startsWith('point:'))) return { note: 'cannot assert on a point: the element has no unique id or text' };
   if (check === 'notVisible') return { lines: commandLines(step, 'assertNotVisible', selection) };
-  if (check === 'textEquals') {
-    if (expected === undefined) return { note: 'the assertion names no expected text' };
-    const lines = [...selection.lines.filter((l) => !l.startsWith('text:')), `text: ${yamlString(escapeRegex(expected))}`];
-    return { lines: commandLines(step, 'assertVisible', { ...selection, lines }) };
+  if (check === 'textEquals' || check === 'valueEquals') {
+    if (expected === undefined) return { note: `the assertion names no expected ${check === 'textEquals' ? 'text' : 'value'}` };
+    return maestroTextCheck(step, selection, check, expected);
   }
   return { lines: commandLines(step, 'assertVisible', selection) };
+}
+
+/**
+ * Text equals and value equals as Maestro checks them: `assertVisible` with `text:`, an escaped regex
+ * matched against the whole string. On iOS that one key reads label, value and placeholder alike:
+ * IOSDriver.kt `mapViewHierarchy` (mobile-dev-inc/maestro 9244d61, l. 168–174) puts the label in
+ * `accessibilityText` (l. 170), the title, else the value, in `text` (l. 173: `element.title?.ifEmpty {
+ * element.value }`; XCTest's title is empty on iOS elements) and the placeholder in `hintText` (l. 174),
+ * and Filters.kt `textMatches` (l. 57–127) matches any of `text` (l. 60), `hintText` (l. 71) and
+ * `accessibilityText` (l. 82). So a text field's value IS matched by `text:` (older drivers,
+ * `parseXCUIElementNode`, kept only the first non-empty of title, label, value, placeholder: a labelled
+ * field's value was not), and so are its label and placeholder:
+ * - the element is found by what else the selector holds (its id, the parent it is a child of); its
+ *   label, when that was the selector's `text:`, gives way to the expected string, and an `index:`
+ *   counted among the elements the other keys found is dropped, so the flow is only written when the
+ *   new selector finds this element alone on the recorded screen, by Maestro's rules (maestro-match.ts);
+ * - an expected string that is also the element's label or placeholder (a value check) or its value or
+ *   placeholder (a text check) cannot be told apart by Maestro: written, with a comment that says so;
+ * - an empty expected string is a note: `text: ''` matches the empty placeholder (`hintText` is `""`
+ *   for every element without one, l. 174), so the flow would pass whatever the element holds.
+ */
+function maestroTextCheck(step: ExportStep, selection: Exclude<Selection, { why: string }>, check: 'textEquals' | 'valueEquals', expected: string): Emitted {
+  const what = check === 'textEquals' ? 'label' : 'value';
+  if (expected === '') {
+    return {
+      note: `cannot assert an empty ${what} in Maestro: text: '' also matches an element's empty placeholder, so it would pass whatever the element holds`,
+    };
+  }
+  const kept = selection.lines.filter((l) => !l.startsWith('text:') && !l.startsWith('index:'));
+  const lines = [...kept, `text: ${yamlString(escapeRegex(expected))}`];
+  const { screen, target } = step;
+  // The selection's comment says how many match without its index or parent; with the text that no longer holds.
+  let comment = selection.lines.some((l) => l.startsWith('index:')) ? undefined : selection.comment;
+  if (screen && target.key !== undefined) {
+    const tried = trySelector(lines.join('\n'), screen.root, 'maestro');
+    const found = tried.ok ? tried.matches : [];
+    if (found.length !== 1 || found[0] !== target.key) {
+      const count = found.length === 1 ? 'another element' : `${found.length} elements`;
+      return {
+        note: `cannot assert the ${what} in Maestro: its text: ${JSON.stringify(expected)} with the rest of the selector finds ${count} on the recorded screen, not this one alone`,
+      };
+    }
+    comment = undefined;
+  }
+  const node = target.node;
+  if (node) {
+    const others =
+      check === 'valueEquals' ? { label: labelOf(node), placeholder: placeholderOf(node) } : { value: valueOf(node), placeholder: placeholderOf(node) };
+    const same = Object.entries(others).find(([, v]) => v === expected)?.[0];
+    if (same !== undefined) comment = `Maestro's text: matches the ${same} too, which is also ${JSON.stringify(expected)}: this check cannot tell them apart`;
+  }
+  return { lines: commandLines(step, 'assertVisible', { lines, ...(comment !== undefined ? { comment } : {}) }) };
 }
 
 /**

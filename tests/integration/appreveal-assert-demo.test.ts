@@ -37,13 +37,14 @@ describe("R-ASRT-01 on AppReveal: checked on the app's own elements", () => {
 });
 
 describe('R-ASRT-02 on AppReveal: exported with the selectors a tap would use', () => {
-  it('Maestro assertVisible (with text:) and assertNotVisible, a value check left to XCUITest with a note; XCUITest XCTAssert lines', async () => {
+  it('Maestro assertVisible (with text:, the label or the value) and assertNotVisible; XCUITest XCTAssert lines', async () => {
     const opened = await openTraceFile(recorded.trace);
     const yaml = (await exportMaestro(opened)).yaml;
     expect(yaml).toContain("- assertVisible:\n    id: 'login\\.submit'\n    text: 'Sign In'\n");
     expect(yaml).toContain('- assertNotVisible:');
-    // Maestro has no selector for a value: the export says so where the step would be, and XCUITest checks it.
-    expect(yaml).toContain('# Parallax: step 5 (assert): Maestro has no selector for an element’s value: this assertion is only in the XCUITest export');
+    // On iOS Maestro's text: matches a field's value (IOSDriver.kt mapViewHierarchy: the value is its `text`).
+    expect(yaml).toContain("- assertVisible:\n    id: 'login\\.username'\n    text: 'qa\\.reveal'\n");
+    expect(yaml).not.toContain('step 5 (assert)');
     const swift = (await exportXcuiTest(opened)).swift;
     expect(swift).toContain('XCTAssertEqual(app.buttons["login.submit"].label, "Sign In")');
     expect(swift).toMatch(/XCTAssertEqual\(app\.\w+\["login\.username"\]\.value as\? String, "qa\.reveal"\)/);
