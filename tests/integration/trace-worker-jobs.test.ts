@@ -163,7 +163,7 @@ describe('R-MEM-04: parallax audit TRACE reads the trace in the trace worker', (
 
   it('R-MEM-04: a trace over the worker heap is refused as too_large naming the limit, while the CLI thread stays idle', async () => {
     const { value, utilization, turns } = await hostLoad(() => withHeap('16', () => audit([big, '--json'])));
-    expect(value.code).toBe(1);
+    expect(value.code).toBe(3);
     expect(value.lines.join('\n')).toMatch(/needs more than the 16 MiB of memory a trace may take to read/);
     expect(utilization).toBeLessThan(0.5);
     expect(turns).toBeGreaterThan(10);
@@ -171,7 +171,7 @@ describe('R-MEM-04: parallax audit TRACE reads the trace in the trace worker', (
 
   it('R-MEM-04, R-MEM-02: a hostile trace (one 9 MiB event) is refused naming the event and its limit; the next trace audits', async () => {
     const refused = await audit([hostile]);
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(3);
     expect(refused.lines.join('\n')).toMatch(/events\.jsonl line 1 is over 8 MiB, the limit for one event/);
     const again = await audit([FIXTURE, '--json']);
     expect(JSON.parse(again.lines.join('\n'))).toMatchObject({ screens: expect.any(Array) });
