@@ -184,7 +184,10 @@ function startProcess(heapMb: number): TraceWorkerHandle {
       resolve();
     }),
   );
-  const streams = () => [child.stderr as (NodeJS.ReadableStream & { ref?(): void; unref?(): void }) | null, child.channel as { ref?(): void; unref?(): void } | null | undefined];
+  const streams = () => [
+    child.stderr as (NodeJS.ReadableStream & { ref?(): void; unref?(): void }) | null,
+    child.channel as { ref?(): void; unref?(): void } | null | undefined,
+  ];
   return {
     form: 'process',
     heapMb,
@@ -352,7 +355,12 @@ function runJob(job: TraceJob, heapMb: number, onPart: ((part: unknown[]) => voi
     const onMessage = (raw: unknown) => {
       const decoded = FromTraceWorkerSchema.safeParse(raw);
       if (!decoded.success) {
-        abandon(new TraceOpenError('unreadable', `${job.path} could not be read: the trace worker sent what it may not (${decoded.error.issues[0]?.message ?? 'not a message'})`));
+        abandon(
+          new TraceOpenError(
+            'unreadable',
+            `${job.path} could not be read: the trace worker sent what it may not (${decoded.error.issues[0]?.message ?? 'not a message'})`,
+          ),
+        );
         return;
       }
       const message = decoded.data as FromTraceWorker;
