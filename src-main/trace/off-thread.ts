@@ -162,6 +162,33 @@ function childExecArgv(heapMb: number): string[] {
   return [...out, `--max-old-space-size=${heapMb}`];
 }
 
+/** A worker's death, said once, to the listeners of the job in flight (and of its own slot) or to the next to listen. */
+function deathWatch(messages: { on(event: 'message', f: (message: unknown) => void): unknown; off(event: 'message', f: (message: unknown) => void): unknown }) {
+  let died: WorkerDeath | undefined;
+  const deaths = new Set<(death: WorkerDeath) => void>();
+  return {
+    died: () => died,
+    die: (death: WorkerDeath) => {
+      if (died) return;
+      died = death;
+      for (const onDeath of deaths) onDeath(death);
+    },
+    listen: (onMessage: (message: unknown) => void, onDeath: (death: WorkerDeath) => void): (() => void) => {
+      if (died) {
+        const death = died;
+        queueMicrotask(() => onDeath(death));
+        return () => undefined;
+      }
+      messages.on('message', onMessage);
+      deaths.add(onDeath);
+      return () => {
+        messages.off('message', onMessage);
+        deaths.delete(onDeath);
+      };
+    },
+  };
+}
+
 function startProcess(heapMb: number): TraceWorkerHandle {
   const child: ChildProcess = forkEntry('trace-worker', [], {
     execArgv: childExecArgv(heapMb),
@@ -174,13 +201,11 @@ function startProcess(heapMb: number): TraceWorkerHandle {
   child.stderr?.on('data', (text: string) => (stderr = (stderr + text).slice(-STDERR_TAIL_CHARS)));
   // A send to a child that just died, or a failed start, is answered by its 'close' below, never thrown.
   child.on('error', () => undefined);
-  let died: WorkerDeath | undefined;
-  const deaths = new Set<(death: WorkerDeath) => void>();
+  const watch = deathWatch(child);
   const gone = new Promise<void>((resolve) =>
     // 'close', not 'exit': the child's stderr is read to its end, so V8's last words are in `stderr`.
     child.once('close', (code, signal) => {
-      died = { outOfMemory: OUT_OF_MEMORY.test(stderr), why: `the trace worker (process ${child.pid ?? '?'}) ended (${signal ?? code}) without an answer` };
-      for (const onDeath of deaths) onDeath(died);
+      watch.die({ outOfMemory: OUT_OF_MEMORY.test(stderr), why: `the trace worker (process ${child.pid ?? '?'}) ended (${signal ?? code}) without an answer` });
       resolve();
     }),
   );
@@ -204,38 +229,20 @@ function startProcess(heapMb: number): TraceWorkerHandle {
       for (const s of streams()) s?.unref?.();
     },
     end: async () => {
-      if (!died) child.kill('SIGKILL');
+      if (!watch.died()) child.kill('SIGKILL');
       await gone;
     },
-    listen: (onMessage, onDeath) => {
-      if (died) {
-        const death = died;
-        queueMicrotask(() => onDeath(death));
-        return () => undefined;
-      }
-      child.on('message', onMessage);
-      deaths.add(onDeath);
-      return () => {
-        child.off('message', onMessage);
-        deaths.delete(onDeath);
-      };
-    },
+    listen: watch.listen,
   };
 }
 
 function startThread(heapMb: number): TraceWorkerHandle {
   const worker = startWorker('trace-worker', { resourceLimits: { maxOldGenerationSizeMb: heapMb }, stdout: false, stderr: false });
-  let died: WorkerDeath | undefined;
-  const deaths = new Set<(death: WorkerDeath) => void>();
-  const die = (death: WorkerDeath) => {
-    if (died) return;
-    died = death;
-    for (const onDeath of deaths) onDeath(death);
-  };
-  worker.on('error', (error: Error & { code?: string }) => die({ outOfMemory: error.code === 'ERR_WORKER_OUT_OF_MEMORY', why: error.message }));
+  const watch = deathWatch(worker);
+  worker.on('error', (error: Error & { code?: string }) => watch.die({ outOfMemory: error.code === 'ERR_WORKER_OUT_OF_MEMORY', why: error.message }));
   const gone = new Promise<void>((resolve) =>
     worker.once('exit', (code) => {
-      die({ outOfMemory: false, why: `the trace worker ended (${code}) without an answer` });
+      watch.die({ outOfMemory: false, why: `the trace worker ended (${code}) without an answer` });
       resolve();
     }),
   );
@@ -250,19 +257,7 @@ function startThread(heapMb: number): TraceWorkerHandle {
       void worker.terminate();
       await gone;
     },
-    listen: (onMessage, onDeath) => {
-      if (died) {
-        const death = died;
-        queueMicrotask(() => onDeath(death));
-        return () => undefined;
-      }
-      worker.on('message', onMessage);
-      deaths.add(onDeath);
-      return () => {
-        worker.off('message', onMessage);
-        deaths.delete(onDeath);
-      };
-    },
+    listen: watch.listen,
   };
 }
 
