@@ -199,9 +199,12 @@ function startProcess(heapMb: number): TraceWorkerHandle {
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (text: string) => (stderr = (stderr + text).slice(-STDERR_TAIL_CHARS)));
-  // A send to a child that just died, or a failed start, is answered by its 'close' below, never thrown.
-  child.on('error', () => undefined);
   const watch = deathWatch(child);
+  // A send to a child that just died is answered by its 'close' below, never thrown; a start that failed
+  // (no pid) refuses the job in flight now, its 'close' may never come.
+  child.on('error', (error) => {
+    if (child.pid === undefined) watch.die({ outOfMemory: false, why: `the trace worker could not start: ${error.message}` });
+  });
   const gone = new Promise<void>((resolve) =>
     // 'close', not 'exit': the child's stderr is read to its end, so V8's last words are in `stderr`.
     child.once('close', (code, signal) => {
