@@ -233,7 +233,8 @@ function startProcess(heapMb: number): TraceWorkerHandle {
     },
     end: async () => {
       if (!watch.died()) child.kill('SIGKILL');
-      await gone;
+      // A child that never started has nothing to wait for.
+      if (child.pid !== undefined) await gone;
     },
     listen: watch.listen,
   };
