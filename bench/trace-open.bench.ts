@@ -211,9 +211,10 @@ async function measure(name: string, file: string): Promise<void> {
       for (const w of sleptIn.slice(call.slept ?? sleptIn.length)) where.set(w, (where.get(w) ?? 0) + 1);
       // Fewer samples than the call's time holds: the bench's own loop was late too, and the lag is partly its own.
       const samples = sleptIn.length - (call.slept ?? sleptIn.length);
+      const due = Math.round(ms / (PING_EVERY_MS / 2));
       const slept = where.size
-        ? `; its thread, sampled (${samples} of ~${Math.round(ms / (PING_EVERY_MS / 2))}): ${[...where].map(([w, n]) => `${w} ×${n}`).join(', ')}`
-        : '';
+        ? `; its thread, sampled (${samples} of ~${due}): ${[...where].map(([w, n]) => `${w} ×${n}`).join(', ')}`
+        : `; its thread sampled 0 times of ~${due}: the bench's own loop was held meanwhile`;
       slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it`, sched: share + slept };
     };
     ws.on('message', (data) => {
