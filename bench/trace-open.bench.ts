@@ -16,6 +16,8 @@
  * limit. Then the CLI as a user runs it, each in a process of its own: `parallax open --json FILE` and
  * `parallax replay FILE` (onto a port nothing listens on), their peak RSS against 1.5 GiB.
  * `TRACE_OPEN_CASES=dense` (or `at-limit`, `steps`) runs one; `TRACE_OPEN_CLI=0` leaves out the CLI's runs.
+ * The trace worker is a process of its own (docs/rules.md#r-mem-10), whose peak RSS is printed beside the
+ * host's; `PARALLAX_TRACE_WORKER=thread` runs it as a thread of the host's, the form before, to compare.
  */
 import { spawn } from 'node:child_process';
 import { open, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -122,6 +124,19 @@ async function nicedStates(pid: number): Promise<string> {
   return states.join('');
 }
 
+/** The host's child processes (proc(5): each thread's `children`): the trace worker's, in its own process (docs/rules.md#r-mem-10). */
+async function childPids(pid: number): Promise<number[]> {
+  const pids: number[] = [];
+  for (const tid of await readdir(`/proc/${pid}/task`).catch(() => [] as string[])) {
+    const text = await readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '');
+    for (const child of text.split(' ').filter(Boolean)) pids.push(Number(child));
+  }
+  return pids;
+}
+
+/** Where the host runs its trace worker (off-thread.ts' traceWorkerForm): the bench runs it either way for the comparison. */
+const FORM = process.env.PARALLAX_TRACE_WORKER?.trim() === 'thread' ? 'thread' : 'process';
+
 async function measure(name: string, file: string): Promise<void> {
   const { url, child } = await serveInChild([]);
   try {
@@ -149,6 +164,8 @@ async function measure(name: string, file: string): Promise<void> {
     let mine: { run: number; wait: number } | undefined;
     /** Where the host's thread slept at each sample (its wchan): idle in epoll, or blocked on a lock (a futex). */
     const sleptIn: string[] = [];
+    /** Each trace worker process's peak RSS (VmHWM), by pid. */
+    const workerPeaks = new Map<number, number>();
     const schedPoll = setInterval(() => {
       void schedstat(child.pid!).then((s) => (sched = s));
       // Beside it, the state of the trace worker's thread (the one at nice 19): a host thread blocked on a
@@ -158,6 +175,16 @@ async function measure(name: string, file: string): Promise<void> {
         () => undefined,
       );
       void schedstat(process.pid).then((s) => (mine = s));
+      // The trace worker's own peak, when it is a process of its own (each one the host started: it restarts after a refusal).
+      void childPids(child.pid!).then((pids) =>
+        pids.forEach(
+          (pid) =>
+            void peakRss(pid).then(
+              (rss) => workerPeaks.set(pid, Math.max(workerPeaks.get(pid) ?? 0, rss)),
+              () => undefined,
+            ),
+        ),
+      );
     }, PING_EVERY_MS / 2);
     let phase = 'upload 1';
     let phaseStarted = performance.now();
@@ -184,9 +211,10 @@ async function measure(name: string, file: string): Promise<void> {
       for (const w of sleptIn.slice(call.slept ?? sleptIn.length)) where.set(w, (where.get(w) ?? 0) + 1);
       // Fewer samples than the call's time holds: the bench's own loop was late too, and the lag is partly its own.
       const samples = sleptIn.length - (call.slept ?? sleptIn.length);
+      const due = Math.round(ms / (PING_EVERY_MS / 2));
       const slept = where.size
-        ? `; its thread, sampled (${samples} of ~${Math.round(ms / (PING_EVERY_MS / 2))}): ${[...where].map(([w, n]) => `${w} ×${n}`).join(', ')}`
-        : '';
+        ? `; its thread, sampled (${samples} of ~${due}): ${[...where].map(([w, n]) => `${w} ×${n}`).join(', ')}`
+        : `; its thread sampled 0 times of ~${due}: the bench's own loop was held meanwhile`;
       slowest = { ms, phase: `${call.phase}, sent ${(call.into / 1000).toFixed(1)} s into it`, sched: share + slept };
     };
     ws.on('message', (data) => {
@@ -240,11 +268,13 @@ async function measure(name: string, file: string): Promise<void> {
     const rss = await peakRss(child.pid!);
     const worst = slowest.ms;
     ws.close();
+    const workerPeak = Math.max(0, ...workerPeaks.values());
     console.log(
-      `${name}: two uploads in ${(openMs / 1000).toFixed(1)} s; ${outcomes[0]}${outcomes[1] === outcomes[0] ? ' (both)' : `; then ${outcomes[1]}`}${replayed}`,
+      `${name} (trace worker: ${FORM}): two uploads in ${(openMs / 1000).toFixed(1)} s; ${outcomes[0]}${outcomes[1] === outcomes[0] ? ' (both)' : `; then ${outcomes[1]}`}${replayed}`,
     );
     console.log(
       `  host peak RSS ${(rss / MiB).toFixed(0)} MiB / limit ${RSS_LIMIT / MiB} MiB = ${(rss / RSS_LIMIT).toFixed(2)}` +
+        (FORM === 'process' ? `   trace worker process peak RSS ${(workerPeak / MiB).toFixed(0)} MiB (${workerPeaks.size} started)` : '') +
         `   other calls (${latencies.length}): p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${worst.toFixed(0)} ms (during ${slowest.phase}${slowest.sched}) / limit ${LATENCY_LIMIT_MS} ms = ${(worst / LATENCY_LIMIT_MS).toFixed(2)}`,
     );
   } finally {

@@ -1,6 +1,6 @@
 /**
- * The host's own programs that run beside it, not on its event loop: the trace reader (a worker thread
- * with a bounded heap, docs/rules.md#r-mem-04), the accessibility audit (a worker thread, #r-a11y-24) and
+ * The host's own programs that run beside it, not on its event loop: the trace reader (a child process
+ * with a bounded heap, docs/rules.md#r-mem-04, #r-mem-10; a worker thread by PARALLAX_TRACE_WORKER=thread), the accessibility audit (a worker thread, #r-a11y-24) and
  * the demo devices (a child process, #r-peer-03).
  *
  * From a build each is a file of its own beside the bundle, under the name given here:
@@ -54,9 +54,10 @@ const tsx = (subpath: string) => createRequire(join(projectRoot(), 'package.json
  * The parent's Node flags, which a worker and a fork inherit, less `--input-type`: Node refuses it beside
  * a file ("--input-type can only be used with string input"), so a command started as
  * `node --input-type=module -e …` (as tests/integration/cli-build.test.ts starts the built CLI) could start
- * no trace worker and no demo.
+ * no trace worker and no demo. Exported for a fork that adds flags of its own to them (the trace worker's
+ * heap bound, docs/rules.md#r-mem-10); forkEntry adds tsx's `--import` after them when run from the sources.
  */
-function inheritedExecArgv(): string[] {
+export function inheritedExecArgv(): string[] {
   const out: string[] = [];
   for (let i = 0; i < process.execArgv.length; i++) {
     const arg = process.execArgv[i]!;

@@ -6,6 +6,7 @@ import { Discovery } from '@main/discovery/index';
 import { appVersion, mdnsEnabled, settingsFile, tracesDir } from '@main/paths';
 import { DeviceManager } from '@main/devices/manager';
 import { SessionRecording } from '@main/trace/recording';
+import { endTraceWorker } from '@main/trace/off-thread';
 import { DeviceProfiles } from '@main/a11y/profiles';
 import { createApiService, type ApiService, type HostKind } from './api';
 
@@ -37,6 +38,8 @@ export async function startAppServices(host: HostKind, secrets: () => string[] =
       await recording.close();
       await discovery.stop();
       await manager.closeAll();
+      // The trace worker's process ends with the host (docs/rules.md#r-mem-10), not an idle timer later.
+      await endTraceWorker();
     },
   };
 }

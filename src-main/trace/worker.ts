@@ -1,13 +1,14 @@
 /**
- * The trace worker (docs/rules.md#r-mem-04): jobs one at a time, in a heap the host bounds
- * (off-thread.ts). It parses the trace the job names and posts back only what the caller needs (the
- * trace view's listing, an export's text), so a hostile or huge trace costs this thread's heap and
- * time, never the host's: over the bound the thread dies out of memory and the host refuses the trace.
+ * The trace worker (docs/rules.md#r-mem-04, #r-mem-10): jobs one at a time, in a heap the host bounds
+ * (off-thread.ts), in a child process of its own (or a worker thread, PARALLAX_TRACE_WORKER=thread). It
+ * parses the trace the job names and posts back only what the caller needs (the trace view's listing, an
+ * export's text), so a hostile or huge trace costs this worker's heap and time, never the host's: over
+ * the bound the worker dies out of memory and the host refuses the trace.
  * An answer that grows with the trace (`parallax open`'s lines, an audit's screens, the view's steps, a
  * replay's actions) goes as parts of at most TRACE_PART_CHARS, each sent when the host has taken the one
  * before (docs/rules.md#r-mem-05, #r-mem-07, #r-mem-08).
  */
-import { readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { redactForTrace } from '@shared/trace/redact';
@@ -22,29 +23,50 @@ import { rewriteTrace } from './edit';
 import { auditedScreens } from './audit-screens';
 
 /**
- * This thread yields the CPU to the host's own (docs/rules.md#r-mem-06): a trace at the limit parses for
- * tens of seconds at full speed, and on a busy machine the host's thread, sharing the process's share of
- * the CPU with it, waited up to 580 ms for a turn. On Linux a thread's nice value is its own
- * (setpriority(2) given the thread's id, read from /proc/thread-self); elsewhere nothing changes.
+ * The worker yields the CPU to the host (docs/rules.md#r-mem-06): a trace at the limit parses for tens of
+ * seconds at full speed, and on a busy machine the host's thread, sharing the process's share of the CPU
+ * with it, waited up to 580 ms for a turn. In a process of its own (the default, docs/rules.md#r-mem-10)
+ * every thread of it is at TRACE_WORKER_NICE: on Linux each thread's nice value is its own, so each one
+ * listed in /proc/self/task is set (the threads made later, the libuv pool's, inherit it from the thread
+ * that makes them); elsewhere the process's. As a thread of the host's (PARALLAX_TRACE_WORKER=thread) only
+ * this thread (its id read from /proc/thread-self). Not permitted, or no /proc: nothing changes.
  */
 export const TRACE_WORKER_NICE = 19;
 function yieldToHost(): void {
   try {
+    if (!parentPort) {
+      let tids: string[] = [];
+      try {
+        tids = readdirSync('/proc/self/task');
+      } catch {
+        setPriority(0, TRACE_WORKER_NICE); // no /proc: the whole process, where the system gives it one value
+        return;
+      }
+      for (const tid of tids) setPriority(Number(tid), TRACE_WORKER_NICE);
+      return;
+    }
     const tid = Number(/\/task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1]);
     if (Number.isInteger(tid) && tid > 0) setPriority(tid, TRACE_WORKER_NICE);
   } catch {
-    // No /proc (macOS, Windows) or not permitted: the thread keeps the process's priority.
+    // Not permitted: the worker keeps the priority it was started with.
   }
 }
 yieldToHost();
 
 let taken: (() => void) | undefined;
 
+/** The host's channel: the worker thread's port, or the child process's IPC channel (the same messages). */
 function post(message: FromTraceWorker): void {
-  parentPort!.postMessage(message);
+  if (parentPort) parentPort.postMessage(message);
+  else process.send!(message);
 }
+function onHostMessage(handler: (message: ToTraceWorker) => void): void {
+  if (parentPort) parentPort.on('message', handler);
+  else process.on('message', handler as (message: unknown) => void);
+}
+// A process of its own ends with the host: its channel goes when the host closes it, exits or dies.
+if (!parentPort) process.once('disconnect', () => process.exit(0));
 
-/** Sends the items a part at a time, each part once the last was taken: lines of text, or one item each. */
 async function sendParts(items: Iterable<unknown> | AsyncIterable<unknown>, how: 'lines' | 'json' | 'array' | 'items'): Promise<number> {
   let part: unknown[] = [];
   let chars = 0;
@@ -112,7 +134,7 @@ async function run(job: TraceJob): Promise<unknown> {
   }
 }
 
-parentPort!.on('message', async (message: ToTraceWorker) => {
+onHostMessage(async (message: ToTraceWorker) => {
   if ('more' in message) {
     const next = taken;
     taken = undefined;

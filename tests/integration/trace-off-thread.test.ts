@@ -1,5 +1,5 @@
 /**
- * R-MEM-04: the trace view's parse runs in the trace worker, a thread with a bounded heap. While a big
+ * R-MEM-04: the trace view's parse runs in the trace worker, a process of its own (R-MEM-10) with a bounded heap. While a big
  * trace is parsed the host's own thread stays idle (its event-loop utilization, a share of its time, not
  * a speed), so every other call is answered; a trace that needs more than the worker's heap is refused
  * as too_large, and the host, alive, opens the next trace. `parallax open`, `parallax replay` and the web
