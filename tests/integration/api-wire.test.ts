@@ -7,7 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { DeviceManager } from '@main/devices/manager';
 import { createApiService } from '@main/host/api';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   // The runner pushes the screen right after it connects, and the host observes that push into a frame:
   // on a busy machine that frame could land in the middle of a test's action. Waited for here (the host's
   // own word: its current frame), with a wide ceiling that only catches a hang.
-  await expect.poll(() => manager.lastFrame(deviceId), { timeout: 30_000, interval: 20 }).toBeDefined();
+  await vi.waitFor(() => expect(manager.lastFrame(deviceId)).toBeDefined(), { timeout: 30_000, interval: 20 });
   rendererDir = await mkdtemp(join(tmpdir(), 'parallax-wire-'));
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>wire</title>');
   host = await startWebHost({ api: createApiService({ manager }, { host: 'web', version: 'test' }), rendererDir });

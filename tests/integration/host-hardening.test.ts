@@ -189,9 +189,10 @@ describe('failed uploads leave nothing behind', () => {
     expect((await post(zipHead)).status).toBe(400);
     // A client that promises more than it sends and hangs up, once the host is taking its body in; then the
     // host's own answer to that upload says it is done with it (no pause that a busy machine may outlast).
-    const taken = new Promise<Promise<ApiResult>>((resolve) => {
+    // (Resolved with a box: resolved with the answer itself, it would wait for the answer.)
+    const taken = new Promise<{ answer: Promise<ApiResult> }>((resolve) => {
       onUpload = (name, answer) => {
-        if (name === 'cut.parallax-trace') resolve(answer);
+        if (name === 'cut.parallax-trace') resolve({ answer });
       };
     });
     const req = request({
@@ -203,7 +204,7 @@ describe('failed uploads leave nothing behind', () => {
     });
     req.on('error', () => undefined);
     req.write(Buffer.alloc(1000, 1));
-    const answer = await taken;
+    const { answer } = await taken;
     req.destroy();
     expect(await answer).toMatchObject({ ok: false, error: { message: expect.stringContaining('did not arrive whole') } });
     onUpload = undefined;
