@@ -8,6 +8,7 @@ import type { HierarchyUpdate, RunnerCommand, RunnerRequest, ViewHierarchy } fro
 import { RESULT_TYPES } from '@shared/protocol/runner';
 import { playwrightKey } from '@demo/phone/app-page';
 import type { DemoDevice } from '@demo/device/demo-device';
+import { holdFor } from '@demo/base/fault-hold';
 import { STALE_FRAME_ERROR } from '@demo/phone/frame-context';
 import type { FrameState } from '@demo/phone/screen-monitor';
 import { axErrorMessage, DEMO_BUNDLE_ID, projectHierarchy } from '@demo/phone/xctest-projection';
@@ -187,8 +188,8 @@ export class RunnerCommands {
     if (ifStale && !raw && cached && !monitor.dirty && (await monitor.current()).generation === cached.generation) {
       return { type: 'hierarchy_update', success: true, data: cached.data, frameContext: cached.frameContext, servedFromCache: true };
     }
-    const slow = faults.number('xctest-slow') ?? 0;
-    if (slow > 0) await sleep(slow);
+    // The grind ends early when the fault is cleared: a test holds a read that long, then lets it go.
+    await holdFor(faults, 'xctest-slow');
     const frame = await monitor.refresh();
     const read = readAsXctest(this.device, frame, { raw });
     if (!read.ok) return { type: 'hierarchy_update', success: false, error: read.error, frameContext: frame.token };

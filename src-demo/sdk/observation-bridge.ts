@@ -11,7 +11,6 @@
  * (docs/protocol.md#p-action-result), as a real app's bridge encodes them; the `bridge-success-form`
  * fault switches to the older `{success, reason?, …}` form the spec describes.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type {
   BridgeActionKind,
@@ -26,6 +25,7 @@ import type {
 import type { AppPage } from '@demo/phone/app-page';
 import { walkNative, type NativeCapture, type NativeNode } from '@demo/phone/capture-model';
 import type { Faults } from '@demo/phone/faults';
+import { holdFor } from '@demo/base/fault-hold';
 
 /** What the demo app registers: everything but drag and pinch, so those answer unsupported_action. */
 export const SUPPORTED_ACTIONS: readonly BridgeActionKind[] = ['back', 'clearText', 'insertText', 'longPress', 'scroll', 'swipe', 'tap'];
@@ -230,8 +230,8 @@ export class ObservationBridge {
     this.running = new Promise<void>((resolve) => (done = resolve));
     const began = Date.now();
     try {
-      const slow = this.faults.number('bridge-action-slow') ?? 0;
-      if (slow > 0) await sleep(slow);
+      // Held until the fault's time is up or it is cleared (a test's gate: action_in_flight for as long as it needs).
+      await holdFor(this.faults, 'bridge-action-slow');
       if (this.faults.has('app-inactive')) return rejected('action_cancelled');
       const rejection = this.faults.value('bridge-reject');
       if (rejection) return rejected(rejection);

@@ -7,7 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { DeviceManager } from '@main/devices/manager';
 import { createApiService } from '@main/host/api';
@@ -25,6 +25,10 @@ beforeAll(async () => {
   manager = new DeviceManager();
   deviceId = manager.connect(device.runnerUrl, { kind: 'demo', name: 'demo' }).id;
   await manager.connectionOf(deviceId).waitUntilConnected(10_000);
+  // The runner pushes the screen right after it connects, and the host observes that push into a frame:
+  // on a busy machine that frame could land in the middle of a test's action. Waited for here (the host's
+  // own word: its current frame), with a wide ceiling that only catches a hang.
+  await vi.waitFor(() => expect(manager.lastFrame(deviceId)).toBeDefined(), { timeout: 30_000, interval: 20 });
   rendererDir = await mkdtemp(join(tmpdir(), 'parallax-wire-'));
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>wire</title>');
   host = await startWebHost({ api: createApiService({ manager }, { host: 'web', version: 'test' }), rendererDir });
@@ -44,9 +48,17 @@ const socket = () => {
 /** How many whole observations / screenshots the texts carry (each has one viewHierarchy / dataBase64). */
 const copies = (messages: ReceivedMessage[], key: 'viewHierarchy' | 'dataBase64') =>
   messages.reduce((n, m) => n + (m.text.match(new RegExp(`"${key}":`, 'g'))?.length ?? 0), 0);
-/** The messages an action's call brought: its frame and action events and its reply. */
-const actionMessages = (received: ReceivedMessage[], from: number, replyId: number) =>
-  received.slice(from).filter((m) => m.what === 'device.frame' || m.what === 'device.action' || m.what === `reply ${replyId}`);
+/**
+ * The messages an action's call brought: its frame and action events and its reply. The host emits the
+ * action's frame and its action event together, so its frame is the one right before the action event;
+ * a live push's frame, which load may put anywhere among them, is no part of the action.
+ */
+const actionMessages = (received: ReceivedMessage[], from: number, replyId: number) => {
+  const later = received.slice(from);
+  return later.filter(
+    (m, i) => m.what === 'device.action' || m.what === `reply ${replyId}` || (m.what === 'device.frame' && later[i + 1]?.what === 'device.action'),
+  );
+};
 
 interface Step {
   callId: string;

@@ -8,7 +8,7 @@ import { PNG } from 'pngjs';
 import type { UiNode } from '@shared/protocol/runner';
 import { ObservationSnapshotSchema } from '@shared/protocol/sdk';
 import { startDemoDevice } from '@demo/index';
-import { adminReply, untilQuiet } from '../support/demo-admin';
+import { adminReply, untilQuiet, untilStats } from '../support/demo-admin';
 import { RunnerClient, type Msg } from '../support/runner-client';
 
 const STALE = 'Stale frame context; observe a fresh frame before retrying';
@@ -24,6 +24,8 @@ const center = (n: UiNode | undefined) => {
   return { x: (n.bounds.left + n.bounds.right) / 2, y: (n.bounds.top + n.bounds.bottom) / 2 };
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A delay fault's value that holds its read or action until the test clears the fault (10 min: never reached). */
+const HELD_MS = 600_000;
 
 let device: Awaited<ReturnType<typeof startDemoDevice>>;
 let client: RunnerClient;
@@ -432,14 +434,16 @@ describe('XCTest faults', () => {
     expect(sparse.data.hierarchy.className).toBe('XCUIApplication');
     expect(sparse.data.hierarchy.node).toBeUndefined();
 
-    // The grind is shown by order, not by a clock: the read is still out while the test takes two admin
-    // round trips (a wide margin: 5 s against two local requests), and answers once the grind is over.
-    await setFaults(['xctest-slow=5000']);
+    // The grind is a gate the test opens, not a clock: held far past anything here (10 min), the read is
+    // still out once the device has it and the test has taken another round trip, and it answers as soon as
+    // the fault is cleared, long before its time is up.
+    await setFaults([`xctest-slow=${HELD_MS}`]);
     let answered = false;
     const slow = client.request('request_hierarchy').then((reply) => ((answered = true), reply));
+    await untilStats(device.adminUrl, 'grinding the read', (stats) => stats.busy > 0);
     await admin('/stats');
-    await setFaults([]);
     expect(answered).toBe(false);
+    await setFaults([]);
     expect((await slow).success).toBe(true);
   });
 });
@@ -532,26 +536,34 @@ describe('SDK observation bridge', () => {
   });
 
   it('action_in_flight, and the executor: action_queue_overloaded, action_cancelled', async () => {
-    // The executor holds each action 1.5 s (inside the 2 s budget); the test acts once the SDK has the action,
-    // as the device's own count says, never after a guessed pause.
-    const actionsReceived = async () => Number((await admin('/stats')).body.sdkRequests['POST /observation/action'] ?? 0);
-    const held = async (before: number) => expect.poll(actionsReceived, { timeout: 10_000, interval: 20 }).toBeGreaterThan(before);
+    // The executor holds the action until the test clears bridge-action-slow (a gate the test opens; its
+    // 10 min is a ceiling never reached), and the action is budgeted for that long, so nothing here races a
+    // timer. The test acts once the executor has the action, as the device's own count says: the runner
+    // command, its SDK request and the executor's action are all running (busy 3).
+    const heldAction = (snap: Msg) =>
+      client.request(
+        'request_sdk_action',
+        { actionJson: JSON.stringify({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } }), timeoutMs: 60_000 },
+        90_000,
+      );
+    const executing = () => untilStats(device.adminUrl, 'running the held action', (stats) => stats.busy === 3);
     await setScreen('login');
-    await setFaults(['bridge-action-slow=1500']);
+    await untilQuiet(device.adminUrl);
+    await setFaults([`bridge-action-slow=${HELD_MS}`]);
     let snap = await observe();
-    let received = await actionsReceived();
-    const first = sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
-    await held(received);
+    const first = heldAction(snap);
+    await executing();
     const second = await sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
     expect(second.result).toMatchObject({ status: 'rejected', reason: 'action_in_flight', durationMs: 0 });
+    await setFaults([]);
     expect((await first).result.status).toBe('accepted');
 
-    // The app resigns active while the executor holds the action: it is cancelled.
+    // The app resigns active while the executor holds the action: it is cancelled once let go.
+    await setFaults([`bridge-action-slow=${HELD_MS}`]);
     snap = await observe();
-    received = await actionsReceived();
-    const cancelled = sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
-    await held(received);
-    await setFaults(['bridge-action-slow=1500', 'app-inactive']);
+    const cancelled = heldAction(snap);
+    await executing();
+    await setFaults(['app-inactive']);
     expect((await cancelled).result).toMatchObject({ status: 'cancelled', reason: 'action_cancelled' });
 
     // The fault makes the executor answer any reason for an otherwise valid action.
@@ -616,18 +628,21 @@ describe('SDK observation bridge', () => {
   it('bad_reply after the 2 s budget; a timed-out action is available:true and may still run', async () => {
     // The SDK's delays are far past the 2 s budget, so the answers below cannot depend on the machine's load:
     // a runner that waited for the SDK would answer the observation successfully (after 20 s), and the action's
-    // reply would come after its effect instead of 6 s before it.
+    // reply would come after its effect instead of before it.
     await admin('/reset', {});
     await setFaults(['bridge-slow=20000']);
     expect(await client.request('request_sdk_observation')).toMatchObject({ available: true, failure: 'bad_reply' });
 
-    await setFaults(['bridge-action-slow=6000']);
+    // The executor holds the action until the test clears the fault: the reply comes before its effect on
+    // any machine, and the effect after the gate opens.
+    await setFaults([`bridge-action-slow=${HELD_MS}`]);
     const snap = await observe();
     const timedOut = await sdkAction({ tap: { observationIdentity: Number(snap.captureIdentity), elementId: 'login.submit' } });
     expect(timedOut).toMatchObject({ available: true, failure: 'bad_reply' });
     expect(byId((await hierarchy()).data.hierarchy, 'login.status')).toBeUndefined();
     // The executor still runs it after the runner gave up.
-    await expect.poll(async () => byId((await hierarchy()).data.hierarchy, 'login.status'), { timeout: 15_000, interval: 200 }).toBeDefined();
+    await setFaults([]);
+    await expect.poll(async () => byId((await hierarchy()).data.hierarchy, 'login.status'), { timeout: 30_000, interval: 200 }).toBeDefined();
   }, 40_000);
 
   it('bridge-coordinate-space=window reports window-relative bounds', async () => {

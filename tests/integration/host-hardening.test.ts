@@ -13,6 +13,7 @@ import { MAX_VIEW_DEPTH } from '@shared/model/node';
 import { TRACE_UPLOAD_PATH } from '@shared/api/api';
 import { startReplayDevice, type ReplayDevice } from '@demo/replay-device';
 import type { WebHost } from '@main/host/web-host';
+import type { ApiResult } from '@main/host/api';
 import { dataDir } from '@main/paths';
 import { DeviceManager } from '@main/devices/manager';
 import { TraceRecorder } from '@main/trace/recorder';
@@ -29,6 +30,8 @@ let token: string;
 let outside: string;
 let tracesDir: string;
 let deviceId: string;
+/** Told of each upload as the host starts taking it in. */
+let onUpload: ((name: string, answer: Promise<ApiResult>) => void) | undefined;
 
 const MANIFEST = { device: { name: 'Demo', kind: 'demo', url: 'ws://127.0.0.1:1/ws' } };
 
@@ -39,6 +42,13 @@ beforeAll(async () => {
   deviceId = manager.connect(replay.url, { kind: 'replay', name: 'golden' }).id;
   const recording = await recordingApi(manager);
   tracesDir = recording.tracesDir;
+  // Each upload the host takes in, with its answer to come: what a test waits on instead of a pause.
+  const receive = recording.api.receiveTrace.bind(recording.api);
+  recording.api.receiveTrace = (name, body) => {
+    const answer = receive(name, body);
+    onUpload?.(name, answer);
+    return answer;
+  };
   web = await startTestWebHost(recording.api);
   ({ host, origin, token } = web);
 });
@@ -177,23 +187,27 @@ describe('failed uploads leave nothing behind', () => {
     expect((await post(new TextEncoder().encode('not a zip'))).status).toBe(400);
     const zipHead = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4]);
     expect((await post(zipHead)).status).toBe(400);
-    // A client that promises more than it sends and hangs up.
-    await new Promise<void>((resolve) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port: host.port,
-          method: 'POST',
-          path: `${TRACE_UPLOAD_PATH}?token=${token}&name=cut.parallax-trace`,
-          headers: { 'content-length': '100000' },
-        },
-        () => resolve(),
-      );
-      req.on('error', () => resolve());
-      req.write(Buffer.alloc(1000, 1));
-      setTimeout(() => req.destroy(), 100);
+    // A client that promises more than it sends and hangs up, once the host is taking its body in; then the
+    // host's own answer to that upload says it is done with it (no pause that a busy machine may outlast).
+    // (Resolved with a box: resolved with the answer itself, it would wait for the answer.)
+    const taken = new Promise<{ answer: Promise<ApiResult> }>((resolve) => {
+      onUpload = (name, answer) => {
+        if (name === 'cut.parallax-trace') resolve({ answer });
+      };
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const req = request({
+      host: '127.0.0.1',
+      port: host.port,
+      method: 'POST',
+      path: `${TRACE_UPLOAD_PATH}?token=${token}&name=cut.parallax-trace`,
+      headers: { 'content-length': '100000', origin },
+    });
+    req.on('error', () => undefined);
+    req.write(Buffer.alloc(1000, 1));
+    const { answer } = await taken;
+    req.destroy();
+    expect(await answer).toMatchObject({ ok: false, error: { message: expect.stringContaining('did not arrive whole') } });
+    onUpload = undefined;
     expect(await copies()).toEqual(before);
   });
 });

@@ -10,6 +10,9 @@ import { decodeRunnerInbound } from '@shared/protocol/runner';
 /** A frame as the device sent it, read field by field. */
 export type Msg = Record<string, any>;
 
+/** How long a wait for a push may last before it fails: a hang, never a slow machine. */
+export const PUSH_CEILING_MS = 30_000;
+
 export class RunnerClient {
   readonly pushes: Msg[] = [];
   readonly rawFrames: string[] = [];
@@ -58,11 +61,15 @@ export class RunnerClient {
     return client;
   }
 
-  waitForPush(pred: (m: Msg) => boolean, timeoutMs = 3000): Promise<Msg> {
+  /**
+   * The first push `pred` accepts, as soon as it comes. The ceiling only catches a push that never comes:
+   * 30 s, far past a loaded machine's delay, and it costs nothing when the push arrives.
+   */
+  waitForPush(pred: (m: Msg) => boolean, timeoutMs = PUSH_CEILING_MS): Promise<Msg> {
     const seen = this.pushes.find(pred);
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no matching push')), timeoutMs);
+      const timer = setTimeout(() => reject(new Error(`no matching push within ${timeoutMs} ms`)), timeoutMs);
       this.pushWaiters.push({ pred, resolve: (m) => (clearTimeout(timer), resolve(m)) });
     });
   }
