@@ -26,7 +26,7 @@ function flatten(root: View): Array<{ id: string; children: number }> {
 const tree: fc.Arbitrary<View> = fc.letrec<{ view: View }>((tie) => ({
   view: fc.record({
     id: fc.string({ maxLength: 4 }),
-    children: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant([]), fc.array(tie('view'), { maxLength: 4 })),
+    children: fc.oneof({ depthSize: 'small', withCrossShrink: true }, fc.constant<View[]>([]), fc.array(tie('view'), { maxLength: 4 })),
   }),
 })).view;
 
