@@ -1,7 +1,6 @@
 /**
- * One device, one action at a time against its observers. Reads (observes) run together; an action runs
- * alone. A runner screenshot alone does not come here: it changes nothing and reads no bridge, so it runs
- * beside an action (docs/rules.md#r-gate-03). Every bridge capture moves the current observation (docs/rules.md#r-key-07), and
+ * One device, one action at a time against its observers. Reads (observes, screenshots) run together; an
+ * action runs alone. Every bridge capture moves the current observation (docs/rules.md#r-key-07), and
  * the bridge refuses an action naming an older one (R-CMD-08), so a read of Parallax's own between an
  * action's fresh read and its request would make Parallax refuse itself (R-KEY-09).
  *

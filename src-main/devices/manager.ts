@@ -171,12 +171,8 @@ export class DeviceManager extends EventEmitter<DeviceManagerEvents> {
   /** A fresh screenshot alone; it also becomes the current frame's picture (live mode). */
   async screenshot(deviceId: string): Promise<ScreenshotFrame> {
     const device = this.get(deviceId);
-    const asked = device.lastFrame?.observation;
     const shot = await device.connection.screenshot();
-    // A screenshot runs beside an action (docs/rules.md#r-gate-03): one asked before the action's after
-    // frame (or any newer frame) came does not replace that frame's own picture with an older one. A
-    // picture merged meanwhile keeps the frame's observation, so it does not count as a newer frame.
-    if (device.lastFrame && device.lastFrame.observation === asked && shot.screenshot) device.lastFrame = { ...device.lastFrame, screenshot: shot.screenshot };
+    if (device.lastFrame && shot.screenshot) device.lastFrame = { ...device.lastFrame, screenshot: shot.screenshot };
     return { deviceId, receivedAt: Date.now(), ...shot };
   }
 

@@ -127,14 +127,8 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
     return this.gate.read(() => this.observer.observe(options));
   }
 
-  /**
-   * A screenshot does not take a turn at the gate: it changes nothing on the device and reads no state an
-   * action's freshness depends on (no bridge capture, no frame context an action sends: R-KEY-09), so it
-   * runs beside an action in flight rather than behind it, and live mode keeps its pictures while a tap
-   * on a heavy screen is answered (docs/rules.md#r-gate-03). The runner orders it with input itself.
-   */
   screenshot() {
-    return this.observer.readScreenshot();
+    return this.gate.read(() => this.observer.readScreenshot());
   }
 
   async act(request: ActionRequest, options: ActOptions = {}): Promise<ActedStep> {

@@ -1,8 +1,7 @@
 /**
- * Parallax must not race itself: while an action runs on a device, the app's own observes (live mode, a
- * second window) wait, so they cannot take a bridge capture between the action's fresh read and its
- * request and make the bridge refuse it as stale (docs/rules.md#r-key-09). A screenshot alone changes
- * nothing and reads no bridge: it runs beside the action (R-GATE-03).
+ * Parallax must not race itself: while an action runs on a device, the app's own observes and
+ * screenshots (live mode, a second window) wait, so they cannot take a bridge capture between the
+ * action's fresh read and its request and make the bridge refuse it as stale (docs/rules.md#r-key-09).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoDevice } from '@demo/index';
@@ -104,118 +103,6 @@ describe('a slow device slows only itself (docs/rules.md#r-gate-01)', () => {
       vi.useRealTimers();
     }
   });
-
-  it('R-GATE-03: with a runner whose tap the test holds, a screenshot answers while the tap is in flight, and the tap then succeeds', async () => {
-    // The runner answers the tap only when the test lets it; a screenshot is answered at once.
-    let heldTap: (() => void) | undefined;
-    let tapArrived: (() => void) | undefined;
-    const arrived = new Promise<void>((resolve) => (tapArrived = resolve));
-    const { WebSocketServer } = await import('ws');
-    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', path: '/ws' });
-    await new Promise((resolve) => wss.once('listening', resolve));
-    // A 1x1 PNG.
-    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
-    wss.on('connection', (socket) => {
-      socket.send(
-        JSON.stringify({ type: 'connected', supportedCommands: ['request_hierarchy', 'request_screenshot', 'request_tap_coordinates'], supportedFeatures: [] }),
-      );
-      socket.on('message', (data) => {
-        const request = JSON.parse(data.toString()) as { type: string; requestId: string };
-        const reply = (body: object) => socket.send(JSON.stringify({ requestId: request.requestId, ...body }));
-        if (request.type === 'request_hierarchy')
-          reply({
-            type: 'hierarchy_update',
-            data: {
-              screenWidth: 390,
-              screenHeight: 844,
-              screenScale: 3,
-              hierarchy: { className: 'XCUIApplication', bounds: { left: 0, top: 0, right: 390, bottom: 844 } },
-            },
-          });
-        else if (request.type === 'request_tap_coordinates') {
-          heldTap = () => reply({ type: 'tap_coordinates_result', success: true });
-          tapArrived?.();
-        } else reply({ type: 'screenshot', success: true, format: 'png', data: png, rotation: 0 });
-      });
-    });
-    const held = new RunnerConnection('runner', `ws://127.0.0.1:${(wss.address() as { port: number }).port}/ws`);
-    held.start();
-    try {
-      await held.waitUntilConnected(5_000);
-      let tapped = false;
-      const tap = held.act({ action: 'tap', target: { point: { x: 5, y: 10 } } }).then((step) => ((tapped = true), step));
-      await arrived;
-      // The tap is at the runner and not answered: the screenshot does not wait for it.
-      const shot = await held.screenshot();
-      expect(shot.screenshot?.dataBase64).toBe(png);
-      expect(tapped).toBe(false);
-      // An observe still waits behind the tap (R-GATE-01, R-KEY-09).
-      let observed = false;
-      const frame = held.observe({ screenshot: false }).then(() => (observed = true));
-      await held.screenshot();
-      expect(observed).toBe(false);
-      heldTap!();
-      expect((await tap).result.success).toBe(true);
-      await frame;
-    } finally {
-      await held.close();
-      wss.close();
-    }
-  }, 30_000);
-
-  it('R-GATE-03: a screenshot asked before a tap and answered after its after frame leaves that frame its own picture', async () => {
-    // The runner holds the first screenshot until the test lets it go; every later one is answered at once.
-    const older = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
-    const newer = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
-    let heldShot: (() => void) | undefined;
-    let shotArrived: (() => void) | undefined;
-    const arrived = new Promise<void>((resolve) => (shotArrived = resolve));
-    const { WebSocketServer } = await import('ws');
-    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', path: '/ws' });
-    await new Promise((resolve) => wss.once('listening', resolve));
-    wss.on('connection', (socket) => {
-      socket.send(
-        JSON.stringify({ type: 'connected', supportedCommands: ['request_hierarchy', 'request_screenshot', 'request_tap_coordinates'], supportedFeatures: [] }),
-      );
-      socket.on('message', (data) => {
-        const request = JSON.parse(data.toString()) as { type: string; requestId: string };
-        const reply = (body: object) => socket.send(JSON.stringify({ requestId: request.requestId, ...body }));
-        if (request.type === 'request_hierarchy')
-          reply({
-            type: 'hierarchy_update',
-            data: {
-              screenWidth: 390,
-              screenHeight: 844,
-              screenScale: 3,
-              hierarchy: { className: 'XCUIApplication', bounds: { left: 0, top: 0, right: 390, bottom: 844 } },
-            },
-          });
-        else if (request.type === 'request_tap_coordinates') reply({ type: 'tap_coordinates_result', success: true });
-        else if (!heldShot) {
-          heldShot = () => reply({ type: 'screenshot', success: true, format: 'png', data: older, rotation: 0 });
-          shotArrived?.();
-          shotArrived = undefined;
-        } else reply({ type: 'screenshot', success: true, format: 'png', data: newer, rotation: 0 });
-      });
-    });
-    const { DeviceManager } = await import('@main/devices/manager');
-    const manager = new DeviceManager();
-    const id = manager.connect(`ws://127.0.0.1:${(wss.address() as { port: number }).port}/ws`, { name: 'Held' }).id;
-    try {
-      await manager.connectionOf(id).waitUntilConnected();
-      const late = manager.screenshot(id);
-      await arrived;
-      const step = await manager.act(id, { action: 'tap', target: { point: { x: 5, y: 10 } } });
-      expect(step.after?.screenshot?.dataBase64).toBe(newer);
-      heldShot!();
-      // The late picture is answered to its caller, but the device's frame keeps the after frame's own.
-      expect((await late).screenshot?.dataBase64).toBe(older);
-      expect(manager.lastFrame(id)?.screenshot?.dataBase64).toBe(newer);
-    } finally {
-      await manager.closeAll();
-      wss.close();
-    }
-  }, 30_000);
 
   it('R-GATE-01: with a runner whose taps the test holds and three taps queued, an observe answers after the first, and another device is not slowed', async () => {
     // The runner answers a tap only when the test lets it: the order below is forced, not timed.
