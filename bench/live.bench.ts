@@ -34,6 +34,8 @@ const HEAVY_GAP_LIMIT_MS = 500;
 /** Issue 29.2: the after picture shows within this of the device's answer to the tap. */
 const AFTER_PICTURE_LIMIT_MS = 300;
 const HEAVY_WATCH_MS = 4_000;
+/** The longest the bench waits for a new picture in the page. */
+const PICTURE_WAIT_MS = 30_000;
 const SECTIONS = (process.env.LIVE_SECTIONS ?? 'fps,latency,heavy').split(',');
 const SCREENS = ['login', 'feed', 'edges', 'heavy'] as const;
 
@@ -150,7 +152,7 @@ async function watchPicture(page: Page): Promise<() => Promise<number>> {
   })()`);
   return async () => {
     // A function, not a string: the page's CSP refuses eval.
-    const shown = await page.waitForFunction(() => (window as unknown as { __pictureAt?: number }).__pictureAt || 0, null, { timeout: 30_000 });
+    const shown = await page.waitForFunction(() => (window as unknown as { __pictureAt?: number }).__pictureAt || 0, null, { timeout: PICTURE_WAIT_MS });
     return Number(await shown.jsonValue());
   };
 }
@@ -177,10 +179,13 @@ async function heavyChange(variant: Variant): Promise<void> {
   // The device's answer: a runner replies to request_tap_coordinates when this resolves (commands.ts).
   const answeredWall = Date.now();
   const pictureAt = await shown().catch((error: unknown) => {
+    // Counted at the wait's limit and told, not thrown: one lost picture on a loaded machine would
+    // otherwise take every other figure of the run with it.
     const { stats } = variant.device.app.picture;
-    throw new Error(
-      `${variant.name}: no new picture after a heavy tap (device answered ${variant.answeredAt.filter((t) => t > tappedAt).length} screenshots since, ${stats.captures} captured, ${stats.reused} reused): ${String(error)}`,
+    console.log(
+      `    ${variant.name}: no new picture within ${PICTURE_WAIT_MS / 1000} s of a heavy tap (device answered ${variant.answeredAt.filter((t) => t > tappedAt).length} screenshots since, ${stats.captures} captured, ${stats.reused} reused): ${String(error)}`,
     );
+    return Date.now();
   });
   variant.heavyPictures.push(pictureAt - tappedAtWall);
   variant.afterPictures.push(Math.max(0, pictureAt - answeredWall));

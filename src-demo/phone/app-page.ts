@@ -13,6 +13,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventEmitter } from 'node:events';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Frame, Page } from 'playwright-core';
@@ -29,6 +30,8 @@ import {
   type WebCapture,
 } from './capture-model';
 import { ScreenPicture } from './picture';
+import { rememberReadDigest } from './frame-context';
+import { FlatTree } from './flat-tree';
 import { pngSize } from '@shared/protocol/png';
 
 export const SCREENS = ['login', 'feed', 'checkout', 'hostile', 'edges', 'heavy', 'access'] as const;
@@ -48,8 +51,10 @@ export interface WebBridgeHooks {
 /** What is focused for text entry: a native field, a web field inside a web view, or nothing. */
 export type FocusedField = { kind: 'native'; multiline: boolean; axId?: string } | { kind: 'web'; webViewId: string; multiline: boolean } | null;
 
-/** A sliced read's text comes over in pieces of this many characters (docs/rules.md#r-perf-10). */
+/** A sliced read's text comes over in pieces of about this many characters (docs/rules.md#r-perf-10). */
 const TRANSFER_CHUNK = 512 * 1024;
+/** How long the page writes a sliced read's views out before it lets the page draw. */
+const WRITE_SLICE_MS = 8;
 /** The longest read text taken: four times a 200,000-view heavy screen's. */
 const MAX_READ_CHARS = 96 * 1024 * 1024;
 
@@ -225,39 +230,81 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
   /** Names the page-side slot each sliced read's text waits in while it is fetched. */
   private reads = 0;
 
-  private async introspect(frame: Frame, mode: 'native' | 'web'): Promise<unknown> {
+  /** A web view's content, or an unsliced native read (the previous approach), in one evaluate. */
+  private async introspectInOneTask(frame: Frame, mode: 'native' | 'web'): Promise<{ raw: unknown; text: string | undefined }> {
     // As one JSON string: Playwright's own value serializer takes seconds over a heavy screen's 50,000
     // views (7.3 s against 0.6 s measured), JSON.stringify in the page and JSON.parse here do not.
-    const sliced = mode === 'native' && this.slicedReads;
-    const call = `(${this.introspectSource})(${JSON.stringify({ mode, sliced })})`;
-    if (!sliced) {
-      const text = await frame.evaluate(`JSON.stringify(${call})`);
-      return typeof text === 'string' ? JSON.parse(text) : text;
-    }
-    // A sliced read's text (5.7 MB for 50,000 views) comes over in pieces: one answer that size holds
-    // the page for a few hundred milliseconds while the protocol carries it, and the picture with it.
+    const text = await frame.evaluate(`JSON.stringify((${this.introspectSource})(${JSON.stringify({ mode, sliced: false })}))`);
+    return typeof text === 'string' ? { raw: JSON.parse(text), text } : { raw: text, text: undefined };
+  }
+
+  /**
+   * A sliced native read (docs/rules.md#r-perf-10), and the digest of the text it came over as (the
+   * frame's fingerprint, frame-context.ts). Nothing on either side handles the whole 5.7 MB of a heavy
+   * screen in one task: the page writes its views out one by one in slices (a JSON.stringify of the whole
+   * read held the page, and its picture, for hundreds of milliseconds), as flat records (a view with the
+   * number of its children, in depth-first order) in pieces of about TRANSFER_CHUNK characters, each a JSON
+   * text of its own; here each piece is parsed, hashed and put back into the tree as it comes, one piece a
+   * turn (a JSON.parse of the whole text held the device's event loop for 100-400 ms).
+   */
+  private async introspectSliced(frame: Frame): Promise<{ raw: unknown; digest: string }> {
     const slot = JSON.stringify(`read${++this.reads}`);
-    const head = await frame.evaluate(
-      `Promise.resolve(${call}).then((read) => {
-        const text = JSON.stringify(read);
-        if (text.length <= ${TRANSFER_CHUNK}) return text;
-        (window.__parallaxReads ||= {})[${slot}] = text;
-        return text.length;
+    const head = (await frame.evaluate(
+      `Promise.resolve((${this.introspectSource})(${JSON.stringify({ mode: 'native', sliced: true })})).then(async (read) => {
+        const tick = () => new Promise((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve();
+          channel.port2.postMessage(null);
+        });
+        const root = read.root;
+        read.root = null;
+        const shell = JSON.stringify(read);
+        const pieces = [];
+        let piece = '';
+        let chars = shell.length;
+        const pending = root ? [root] : [];
+        let deadline = performance.now() + ${WRITE_SLICE_MS};
+        while (pending.length) {
+          const node = pending.pop();
+          const children = node.children;
+          node.children = children.length;
+          piece += (piece ? ',' : '') + JSON.stringify(node);
+          for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+          if (piece.length >= ${TRANSFER_CHUNK}) {
+            pieces.push('[' + piece + ']');
+            chars += piece.length + 2;
+            piece = '';
+          }
+          if (pending.length && performance.now() >= deadline) {
+            await tick();
+            deadline = performance.now() + ${WRITE_SLICE_MS};
+          }
+        }
+        if (piece) {
+          pieces.push('[' + piece + ']');
+          chars += piece.length + 2;
+        }
+        if (pieces.length > 1) (window.__parallaxReads ||= {})[${slot}] = pieces;
+        return { shell, chars, count: pieces.length, first: pieces[0] ?? null };
       })`,
-    );
-    if (typeof head !== 'number') return typeof head === 'string' ? JSON.parse(head) : head;
+    )) as { shell: string; chars: number; count: number; first: string | null };
     try {
-      if (head > MAX_READ_CHARS) throw new Error(`the app page returned a screen of ${head} characters, over the ${MAX_READ_CHARS} a read takes`);
-      const parts: string[] = [];
-      for (let at = 0; at < head; at += TRANSFER_CHUNK) {
-        const part = await frame.evaluate(`((window.__parallaxReads || {})[${slot}] ?? null)?.slice(${at}, ${at + TRANSFER_CHUNK}) ?? null`);
+      if (head.chars > MAX_READ_CHARS) throw new Error(`the app page returned a screen of ${head.chars} characters, over the ${MAX_READ_CHARS} a read takes`);
+      const hash = createHash('sha256').update(head.shell);
+      const shell = JSON.parse(head.shell) as Record<string, unknown>;
+      const tree = new FlatTree();
+      for (let at = 0; at < head.count; at++) {
+        const piece = at === 0 ? head.first : await frame.evaluate(`((window.__parallaxReads || {})[${slot}] ?? null)?.[${at}] ?? null`);
         // A new document (a relaunch) has no slot: readNative reads it again, as after any navigation.
-        if (typeof part !== 'string') throw new Error('the app page navigated while it sent a screen');
-        parts.push(part);
+        if (typeof piece !== 'string') throw new Error('the app page navigated while it sent a screen');
+        hash.update('\u0000').update(piece);
+        tree.add(JSON.parse(piece));
+        // The next piece is fetched in a turn of its own even when the page answers at once.
+        if (at + 1 < head.count) await new Promise((resolve) => setImmediate(resolve));
       }
-      return JSON.parse(parts.join(''));
+      return { raw: { ...shell, root: tree.finish() }, digest: hash.digest('hex') };
     } finally {
-      await frame.evaluate(`delete (window.__parallaxReads || {})[${slot}]`).catch(() => {});
+      if (head.count > 1) await frame.evaluate(`delete (window.__parallaxReads || {})[${slot}]`).catch(() => {});
     }
   }
 
@@ -279,9 +326,17 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
 
   private async readNative(): Promise<NativeCapture> {
     let raw: unknown;
+    let digest: string;
     for (let attempt = 0; ; attempt++) {
       try {
-        raw = await this.introspect(this.page.mainFrame(), 'native');
+        if (this.slicedReads) ({ raw, digest } = await this.introspectSliced(this.page.mainFrame()));
+        else {
+          const read = await this.introspectInOneTask(this.page.mainFrame(), 'native');
+          raw = read.raw;
+          digest = createHash('sha256')
+            .update(read.text ?? JSON.stringify(read.raw))
+            .digest('hex');
+        }
         break;
       } catch (error) {
         // A relaunch replaces the document under a read; read the new one once it is there.
@@ -293,6 +348,7 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     // A sliced read is decoded in slices as well: the device answers screenshots meanwhile.
     const decoded = this.slicedReads ? await decodeNativeCapture(raw) : oneTaskDecode(raw);
     if (!decoded.ok) throw new Error(`the app page returned an unreadable screen: ${decoded.issue}`);
+    rememberReadDigest(decoded.capture, digest);
     return decoded.capture;
   }
 
@@ -300,7 +356,7 @@ export class AppPage extends EventEmitter<{ changed: [] }> {
     const frame = this.webViewFrame(webViewId);
     if (!frame) return undefined;
     try {
-      const parsed = WebCaptureSchema.safeParse(await this.introspect(frame, 'web'));
+      const parsed = WebCaptureSchema.safeParse((await this.introspectInOneTask(frame, 'web')).raw);
       return parsed.success ? parsed.data : undefined;
     } catch {
       // A document being replaced has no content to read yet.

@@ -28,6 +28,11 @@ export class ScreenMonitor extends EventEmitter<{ frame: [FrameState] }> {
   private stopped = false;
   /** How long the last read took, from its start to its frame (0 before the first). */
   private lastReadMs = 0;
+  /**
+   * Makes ready, in slices, what a new frame's listeners will send (the runner's push), before the frame
+   * is emitted or answered: the emit then costs no long task (docs/rules.md#r-perf-10).
+   */
+  prepare: ((frame: FrameState) => Promise<void>) | undefined;
 
   constructor(private readonly app: AppPage) {
     super();
@@ -74,13 +79,19 @@ export class ScreenMonitor extends EventEmitter<{ frame: [FrameState] }> {
     const run = (async () => {
       const started = performance.now();
       try {
-        const capture = await this.app.capture();
+        const read = await this.app.capture();
         // A heavy screen's frame costs tens of milliseconds at each step (its hash here, its projection
         // in a push): each step gets a turn of its own, so a screenshot reply waits for one step at
         // most, not for all of them (docs/rules.md#r-perf-10).
         await nextTurn();
-        const changed = this.tracker.update(capture);
+        const changed = this.tracker.update(read);
+        // The same screen again is the last frame's capture: what was made of it (its projection, its
+        // text) is not made again for every read of an unchanged screen.
+        const capture = !changed && this.latest ? this.latest.capture : read;
         const state: FrameState = { capture, token: this.tracker.token, generation: this.tracker.currentGeneration };
+        // What listeners send for a new frame is made first, in slices (the push's projection and text),
+        // so sending it costs no long task; the frame is known to readers once it can be sent.
+        if (changed && this.prepare) await this.prepare(state).catch(() => {});
         this.latest = state;
         this.lastReadMs = performance.now() - started;
         if (changed) await nextTurn();

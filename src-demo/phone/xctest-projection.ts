@@ -70,7 +70,8 @@ function roleFor(node: NativeNode): string | undefined {
 /** UIKit reads a secure field's value as bullets, one per character (XCTest and AppReveal alike). */
 export const bullets = (value: string) => '•'.repeat([...value].length);
 
-function nativeToUi(node: NativeNode, path: string, capture: ScreenCapture): UiNode {
+/** One view's own fields, as XCTest reads them (its children are the caller's). */
+function nativeFields(node: NativeNode, path: string): UiNode {
   const ui: UiNode = { className: node.cls, bounds: truncateBounds(node.rect) };
   const role = roleFor(node);
   if (role) ui.role = role;
@@ -91,16 +92,42 @@ function nativeToUi(node: NativeNode, path: string, capture: ScreenCapture): UiN
     ui.checked = node.checked ? 'true' : 'false';
   }
   if (node.selected) ui.selected = 'true';
-
-  // accessibilityElementsHidden: XCTest (like VoiceOver) gets nothing of the view or what is in it.
-  const children: UiNode[] = node.children.flatMap((child, i) => (child.axHidden ? [] : [nativeToUi(child, `${path}.${i}`, capture)]));
-  if (node.webViewId) {
-    const web = capture.web[node.webViewId];
-    const origin = node.contentOrigin ?? [node.rect[0], node.rect[1]];
-    if (web) web.leaves.forEach((leaf, i) => children.push(webLeafToUi(leaf, origin, `${path}.web.${i}`)));
-  }
-  if (children.length > 0) ui.node = children;
   return ui;
+}
+
+/** How many views the projection makes between two chances to yield. */
+const STEP_VIEWS = 256;
+
+/**
+ * A view and everything under it, depth by depth with an explicit stack (a heavy screen is 50,000 views),
+ * yielding every STEP_VIEWS views so a caller may let its event loop run. `children` false: the view
+ * alone. Each view's fields come first and its children (`node`) last, as they always did.
+ */
+function* nativeToUi(root: NativeNode, capture: ScreenCapture, children: boolean): Generator<void, UiNode> {
+  const top: UiNode[] = [];
+  const pending: Array<{ node: NativeNode; path: string; into: UiNode[]; index: number }> = [{ node: root, path: '0', into: top, index: 0 }];
+  for (let done = 1; pending.length; done++) {
+    const { node, path, into, index } = pending.pop()!;
+    const ui = nativeFields(node, path);
+    into[index] = ui;
+    if (children) {
+      // accessibilityElementsHidden: XCTest (like VoiceOver) gets nothing of the view or what is in it.
+      const shown: Array<[NativeNode, number]> = [];
+      node.children.forEach((child, i) => {
+        if (!child.axHidden) shown.push([child, i]);
+      });
+      const web = node.webViewId ? capture.web[node.webViewId] : undefined;
+      const nodes = new Array<UiNode>(shown.length + (web ? web.leaves.length : 0));
+      for (let i = shown.length - 1; i >= 0; i--) pending.push({ node: shown[i]![0], path: `${path}.${shown[i]![1]}`, into: nodes, index: i });
+      if (web) {
+        const origin = node.contentOrigin ?? [node.rect[0], node.rect[1]];
+        web.leaves.forEach((leaf, i) => (nodes[shown.length + i] = webLeafToUi(leaf, origin, `${path}.web.${i}`)));
+      }
+      if (nodes.length > 0) ui.node = nodes;
+    }
+    if (done % STEP_VIEWS === 0) yield;
+  }
+  return top[0]!;
 }
 
 const WEB_CLASS: Record<WebLeaf['kind'], { className: string; role: string }> = {
@@ -157,8 +184,40 @@ export function projectInsets(native: NativeCapture): NonNullable<ViewHierarchy[
   };
 }
 
-/** The `hierarchy_update.data` XCTest would produce for this capture. */
+/** Projections already made, per capture and form: a push and the replies for one frame share one. */
+const projections = new WeakMap<ScreenCapture, Map<boolean, ViewHierarchy>>();
+
+/** The `hierarchy_update.data` XCTest would produce for this capture (the same object again for the same capture and form). */
 export function projectHierarchy(capture: ScreenCapture, options: ProjectionOptions = {}): ViewHierarchy {
+  const steps = projectionSteps(capture, options);
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value;
+}
+
+/**
+ * projectHierarchy, letting the event loop run every few milliseconds: a heavy screen's projection
+ * costs over 100 ms in one go, and the device answers nothing meanwhile (docs/rules.md#r-perf-10).
+ */
+export async function projectHierarchySliced(capture: ScreenCapture, options: ProjectionOptions = {}): Promise<ViewHierarchy> {
+  const steps = projectionSteps(capture, options);
+  let deadline = performance.now() + SLICE_MS;
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (performance.now() >= deadline) {
+      await new Promise((resolve) => setImmediate(resolve));
+      deadline = performance.now() + SLICE_MS;
+    }
+  }
+}
+
+/** How long the sliced projection works before it lets the event loop run. */
+const SLICE_MS = 8;
+
+function* projectionSteps(capture: ScreenCapture, options: ProjectionOptions): Generator<void, ViewHierarchy> {
+  // Only the plain form is kept: a bundle id or a clock of the caller's makes another tree.
+  const keep = options.bundleId === undefined && options.now === undefined;
+  const sparse = options.sparse === true;
+  const known = keep ? projections.get(capture)?.get(sparse) : undefined;
+  if (known) return known;
   const { width, height, scale } = DEVICE_GEOMETRY;
   const screenBounds: Bounds = { left: 0, top: 0, right: width, bottom: height };
   const rootSource = capture.native.root;
@@ -166,15 +225,15 @@ export function projectHierarchy(capture: ScreenCapture, options: ProjectionOpti
   if (!rootSource) {
     hierarchy = { className: 'XCUIApplication', bounds: screenBounds, text: DEMO_APP_NAME };
   } else {
-    hierarchy = nativeToUi(rootSource, '0', capture);
+    // The sparse form is the application root alone: its views are never made.
+    hierarchy = yield* nativeToUi(rootSource, capture, !sparse);
     // The root is the application, whatever the page's root view measures.
     hierarchy.bounds = screenBounds;
     hierarchy.text = DEMO_APP_NAME;
-    if (options.sparse) delete hierarchy.node;
   }
   const insets = projectInsets(capture.native);
   const window = { id: 0, type: 1, isActive: true, isFocused: true, bounds: screenBounds };
-  return {
+  const data: ViewHierarchy = {
     updatedAt: options.now ?? capture.takenAt,
     packageName: options.bundleId ?? DEMO_BUNDLE_ID,
     hierarchy,
@@ -190,6 +249,12 @@ export function projectHierarchy(capture: ScreenCapture, options: ProjectionOpti
     systemInsets: insets.safeArea ?? { top: 0, left: 0, bottom: 0, right: 0 },
     insets,
   };
+  if (keep) {
+    let forms = projections.get(capture);
+    if (!forms) projections.set(capture, (forms = new Map()));
+    forms.set(sparse, data);
+  }
+  return data;
 }
 
 /** XCTest's message when it cannot serialise a screen's accessibility tree (R-STR-09, Bluesky-class apps). */

@@ -19,6 +19,8 @@ import type { DemoDevice } from '@demo/device/demo-device';
 import { hierarchyPush, RunnerCommands, SUPPORTED_COMMANDS, SUPPORTED_FEATURES, type ConnectionState } from './commands';
 import type { FrameState } from '@demo/phone/screen-monitor';
 import { DemoPerformance } from './performance';
+import { encodeMessage, writeTreeSliced } from './push-encoding';
+import { projectHierarchySliced } from '@demo/phone/xctest-projection';
 
 /** What runner-garbage answers with: not JSON, not even text a JSON parser could start on. */
 export const GARBAGE_FRAME = '\u0000\u00ff<<garbage>> {"type": hierarchy_update, requestId: ???';
@@ -88,6 +90,19 @@ export class RunnerServer {
       this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws));
     });
     device.monitor.on('frame', this.onFrame);
+    device.monitor.prepare = (frame) => this.preparePush(frame);
+  }
+
+  /**
+   * The push of a new frame made ready in slices before the monitor emits it (the projection, then its
+   * text), so the broadcast and each reply for that frame splice what is made: the device's event loop is
+   * never held for the 50,000 views of a heavy screen (docs/rules.md#r-perf-10). A hostile screen's
+   * reads are sparse or fail: nothing to make ahead.
+   */
+  private async preparePush(frame: FrameState): Promise<void> {
+    if (this.connections.size === 0 || frame.capture.native.hostile) return;
+    const data = await projectHierarchySliced(frame.capture);
+    if (data.hierarchy) await writeTreeSliced(data.hierarchy);
   }
 
   async listen(port: number): Promise<number> {
@@ -104,6 +119,7 @@ export class RunnerServer {
 
   async close(): Promise<void> {
     this.device.monitor.off('frame', this.onFrame);
+    if (this.device.monitor.prepare) this.device.monitor.prepare = undefined;
     this.performance.close();
     for (const connection of this.connections) connection.socket.terminate();
     this.wss.close();
@@ -113,7 +129,7 @@ export class RunnerServer {
 
   private send(connection: Connection, message: object | string): void {
     if (connection.socket.readyState !== connection.socket.OPEN) return;
-    connection.socket.send(typeof message === 'string' ? message : encodeRunnerMessage(message));
+    connection.socket.send(typeof message === 'string' ? message : encodeMessage(message));
   }
 
   private accept(socket: WebSocket): void {
@@ -144,7 +160,7 @@ export class RunnerServer {
 
   private broadcast(frame: FrameState): void {
     if (this.connections.size === 0) return;
-    const push = encodeRunnerMessage(hierarchyPush(this.device, frame));
+    const push = encodeMessage(hierarchyPush(this.device, frame));
     for (const connection of this.connections) this.send(connection, push);
   }
 
