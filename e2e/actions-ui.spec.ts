@@ -7,11 +7,11 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { FAILURE_EXPLANATIONS } from '@shared/protocol/action';
-import { runParallax, stopProcess, urlIn, boxCentre, postAdmin, stopAfterEach, type DemoUrls, startDemo, serveDevice, STEP_RECORDED_MS } from './harness';
+import { stopProcess, urlIn, boxCentre, postAdmin, stopAfterEach, serveDevice, sharedDemoDevice, STEP_RECORDED_MS } from './harness';
 
 const running = stopAfterEach();
-
-type Demo = DemoUrls;
+/** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */
+const demoDevice = sharedDemoDevice();
 
 /** The current tree holds a node showing `text` (found through the search box, which reads text and values). */
 async function expectShown(page: Page, text: string): Promise<void> {
@@ -24,9 +24,7 @@ async function expectShown(page: Page, text: string): Promise<void> {
 test('interact: tap, double tap, type and a fail-closed tap on the timeline; record two actions into a trace', async ({ page }, testInfo) => {
   // Seven actions, each a step once it and the read after it are done (over 10 s each on the busy machine): a wide margin.
   test.setTimeout(240_000);
-  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as Demo;
+  const urls = await demoDevice({ screen: 'login' });
   const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
@@ -137,7 +135,7 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
 test('a recording cut short by a kill is offered for recovery at the next start, and recovers into a trace file', async ({ page }) => {
   // Two host starts, a demo boot and a recorded tap: a wide margin on the busy machine, not a speed limit.
   test.setTimeout(180_000);
-  const urls = await startDemo(running, ['--screen', 'login']);
+  const urls = await demoDevice({ screen: 'login' });
   const first = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(first.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');

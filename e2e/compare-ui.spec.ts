@@ -5,9 +5,11 @@
  * saved while recording reopens from the trace file.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { postAdmin, stopAfterEach, stopRecording, urlIn, type DemoUrls, startDemo, serveDevice } from './harness';
+import { postAdmin, stopAfterEach, stopRecording, urlIn, type DemoUrls, serveDevice, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */
+const demoDevice = sharedDemoDevice();
 // A comparison is two reads and a screenshot of the device; on the busy 2-core machine one has taken over
 // the default 10 s wait, and the tests over the default 60 s: the waits for a comparison are wide (gates).
 const COMPARE_MS = 45_000;
@@ -57,7 +59,7 @@ async function clearFilter(page: Page): Promise<void> {
 }
 
 test('Hostile and Checkout: only in SDK-backed is exactly what the bridge or the web view adds; selection follows the pairs', async ({ page }) => {
-  const demo = await startDemo(running, ['--screen', 'hostile']);
+  const demo = await demoDevice({ screen: 'hostile' });
   await open(page, demo);
 
   await page.getByTestId('compare-button').click();
@@ -185,7 +187,7 @@ test('Hostile and Checkout: only in SDK-backed is exactly what the bridge or the
 });
 
 test('a comparison saved while recording is listed in the trace file and reopens there', async ({ page }) => {
-  const demo = await startDemo(running, ['--screen', 'hostile']);
+  const demo = await demoDevice({ screen: 'hostile' });
   await open(page, demo);
 
   const record = page.getByTestId('record-button');

@@ -4,13 +4,17 @@
  * header, the quality banner, hidden-content arrows, safe areas and layout warnings, the capture stamp
  * digit for digit, and live mode (its frame rate, and pausing it).
  *
- * Each test starts its own demo device and web host through the real `parallax` command and switches
- * screens and faults through the device's admin endpoint, as a tester at a device rack would.
+ * The tests share one demo device, its app relaunched through the admin reset before each (the test's
+ * screen and faults, nothing left of the one before); each starts its own web host through the real
+ * `parallax` command and switches screens and faults through the device's admin endpoint, as a tester at a
+ * device rack would.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { urlIn, postAdmin, stopAfterEach, type DemoUrls, startDemo, serveDevice } from './harness';
+import { urlIn, postAdmin, stopAfterEach, type DemoUrls, serveDevice, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */
+const demoDevice = sharedDemoDevice();
 
 type Demo = DemoUrls;
 
@@ -32,7 +36,7 @@ const boxes = (page: Page, source: string) => page.locator(`[data-testid="box"][
 const attr = (page: Page, name: string) => page.locator(`[data-testid="attr-row"][data-name="${name}"] td .attr-value`);
 
 test('Checkout: boxes by source with a legend filter, merged attributes, backend and fallback in the header', async ({ page }) => {
-  const demo = await startDemo(running, ['--screen', 'checkout']);
+  const demo = await demoDevice({ screen: 'checkout' });
   await open(page, demo);
 
   // The web view's DOM nodes and the bridge's nodes, each in their own colour, with the XCTest ones.
@@ -99,7 +103,7 @@ test('Checkout: boxes by source with a legend filter, merged attributes, backend
 });
 
 test('Hostile shows the recovered banner, Feed its hidden-content arrows and tab bar, Edges its layout warnings', async ({ page }) => {
-  const demo = await startDemo(running, ['--screen', 'hostile']);
+  const demo = await demoDevice({ screen: 'hostile' });
   await open(page, demo);
 
   const banner = page.getByTestId('quality-banner');
@@ -147,7 +151,7 @@ test('Hostile shows the recovered banner, Feed its hidden-content arrows and tab
 
 test('live mode: the screenshot loop keeps frames coming, the capture stamp keeps every digit, pausing stops it', async ({ page }) => {
   const base = 18446744073709551000n;
-  const demo = await startDemo(running, ['--screen', 'login', '--fault', `capture-identity-base=${base}`]);
+  const demo = await demoDevice({ screen: 'login', faults: [`capture-identity-base=${base}`] });
   await open(page, demo);
 
   const live = page.getByTestId('live-toggle');

@@ -6,21 +6,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import {
-  ROOT,
-  runParallax,
-  urlIn,
-  boxCentre,
-  bridgeActionsSent,
-  postAdmin,
-  stopAfterEach,
-  stopRecording,
-  startDemo,
-  serveDevice,
-  STEP_RECORDED_MS,
-} from './harness';
+import { ROOT, urlIn, boxCentre, bridgeActionsSent, postAdmin, stopAfterEach, stopRecording, serveDevice, sharedDemoDevice, STEP_RECORDED_MS } from './harness';
 
 const running = stopAfterEach();
+/** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */
+const demoDevice = sharedDemoDevice();
 /** How long an export may take to reach the browser as a download on the busy machine: wide, a gate. */
 const EXPORT_MS = 60_000;
 
@@ -28,9 +18,7 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   // A demo boot, two recorded taps, three opens of the trace and two exports saved as downloads: on the
   // busy 2-core machine that has run past the default 60 s, so the margin is wide (a limit, not a speed).
   test.setTimeout(240_000);
-  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as { runnerUrl: string };
+  const urls = await demoDevice({ screen: 'login' });
   const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
@@ -153,7 +141,7 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
 test('R-RPL-09: a failed step of the live timeline runs again as a new action, only when asked', async ({ page }) => {
   // A demo boot and four actions, one slowed on purpose: a wide margin on the busy machine.
   test.setTimeout(180_000);
-  const urls = await startDemo(running, ['--screen', 'login']);
+  const urls = await demoDevice({ screen: 'login' });
   const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('screen-image')).toBeVisible();
