@@ -7,11 +7,11 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { FAILURE_EXPLANATIONS } from '@shared/protocol/action';
-import { runParallax, stopProcess, urlIn, boxCentre, postAdmin, stopAfterEach, type DemoUrls, startDemo, serveDevice } from './harness';
+import { stopProcess, urlIn, boxCentre, postAdmin, stopAfterEach, serveDevice, sharedDemoDevice, STEP_RECORDED_MS } from './harness';
 
 const running = stopAfterEach();
-
-type Demo = DemoUrls;
+/** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */
+const demoDevice = sharedDemoDevice();
 
 /** The current tree holds a node showing `text` (found through the search box, which reads text and values). */
 async function expectShown(page: Page, text: string): Promise<void> {
@@ -22,10 +22,9 @@ async function expectShown(page: Page, text: string): Promise<void> {
 }
 
 test('interact: tap, double tap, type and a fail-closed tap on the timeline; record two actions into a trace', async ({ page }, testInfo) => {
-  test.setTimeout(90_000);
-  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as Demo;
+  // Seven actions, each a step once it and the read after it are done (over 10 s each on the busy machine): a wide margin.
+  test.setTimeout(240_000);
+  const urls = await demoDevice({ screen: 'login' });
   const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
@@ -47,7 +46,7 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   // A click on Sign In taps it through the SDK bridge; the screen shows what the app did.
   const steps = page.getByTestId('timeline-step');
   await page.mouse.click(signIn.x, signIn.y);
-  await expect(steps).toHaveCount(1);
+  await expect(steps).toHaveCount(1, { timeout: STEP_RECORDED_MS });
   const tap = steps.first();
   await expect(tap).toHaveAttribute('data-success', 'true');
   await expect(tap).toHaveAttribute('data-backend', 'sdk');
@@ -59,7 +58,7 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
 
   // A double click double-taps: the bridge has no double tap, so XCTest stands in and says why.
   await page.mouse.dblclick(signIn.x, signIn.y);
-  await expect(steps).toHaveCount(2);
+  await expect(steps).toHaveCount(2, { timeout: STEP_RECORDED_MS });
   const doubleTap = steps.first();
   await expect(doubleTap).toHaveAttribute('data-action', 'doubleTap');
   await expect(doubleTap).toHaveAttribute('data-backend', 'xctest');
@@ -68,10 +67,10 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
 
   // Tap the username field, then type into it through the type box.
   await page.mouse.click(username.x, username.y);
-  await expect(steps).toHaveCount(3);
+  await expect(steps).toHaveCount(3, { timeout: STEP_RECORDED_MS });
   await page.getByTestId('type-input').fill('qa.tester');
   await page.getByTestId('type-submit').click();
-  await expect(steps).toHaveCount(4);
+  await expect(steps).toHaveCount(4, { timeout: STEP_RECORDED_MS });
   const typed = steps.first();
   await expect(typed).toHaveAttribute('data-action', 'sendKeys');
   await expect(typed).toHaveAttribute('data-success', 'true');
@@ -81,7 +80,7 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   // The bridge refuses a stale observation: the step fails closed, stands out, and says what to do.
   await postAdmin(urls, 'faults', { faults: ['bridge-reject=stale_observation'] });
   await page.mouse.click(signIn.x, signIn.y);
-  await expect(steps).toHaveCount(5);
+  await expect(steps).toHaveCount(5, { timeout: STEP_RECORDED_MS });
   const failed = steps.first();
   await expect(failed).toHaveAttribute('data-success', 'false');
   await expect(failed).toHaveAttribute('data-failure', 'stale_observation');
@@ -96,7 +95,7 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   // A reload keeps the timeline: the host holds the session's steps, the failed one still says why.
   await page.reload();
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
-  await expect(steps).toHaveCount(5);
+  await expect(steps).toHaveCount(5, { timeout: STEP_RECORDED_MS });
   await expect(failed).toHaveAttribute('data-failure', 'stale_observation');
   await expect(steps.last()).toHaveAttribute('data-action', 'tap');
   await expect(steps.last()).toHaveAttribute('data-backend', 'sdk');
@@ -121,10 +120,10 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
   await record.click();
   await expect(record).toHaveAttribute('data-recording', 'true');
   await page.mouse.click(signIn.x, signIn.y);
-  await expect(steps).toHaveCount(6);
+  await expect(steps).toHaveCount(6, { timeout: STEP_RECORDED_MS });
   await page.mouse.click(username.x, username.y);
-  await expect(steps).toHaveCount(7);
-  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '2');
+  await expect(steps).toHaveCount(7, { timeout: STEP_RECORDED_MS });
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '2', { timeout: STEP_RECORDED_MS });
   await expect(page.getByTestId('record-status')).toContainText('2 steps');
   await record.click();
   await expect(record).toHaveAttribute('data-recording', 'false');
@@ -134,17 +133,23 @@ test('interact: tap, double tap, type and a fail-closed tap on the timeline; rec
 });
 
 test('a recording cut short by a kill is offered for recovery at the next start, and recovers into a trace file', async ({ page }) => {
-  const urls = await startDemo(running, ['--screen', 'login']);
+  // Two host starts, a demo boot and a recorded tap: a wide margin on the busy machine, not a speed limit.
+  test.setTimeout(180_000);
+  const urls = await demoDevice({ screen: 'login' });
   const first = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(first.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('screen-image')).toBeVisible();
+  // Live view paused: its reads every second do not queue before the tap's own on the busy machine, and
+  // the recording holds the tap and the reads around it alone.
+  await page.getByTestId('live-toggle').click();
+  await expect(page.getByTestId('live-toggle')).toHaveAttribute('data-live', 'false');
   await page.getByTestId('record-button').click();
   await expect(page.getByTestId('record-button')).toHaveAttribute('data-recording', 'true');
   await page.getByTestId('mode-toggle').click();
   const signIn = await boxCentre(page, 'login.submit');
   await page.mouse.click(signIn.x, signIn.y);
-  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1');
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1', { timeout: STEP_RECORDED_MS });
 
   // The host dies mid-recording; the next start offers the trace it left.
   await stopProcess(first.process, 'SIGKILL');

@@ -5,9 +5,15 @@
  * saved while recording reopens from the trace file.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { postAdmin, stopAfterEach, stopRecording, urlIn, type DemoUrls, startDemo, serveDevice } from './harness';
+import { postAdmin, stopAfterEach, stopRecording, urlIn, type DemoUrls, serveDevice, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */
+const demoDevice = sharedDemoDevice();
+// A comparison is two reads and a screenshot of the device; on the busy 2-core machine one has taken over
+// the default 10 s wait, and the tests over the default 60 s: the waits for a comparison are wide (gates).
+const COMPARE_MS = 45_000;
+test.describe.configure({ timeout: 180_000 });
 
 /** Opens the inspector on the demo device and waits for its first frame. */
 async function open(page: Page, demo: DemoUrls): Promise<void> {
@@ -53,12 +59,12 @@ async function clearFilter(page: Page): Promise<void> {
 }
 
 test('Hostile and Checkout: only in SDK-backed is exactly what the bridge or the web view adds; selection follows the pairs', async ({ page }) => {
-  const demo = await startDemo(running, ['--screen', 'hostile']);
+  const demo = await demoDevice({ screen: 'hostile' });
   await open(page, demo);
 
   await page.getByTestId('compare-button').click();
   const view = page.getByTestId('compare-view');
-  await expect(view).toBeVisible();
+  await expect(view).toBeVisible({ timeout: COMPARE_MS });
   await expect(view).toHaveAttribute('data-same-screen', 'true');
   await expect(page.getByTestId('compare-screen-changed')).toHaveCount(0);
   // Both sides draw over the one screenshot, taken with the SDK-backed read.
@@ -99,10 +105,10 @@ test('Hostile and Checkout: only in SDK-backed is exactly what the bridge or the
   await postAdmin(demo, 'screen', { screen: 'checkout' });
   await expect(async () => {
     await page.getByTestId('compare-again').click();
-    await expect(page.getByTestId('compare-again')).toBeEnabled();
-    await expect(treeRow(sdkPanel, 'screen.checkout').first()).toBeVisible({ timeout: 1_000 });
+    await expect(page.getByTestId('compare-again')).toBeEnabled({ timeout: COMPARE_MS });
+    await expect(treeRow(sdkPanel, 'screen.checkout').first()).toBeVisible({ timeout: 5_000 });
     expect(await count(classButton(page, 'identity_added'))).toBeGreaterThan(15);
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: 2 * COMPARE_MS });
   await expect(side(page, 'sdk')).toHaveAttribute('data-selected-key', '');
 
   // XCTest reads the web form too: its controls pair, and gain the identity the web view gives them.
@@ -181,7 +187,7 @@ test('Hostile and Checkout: only in SDK-backed is exactly what the bridge or the
 });
 
 test('a comparison saved while recording is listed in the trace file and reopens there', async ({ page }) => {
-  const demo = await startDemo(running, ['--screen', 'hostile']);
+  const demo = await demoDevice({ screen: 'hostile' });
   await open(page, demo);
 
   const record = page.getByTestId('record-button');
@@ -189,7 +195,7 @@ test('a comparison saved while recording is listed in the trace file and reopens
   await expect(record).toHaveAttribute('data-recording', 'true');
 
   await page.getByTestId('compare-button').click();
-  await expect(page.getByTestId('compare-view')).toBeVisible();
+  await expect(page.getByTestId('compare-view')).toBeVisible({ timeout: COMPARE_MS });
   const onlySdk = await count(classButton(page, 'only_sdk'));
   expect(onlySdk).toBeGreaterThan(10);
   const save = page.getByTestId('compare-save');

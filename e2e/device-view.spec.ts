@@ -5,9 +5,11 @@
  * notice, and the demo's faults switched from the UI.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, openDemoAt, sharedDemoHost, stopAfterEach, stopRecording, type DemoUrls } from './harness';
+import { boxCentre, hostDemoAt, sharedDemoDevice, sharedDemoHost, stopAfterEach, stopRecording, STEP_RECORDED_MS, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
+// Each test waits on its own web host, and some on steps over 10 s each on the busy machine: a wide margin, not a speed limit.
+test.describe.configure({ timeout: 180_000 });
 
 const SIZES = [
   { width: 1280, height: 720 },
@@ -15,7 +17,16 @@ const SIZES = [
   { width: 1920, height: 1080 },
 ] as const;
 
-const start = (page: Page, size: { width: number; height: number } = SIZES[0]): Promise<DemoUrls> => openDemoAt(page, running, size);
+/**
+ * The tests that record, tap or switch faults each get their own web host, on one demo device for the file
+ * whose app is relaunched on Sign In (faults off, counts from zero) before each of them.
+ */
+const demoDevice = sharedDemoDevice();
+async function start(page: Page, size: { width: number; height: number } = SIZES[0]): Promise<DemoUrls> {
+  const urls = await demoDevice({ screen: 'login' });
+  await hostDemoAt(page, running, urls, size);
+  return urls;
+}
 /** The tests that only look, zoom and pick share one demo device and host (nothing they do reaches either). */
 const look = sharedDemoHost();
 
@@ -226,7 +237,7 @@ test('R-QA-18: the demo panel switches the screen, and a fault switched there ch
   const steps = page.getByTestId('timeline-step');
   const signIn = await boxCentre(page, 'login.submit');
   await page.mouse.click(signIn.x, signIn.y);
-  await expect(steps).toHaveCount(1, { timeout: 20_000 });
+  await expect(steps).toHaveCount(1, { timeout: STEP_RECORDED_MS });
   await expect(steps.first()).toHaveAttribute('data-outcome', 'done');
 
   // bridge-reject with the reason chosen in the panel: the next tap is refused in those words.
@@ -235,7 +246,7 @@ test('R-QA-18: the demo panel switches the screen, and a fault switched there ch
   await expect(fault('bridge-reject')).toHaveAttribute('data-on', 'true');
   await expect(fault('bridge-reject')).toHaveAttribute('data-value', 'stale_observation');
   await page.mouse.click(signIn.x, signIn.y);
-  await expect(steps).toHaveCount(2, { timeout: 20_000 });
+  await expect(steps).toHaveCount(2, { timeout: STEP_RECORDED_MS });
   await expect(steps.first()).toHaveAttribute('data-outcome', 'notRun');
   await expect(steps.first().getByTestId('step-device-message')).toContainText('stale_observation');
 
@@ -243,7 +254,7 @@ test('R-QA-18: the demo panel switches the screen, and a fault switched there ch
   await fault('bridge-reject').getByTestId('demo-fault-toggle').click();
   await expect(fault('bridge-reject')).toHaveAttribute('data-on', 'false');
   await page.mouse.click(signIn.x, signIn.y);
-  await expect(steps).toHaveCount(3, { timeout: 20_000 });
+  await expect(steps).toHaveCount(3, { timeout: STEP_RECORDED_MS });
   await expect(steps.first()).toHaveAttribute('data-outcome', 'done');
 });
 
@@ -256,7 +267,7 @@ test('R-QA-16: zoomed in, a click in interact mode taps what is under the pointe
   const zoomed = await boxCentre(page, 'login.submit');
   await page.mouse.click(zoomed.x, zoomed.y);
   const step = page.getByTestId('timeline-step').first();
-  await expect(step).toHaveAttribute('data-action', 'tap', { timeout: 20_000 });
+  await expect(step).toHaveAttribute('data-action', 'tap', { timeout: STEP_RECORDED_MS });
   await expect(step).toHaveAttribute('data-outcome', 'done');
   await expect(step.getByTestId('step-target')).toContainText('login.submit');
 });

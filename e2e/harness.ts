@@ -149,12 +149,20 @@ export async function openDevice(page: Page, running: Running[], runnerUrl: stri
  */
 export async function openDemoAt(page: Page, running: Running[], size: { width: number; height: number }, screen = 'login'): Promise<DemoUrls> {
   const urls = await startDemo(running, ['--screen', screen]);
+  await hostDemoAt(page, running, urls, size);
+  return urls;
+}
+
+/**
+ * Starts a web host on a demo device that is already running (with its admin, for the demo panel), opens
+ * it in `page` at this window size and waits for the device's first picture. The host is stopped after the test.
+ */
+export async function hostDemoAt(page: Page, running: Running[], urls: DemoUrls, size: { width: number; height: number }): Promise<void> {
   const host = await serveDevice(running, urls.runnerUrl, [urls.adminUrl]);
   await page.setViewportSize(size);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('screen-image')).toBeVisible();
-  return urls;
 }
 
 /**
@@ -202,6 +210,13 @@ export async function openDemoAppReveal(page: Page, running: Running[], screen =
 }
 
 /**
+ * How long a test waits for an action to become a step (on the timeline, or counted by the recording):
+ * a step counts once the action and the read after it are done, and on the shared, busy 2-core machine
+ * that has taken over 10 s (the default wait). The wait is wide; it gates, it measures nothing.
+ */
+export const STEP_RECORDED_MS = 45_000;
+
+/**
  * Records taps on the nodes with these ids (Interact mode on) with the Record button and returns the
  * trace file's path. Every box is found before the first tap: a tap may move the app to another screen.
  */
@@ -214,9 +229,7 @@ export async function recordTaps(page: Page, ids: readonly string[]): Promise<st
   const status = page.getByTestId('record-status');
   for (const [i, point] of points.entries()) {
     await page.mouse.click(point.x, point.y);
-    // A step counts once the tap and the read after it are done: on the shared, busy machine that has
-    // taken over 10 s (the default wait), so this wait is wide; it gates, it measures nothing.
-    await expect(status).toHaveAttribute('data-steps', String(i + 1), { timeout: 45_000 });
+    await expect(status).toHaveAttribute('data-steps', String(i + 1), { timeout: STEP_RECORDED_MS });
   }
   return stopRecording(page);
 }

@@ -7,10 +7,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { SCREENS } from '@demo/phone/app-page';
-import { boxCentre, openDemoAt, postAdmin, sharedDemoHost, stopAfterEach, stopRecording, type DemoUrls } from './harness';
+import { boxCentre, hostDemoAt, postAdmin, sharedDemoDevice, sharedDemoHost, stopAfterEach, stopRecording, STEP_RECORDED_MS, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
-// Each test starts its own demo device and host, which take a while on a busy machine: a wide margin, not a speed limit.
+// Each test starts its own web host (and the first the file's demo device), which take a while on a busy machine: a wide margin, not a speed limit.
 test.describe.configure({ timeout: 180_000 });
 
 /** The window sizes and the least width the phone's picture may have at Fit there. */
@@ -19,7 +19,16 @@ const SIZES = [
   { width: 1440, height: 900, phone: 300 },
 ] as const;
 
-const start = (page: Page, size: { width: number; height: number }, screen = 'login'): Promise<DemoUrls> => openDemoAt(page, running, size, screen);
+/**
+ * The tests that record, tap or keep sizes in their host each get their own web host, on one demo device for
+ * the file whose app is relaunched on `screen` (faults off, counts from zero) before each of them.
+ */
+const demoDevice = sharedDemoDevice();
+async function start(page: Page, size: { width: number; height: number }, screen = 'login'): Promise<DemoUrls> {
+  const urls = await demoDevice({ screen });
+  await hostDemoAt(page, running, urls, size);
+  return urls;
+}
 /** The tests that only look, pick and zoom share one demo device and host (nothing they do reaches either). */
 const look = sharedDemoHost();
 
@@ -222,7 +231,7 @@ test("R-LAYOUT-06: at 1280x720 a reopened trace shows its step's before and afte
   await page.getByTestId('mode-toggle').click();
   const username = await boxCentre(page, 'login.username');
   await page.mouse.click(username.x, username.y);
-  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1', { timeout: 20_000 });
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1', { timeout: STEP_RECORDED_MS });
   const tracePath = await stopRecording(page);
 
   await page.getByTestId('open-trace').setInputFiles(tracePath);

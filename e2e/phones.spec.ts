@@ -5,9 +5,11 @@
  * its runner's /health names its UDID, its admin endpoint its screen.
  */
 import { expect, test } from '@playwright/test';
-import { boxCentre, runParallax, serveDevice, startDemo, startDemoFleet, stopAfterEach, urlIn } from './harness';
+import { boxCentre, runParallax, serveDevice, sharedDemoDevice, startDemoFleet, stopAfterEach, urlIn } from './harness';
 
 const running = stopAfterEach();
+/** The one-phone tests share a demo device, its app relaunched on Sign In before each; the two-phone test has its own pair. */
+const demoDevice = sharedDemoDevice();
 
 async function udidOf(runnerUrl: string): Promise<string> {
   const health = (await (await fetch(`http://${new URL(runnerUrl).host}/health`)).json()) as { deviceId: string };
@@ -15,7 +17,7 @@ async function udidOf(runnerUrl: string): Promise<string> {
 }
 
 test('R-PHONE-01: a phone reached through its runner, its AppReveal app and its SDK bridge is one entry, named by the phone', async ({ page }) => {
-  const demo = await startDemo(running, ['--screen', 'login']);
+  const demo = await demoDevice({ screen: 'login' });
   const host = await serveDevice(running, demo.runnerUrl, [demo.adminUrl]);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
@@ -75,7 +77,7 @@ test('R-PHONE-03: a dead entry says why in plain words and can be removed', asyn
 });
 
 test('R-PHONE-04: the demo panel shows the screen the device is on after a tap changed it', async ({ page }) => {
-  const demo = await startDemo(running, ['--screen', 'login']);
+  const demo = await demoDevice({ screen: 'login' });
   const host = await serveDevice(running, demo.runnerUrl, [demo.adminUrl]);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(urlIn(host.line));

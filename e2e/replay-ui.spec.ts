@@ -6,9 +6,27 @@
  * continue, every step gets a verdict; Stop stops between steps.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { boxCentre, bridgeActionsSent, postAdmin, recordTaps, runParallax, stopAfterEach, urlIn, type DemoUrls, startDemo, serveDevice } from './harness';
+import {
+  boxCentre,
+  bridgeActionsSent,
+  postAdmin,
+  recordTaps,
+  runParallax,
+  stopAfterEach,
+  urlIn,
+  type DemoUrls,
+  serveDevice,
+  sharedDemoDevice,
+  STEP_RECORDED_MS,
+} from './harness';
 
 const running = stopAfterEach();
+/**
+ * The device the traces are replayed on: one for the file, started by the first test that asks (fresh then)
+ * and its app relaunched on Sign In (faults off, counts from zero) before each later test. The device a
+ * trace is recorded on and then stopped is a process of its test's own.
+ */
+const replayDevice = sharedDemoDevice();
 
 async function replay(page: Page, onDivergence: 'stop' | 'continue'): Promise<void> {
   await page.getByTestId('replay-on-divergence').selectOption(onDivergence);
@@ -46,7 +64,7 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
   await expect(badges(page)).toHaveCount(0);
 
   // A fresh demo iPhone, connected from the panel itself.
-  const urls = await startDemo(running, ['--screen', 'login']);
+  const urls = await replayDevice({ screen: 'login' });
   await panel.getByTestId('connect-url').fill(urls.runnerUrl);
   await panel.getByTestId('connect-submit').click();
   const device = panel.getByTestId('replay-device');
@@ -134,7 +152,7 @@ test('a trace reopened with no device replays on a fresh demo iPhone: all matche
 
 test('R-RPL-04: a secret the trace did not keep is asked for by name before the replay, and typed for it only', async ({ page }) => {
   test.setTimeout(120_000);
-  const urls = await startDemo(running, ['--screen', 'login']);
+  const urls = await replayDevice({ screen: 'login' });
   const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('screen-image')).toBeVisible();
@@ -145,14 +163,14 @@ test('R-RPL-04: a secret the trace did not keep is asked for by name before the 
   await expect(record).toHaveAttribute('data-recording', 'true');
   const status = page.getByTestId('record-status');
   await page.mouse.click(password.x, password.y);
-  await expect(status).toHaveAttribute('data-steps', '1');
+  await expect(status).toHaveAttribute('data-steps', '1', { timeout: STEP_RECORDED_MS });
   // The type bar names the tapped field before keys go to it, as a user reads it; on a busy machine the
   // recorded step can land first, and keys typed then follow the keyboard focus, unnamed.
   await expect(page.getByTestId('type-field')).toHaveAttribute('data-target', 'tapped');
   const secret = 'hunter22';
   await page.getByTestId('type-input').fill(secret);
   await page.getByTestId('type-submit').click();
-  await expect(status).toHaveAttribute('data-steps', '2');
+  await expect(status).toHaveAttribute('data-steps', '2', { timeout: STEP_RECORDED_MS });
   await record.click();
   await expect(status).toHaveAttribute('data-trace', /\.parallax-trace$/);
   const tracePath = (await status.getAttribute('data-trace')) as string;

@@ -5,14 +5,14 @@
  * clipboard.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, runParallax, stopAfterEach, urlIn, type DemoUrls, serveDevice } from './harness';
+import { boxCentre, serveDevice, sharedDemoDevice, stopAfterEach, urlIn, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
+/** One demo device for the file, its app relaunched on Sign In (faults off) before each test; each test its own host. */
+const demoDevice = sharedDemoDevice();
 
 async function start(page: Page): Promise<DemoUrls> {
-  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as DemoUrls;
+  const urls = await demoDevice({ screen: 'login' });
   const host = await serveDevice(running, urls.runnerUrl);
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(urlIn(host.line));

@@ -6,14 +6,19 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ROOT, runParallax, urlIn, boxCentre, bridgeActionsSent, postAdmin, stopAfterEach, stopRecording, startDemo, serveDevice } from './harness';
+import { ROOT, urlIn, boxCentre, bridgeActionsSent, postAdmin, stopAfterEach, stopRecording, serveDevice, sharedDemoDevice, STEP_RECORDED_MS } from './harness';
 
 const running = stopAfterEach();
+/** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */
+const demoDevice = sharedDemoDevice();
+/** How long an export may take to reach the browser as a download on the busy machine: wide, a gate. */
+const EXPORT_MS = 60_000;
 
 test('a recorded trace reopens offline: filmstrip, before/after with boxes, attributes, result; a foreign file is named', async ({ page }, testInfo) => {
-  const demo = await runParallax(['demo-device', '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as { runnerUrl: string };
+  // A demo boot, two recorded taps, three opens of the trace and two exports saved as downloads: on the
+  // busy 2-core machine that has run past the default 60 s, so the margin is wide (a limit, not a speed).
+  test.setTimeout(240_000);
+  const urls = await demoDevice({ screen: 'login' });
   const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
@@ -27,9 +32,9 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   const signIn = await boxCentre(page, 'login.submit');
   const username = await boxCentre(page, 'login.username');
   await page.mouse.click(signIn.x, signIn.y);
-  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1');
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '1', { timeout: STEP_RECORDED_MS });
   await page.mouse.click(username.x, username.y);
-  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '2');
+  await expect(page.getByTestId('record-status')).toHaveAttribute('data-steps', '2', { timeout: STEP_RECORDED_MS });
   const tracePath = await stopRecording(page);
 
   // Open the file as a user would: the "Open trace…" input.
@@ -71,7 +76,8 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   // Export: a Maestro flow file, saved as a download, with one tapOn per recorded tap. Both picked
   // nodes are named by the accessibility identifier XCTest reports for them, Sign In too, although the
   // bridge served it (R-QA-08): no point.
-  const download = page.waitForEvent('download');
+  // The host writes the export before the browser sees a download: a wide wait for it, it measures nothing.
+  const download = page.waitForEvent('download', { timeout: EXPORT_MS });
   await page.getByTestId('export-maestro').click();
   const flow = await download;
   expect(flow.suggestedFilename()).toMatch(/\.maestro\.yaml$/);
@@ -83,7 +89,7 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
   expect(yaml).toMatch(/^ {4}id: 'login\\\.submit'$/m);
   await expect(page.getByTestId('export-notes')).toBeAttached();
   // And beside it, the same steps as an XCUITest method.
-  const swiftDownload = page.waitForEvent('download');
+  const swiftDownload = page.waitForEvent('download', { timeout: EXPORT_MS });
   await page.getByTestId('export-maestro-xcuitest').click();
   const method = await swiftDownload;
   expect(method.suggestedFilename()).toMatch(/\.xcuitest\.swift$/);
@@ -133,7 +139,9 @@ test('a recorded trace reopens offline: filmstrip, before/after with boxes, attr
 });
 
 test('R-RPL-09: a failed step of the live timeline runs again as a new action, only when asked', async ({ page }) => {
-  const urls = await startDemo(running, ['--screen', 'login']);
+  // A demo boot and four actions, one slowed on purpose: a wide margin on the busy machine.
+  test.setTimeout(180_000);
+  const urls = await demoDevice({ screen: 'login' });
   const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('screen-image')).toBeVisible();
@@ -143,7 +151,7 @@ test('R-RPL-09: a failed step of the live timeline runs again as a new action, o
   const signIn = await boxCentre(page, 'login.submit');
   await page.mouse.click(signIn.x, signIn.y);
   const steps = page.getByTestId('timeline-step');
-  await expect(steps).toHaveCount(1);
+  await expect(steps).toHaveCount(1, { timeout: STEP_RECORDED_MS });
   await expect(steps.first()).toHaveAttribute('data-success', 'false');
   await expect(steps.first()).toHaveAttribute('data-failure', 'element_not_actionable');
   // Never by itself: a while later it is still the one step.
@@ -158,7 +166,7 @@ test('R-RPL-09: a failed step of the live timeline runs again as a new action, o
   await expect(page.getByTestId('timeline-pending')).toHaveCount(1);
   await expect(steps.first().getByTestId('step-retry')).toBeDisabled();
   await steps.first().getByTestId('step-retry').click({ force: true });
-  await expect(steps).toHaveCount(2);
+  await expect(steps).toHaveCount(2, { timeout: STEP_RECORDED_MS });
   await expect(page.getByTestId('timeline-pending')).toHaveCount(0);
   expect(await bridgeActionsSent(urls)).toBe(actionsBefore + 1);
 
@@ -167,7 +175,7 @@ test('R-RPL-09: a failed step of the live timeline runs again as a new action, o
   const retry = steps.first().getByTestId('step-retry');
   await expect(retry).toBeEnabled();
   await retry.click();
-  await expect(steps).toHaveCount(3);
+  await expect(steps).toHaveCount(3, { timeout: STEP_RECORDED_MS });
   const ids = await steps.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-call-id')));
   expect(new Set(ids).size).toBe(3);
   await expect(steps.first()).toHaveAttribute('data-success', 'true');
