@@ -14,6 +14,8 @@ import { runActionCommand } from '@main/cli/actions';
 import { FAULT_NAMES } from '@demo/index';
 import { outcomeClassOf } from '@shared/act/verdict';
 import { RUNNER_COMMANDS } from '@shared/protocol/runner';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UNAVAILABLE_RECHECK_MS } from '@main/runner/observer';
 import { admin, untilQuiet } from './demo-admin';
 import type { FrameWatch } from './frame-watch';
 
@@ -37,6 +39,14 @@ const typeQa = { cli: ['type', '--text-to-type', 'qa'], request: { action: 'send
 
 /** Faults that leave work running after the case (a slow read, an executor still going): wait it out. */
 const LINGERING = /^(xctest-slow|bridge-slow|bridge-action-slow)/;
+
+/**
+ * Faults that leave a connected host's discovery saying the bridge (or every web view) is unavailable: that
+ * answer stands for UNAVAILABLE_RECHECK_MS before it is asked again (src-main/runner/observer.ts, R-PERF-04),
+ * and nothing tells the host the reset app registered again. A UI-path case after one of these waits the
+ * window out, or it would tap through XCTest on a quick machine and through the bridge on a slow one.
+ */
+const LEAVES_UNAVAILABLE = /^(sdk-absent|sdk-too-old|bridge-unregistered|bridge-malformed|web-unregistered|web-disallowed-origin|web-process-terminated)/;
 
 /** After a case, until what it left running on the device has finished (the device's own word: its stats' `busy`). */
 export async function settleAfter(adminUrl: string, c: OutcomeCase): Promise<void> {
@@ -223,6 +233,7 @@ export async function checkCase(adminUrl: string, path: 'cli' | 'ui', c: Outcome
   const result = await act();
   const after = await counts();
   await settleAfter(adminUrl, c);
+  if (path === 'ui' && LEAVES_UNAVAILABLE.test(c.fault)) await sleep(UNAVAILABLE_RECHECK_MS + 500);
   const wrong: string[] = [];
   const cls = outcomeClassOf(result);
   if (cls !== expectedFor(c, path)) wrong.push(`${path} ${c.fault}: ${cls} (${result.failureReason ?? 'ok'}), expected ${expectedFor(c, path)}: ${c.why}`);
