@@ -51,21 +51,28 @@ const tsconfig = () => join(projectRoot(), 'tsconfig.tsx.json');
 const tsx = (subpath: string) => createRequire(join(projectRoot(), 'package.json')).resolve(subpath);
 
 /**
- * The parent's Node flags, which a worker and a fork inherit, less `--input-type`: Node refuses it beside
- * a file ("--input-type can only be used with string input"), so a command started as
- * `node --input-type=module -e …` (as tests/integration/cli-build.test.ts starts the built CLI) could start
- * no trace worker and no demo. Exported for a fork that adds flags of its own to them (the trace worker's
+ * The parent's Node flags, which a worker and a fork inherit, less those that say what the parent itself
+ * runs: `--input-type` (Node refuses it beside a file: "--input-type can only be used with string input")
+ * and `-e` / `--eval` / `-p` / `--print` with their script, which a fork would run in place of its entry
+ * (a command started as `node --input-type=module -e "… main([...])"`, as tests/integration/cli-build
+ * .test.ts starts the built CLI, forked its trace worker as another copy of that command, which forked the
+ * next, and never answered). Exported for a fork that adds flags of its own to them (the trace worker's
  * heap bound, docs/rules.md#r-mem-10); forkEntry adds tsx's `--import` after them when run from the sources.
  */
-export function inheritedExecArgv(): string[] {
+export function inheritedExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
   const out: string[] = [];
-  for (let i = 0; i < process.execArgv.length; i++) {
-    const arg = process.execArgv[i]!;
-    if (arg === '--input-type') i++;
-    else if (!arg.startsWith('--input-type=')) out.push(arg);
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    if (PARENT_ONLY_WITH_VALUE.has(arg)) i++;
+    else if (!PARENT_ONLY_WITH_VALUE_INLINE.some((flag) => arg.startsWith(`${flag}=`))) out.push(arg);
   }
   return out;
 }
+
+/** Flags whose value (the next argument) is the parent's own program or its kind. */
+const PARENT_ONLY_WITH_VALUE: ReadonlySet<string> = new Set(['--input-type', '-e', '--eval', '-p', '--print']);
+/** The same flags written `--flag=value`. */
+const PARENT_ONLY_WITH_VALUE_INLINE = ['--input-type', '--eval', '--print'];
 
 /** Starts `name` in a worker thread; from the sources, through tsx (a worker ignores `--import`). */
 export function startWorker(name: HostEntry, given: WorkerOptions): Worker {
