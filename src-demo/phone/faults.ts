@@ -17,7 +17,7 @@ export const FAULTS = {
   // XCTest (runner) side: docs/rules.md#r-strategies
   'xctest-ax-error': { value: 'flag', help: 'every hierarchy read fails with kAXErrorIllegalArgument' },
   'xctest-sparse': { value: 'flag', help: 'hierarchy reads return only the application root' },
-  'xctest-slow': { value: 'ms', help: 'each hierarchy read grinds for MS before answering' },
+  'xctest-slow': { value: 'ms', help: 'each hierarchy read grinds for MS before answering, or until the fault is cleared (a gate a test opens)' },
   // A test's gate (docs/rules.md#r-perf-10): where a change lands in a read is then the test's choice, not the machine's speed.
   'xctest-read-hold': {
     value: 'flag',
@@ -31,7 +31,7 @@ export const FAULTS = {
   'bridge-malformed': { value: 'flag', help: "/health's observationBridge does not match the schema" },
   'bridge-coordinate-space': { value: 'space', help: 'snapshots report this coordinate space (window: bounds relative to the content below the status bar)' },
   'bridge-slow': { value: 'ms', help: 'snapshot routes answer after MS' },
-  'bridge-action-slow': { value: 'ms', help: 'the host executor waits MS before running an action (it still runs)' },
+  'bridge-action-slow': { value: 'ms', help: 'the host executor waits MS, or until the fault is cleared, before running an action (it still runs)' },
   'bridge-reject': {
     value: 'reason',
     help: 'the bridge or executor rejects every otherwise valid action with REASON (a known reason, or any host reason such as unsupported_gesture)',
