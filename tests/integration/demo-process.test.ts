@@ -6,15 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startDemoProcess } from '@main/host/default-device';
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { alive } from '../support/processes';
 
 /** Whether a WebSocket to `url` opens (the runner answers its upgrade). */
 const opens = (url: string) =>

@@ -10,25 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { endTraceWorker, inTraceWorker, traceWorkerPid } from '@main/trace/off-thread';
 import { openTraceView } from '@main/trace/view';
 import { TraceOpenError } from '@main/trace/errors';
+import { alive, gone } from '../support/processes';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURE = join(ROOT, 'tests', 'fixtures', 'traces', 'demo-qa');
-
-/** Whether `pid` is a live process (a zombie, ended and not yet reaped by whoever adopted it, is not). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** Waits (up to a wide 60 s: a loaded machine) for `pid` to be gone; true once it is. */
-async function gone(pid: number): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < 60_000; await new Promise((resolve) => setTimeout(resolve, 50))) if (!alive(pid)) return true;
-  return false;
-}
 
 /** The worker's pid, read while its job is in flight (the worker waits for the host to take the part). */
 async function workerPidDuringJob(): Promise<number> {
@@ -42,7 +27,8 @@ describe.runIf(process.platform === 'linux')('R-MEM-10: the trace worker runs in
     const pid = await workerPidDuringJob();
     expect(pid).toBeGreaterThan(0);
     expect(pid).not.toBe(process.pid);
-    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toMatch(/trace-worker\.(ts|m?js)/);
+    // The built entry (out/…/trace-worker.mjs), or from the sources when no fresh build is there (entries.ts).
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toMatch(/(trace-worker|trace\/worker)\.(ts|m?js)/);
     // Its parent is this process, the host.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])).toBe(process.pid);

@@ -6,19 +6,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
+import { alive } from '../support/processes';
 
 const SCRIPT = 'scripts/test-stress.mjs';
 const run = (env: Record<string, string>) => spawnSync(process.execPath, [SCRIPT], { encoding: 'utf8', env: { ...process.env, STRESS_HOGS: '0', ...env } });
 /** The processes whose parent is `pid` (Linux's /proc). */
 const childrenOf = (pid: number): number[] => readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('test:stress', () => {
   it('R-SUITE-01: refuses a STRESS_RUNS that is not a positive integer, naming it, before any run', () => {
