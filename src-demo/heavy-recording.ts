@@ -184,14 +184,48 @@ export function heavyHierarchy(nodes: number, options: { picked?: ReadonlySet<nu
   } as ViewHierarchy;
 }
 
-/** The board at 3x as a PNG: dark tiles, a picked one in blue. */
+/**
+ * The colours the board is drawn in (iOS's dark appearance): each a background and the text drawn on it,
+ * so the contrast rule (docs/rules.md#r-a11y-09) measures real pairs. Every text clears WCAG's 4.5:1 but
+ * one: the planted dim value of HEAVY_LOW_CONTRAST.tile.
+ */
+type Rgb = [number, number, number];
+export const HEAVY_COLORS = {
+  screen: [0xf2, 0xf2, 0xf2] as Rgb,
+  /** The navigation bar's title, black on the light bar. */
+  barText: [0x00, 0x00, 0x00] as Rgb,
+  board: [0x1c, 0x1c, 0x1e] as Rgb,
+  tile: [0x2c, 0x2c, 0x2e] as Rgb,
+  /** A picked tile: systemBlue, its texts in black (white on #0a84ff is 3.6:1, under 4.5:1). */
+  picked: [0x0a, 0x84, 0xff] as Rgb,
+  pickedText: [0x00, 0x00, 0x00] as Rgb,
+  title: [0xff, 0xff, 0xff] as Rgb,
+  /** The value's green (systemGreen, dark): 7.1:1 on the tile. */
+  value: [0x30, 0xd1, 0x58] as Rgb,
+  /** The planted value's grey (#5a5a5e on #2c2c2e: about 2:1). */
+  lowContrast: [0x5a, 0x5a, 0x5e] as Rgb,
+  chart: [0x64, 0xd2, 0xff] as Rgb,
+} as const;
+
+/**
+ * The one text drawn under 4.5:1 (docs/rules.md#r-a11y-09's ground truth on the heavy board): tile 2's
+ * value label, grey on the tile. The board holds it whenever it has a second tile (from 105 nodes on).
+ */
+export const HEAVY_LOW_CONTRAST = { tile: 2, part: 'value' } as const;
+
+/**
+ * The board at 3x as a PNG: dark tiles (a picked one in blue), their charts, and every text of
+ * heavyHierarchy(nodes) drawn inside the very frame the hierarchy gives it, as strokes of its colour on
+ * its tile's, so the screenshot's pixels are the frames' (the audit samples each text inside its frame).
+ */
 export function heavyScreenshot(nodes: number, picked: ReadonlySet<number> = new Set()): string {
   const { scale } = SCREEN;
   const png = new PNG({ width: SCREEN.width * scale, height: SCREEN.height * scale });
   png.data.fill(0xf2);
-  const fill = (l: number, t: number, r: number, b: number, rgb: [number, number, number]) => {
-    for (let y = Math.max(0, Math.round(t * scale)); y < Math.min(png.height, Math.round(b * scale)); y++) {
-      for (let x = Math.max(0, Math.round(l * scale)); x < Math.min(png.width, Math.round(r * scale)); x++) {
+  const px = (v: number) => Math.round(v * scale);
+  const fill = (l: number, t: number, r: number, b: number, rgb: Rgb) => {
+    for (let y = Math.max(0, px(t)); y < Math.min(png.height, px(b)); y++) {
+      for (let x = Math.max(0, px(l)); x < Math.min(png.width, px(r)); x++) {
         const at = (y * png.width + x) * 4;
         png.data[at] = rgb[0];
         png.data[at + 1] = rgb[1];
@@ -200,16 +234,48 @@ export function heavyScreenshot(nodes: number, picked: ReadonlySet<number> = new
       }
     }
   };
-  fill(BOARD.left, BOARD.top, BOARD.right, BOARD.bottom, [0x1c, 0x1c, 0x1e]);
+  /**
+   * A text in its frame (points): the frame in its background, then glyph-like strokes (two device
+   * pixels in three, over the middle 60% of the frame's height) as wide as the text would run at the size
+   * its frame implies (half the font size a character), no wider than the frame, from its leading edge.
+   */
+  const text = (node: UiNode, background: Rgb, ink: Rgb) => {
+    const r = node.bounds!;
+    fill(r.left, r.top, r.right, r.bottom, background);
+    const height = r.bottom - r.top;
+    const run = Math.min(r.right - r.left, [...(node.text ?? '')].length * (height / 1.2) * 0.5);
+    const x0 = px(r.left) + 1;
+    const x1 = Math.min(px(r.right) - 1, px(r.left + run));
+    const y0 = px(r.top + height * 0.2);
+    const y1 = px(r.bottom - height * 0.2);
+    for (let x = x0; x < x1; x += 3) fill(x / scale, y0 / scale, Math.min(x + 2, x1) / scale, y1 / scale, ink);
+  };
+  fill(BOARD.left, BOARD.top, BOARD.right, BOARD.bottom, HEAVY_COLORS.board);
   const layout = heavyLayout(nodes);
   for (let i = 1; i <= layout.tiles; i++) {
     const col = (i - 1) % layout.cols;
     const row = Math.floor((i - 1) / layout.cols);
     const left = BOARD.left + col * layout.tileWidth;
     const top = BOARD.top + row * layout.tileHeight;
-    fill(left + 0.5, top + 0.5, left + layout.tileWidth - 0.5, top + layout.tileHeight - 0.5, picked.has(i) ? [0x0a, 0x84, 0xff] : [0x2c, 0x2c, 0x2e]);
-    fill(left + 1, top + layout.tileHeight * 0.6, left + layout.tileWidth - 1, top + layout.tileHeight - 1, [0x64, 0xd2, 0xff]);
+    fill(left + 0.5, top + 0.5, left + layout.tileWidth - 0.5, top + layout.tileHeight - 0.5, picked.has(i) ? HEAVY_COLORS.picked : HEAVY_COLORS.tile);
+    fill(left + 1, top + layout.tileHeight * 0.6, left + layout.tileWidth - 1, top + layout.tileHeight - 1, HEAVY_COLORS.chart);
   }
+  // The texts from the hierarchy itself (the same frames the audit reads), tile by tile.
+  const app = heavyHierarchy(nodes, { picked }).hierarchy!;
+  const [bar, board] = app.node!;
+  for (const title of bar!.node ?? []) text(title, HEAVY_COLORS.screen, HEAVY_COLORS.barText);
+  (board!.node ?? []).forEach((cell, at) => {
+    const tile = at + 1;
+    const background = picked.has(tile) ? HEAVY_COLORS.picked : HEAVY_COLORS.tile;
+    const parts = cell.node?.[0]?.node ?? [];
+    parts
+      .filter((part) => part.role === 'text')
+      .forEach((part, k) => {
+        const planted = tile === HEAVY_LOW_CONTRAST.tile && k === 1;
+        const ink = picked.has(tile) ? HEAVY_COLORS.pickedText : planted ? HEAVY_COLORS.lowContrast : k === 0 ? HEAVY_COLORS.title : HEAVY_COLORS.value;
+        text(part, background, ink);
+      });
+  });
   return PNG.sync.write(png, { deflateLevel: 1 }).toString('base64');
 }
 
