@@ -171,13 +171,21 @@ export async function hostDemoAt(page: Page, running: Running[], urls: DemoUrls,
  */
 export async function openDemoInteractive(page: Page, running: Running[], screen = 'login'): Promise<DemoUrls> {
   const urls = await startDemo(running, ['--screen', screen]);
+  await hostDemoInteractive(page, running, urls);
+  return urls;
+}
+
+/**
+ * Starts a web host on a demo device that is already running (one a file shares, say), opens it in `page`,
+ * waits for the device's first picture and turns Interact mode on. The host is stopped after the test.
+ */
+export async function hostDemoInteractive(page: Page, running: Running[], urls: Pick<DemoUrls, 'runnerUrl'>): Promise<void> {
   const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('screen-image')).toBeVisible();
   await page.getByTestId('mode-toggle').click();
   await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
-  return urls;
 }
 
 /**
@@ -199,6 +207,15 @@ export async function connectAppReveal(page: Page, sessionUrl: string) {
  */
 export async function openDemoAppReveal(page: Page, running: Running[], screen = 'login'): Promise<DemoUrls> {
   const urls = await startDemo(running, ['--screen', screen]);
+  await hostDemoAppReveal(page, running, urls);
+  return urls;
+}
+
+/**
+ * Starts a web host with no device of its own on a demo device that is already running, connects the
+ * demo's AppReveal app by its session URL and waits for the app's first picture. The host is stopped after the test.
+ */
+export async function hostDemoAppReveal(page: Page, running: Running[], urls: Pick<DemoUrls, 'appRevealUrl'>): Promise<void> {
   const host = await runParallax(['serve', '--no-default-device'], /^Parallax web host: /);
   running.push(host);
   await page.goto(urlIn(host.line));
@@ -206,7 +223,6 @@ export async function openDemoAppReveal(page: Page, running: Running[], screen =
   await expect(item).toHaveAttribute('data-selected', 'true');
   await expect(page.getByTestId('frame-backend')).toHaveAttribute('data-backend', 'appreveal');
   await expect(page.getByTestId('screen-image')).toBeVisible();
-  return urls;
 }
 
 /**

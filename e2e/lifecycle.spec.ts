@@ -8,9 +8,44 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, demoStats, openDemoAppReveal, openDemoInteractive, postAdmin, recordTaps, stopAfterEach, stopRecording, type DemoUrls } from './harness';
+import {
+  boxCentre,
+  demoStats,
+  hostDemoAppReveal,
+  hostDemoInteractive,
+  postAdmin,
+  recordTaps,
+  sharedDemoDevice,
+  stopAfterEach,
+  stopRecording,
+  type DemoUrls,
+} from './harness';
 
 const running = stopAfterEach();
+/**
+ * One demo device for the file, booted by the first test; before each later test its app is relaunched
+ * on that test's screen through the admin reset (faults off, no variants, request counts from zero). What
+ * a test leaves behind is thereby gone: the app on Checkout or Sign In where its replay's last tap took it,
+ * a deep link's screen, the launches it counted. The recording, the opened trace and the Replay panel's
+ * choices (relaunch first, stop at divergence) live in the test's own web host and page, both new for
+ * each test and stopped after it.
+ */
+const demoDevice = sharedDemoDevice();
+
+/** The shared device, reset onto `screen` and checked there with no launch counted yet. */
+async function freshDevice(screen: string): Promise<DemoUrls> {
+  const urls = await demoDevice({ screen });
+  expect((await demoStats(urls)).screen).toBe(screen);
+  expect(await launchesReceived(urls)).toBe(0);
+  return urls;
+}
+
+/** The shared device on `screen`, in a web host of the test's own, Interact mode on. */
+async function openInteractive(page: Page, screen: string): Promise<DemoUrls> {
+  const urls = await freshDevice(screen);
+  await hostDemoInteractive(page, running, urls);
+  return urls;
+}
 
 /** The runner's request_launch_app the demo device received since it started (or was last reset). */
 async function launchesReceived(demo: DemoUrls): Promise<number> {
@@ -39,7 +74,7 @@ test('R-LIFE-05: a trace recorded on Sign In, the app left on Checkout: without 
   page,
 }) => {
   test.setTimeout(300_000);
-  const urls = await openDemoInteractive(page, running, 'login');
+  const urls = await openInteractive(page, 'login');
   // The recording's last tap moves the app to another screen, as a session ends wherever the user was.
   const tracePath = await recordTaps(page, ['login.submit', 'tab.checkout']);
   await expect.poll(async () => (await demoStats(urls)).screen).toBe('checkout');
@@ -80,7 +115,7 @@ test('R-LIFE-05, R-LIFE-01, R-LIFE-04: the header relaunches the app; Record fro
   page,
 }) => {
   test.setTimeout(300_000);
-  const urls = await openDemoInteractive(page, running, 'feed');
+  const urls = await openInteractive(page, 'feed');
   const launchesAtStart = await launchesReceived(urls);
 
   // R-LIFE-01: the device header's Relaunch puts the app back at its first screen.
@@ -143,7 +178,7 @@ test("R-LIFE-01, R-LIFE-04: the header's Launch brings the app to the front as i
   page,
 }) => {
   test.setTimeout(300_000);
-  const urls = await openDemoInteractive(page, running, 'feed');
+  const urls = await openInteractive(page, 'feed');
   const launchesBefore = await launchesReceived(urls);
   const record = page.getByTestId('record-button');
   await record.click();
@@ -183,7 +218,8 @@ test('R-LIFE-02, R-LIFE-03: an AppReveal app opens a deep link from the device h
   page,
 }) => {
   test.setTimeout(300_000);
-  const urls = await openDemoAppReveal(page, running, 'login');
+  const urls = await freshDevice('login');
+  await hostDemoAppReveal(page, running, urls);
   const controls = page.getByTestId('launch-controls');
   // AppReveal runs inside the app: it cannot launch it, so the header offers no Launch or Relaunch.
   await expect(controls.getByTestId('open-link')).toBeDisabled();

@@ -8,13 +8,22 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { demoStats, openDemoInteractive, postAdmin, recordTaps, stopAfterEach, type DemoUrls } from './harness';
+import { demoStats, hostDemoInteractive, postAdmin, recordTaps, sharedDemoDevice, stopAfterEach, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
+/**
+ * One demo device for the file, booted by the first test; before each later test its app is relaunched on
+ * Sign In through the admin reset (faults off, no variants, request counts from zero), which undoes where
+ * the previous test's replay left it (Checkout). The recording, the opened trace, its pending edits and
+ * the saved copies belong to the test's own web host and page (new each test), or to files it names.
+ */
+const demoDevice = sharedDemoDevice();
 
-/** A demo iPhone on Sign In, taps on these ids recorded, and the trace opened in the trace view. */
+/** The shared demo iPhone on Sign In, taps on these ids recorded, and the trace opened in the trace view. */
 async function openRecordedTrace(page: Page, ids: string[]): Promise<{ urls: DemoUrls; tracePath: string }> {
-  const urls = await openDemoInteractive(page, running, 'login');
+  const urls = await demoDevice({ screen: 'login' });
+  expect((await demoStats(urls)).screen).toBe('login');
+  await hostDemoInteractive(page, running, urls);
   const tracePath = await recordTaps(page, ids);
   await page.getByTestId('open-trace').setInputFiles(tracePath);
   await expect(page.getByTestId('trace-filmstrip').getByTestId('trace-step')).toHaveCount(ids.length);

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeNativeCapture, NativeCaptureSchema, type NativeNode } from '@demo/phone/capture-model';
-
-const shell = {
-  screen: 'heavy',
-  hostile: null,
-  chrome: { 'status-bar': [0, 0, 402, 54] },
-  safeArea: { top: 62, bottom: 34 },
-  statusBarVisible: true,
-  viewport: { width: 402, height: 874 },
-};
+import { HEAVY_SHELL as shell } from '../support/native-capture';
 
 const leaf = (i: number): NativeNode => ({ cls: 'UIView', rect: [i, i, 4, 4], enabled: true, focused: false, selected: false, children: [] });
 

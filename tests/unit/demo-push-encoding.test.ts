@@ -9,6 +9,7 @@ import { encodeRunnerMessage } from '@shared/protocol/runner';
 import { encodeMessage, writeTreeSliced } from '@demo/runner/push-encoding';
 import { projectHierarchy, projectHierarchySliced } from '@demo/phone/xctest-projection';
 import type { NativeNode, ScreenCapture } from '@demo/phone/capture-model';
+import { HEAVY_SHELL } from '../support/native-capture';
 
 const view = (i: number, children: NativeNode[] = [], extra: Partial<NativeNode> = {}): NativeNode => ({
   cls: i % 3 === 0 ? 'UIButton' : 'UIView',
@@ -26,15 +27,7 @@ const view = (i: number, children: NativeNode[] = [], extra: Partial<NativeNode>
 function capture(tiles: number): ScreenCapture {
   const children = Array.from({ length: tiles }, (_, t) => view(t, [view(t + 1), view(t + 2, [view(t + 3)]), view(t + 4, [], { axHidden: true })]));
   return {
-    native: {
-      screen: 'heavy',
-      hostile: null,
-      chrome: { 'status-bar': [0, 0, 402, 54] },
-      safeArea: { top: 62, bottom: 34 },
-      statusBarVisible: true,
-      viewport: { width: 402, height: 874 },
-      root: view(1, children, { cls: 'XCUIApplication' }),
-    },
+    native: { ...HEAVY_SHELL, root: view(1, children, { cls: 'XCUIApplication' }) },
     web: {},
     takenAt: 1,
   };
