@@ -39,6 +39,8 @@ import { bullets, DEMO_APP_NAME, DEMO_BUNDLE_ID } from '@demo/phone/xctest-proje
 export const DEMO_APP_VERSION = '1.0';
 /** list_windows: the app has one UIWindow. */
 export const DEMO_WINDOW_ID = 'window-0';
+/** WKError.javaScriptExceptionOccurred's localizedDescription: what iOS AppReveal answers when a page script throws. */
+const JS_EXCEPTION = 'A JavaScript exception occurred';
 /** Prefix of the ids of DOM-backed elements (web view controls projected into get_elements). */
 export const DOM_ELEMENT_PREFIX = 'web.';
 
@@ -645,68 +647,75 @@ export class DemoAppReveal implements AppRevealApp {
     return undefined;
   }
 
+  /**
+   * tap_text as iOS AppReveal resolves it (ElementInventory.swift `findElementByText`, the version
+   * MCPTools.swift's tap_text calls with `windowId`; lines 58-100 there): every view whose visible text
+   * matches, each walked up to its tappable ancestor; no match, no tappable one, an ambiguous match with
+   * no `occurrence`, or an `occurrence` out of range each answer in that file's words, the candidates being
+   * the matched texts only (`tappableCandidates.map { $0.label }`, strings); a single match is tapped
+   * whatever `occurrence` says (`tappableCandidates.count == 1 ? 0 : occurrence`). The success answer is
+   * MCPTools.swift's `{"success": true, "text": text}` alone, so no element id is given back.
+   */
   private async tapTextNow(text: string, options: TapTextOptions): Promise<ActionOutcome> {
     checkWindow(options.windowId);
     const wanted = text.trim().toLowerCase();
-    if (wanted === '') throw new Error('text must not be empty');
     const matches = (label: string | undefined): boolean => {
-      if (!label) return false;
+      if (!label || wanted === '') return false;
       const seen = label.trim();
       return options.matchMode === 'contains' ? seen.toLowerCase().includes(wanted) : seen === text.trim();
     };
     const located = locateAll(await this.device.app.captureNative());
-    type Candidate = { label: string; rect: Rect; type: string; id?: string; tap: () => Promise<unknown> };
+    type Candidate = { label: string; tap: () => Promise<unknown> };
     const candidates: Candidate[] = [];
     const taken = new Set<NativeNode>();
+    let matched = 0;
     for (const entry of located) {
       const { node } = entry;
       if (node.cls === 'XCUIApplication' || !entry.shown || !matches(node.label)) continue;
-      // Visible text stands for the nearest control around it (a cell for its title), as AppReveal resolves it.
-      const target = TAPPABLE.has(node.cls) ? entry : nearestTappable(located, entry);
-      const chosen = target ?? entry;
+      matched++;
+      // `findTappableAncestor` (ElementInventory.swift): the view itself or the nearest ancestor that is a
+      // UIControl, a cell, or has gesture recognizers (a UIScrollView has its pan recognizer); a text with
+      // none is a static label and no candidate. One candidate a view here: the capture has no separate
+      // title label inside a button.
+      const chosen = TAPPABLE.has(node.cls) || node.scrollable ? entry : nearestTappable(located, entry);
+      if (!chosen) continue;
       if (taken.has(chosen.node)) continue;
       taken.add(chosen.node);
       const shown = chosen.shown ?? entry.shown;
-      const candidate: Candidate = {
+      candidates.push({
         label: node.label ?? '',
-        rect: chosen.node.rect,
-        type: TYPES[chosen.node.cls] ?? 'other',
         tap: () => {
           const { x, y } = centerOf(shown);
           return this.device.app.tap(x, y);
         },
-      };
-      if (chosen.node.id) candidate.id = chosen.node.id;
-      candidates.push(candidate);
+      });
     }
     for (const target of this.domTargets(located)) {
       const { element } = target;
       if (!DOM_INTERACTIVE_ROLES.has(element.role ?? '') || !element.visible || !target.shown || !matches(element.label)) continue;
+      matched++;
       candidates.push({
         label: element.label ?? '',
-        rect: target.frame,
-        type: domType(element),
-        id: domElementId(target.webViewId, element),
         tap: () => this.performWeb(target.webViewId, { click: { snapshotId: target.snapshotId, elementId: element.id } }),
       });
     }
-    if (candidates.length === 0) throw new Error(`No visible element with text "${text}"`);
-    if (candidates.length > 1 && options.occurrence === undefined) {
-      throw new AppRevealToolError(`Multiple elements match "${text}"`, {
-        candidates: candidates.map((c, index) => ({
-          text: c.label,
-          ...(c.id !== undefined ? { id: c.id } : {}),
-          type: c.type,
-          frame: frameText(c.rect),
-          index,
-        })),
-        hint: 'Use occurrence parameter (0-based) to select a specific match',
-      });
+    // ElementInventory.swift:71-73: nothing on screen shows the text.
+    if (matched === 0) throw new Error(`No element with text "${text}" found on the current screen.`);
+    const labels = candidates.map((c) => c.label);
+    const hint = 'Use occurrence parameter (0-based) to select a specific match';
+    const occurrence = options.occurrence ?? -1;
+    // ElementInventory.swift:87-92; MCPTools.swift tap_text adds the hint wherever there are candidates.
+    if (candidates.length > 1 && occurrence >= candidates.length) {
+      throw new AppRevealToolError(`occurrence ${occurrence} out of range (found ${candidates.length} matches)`, { candidates: labels, hint });
     }
-    const chosen = candidates[options.occurrence ?? 0];
-    if (!chosen) throw new Error(`occurrence ${String(options.occurrence)} is out of range: ${candidates.length} elements match "${text}"`);
+    // ElementInventory.swift:94-99.
+    if (candidates.length > 1 && occurrence < 0) {
+      throw new AppRevealToolError(`Ambiguous: ${candidates.length} matches found. Use occurrence (0-based) to disambiguate.`, { candidates: labels, hint });
+    }
+    const chosen = candidates[candidates.length === 1 ? 0 : occurrence];
+    if (!chosen) throw new Error(`Text "${text}" found but no tappable ancestor. The text is a static label.`);
     await chosen.tap();
-    return chosen.id !== undefined ? { element_id: chosen.id } : undefined;
+    return undefined;
   }
 
   private async tapPointNow(x: number, y: number, windowId?: string): Promise<ActionOutcome> {
@@ -754,9 +763,10 @@ export class DemoAppReveal implements AppRevealApp {
     const located = locateAll(await this.device.app.captureNative());
     let scroller: Located | undefined;
     if (containerId !== undefined) {
+      // InteractionEngine.swift scroll: `findElement(byId:) as? UIScrollView`, so an id that names nothing and
+      // one that names no scroll view both throw `.notScrollable(id)` ("Element not scrollable: …", line 27).
       scroller = located.find((entry) => entry.node.id === containerId);
-      if (!scroller) throw new Error(`Element not found: ${containerId}`);
-      if (!scroller.node.scrollable) throw new Error(`Element not scrollable: ${containerId}`);
+      if (!scroller?.node.scrollable) throw new Error(`Element not scrollable: ${containerId}`);
     } else {
       scroller = located.find((entry) => entry.node.scrollable && entry.shown);
       if (!scroller) throw new Error('No scroll view found');
@@ -801,7 +811,11 @@ export class DemoAppReveal implements AppRevealApp {
 
   private async navigateBackNow(windowId?: string): Promise<ActionOutcome> {
     checkWindow(windowId);
-    if (!(await this.device.app.back())) throw new Error('Nothing to go back to: this is the first screen');
+    // InteractionEngine.swift navigateBack throws `.noNavigation` ("No navigation controller found", line 29)
+    // only where no navigation controller is found; every first screen here sits in its tab's one, and
+    // `popViewController` at that root pops nothing and throws nothing, so MCPTools.swift navigate_back
+    // answers `{"success": true}` with the screen unchanged.
+    await this.device.app.back();
     return undefined;
   }
 
@@ -854,7 +868,11 @@ export class DemoAppReveal implements AppRevealApp {
   private async webClickNow(selector: string, webviewId?: string, windowId?: string): Promise<unknown> {
     checkWindow(windowId);
     const { webViewId, frame } = await this.webViewOnScreen(webviewId);
-    const { node, element, snapshotId } = await this.resolveSelector(webViewId, frame, selector);
+    const resolved = await this.resolveSelector(webViewId, frame, selector);
+    // DOMSerializer.swift clickJS: `if (!el) return JSON.stringify({error:'Element not found: ' + selector})`,
+    // the page script's answer, which web_click wraps in `result` as a string.
+    if (!resolved) return { error: `Element not found: ${selector}` };
+    const { node, element, snapshotId } = resolved;
     await this.performWeb(webViewId, { click: { snapshotId, elementId: element.id } });
     return { success: true, tag: node.tag, ...(node.text !== undefined ? { text: node.text } : {}) };
   }
@@ -862,8 +880,13 @@ export class DemoAppReveal implements AppRevealApp {
   private async webTypeNow(selector: string, text: string, options: WebTypeOptions): Promise<unknown> {
     checkWindow(options.windowId);
     const { webViewId, frame } = await this.webViewOnScreen(options.webviewId);
-    const { element, snapshotId } = await this.resolveSelector(webViewId, frame, selector);
-    if (!domEditable(element)) throw new Error(`Element does not accept text: ${selector}`);
+    const resolved = await this.resolveSelector(webViewId, frame, selector);
+    // DOMSerializer.swift typeJS: the same `{error:'Element not found: …'}` before anything is touched.
+    if (!resolved) return { error: `Element not found: ${selector}` };
+    const { element, snapshotId } = resolved;
+    // typeJS calls HTMLInputElement's value setter on the element: on one that is no input that throws
+    // ("Illegal invocation"), so evaluateJavaScript fails with the page's exception.
+    if (!domEditable(element)) throw new Error(JS_EXCEPTION);
     if (options.clear) await this.performWeb(webViewId, { clear: { snapshotId, elementId: element.id } });
     // A clear posts a new snapshot; the insert names the latest one so the bridge does not call it stale.
     const latest = this.device.web.snapshot(webViewId);
@@ -977,8 +1000,9 @@ export class DemoAppReveal implements AppRevealApp {
     const located = locateAll(await this.device.app.captureNative());
     const onScreen = located.filter((entry) => entry.node.webViewId && entry.shown).map((entry) => entry.node.webViewId as string);
     const webViewId = webviewId ?? onScreen[0];
-    if (webViewId === undefined) throw new Error('No web view on screen');
-    if (!onScreen.includes(webViewId)) throw new Error(`Web view not on screen: ${webviewId ?? ''}`);
+    // WebViewBridge.swift evaluate: no such web view (or none at all) throws `.notFound(webViewId ?? "default")`,
+    // "WebView not found: …" (its errorDescription), which WebViewTools.swift answers as `{"error": …}`.
+    if (webViewId === undefined || !onScreen.includes(webViewId)) throw new Error(`WebView not found: ${webviewId ?? 'default'}`);
     if (!this.device.web.isRegistered(webViewId)) throw new Error(`Web view ${webViewId} has no web view bridge`);
     const frame = this.device.app.webViewFrame(webViewId);
     if (!frame) throw new Error(`Web view ${webViewId} has no content`);
@@ -993,7 +1017,9 @@ export class DemoAppReveal implements AppRevealApp {
       throw new Error('The web view is not responding');
     }
     const read = raw as { invalid?: boolean; nodes?: DomNode[] } | null;
-    if (read?.invalid) throw new Error(`Invalid selector: ${selector ?? ''}`);
+    // A selector querySelector rejects throws in the page: WKWebView's evaluateJavaScript fails with
+    // WKError.javaScriptExceptionOccurred, whose localizedDescription WebViewTools.swift answers as `{"error": …}`.
+    if (read?.invalid) throw new Error(JS_EXCEPTION);
     return Array.isArray(read?.nodes) ? read.nodes : [];
   }
 
@@ -1026,10 +1052,16 @@ export class DemoAppReveal implements AppRevealApp {
     }
   }
 
-  private async resolveSelector(webViewId: string, frame: Frame, selector: string): Promise<{ node: DomNode; element: WebElement; snapshotId: string }> {
-    if (selector.trim() === '') throw new Error('selector must not be empty');
+  /** The selector's first node and its bridge element; undefined when the page has none (the script's own answer). */
+  private async resolveSelector(
+    webViewId: string,
+    frame: Frame,
+    selector: string,
+  ): Promise<{ node: DomNode; element: WebElement; snapshotId: string } | undefined> {
+    // querySelector('') throws a SyntaxError in the page, as any selector it cannot parse.
+    if (selector.trim() === '') throw new Error(JS_EXCEPTION);
     const nodes = await this.readNodes(frame, selector, 1);
-    if (nodes.length === 0) throw new Error(`Element not found: ${selector}`);
+    if (nodes.length === 0) return undefined;
     const [first] = await this.readDom(webViewId, frame, selector, 1);
     if (!first) throw new Error(`Element is not visible to the web view bridge: ${selector}`);
     return first;
@@ -1043,7 +1075,7 @@ function checkWindow(windowId: string | undefined): void {
 }
 
 function nearestTappable(located: Located[], entry: Located): Located | undefined {
-  const ancestor = entry.ancestors.find((a) => TAPPABLE.has(a.cls));
+  const ancestor = entry.ancestors.find((a) => TAPPABLE.has(a.cls) || a.scrollable === true);
   return ancestor ? located.find((e) => e.node === ancestor) : undefined;
 }
 

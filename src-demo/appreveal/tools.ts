@@ -421,6 +421,9 @@ function iosRun(required: readonly string[], run: (args: Args) => Promise<ToolRe
   };
 }
 
+/** What MCPTools.swift tap_element's `catch` writes after the engine's own words. */
+const TAP_ELEMENT_ADVICE = 'Try tap_text for visible text targeting, or get_elements to list available IDs.';
+
 const success = (outcome: ActionOutcome, echo: Record<string, unknown> = {}): ToolResult => json({ success: true, ...echo, ...(outcome ?? {}) });
 
 function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolDef> {
@@ -481,9 +484,18 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
         return { kind: 'image', data, meta };
       },
     ),
+    // MCPTools.swift tap_element: its `catch` answers `"\(error.localizedDescription). Try tap_text for visible
+    // text targeting, or get_elements to list available IDs."`, so InteractionEngine.swift's
+    // "Element not found: id" (line 25) reaches the wire with that advice after it.
     tap_element: tool('Tap an element by its ID', { element_id: { type: 'string' }, window_id: WINDOW_ID }, ['element_id'], async (args) => {
       const id = str(args.element_id) ?? '';
-      return success(await app.tapElement(id, windowOf(args)), { element_id: id });
+      try {
+        return success(await app.tapElement(id, windowOf(args)), { element_id: id });
+      } catch (error) {
+        const said = error instanceof Error ? error.message : String(error);
+        const extra = error instanceof AppRevealToolError ? error.extra : {};
+        return json({ ...extra, error: `${said}. ${TAP_ELEMENT_ADVICE}` });
+      }
     }),
     tap_text: tool(
       'Tap the nearest tappable element containing the given visible text',
@@ -516,7 +528,16 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
         const x = num(args.x);
         const y = num(args.y);
         if (x === undefined || y === undefined) return json({ error: 'x and y are required numeric coordinates' });
-        return success(await app.tapPoint(x, y, windowOf(args)), { x, y });
+        // InteractionEngine.swift tap(point:) throws nothing: a window_id that names no window gives no
+        // candidate window, and a point off the window hit-tests no view, so nothing is tapped and the
+        // handler still answers {success, x, y}.
+        const windowId = windowOf(args);
+        const windows = await app.listWindows();
+        const window = windowId === undefined ? windows.find((w) => w.isKey) : windows.find((w) => w.id === windowId);
+        const frame = window?.frame;
+        const inside = frame !== undefined && x >= frame.x && y >= frame.y && x < frame.x + frame.width && y < frame.y + frame.height;
+        if (window === undefined || (frame !== undefined && !inside)) return json({ success: true, x, y });
+        return success(await app.tapPoint(x, y, windowId), { x, y });
       },
       true,
     ),
@@ -543,7 +564,9 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
       async (args) => {
         const direction = SCROLL_DIRECTIONS.find((d) => d === args.direction);
         if (!direction) return json({ error: 'Invalid direction' });
-        return success(await app.scroll(direction, str(args.container_id), windowOf(args)));
+        // MCPTools.swift scroll answers `["success": true]` and nothing else (no offset, no container).
+        await app.scroll(direction, str(args.container_id), windowOf(args));
+        return json({ success: true });
       },
       true,
     ),
@@ -607,11 +630,13 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
   }
   const webType = app.webType?.bind(app);
   if (webType) {
+    // WebViewTools.swift web_type: one guard for both, `{"error": "selector and text required"}`.
     defs.web_type = tool(
       'Type text into a DOM input by CSS selector',
       { selector: { type: 'string' }, text: { type: 'string' }, clear: { type: 'boolean' }, webview_id: { type: 'string' }, window_id: WINDOW_ID },
       ['selector', 'text'],
       async (args) => {
+        if (typeof args.selector !== 'string' || typeof args.text !== 'string') return json({ error: 'selector and text required' });
         const webviewId = str(args.webview_id);
         const windowId = windowOf(args);
         const typeOptions: WebTypeOptions = {
@@ -619,8 +644,9 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
           ...(webviewId !== undefined ? { webviewId } : {}),
           ...(windowId !== undefined ? { windowId } : {}),
         };
-        return json({ result: JSON.stringify(await webType(str(args.selector) ?? '', str(args.text) ?? '', typeOptions)) });
+        return json({ result: JSON.stringify(await webType(args.selector, args.text, typeOptions)) });
       },
+      true,
     );
   }
   return defs;

@@ -90,9 +90,12 @@ describe('navigate_back', () => {
     expect(steps.map((s) => s.request.action)).toEqual(['tap', 'back']);
   });
 
-  it('nothing to go back to fails as a tool error; a runner is not offered it', async () => {
+  it('nothing to go back to: iOS AppReveal says success and the screen stays; a runner is not offered it', async () => {
+    // InteractionEngine.swift navigateBack: popViewController at a navigation root pops nothing and throws
+    // nothing, so MCPTools.swift navigate_back answers {"success": true} (docs/protocol.md#p-ar-ios-errors).
     const back = await call<ActionStep>('device.navigateBack', { deviceId: appRevealId });
-    expect(back.result).toMatchObject({ success: false, backend: 'appreveal', failureReason: 'appreveal_tool_error' });
+    expect(back.result).toMatchObject({ success: true, backend: 'appreveal' });
+    expect(await screenKey()).toBe('login');
     expect((await failure('device.navigateBack', { deviceId: runnerId })).code).toBe('not_offered');
     expect(steps).toHaveLength(1);
   });

@@ -80,13 +80,15 @@ describe('parallax action commands on the demo device', () => {
     expect(observed.stdout).toContain('qa@example.com');
   });
 
-  it('an ambiguous tap_text fails closed with its candidates, and exit code 1', async () => {
+  it('a tap_text the app cannot resolve fails closed with the app’s words, and exit code 1', async () => {
     await resetToLogin();
-    const { code, stdout } = await parallax('tap', '--device', cli.demo.appRevealUrl ?? '', '--text', 'Sign In', '--json');
+    // The lead text is a static label: ElementInventory.swift findElementByText finds no tappable ancestor.
+    const lead = 'Welcome back. Sign in to continue.';
+    const { code, stdout } = await parallax('tap', '--device', cli.demo.appRevealUrl ?? '', '--text', lead, '--json');
     expect(code).toBe(1);
-    const result = JSON.parse(stdout) as { failureReason: string; mayHaveRun: boolean; warnings: string[] };
+    const result = JSON.parse(stdout) as { failureReason: string; mayHaveRun: boolean; deviceMessage: string };
     expect(result).toMatchObject({ failureReason: 'appreveal_tool_error', mayHaveRun: false });
-    expect(result.warnings.join(' ')).toContain('login.submit');
+    expect(result.deviceMessage).toBe(`Text "${lead}" found but no tappable ancestor. The text is a static label.`);
   });
 
   it('a long press has no AppReveal form: fails closed, nothing sent', async () => {
