@@ -161,6 +161,18 @@ export class Observer {
     return { binding, read: timed('bridge', () => this.readBridge()) };
   }
 
+  /**
+   * The app was launched or relaunched through this connection (docs/rules.md#r-life-06): whatever was
+   * probed before belongs to the process that was there, so nothing cached answers after it. A cached
+   * "unavailable" would otherwise stand for UNAVAILABLE_RECHECK_MS although the new process registers
+   * its bridge at start; the runner's connection stays up across a launch, so no `connected` state says
+   * so (the demo runner: src-demo/runner/commands.ts, `request_launch_app`). A new generation, not a
+   * cleared entry: a probe still in flight from before the launch is refused when it lands (R-DISC-03).
+   */
+  appLaunched(): void {
+    this.bumpGeneration();
+  }
+
   private bumpGeneration(): void {
     this.generation++;
     if (this.binding) {

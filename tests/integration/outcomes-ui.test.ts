@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceManager } from '@main/devices/manager';
 import { createApiService } from '@main/host/api';
-import { apiClient, checkCase, OUTCOME_CASES, viaWebHost } from '../support/outcome-cases';
+import { apiClient, checkCase, OUTCOME_CASES, relaunchViaWebHost, viaWebHost } from '../support/outcome-cases';
 import { watchFrames } from '../support/frame-watch';
 import { useDemoDevice } from '../support/host-over-demo';
 import { startTestWebHost, type TestWebHost } from '../support/web-host';
@@ -24,10 +24,11 @@ describe('every fault of the demo device lands in its class', () => {
       await manager.connectionOf(id).waitUntilConnected(10_000);
       web = await startTestWebHost(createApiService({ manager }, { host: 'web', version: 'test' }));
       const api = await apiClient(web.host.url);
+      const relaunch = () => relaunchViaWebHost(api, id);
       try {
         for (const c of OUTCOME_CASES) {
           await manager.connectionOf(id).waitUntilConnected(10_000);
-          wrong.push(...(await checkCase(started.demo.adminUrl, 'ui', c, () => viaWebHost(api, id, c), frames)));
+          wrong.push(...(await checkCase(started.demo.adminUrl, 'ui', c, () => viaWebHost(api, id, c), frames, relaunch)));
         }
       } finally {
         api.close();

@@ -7,15 +7,13 @@
 import WebSocket from 'ws';
 import type { ActionRequest, ActionResult, OutcomeClass } from '@shared/protocol/action';
 import { ApiServerMessageSchema } from '@shared/api/api';
-import { ActionStepSchema } from '@shared/protocol/device';
+import { ActionStepSchema, type ActionStep } from '@shared/protocol/device';
 import { unpackFrames, WireUnpacker } from '@shared/protocol/wire';
 import { parseJsonLossless } from '@shared/protocol/json';
 import { runActionCommand } from '@main/cli/actions';
 import { FAULT_NAMES } from '@demo/index';
 import { outcomeClassOf } from '@shared/act/verdict';
 import { RUNNER_COMMANDS } from '@shared/protocol/runner';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { UNAVAILABLE_RECHECK_MS } from '@main/runner/observer';
 import { admin, untilQuiet } from './demo-admin';
 import type { FrameWatch } from './frame-watch';
 
@@ -42,9 +40,11 @@ const LINGERING = /^(xctest-slow|bridge-slow|bridge-action-slow)/;
 
 /**
  * Faults that leave a connected host's discovery saying the bridge (or every web view) is unavailable: that
- * answer stands for UNAVAILABLE_RECHECK_MS before it is asked again (src-main/runner/observer.ts, R-PERF-04),
- * and nothing tells the host the reset app registered again. A UI-path case after one of these waits the
- * window out, or it would tap through XCTest on a quick machine and through the bridge on a slow one.
+ * answer stands for UNAVAILABLE_RECHECK_MS before it is asked again (src-main/runner/observer.ts, R-DISC-13),
+ * and the admin reset that starts the next case relaunches the app behind the host's back, so nothing would
+ * tell the host the app registered again: the next case would tap through XCTest on a quick machine and
+ * through the bridge on a slow one. After one of these a UI-path case puts the app back without the fault
+ * and relaunches it through the host (`relaunch`), which drops what the host cached (R-LIFE-06).
  */
 const LEAVES_UNAVAILABLE = /^(sdk-absent|sdk-too-old|bridge-unregistered|bridge-malformed|web-unregistered|web-disallowed-origin|web-process-terminated)/;
 
@@ -221,20 +221,44 @@ export const READ_COMMANDS: ReadonlySet<string> = new Set([
 /** The commands that act on the device: every command but the reads. */
 export const ACTION_COMMANDS = RUNNER_COMMANDS.filter((command) => !READ_COMMANDS.has(command));
 
+/** A cold relaunch of the app on screen through the web host's API, as the device header's Relaunch sends it (R-LIFE-01). */
+export async function relaunchViaWebHost(api: { call(method: string, params: unknown): Promise<unknown> }, deviceId: string): Promise<ActionStep> {
+  return ActionStepSchema.parse(await api.call('device.act', { deviceId, action: { action: 'launch', relaunch: true } }));
+}
+
 /**
  * Runs one case on the device through `path` (`act`), and says what is wrong with it: a class other than
  * the table's, or an action command that went out more than once meanwhile (R-ACT-04, the device's own
- * counts). `host` is the connected host's watch on the UI path.
+ * counts). `host` is the connected host's watch on the UI path, and `relaunch` relaunches the app through
+ * that host (`relaunchViaWebHost`): after a case that leaves the host's discovery saying unavailable.
  */
-export async function checkCase(adminUrl: string, path: 'cli' | 'ui', c: OutcomeCase, act: () => Promise<ActionResult>, host?: FrameWatch): Promise<string[]> {
+export async function checkCase(
+  adminUrl: string,
+  path: 'cli' | 'ui',
+  c: OutcomeCase,
+  act: () => Promise<ActionResult>,
+  host?: FrameWatch,
+  relaunch?: () => Promise<ActionStep>,
+): Promise<string[]> {
   const counts = async () => (await admin<{ requests: Record<string, number> }>(adminUrl, '/stats')).requests;
   await resetDevice(adminUrl, c, host);
   const before = await counts();
   const result = await act();
   const after = await counts();
   await settleAfter(adminUrl, c);
-  if (path === 'ui' && LEAVES_UNAVAILABLE.test(c.fault)) await sleep(UNAVAILABLE_RECHECK_MS + 500);
   const wrong: string[] = [];
+  if (path === 'ui' && LEAVES_UNAVAILABLE.test(c.fault)) {
+    if (!host || !relaunch) throw new Error(`a UI case after ${c.fault} needs the host's frame watch and a relaunch through it`);
+    // The app without the fault (the admin's, unseen by the host), then launched anew through the host:
+    // the observation after the relaunch probes again and finds the bridge (R-LIFE-06).
+    await admin(adminUrl, '/reset', { screen: 'login', faults: [] });
+    const { result: relaunched, after: launchedFrame } = await relaunch();
+    if (!relaunched.success) wrong.push(`${path} ${c.fault}: the relaunch after it failed (${relaunched.failureReason ?? '?'})`);
+    // The frame after the relaunch says what the host now believes: the bridge is there, or it kept a stale answer.
+    const bridge = launchedFrame?.observation?.bridge;
+    if (bridge?.available !== true) wrong.push(`${path} ${c.fault}: after the relaunch the host still says the bridge is ${JSON.stringify(bridge)}`);
+    await host.until(adminUrl);
+  }
   const cls = outcomeClassOf(result);
   if (cls !== expectedFor(c, path)) wrong.push(`${path} ${c.fault}: ${cls} (${result.failureReason ?? 'ok'}), expected ${expectedFor(c, path)}: ${c.why}`);
   for (const command of ACTION_COMMANDS) {

@@ -11,7 +11,8 @@
 import { flattenTree } from '@shared/model/tree';
 import { centerOf, nodeLabel, withoutChildren } from '@shared/model/node';
 import { actionTargetAt } from '@shared/model/target';
-import type { ActionRequest } from '@shared/protocol/action';
+import type { ActionRequest, FailureReason, OutcomeClass } from '@shared/protocol/action';
+import { outcomeClassOf } from '@shared/act/verdict';
 import type { UiNode } from '@shared/protocol/runner';
 import type { DeviceManager } from '@main/devices/manager';
 import type { SessionRecording } from '@main/trace/recording';
@@ -37,6 +38,11 @@ export interface ReplayCase {
   diverges: Record<Variant, number | null>;
   /** Why each is the right step, for the table. */
   why: Record<Variant, string>;
+  /**
+   * The steps (1-based, in `steps`) the app fails by design, with the outcome each must be recorded
+   * with; every other step must end `done`, or `recordCase` refuses the recording.
+   */
+  expectedFailures?: Readonly<Record<number, { outcome: OutcomeClass; failureReason: FailureReason; why: string }>>;
 }
 
 /** The value typed into the password fields; a replay is given it as a variable. */
@@ -57,6 +63,8 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
     ],
     diverges: { 'moved-button': null, 'renamed-label': null, 'removed-row': 6 },
     why: { 'moved-button': 'Sign In moved; its id finds it', 'renamed-label': 'Sign In is Log In; its id finds it', 'removed-row': 'no passkey button' },
+    // resources/demo-app/index.html: the passkey button is `disabled`.
+    expectedFailures: { 6: { outcome: 'notRun', failureReason: 'element_not_actionable', why: 'the passkey button is disabled' } },
   },
   {
     name: 'login-B',
@@ -216,7 +224,10 @@ function requestFor(step: CaseStep, root: UiNode, field: UiNode | undefined): { 
 
 /**
  * Records `replayCase` on the device as a person would (a frame seen before each click), with `faults`;
- * returns the packed trace's path.
+ * returns the packed trace's path. A step that did not succeed (any outcome but `done`, unless the case
+ * says the app fails it by design: `expectedFailures`) rejects the recording, naming the step and its outcome:
+ * a replay judged against a broken recording could match the broken screens and pass. The recording is
+ * stopped first, so the next one can start.
  */
 export async function recordCase(
   env: { manager: DeviceManager; recording: SessionRecording; deviceId: string; adminUrl: string },
@@ -229,29 +240,61 @@ export async function recordCase(
   await resetApp(adminUrl, replayCase.screen, faults, [], frames);
   await manager.observe(deviceId);
   await recording.start(deviceId);
+  try {
+    await recordSteps(env, frames, replayCase, options);
+  } catch (error) {
+    await recording.stop();
+    throw error;
+  }
+  await frames.until(adminUrl);
+  const stopped = await recording.stop();
+  if (!stopped.lastTrace) throw new Error(`${replayCase.name}: the recording packed no trace`);
+  return stopped.lastTrace;
+}
+
+/** The recorded actions of `recordCase`, each one's result checked: any outcome but the case's throws. */
+async function recordSteps(
+  env: { manager: DeviceManager; deviceId: string; adminUrl: string },
+  frames: FrameWatch,
+  replayCase: ReplayCase,
+  options: { fromLaunch?: boolean },
+): Promise<void> {
+  const { manager, deviceId, adminUrl } = env;
+  let n = 0;
+  // `what` names the step as the case wrote it: a secret's text is never in the message. `expected` is
+  // the case's word for a step the app refuses by design; any other step must be done.
+  const act = async (request: ActionRequest, what: string, expected?: NonNullable<ReplayCase['expectedFailures']>[number]): Promise<void> => {
+    n++;
+    const { result } = await manager.act(deviceId, request);
+    const outcome = outcomeClassOf(result);
+    const got = result.success && outcome === 'done' ? 'done' : `${outcome}${result.failureReason ? `, ${result.failureReason}` : ''}`;
+    const wanted = expected ? `${expected.outcome}, ${expected.failureReason}` : 'done';
+    if (got !== wanted) {
+      const why = expected ? ` (${expected.why})` : '';
+      throw new Error(
+        `${replayCase.name}: recorded step ${n} (${what}) ended ${got} where the case expects ${wanted}${why}; a replay of it would prove nothing`,
+      );
+    }
+  };
   if (options.fromLaunch) {
     // "Record from launch" (docs/rules.md#r-life-05): a cold relaunch first (the app opens on Sign In),
     // then the tab to the case's screen, as a person gets back there.
-    await manager.act(deviceId, { action: 'launch', relaunch: true });
+    await act({ action: 'launch', relaunch: true }, 'relaunch');
     if (replayCase.screen !== 'login') {
       await frames.until(adminUrl);
       const root = (await manager.observe(deviceId)).observation?.viewHierarchy?.hierarchy;
       if (!root) throw new Error(`${replayCase.name}: no tree to pick the tab from`);
-      await manager.act(deviceId, { action: 'tap', target: { node: clicked(root, { id: `tab.${replayCase.screen}` }) } });
+      await act({ action: 'tap', target: { node: clicked(root, { id: `tab.${replayCase.screen}` }) } }, `tap tab.${replayCase.screen}`);
     }
   }
   let field: UiNode | undefined;
-  for (const step of replayCase.steps) {
+  for (const [index, step] of replayCase.steps.entries()) {
     // A person's pace: what the step aims at is picked on the screen the last step left, its push observed.
     await frames.until(adminUrl);
     const root = (await manager.observe(deviceId)).observation?.viewHierarchy?.hierarchy;
     if (!root) throw new Error(`${replayCase.name}: no tree to pick from`);
     const built = requestFor(step, root, field);
     if (built.field) field = built.field;
-    await manager.act(deviceId, built.request);
+    await act(built.request, 'secret' in step ? 'type the secret' : JSON.stringify(step), replayCase.expectedFailures?.[index + 1]);
   }
-  await frames.until(adminUrl);
-  const stopped = await recording.stop();
-  if (!stopped.lastTrace) throw new Error(`${replayCase.name}: the recording packed no trace`);
-  return stopped.lastTrace;
 }

@@ -25,6 +25,10 @@ export async function runLaunch(run: ActionRun, request: z.output<typeof LaunchR
   }
   const target = { resolvedBy: 'screen' as const, selector: bundleId };
   const verdict = await run.runnerVerdict('dispatch', 'request_launch_app', { bundleId, coldBoot: request.relaunch }, LAUNCH_TIMEOUT_MS);
+  // The app may have started anew (a timed-out launch may have run too): the observation after probes its
+  // bridge again rather than trust what was cached for the process before (docs/rules.md#r-life-06). A
+  // launch the runner refused costs one probe more, no more.
+  run.device.observer.appLaunched();
   await run.observeAfter();
   if (verdict.kind === 'failClosed') return { served: PLAIN_XCTEST, ending: failWith(verdict), target };
   return {
