@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ActionResultSchema, type ActionResult } from '@shared/protocol/action';
 import type { UiNode } from '@shared/protocol/runner';
 import { flattenTree } from '@shared/model/tree';
-import { withoutChildren } from '@shared/model/node';
+import { centerOf, withoutChildren } from '@shared/model/node';
 import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
 import { RunnerClient } from '@main/runner/client';
 import { Observer } from '@main/runner/observer';
@@ -518,6 +518,35 @@ describe('actions tell the truth', () => {
     expect(result).toMatchObject({ success: true, target: { resolvedBy: 'keyboardFocus' } });
     expect(result.warnings.filter((w) => /read back/i.test(w))).toEqual([]);
     expect(showsText(lastTree(), 'qa')).toBe(true);
+  });
+
+  it('R-OBJ-05, R-ACT-06: a tapped web field is the focused element, not the web view that holds it: typing with no target reads back from it', async () => {
+    await reset('checkout');
+    // The native bridge reports the WKWebView as first responder (it is, while a DOM input has focus).
+    const field = await pick((n) => webNode('Full name')(n) && n['web-role'] === 'input');
+    // A finger's tap (XCTest at the field's centre) gives it keyboard focus; the web bridge's scripted
+    // click would not (a programmatic click focuses nothing on iOS, and the runner answers "No focused text field").
+    await dispatcher.tap({ action: 'tap', target: { point: centerOf(field)! } });
+    const { result } = await measured(() => dispatcher.sendKeys({ action: 'sendKeys', steps: [{ kind: 'type', text: 'Jane' }] }));
+    expect(result).toMatchObject({ success: true, outcome: 'done', target: { resolvedBy: 'keyboardFocus' } });
+    expect(result.warnings.filter((w) => /read back|does not end/i.test(w))).toEqual([]);
+    expect(dispatcher.lastFrame?.observation?.focusedElement).toMatchObject({
+      source: 'sdkWebBridge',
+      node: { 'web-role': 'input', 'content-desc': 'Full name', text: 'Jane' },
+    });
+  });
+
+  it('R-ACT-08: typing aimed at a label (a tap on a web <label> focuses its input) follows keyboard focus: done, read back from the focused field', async () => {
+    await reset('checkout');
+    const label = withoutChildren(await pick((n) => webNode('Full name')(n) && n['web-role'] === 'label'));
+    await dispatcher.tap({ action: 'tap', target: { node: label } });
+    const { result } = await measured(() =>
+      dispatcher.sendKeys({ action: 'sendKeys', target: { node: label }, steps: [{ kind: 'type', text: 'Jane Appleseed' }] }),
+    );
+    expect(result).toMatchObject({ success: true, outcome: 'done' });
+    expect(result.warnings.filter((w) => /read back|does not end/i.test(w))).toEqual([]);
+    const typed = nodes(lastTree()).find((n) => n['web-role'] === 'input' && n['content-desc'] === 'Full name');
+    expect(typed?.text).toBe('Jane Appleseed');
   });
 
   it('R-TAP-04: the double tap’s own guard: a double tap on a bridge node never reaches the bridge', async () => {

@@ -32,6 +32,7 @@ import {
 } from '@shared/act';
 import { findSameField, resolveTarget } from '@shared/act/resolve';
 import { centerOf, hidesText } from '@shared/model/node';
+import { isEditableNode } from '@shared/model/target';
 import { type ActionRun, fail, failWith, ok, servedBeforeSending, XCTEST_COMMAND_TIMEOUT_MS, type Outcome, type Read } from './run';
 
 export async function runSendKeys(run: ActionRun, request: z.output<typeof SendKeysRequestSchema>): Promise<Outcome> {
@@ -86,8 +87,12 @@ export async function runSendKeys(run: ActionRun, request: z.output<typeof SendK
     }
   }
 
-  // Read-back: the whole value the field should show, while the command still knows the field.
-  let expected = focus ? initialText(focus.node) : undefined;
+  // Read-back: the whole value the field should show, while the command still knows the field. A target
+  // that is no field (a label: a tap on a web <label> focuses its input, and XCUIElement.typeText types
+  // into the focused element) leaves the keys to keyboard focus, so they are read back from the focused
+  // field, as src-shared/act/secret.ts judges their secrecy (docs/rules.md#r-act-08).
+  const aimedAtField = focus !== undefined && isEditableNode(focus.node);
+  let expected = focus && aimedAtField ? initialText(focus.node) : undefined;
   let verifiable = true;
   let readsSinceFocus = 0;
 
@@ -138,7 +143,7 @@ export async function runSendKeys(run: ActionRun, request: z.output<typeof SendK
 
   let ending: Ending = ok;
   const typed = request.steps.some((s) => s.kind !== 'ime' && s.kind !== 'tab');
-  if (verifiable && expected !== undefined && after) {
+  if (verifiable && expected !== undefined && after && (aimedAtField || !focus)) {
     const field = focus ? findSameField(focus.node, after.root) : after.observation?.focusedElement?.node;
     const verification = await run.timed('verify', () => verifyField(expected as string, field));
     if (verification.status === 'mismatch') {
@@ -147,7 +152,7 @@ export async function runSendKeys(run: ActionRun, request: z.output<typeof SendK
     } else if (verification.status === 'unverifiable') {
       warnings.push(`The typed text could not be read back (${verification.reason}).`);
     }
-  } else if (typed && verifiable && !focus && after) {
+  } else if (typed && verifiable && !aimedAtField && after) {
     // Keys that followed keyboard focus: checked against the field that has focus now (R-ACT-06).
     const ops = expandSendKeysSteps(request.steps).filter(
       (op): op is Extract<KeyOp, { op: 'insertText' | 'clear' }> => op.op === 'insertText' || op.op === 'clear',
