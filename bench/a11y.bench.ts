@@ -13,10 +13,14 @@
  * last lines are the live panel's per-frame work on the host's thread, in one thread as before and with
  * the audit worker (docs/rules.md#r-a11y-24).
  */
+import pngjs from 'pngjs';
 import { HEAVY_LOW_CONTRAST, heavyHierarchy, heavyScreenshot } from '@demo/heavy-recording';
 import { constants as perf, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { inflateSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { decodeScreenshot } from '@main/a11y/audit-frame';
-import { auditFrameOffThread } from '@main/a11y/off-thread';
+import { FrameMemory } from '@main/a11y/frame-memory';
+import { auditFrameOffThread, auditWorkerMemory } from '@main/a11y/off-thread';
 import { assembleObservation } from '@shared/observe/assemble';
 import { auditTree, type Pixels } from '@shared/a11y';
 import type { UiNode } from '@shared/protocol/runner';
@@ -163,6 +167,7 @@ for (const line of plantedLines) console.log(line);
     hierarchy: { ok: true, hierarchy: { ...read, screenWidth: SCREEN.width, screenHeight: SCREEN.height } },
   });
   const frame = { observation, screenshot: { format: 'png' as const, dataBase64: base64 } };
+  liveFrameFigures(frame, read);
   await auditFrameOffThread(frame); // the worker started, warmed up
   // What the host loop's longest delay is made of (session 15 saw 112 ms, unexplained): this thread's own
   // garbage collections, timed by V8, and the same loop waiting as long with no audit at all (the
@@ -201,9 +206,72 @@ for (const line of plantedLines) console.log(line);
   const hostMs = median(held);
   const longestGc = pauses.reduce((a, p) => (p.ms > a.ms ? p : a), { ms: 0, kind: 'none' });
   console.log(
-    `  host thread, audit in the worker:       wall ${hostMs.toFixed(1)} ms held (JSON text + post): ${(hostMs / LIMIT_MS).toFixed(2)} of the ${LIMIT_MS} ms limit; answered after ${median(answered).toFixed(1)} ms; the host loop's longest delay meanwhile ${(delay.max / 1e6).toFixed(1)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(1)})`,
+    `  host thread, audit in the worker:       wall ${hostMs.toFixed(1)} ms held (JSON text + post): ${(hostMs / LIMIT_MS).toFixed(2)} of the ${LIMIT_MS} ms limit; answered after ${median(answered).toFixed(1)} ms (the same frame each time: the worker's memory, R-A11Y-26, decoded ${auditWorkerMemory()?.decoded ?? 0}, audits given again ${auditWorkerMemory()?.auditsReused ?? 0}); the host loop's longest delay meanwhile ${(delay.max / 1e6).toFixed(1)} ms (p99 ${(delay.percentile(99) / 1e6).toFixed(1)})`,
   );
   console.log(
     `  what that delay is made of:             this thread's GC pauses meanwhile ${pauses.length}, longest ${longestGc.ms.toFixed(1)} ms (${longestGc.kind}), all ${pauses.reduce((a, p) => a + p.ms, 0).toFixed(1)} ms; the same wait with no audit: longest delay ${(idle.max / 1e6).toFixed(1)} ms (p99 ${(idle.percentile(99) / 1e6).toFixed(1)}); load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`,
+  );
+}
+
+/**
+ * The live frame's work in the audit worker (docs/rules.md#r-a11y-26), heavy board at 5k nodes, CPU ms in
+ * this thread through the worker's own FrameMemory: a first frame (nothing kept: decode + audit), a new
+ * tree over the screenshot kept (a tree push before the next screenshot: audit only), and a repeated frame
+ * (a re-read, new time, same tree and screenshot: the last audit given again). Then where the decode's time
+ * goes: pngjs's whole read beside zlib's inflate of the same IDAT data alone (the rest is pngjs's filter
+ * reversal and its copy into RGBA), and what telling a screenshot again costs at a real capture's size.
+ */
+function liveFrameFigures(frame: Parameters<FrameMemory['auditFrame']>[0], read: ReturnType<typeof heavyHierarchy>): void {
+  // A re-read's observation is a tree of its own, equal in content (the worker parses each job's JSON text).
+  const reread = { ...frame, observation: { ...structuredClone(frame.observation!), updatedAt: frame.observation!.updatedAt + 1_000 } };
+  let fresh = new FrameMemory();
+  const first = cpuMedian(() => void (fresh = new FrameMemory()).auditFrame(frame));
+  const warm = new FrameMemory();
+  warm.auditFrame(frame);
+  const repeated = cpuMedian(() => void warm.auditFrame(reread));
+  // Trees that differ (one label's text), over the one screenshot: each run audits a tree the last did not.
+  const root = read.hierarchy as UiNode;
+  const trees = [0, 1].map((i) => ({
+    ...frame,
+    observation: { ...frame.observation!, viewHierarchy: { ...frame.observation!.viewHierarchy!, hierarchy: { ...root, text: `${root.text ?? ''} ${i}` } } },
+  }));
+  let turn = 0;
+  const kept = new FrameMemory();
+  const newTree = cpuMedian(() => void kept.auditFrame(trees[turn++ % 2]!));
+  const ratio = (ms: number) => (ms / LIMIT_MS).toFixed(2);
+  console.log(`\nlive frame: decode + audit at 5k, heavy board, in the audit worker's memory (R-A11Y-26), cpu ms, median of ${RUNS}:`);
+  console.log(
+    `  first frame (nothing kept: decode + audit)     cpu ${first.cpu.toFixed(1)} ms (wall ${first.wall.toFixed(1)}): ${ratio(first.cpu)} of ${LIMIT_MS} ms`,
+  );
+  console.log(
+    `  new tree, screenshot kept (audit only)         cpu ${newTree.cpu.toFixed(1)} ms (wall ${newTree.wall.toFixed(1)}): ${ratio(newTree.cpu)} of ${LIMIT_MS} ms`,
+  );
+  console.log(
+    `  repeated frame (the last audit given again)    cpu ${repeated.cpu.toFixed(1)} ms (wall ${repeated.wall.toFixed(1)}): ${ratio(repeated.cpu)} of ${LIMIT_MS} ms`,
+  );
+  console.log(
+    `  memory's counts: first ${JSON.stringify(fresh.counts)} each run; new tree ${JSON.stringify(kept.counts)}; repeated ${JSON.stringify(warm.counts)}`,
+  );
+  const bytes = Buffer.from(frame.screenshot!.dataBase64, 'base64');
+  const idat: Buffer[] = [];
+  for (let at = 8; at < bytes.length;) {
+    const length = bytes.readUInt32BE(at);
+    if (bytes.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(bytes.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const data = Buffer.concat(idat);
+  const whole = cpuMedian(() => void pngjs.PNG.sync.read(bytes));
+  const inflate = cpuMedian(() => void inflateSync(data));
+  console.log(
+    `  the decode (${bytes.readUInt32BE(16)} x ${bytes.readUInt32BE(20)}, colour type ${bytes[25]}, depth ${bytes[24]}): pngjs sync.read cpu ${whole.cpu.toFixed(1)} ms, of which zlib's inflate of its IDAT ${inflate.cpu.toFixed(1)} ms; filter reversal and RGBA copy ${(whole.cpu - inflate.cpu).toFixed(1)} ms`,
+  );
+  // A real capture's base64 is MiBs (the heavy board's compresses to tens of KiB): two copies of 3 MiB compared.
+  const big = 'A'.repeat(3 * 1024 * 1024);
+  const copy = Buffer.from(big, 'latin1').toString('latin1');
+  let same = false;
+  const compare = cpuMedian(() => void (same = big === copy));
+  const hash = cpuMedian(() => void createHash('sha256').update(big).digest());
+  console.log(
+    `  telling a screenshot again: a 3 MiB base64 text compared with its copy cpu ${compare.cpu.toFixed(2)} ms (${same ? 'same' : 'differs'}); its sha256 would be ${hash.cpu.toFixed(2)} ms`,
   );
 }

@@ -33,14 +33,20 @@ export function decodeScreenshot(dataBase64: string): Pixels {
   }
 }
 
+/** How a screenshot's base64 PNG becomes pixels: `decodeScreenshot`, or the audit worker's kept pixels (frame-memory.ts). */
+export type ScreenshotDecoder = (dataBase64: string) => Pixels;
+
 /** The frame's audit, or undefined when the frame holds no observation. Contrast is left out (notEvaluated) without a screenshot that decodes. */
-export function auditFrame(frame: Pick<ObservedFrame, 'observation' | 'screenshot'>): AccessibilityAudit | undefined {
+export function auditFrame(
+  frame: Pick<ObservedFrame, 'observation' | 'screenshot'>,
+  decode: ScreenshotDecoder = decodeScreenshot,
+): AccessibilityAudit | undefined {
   if (!frame.observation) return undefined;
   let pixels: Pixels | undefined;
   let unreadable: string | undefined;
   if (frame.screenshot) {
     try {
-      pixels = decodeScreenshot(frame.screenshot.dataBase64);
+      pixels = decode(frame.screenshot.dataBase64);
     } catch (error) {
       if (!(error instanceof ScreenshotDecodeError)) throw error;
       unreadable = error.message;
@@ -69,17 +75,21 @@ export function storedFrameRoot(stored: unknown): UiNode | undefined {
  * XCUIApplication spans it), so what lies off screen and the contrast are judged as live. Undefined when
  * the stored JSON is neither.
  */
-export function auditStoredFrame(stored: unknown, screenshotPng: Buffer | undefined): AccessibilityAudit | undefined {
+export function auditStoredFrame(
+  stored: unknown,
+  screenshotPng: Buffer | undefined,
+  decode: ScreenshotDecoder = decodeScreenshot,
+): AccessibilityAudit | undefined {
   const screenshot = screenshotPng ? { format: 'png' as const, dataBase64: screenshotPng.toString('base64') } : null;
   const observation = ObservationSchema.safeParse(stored);
-  if (observation.success) return auditFrame({ observation: observation.data, screenshot });
+  if (observation.success) return auditFrame({ observation: observation.data, screenshot }, decode);
   const hierarchy = ViewHierarchySchema.safeParse(stored);
   const root = hierarchy.success ? hierarchy.data.hierarchy : undefined;
   if (!root) return undefined;
   let pixels: Pixels | undefined;
   let unreadable: string | undefined;
   try {
-    pixels = screenshotPng ? decodeScreenshot(screenshot!.dataBase64) : undefined;
+    pixels = screenshotPng ? decode(screenshot!.dataBase64) : undefined;
   } catch (error) {
     if (!(error instanceof ScreenshotDecodeError)) throw error;
     unreadable = error.message;

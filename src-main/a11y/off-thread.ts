@@ -12,13 +12,15 @@ import { startWorker } from '@main/entries';
 import { stepFindings, type StepFindings } from '@shared/a11y';
 import type { AccessibilityAudit } from '@shared/protocol/accessibility';
 import type { ObservedFrame, Screenshot } from '@shared/protocol/device';
+import type { FrameMemoryCounts } from './frame-memory';
 
 export type AuditJob = { kind: 'frame'; json: string; screenshot: Screenshot | null } | { kind: 'stored'; json: string; png?: Uint8Array | undefined };
 export interface ToAuditWorker {
   id: number;
   job: AuditJob;
 }
-export type FromAuditWorker = { id: number; ok: true; audit: AccessibilityAudit | null } | { id: number; ok: false; message: string };
+export type FromAuditWorker =
+  { id: number; ok: true; audit: AccessibilityAudit | null; memory: FrameMemoryCounts } | { id: number; ok: false; message: string };
 
 /** An audit the worker could not give: it threw (its message), or the thread ended before answering. */
 export class AuditWorkerError extends Error {
@@ -36,6 +38,8 @@ interface AuditThread {
   worker: Worker;
   pending: Map<number, { resolve: (audit: AccessibilityAudit | undefined) => void; reject: (error: Error) => void }>;
   idle?: NodeJS.Timeout;
+  /** What the thread's FrameMemory had done at its last answer (frame-memory.ts). */
+  memory: FrameMemoryCounts;
 }
 let current: AuditThread | undefined;
 let nextId = 1;
@@ -51,7 +55,7 @@ function thread(): AuditThread {
   // and on a busy machine a thread at nice 19 waited seconds for its turn; its own thread is what keeps
   // the host's loop free.
   const worker = startWorker('a11y-worker', { resourceLimits: { maxOldGenerationSizeMb: AUDIT_WORKER_HEAP_MB }, stdout: false, stderr: false });
-  const mine: AuditThread = { worker, pending: new Map() };
+  const mine: AuditThread = { worker, pending: new Map(), memory: { decoded: 0, pixelsReused: 0, auditsReused: 0 } };
   current = mine;
   const fail = (why: string) => {
     if (current === mine) current = undefined;
@@ -62,8 +66,10 @@ function thread(): AuditThread {
     const waiting = mine.pending.get(reply.id);
     if (!waiting) return;
     mine.pending.delete(reply.id);
-    if (reply.ok) waiting.resolve(reply.audit ?? undefined);
-    else waiting.reject(new AuditWorkerError(reply.message));
+    if (reply.ok) {
+      mine.memory = reply.memory;
+      waiting.resolve(reply.audit ?? undefined);
+    } else waiting.reject(new AuditWorkerError(reply.message));
     if (mine.pending.size === 0) idle(mine);
   });
   worker.on('error', (error: Error & { code?: string }) =>
@@ -150,6 +156,14 @@ export async function storedFindingsOffThread(stored: unknown, png: Buffer | und
 /** How many audits were sent to an audit worker in this process. */
 export function auditWorkerJobs(): number {
   return sent;
+}
+
+/**
+ * What the audit worker running now has decoded and used again, as of its last answer (tests: a screenshot
+ * sent again was not decoded again); undefined while none runs. A new thread starts from nothing.
+ */
+export function auditWorkerMemory(): (FrameMemoryCounts & { threadId: number }) | undefined {
+  return current ? { ...current.memory, threadId: current.worker.threadId } : undefined;
 }
 
 /** The audit worker's thread id while one runs (tests: the audit ran there, not on the caller's thread). */
