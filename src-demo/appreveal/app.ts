@@ -35,6 +35,7 @@ import { SCREENS } from '@demo/phone/app-page';
 import type { DemoDevice } from '@demo/device/demo-device';
 import type { WireWebSnapshot } from '@demo/sdk/web-bridge';
 import { bullets, DEMO_APP_NAME, DEMO_BUNDLE_ID } from '@demo/phone/xctest-projection';
+import { holdFor } from '@demo/base/fault-hold';
 
 export const DEMO_APP_VERSION = '1.0';
 /** list_windows: the app has one UIWindow. */
@@ -537,11 +538,17 @@ export class DemoAppReveal implements AppRevealApp {
     this.keep(this.logs, { timestamp: new Date().toISOString(), subsystem: LOG_SUBSYSTEM, category: 'ui', level, message });
   }
 
-  /** One action: logged first, and a refusal kept as a recent error. Never logs typed text. */
+  /**
+   * One action: logged first, and a refusal kept as a recent error. Never logs typed text. Once it has run,
+   * `appreveal-action-slow` holds its answer (the effect is done, the reply not sent), as a busy main thread
+   * delays a real app's reply past the client's budget; clearing the fault lets it go (holdFor).
+   */
   private async logged<T>(message: string, run: () => Promise<T>): Promise<T> {
     this.log(message);
     try {
-      return await run();
+      const outcome = await run();
+      await holdFor(this.device.faults, 'appreveal-action-slow');
+      return outcome;
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       this.log(`${message} failed: ${text}`, 'error');
