@@ -697,15 +697,11 @@ export class DemoAppReveal implements AppRevealApp {
         },
       });
     }
-    for (const target of this.domTargets(located)) {
-      const { element } = target;
-      if (!DOM_INTERACTIVE_ROLES.has(element.role ?? '') || !element.visible || !target.shown || !matches(element.label)) continue;
-      matched++;
-      candidates.push({
-        label: element.label ?? '',
-        tap: () => this.performWeb(target.webViewId, { click: { snapshotId: target.snapshotId, elementId: element.id } }),
-      });
-    }
+    // Native views only: `collectTextMatches` (ElementInventory.swift, MARK "Text matching") walks
+    // `view.subviews` from the window and reads each view's text through `extractText` (a UIButton's title,
+    // a UILabel's, a UITextField's placeholder or text, a UITextView's, a child UILabel's, else the
+    // accessibilityLabel). A WKWebView's page is no subview and no label, so text inside a web view is not
+    // found: web controls are reached by get_elements' DOM ids (tap_element) or web_click.
     // ElementInventory.swift:71-73: nothing on screen shows the text.
     if (matched === 0) throw new Error(`No element with text "${text}" found on the current screen.`);
     const labels = candidates.map((c) => c.label);

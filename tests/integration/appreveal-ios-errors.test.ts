@@ -92,6 +92,26 @@ describe('the iOS flavour answers each failure in MCPTools.swift’s words, and 
     expect(await raw('tap_text', { text: 'Sign In', occurrence: 5 })).toEqual({ success: true, text: 'Sign In' });
   });
 
+  it('R-AR-36: tap_text: only native views are searched, so a web view’s text is not found; its control is tapped by its DOM id', async () => {
+    // ElementInventory.swift collectTextMatches walks the window's subviews through extractText: a
+    // WKWebView's page is neither, so "Place order" (a button in the checkout page) is no match.
+    await reset('checkout');
+    const missing = 'No element with text "Place order" found on the current screen.';
+    expect(await raw('tap_text', { text: 'Place order' })).toEqual({ error: missing });
+    expect(await raw('tap_text', { text: 'place order', match_mode: 'contains' })).toEqual({
+      error: 'No element with text "place order" found on the current screen.',
+    });
+    expect(verdict(await act({ action: 'tap', target: { text: 'Place order' } }))).toEqual(notRun(missing));
+    // The same control is there, as get_elements lists it: a DOM-backed id that tap_element takes.
+    const { elements } = (await raw('get_elements')) as { elements: Array<{ id: string; label?: string }> };
+    const order = elements.find((e) => e.label === 'Place order');
+    expect(order?.id).toMatch(/^web\.checkout\./);
+    expect(await raw('tap_element', { element_id: order?.id })).toEqual({ success: true, element_id: order?.id });
+    // Native text on the same screen is still found: the tab bar's.
+    expect(await raw('tap_text', { text: 'Feed' })).toEqual({ success: true, text: 'Feed' });
+    expect(await screenKey()).toBe('feed');
+  });
+
   it('type_text and clear_text: InteractionEngine.swift’s "Element not found" and "Element not editable"', async () => {
     expect(await raw('type_text', { text: 'x', element_id: 'login.nothing' })).toEqual({ error: 'Element not found: login.nothing' });
     expect(await raw('type_text', { text: 'x', element_id: 'login.submit' })).toEqual({ error: 'Element not editable: login.submit' });

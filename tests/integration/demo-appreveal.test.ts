@@ -428,7 +428,10 @@ describe('the checkout web view', () => {
       (e) => e?.value === 'Lin',
     );
     expect(after?.value).toBe('Lin');
-    await appReveal.tapText('Place order');
+    // tap_text searches native views only (ElementInventory.swift collectTextMatches): the web button is
+    // tapped by its DOM-backed id.
+    const order = dom.find((e) => e.label === 'Place order');
+    await appReveal.tapElement(order?.id ?? 'no Place order button');
     await eventually(hierarchyRoot, (r) => nodes(r).some((n) => n.text === 'Accept the terms to continue.'));
   });
 
