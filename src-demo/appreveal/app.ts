@@ -649,7 +649,11 @@ export class DemoAppReveal implements AppRevealApp {
     checkWindow(windowId);
     if (id.startsWith(DOM_ELEMENT_PREFIX)) return this.domAction(id, (target) => ({ click: { snapshotId: target.snapshotId, elementId: target.element.id } }));
     const entry = await this.locate(id);
-    if (!entry.node.enabled) throw new Error(`Element is disabled: ${id}`);
+    // InteractionEngine.swift performTap(onView:) asks no isEnabled: it finds the ancestor UIControl and calls
+    // `control.sendActions(for: .touchUpInside)`, which runs the control's targets even when it is disabled,
+    // and tap_element answers success. The demo's disabled controls (login.passkey, hostile.share) have no
+    // action, so sending theirs changes nothing; a pointer tap would not reach them either.
+    if (!entry.node.enabled) return undefined;
     await this.tapLocated(entry, id);
     return undefined;
   }
@@ -910,14 +914,14 @@ export class DemoAppReveal implements AppRevealApp {
     return entry;
   }
 
-  /** A real tap at the middle of the part of the view that shows. */
+  /** A real tap at the middle of the part of the view that shows; out of sight, the demo's own text (docs/protocol.md#p-ar-ios-errors). */
   private async tapLocated(entry: Located, id: string): Promise<void> {
     if (!entry.shown) throw new Error(`Element is not on screen: ${id} (scroll_to_element first)`);
     const { x, y } = centerOf(entry.shown);
     await this.device.app.tap(x, y);
   }
 
-  /** Gives a text field keyboard focus the way a user does: a tap, unless it already has it. */
+  /** Gives a text field keyboard focus the way a user does: a tap, unless it already has it; failing, the demo's own text (docs/protocol.md#p-ar-ios-errors). */
   private async focus(entry: Located, id: string): Promise<void> {
     const focused = await this.device.app.focusedField();
     if (focused?.kind === 'native' && focused.axId === id) return;
@@ -1073,6 +1077,7 @@ export class DemoAppReveal implements AppRevealApp {
 
 // ---- Helpers -----------------------------------------------------------------------------------------
 
+/** The demo's own text, no Swift counterpart (docs/protocol.md#p-ar-ios-errors says why). */
 function checkWindow(windowId: string | undefined): void {
   if (windowId !== undefined && windowId !== DEMO_WINDOW_ID) throw new Error(`Window not found: ${windowId}`);
 }

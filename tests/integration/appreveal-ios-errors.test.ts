@@ -53,6 +53,19 @@ describe('the iOS flavour answers each failure in MCPTools.swift’s words, and 
     expect(result.requestsSent).toBe(1);
   });
 
+  it('tap_element on a disabled control: InteractionEngine.swift sends its actions and answers success, so Parallax reads done', async () => {
+    // performTap(onView:) calls sendActions(for: .touchUpInside) without asking isEnabled; the demo's
+    // passkey button is disabled and has no action, so nothing on the screen changes.
+    const before = await raw('get_elements');
+    // (The element form sends enabled as a string, as the stored router does.)
+    expect(String((before.elements as Array<{ id: string; enabled: unknown }>).find((e) => e.id === 'login.passkey')?.enabled)).toBe('false');
+    expect(await raw('tap_element', { element_id: 'login.passkey' })).toEqual({ success: true, element_id: 'login.passkey' });
+    const result = await act({ action: 'tap', target: { id: 'login.passkey' } });
+    expect(result).toMatchObject({ success: true, outcome: 'done', requestsSent: 1 });
+    expect(await screenKey()).toBe('login');
+    expect(await raw('get_state')).toMatchObject({ screen: 'login' });
+  });
+
   it('tap_text: ElementInventory.swift findElementByText’s words, candidates as the matched texts', async () => {
     expect(await raw('tap_text', { text: 'No such text' })).toEqual({ error: 'No element with text "No such text" found on the current screen.' });
     expect(await raw('tap_text', {})).toEqual({ error: 'text required' });

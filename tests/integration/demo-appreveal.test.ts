@@ -270,8 +270,10 @@ describe('driving the app (one app, two endpoints)', () => {
     expect(byId(root, 'login.status')).toMatchObject({ text: 'Enter a username and a password.' });
     expect((await runnerScreenshot()).equals(before)).toBe(false);
 
-    const disabled = await expectToolError(appReveal.tapElement('login.passkey'));
-    expect(disabled.message).toContain('disabled');
+    // InteractionEngine.swift sends a disabled control's actions as any other's (sendActions asks no
+    // isEnabled): success; the passkey button has none, so the screen stays as it was.
+    expect((await appReveal.tapElement('login.passkey')).result).toEqual({ success: true, element_id: 'login.passkey' });
+    expect(byId(await hierarchyRoot(), 'login.status')).toMatchObject({ text: 'Enter a username and a password.' });
     const missing = await expectToolError(appReveal.tapElement('login.nothing'));
     expect(missing.message).toContain('Element not found: login.nothing');
   });
