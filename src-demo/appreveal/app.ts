@@ -35,6 +35,7 @@ import { SCREENS } from '@demo/phone/app-page';
 import type { DemoDevice } from '@demo/device/demo-device';
 import type { WireWebSnapshot } from '@demo/sdk/web-bridge';
 import { bullets, DEMO_APP_NAME, DEMO_BUNDLE_ID } from '@demo/phone/xctest-projection';
+import { holdFor } from '@demo/base/fault-hold';
 
 export const DEMO_APP_VERSION = '1.0';
 /** list_windows: the app has one UIWindow. */
@@ -537,11 +538,17 @@ export class DemoAppReveal implements AppRevealApp {
     this.keep(this.logs, { timestamp: new Date().toISOString(), subsystem: LOG_SUBSYSTEM, category: 'ui', level, message });
   }
 
-  /** One action: logged first, and a refusal kept as a recent error. Never logs typed text. */
+  /**
+   * One action: logged first, and a refusal kept as a recent error. Never logs typed text. Once it has run,
+   * `appreveal-action-slow` holds its answer (the effect is done, the reply not sent), as a busy main thread
+   * delays a real app's reply past the client's budget; clearing the fault lets it go (holdFor).
+   */
   private async logged<T>(message: string, run: () => Promise<T>): Promise<T> {
     this.log(message);
     try {
-      return await run();
+      const outcome = await run();
+      await holdFor(this.device.faults, 'appreveal-action-slow');
+      return outcome;
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       this.log(`${message} failed: ${text}`, 'error');
@@ -642,7 +649,11 @@ export class DemoAppReveal implements AppRevealApp {
     checkWindow(windowId);
     if (id.startsWith(DOM_ELEMENT_PREFIX)) return this.domAction(id, (target) => ({ click: { snapshotId: target.snapshotId, elementId: target.element.id } }));
     const entry = await this.locate(id);
-    if (!entry.node.enabled) throw new Error(`Element is disabled: ${id}`);
+    // InteractionEngine.swift performTap(onView:) asks no isEnabled: it finds the ancestor UIControl and calls
+    // `control.sendActions(for: .touchUpInside)`, which runs the control's targets even when it is disabled,
+    // and tap_element answers success. The demo's disabled controls (login.passkey, hostile.share) have no
+    // action, so sending theirs changes nothing; a pointer tap would not reach them either.
+    if (!entry.node.enabled) return undefined;
     await this.tapLocated(entry, id);
     return undefined;
   }
@@ -690,15 +701,11 @@ export class DemoAppReveal implements AppRevealApp {
         },
       });
     }
-    for (const target of this.domTargets(located)) {
-      const { element } = target;
-      if (!DOM_INTERACTIVE_ROLES.has(element.role ?? '') || !element.visible || !target.shown || !matches(element.label)) continue;
-      matched++;
-      candidates.push({
-        label: element.label ?? '',
-        tap: () => this.performWeb(target.webViewId, { click: { snapshotId: target.snapshotId, elementId: element.id } }),
-      });
-    }
+    // Native views only: `collectTextMatches` (ElementInventory.swift, MARK "Text matching") walks
+    // `view.subviews` from the window and reads each view's text through `extractText` (a UIButton's title,
+    // a UILabel's, a UITextField's placeholder or text, a UITextView's, a child UILabel's, else the
+    // accessibilityLabel). A WKWebView's page is no subview and no label, so text inside a web view is not
+    // found: web controls are reached by get_elements' DOM ids (tap_element) or web_click.
     // ElementInventory.swift:71-73: nothing on screen shows the text.
     if (matched === 0) throw new Error(`No element with text "${text}" found on the current screen.`);
     const labels = candidates.map((c) => c.label);
@@ -907,14 +914,14 @@ export class DemoAppReveal implements AppRevealApp {
     return entry;
   }
 
-  /** A real tap at the middle of the part of the view that shows. */
+  /** A real tap at the middle of the part of the view that shows; out of sight, the demo's own text (docs/protocol.md#p-ar-ios-errors). */
   private async tapLocated(entry: Located, id: string): Promise<void> {
     if (!entry.shown) throw new Error(`Element is not on screen: ${id} (scroll_to_element first)`);
     const { x, y } = centerOf(entry.shown);
     await this.device.app.tap(x, y);
   }
 
-  /** Gives a text field keyboard focus the way a user does: a tap, unless it already has it. */
+  /** Gives a text field keyboard focus the way a user does: a tap, unless it already has it; failing, the demo's own text (docs/protocol.md#p-ar-ios-errors). */
   private async focus(entry: Located, id: string): Promise<void> {
     const focused = await this.device.app.focusedField();
     if (focused?.kind === 'native' && focused.axId === id) return;
@@ -1070,6 +1077,7 @@ export class DemoAppReveal implements AppRevealApp {
 
 // ---- Helpers -----------------------------------------------------------------------------------------
 
+/** The demo's own text, no Swift counterpart (docs/protocol.md#p-ar-ios-errors says why). */
 function checkWindow(windowId: string | undefined): void {
   if (windowId !== undefined && windowId !== DEMO_WINDOW_ID) throw new Error(`Window not found: ${windowId}`);
 }

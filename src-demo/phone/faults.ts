@@ -37,6 +37,11 @@ export const FAULTS = {
     help: 'the bridge or executor rejects every otherwise valid action with REASON (a known reason, or any host reason such as unsupported_gesture)',
   },
   'bridge-success-form': { value: 'flag', help: "action results go out in the spec's {success} form instead of the SDK's Swift {status} form" },
+  // The in-app AppReveal server (docs/protocol.md#p-ar-outcomes): an answer that comes after the client's budget
+  'appreveal-action-slow': {
+    value: 'ms',
+    help: "AppReveal's action tools (tap_element, tap_text, type_text, …) do what they do, then hold their answer MS, or until the fault is cleared",
+  },
   'app-inactive': { value: 'flag', help: 'the app resigned active: SDK requests answer app_not_active' },
   'capture-identity-base': { value: 'uint64', help: 'the next capture identity is N (UInt64)' },
   // Web views: docs/rules.md#r-webview-commands, docs/rules.md#r-observe-web

@@ -53,6 +53,19 @@ describe('the iOS flavour answers each failure in MCPTools.swift’s words, and 
     expect(result.requestsSent).toBe(1);
   });
 
+  it('tap_element on a disabled control: InteractionEngine.swift sends its actions and answers success, so Parallax reads done', async () => {
+    // performTap(onView:) calls sendActions(for: .touchUpInside) without asking isEnabled; the demo's
+    // passkey button is disabled and has no action, so nothing on the screen changes.
+    const before = await raw('get_elements');
+    // (The element form sends enabled as a string, as the stored router does.)
+    expect(String((before.elements as Array<{ id: string; enabled: unknown }>).find((e) => e.id === 'login.passkey')?.enabled)).toBe('false');
+    expect(await raw('tap_element', { element_id: 'login.passkey' })).toEqual({ success: true, element_id: 'login.passkey' });
+    const result = await act({ action: 'tap', target: { id: 'login.passkey' } });
+    expect(result).toMatchObject({ success: true, outcome: 'done', requestsSent: 1 });
+    expect(await screenKey()).toBe('login');
+    expect(await raw('get_state')).toMatchObject({ screen: 'login' });
+  });
+
   it('tap_text: ElementInventory.swift findElementByText’s words, candidates as the matched texts', async () => {
     expect(await raw('tap_text', { text: 'No such text' })).toEqual({ error: 'No element with text "No such text" found on the current screen.' });
     expect(await raw('tap_text', {})).toEqual({ error: 'text required' });
@@ -90,6 +103,26 @@ describe('the iOS flavour answers each failure in MCPTools.swift’s words, and 
     // The heading's "Sign In" has no tappable ancestor either, so the button is the one candidate
     // (`tappableCandidates.count == 1 ? 0 : occurrence`).
     expect(await raw('tap_text', { text: 'Sign In', occurrence: 5 })).toEqual({ success: true, text: 'Sign In' });
+  });
+
+  it('R-AR-36: tap_text: only native views are searched, so a web view’s text is not found; its control is tapped by its DOM id', async () => {
+    // ElementInventory.swift collectTextMatches walks the window's subviews through extractText: a
+    // WKWebView's page is neither, so "Place order" (a button in the checkout page) is no match.
+    await reset('checkout');
+    const missing = 'No element with text "Place order" found on the current screen.';
+    expect(await raw('tap_text', { text: 'Place order' })).toEqual({ error: missing });
+    expect(await raw('tap_text', { text: 'place order', match_mode: 'contains' })).toEqual({
+      error: 'No element with text "place order" found on the current screen.',
+    });
+    expect(verdict(await act({ action: 'tap', target: { text: 'Place order' } }))).toEqual(notRun(missing));
+    // The same control is there, as get_elements lists it: a DOM-backed id that tap_element takes.
+    const { elements } = (await raw('get_elements')) as { elements: Array<{ id: string; label?: string }> };
+    const order = elements.find((e) => e.label === 'Place order');
+    expect(order?.id).toMatch(/^web\.checkout\./);
+    expect(await raw('tap_element', { element_id: order?.id })).toEqual({ success: true, element_id: order?.id });
+    // Native text on the same screen is still found: the tab bar's.
+    expect(await raw('tap_text', { text: 'Feed' })).toEqual({ success: true, text: 'Feed' });
+    expect(await screenKey()).toBe('feed');
   });
 
   it('type_text and clear_text: InteractionEngine.swift’s "Element not found" and "Element not editable"', async () => {

@@ -270,8 +270,10 @@ describe('driving the app (one app, two endpoints)', () => {
     expect(byId(root, 'login.status')).toMatchObject({ text: 'Enter a username and a password.' });
     expect((await runnerScreenshot()).equals(before)).toBe(false);
 
-    const disabled = await expectToolError(appReveal.tapElement('login.passkey'));
-    expect(disabled.message).toContain('disabled');
+    // InteractionEngine.swift sends a disabled control's actions as any other's (sendActions asks no
+    // isEnabled): success; the passkey button has none, so the screen stays as it was.
+    expect((await appReveal.tapElement('login.passkey')).result).toEqual({ success: true, element_id: 'login.passkey' });
+    expect(byId(await hierarchyRoot(), 'login.status')).toMatchObject({ text: 'Enter a username and a password.' });
     const missing = await expectToolError(appReveal.tapElement('login.nothing'));
     expect(missing.message).toContain('Element not found: login.nothing');
   });
@@ -428,7 +430,10 @@ describe('the checkout web view', () => {
       (e) => e?.value === 'Lin',
     );
     expect(after?.value).toBe('Lin');
-    await appReveal.tapText('Place order');
+    // tap_text searches native views only (ElementInventory.swift collectTextMatches): the web button is
+    // tapped by its DOM-backed id.
+    const order = dom.find((e) => e.label === 'Place order');
+    await appReveal.tapElement(order?.id ?? 'no Place order button');
     await eventually(hierarchyRoot, (r) => nodes(r).some((n) => n.text === 'Accept the terms to continue.'));
   });
 
