@@ -6,19 +6,35 @@
  * tools the app registered are offered.
  */
 import { expect, test } from '@playwright/test';
-import { runParallax, urlIn, boxCentre, stopAfterEach, type DemoUrls, startDemo, serveDevice } from './harness';
+import { boxCentre, demoStats, resetDemo, serveDevice, sharedAcrossFile, startDemo, stopAfterEach, urlIn, type DemoUrls } from './harness';
 
 const running = stopAfterEach();
+/**
+ * One demo device for the file, on a runner port inside the probed range (8765–8864), away from its start
+ * so a default runner is not hit; booted by the first test. Before each later test its app is relaunched
+ * on Sign In through the admin reset (faults off, no variants, request counts from zero), which undoes the
+ * text typed into the username field and the Checkout the second test leaves; the app's history for
+ * navigate_back is its page's, new at a relaunch (src-demo/phone/app-page.ts relaunch). The connections,
+ * the remembered entry and the timeline belong to the test's own web host and page.
+ */
+const port = 8800 + Math.floor(Math.random() * 60);
+const demoDevice = sharedAcrossFile(
+  (shared) => startDemo(shared, ['--port', String(port), '--screen', 'login']),
+  (urls) => resetDemo(urls, 'login'),
+);
 
-type Demo = DemoUrls;
+/** The shared device, reset onto Sign In and checked there with no runner request counted yet. */
+async function freshDevice(): Promise<DemoUrls> {
+  const urls = await demoDevice();
+  const stats = await demoStats(urls);
+  expect(stats.screen).toBe('login');
+  expect(stats.requests).toEqual({});
+  return urls;
+}
 
 test('a pasted session URL connects the demo app through AppReveal; its screen, its tools and a tap on the timeline', async ({ page }, testInfo) => {
   test.setTimeout(90_000);
-  // A runner port inside the probed range (8765–8864), away from its start so a default runner is not hit.
-  const port = 8800 + Math.floor(Math.random() * 60);
-  const demo = await runParallax(['demo-device', '--port', String(port), '--screen', 'login'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as Demo;
+  const urls = await freshDevice();
   const token = new URL(urls.appRevealUrl).searchParams.get('appreveal_session_token');
   expect(token).toBeTruthy();
   const host = await serveDevice(running, urls.runnerUrl);
@@ -117,8 +133,7 @@ test('a pasted session URL connects the demo app through AppReveal; its screen, 
 
 test('Back (navigate_back) and the web view tools run through AppReveal as recorded steps', async ({ page }, testInfo) => {
   test.setTimeout(90_000);
-  const port = 9100 + Math.floor(Math.random() * 200);
-  const urls = await startDemo(running, ['--port', String(port), '--screen', 'login']);
+  const urls = await freshDevice();
   const host = await serveDevice(running, urls.runnerUrl);
   await page.goto(urlIn(host.line));
   await page.getByTestId('connect-url').fill(urls.appRevealUrl);

@@ -4,17 +4,31 @@
  * Behaviour, not timing: how fast is the bench's (`npm run bench -- grid`).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { postAdmin, serveDevice, startDemoFleet, stopAfterEach, urlIn } from './harness';
+import { demoStats, postAdmin, resetDemo, serveDevice, sharedAcrossFile, startDemoFleet, stopAfterEach, urlIn } from './harness';
 
 const running = stopAfterEach();
 const COUNT = 8;
+/**
+ * One fleet of eight demo devices for the file (its boot is the longest of any e2e file's), booted by the
+ * first test; before the next each device's app is relaunched on the screen it opened on through the admin
+ * reset, which undoes the first test's move of the Feed device to Sign In. The second test's disconnect
+ * and reconnect, the paused grid and the selected device belong to the test's own web host and page.
+ */
+const demoFleet = sharedAcrossFile(
+  (shared) => startDemoFleet(shared, COUNT),
+  async (fleet) => {
+    await Promise.all(fleet.map((device) => resetDemo(device, device.screen)));
+  },
+);
 
 /** The tile's picture as PNG data (its canvas, drawn at the tile's size). */
 const picture = (tile: Locator) => tile.locator('canvas[data-testid="grid-picture"]').evaluate((canvas: HTMLCanvasElement) => canvas.toDataURL());
 const attribute = async (tile: Locator, name: string) => Number((await tile.getAttribute(name)) ?? '0');
 
 async function openGrid(page: Page) {
-  const fleet = await startDemoFleet(running, COUNT);
+  const fleet = await demoFleet();
+  // Every device on the screen it opened on, whatever the test before did.
+  expect(await Promise.all(fleet.map(async (device) => (await demoStats(device)).screen))).toEqual(fleet.map((device) => device.screen));
   const host = await serveDevice(
     running,
     fleet.map((device) => device.runnerUrl),

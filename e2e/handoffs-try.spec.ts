@@ -5,14 +5,26 @@
  * idiomatic XCUITest query finds the tab XCTest reports.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { openDemoAt, stopAfterEach } from './harness';
+import { demoStats, hostDemoAt, sharedDemoDevice, stopAfterEach } from './harness';
 
 const running = stopAfterEach();
+/**
+ * One demo device for the file, booted by the first test; before each later test its app is relaunched on
+ * the Feed through the admin reset (faults off, no variants, request counts from zero). The tests only
+ * read the screen: the try box, its Web Worker (kept busy by the second test) and the paused live mode
+ * belong to the test's own page and web host, new each test and stopped after it.
+ */
+const demoDevice = sharedDemoDevice();
 
 const isTryWorker = (url: string) => url.includes('selector-try.worker');
 
+/** The shared device, reset onto the Feed and checked there with no read counted yet, opened in a new host. */
 async function start(page: Page): Promise<void> {
-  await openDemoAt(page, running, { width: 1440, height: 900 }, 'feed');
+  const urls = await demoDevice({ screen: 'feed' });
+  const stats = await demoStats(urls);
+  expect(stats.screen).toBe('feed');
+  expect(stats.requests).toEqual({});
+  await hostDemoAt(page, running, urls, { width: 1440, height: 900 });
 }
 
 /** The page's longest main-thread task (a PerformanceObserver longtask: 0 when none reached 50 ms) while `run` runs. */

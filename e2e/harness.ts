@@ -369,3 +369,42 @@ export function sharedDemoDevice(): (options?: { screen?: string; faults?: reado
     return urls;
   };
 }
+
+/**
+ * What a file's tests share when `sharedDemoDevice` does not fit (a fleet, a device on a chosen port):
+ * `start` boots it for the first test that asks, its processes pushed on the list it is given (stopped
+ * after the file's last test, their output attached to a failed test); `reset` puts it back before
+ * every later test. Each test still starts its own web host.
+ */
+export function sharedAcrossFile<T>(start: (running: Running[]) => Promise<T>, reset: (shared: T) => Promise<void>): () => Promise<T> {
+  const running: Running[] = [];
+  let shared: { value: T } | undefined;
+  test.afterEach(async ({}, testInfo) => {
+    if (testInfo.status === testInfo.expectedStatus) return;
+    for (const [i, process] of running.entries()) {
+      await testInfo.attach(`shared-${i}-output`, { body: redactString(process.output()), contentType: 'text/plain' });
+    }
+  });
+  test.afterAll(async () => {
+    for (const process of running.splice(0).reverse()) await process.stop();
+    shared = undefined;
+  });
+  return async () => {
+    if (!shared) shared = { value: await start(running) };
+    else await reset(shared.value);
+    return shared.value;
+  };
+}
+
+/**
+ * The demo admin reset (src-demo/runner/admin.ts /admin/reset): the app relaunched on `screen` once no
+ * action runs, with these faults and no variants, its request counts from zero.
+ */
+export async function resetDemo(demo: Pick<DemoUrls, 'adminUrl'>, screen: string, faults: readonly string[] = []): Promise<void> {
+  const response = await fetch(`${demo.adminUrl}/reset`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ screen, faults, variants: [] }),
+  });
+  expect(response.status, await response.text()).toBe(200);
+}

@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test';
 import { boxCentre, openDevice, runParallax, stopAfterEach, urlIn, startDemo } from './harness';
 
 const running = stopAfterEach();
+// No shared device (issue 29): only the second test boots one; the first must see a host with no device at all.
 
 test('an empty device list says how to get a simulator, an iPhone or an AppReveal app in', async ({ page }) => {
   const host = await runParallax(['serve', '--no-default-device'], /^Parallax web host: /);
