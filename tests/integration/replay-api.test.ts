@@ -17,6 +17,7 @@ import { failed } from '../support/results';
 import { recordCase, REPLAY_CASES, resetApp, SECRET_VALUE } from '../support/replay-cases';
 import { admin as demoAdmin } from '../support/demo-admin';
 import { watchFrames, type FrameWatch } from '../support/frame-watch';
+import { apiCall } from '../support/api-call';
 
 let demo: DemoDeviceHandle;
 let manager: DeviceManager;
@@ -46,11 +47,7 @@ async function bridgeActionsSent(): Promise<number> {
   return (stats.sdkRequests as Record<string, number>)[BRIDGE_ACTION] ?? 0;
 }
 
-async function call(method: string, params: unknown): Promise<Record<string, unknown>> {
-  const reply = await api.handle(method, params);
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
-  return reply.result as Record<string, unknown>;
-}
+const call = (method: string, params: unknown) => apiCall(api, method, params);
 
 /** The events of one kind the service emits while `run` runs (`run` sees them as they come). */
 async function collecting<E extends ApiEvent, T>(

@@ -14,6 +14,7 @@ import { openTraceFile } from '@main/trace/index';
 import { runActionCommand } from '@main/cli/actions';
 import { describeRequest } from '@shared/act/describe';
 import type { ActionRequest } from '@shared/protocol/action';
+import { apiCall } from '../support/api-call';
 
 const SECURE_TEXT = 'S3cret!pw-into-the-secure-field';
 const MARKED_TEXT = 'marked-secret-Q9x7-plain-field';
@@ -31,11 +32,7 @@ afterAll(async () => {
   await demo?.close();
 });
 
-async function call(method: string, params: unknown): Promise<Record<string, unknown>> {
-  const reply = await services.api.handle(method, params);
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
-  return reply.result as Record<string, unknown>;
-}
+const call = (method: string, params: unknown) => apiCall(services.api, method, params);
 
 function foundIn(place: string, text: string): string[] {
   return [SECURE_TEXT, MARKED_TEXT, CLI_TEXT].filter((secret) => text.includes(secret)).map((secret) => `${place}: ${secret}`);

@@ -14,6 +14,7 @@ import { flattenTree } from '@shared/model/tree';
 import { centerOf } from '@shared/model/node';
 import type { ActionRequest, ActionResult } from '@shared/protocol/action';
 import type { ObservedFrame } from '@shared/protocol/device';
+import { apiCall } from '../support/api-call';
 
 const PASSWORD = 'W3b-pw!typed-into-the-page-4Kz';
 let demo: Awaited<ReturnType<typeof startDemoDevice>>;
@@ -28,11 +29,7 @@ afterAll(async () => {
   await demo?.close();
 });
 
-async function call(method: string, params: unknown): Promise<Record<string, unknown>> {
-  const reply = await services.api.handle(method, params);
-  if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
-  return reply.result as Record<string, unknown>;
-}
+const call = (method: string, params: unknown) => apiCall(services.api, method, params);
 
 describe('R-SECRET-01: keys that follow focus into a web password field are a secret', () => {
   it('the field a finger tapped in the page decides: "type secret" in the history, the text in no event, trace or export', async () => {
