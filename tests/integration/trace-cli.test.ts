@@ -266,7 +266,9 @@ describe('parallax replay', () => {
     await reset('login');
     const { code, stdout } = await run('replay', loginTrace, '--device', device.runnerUrl);
     expect(stdout[0]).toMatch(/^Replaying 3 action\(s\) from .*login\.parallax-trace on ws:\/\//);
-    expect(stdout[2]).toMatch(/^2 {2}matched +tap +id "login\.passkey" +— failed: element_not_actionable via sdk$/);
+    // A step's memory beside the recording's is said when the device's performance pushes fell in its
+    // windows, which depends on timing (R-PERFSTEP-05 tests that text): the line may end with it.
+    expect(stdout[2]).toMatch(/^2 {2}matched +tap +id "login\.passkey" +— failed: element_not_actionable via sdk( · memory [^·]+)?$/);
     expect(stdout.filter((l) => /^\d+ {2}matched/.test(l))).toHaveLength(3);
     expect(stdout.at(-2)).toBe('3 of 3 replayed: 3 matched, 0 diverged, 0 failed');
     expect(stdout.at(-1)).toBe('ran: 1, 3 · did not run: 2');
