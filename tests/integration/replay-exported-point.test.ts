@@ -34,7 +34,7 @@ async function replayAfter(name: string, faults: readonly string[], variant: Var
 }
 
 describe('R-RPL-11: a step exported as a point is judged by the point', () => {
-  it('hostile-A after the moved button: Post reply is exported as a point (XCTest reads the hostile screen as its root), which now hits the screen, so step 5 diverges as the flow would', async () => {
+  it('R-RPL-11: hostile-A after the moved button: Post reply is exported as a point (XCTest reads the hostile screen as its root), which now hits the screen, so step 5 diverges as the flow would', async () => {
     const { report, maestro, flowYaml, expected } = await replayAfter('hostile-A', [], 'moved-button');
     for (const n of [1, 2, 4, 5]) expect(flowYaml).toMatch(tapsAtPoint(n));
     expect(flowYaml).not.toMatch(/id: /);
@@ -45,7 +45,7 @@ describe('R-RPL-11: a step exported as a point is judged by the point', () => {
     expect(expected).toBe(5);
   }, 120_000);
 
-  it('feed-B recorded with xctest-sparse, after the moved button: the like button is exported as a point, which now hits its cell, so step 1 diverges; recorded without the fault, its id finds it and every step matches', async () => {
+  it('R-RPL-11: feed-B recorded with xctest-sparse, after the moved button: the like button is exported as a point, which now hits its cell, so step 1 diverges; recorded without the fault, its id finds it and every step matches', async () => {
     const sparse = await replayAfter('feed-B', ['xctest-sparse'], 'moved-button');
     expect(sparse.flowYaml).toMatch(tapsAtPoint(1));
     expect(sparse.report.steps[0]).toMatchObject({ verdict: 'diverged', target: { by: { kind: 'point' }, verdict: 'another' } });
