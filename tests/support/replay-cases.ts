@@ -174,7 +174,7 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
     why: {
       'moved-button': 'Post reply moved; XCTest reads no id on this screen, so it is tapped at its old point, where nothing is now',
       'renamed-label': 'Like is Heart, in its place: its point still hits it',
-      'removed-row': 'no Notify me',
+      'removed-row': 'no Notify me: Post reply moved up into its place, so its old point taps Post reply',
     },
   },
   {
@@ -186,7 +186,8 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
     diverges: { 'moved-button': null, 'renamed-label': null, 'removed-row': null },
     why: {
       'moved-button': 'Flag moved; its id finds it',
-      'renamed-label': 'Like is Heart, so Repost beside it moved; its id finds it',
+      // Repost and Share are on the hostile screen: exported as points (R-RPL-11).
+      'renamed-label': 'Like is Heart, so Repost beside it moved a little: its old point still hits it',
       'removed-row': 'Notify me and Island are not on the path',
     },
   },
