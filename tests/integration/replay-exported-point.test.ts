@@ -3,7 +3,7 @@
  * target: the hostile screen, which XCTest reads as the application root alone, or any screen read with
  * the `xctest-sparse` fault) is judged by that point, as the exported Maestro flow runs it. Maestro taps
  * a `point:` without looking anything up (mobile-dev-inc/maestro
- * maestro-orchestra/src/main/java/maestro/orchestra/Orchestra.kt `tapOnPointV2Command`:
+ * maestro-orchestra/src/main/java/maestro/orchestra/Orchestra.kt at 024c6b6, `tapOnPointV2Command`:
  * `maestro.tapOnRelative(percentX, percentY, …)`, no `findElement`), so once the target moved the flow
  * taps what lies at its old place now: not the recorded element, and the replay says so at that step
  * (bench/replay's issue-27 rows: the case table expected "its id finds it", but no id was exported).
