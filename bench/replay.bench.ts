@@ -12,23 +12,16 @@
  *
  * REPLAY_CASES=login-A,feed-B narrows it to those sequences; REPLAY_VERBOSE=1 prints each step.
  */
-import { openTraceFile } from '@main/trace/open';
-import { replayTrace } from '@main/trace/replay';
 import type { ReplayReport } from '@shared/trace/replay-report';
-import type { UiNode } from '@shared/protocol/runner';
-import { maestroFlowOn, type MaestroVerdict } from '../tests/support/maestro-oracle';
-import { resetApp, recordCase, SECRET_VALUE, VARIANTS, type ReplayCase, type Variant } from '../tests/support/replay-cases';
+import type { MaestroVerdict } from '../tests/support/maestro-oracle';
+import { expectedAfter, resetApp, recordCase, VARIANTS, type ReplayCase, type Variant } from '../tests/support/replay-cases';
+import { divergedAt, replayJudged } from '../tests/support/replay-judged';
 import { casesNamedIn, startReplayBenchEnv } from './replay-env';
 
 const verbose = process.env['REPLAY_VERBOSE'] === '1';
 const cases = casesNamedIn('REPLAY_CASES');
 const env = await startReplayBenchEnv('replay');
 const { demo, manager, recording, deviceId } = env;
-
-/** The first step that did not match, by filmstrip number; null when every step matched. */
-function divergedAt(report: ReplayReport, among?: readonly number[]): number | null {
-  return report.steps.find((s) => s.verdict !== 'matched' && (among === undefined || among.includes(s.number)))?.number ?? null;
-}
 
 function firstDifference(report: ReplayReport): string {
   const step = report.steps.find((s) => s.verdict !== 'matched');
@@ -37,29 +30,12 @@ function firstDifference(report: ReplayReport): string {
 
 async function replay(
   path: string,
-  screen: string,
+  replayCase: ReplayCase,
   faults: readonly string[],
   variants: readonly string[],
 ): Promise<{ report: ReplayReport; maestro: MaestroVerdict }> {
-  await resetApp(demo.adminUrl, screen, faults, variants);
-  const trace = await openTraceFile(path);
-  // The screens the replay met before each step: the exported flow is judged on the same ones.
-  const screens = new Map<string, UiNode>();
-  const report = await replayTrace(trace, manager.connectionOf(deviceId), {
-    stopOnDivergence: false,
-    variables: new Map([['LOGIN_PASSWORD', SECRET_VALUE]]),
-    keepFrames: (step, frames) => {
-      const root = frames.before?.observation?.viewHierarchy?.hierarchy;
-      if (root) screens.set(step.callId, root);
-      return { before: false, after: false };
-    },
-  });
-  const observations = new Map<string, unknown>();
-  for (const step of trace.timeline) {
-    const ref = step.before?.observationRef;
-    if (ref !== undefined) observations.set(ref, await trace.resourceJson(ref));
-  }
-  const maestro = maestroFlowOn(trace, observations, screens);
+  await resetApp(demo.adminUrl, replayCase.screen, faults, variants);
+  const { report, maestro } = await replayJudged(path, manager.connectionOf(deviceId), replayCase);
   if (verbose) {
     for (const s of report.steps) console.log(`      ${s.number} ${s.kind} ${s.verdict} ${[...s.differences, ...s.changes, ...s.notes].join(' | ')}`);
     console.log(`      maestro: ${maestro.why}`);
@@ -111,10 +87,10 @@ for (const replayCase of cases) {
     const conditions: { condition: string; faults: readonly string[]; variants: readonly string[]; expected: number | null }[] = [
       { condition: 'unchanged', faults, variants: [], expected: null },
       ...(faults.length > 0 ? [{ condition: 'unchanged, fault cleared', faults: [], variants: [], expected: null }] : []),
-      ...VARIANTS.map((v: Variant) => ({ condition: v, faults, variants: [v], expected: replayCase.diverges[v] })),
+      ...VARIANTS.map((v: Variant) => ({ condition: v, faults, variants: [v], expected: expectedAfter(replayCase, v, faults).diverges })),
     ];
     for (const c of conditions) {
-      const { report, maestro } = await replay(path, replayCase.screen, c.faults, c.variants);
+      const { report, maestro } = await replay(path, replayCase, c.faults, c.variants);
       const got = divergedAt(report);
       const row = {
         recording: name,
@@ -146,9 +122,15 @@ function tally(filter: (r: Row) => boolean): string {
   return `${right} of ${picked.length}`;
 }
 
-const why = (c: ReplayCase, v: Variant) => `${c.diverges[v] ?? 'match'} (${c.why[v]})`;
+const why = (c: ReplayCase, v: Variant, faults: readonly string[]) => {
+  const expected = expectedAfter(c, v, faults);
+  return `${expected.diverges ?? 'match'} (${expected.why})`;
+};
 console.log('\nexpected divergence per recording:');
-for (const c of cases) console.log(`  ${c.name.padEnd(11)} ${VARIANTS.map((v) => `${v}: ${why(c, v)}`).join(' · ')}`);
+for (const c of cases) {
+  console.log(`  ${c.name.padEnd(11)} ${VARIANTS.map((v) => `${v}: ${why(c, v, [])}`).join(' · ')}`);
+  if (c.withFault) console.log(`  ${`  [${c.fault}]`.padEnd(11)} ${VARIANTS.map((v) => `${v}: ${why(c, v, [c.fault])}`).join(' · ')}`);
+}
 
 console.log('\nreplay figures (20 recordings: 10 sequences × without / with a fault)');
 console.log(`  unchanged app, every step matched:                ${tally((r) => r.condition === 'unchanged')}`);

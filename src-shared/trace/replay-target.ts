@@ -82,15 +82,19 @@ function idOf(node: UiNode, xctest?: Readonly<Record<string, string>> | null): s
   return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
-/** The recorded element against the one found: the same id, the same label, in the same place. */
-function judge(recorded: UiNode | undefined, xctest: Readonly<Record<string, string>> | null | undefined, found: UiNode): Judged {
+/**
+ * The recorded element against the one found: the same id, the same label, in the same place. `how` says
+ * how it was found, for the detail of another element: the selector "finds" it; an exported point (only
+ * what lies there now: Maestro's `tapOn: point:` looks nothing up, docs/rules.md#r-rpl-11) "at … is" it.
+ */
+function judge(recorded: UiNode | undefined, xctest: Readonly<Record<string, string>> | null | undefined, found: UiNode, how = 'finds'): Judged {
   if (!recorded) return { verdict: 'found' };
   const recordedId = idOf(recorded, xctest);
   const foundId = idOf(found);
   if (recordedId !== undefined && foundId !== recordedId) {
     return {
       verdict: 'another',
-      detail: `finds another element: ${foundId === undefined ? 'one without an id' : `id ${JSON.stringify(foundId)}`}, recorded ${JSON.stringify(recordedId)}`,
+      detail: `${how} another element: ${foundId === undefined ? 'one without an id' : `id ${JSON.stringify(foundId)}`}, recorded ${JSON.stringify(recordedId)}`,
     };
   }
   const was = nodeLabel(seen(recorded));
@@ -215,7 +219,14 @@ export function findRecordedTarget(
     // A point inside a container (a swipe's list) hits what lies in it: the container is the hit's
     // ancestor with the recorded id, if there is one.
     const hit = withRecordedAncestor(root!, node, idOf(recorded, record.xctest));
-    return foundOne(by, root!, hit, judge(recorded, record.xctest, hit), target.key, `found at the exported point ${where}`);
+    return foundOne(
+      by,
+      root!,
+      hit,
+      judge(recorded, record.xctest, hit, `at the exported point ${where} is`),
+      target.key,
+      `found at the exported point ${where}`,
+    );
   }
 
   // No recorded screen to choose a selector on: the recorded identity, as the trace names it.

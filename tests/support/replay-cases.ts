@@ -13,6 +13,8 @@ import { centerOf, nodeLabel, withoutChildren } from '@shared/model/node';
 import { actionTargetAt } from '@shared/model/target';
 import type { ActionRequest, FailureReason, OutcomeClass } from '@shared/protocol/action';
 import { outcomeClassOf } from '@shared/act/verdict';
+import type { TimelineStep } from '@shared/trace/reader';
+import { traceVariables } from '@shared/trace/variables';
 import type { UiNode } from '@shared/protocol/runner';
 import type { DeviceManager } from '@main/devices/manager';
 import type { SessionRecording } from '@main/trace/recording';
@@ -39,14 +41,41 @@ export interface ReplayCase {
   /** Why each is the right step, for the table. */
   why: Record<Variant, string>;
   /**
+   * Where the recording made with `fault` diverges otherwise, and why: a fault that changes what XCTest
+   * read when it was recorded changes the selector the export (and so the replay) can use.
+   */
+  withFault?: Partial<Record<Variant, { diverges: number | null; why: string }>>;
+  /**
    * The steps (1-based, in `steps`) the app fails by design, with the outcome each must be recorded
    * with; every other step must end `done`, or `recordCase` refuses the recording.
    */
   expectedFailures?: Readonly<Record<number, { outcome: OutcomeClass; failureReason: FailureReason; why: string }>>;
 }
 
+/** Where the recording of `replayCase` made with `faults` must diverge after `variant`, and why (null: it still matches). */
+export function expectedAfter(replayCase: ReplayCase, variant: Variant, faults: readonly string[]): { diverges: number | null; why: string } {
+  const faulted = faults.includes(replayCase.fault) ? replayCase.withFault?.[variant] : undefined;
+  return faulted ?? { diverges: replayCase.diverges[variant], why: replayCase.why[variant] };
+}
+
 /** The value typed into the password fields; a replay is given it as a variable. */
 export const SECRET_VALUE = 'hunter22';
+
+/**
+ * The values a replay of `replayCase`'s recording is given for the texts its trace left out
+ * (`traceVariables`: the password, and with `web-redact` any text typed into the web view): each the
+ * text the case typed at the variable's step (filmstrip numbers are the case's steps; one later from launch).
+ */
+export function caseVariables(replayCase: ReplayCase, timeline: readonly TimelineStep[], options: { fromLaunch?: boolean } = {}): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const variable of traceVariables(timeline)) {
+    const step = replayCase.steps[variable.step - 1 - (options.fromLaunch ? 1 : 0)];
+    const text = step && 'secret' in step ? step.secret : step && 'type' in step ? step.type : undefined;
+    if (text === undefined) throw new Error(`${replayCase.name}: the trace's variable ${variable.name} is at step ${variable.step}, which types nothing`);
+    values.set(variable.name, text);
+  }
+  return values;
+}
 
 export const REPLAY_CASES: readonly ReplayCase[] = [
   {
@@ -89,6 +118,12 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
       'renamed-label': 'Like is Favourite; its id finds it',
       'removed-row': 'Post 16 moved up a row; its id finds it',
     },
+    // XCTest read only the application root: the export taps each target's recorded point (R-RPL-11).
+    withFault: {
+      'moved-button': { diverges: 2, why: 'XCTest read no like button, so it is tapped at its old point, which is its cell now' },
+      'renamed-label': { diverges: null, why: 'Like is Favourite, in its place: its old point still hits it' },
+      'removed-row': { diverges: 4, why: 'XCTest read no like button, so Like Post 16 is tapped at its old point, which is Like Post 17 now' },
+    },
   },
   {
     name: 'feed-B',
@@ -97,6 +132,10 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
     steps: [{ tap: { id: 'feed.like.9' } }, { tap: { id: 'feed.like.12' } }, { tap: { id: 'tab.login' } }, { tap: { id: 'login.username' } }],
     diverges: { 'moved-button': null, 'renamed-label': null, 'removed-row': 2 },
     why: { 'moved-button': 'the like button moved; its id finds it', 'renamed-label': 'Like is Favourite; its id finds it', 'removed-row': 'no Post 12' },
+    withFault: {
+      'moved-button': { diverges: 1, why: 'XCTest read no like button, so it is tapped at its old point, which is its cell now' },
+      'renamed-label': { diverges: null, why: 'Like is Favourite, in its place: its old point still hits it' },
+    },
   },
   {
     name: 'checkout-A',
@@ -130,8 +169,13 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
       { tap: { id: 'hostile.notify' } },
       { tap: { id: 'hostile.post.send' } },
     ],
-    diverges: { 'moved-button': null, 'renamed-label': null, 'removed-row': 4 },
-    why: { 'moved-button': 'Post reply moved; its id finds it', 'renamed-label': 'Like is Heart; its id finds it', 'removed-row': 'no Notify me' },
+    // XCTest reads the hostile screen as the application root alone: every step is exported as a point (R-RPL-11).
+    diverges: { 'moved-button': 5, 'renamed-label': null, 'removed-row': 4 },
+    why: {
+      'moved-button': 'Post reply moved; XCTest reads no id on this screen, so it is tapped at its old point, where nothing is now',
+      'renamed-label': 'Like is Heart, in its place: its point still hits it',
+      'removed-row': 'no Notify me: Post reply moved up into its place, so its old point taps Post reply',
+    },
   },
   {
     name: 'hostile-B',
@@ -142,7 +186,8 @@ export const REPLAY_CASES: readonly ReplayCase[] = [
     diverges: { 'moved-button': null, 'renamed-label': null, 'removed-row': null },
     why: {
       'moved-button': 'Flag moved; its id finds it',
-      'renamed-label': 'Like is Heart, so Repost beside it moved; its id finds it',
+      // Repost and Share are on the hostile screen: exported as points (R-RPL-11).
+      'renamed-label': 'Like is Heart, so Repost beside it moved a little: its old point still hits it',
       'removed-row': 'Notify me and Island are not on the path',
     },
   },

@@ -173,6 +173,23 @@ describe('the recorded target, found again (R-RPL-01)', () => {
   });
 });
 
+describe('a step exported as a point is judged by the point (R-RPL-11)', () => {
+  it('R-RPL-11: XCTest reads the hostile screen as its root, so Post reply is exported as a point; moved away, the point hits another element and the detail says it was the point', () => {
+    const hostile = load('hostile');
+    const step = recorded(tapOn(hostile, 'hostile.post.send'), hostile);
+    const same = findRecordedTarget(step, { root: hostile }, clone(hostile))!.check;
+    expect(same).toMatchObject({ by: { kind: 'point' }, verdict: 'found' });
+
+    const moved = clone(hostile);
+    shift(moved, 'hostile.post.send', 200);
+    const check = findRecordedTarget(step, { root: hostile }, moved)!.check;
+    // Maestro taps a `point:` whatever lies there (Orchestra.kt tapOnPointV2Command): here, not Post reply.
+    expect(check.verdict).toBe('another');
+    expect(targetDiverges(check.verdict)).toBe(true);
+    expect(check.detail).toMatch(/^target at the exported point \d+,\d+ is another element: (id "[^"]+"|one without an id), recorded "hostile\.post\.send"$/);
+  });
+});
+
 /** How many elements the step's exported Maestro selector finds on `screen`, by Maestro's own rules (maestro-match.ts). */
 function maestroFinds(step: TimelineStep, recordedRoot: UiNode, screen: UiNode): number {
   const check = findRecordedTarget(step, { root: recordedRoot }, recordedRoot)!.check;
