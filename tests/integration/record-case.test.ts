@@ -5,7 +5,7 @@
  * faults making the step fail.
  */
 import { describe, expect, it } from 'vitest';
-import { recordCase, type ReplayCase } from '../support/replay-cases';
+import { recordCase, REPLAY_CASES, type ReplayCase } from '../support/replay-cases';
 import { useConnectedDemo } from '../support/host-over-demo';
 
 const connected = useConnectedDemo({ demo: { appReveal: false }, managed: { dirPrefix: 'record-case' } });
@@ -59,6 +59,22 @@ describe('recordCase refuses a recording with a failed step', () => {
     await expect(recordCase(env(), declared, ['bridge-reject=action_queue_overloaded'])).resolves.toMatch(/\.parallax-trace$/);
     await expect(recordCase(env(), declared, [])).rejects.toThrow(
       /^sign-in: recorded step 1 \(\{"tap":\{"id":"login\.submit"\}\}\) ended done where the case expects notRun, action_queue_overloaded \(the bridge queue is full\);/,
+    );
+  });
+
+  it('a declared refusal the case’s fault turns into a tap (doneWithFault) must be done with that fault: login-A’s disabled passkey, bridge gone, XCTest taps it', async () => {
+    const loginA = REPLAY_CASES.find((c) => c.name === 'login-A')!;
+    expect(loginA.expectedFailures?.[6]?.doneWithFault).toBe(true);
+    // Without the fault first: after it the host keeps "bridge unavailable" for its recheck window, which
+    // a demo reset does not end (the host is not told of it).
+    await expect(recordCase(env(), loginA, [])).resolves.toMatch(/\.parallax-trace$/);
+    await expect(recordCase(env(), loginA, [loginA.fault])).resolves.toMatch(/\.parallax-trace$/);
+    const strict: ReplayCase = {
+      ...loginA,
+      expectedFailures: { 6: { ...loginA.expectedFailures![6]!, doneWithFault: undefined } } as ReplayCase['expectedFailures'],
+    };
+    await expect(recordCase(env(), strict, [loginA.fault])).rejects.toThrow(
+      /^login-A: recorded step 6 .* ended done where the case expects notRun, element_not_actionable/,
     );
   });
 });
