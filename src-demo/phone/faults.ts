@@ -56,7 +56,7 @@ export const FAULTS = {
   'web-max-elements': { value: 'count', help: "the bridge's maxElements (default 500)" },
   // The runner's performance pushes: real load on the process they measure (docs/rules.md#r-perfsnap)
   'perf-cpu-spin': { value: 'flag', help: 'a worker thread spins 80 ms of every 100 ms, so the pushed cpuUsagePercent rises' },
-  'perf-memory-growth': { value: 'flag', help: 'each performance push retains 16 MiB more (up to 256 MiB), so memoryUsageMb climbs; cleared, it is released' },
+  'perf-memory-growth': { value: 'flag', help: 'each performance push retains 16 MiB more (up to 1 GiB), so memoryUsageMb climbs; cleared, it is released' },
   // The runner's socket
   'runner-drop-next': { value: 'flag', help: 'the next request closes the connection without an answer (one shot)' },
   'runner-garbage': { value: 'flag', help: 'the next request is answered with non-JSON garbage (one shot)' },
