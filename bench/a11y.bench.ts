@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { decodeScreenshot } from '@main/a11y/audit-frame';
 import { FrameMemory } from '@main/a11y/frame-memory';
 import { auditFrameOffThread, auditWorkerMemory } from '@main/a11y/off-thread';
-import { assembleObservation } from '@shared/observe/assemble';
+import { box, xctestObservation } from '../tests/support/a11y-frame';
 import { auditTree, type Pixels } from '@shared/a11y';
 import type { UiNode } from '@shared/protocol/runner';
 
@@ -65,8 +65,13 @@ function screenshot(): Pixels {
   return { width, height, data };
 }
 
-const b = (left: number, top: number, w: number, h: number) => ({ left, top, right: left + w, bottom: top + h });
-const bridge = (role: string, bounds: ReturnType<typeof b>, label: string | undefined, twin: Record<string, string> | undefined, node?: UiNode[]): UiNode => ({
+const bridge = (
+  role: string,
+  bounds: ReturnType<typeof box>,
+  label: string | undefined,
+  twin: Record<string, string> | undefined,
+  node?: UiNode[],
+): UiNode => ({
   className: role,
   bounds,
   clickable: 'true',
@@ -87,15 +92,15 @@ function controlList(nodes: number): UiNode {
     const small = i % 3 === 0;
     const like = `Like ${i % 50}`;
     rows.push(
-      bridge('cell', b(0, top, 402, 48), undefined, { className: 'UICollectionViewCell', role: 'listitem' }, [
-        bridge('staticText', b(60, top + 4, 200, 20), `Row ${i}`, reachable ? { className: 'UILabel', role: 'text', text: `Row ${i}` } : undefined),
-        bridge('image', b(8, top + 4, 40, 40), undefined, { className: 'UIImageView', role: 'image' }),
-        bridge('button', b(300, top + 4, small ? 30 : 44, 44), like, reachable ? { className: 'UIButton', role: 'button', text: like } : undefined),
-        bridge('button', b(small ? 320 : 350, top + 4, 44, 44), `More ${i}`, { className: 'UIView', text: `More ${i}` }),
+      bridge('cell', box(0, top, 402, 48), undefined, { className: 'UICollectionViewCell', role: 'listitem' }, [
+        bridge('staticText', box(60, top + 4, 200, 20), `Row ${i}`, reachable ? { className: 'UILabel', role: 'text', text: `Row ${i}` } : undefined),
+        bridge('image', box(8, top + 4, 40, 40), undefined, { className: 'UIImageView', role: 'image' }),
+        bridge('button', box(300, top + 4, small ? 30 : 44, 44), like, reachable ? { className: 'UIButton', role: 'button', text: like } : undefined),
+        bridge('button', box(small ? 320 : 350, top + 4, 44, 44), `More ${i}`, { className: 'UIView', text: `More ${i}` }),
       ]),
     );
   }
-  return { className: 'XCUIApplication', text: 'Bench', bounds: b(0, 0, 402, 874), node: rows };
+  return { className: 'XCUIApplication', text: 'Bench', bounds: box(0, 0, 402, 874), node: rows };
 }
 
 const stripes = screenshot();
@@ -156,16 +161,7 @@ for (const line of plantedLines) console.log(line);
   console.log(
     `  in one thread: decode + audit           cpu ${both.cpu.toFixed(1)} ms (wall ${both.wall.toFixed(1)}): ${(both.cpu / LIMIT_MS).toFixed(2)} of the ${LIMIT_MS} ms limit (what the host's loop held before R-A11Y-24)`,
   );
-  const observation = assembleObservation({
-    strategy: 'visible',
-    flagEnabled: true,
-    now: 1,
-    discovery: undefined,
-    bridge: undefined,
-    web: undefined,
-    timings: {},
-    hierarchy: { ok: true, hierarchy: { ...read, screenWidth: SCREEN.width, screenHeight: SCREEN.height } },
-  });
+  const observation = xctestObservation({ ...read, screenWidth: SCREEN.width, screenHeight: SCREEN.height });
   const frame = { observation, screenshot: { format: 'png' as const, dataBase64: base64 } };
   liveFrameFigures(frame, read);
   await auditFrameOffThread(frame); // the worker started, warmed up

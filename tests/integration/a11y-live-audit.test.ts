@@ -9,13 +9,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assembleObservation } from '@shared/observe/assemble';
 import type { Frame } from '@shared/protocol/device';
 import type { UiNode } from '@shared/protocol/runner';
 import { LiveAudits } from '@main/a11y/live-audit';
 import { auditWorkerJobs } from '@main/a11y/off-thread';
 import { DeviceProfiles } from '@main/a11y/profiles';
 import type { DeviceManager } from '@main/devices/manager';
+import { box, screenOf, xctestObservation } from '../support/a11y-frame';
 
 let dir: string;
 beforeAll(async () => {
@@ -25,24 +25,10 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const b = (left: number, top: number, w: number, h: number) => ({ left, top, right: left + w, bottom: top + h });
-
 /** A frame read at `receivedAt` (its observation stamped then too) of a screen with one unlabelled button `id`. */
 function frameOf(id: string, receivedAt: number): Frame {
-  const button: UiNode = { className: 'UIButton', role: 'button', 'resource-id': id, clickable: 'true', enabled: 'true', bounds: b(100, 200, 44, 44) };
-  const observation = assembleObservation({
-    strategy: 'visible',
-    flagEnabled: true,
-    now: receivedAt,
-    discovery: undefined,
-    bridge: undefined,
-    web: undefined,
-    timings: { total: receivedAt % 7 },
-    hierarchy: {
-      ok: true,
-      hierarchy: { screenWidth: 402, screenHeight: 874, hierarchy: { className: 'XCUIApplication', text: 'Demo', bounds: b(0, 0, 402, 874), node: [button] } },
-    },
-  });
+  const button: UiNode = { className: 'UIButton', role: 'button', 'resource-id': id, clickable: 'true', enabled: 'true', bounds: box(100, 200, 44, 44) };
+  const observation = xctestObservation(screenOf([button]), receivedAt, { total: receivedAt % 7 });
   return { deviceId: 'device-1', observation, screenshot: null, receivedAt } as Frame;
 }
 

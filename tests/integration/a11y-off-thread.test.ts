@@ -4,48 +4,20 @@
  * host's loop is shown free by its turns counted while the worker works (an audit on the caller's thread
  * answers before the loop turns once), and the findings are the same as the in-thread audit's.
  */
-import pngjs from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { threadId } from 'node:worker_threads';
 import { heavyHierarchy } from '@demo/heavy-recording';
-import { assembleObservation } from '@shared/observe/assemble';
 import { auditFrame, auditStoredFrame } from '@main/a11y/audit-frame';
 import { auditFrameOffThread, auditStoredFrameOffThread, auditWorkerThreadId } from '@main/a11y/off-thread';
 import type { UiNode } from '@shared/protocol/runner';
-
-const b = (left: number, top: number, w: number, h: number) => ({ left, top, right: left + w, bottom: top + h });
-
-/** A 402 x 874 screenshot at 1x: white, with #999999 strokes (2.85:1 on white) where the faint label is. */
-function screenshotPng(): Buffer {
-  const png = new pngjs.PNG({ width: 402, height: 874 });
-  png.data.fill(0xff);
-  for (let y = 106; y < 114; y++)
-    for (let x = 30; x < 200; x++) {
-      const at = (y * 402 + x) * 4;
-      png.data[at] = png.data[at + 1] = png.data[at + 2] = 0x99;
-    }
-  return pngjs.PNG.sync.write(png);
-}
+import { FAINT, labelNode, labelScreenshot, labelScreenshotPng, xctestObservation } from '../support/a11y-frame';
 
 /** The demo's heavy board at 5,000 nodes with one faint label laid over it (a contrast finding to find). */
 function heavyFrame() {
   const read = heavyHierarchy(5_000);
   const root = read.hierarchy as UiNode;
-  const hierarchy = {
-    ...read,
-    hierarchy: { ...root, node: [...(root.node ?? []), { className: 'UILabel', role: 'text', text: 'Delivery may take longer', bounds: b(20, 100, 200, 20) }] },
-  };
-  const observation = assembleObservation({
-    strategy: 'visible',
-    flagEnabled: true,
-    now: 1,
-    discovery: undefined,
-    bridge: undefined,
-    web: undefined,
-    timings: {},
-    hierarchy: { ok: true, hierarchy },
-  });
-  return { observation, screenshot: { format: 'png' as const, dataBase64: screenshotPng().toString('base64') }, hierarchy };
+  const hierarchy = { ...read, hierarchy: { ...root, node: [...(root.node ?? []), labelNode('Delivery may take longer')] } };
+  return { observation: xctestObservation(hierarchy), screenshot: { format: 'png' as const, dataBase64: labelScreenshot(FAINT) }, hierarchy };
 }
 
 /** Turns of this thread's event loop until `work` settles. */
@@ -80,7 +52,7 @@ describe('R-A11Y-24: the audit off the host thread', () => {
 
   it('R-A11Y-24: a stored frame (the ViewHierarchy an action keeps, and its PNG) is audited there as auditStoredFrame audits it', async () => {
     const { hierarchy } = heavyFrame();
-    const png = screenshotPng();
+    const png = labelScreenshotPng(FAINT);
     const { value: audit, turns } = await turnsWhile(auditStoredFrameOffThread(hierarchy, png));
     expect(turns).toBeGreaterThan(0);
     expect(audit?.violations.map((f) => f.fingerprint)).toEqual(auditStoredFrame(hierarchy, png)?.violations.map((f) => f.fingerprint));

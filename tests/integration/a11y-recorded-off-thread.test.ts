@@ -7,18 +7,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pngjs from 'pngjs';
 import { threadId } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stepFindings } from '@shared/a11y';
-import { assembleObservation } from '@shared/observe/assemble';
-import type { UiNode } from '@shared/protocol/runner';
 import { auditFrame } from '@main/a11y/audit-frame';
 import { auditWorkerJobs, auditWorkerThreadId } from '@main/a11y/off-thread';
 import { openTraceFile } from '@main/trace/open';
 import type { ActionResult } from '@shared/protocol/action';
 import { TraceRecorder } from '@main/trace/recorder';
 import { recordActionStep } from '@main/trace/replay';
+import { FAINT, box, labelNode, labelScreenshot, screenOf, xctestObservation } from '../support/a11y-frame';
 
 /** A tap that ran, as the runner reports one. */
 const TAPPED: ActionResult = {
@@ -38,46 +36,15 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const b = (left: number, top: number, w: number, h: number) => ({ left, top, right: left + w, bottom: top + h });
-
-/** White, with #999999 strokes (2.85:1 on white) where the faint label is. */
-function screenshotPng(): string {
-  const png = new pngjs.PNG({ width: 402, height: 874 });
-  png.data.fill(0xff);
-  for (let y = 106; y < 114; y++)
-    for (let x = 30; x < 200; x++) {
-      const at = (y * 402 + x) * 4;
-      png.data[at] = png.data[at + 1] = png.data[at + 2] = 0x99;
-    }
-  return pngjs.PNG.sync.write(png).toString('base64');
-}
-
 /** A screen with three planted problems: an unlabelled button, a 30 x 30 target, a faint label. */
 function frame(buttonId: string) {
-  const hierarchy = {
-    screenWidth: 402,
-    screenHeight: 874,
-    hierarchy: {
-      className: 'XCUIApplication',
-      text: 'Demo',
-      bounds: b(0, 0, 402, 874),
-      node: [
-        { className: 'UIButton', role: 'button', 'resource-id': buttonId, clickable: 'true', enabled: 'true', bounds: b(300, 200, 30, 30) },
-        { className: 'UILabel', role: 'text', text: 'Delivery may take longer', bounds: b(20, 100, 200, 20) },
-      ] as UiNode[],
-    },
-  };
-  const observation = assembleObservation({
-    strategy: 'visible',
-    flagEnabled: true,
-    now: 1,
-    discovery: undefined,
-    bridge: undefined,
-    web: undefined,
-    timings: {},
-    hierarchy: { ok: true, hierarchy },
-  });
-  return { observation, screenshot: { format: 'png' as const, dataBase64: screenshotPng() }, receivedAt: 1 };
+  const observation = xctestObservation(
+    screenOf([
+      { className: 'UIButton', role: 'button', 'resource-id': buttonId, clickable: 'true', enabled: 'true', bounds: box(300, 200, 30, 30) },
+      labelNode('Delivery may take longer'),
+    ]),
+  );
+  return { observation, screenshot: { format: 'png' as const, dataBase64: labelScreenshot(FAINT) }, receivedAt: 1 };
 }
 
 describe('R-A11Y-24: the recorder’s per-step findings are audited off the host thread', () => {

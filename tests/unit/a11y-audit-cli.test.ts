@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '@main/cli/main';
-import { assembleObservation } from '@shared/observe/assemble';
 import type { UiNode } from '@shared/protocol/runner';
 import type { ActionResult } from '@shared/protocol/action';
 import { TraceRecorder } from '@main/trace/recorder';
 import { recordActionStep } from '@main/trace/replay';
+import { box, screenOf, xctestObservation } from '../support/a11y-frame';
 
 async function run(...args: string[]): Promise<{ code: number; said: string }> {
   const lines: string[] = [];
@@ -37,26 +37,9 @@ describe('R-A11Y-14 parallax audit: a wrong command line exits 2 and names what 
   });
 });
 
-const b = (left: number, top: number, w: number, h: number) => ({ left, top, right: left + w, bottom: top + h });
-
 /** A frame of one button over the screen (no screenshot: contrast is not evaluated, and not a finding). */
 function frameWith(button: UiNode) {
-  const hierarchy = {
-    screenWidth: 402,
-    screenHeight: 874,
-    hierarchy: { className: 'XCUIApplication', text: 'Demo', bounds: b(0, 0, 402, 874), node: [button] },
-  };
-  const observation = assembleObservation({
-    strategy: 'visible',
-    flagEnabled: true,
-    now: 1,
-    discovery: undefined,
-    bridge: undefined,
-    web: undefined,
-    timings: {},
-    hierarchy: { ok: true, hierarchy },
-  });
-  return { observation, screenshot: null, receivedAt: 1 };
+  return { observation: xctestObservation(screenOf([button])), screenshot: null, receivedAt: 1 };
 }
 const button = (label: string | undefined, size: number): UiNode => ({
   className: 'UIButton',
@@ -65,7 +48,7 @@ const button = (label: string | undefined, size: number): UiNode => ({
   clickable: 'true',
   enabled: 'true',
   ...(label ? { text: label } : {}),
-  bounds: b(100, 200, size, size),
+  bounds: box(100, 200, size, size),
 });
 
 /** A tap that ran, as the runner reports one. */
