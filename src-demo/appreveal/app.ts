@@ -489,8 +489,7 @@ export class DemoAppReveal implements AppRevealApp {
   }
 
   /** get_view_tree: every native view, flat, its place in the tree given by `depth` (iOS dumpNode). */
-  async getViewTree(maxDepth: number, windowId?: string): Promise<Array<Record<string, unknown>>> {
-    checkWindow(windowId);
+  async getViewTree(maxDepth: number): Promise<Array<Record<string, unknown>>> {
     const { native } = (await this.device.monitor.refresh()).capture;
     const located = new Map(locateAll(native).map((entry) => [entry.node, entry]));
     // Which UITextField is the first responder, as `textField.isEditing` says (ElementInventory.swift dumpNode).
@@ -559,36 +558,36 @@ export class DemoAppReveal implements AppRevealApp {
 
   // ---- Actions (each logged) -----------------------------------------------------------------------
 
-  tapElement(id: string, windowId?: string): Promise<ActionOutcome> {
-    return this.logged(`tap ${id}`, () => this.tapElementNow(id, windowId));
+  tapElement(id: string): Promise<ActionOutcome> {
+    return this.logged(`tap ${id}`, () => this.tapElementNow(id));
   }
 
   tapText(text: string, options: TapTextOptions): Promise<ActionOutcome> {
     return this.logged(`tap text "${text.slice(0, 40)}"`, () => this.tapTextNow(text, options));
   }
 
-  tapPoint(x: number, y: number, windowId?: string): Promise<ActionOutcome> {
-    return this.logged(`tap at ${Math.round(x)},${Math.round(y)}`, () => this.tapPointNow(x, y, windowId));
+  tapPoint(x: number, y: number): Promise<ActionOutcome> {
+    return this.logged(`tap at ${Math.round(x)},${Math.round(y)}`, () => this.tapPointNow(x, y));
   }
 
-  typeText(text: string, elementId?: string, windowId?: string): Promise<ActionOutcome> {
-    return this.logged(`typed ${text.length} characters into ${elementId ?? 'the focused field'}`, () => this.typeTextNow(text, elementId, windowId));
+  typeText(text: string, elementId?: string): Promise<ActionOutcome> {
+    return this.logged(`typed ${text.length} characters into ${elementId ?? 'the focused field'}`, () => this.typeTextNow(text, elementId));
   }
 
-  clearText(elementId: string, windowId?: string): Promise<ActionOutcome> {
-    return this.logged(`cleared ${elementId}`, () => this.clearTextNow(elementId, windowId));
+  clearText(elementId: string): Promise<ActionOutcome> {
+    return this.logged(`cleared ${elementId}`, () => this.clearTextNow(elementId));
   }
 
-  scroll(direction: ScrollDirection, containerId?: string, windowId?: string): Promise<ActionOutcome> {
-    return this.logged(`scroll ${direction}${containerId ? ` in ${containerId}` : ''}`, () => this.scrollNow(direction, containerId, windowId));
+  scroll(direction: ScrollDirection, containerId?: string): Promise<ActionOutcome> {
+    return this.logged(`scroll ${direction}${containerId ? ` in ${containerId}` : ''}`, () => this.scrollNow(direction, containerId));
   }
 
-  scrollToElement(id: string, windowId?: string): Promise<ActionOutcome> {
-    return this.logged(`scroll to ${id}`, () => this.scrollToElementNow(id, windowId));
+  scrollToElement(id: string): Promise<ActionOutcome> {
+    return this.logged(`scroll to ${id}`, () => this.scrollToElementNow(id));
   }
 
-  navigateBack(windowId?: string): Promise<ActionOutcome> {
-    return this.logged('navigate back', () => this.navigateBackNow(windowId));
+  navigateBack(): Promise<ActionOutcome> {
+    return this.logged('navigate back', () => this.navigateBackNow());
   }
 
   /**
@@ -604,8 +603,8 @@ export class DemoAppReveal implements AppRevealApp {
     });
   }
 
-  webClick(selector: string, webviewId?: string, windowId?: string): Promise<unknown> {
-    return this.logged(`web click ${selector.slice(0, 80)}`, () => this.webClickNow(selector, webviewId, windowId));
+  webClick(selector: string, webviewId?: string): Promise<unknown> {
+    return this.logged(`web click ${selector.slice(0, 80)}`, () => this.webClickNow(selector, webviewId));
   }
 
   webType(selector: string, text: string, options: WebTypeOptions): Promise<unknown> {
@@ -614,19 +613,23 @@ export class DemoAppReveal implements AppRevealApp {
 
   // ---- Reads ---------------------------------------------------------------------------------------
 
+  /**
+   * The demo's one window. No method here takes a window id: every tool that looks windows up through
+   * IOSWindowProvider.windowsForInteraction drops an id it does not know and uses every window, here
+   * this one; the four that resolve the id strictly (get_screen, screenshot, navigate_back, scroll
+   * without a container) answer an unknown one in tools.ts, before calling here (resolvesWindow there).
+   */
   listWindows(): AppRevealWindow[] {
     return [{ id: DEMO_WINDOW_ID, title: DEMO_APP_NAME, isKey: true, frame: { x: 0, y: 0, width: DEVICE_GEOMETRY.width, height: DEVICE_GEOMETRY.height } }];
   }
 
-  async getScreen(windowId?: string): Promise<AppRevealScreenInfo> {
-    checkWindow(windowId);
+  async getScreen(): Promise<AppRevealScreenInfo> {
     // Through the monitor, so the runner's frame context moves with what AppReveal saw.
     const { native } = (await this.device.monitor.refresh()).capture;
     return screenInfo(native);
   }
 
-  async getElements(windowId?: string): Promise<AppRevealElement[]> {
-    checkWindow(windowId);
+  async getElements(): Promise<AppRevealElement[]> {
     const { native } = (await this.device.monitor.refresh()).capture;
     const located = locateAll(native);
     const elements = located.map(nativeElement).filter((e): e is AppRevealElement => e !== undefined);
@@ -636,8 +639,7 @@ export class DemoAppReveal implements AppRevealApp {
     return elements;
   }
 
-  async screenshot(windowId?: string): Promise<Buffer> {
-    checkWindow(windowId);
+  async screenshot(): Promise<Buffer> {
     // The runner's request_screenshot reads the same way: a pending change is read before the capture.
     if (this.device.monitor.dirty) await this.device.monitor.refresh();
     return Buffer.from(await this.device.app.screenshot(), 'base64');
@@ -645,8 +647,7 @@ export class DemoAppReveal implements AppRevealApp {
 
   // ---- Native actions ------------------------------------------------------------------------------
 
-  private async tapElementNow(id: string, windowId?: string): Promise<ActionOutcome> {
-    checkWindow(windowId);
+  private async tapElementNow(id: string): Promise<ActionOutcome> {
     if (id.startsWith(DOM_ELEMENT_PREFIX)) return this.domAction(id, (target) => ({ click: { snapshotId: target.snapshotId, elementId: target.element.id } }));
     const entry = await this.locate(id);
     // InteractionEngine.swift performTap(onView:) asks no isEnabled: it finds the ancestor UIControl and calls
@@ -668,7 +669,6 @@ export class DemoAppReveal implements AppRevealApp {
    * MCPTools.swift's `{"success": true, "text": text}` alone, so no element id is given back.
    */
   private async tapTextNow(text: string, options: TapTextOptions): Promise<ActionOutcome> {
-    checkWindow(options.windowId);
     const wanted = text.trim().toLowerCase();
     const matches = (label: string | undefined): boolean => {
       if (!label || wanted === '') return false;
@@ -725,16 +725,14 @@ export class DemoAppReveal implements AppRevealApp {
     return undefined;
   }
 
-  private async tapPointNow(x: number, y: number, windowId?: string): Promise<ActionOutcome> {
-    checkWindow(windowId);
+  private async tapPointNow(x: number, y: number): Promise<ActionOutcome> {
     const { width, height } = DEVICE_GEOMETRY;
     if (x < 0 || y < 0 || x >= width || y >= height) throw new Error(`Point ${x},${y} is outside the screen (${width}x${height})`);
     await this.device.app.tap(x, y);
     return undefined;
   }
 
-  private async typeTextNow(text: string, elementId?: string, windowId?: string): Promise<ActionOutcome> {
-    checkWindow(windowId);
+  private async typeTextNow(text: string, elementId?: string): Promise<ActionOutcome> {
     if (elementId?.startsWith(DOM_ELEMENT_PREFIX)) {
       return this.domAction(elementId, (target) => ({ insertText: { snapshotId: target.snapshotId, elementId: target.element.id, text } }), true);
     }
@@ -753,8 +751,7 @@ export class DemoAppReveal implements AppRevealApp {
     return undefined;
   }
 
-  private async clearTextNow(elementId: string, windowId?: string): Promise<ActionOutcome> {
-    checkWindow(windowId);
+  private async clearTextNow(elementId: string): Promise<ActionOutcome> {
     if (elementId.startsWith(DOM_ELEMENT_PREFIX)) {
       return this.domAction(elementId, (target) => ({ clear: { snapshotId: target.snapshotId, elementId: target.element.id } }), true);
     }
@@ -765,8 +762,7 @@ export class DemoAppReveal implements AppRevealApp {
     return undefined;
   }
 
-  private async scrollNow(direction: ScrollDirection, containerId?: string, windowId?: string): Promise<ActionOutcome> {
-    checkWindow(windowId);
+  private async scrollNow(direction: ScrollDirection, containerId?: string): Promise<ActionOutcome> {
     const located = locateAll(await this.device.app.captureNative());
     let scroller: Located | undefined;
     if (containerId !== undefined) {
@@ -786,8 +782,7 @@ export class DemoAppReveal implements AppRevealApp {
     return outcome;
   }
 
-  private async scrollToElementNow(id: string, windowId?: string): Promise<ActionOutcome> {
-    checkWindow(windowId);
+  private async scrollToElementNow(id: string): Promise<ActionOutcome> {
     const read = async () => locateAll(await this.device.app.captureNative());
     let located = await read();
     if (await this.reveal(located, id)) return undefined;
@@ -816,8 +811,7 @@ export class DemoAppReveal implements AppRevealApp {
     throw new Error(`Element not found: ${id}`);
   }
 
-  private async navigateBackNow(windowId?: string): Promise<ActionOutcome> {
-    checkWindow(windowId);
+  private async navigateBackNow(): Promise<ActionOutcome> {
     // InteractionEngine.swift navigateBack throws `.noNavigation` ("No navigation controller found", line 29)
     // only where no navigation controller is found; every first screen here sits in its tab's one, and
     // `popViewController` at that root pops nothing and throws nothing, so MCPTools.swift navigate_back
@@ -828,8 +822,7 @@ export class DemoAppReveal implements AppRevealApp {
 
   // ---- Web view tools ------------------------------------------------------------------------------
 
-  async getWebViews(windowId?: string): Promise<unknown[]> {
-    checkWindow(windowId);
+  async getWebViews(): Promise<unknown[]> {
     const located = locateAll(await this.device.app.captureNative());
     const entries = new Map(this.device.web.entries().map((entry) => [entry.webViewId, entry]));
     const out: unknown[] = [];
@@ -850,8 +843,7 @@ export class DemoAppReveal implements AppRevealApp {
     return out;
   }
 
-  async getDomInteractive(webviewId?: string, windowId?: string): Promise<unknown> {
-    checkWindow(windowId);
+  async getDomInteractive(webviewId?: string): Promise<unknown> {
     const { webViewId, frame } = await this.webViewOnScreen(webviewId);
     const joined = await this.readDom(webViewId, frame, undefined, 500, true);
     const elements = joined.map(({ node, element }) => {
@@ -872,8 +864,7 @@ export class DemoAppReveal implements AppRevealApp {
     return { elements, count: elements.length };
   }
 
-  private async webClickNow(selector: string, webviewId?: string, windowId?: string): Promise<unknown> {
-    checkWindow(windowId);
+  private async webClickNow(selector: string, webviewId?: string): Promise<unknown> {
     const { webViewId, frame } = await this.webViewOnScreen(webviewId);
     const resolved = await this.resolveSelector(webViewId, frame, selector);
     // DOMSerializer.swift clickJS: `if (!el) return JSON.stringify({error:'Element not found: ' + selector})`,
@@ -885,7 +876,6 @@ export class DemoAppReveal implements AppRevealApp {
   }
 
   private async webTypeNow(selector: string, text: string, options: WebTypeOptions): Promise<unknown> {
-    checkWindow(options.windowId);
     const { webViewId, frame } = await this.webViewOnScreen(options.webviewId);
     const resolved = await this.resolveSelector(webViewId, frame, selector);
     // DOMSerializer.swift typeJS: the same `{error:'Element not found: …'}` before anything is touched.
@@ -1076,11 +1066,6 @@ export class DemoAppReveal implements AppRevealApp {
 }
 
 // ---- Helpers -----------------------------------------------------------------------------------------
-
-/** The demo's own text, no Swift counterpart (docs/protocol.md#p-ar-ios-errors says why). */
-function checkWindow(windowId: string | undefined): void {
-  if (windowId !== undefined && windowId !== DEMO_WINDOW_ID) throw new Error(`Window not found: ${windowId}`);
-}
 
 function nearestTappable(located: Located[], entry: Located): Located | undefined {
   const ancestor = entry.ancestors.find((a) => TAPPABLE.has(a.cls) || a.scrollable === true);

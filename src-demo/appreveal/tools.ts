@@ -426,6 +426,48 @@ const TAP_ELEMENT_ADVICE = 'Try tap_text for visible text targeting, or get_elem
 
 const success = (outcome: ActionOutcome, echo: Record<string, unknown> = {}): ToolResult => json({ success: true, ...echo, ...(outcome ?? {}) });
 
+/*
+ * An unknown `window_id`, as the Swift source takes it (UnlikeOtherAI/AppReveal, iOS/Sources/AppReveal;
+ * docs/protocol.md#p-ar-ios-errors). Two lookups, and each tool uses one:
+ *  - `IOSWindowProvider.windowsForInteraction(windowId:)` (Window/IOSWindowProvider.swift, the stored
+ *    version that has it (the index names no commit for it), lines 44-49: `if let windowId, let window = window(id: windowId) { return [window] }`,
+ *    else `allWindows()` sorted by level and key): an id it does not know is dropped. ElementInventory.swift
+ *    and InteractionEngine.swift call it as `candidateWindows` (the last function of each), WebViewBridge.swift
+ *    `findWebViews` (line 38) too, so get_elements, get_view_tree, tap_element, tap_text, tap_point,
+ *    type_text, clear_text, scroll with a container_id, scroll_to_element and the web tools act as if no
+ *    window_id was sent. The demo's app methods take the id and, having one window, use it for nothing.
+ *  - `WindowProvider.resolve(windowId:)` (Window/WindowProvider.swift at 81f0e2e, lines 22-27: `window(id:)`
+ *    for a named id, nil when no window has it; the key window only when none is named): get_screen
+ *    (Screen/ScreenResolver.swift at 152f446, `findTopViewController`), screenshot
+ *    (Screenshot/ScreenshotCapture.swift at e1a5063, `captureScreen` lines 32-35), navigate_back and scroll
+ *    without a container (Interaction/InteractionEngine.swift, `navigateBack`, `findFirstScrollView`). Each
+ *    answers as below, in MCPTools.swift's (0ad27a7) words.
+ * The source has no "Window not found" text for any tool.
+ */
+async function resolvesWindow(app: AppRevealApp, windowId: string | undefined): Promise<boolean> {
+  if (windowId === undefined) return true;
+  return (await app.listWindows()).some((window) => window.id === windowId);
+}
+
+/**
+ * get_screen for a window_id no window has: ScreenResolver.swift `resolve(windowId:)` with no top view
+ * controller: className "unknown" through deriveScreenKey / deriveTitle, `detectFrameworkType(nil)`
+ * "unknown", no chain, tab, modals or depth, and the derived branch's `confidence: 0.8`. `source` and
+ * `appBarTitle` are the demo's derived reading's (the stored resolver that sets them was not read).
+ */
+const NO_WINDOW_SCREEN = {
+  screenKey: 'unknown',
+  screenTitle: 'unknown',
+  frameworkType: 'unknown',
+  controllerChain: [],
+  activeTab: null,
+  navigationDepth: 0,
+  presentedModals: [],
+  confidence: 0.8,
+  source: 'derived',
+  appBarTitle: null,
+};
+
 function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolDef> {
   const form = options.elementForm;
   const windowOf = (args: Args) => str(args.window_id);
@@ -448,19 +490,23 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
       const windows = (await app.listWindows()).map((w) => encodeIosWindow(w, form));
       return json({ windows, count: windows.length });
     }),
-    get_screen: tool('Get the currently active screen identity and metadata', { window_id: WINDOW_ID }, [], async (args) =>
-      json(await app.getScreen(windowOf(args))),
-    ),
+    get_screen: tool('Get the currently active screen identity and metadata', { window_id: WINDOW_ID }, [], async (args) => {
+      const windowId = windowOf(args);
+      // WindowProvider.resolve: an unknown id is no window, and the resolver answers from nothing.
+      if (!(await resolvesWindow(app, windowId))) return json(NO_WINDOW_SCREEN);
+      return json(await app.getScreen(windowId));
+    }),
     get_elements: tool(
       'List all visible interactive elements on the current screen, with how each id was derived (idSource)',
       { window_id: WINDOW_ID },
       [],
       async (args) => {
-        const windowId = windowOf(args);
-        const elements = (await app.getElements(windowId)).map((e) => encodeIosElement(e, form));
+        // listElements goes through windowsForInteraction (an unknown id is ignored); the screenKey beside
+        // the list is `ScreenResolver.shared.resolve()`, with no window id at all (MCPTools.swift get_elements).
+        const elements = (await app.getElements(windowOf(args))).map((e) => encodeIosElement(e, form));
         let screenKey: string | undefined;
         try {
-          screenKey = (await app.getScreen(windowId)).screenKey;
+          screenKey = (await app.getScreen()).screenKey;
         } catch {
           screenKey = undefined;
         }
@@ -477,7 +523,10 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
       [],
       async (args) => {
         if (args.element_id !== undefined) return json({ error: 'Failed to capture screenshot' });
-        const data = await app.screenshot(windowOf(args));
+        // captureScreen: `guard let ref = platformWindowProvider.resolve(windowId:) else { return nil }`.
+        const windowId = windowOf(args);
+        if (!(await resolvesWindow(app, windowId))) return json({ error: 'Failed to capture screenshot' });
+        const data = await app.screenshot(windowId);
         const size = pngSize(data);
         const meta = { width: size?.width ?? 0, height: size?.height ?? 0, scale: app.screen?.scale ?? 3, format: 'png' };
         if (options.screenshotForm === 'text') return json({ image: data.toString('base64'), ...meta });
@@ -528,12 +577,13 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
         const x = num(args.x);
         const y = num(args.y);
         if (x === undefined || y === undefined) return json({ error: 'x and y are required numeric coordinates' });
-        // InteractionEngine.swift tap(point:) throws nothing: a window_id that names no window gives no
-        // candidate window, and a point off the window hit-tests no view, so nothing is tapped and the
+        // InteractionEngine.swift tap(point:) throws nothing and hit-tests its `candidateWindows`, which is
+        // windowsForInteraction: a window_id no window has is dropped and every window is tried (the demo's
+        // one, the key window). A point off the window hit-tests no view, so nothing is tapped and the
         // handler still answers {success, x, y}.
         const windowId = windowOf(args);
         const windows = await app.listWindows();
-        const window = windowId === undefined ? windows.find((w) => w.isKey) : windows.find((w) => w.id === windowId);
+        const window = windows.find((w) => w.id === windowId) ?? windows.find((w) => w.isKey);
         const frame = window?.frame;
         const inside = frame !== undefined && x >= frame.x && y >= frame.y && x < frame.x + frame.width && y < frame.y + frame.height;
         if (window === undefined || (frame !== undefined && !inside)) return json({ success: true, x, y });
@@ -565,7 +615,13 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
         const direction = SCROLL_DIRECTIONS.find((d) => d === args.direction);
         if (!direction) return json({ error: 'Invalid direction' });
         // MCPTools.swift scroll answers `["success": true]` and nothing else (no offset, no container).
-        await app.scroll(direction, str(args.container_id), windowOf(args));
+        const containerId = str(args.container_id);
+        const windowId = windowOf(args);
+        // No container: findFirstScrollView resolves the window (WindowProvider.resolve), none for an
+        // unknown id, so InteractionEngine.swift throws `.noScrollView`. A container is found by
+        // ElementInventory.findElement, through windowsForInteraction, whatever the id.
+        if (containerId === undefined && !(await resolvesWindow(app, windowId))) return json({ error: 'No scroll view found' });
+        await app.scroll(direction, containerId, windowId);
         return json({ success: true });
       },
       true,
@@ -573,7 +629,13 @@ function iosTools(app: AppRevealApp, options: ToolOptions): Record<string, ToolD
     scroll_to_element: tool('Scroll until an element is visible', { element_id: { type: 'string' }, window_id: WINDOW_ID }, ['element_id'], async (args) =>
       success(await app.scrollToElement(str(args.element_id) ?? '', windowOf(args))),
     ),
-    navigate_back: tool('Pop the current navigation stack', { window_id: WINDOW_ID }, [], async (args) => success(await app.navigateBack(windowOf(args)))),
+    // InteractionEngine.swift navigateBack: `guard let ref = platformWindowProvider.resolve(windowId:) ... else
+    // { throw InteractionError.noNavigation }`, so an unknown id pops nothing and says so.
+    navigate_back: tool('Pop the current navigation stack', { window_id: WINDOW_ID }, [], async (args) => {
+      const windowId = windowOf(args);
+      if (!(await resolvesWindow(app, windowId))) return json({ error: 'No navigation controller found' });
+      return success(await app.navigateBack(windowId));
+    }),
   };
   const openDeeplink = app.openDeeplink?.bind(app);
   if (openDeeplink) {
