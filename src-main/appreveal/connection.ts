@@ -128,6 +128,11 @@ export class AppRevealConnection extends EventEmitter<ConnectionEvents> implemen
     const windowList = (windows ?? []).map((window) =>
       origin && viewport && window.frame ? { ...window, frame: windowFrameInViewport(window.frame, viewport, origin) } : window,
     );
+    if (windowId !== undefined && windows === undefined) {
+      // iOS AppReveal reads an id it does not know as every window (IOSWindowProvider.windowsForInteraction,
+      // docs/protocol.md#p-ar-ios-errors), so without the window list these elements may not be that window's.
+      throw new AppRevealError('tool_error', `AppReveal at ${client.endpoint} did not list its windows, so window ${windowId} cannot be confirmed`);
+    }
     if (windowId !== undefined && windows !== undefined && !windows.some((window) => window.id === windowId)) {
       // A window that is not there is the caller's mistake, not an empty screen.
       const ids = windows.map((window) => window.id).join(', ') || 'none';

@@ -16,6 +16,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppRevealConnection } from '@main/appreveal/connection';
+import { startAppRevealServer } from '@demo/appreveal/server';
+import { FakeApp } from './appreveal-fake-app';
 import { admin } from '../support/demo-admin';
 import { useHostOverDemo } from '../support/host-over-demo';
 
@@ -130,7 +132,8 @@ describe('R-AR-37: Parallax does not read an ignored window_id as that window', 
   let connection: AppRevealConnection;
   beforeAll(async () => {
     connection = new AppRevealConnection(host.demo.appRevealUrl ?? '');
-    await connection.connect();
+    connection.start();
+    await connection.waitUntilConnected(20_000);
   }, 30_000);
   afterAll(async () => {
     await connection?.close();
@@ -142,5 +145,35 @@ describe('R-AR-37: Parallax does not read an ignored window_id as that window', 
       message: expect.stringMatching(/has no window window-9 \(it lists window-0\)/),
     });
     expect((await connection.observe({ windowId: 'window-0' })).appReveal?.screen?.screenKey).toBe('login');
+  });
+});
+
+/** An app whose list_windows fails, and whose get_elements, like iOS's, reads any window id as every window. */
+class NoWindowListApp extends FakeApp {
+  override listWindows(): never {
+    throw new Error('list_windows is broken');
+  }
+  override getElements() {
+    return super.getElements();
+  }
+}
+
+describe('R-AR-37: Parallax does not read a window_id it cannot confirm as that window', () => {
+  it('observe with a window when list_windows fails is refused, though get_elements answered', async () => {
+    const server = await startAppRevealServer({ app: new NoWindowListApp() });
+    const connection = new AppRevealConnection(server.url);
+    try {
+      connection.start();
+      await connection.waitUntilConnected(20_000);
+      await expect(connection.observe({ windowId: 'w9' })).rejects.toMatchObject({
+        code: 'tool_error',
+        message: expect.stringMatching(/did not list its windows, so window w9 cannot be confirmed/),
+      });
+      // Without a window named, the same reading is the app's screen.
+      expect((await connection.observe({})).observation).toBeTruthy();
+    } finally {
+      await connection.close();
+      await server.close();
+    }
   });
 });
