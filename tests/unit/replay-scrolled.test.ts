@@ -15,9 +15,9 @@ import { flattenTree } from '@shared/model/tree';
 import { withoutChildren } from '@shared/model/node';
 import { compareScreens } from '@shared/compare/screens';
 import { findRecordedTarget } from '@shared/trace/replay-target';
-import { traceActionFor } from '@shared/trace/action-record';
 import { stepChanges } from '@shared/trace/replay-report';
 import type { TimelineStep } from '@shared/trace/reader';
+import { recordedStep } from '../support/recorded-step';
 
 const FIXTURES = join(__dirname, '..', 'fixtures');
 const load = (path: string): UiNode => ViewHierarchySchema.parse(JSON.parse(readFileSync(join(FIXTURES, path), 'utf8'))).hierarchy!;
@@ -42,21 +42,7 @@ function shiftSubtree(node: UiNode, dx: number, dy: number): void {
 
 /** A tap on the element with `id` as the recorder keeps it, on `root`. */
 function tapStep(root: UiNode, id: string): TimelineStep {
-  const node = byId(root, id)[0]!;
-  const { action, target } = traceActionFor({ action: 'tap', target: { node: withoutChildren(node) } }, root);
-  return {
-    index: 0,
-    callId: 'c1',
-    kind: 'action',
-    status: 'succeeded',
-    statusText: 'succeeded',
-    before: { type: 'action.before', callId: 'c1', seq: 1, time: 1, action, ...(target ? { target } : {}) },
-    observations: [],
-    comparisons: [],
-    notes: [],
-    startTime: 1,
-    warnings: [],
-  };
+  return recordedStep({ action: 'tap', target: { node: withoutChildren(byId(root, id)[0]!) } }, root);
 }
 
 /** What the replay names for a tap on `id`, recorded on `recorded` and met on `replayed`. */
