@@ -70,6 +70,11 @@ export const ScreenComparisonSchema = z.object({
   differs: z.boolean(),
   /** One line: "same screen (0 of 18 elements changed)", "another screen: Sign In → Feed", … */
   summary: z.string(),
+  /**
+   * The scrolling views that scrolled between the reads (docs/rules.md#r-rpl-12): in place themselves,
+   * every row both reads hold moved by one offset (dx, dy, recorded → replayed). Keys in each side's own tree.
+   */
+  scrolled: z.array(z.object({ recordedKey: z.string(), replayedKey: z.string(), dx: z.number(), dy: z.number() })).optional(),
 });
 export type ScreenComparison = z.infer<typeof ScreenComparisonSchema>;
 
@@ -142,6 +147,27 @@ function project(screen: ScreenIndex, viewName: ViewName): Projected {
   // No single top (an empty read, or a view whose root is not in it): a root of its own holds them.
   const root: UiNode = { className: 'Root', node: top.map((c, n) => build(c, childKey(ROOT_KEY, n))) };
   return { root, original, count };
+}
+
+/** The same element by what it is (every kept attribute but its frame). */
+function sameElement(a: UiNode, b: UiNode): boolean {
+  return KEPT.every((name) => name === 'bounds' || (a as Record<string, unknown>)[name] === (b as Record<string, unknown>)[name]);
+}
+
+const SCROLLING_TYPES = new Set(['ScrollView', 'Table', 'CollectionView']);
+
+/** Whether a node is a scrolling view: one XCTest types as one, or one the read says scrolls. */
+function scrolls(projected: UiNode, original: UiNode | undefined): boolean {
+  return SCROLLING_TYPES.has(elementTypeOf(projected)) || original?.scrollable === 'true';
+}
+
+/** Whether `r` shows in `frame` by more than a sliver of `tolerance` points either way. */
+function showsIn(r: Rect, frame: Rect, tolerance: number): boolean {
+  return Math.min(r.right, frame.right) - Math.max(r.left, frame.left) > tolerance && Math.min(r.bottom, frame.bottom) - Math.max(r.top, frame.top) > tolerance;
+}
+
+function shifted(r: Rect, dx: number, dy: number): Rect {
+  return { left: r.left + dx, top: r.top + dy, right: r.right + dx, bottom: r.bottom + dy };
 }
 
 /** Whether an edge of the frame is more than `tolerance` points from where it was (a frame that appeared or went counts). */
@@ -251,6 +277,88 @@ export function compareScreens(
     return false;
   };
 
+  // The tree diff pairs an element without an id or a label by where it lies: one carried far by its row
+  // (an avatar in a row the list scrolled by more than its overlap) is left on both sides. The same
+  // element under partnered parents, moved by its parent's offset, is the parent's to carry, not a
+  // change (docs/rules.md#r-rpl-12). Parents first (the diff lists them in the tree's order).
+  const unpairedUnder = new Map<NodeKey, NodeKey[]>();
+  for (const k of onlyReplayed) {
+    const parent = parentKeyOf(k);
+    if (parent !== null) unpairedUnder.set(parent, [...(unpairedUnder.get(parent) ?? []), k]);
+  }
+  const carriedAlong = new Set<NodeKey>();
+  for (const d of diff.differences) {
+    if (d.class !== 'only_xctest' || d.xctestKey === undefined) continue;
+    const x = d.xctestKey;
+    const parent = parentKeyOf(x);
+    const theirs = parent === null ? undefined : offset(parent);
+    const from = nodeAtKey(pa.root, x);
+    const fb = from ? boundsOf(from) : null;
+    if (!theirs || !from || !fb || parent === null) continue;
+    const candidates = unpairedUnder.get(partner.get(parent)!) ?? [];
+    const match = candidates.find((k) => {
+      const to = nodeAtKey(pb.root, k)!;
+      const tb = boundsOf(to);
+      return sameElement(from, to) && !!tb && !movedBy(shifted(fb, theirs.dx, theirs.dy), tb, threshold.moveTolerancePt);
+    });
+    if (match === undefined) continue;
+    candidates.splice(candidates.indexOf(match), 1);
+    partner.set(x, match);
+    onlyRecorded.delete(x);
+    onlyReplayed.delete(match);
+    carriedAlong.add(x).add(`replayed:${match}`);
+  }
+
+  // A scrolling view in place whose rows (those both reads hold) all moved by one offset scrolled: the
+  // rows it let in or out at its edges came or went with the scroll, not with the app (docs/rules.md#r-rpl-12).
+  const tol = threshold.moveTolerancePt;
+  const close = (a: { dx: number; dy: number }, b: { dx: number; dy: number }) => Math.abs(a.dx - b.dx) <= tol && Math.abs(a.dy - b.dy) <= tol;
+  const scrollOf = new Map<NodeKey, { dx: number; dy: number }>();
+  const scrollOfReplayed = new Map<NodeKey, { recordedKey: NodeKey; dx: number; dy: number }>();
+  const scrollsAt = (side: Projected, root: UiNode, key: NodeKey): boolean => {
+    const node = nodeAtKey(side.root, key);
+    const original = side.original.get(key);
+    return !!node && scrolls(node, original === undefined ? undefined : nodeAtKey(root, original));
+  };
+  for (const [x, s] of partner) {
+    const from = nodeAtKey(pa.root, x);
+    const to = nodeAtKey(pb.root, s);
+    if (!from || !to || !scrollsAt(pa, recorded, x)) continue;
+    if (movedBy(boundsOf(from), boundsOf(to), tol)) continue;
+    const rows = childrenOf(from)
+      .map((_, n) => childKey(x, n))
+      .filter((k) => parentKeyOf(partner.get(k) ?? '') === s)
+      .map(offset)
+      .filter((o): o is { dx: number; dy: number } => o !== undefined);
+    const first = rows[0];
+    if (!first || !rows.every((o) => close(o, first))) continue;
+    scrollOf.set(x, first);
+    scrollOfReplayed.set(s, { recordedKey: x, ...first });
+  }
+  /** The scroll of the nearest scrolling view above `key` on one side, when it scrolled as one (a list it did not is no excuse). */
+  const scrolledAbove = <T>(side: Projected, root: UiNode, key: NodeKey, scrolledBy: Map<NodeKey, T>): { at: NodeKey; scroll: T } | undefined => {
+    for (let up = parentKeyOf(key); up !== null; up = parentKeyOf(up)) {
+      if (!scrollsAt(side, root, up)) continue;
+      const scroll = scrolledBy.get(up);
+      return scroll === undefined ? undefined : { at: up, scroll };
+    }
+    return undefined;
+  };
+  // An element only one read holds that, carried by its view's scroll to the other read, would lie
+  // outside that view's frame: scrolled in or out (a row a list holds at its edge, or shows a sliver of).
+  const scrolledOutOfRecorded = (k: NodeKey): boolean => {
+    const found = scrolledAbove(pa, recorded, k, scrollOf);
+    const own = boundsOf(nodeAtKey(pa.root, k)!);
+    const view = found ? boundsOf(nodeAtKey(pb.root, partner.get(found.at)!)!) : null;
+    return !!found && !!own && !!view && !showsIn(shifted(own, found.scroll.dx, found.scroll.dy), view, tol);
+  };
+  const scrolledIntoReplayed = (k: NodeKey): boolean => {
+    const found = scrolledAbove(pb, replayed, k, scrollOfReplayed);
+    const own = boundsOf(nodeAtKey(pb.root, k)!);
+    const view = found ? boundsOf(nodeAtKey(pa.root, found.scroll.recordedKey)!) : null;
+    return !!found && !!own && !!view && !showsIn(shifted(own, -found.scroll.dx, -found.scroll.dy), view, tol);
+  };
+
   for (const d of diff.differences) {
     const x = d.xctestKey === undefined ? undefined : nodeAtKey(pa.root, d.xctestKey);
     const s = d.sdkKey === undefined ? undefined : nodeAtKey(pb.root, d.sdkKey);
@@ -258,12 +366,14 @@ export function compareScreens(
       case 'only_xctest': {
         const parent = parentKeyOf(d.xctestKey!);
         if (parent !== null && onlyRecorded.has(parent)) break;
+        if (carriedAlong.has(d.xctestKey!) || scrolledOutOfRecorded(d.xctestKey!)) break;
         add({ class: 'only_recorded', ...keys(d.xctestKey, undefined), detail: `${describe(x)} at ${boxText(x ? boundsOf(x) : null)}`, element: describe(x) });
         break;
       }
       case 'only_sdk': {
         const parent = parentKeyOf(d.sdkKey!);
         if (parent !== null && onlyReplayed.has(parent)) break;
+        if (carriedAlong.has(`replayed:${d.sdkKey!}`) || scrolledIntoReplayed(d.sdkKey!)) break;
         add({ class: 'only_replayed', ...keys(undefined, d.sdkKey), detail: `${describe(s)} at ${boxText(s ? boundsOf(s) : null)}`, element: describe(s) });
         break;
       }
@@ -296,5 +406,18 @@ export function compareScreens(
     : differs
       ? `not the same screen: ${of} (${percent(changedShare)}, more than ${percent(threshold.maxChangedShare)})`
       : `same screen (${of}${counts.text_changed > 0 ? `, ${counts.text_changed} label${counts.text_changed === 1 ? '' : 's'} changed` : ''})`;
-  return { view, screenKey, nodes: { recorded: pa.count, replayed: pb.count }, counts, differences, changedShare, differs, summary };
+  const scrolled = [...scrollOfReplayed]
+    .filter(([, o]) => o.dx !== 0 || o.dy !== 0)
+    .map(([s, o]) => ({ recordedKey: recordedKey(o.recordedKey)!, replayedKey: replayedKey(s)!, dx: o.dx, dy: o.dy }));
+  return {
+    view,
+    screenKey,
+    nodes: { recorded: pa.count, replayed: pb.count },
+    counts,
+    differences,
+    changedShare,
+    differs,
+    summary,
+    ...(scrolled.length > 0 ? { scrolled } : {}),
+  };
 }

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { StepStatusSchema } from './reader';
 import { ActionResultSchema } from '@shared/protocol/action';
-import { ScreenComparisonSchema, type ScreenComparison } from '@shared/compare/screens';
+import { SCREEN_THRESHOLD, ScreenComparisonSchema, type ScreenComparison } from '@shared/compare/screens';
 import { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector } from './action-record';
 import { TargetCheckSchema, targetDiverges, type TargetCheck } from './replay-target';
 import { FindingsDiffSchema } from '@shared/a11y/diff';
@@ -157,7 +157,7 @@ export function stepChanges(
 ): string[] {
   const out: string[] = [];
   if (target && !targetDiverges(target.verdict)) {
-    if (target.verdict === 'elsewhere') out.push(`target moved by ${target.movedPt ?? '?'} pt`);
+    if (target.verdict === 'elsewhere' && !scrolledWithItsView(target, screens.before)) out.push(`target moved by ${target.movedPt ?? '?'} pt`);
     if (target.verdict === 'renamed') out.push(target.detail);
   }
   for (const screen of [screens.before, screens.after]) {
@@ -172,6 +172,26 @@ export function stepChanges(
     }
   }
   return out;
+}
+
+/**
+ * Whether a moved target only went where its scrolling view's scroll took it (docs/rules.md#r-rpl-12):
+ * the view scrolled between the reads (`ScreenComparison.scrolled`, on the screen the target was found
+ * on) and the target's centre travelled by that scroll. A list scrolled a few points otherwise (a stroke
+ * carried by XCTest rather than the bridge's exact scroll) is not a change of the app; a target that
+ * moved in its row, or rows that moved below a removed one, are not a scroll.
+ */
+function scrolledWithItsView(target: TargetCheck, before: ScreenComparison | undefined): boolean {
+  const { offset, recordedKey, replayedKey } = target;
+  if (!offset || recordedKey === undefined || replayedKey === undefined) return false;
+  const t = SCREEN_THRESHOLD.moveTolerancePt;
+  return (before?.scrolled ?? []).some(
+    (view) =>
+      recordedKey.startsWith(`${view.recordedKey}.`) &&
+      replayedKey.startsWith(`${view.replayedKey}.`) &&
+      Math.abs(view.dx - offset.dx) <= t &&
+      Math.abs(view.dy - offset.dy) <= t,
+  );
 }
 
 /**

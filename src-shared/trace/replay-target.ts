@@ -59,6 +59,8 @@ export const TargetCheckSchema = z.object({
   detail: z.string(),
   /** `elsewhere`: how far the element's centre moved, in whole points (its largest edge move when the centre stayed). */
   movedPt: z.number().int().nonnegative().optional(),
+  /** `elsewhere`: the centre's travel (recorded → replayed), to tell a move of its own from its list's scroll (docs/rules.md#r-rpl-12). */
+  offset: z.object({ dx: z.number(), dy: z.number() }).optional(),
 });
 export type TargetCheck = z.infer<typeof TargetCheckSchema>;
 
@@ -105,17 +107,21 @@ function judge(recorded: UiNode | undefined, xctest: Readonly<Record<string, str
   const to = boundsOf(found);
   if (from && to && movedBy(from, to)) {
     const movedPt = distance(from, to);
-    return { verdict: 'elsewhere', movedPt, detail: `moved by ${movedPt} pt: ${boxText(from)} → ${boxText(to)}` };
+    const offset = centreTravel(from, to);
+    return { verdict: 'elsewhere', movedPt, offset, detail: `moved by ${movedPt} pt: ${boxText(from)} → ${boxText(to)}` };
   }
   return { verdict: 'found' };
 }
 
-type Judged = { verdict: TargetVerdict; detail?: string; movedPt?: number };
+type Judged = { verdict: TargetVerdict; detail?: string; movedPt?: number; offset?: { dx: number; dy: number } };
+
+function centreTravel(from: Rect, to: Rect): { dx: number; dy: number } {
+  return { dx: (to.left + to.right - from.left - from.right) / 2, dy: (to.top + to.bottom - from.top - from.bottom) / 2 };
+}
 
 /** How far a frame moved, as a person reads it: its centre's travel, else (resized in place) its largest edge move. */
 function distance(from: Rect, to: Rect): number {
-  const dx = (to.left + to.right - from.left - from.right) / 2;
-  const dy = (to.top + to.bottom - from.top - from.bottom) / 2;
+  const { dx, dy } = centreTravel(from, to);
   const centre = Math.round(Math.hypot(dx, dy));
   if (centre > 0) return centre;
   return Math.round(Math.max(...(['left', 'top', 'right', 'bottom'] as const).map((edge) => Math.abs(to[edge] - from[edge]))));
@@ -163,6 +169,7 @@ function foundOne(
       verdict: judged.verdict,
       matches: 1,
       ...(judged.movedPt !== undefined ? { movedPt: judged.movedPt } : {}),
+      ...(judged.offset !== undefined ? { offset: judged.offset } : {}),
       ...(replayedKey !== undefined ? { replayedKey } : {}),
       ...(recordedKey !== undefined ? { recordedKey } : {}),
       detail: judged.detail ? `target ${judged.detail}` : foundText,

@@ -13,11 +13,12 @@ import { nodeLabel, withoutChildren } from '@shared/model/node';
 import { compareScreens, SCREEN_THRESHOLD, screenKeyOf } from '@shared/compare/screens';
 import { findRecordedTarget, targetDiverges } from '@shared/trace/replay-target';
 import { matchSelector, parseSelector } from '@shared/selectors/query';
-import { assertionDifferences, compareOutcomes, recordedActionText, traceActionFor, typesSecret, withSecret } from '@shared/trace/action-record';
+import { assertionDifferences, compareOutcomes, recordedActionText, typesSecret, withSecret } from '@shared/trace/action-record';
 import { ranSummary, stepChanges, stepRanges } from '@shared/trace/replay-report';
 import { traceVariables } from '@shared/trace/variables';
 import type { TimelineStep } from '@shared/trace/reader';
 import type { ActionRequest } from '@shared/protocol/action';
+import { recordedStep } from '../support/recorded-step';
 
 const DEMO = join(__dirname, '..', 'fixtures', 'demo-observations');
 const load = (screen: string): UiNode => ViewHierarchySchema.parse(JSON.parse(readFileSync(join(DEMO, `${screen}.json`), 'utf8'))).hierarchy!;
@@ -45,22 +46,7 @@ function remove(root: UiNode, id: string): void {
 }
 
 /** A recorded step as the recorder writes it: the action and its target resolved on `root`. */
-function recorded(request: ActionRequest, root: UiNode, callId = 'c1'): TimelineStep {
-  const { action, target } = traceActionFor(request, root);
-  return {
-    index: 0,
-    callId,
-    kind: 'action',
-    status: 'succeeded',
-    statusText: 'succeeded',
-    before: { type: 'action.before', callId, seq: 1, time: 1, action, ...(target ? { target } : {}) },
-    observations: [],
-    comparisons: [],
-    notes: [],
-    startTime: 1,
-    warnings: [],
-  };
-}
+const recorded = recordedStep;
 
 function tapOn(root: UiNode, id: string): ActionRequest {
   const node = byId(root, id)[0]!;

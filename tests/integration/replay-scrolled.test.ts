@@ -1,0 +1,55 @@
+/**
+ * Issue 27's false change over the demo's real ports (docs/rules.md#r-rpl-12): feed-A recorded as the
+ * bench records it (its swipe carried by the bridge, an exact programmatic scroll), then replayed on the
+ * unchanged app with the bridge gone (the fault `bridge-unregistered`), so XCTest carries the swipe as a
+ * touch stroke, which scrolls the list a few points otherwise (7 to 15 pt in the runs that found it). The
+ * fault is the gate: which backend carries the swipe is the test's choice, not the machine's load (under
+ * load the bridge may not answer a read, and the dispatcher routes the swipe to XCTest the same way).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
+import { DeviceManager } from '@main/devices/manager';
+import { SessionRecording } from '@main/trace/recording';
+import { recordCase, REPLAY_CASES, resetApp } from '../support/replay-cases';
+import { replayJudged } from '../support/replay-judged';
+
+let demo: DemoDeviceHandle;
+let manager: DeviceManager;
+let recording: SessionRecording;
+let dir: string;
+let deviceId: string;
+const feedA = REPLAY_CASES.find((c) => c.name === 'feed-A')!;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'parallax-replay-scrolled-'));
+  demo = await startDemoDevice({ port: 0, appReveal: false });
+  manager = new DeviceManager();
+  recording = new SessionRecording(manager, { dir, version: 'test' });
+  deviceId = manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
+  await manager.connectionOf(deviceId).waitUntilConnected(10_000);
+}, 60_000);
+
+afterAll(async () => {
+  await recording?.close();
+  await manager?.closeAll();
+  await demo?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('a list scrolled otherwise on replay (R-RPL-12)', () => {
+  it('R-RPL-12: feed-A recorded with the bridge scrolling and replayed unchanged with XCTest scrolling matches every step and names no change', async () => {
+    const path = await recordCase({ manager, recording, deviceId, adminUrl: demo.adminUrl }, feedA, []);
+    await resetApp(demo.adminUrl, feedA.screen, ['bridge-unregistered']);
+    const { report } = await replayJudged(path, manager.connectionOf(deviceId), feedA);
+    const swipe = report.steps[2]!;
+    // The condition held: the recording's swipe was the bridge's, the replay's plain XCTest's (no backend field).
+    expect([swipe.kind, swipe.recorded.outcome?.backend, swipe.replayed.outcome?.backend]).toEqual(['swipe', 'sdk', undefined]);
+    expect(swipe.notes).toContain('backend: recorded sdk, replayed none');
+    const lines = report.steps.map((s) => `${s.number} ${s.verdict} ${[...s.differences, ...s.changes].join(' | ')}`);
+    expect(lines).toEqual(report.steps.map((s) => `${s.number} matched `));
+    expect(report).toMatchObject({ matched: 4, changed: 0 });
+  }, 180_000);
+});
