@@ -34,7 +34,8 @@ describe('a recorded step keeps its perf window', () => {
 
     const opened = await openTraceFile(stopped.lastTrace as string);
     const [tap] = opened.timeline.filter((step) => step.after);
-    expect(tap?.status).toBe('succeeded');
+    // The step's own words when it did not succeed (a stress run saw 'failed' once, with nothing to say why).
+    expect({ status: tap?.status, statusText: tap?.status === 'succeeded' ? '' : tap?.statusText }).toEqual({ status: 'succeeded', statusText: '' });
     const perf = tap?.perf;
     expect(perf?.before.sampleCount).toBeGreaterThanOrEqual(1);
     expect(perf?.after.sampleCount).toBe(AFTER_WINDOW_PUSHES);
