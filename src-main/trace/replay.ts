@@ -26,10 +26,10 @@ import {
   withSecret,
 } from '@shared/trace/action-record';
 import { filmstripNumbers, type TimelineStep } from '@shared/trace/reader';
-import type { ResourceRef, TraceTarget } from '@shared/trace/schema';
+import type { ResourceRef } from '@shared/trace/schema';
 import { toScreen, type ExportScreen } from '@shared/trace/export-plan';
-import { findRecordedTarget, targetDiverges, type FoundTarget } from '@shared/trace/replay-target';
-import { stepVariable, traceVariables } from '@shared/trace/variables';
+import { findRecordedTarget, focusedFieldAgain, focusedName, targetDiverges, type FoundTarget } from '@shared/trace/replay-target';
+import { secretVariableOf, stepVariable, traceVariables } from '@shared/trace/variables';
 import { redactForTrace } from '@shared/trace/redact';
 import { compareScreens, type ScreenComparison } from '@shared/compare/screens';
 import { describeSelector } from '@shared/act/describe';
@@ -442,7 +442,19 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
       return done();
     };
     if (judged.diverges.length > 0 && ctx.stopOnDivergence) return notSent('the replay stops at the first divergence');
-    const secretRefused = secretGuard(report.replayed.variable, judged, before.target);
+    // Keys of a secret step aimed at no field go to the keyboard focus, once the guard has seen where it is (docs/rules.md#r-trust-03).
+    let keysToFocus = false;
+    const guardSecret = (): string | undefined => {
+      const screen = typeof recordedBeforeScreen === 'string' ? undefined : recordedBeforeScreen;
+      const checked = secretGuard(report.replayed.variable, judged, { step, number, screen, frame: frames.before });
+      keysToFocus = 'to' in checked && checked.to === 'focus';
+      if ('to' in checked && checked.to === 'focus') {
+        const note = `${report.replayed.variable} goes to the keyboard focus: the step aims at no field, and ${checked.field}, which the keys followed when it was recorded, has the focus`;
+        if (!report.notes.includes(note)) report.notes.push(note);
+      }
+      return 'refused' in checked ? checked.refused : undefined;
+    };
+    const secretRefused = guardSecret();
     if (secretRefused !== undefined) return notSent(secretRefused);
     const verdict = report.target?.verdict;
     // An assertion sends nothing to the app: it is checked even on a missing target, and says what it found.
@@ -451,8 +463,10 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
 
     const send = async (): Promise<{ result: ActionResult; after: ObservedFrame | undefined }> => {
       // An assertion on an element not found again is checked by its recorded selector: it says what it found.
-      const target =
-        targetToSend(step, judged.found, root, preferEditable) ?? (kind === 'assert' ? PlainSelectorSchema.safeParse(before.target?.selector).data : undefined);
+      const target = keysToFocus
+        ? undefined
+        : (targetToSend(step, judged.found, root, preferEditable) ??
+          (kind === 'assert' ? PlainSelectorSchema.safeParse(before.target?.selector).data : undefined));
       const built = requestFor(action, target);
       if (!built.ok) throw new NotSent(built.why);
       report.replayed.sent = target === undefined ? (kind === 'sendKeys' ? 'keyboard focus' : 'no target') : describeSelector(target);
@@ -483,7 +497,7 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
         report.ran = 'no';
         return notSent(`the retry found ${now === 'missing' ? 'no target' : 'several targets'} on the settled screen`);
       }
-      const refusedNow = secretGuard(report.replayed.variable, judged, before.target);
+      const refusedNow = guardSecret();
       if (refusedNow !== undefined) return notSent(refusedNow);
       acted = await send();
     }
@@ -549,30 +563,42 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
   }
 }
 
+/** What a secret step may send: nothing (why), to its target, or to the keyboard focus (the field that has it). */
+type SecretSend = { refused: string } | { to: 'target' } | { to: 'focus'; field: string };
+
 /**
  * A secret goes only to the field it was recorded for, on the screen it was recorded on
  * (docs/rules.md#r-trust-02): a step that types one and diverged in any way sends nothing, whatever
  * `stopOnDivergence` says, and one whose field is not found (typing into whatever has the focus) neither.
+ * A step aimed at no field (a web `<label>`) goes to the focus only when the device's own read shows the
+ * field the keys followed when it was recorded focused, and the variable names that field
+ * (docs/rules.md#r-trust-03).
  */
 function secretGuard(
   variable: string | undefined,
   judged: { found: FoundTarget | undefined; diverges: string[] },
-  recorded: TraceTarget | undefined,
-): string | undefined {
-  if (variable === undefined) return undefined;
-  if (judged.diverges.length > 0)
-    return `${variable} is typed only into the field it was recorded for, on the screen it was recorded on, and this step diverged`;
+  at: { step: TimelineStep; number: number; screen: ExportScreen | undefined; frame: ObservedFrame | undefined },
+): SecretSend {
+  if (variable === undefined) return { to: 'target' };
+  const refused = (why: string): SecretSend => ({ refused: `${variable} is typed only into the field it was recorded for${why}` });
+  const recorded = at.step.before?.target;
+  if (judged.diverges.length > 0) return refused(', on the screen it was recorded on, and this step diverged');
   // Stricter than a plain step's: a moved or renamed field is not "the field it was recorded for" here.
-  if (judged.found?.node === undefined || judged.found.check.verdict !== 'found')
-    return `${variable} is typed only into the field it was recorded for, and that field was not found`;
+  if (judged.found?.node === undefined || judged.found.check.verdict !== 'found') return refused(', and that field was not found');
   // A step no read saw the field of (docs/rules.md#r-secret-09) holds only what it was given: a point
   // names a place, and whatever is there now is no field the trace knows.
-  if (!recorded?.node && judged.found.check.by.kind === 'point')
-    return `${variable} is typed only into the field it was recorded for, and the trace names no field, only a point`;
-  // Keys sent to anything else go to whatever has the focus (a hostile trace can aim a step at a button).
-  if (!isEditableNode(judged.found.node))
-    return `${variable} is typed only into the field it was recorded for, and the element found is not a text field: the keys would go to whatever has the focus`;
-  return undefined;
+  if (!recorded?.node && judged.found.check.by.kind === 'point') return refused(', and the trace names no field, only a point');
+  if (isEditableNode(judged.found.node)) return { to: 'target' };
+  // Keys sent to anything else go to whatever has the focus (a hostile trace can aim a step at a button):
+  // only the device's own focus on the field they followed when recorded says where (docs/rules.md#r-trust-03).
+  const notField = `, and the element found (${focusedName(judged.found.node)}) is not a text field: the keys would go to whatever has the focus`;
+  const root = rootOf(at.frame);
+  const focus = focusedFieldAgain(at.step, at.screen, root, at.frame?.observation?.focusedElement);
+  if ('refused' in focus) return refused(`${notField}, and ${focus.refused}`);
+  const named = secretVariableOf(focus.target, at.number);
+  if (named.name !== variable)
+    return refused(`${notField}, and the focus is on ${focusedName(focus.field)}, which ${variable} does not name (it names ${named.name})`);
+  return { to: 'focus', field: focusedName(focus.field) };
 }
 
 /**

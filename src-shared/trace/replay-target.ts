@@ -13,10 +13,11 @@
  */
 import { z } from 'zod';
 import { PointSchema, type Point } from '@shared/protocol/action';
+import type { FocusedElement } from '@shared/protocol/observation';
 import type { UiNode } from '@shared/protocol/runner';
-import { boundsOf, nodeLabel, type Rect } from '@shared/model/node';
+import { boundsOf, nodeLabel, withoutChildren, type Rect } from '@shared/model/node';
 import { flattenTree, nodeAtKey, parentKeyOf } from '@shared/model/tree';
-import { actionTargetAt } from '@shared/model/target';
+import { actionTargetAt, isEditableNode } from '@shared/model/target';
 import { topmostAt } from '@shared/model/pick';
 import { resolveTarget } from '@shared/act/resolve';
 import { xctestNodeOf } from '@shared/selectors/element';
@@ -24,9 +25,11 @@ import { SYNTAX_LABELS } from '@shared/selectors/errors';
 import { suggestionText } from '@shared/selectors/generate';
 import { matchSelector, parseSelector } from '@shared/selectors/query';
 import { boxText, movedBy } from '@shared/compare/screens';
+import { focusedElement } from '@shared/observe/focus';
 import { stepTargetOf, xctestChoice, type ExportScreen } from './export-plan';
-import { candidatesFor, selectorText } from './action-record';
+import { candidatesFor, selectorText, traceActionFor } from './action-record';
 import type { TimelineStep } from './reader';
+import type { TraceTarget } from './schema';
 
 export const TARGET_VERDICTS = ['found', 'missing', 'ambiguous', 'another', 'renamed', 'elsewhere'] as const;
 export const TargetVerdictSchema = z.enum(TARGET_VERDICTS);
@@ -253,4 +256,54 @@ export function findRecordedTarget(
       detail: `target missing: no element with ${names.length > 0 ? names.join(' or ') : 'what the trace recorded of it'}`,
     },
   };
+}
+
+/** A focused element as a refusal names it: its label (else id) and what it is ("the text field \"Full name\""). */
+export function focusedName(node: UiNode): string {
+  const name = nodeLabel(seen(node)) ?? nodeLabel(node) ?? idOf(node);
+  const kind = isEditableNode(node) ? 'the text field' : `the ${seen(node).className ?? node.className ?? 'element'}`;
+  return name === undefined ? `${kind} with no name` : `${kind} ${JSON.stringify(name)}`;
+}
+
+/** The field the replayed device's focus is on, as a trace target on the replayed screen; or why the keys' place is not known. */
+export type FocusAgain = { field: UiNode; target: TraceTarget } | { refused: string };
+
+/**
+ * Where the keys of a step aimed at no field (a web `<label>`) go on the replayed screen
+ * (docs/rules.md#r-trust-03): to the keyboard focus, as they did when it was recorded
+ * (docs/rules.md#r-act-08). That place is known only when the recorded screen before the step had an
+ * editable field focused (the field the keys followed) and the replayed device's own read
+ * (`replayedFocus`, its observation's `focusedElement`, docs/rules.md#r-obj-05) has an editable field
+ * focused that is that field: the step's recorded target swapped for the recorded focused field, found
+ * again by `findRecordedTarget` on the replayed screen, strictly (`found`: not moved, not renamed), and
+ * the very node that has the focus. The trace's focus alone decides nothing: a trace is data.
+ */
+export function focusedFieldAgain(
+  step: TimelineStep,
+  recordedScreen: ExportScreen | undefined,
+  replayed: UiNode | undefined,
+  replayedFocus: FocusedElement | undefined,
+): FocusAgain {
+  const now = replayed && replayedFocus ? nodeAtKey(replayed, replayedFocus.nodeKey) : undefined;
+  if (!now) return { refused: 'nothing has the focus on the device' };
+  if (!isEditableNode(now)) return { refused: `the focus is on ${focusedName(now)}, which is not a text field` };
+  const was = recordedScreen ? focusedElement(recordedScreen.root) : undefined;
+  const wasNode = was && recordedScreen ? nodeAtKey(recordedScreen.root, was.nodeKey) : undefined;
+  if (!was || !wasNode || !step.before)
+    return {
+      refused: `the recording shows no field with the focus before the step, so where its keys went is not known (${focusedName(now)} has the focus now)`,
+    };
+  if (!isEditableNode(wasNode))
+    return { refused: `when it was recorded the focus was on ${focusedName(wasNode)}, not a text field (${focusedName(now)} has the focus now)` };
+  // The recorded focused field as the step's target, as the recorder writes a target (nodeKey, node, what XCTest saw).
+  const recorded = traceActionFor({ action: 'tap', target: { node: withoutChildren(wasNode) } }, recordedScreen!.root).target;
+  const found = recorded
+    ? findRecordedTarget({ ...step, before: { ...step.before, target: recorded } }, recordedScreen, replayed, { preferEditable: true })
+    : undefined;
+  if (found?.node !== now || found.check.verdict !== 'found') {
+    const how = found && found.check.verdict !== 'found' ? ` (${found.check.detail})` : '';
+    return { refused: `the focus is on ${focusedName(now)}, not on the field that had it when it was recorded, ${focusedName(wasNode)}${how}` };
+  }
+  const target = traceActionFor({ action: 'tap', target: { node: withoutChildren(now) } }, replayed).target;
+  return target ? { field: now, target } : { refused: `the focused field ${focusedName(now)} cannot be named on the device's screen` };
 }
