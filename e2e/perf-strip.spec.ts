@@ -4,8 +4,8 @@
  * process), a tap is marked on the time axis and hovering the mark says which action it was, and the
  * frame rate is the test runner's own, never the app's.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, openDevice, postAdmin, startDemo, stopAfterEach } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { boxCentre, openDevice, postAdmin, startDemo, stopAfterEach, test } from './harness';
 
 const running = stopAfterEach();
 
