@@ -3,6 +3,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { SOURCE_ALIASES } from './aliases.config';
+import LongestFirst from './tests/support/longest-first';
 
 export default defineConfig({
   resolve: { alias: SOURCE_ALIASES },
@@ -16,6 +17,9 @@ export default defineConfig({
     // Integration files spend most of their time waiting on sockets and the demo's Chromium, so even on
     // two cores two workers finish sooner (vitest's default is one fewer than the cores: one, here).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The longest files first, by a whole run's durations (tests/support/file-durations.json): each worker
+    // takes the next file when it is done, so a long file started last would run alone at the end.
+    sequence: { sequencer: LongestFirst },
     hookTimeout: 90_000,
     // Tests never touch the user's settings or traces, and never send multicast on the real network
     // (the Bonjour test makes its own network namespace).

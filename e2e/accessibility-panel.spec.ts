@@ -9,10 +9,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { ROOT, runParallax, serveDevice, stopAfterEach, urlIn, type DemoUrls } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { ROOT, serveDevice, stopAfterEach, urlIn, test, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** The worker's demo device, its app relaunched on the access screen; the test's own web hosts (the mute is the host's setting, not the device's). */
+const demoDevice = sharedDemoDevice();
 
 /** The rules the access screen plants, from the page's own source. */
 function plantedRules(): string[] {
@@ -36,9 +38,7 @@ test('R-A11Y-17: the panel lists the access screen’s planted findings, picking
   page,
 }) => {
   test.setTimeout(240_000);
-  const demo = await runParallax(['demo-device', '--screen', 'access'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as DemoUrls;
+  const urls = await demoDevice({ screen: 'access' });
   await page.setViewportSize({ width: 1440, height: 1000 });
   let host = await serveDevice(running, urls.runnerUrl);
   await openAudited(page, host.line);

@@ -5,8 +5,8 @@
  * stages and holds the device until its result; each outcome class shows with the device's own words;
  * a badge takes its own click.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, postAdmin, sharedDemoDevice, stopAfterEach, urlIn, type DemoUrls, serveDevice } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { boxCentre, postAdmin, sharedDemoDevice, stopAfterEach, urlIn, type DemoUrls, serveDevice, test } from './harness';
 
 const running = stopAfterEach();
 const SCREEN = { width: 402, height: 874 };

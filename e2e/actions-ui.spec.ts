@@ -5,9 +5,9 @@
  * reason (in plain language), time per stage and before / after frames. Record → actions → Stop writes
  * a .parallax-trace file.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { FAILURE_EXPLANATIONS } from '@shared/protocol/action';
-import { stopProcess, urlIn, boxCentre, postAdmin, stopAfterEach, serveDevice, sharedDemoDevice, STEP_RECORDED_MS } from './harness';
+import { stopProcess, urlIn, boxCentre, postAdmin, stopAfterEach, serveDevice, sharedDemoDevice, STEP_RECORDED_MS, test } from './harness';
 
 const running = stopAfterEach();
 /** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */

@@ -4,14 +4,16 @@
  * picture of their own (the after frame came once, in the frame event; the before is what the page
  * showed), yet the timeline's step opens with its before and after frames, and the screen shows the after.
  */
-import { expect, test } from '@playwright/test';
-import { boxCentre, serveDevice, startDemo, stopAfterEach, urlIn } from './harness';
+import { expect } from '@playwright/test';
+import { boxCentre, serveDevice, stopAfterEach, urlIn, test, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** The worker's demo device, its app relaunched on Sign In (counts from zero); the test's own web host. */
+const demoDevice = sharedDemoDevice();
 
 test('R-PERF-06: one tap sends its after frame over the socket once and the page shows before and after as they were', async ({ page }) => {
   test.setTimeout(90_000);
-  const urls = await startDemo(running, ['--screen', 'login']);
+  const urls = await demoDevice({ screen: 'login' });
   const host = await serveDevice(running, urls.runnerUrl);
   const frames: string[] = [];
   page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => frames.push(typeof payload === 'string' ? payload : '')));

@@ -5,10 +5,12 @@
  * failing, and the App panel shows what the app does offer. Then the Tauri flavour with its UI tools:
  * its elements as boxes, a typed value in the App panel's state after the step, its logs as a list.
  */
-import { expect, test } from '@playwright/test';
-import { boxCentre, connectAppReveal, runParallax, urlIn, stopAfterEach, type DemoUrls, startDemo } from './harness';
+import { expect } from '@playwright/test';
+import { boxCentre, connectAppReveal, runParallax, urlIn, stopAfterEach, type DemoUrls, startDemo, test, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** The iOS flavour's device is the worker's demo device (no flags); the Tauri flavours are flags of their own process. */
+const demoDevice = sharedDemoDevice();
 
 test('R-AR-22, R-AR-24: an app with only the always-present tools: named, observed honestly, its App panel filled', async ({ page }) => {
   test.setTimeout(90_000);
@@ -81,7 +83,7 @@ test('R-AR-10, R-AR-22: the Tauri flavour: DOM-shaped elements as boxes, and the
 
 test('R-AR-32: the iOS flavour: a network call opens to its request and response, and the panel follows a screen change', async ({ page }) => {
   test.setTimeout(90_000);
-  const urls = await startDemo(running, []);
+  const urls = await demoDevice();
   const host = await runParallax(['serve', '--no-default-device'], /^Parallax web host: /);
   running.push(host);
   await page.goto(urlIn(host.line));

@@ -5,8 +5,8 @@
  * from Interact mode runs through AppReveal and lands on the timeline with backend appreveal. Only the
  * tools the app registered are offered.
  */
-import { expect, test } from '@playwright/test';
-import { boxCentre, demoStats, resetDemo, serveDevice, sharedAcrossFile, startDemo, stopAfterEach, urlIn, type DemoUrls } from './harness';
+import { expect } from '@playwright/test';
+import { boxCentre, demoStats, resetDemo, serveDevice, sharedAcrossFile, startDemo, stopAfterEach, urlIn, type DemoUrls, test } from './harness';
 
 const running = stopAfterEach();
 /**

@@ -6,10 +6,12 @@
  * designer renamed Sign In to Log In the text assertion diverges naming both values.
  */
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, openDemoAppReveal, stopAfterEach, stopRecording } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { boxCentre, hostDemoAppReveal, sharedDemoDevice, stopAfterEach, stopRecording, test } from './harness';
 
 const running = stopAfterEach();
+/** The worker's demo device, its app relaunched on Sign In with no variants (the test renames a label); the test's own web host. */
+const demoDevice = sharedDemoDevice();
 
 async function download(page: Page, testId: string): Promise<string> {
   const next = page.waitForEvent('download');
@@ -21,7 +23,8 @@ test('R-ASRT-01, R-ASRT-02, R-ASRT-03 on AppReveal: assertions recorded on the s
   page,
 }) => {
   test.setTimeout(300_000);
-  const urls = await openDemoAppReveal(page, running, 'login');
+  const urls = await demoDevice({ screen: 'login' });
+  await hostDemoAppReveal(page, running, urls);
   const point = await boxCentre(page, 'login.submit');
   await page.mouse.click(point.x, point.y);
   // AppReveal's attributes panel has no iOS rows: the selection shows in the assert controls once recording.

@@ -4,8 +4,8 @@
  * the controls the bridge supplies; a selection on one side selects its pair on the other; a comparison
  * saved while recording reopens from the trace file.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { postAdmin, stopAfterEach, stopRecording, urlIn, type DemoUrls, serveDevice, sharedDemoDevice } from './harness';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { postAdmin, stopAfterEach, stopRecording, urlIn, type DemoUrls, serveDevice, sharedDemoDevice, test } from './harness';
 
 const running = stopAfterEach();
 /** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */

@@ -2,8 +2,8 @@
  * The default device: `parallax serve` with no device starts the demo iPhone (a page rendered by
  * Chromium) and connects to it, as `npm start` does for a new user.
  */
-import { expect, test } from '@playwright/test';
-import { runParallax, urlIn, type Running } from './harness';
+import { expect } from '@playwright/test';
+import { runParallax, urlIn, type Running, test } from './harness';
 
 let host: Running | undefined;
 test.afterEach(async () => {

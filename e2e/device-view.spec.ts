@@ -4,8 +4,8 @@
  * changes the device's size, panes that keep their size after a reload, the saved recording as a
  * notice, and the demo's faults switched from the UI.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, hostDemoAt, sharedDemoDevice, sharedDemoHost, stopAfterEach, stopRecording, STEP_RECORDED_MS, type DemoUrls } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { boxCentre, hostDemoAt, sharedDemoDevice, sharedDemoHost, stopAfterEach, stopRecording, STEP_RECORDED_MS, type DemoUrls, test } from './harness';
 
 const running = stopAfterEach();
 // Each test waits on its own web host, and some on steps over 10 s each on the busy machine: a wide margin, not a speed limit.

@@ -3,8 +3,8 @@
  * shows one live tile per device, each tile the picture of its own device, and a tile opens its device.
  * Behaviour, not timing: how fast is the bench's (`npm run bench -- grid`).
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { demoStats, postAdmin, resetDemo, serveDevice, sharedAcrossFile, startDemoFleet, stopAfterEach, urlIn } from './harness';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { demoStats, postAdmin, resetDemo, serveDevice, sharedAcrossFile, startDemoFleet, stopAfterEach, urlIn, test } from './harness';
 
 const running = stopAfterEach();
 const COUNT = 8;

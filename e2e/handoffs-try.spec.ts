@@ -4,8 +4,8 @@
  * limit is stopped with its reason and the next selector gets a fresh worker; in the merged view an
  * idiomatic XCUITest query finds the tab XCTest reports.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { demoStats, hostDemoAt, sharedDemoDevice, stopAfterEach } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { demoStats, hostDemoAt, sharedDemoDevice, stopAfterEach, test } from './harness';
 
 const running = stopAfterEach();
 /**

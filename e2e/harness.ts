@@ -2,7 +2,7 @@
  * Starts the real `parallax` command as child processes (web host, replay device), the way a user runs
  * it, and reads the URLs they print.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test as base, type Page, type TestInfo } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -301,6 +301,118 @@ export async function stopRecording(page: Page): Promise<string> {
 }
 
 /**
+ * Processes a group of tests shares: `start` boots them for the first use (its processes pushed on
+ * `running`), `reset` puts them back before every later use, `stop` ends them (newest first).
+ */
+class Shared<T, A> {
+  readonly running: Running[] = [];
+  private booted: { value: T } | undefined;
+  constructor(
+    private readonly start: (running: Running[], args: A) => Promise<T>,
+    private readonly reset: (shared: T, args: A) => Promise<void>,
+  ) {}
+
+  async use(args: A): Promise<T> {
+    if (!this.booted) this.booted = { value: await this.start(this.running, args) };
+    else await this.reset(this.booted.value, args);
+    return this.booted.value;
+  }
+
+  /** What the processes printed from these offsets on (all of it for a process started since). */
+  outputSince(offsets: ReadonlyMap<Running, number> = new Map()): string[] {
+    return this.running.map((process) => redactString(process.output().slice(offsets.get(process) ?? 0)));
+  }
+
+  offsets(): Map<Running, number> {
+    return new Map(this.running.map((process) => [process, process.output().length]));
+  }
+
+  async stop(): Promise<void> {
+    for (const process of this.running.splice(0).reverse()) await process.stop();
+    this.booted = undefined;
+  }
+}
+
+/** Attaches what shared processes printed to a failed test, without the tokens in the URLs they printed. */
+async function attachIfFailed(testInfo: TestInfo, label: string, outputs: readonly string[]): Promise<void> {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  for (const [i, body] of outputs.entries()) await testInfo.attach(`${label}-${i}-output`, { body, contentType: 'text/plain' });
+}
+
+/**
+ * What a file's tests share: `start` boots it for the first test that asks, its processes pushed on the
+ * list it is given (stopped after the file's last test, their output attached to a failed test); `reset`
+ * puts it back before every later test, each with the arguments that test asked with.
+ */
+export function sharedAcrossFile<T, A = void>(
+  start: (running: Running[], args: A) => Promise<T>,
+  reset: (shared: T, args: A) => Promise<void>,
+): (args: A) => Promise<T> {
+  const shared = new Shared(start, reset);
+  test.afterEach(async ({}, testInfo) => attachIfFailed(testInfo, 'shared', shared.outputSince()));
+  test.afterAll(async () => shared.stop());
+  return (args) => shared.use(args);
+}
+
+/** The state a test asks the shared demo device for: its app relaunched on `screen` with these faults. */
+export interface DemoState {
+  screen?: string;
+  faults?: readonly string[];
+}
+
+const demoArgs = ({ screen = 'login', faults = [] }: DemoState): string[] => ['--screen', screen, ...faults.flatMap((fault) => ['--fault', fault])];
+
+/**
+ * One `parallax demo-device` (no flags beyond a screen and faults) for every test of the Playwright
+ * worker, across files: booted by the first test that asks, stopped when the worker ends (Playwright
+ * starts a new worker after a failed test, so a failure does not leak into the next test's device).
+ */
+let workerDemo: Shared<DemoUrls, DemoState> | undefined;
+
+/**
+ * Playwright's `test` with what the specs share across files. Every spec imports `test` from here, not
+ * from @playwright/test: Playwright keeps one worker only for files whose worker fixtures are the same, so
+ * a spec on the plain `test` would end the worker, and the shared device with it, twice.
+ */
+export const test = base.extend<{ sharedDemoOutput: void }, { sharedDemo: Shared<DemoUrls, DemoState> }>({
+  sharedDemo: [
+    async ({}, use) => {
+      workerDemo = new Shared(
+        (running, state: DemoState) => startDemo(running, demoArgs(state)),
+        (urls, { screen = 'login', faults = [] }) => resetDemo(urls, screen, faults),
+      );
+      await use(workerDemo);
+      await workerDemo.stop();
+      workerDemo = undefined;
+    },
+    { scope: 'worker', auto: true },
+  ],
+  // A failed test keeps what the worker's shared device printed while it ran.
+  sharedDemoOutput: [
+    async ({ sharedDemo }, use, testInfo) => {
+      const offsets = sharedDemo.offsets();
+      await use();
+      await attachIfFailed(testInfo, 'shared-demo', sharedDemo.outputSince(offsets));
+    },
+    { auto: true },
+  ],
+});
+
+/**
+ * The demo device the worker shares, for tests that each act on it but need no device process of their
+ * own: before every test but the worker's first, its app is relaunched through the admin reset (fresh
+ * screens and documents, the test's faults, no variants, request counts from zero), so no test sees
+ * another's app state, while the device's Chromium boots once per worker instead of once per test or
+ * file (about 6 s at load 13 on the 2-core machine). Each test still starts its own web host.
+ */
+export function sharedDemoDevice(): (state?: DemoState) => Promise<DemoUrls> {
+  return (state = {}) => {
+    if (!workerDemo) throw new Error("sharedDemoDevice: the spec runs on @playwright/test's test; import test from './harness'");
+    return workerDemo.use(state);
+  };
+}
+
+/**
  * One demo device and web host for the tests of a file that only look and pick (no action, recording,
  * fault or saved setting reaches the device or the host), so a file boots them once instead of once a
  * test (a boot is 5–18 s on the busy 2-core machine, most of such a test's time). Each test gets its own
@@ -308,91 +420,21 @@ export async function stopRecording(page: Page): Promise<string> {
  * Started by the first test that asks; stopped after the file's last test.
  */
 export function sharedDemoHost(): (page: Page, size: { width: number; height: number }, screen?: string) => Promise<DemoUrls> {
-  const running: Running[] = [];
-  let shared: { urls: DemoUrls; hostUrl: string } | undefined;
-  test.afterEach(async ({}, testInfo) => {
-    if (testInfo.status === testInfo.expectedStatus) return;
-    for (const [i, process] of running.entries()) {
-      await testInfo.attach(`shared-process-${i}-output`, { body: redactString(process.output()), contentType: 'text/plain' });
-    }
-  });
-  test.afterAll(async () => {
-    for (const process of running.splice(0).reverse()) await process.stop();
-    shared = undefined;
-  });
-  return async (page, size, screen = 'login') => {
-    if (!shared) {
+  const shared = sharedAcrossFile(
+    async (running, screen: string) => {
       const urls = await startDemo(running, ['--screen', screen]);
       const host = await serveDevice(running, urls.runnerUrl, [urls.adminUrl]);
-      shared = { urls, hostUrl: urlIn(host.line) };
-    } else await postAdmin(shared.urls, 'screen', { screen });
+      return { urls, hostUrl: urlIn(host.line) };
+    },
+    ({ urls }, screen) => postAdmin(urls, 'screen', { screen }),
+  );
+  return async (page, size, screen = 'login') => {
+    const { urls, hostUrl } = await shared(screen);
     await page.setViewportSize(size);
-    await page.goto(shared.hostUrl);
+    await page.goto(hostUrl);
     await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
     await expect(page.getByTestId('screen-image')).toBeVisible();
-    return shared.urls;
-  };
-}
-
-/**
- * One `parallax demo-device` process for the tests of a file that each act on the device but need no
- * device process of their own: before each test after the first, the demo app is relaunched through the
- * admin reset (fresh screens and documents, the test's faults, no variants, request counts from zero), so
- * no test sees another's app state, while the device's Chromium boots once per file instead of once per
- * test (about 6 s of each test at load 13 on the 2-core machine). Each test still starts its own web host.
- * Started by the first test that asks; stopped after the file's last test.
- */
-export function sharedDemoDevice(): (options?: { screen?: string; faults?: readonly string[] }) => Promise<DemoUrls> {
-  const running: Running[] = [];
-  let urls: DemoUrls | undefined;
-  test.afterEach(async ({}, testInfo) => {
-    if (testInfo.status === testInfo.expectedStatus) return;
-    for (const [i, process] of running.entries()) {
-      await testInfo.attach(`shared-demo-${i}-output`, { body: redactString(process.output()), contentType: 'text/plain' });
-    }
-  });
-  test.afterAll(async () => {
-    for (const process of running.splice(0).reverse()) await process.stop();
-    urls = undefined;
-  });
-  return async ({ screen = 'login', faults = [] } = {}) => {
-    if (!urls) {
-      urls = await startDemo(running, ['--screen', screen, ...faults.flatMap((fault) => ['--fault', fault])]);
-      return urls;
-    }
-    const response = await fetch(`${urls.adminUrl}/reset`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ screen, faults, variants: [] }),
-    });
-    expect(response.status, await response.text()).toBe(200);
     return urls;
-  };
-}
-
-/**
- * What a file's tests share when `sharedDemoDevice` does not fit (a fleet, a device on a chosen port):
- * `start` boots it for the first test that asks, its processes pushed on the list it is given (stopped
- * after the file's last test, their output attached to a failed test); `reset` puts it back before
- * every later test. Each test still starts its own web host.
- */
-export function sharedAcrossFile<T>(start: (running: Running[]) => Promise<T>, reset: (shared: T) => Promise<void>): () => Promise<T> {
-  const running: Running[] = [];
-  let shared: { value: T } | undefined;
-  test.afterEach(async ({}, testInfo) => {
-    if (testInfo.status === testInfo.expectedStatus) return;
-    for (const [i, process] of running.entries()) {
-      await testInfo.attach(`shared-${i}-output`, { body: redactString(process.output()), contentType: 'text/plain' });
-    }
-  });
-  test.afterAll(async () => {
-    for (const process of running.splice(0).reverse()) await process.stop();
-    shared = undefined;
-  });
-  return async () => {
-    if (!shared) shared = { value: await start(running) };
-    else await reset(shared.value);
-    return shared.value;
   };
 }
 

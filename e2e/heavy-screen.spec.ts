@@ -9,12 +9,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { heavyHierarchy, heavyLayout, tileCenter, writeHeavyRecording } from '@demo/heavy-recording';
 import { flattenTree } from '@shared/model/tree';
 import { boundsOf } from '@shared/model/node';
 import { matchingFields, normalizeQuery } from '@shared/inspect';
-import { runParallax, stopAfterEach, urlIn } from './harness';
+import { runParallax, stopAfterEach, urlIn, test } from './harness';
 
 const running = stopAfterEach();
 const NODES = 50_000;

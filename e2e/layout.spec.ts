@@ -4,10 +4,21 @@
  * that centres on the selection, a timeline whose columns read whole, sizes kept across a reload, and a
  * selection that follows its element across observations.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
 import { SCREENS } from '@demo/phone/app-page';
-import { boxCentre, hostDemoAt, postAdmin, sharedDemoDevice, sharedDemoHost, stopAfterEach, stopRecording, STEP_RECORDED_MS, type DemoUrls } from './harness';
+import {
+  boxCentre,
+  hostDemoAt,
+  postAdmin,
+  sharedDemoDevice,
+  sharedDemoHost,
+  stopAfterEach,
+  stopRecording,
+  STEP_RECORDED_MS,
+  type DemoUrls,
+  test,
+} from './harness';
 
 const running = stopAfterEach();
 // Each test starts its own web host (and the first the file's demo device), which take a while on a busy machine: a wide margin, not a speed limit.

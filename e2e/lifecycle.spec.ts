@@ -7,7 +7,7 @@
  * land: the demo device's own count of the runner's request_launch_app (its admin stats), not the page.
  */
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import {
   boxCentre,
   demoStats,
@@ -19,6 +19,7 @@ import {
   stopAfterEach,
   stopRecording,
   type DemoUrls,
+  test,
 } from './harness';
 
 const running = stopAfterEach();

@@ -3,10 +3,12 @@
  * stuck on the device; pausing stops them, and a read that answers after the pause is not shown;
  * resuming starts them again.
  */
-import { expect, test } from '@playwright/test';
-import { openDevice, postAdmin, stopAfterEach, type DemoUrls, startDemo } from './harness';
+import { expect } from '@playwright/test';
+import { openDevice, postAdmin, stopAfterEach, type DemoUrls, test, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** The worker's demo device, its app relaunched on Sign In with no faults and its read counts from zero; the test's own web host. */
+const demoDevice = sharedDemoDevice();
 
 async function hierarchyReads(demo: DemoUrls): Promise<number> {
   const stats = (await (await fetch(`${demo.adminUrl}/stats`)).json()) as { requests: Record<string, number> };
@@ -15,7 +17,7 @@ async function hierarchyReads(demo: DemoUrls): Promise<number> {
 
 test('R-PERF-05: pictures keep coming while a tree read is stuck; a pause drops the late read and stops pictures; resume restarts them', async ({ page }) => {
   test.setTimeout(90_000);
-  const demo = await startDemo(running, ['--screen', 'login']);
+  const demo = await demoDevice({ screen: 'login' });
   await openDevice(page, running, demo.runnerUrl);
   const live = page.getByTestId('live-toggle');
   await expect(live).toHaveAttribute('data-live', 'true');

@@ -9,8 +9,8 @@
  * `parallax` command and switches screens and faults through the device's admin endpoint, as a tester at a
  * device rack would.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { urlIn, postAdmin, stopAfterEach, type DemoUrls, serveDevice, sharedDemoDevice } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { urlIn, postAdmin, stopAfterEach, type DemoUrls, serveDevice, sharedDemoDevice, test } from './harness';
 
 const running = stopAfterEach();
 /** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */

@@ -4,17 +4,19 @@
  * from the tree and from the accessibility findings alike, and says how many nodes it hid; the whole tree
  * and every finding come back when the scope is set back. The figures compared are this run's own.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { openDevice, startDemo, stopAfterEach } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { openDevice, stopAfterEach, test, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** The worker's demo device, its app relaunched on Edges; the test's own web host. */
+const demoDevice = sharedDemoDevice();
 
 const findingKeys = (page: Page) => page.getByTestId('a11y-finding').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['nodeKey']!).sort());
 const rowKeys = (page: Page) => page.getByTestId('tree-node').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset['nodeKey']!));
 
 test('R-SCOPE-06, R-SCOPE-05: the content area narrows the shown tree and its findings alike and says so; Whole tree brings them back', async ({ page }) => {
   test.setTimeout(150_000);
-  const demo = await startDemo(running, ['--screen', 'edges']);
+  const demo = await demoDevice({ screen: 'edges' });
   await openDevice(page, running, demo.runnerUrl);
   await page.getByTestId('a11y-toggle').check();
   const findings = page.getByTestId('a11y-finding');

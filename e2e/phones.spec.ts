@@ -4,8 +4,8 @@
  * removable, and the demo panel on the screen the device really shows. Ground truth is the demo's own:
  * its runner's /health names its UDID, its admin endpoint its screen.
  */
-import { expect, test } from '@playwright/test';
-import { boxCentre, runParallax, serveDevice, sharedDemoDevice, startDemoFleet, stopAfterEach, urlIn } from './harness';
+import { expect } from '@playwright/test';
+import { boxCentre, runParallax, serveDevice, sharedDemoDevice, startDemoFleet, stopAfterEach, urlIn, test } from './harness';
 
 const running = stopAfterEach();
 /** The one-phone tests share a demo device, its app relaunched on Sign In before each; the two-phone test has its own pair. */

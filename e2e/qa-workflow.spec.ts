@@ -3,10 +3,12 @@
  * beside their wire names, devices named by their phone, app and kind, and an empty device list that says how
  * to get a real device in.
  */
-import { expect, test } from '@playwright/test';
-import { boxCentre, openDevice, runParallax, stopAfterEach, urlIn, startDemo } from './harness';
+import { expect } from '@playwright/test';
+import { boxCentre, openDevice, runParallax, stopAfterEach, urlIn, test, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** The second test's device: the worker's demo device, its app relaunched on Sign In; the test's own web host. */
+const demoDevice = sharedDemoDevice();
 // No shared device (issue 29): only the second test boots one; the first must see a host with no device at all.
 
 test('an empty device list says how to get a simulator, an iPhone or an AppReveal app in', async ({ page }) => {
@@ -23,7 +25,7 @@ test('an empty device list says how to get a simulator, an iPhone or an AppRevea
 });
 
 test('the demo is listed by its phone, its app and its kind; a picked button reads in iOS terms, its wire names beside them', async ({ page }) => {
-  const demo = await startDemo(running, ['--screen', 'login']);
+  const demo = await demoDevice({ screen: 'login' });
   await openDevice(page, running, demo.runnerUrl);
   // A runner alone names its phone by the UDID its /health gave (docs/rules.md#r-phone-02), never by the app on it.
   await expect(page.getByTestId('phone-name')).toHaveText(/^iOS device [0-9A-F]{8}…$/);

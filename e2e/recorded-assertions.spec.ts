@@ -6,10 +6,12 @@
  * the text assertion diverges naming both values while "visible" (found by its id) still matches.
  */
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, openDevice, startDemo, stopAfterEach, stopRecording } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { boxCentre, openDevice, stopAfterEach, stopRecording, test, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** The worker's demo device, its app relaunched on Sign In; the test's own web host. */
+const demoDevice = sharedDemoDevice();
 
 /** Selects the node with this id by clicking its box in Inspect mode (nothing is sent to the device). */
 async function select(page: Page, id: string): Promise<void> {
@@ -28,7 +30,7 @@ test('R-ASRT-01, R-ASRT-02, R-ASRT-03: assertions recorded on the selected eleme
   page,
 }) => {
   test.setTimeout(300_000);
-  const urls = await startDemo(running, ['--screen', 'login']);
+  const urls = await demoDevice({ screen: 'login' });
   await openDevice(page, running, urls.runnerUrl);
   // Not recording: there is nothing to assert into.
   await select(page, 'login.submit');

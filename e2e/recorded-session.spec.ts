@@ -2,8 +2,8 @@
  * The walking skeleton, end to end: the real `parallax` processes, the web host in Chromium, and the
  * recorded Settings session (iPhone 17 simulator, iOS 26.5) played back over a real WebSocket.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { GOLDEN, runParallax, stopAfterEach, stopProcess, urlIn } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { GOLDEN, runParallax, stopAfterEach, stopProcess, urlIn, test } from './harness';
 
 const running = stopAfterEach();
 

@@ -5,8 +5,8 @@
  * the step shows its recorded and replayed figures side by side and is flagged on the replayed side,
  * against the threshold the view sets (one value for the step's window and the replay's figures).
  */
-import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, openDevice, postAdmin, startDemo, stopAfterEach, stopRecording } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { boxCentre, openDevice, postAdmin, startDemo, stopAfterEach, stopRecording, test } from './harness';
 
 const running = stopAfterEach();
 

@@ -5,7 +5,7 @@
  * the first step diverges (its target is not found) and, stopping there, the rest are not reached; told to
  * continue, every step gets a verdict; Stop stops between steps.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import {
   boxCentre,
   bridgeActionsSent,
@@ -18,6 +18,7 @@ import {
   serveDevice,
   sharedDemoDevice,
   STEP_RECORDED_MS,
+  test,
 } from './harness';
 
 const running = stopAfterEach();

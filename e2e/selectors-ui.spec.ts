@@ -4,8 +4,8 @@
  * every match on the screen and in the tree, an invalid one says why, and Copy puts the text on the
  * clipboard.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { boxCentre, serveDevice, sharedDemoDevice, stopAfterEach, urlIn, type DemoUrls } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { boxCentre, serveDevice, sharedDemoDevice, stopAfterEach, urlIn, type DemoUrls, test } from './harness';
 
 const running = stopAfterEach();
 /** One demo device for the file, its app relaunched on Sign In (faults off) before each test; each test its own host. */

@@ -9,10 +9,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { ROOT, boxCentre, postAdmin, runParallax, serveDevice, stopAfterEach, stopRecording, urlIn, type DemoUrls } from './harness';
+import { expect } from '@playwright/test';
+import { ROOT, boxCentre, postAdmin, serveDevice, stopAfterEach, stopRecording, urlIn, test, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
+/** The worker's demo device, its app relaunched on the access screen; the test's own web host. */
+const demoDevice = sharedDemoDevice();
 
 function plantedRules(): string[] {
   const html = readFileSync(join(ROOT, 'resources', 'demo-app', 'index.html'), 'utf8');
@@ -26,9 +28,7 @@ test('R-A11Y-21: a recorded step lists its findings offline, picking one selects
   page,
 }) => {
   test.setTimeout(240_000);
-  const demo = await runParallax(['demo-device', '--screen', 'access'], /runnerUrl/, 60_000);
-  running.push(demo);
-  const urls = JSON.parse(demo.line) as DemoUrls;
+  const urls = await demoDevice({ screen: 'access' });
   await page.setViewportSize({ width: 1440, height: 1000 });
   const host = await serveDevice(running, urls.runnerUrl, [urls.adminUrl]);
   await page.goto(urlIn(host.line));

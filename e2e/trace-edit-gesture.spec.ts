@@ -5,12 +5,14 @@
  * those points against where the mouse pressed and let go, so an arrow drawn elsewhere, reversed or at
  * the wrong scale fails.
  */
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { openTraceFile } from '@main/trace/open';
 import { isFilmstripStep } from '@shared/trace/reader';
-import { boxCentre, openDemoInteractive, stopAfterEach, stopRecording } from './harness';
+import { boxCentre, hostDemoInteractive, sharedDemoDevice, stopAfterEach, stopRecording, test } from './harness';
 
 const running = stopAfterEach();
+/** The worker's demo device, its app relaunched on the Feed; the test's own web host. */
+const demoDevice = sharedDemoDevice();
 
 type Point = { x: number; y: number };
 const point = (value: unknown): Point => {
@@ -28,7 +30,7 @@ async function box(locator: Locator) {
 
 test('R-EDIT-08: a recorded swipe is drawn on its before frame as an arrow from where the recorded stroke began to where it ended', async ({ page }) => {
   test.setTimeout(150_000);
-  await openDemoInteractive(page, running, 'feed');
+  await hostDemoInteractive(page, running, await demoDevice({ screen: 'feed' }));
 
   // Where the mouse presses and lets go, in the device's points (the live screen's own scale).
   const list = await boxCentre(page, 'feed.list');

@@ -7,8 +7,8 @@
  * screen refused with what it shows. Each step's tap point is drawn on its before frame.
  */
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
-import { demoStats, hostDemoInteractive, postAdmin, recordTaps, sharedDemoDevice, stopAfterEach, type DemoUrls } from './harness';
+import { expect, type Page } from '@playwright/test';
+import { demoStats, hostDemoInteractive, postAdmin, recordTaps, sharedDemoDevice, stopAfterEach, type DemoUrls, test } from './harness';
 
 const running = stopAfterEach();
 /**

@@ -5,8 +5,20 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { ROOT, urlIn, boxCentre, bridgeActionsSent, postAdmin, stopAfterEach, stopRecording, serveDevice, sharedDemoDevice, STEP_RECORDED_MS } from './harness';
+import { expect } from '@playwright/test';
+import {
+  ROOT,
+  urlIn,
+  boxCentre,
+  bridgeActionsSent,
+  postAdmin,
+  stopAfterEach,
+  stopRecording,
+  serveDevice,
+  sharedDemoDevice,
+  STEP_RECORDED_MS,
+  test,
+} from './harness';
 
 const running = stopAfterEach();
 /** One demo device for the file: started by the first test, its app relaunched (faults off, counts from zero) before each later one; each test has its own web host. */
