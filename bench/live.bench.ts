@@ -21,8 +21,11 @@ import { DemoDevice } from '@demo/device/demo-device';
 import { RunnerServer } from '@demo/runner/server';
 import { LAUNCH_ARGS } from '@demo/phone/browser';
 import { findBrowser } from '@demo/phone/find-browser';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { percentile, serveInChild } from './web-host-process';
-import { PhaseProbe } from './live-phases';
+import { PhaseProbe, UI_PROBE } from './live-phases';
 
 const ROUNDS = Number(process.env.LIVE_ROUNDS ?? 3);
 const WINDOW_MS = Number(process.env.LIVE_WINDOW_MS ?? 3_000);
@@ -89,8 +92,16 @@ async function open(browser: Browser, name: string, options: { emulatedScale?: b
     probe = new PhaseProbe(device, server);
   }
   const port = await server.listen(0);
-  const { url, child } = await serveInChild(['--device', `ws://127.0.0.1:${port}/ws`]);
+  // The host's own trace (src-main/host/live-trace.ts), for the probed device only.
+  const hostTrace = probe ? join(mkdtempSync(join(tmpdir(), 'parallax-live-trace-')), 'host.jsonl') : undefined;
+  if (hostTrace) process.env['PARALLAX_LIVE_TRACE'] = hostTrace;
+  const { url, child } = await serveInChild(['--device', `ws://127.0.0.1:${port}/ws`]).finally(() => delete process.env['PARALLAX_LIVE_TRACE']);
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  if (probe && hostTrace) {
+    probe.watchHost(hostTrace);
+    await page.addInitScript(UI_PROBE);
+    probe.watchUi(page);
+  }
   await page.goto(url);
   await page.getByTestId('device-item').click();
   await page.getByTestId('screen-image').waitFor();
