@@ -12,7 +12,7 @@
  *  - `stall`: the demo's event loop held for longer than STALL_MS (nothing else in the process ran);
  *  - `page`: a long task in the app page (Chromium drew and captured nothing meanwhile).
  * And beyond the device (`watchHost`, `watchUi`): the web host (its `PARALLAX_LIVE_TRACE` file,
- * src-main/host/live-trace.ts) and the Parallax page (a PerformanceObserver and the API socket's own
+ * src-main/connection/live-trace.ts) and the Parallax page (a PerformanceObserver and the API socket's own
  * messages), so a gap in which the device was not asked is laid to what held the asking:
  *  - `h-stall`: the host's event loop held; `h-decode`: a big runner message decoded; `h-push`: a pushed
  *    tree observed; `h-send`: an API message packed (its first piece written); `h-stream`: the rest of it;

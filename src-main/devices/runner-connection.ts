@@ -10,7 +10,7 @@ import { DeviceGate } from '@main/connection/gate';
 import { Dispatcher, type DispatcherOptions } from '@main/runner/dispatch/dispatcher';
 import { AFTER_READ_STAGE } from '@main/runner/dispatch/run';
 import { Observer } from '@main/runner/observer';
-import { epochNow, liveTrace } from '@main/host/live-trace';
+import { epochNow, liveTrace } from '@main/connection/live-trace';
 import { PerfMode } from '@main/runner/perf-mode';
 import type { ObservedFrame, PhoneFacts } from '@shared/protocol/device';
 import { httpGet } from '@main/discovery/http-probe';

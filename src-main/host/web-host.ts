@@ -16,9 +16,10 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiCallEnvelopeSchema, MAX_API_FRAME_BYTES, MAX_TRACE_BYTES, TRACE_UPLOAD_PATH } from '@shared/api/api';
 import { packFrames, WirePacker } from '@shared/protocol/wire';
+import { EVENTS_OFF, EVENTS_PARAM } from '@shared/api/sockets';
 import type { ApiService } from './api';
 import { jsonChunks } from './json-chunks';
-import { epochNow, liveTrace } from './live-trace';
+import { epochNow, liveTrace } from '@main/connection/live-trace';
 
 export const RENDERER_CSP = [
   "default-src 'self'",
@@ -218,7 +219,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       socket.destroy();
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => serveApiSocket(ws, options.api));
+    // `?events=off`: calls only (the page's pictures socket, docs/rules.md#r-perf-15).
+    const events = url.searchParams.get(EVENTS_PARAM) !== EVENTS_OFF;
+    wss.handleUpgrade(request, socket, head, (ws) => serveApiSocket(ws, options.api, events));
   });
 
   await new Promise<void>((resolvePromise, reject) => {
@@ -240,7 +243,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
-function serveApiSocket(ws: WebSocket, api: ApiService): void {
+function serveApiSocket(ws: WebSocket, api: ApiService, events: boolean): void {
   // What this page already received: each observation and screenshot crosses this socket once; a new
   // socket (a reload, a reconnect) starts empty on both sides (docs/protocol.md#p-api-wire).
   const packer = new WirePacker();
@@ -290,9 +293,12 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
       next = rest.next();
     }
   };
-  const unsubscribe = api.subscribe((event, payload) => {
-    if (ws.readyState === ws.OPEN) send({ event, payload: packFrames(packer, payload) });
-  });
+  // A socket without events carries its calls' replies alone: nothing streams ahead of them.
+  const unsubscribe = events
+    ? api.subscribe((event, payload) => {
+        if (ws.readyState === ws.OPEN) send({ event, payload: packFrames(packer, payload) });
+      })
+    : () => undefined;
   ws.on('close', unsubscribe);
   // A frame over maxPayload (or any protocol error) is an 'error' on this socket, which ws then closes
   // (1009 for the size). Without a listener Node would exit, taking every device with it (R-HOST-01).

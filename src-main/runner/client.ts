@@ -24,7 +24,7 @@ import {
 } from '@shared/protocol/runner';
 import { MAX_FRAME_BYTES, ProtocolDecodeError } from '@shared/protocol/errors';
 import { plainConnectError } from '@shared/inspect/connect-error';
-import { epochNow, liveTrace } from '@main/host/live-trace';
+import { epochNow, liveTrace } from '@main/connection/live-trace';
 
 /** Bench instrumentation (live-trace.ts): runner messages this long have their decode traced. */
 const TRACED_FRAME_CHARS = 100_000;

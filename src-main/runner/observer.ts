@@ -22,7 +22,7 @@ import { projectVisible } from '@shared/observe/projection';
 import { limitDepth } from '@shared/model/node';
 import type { BridgeRead } from '@shared/observe/bridge-merge';
 import type { WebRead } from '@shared/observe/web-merge';
-import { epochNow, liveTrace } from '@main/host/live-trace';
+import { epochNow, liveTrace } from '@main/connection/live-trace';
 import { RunnerError, type RunnerClient } from './client';
 
 /** R-OBS-01, R-OWV-01: every SDK read has 2 s. */
