@@ -16,7 +16,6 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiCallEnvelopeSchema, MAX_API_FRAME_BYTES, MAX_TRACE_BYTES, TRACE_UPLOAD_PATH } from '@shared/api/api';
 import { packFrames, WirePacker } from '@shared/protocol/wire';
-import { EVENTS_OFF, EVENTS_PARAM } from '@shared/api/sockets';
 import type { ApiService } from './api';
 import { jsonChunks } from './json-chunks';
 import { epochNow, liveTrace } from '@main/connection/live-trace';
@@ -219,9 +218,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       socket.destroy();
       return;
     }
-    // `?events=off`: calls only (the page's pictures socket, docs/rules.md#r-perf-15).
-    const events = url.searchParams.get(EVENTS_PARAM) !== EVENTS_OFF;
-    wss.handleUpgrade(request, socket, head, (ws) => serveApiSocket(ws, options.api, events));
+    wss.handleUpgrade(request, socket, head, (ws) => serveApiSocket(ws, options.api));
   });
 
   await new Promise<void>((resolvePromise, reject) => {
@@ -243,7 +240,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
-function serveApiSocket(ws: WebSocket, api: ApiService, events: boolean): void {
+function serveApiSocket(ws: WebSocket, api: ApiService): void {
   // What this page already received: each observation and screenshot crosses this socket once; a new
   // socket (a reload, a reconnect) starts empty on both sides (docs/protocol.md#p-api-wire).
   const packer = new WirePacker();
@@ -251,12 +248,12 @@ function serveApiSocket(ws: WebSocket, api: ApiService, events: boolean): void {
   // the step limit) goes as fragments of one WebSocket message, a chunk per turn, each once the last was
   // written (docs/rules.md#r-mem-07). Messages sent meanwhile wait their turn: fragments of two messages
   // may not interleave, and the page learns ids in the socket's order.
-  const waiting: unknown[] = [];
+  const waiting: Array<[message: unknown, traced?: { kind: string; start: number }]> = [];
   let streaming = false;
   const send = (message: unknown, traced?: { kind: string; start: number }) => {
     if (ws.readyState !== ws.OPEN) return;
     if (streaming) {
-      waiting.push(message);
+      waiting.push([message, traced]);
       return;
     }
     const started = liveTrace ? epochNow() : 0;
@@ -276,7 +273,7 @@ function serveApiSocket(ws: WebSocket, api: ApiService, events: boolean): void {
     void sendFragments(first.value, second.value, chunks).finally(() => {
       liveTrace?.span('stream', streamed);
       streaming = false;
-      for (const next of waiting.splice(0)) send(next);
+      for (const [next, traced] of waiting.splice(0)) send(next, traced);
     });
   };
   const sendFragments = async (first: string, second: string, rest: Iterator<string>) => {
@@ -293,12 +290,9 @@ function serveApiSocket(ws: WebSocket, api: ApiService, events: boolean): void {
       next = rest.next();
     }
   };
-  // A socket without events carries its calls' replies alone: nothing streams ahead of them.
-  const unsubscribe = events
-    ? api.subscribe((event, payload) => {
-        if (ws.readyState === ws.OPEN) send({ event, payload: packFrames(packer, payload) });
-      })
-    : () => undefined;
+  const unsubscribe = api.subscribe((event, payload) => {
+    if (ws.readyState === ws.OPEN) send({ event, payload: packFrames(packer, payload) });
+  });
   ws.on('close', unsubscribe);
   // A frame over maxPayload (or any protocol error) is an 'error' on this socket, which ws then closes
   // (1009 for the size). Without a listener Node would exit, taking every device with it (R-HOST-01).

@@ -4,7 +4,7 @@
  * 30 s; a lost connection is said as such.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IpcTransport, WebSocketTransport, UNBOUNDED_METHODS, picturesSocketUrl } from '@renderer/api/transport';
+import { IpcTransport, WebSocketTransport, UNBOUNDED_METHODS } from '@renderer/api/transport';
 import { stringifyJsonLossless } from '@shared/protocol/json';
 import { MAX_API_FRAME_BYTES } from '@shared/api/api';
 
@@ -217,37 +217,5 @@ describe('the Electron transport and frames sent once (docs/rules.md#r-perf-06)'
     expect(fake.calls.filter((m) => m === 'wire.reset')).toHaveLength(2);
     expect(statuses).toEqual(['lost', 'connected']);
     transport.close();
-  });
-});
-
-describe('the transport and live pictures (docs/rules.md#r-perf-15)', () => {
-  it('R-PERF-15: device.screenshot goes over the pictures socket, opened at the first picture; every other call stays on the main socket', async () => {
-    const opened: string[] = [];
-    class Recording extends FakeSocket {
-      constructor(url: string) {
-        super(url);
-        opened.push(url);
-      }
-    }
-    vi.stubGlobal('WebSocket', Recording);
-    const transport = new WebSocketTransport({ url: 'ws://127.0.0.1:1/api?token=t', picturesUrl: picturesSocketUrl('ws://127.0.0.1:1/api?token=t') });
-    await vi.advanceTimersByTimeAsync(0);
-    const main = FakeSocket.last!;
-    expect(opened).toEqual(['ws://127.0.0.1:1/api?token=t']);
-    const shot = transport.call('device.screenshot', { deviceId: 'device-1' });
-    await vi.advanceTimersByTimeAsync(0);
-    const pictures = FakeSocket.last!;
-    expect(opened).toEqual(['ws://127.0.0.1:1/api?token=t', 'ws://127.0.0.1:1/api?token=t&events=off']);
-    expect(main.sent).toEqual([]);
-    const sent = JSON.parse(pictures.sent[0]!) as { id: number; method: string };
-    expect(sent.method).toBe('device.screenshot');
-    pictures.reply(sent.id, { deviceId: 'device-1', receivedAt: 1, screenshot: { format: 'png', dataBase64: 'AAAA' } });
-    await expect(shot).resolves.toMatchObject({ screenshot: { dataBase64: 'AAAA' } });
-    void transport.call('devices.list', {}).catch(() => undefined);
-    await vi.advanceTimersByTimeAsync(0);
-    expect((JSON.parse(main.sent[0]!) as { method: string }).method).toBe('devices.list');
-    expect(pictures.sent).toHaveLength(1);
-    transport.close();
-    expect(pictures.readyState).toBe(3);
   });
 });

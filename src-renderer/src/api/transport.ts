@@ -27,7 +27,6 @@ import {
   TRACE_UPLOAD_PATH,
   MAX_API_FRAME_BYTES,
 } from '@shared/api/api';
-import { EVENTS_OFF, EVENTS_PARAM } from '@shared/api/sockets';
 import { parseJsonLossless, stringifyJsonLossless } from '@shared/protocol/json';
 import { unpackFrames, WIRE_RESET_METHOD, WireRefError, WireUnpacker } from '@shared/protocol/wire';
 
@@ -291,18 +290,7 @@ export interface WebSocketTransportOptions {
   reconnectDelaysMs?: readonly number[];
   /** What to say while the connection is down, when we know better than "host connection lost". */
   lostDetail?: string;
-  /**
-   * A socket of its own for `device.screenshot` (the web host's `/api?events=off`: calls only, no
-   * events), opened at the first such call. Live mode's pictures then never wait behind a tree on the
-   * API socket: the host writes a 50,000-node frame (6 MiB) as fragments of one message, and every
-   * message after it, a picture included, waited until the page had taken all of it
-   * (docs/rules.md#r-perf-15).
-   */
-  picturesUrl?: string;
 }
-
-/** The calls that go over the pictures socket when there is one. */
-export const PICTURE_METHODS: ReadonlySet<ApiMethod> = new Set<ApiMethod>(['device.screenshot']);
 
 const LOST = 'host connection lost';
 
@@ -321,8 +309,6 @@ export class WebSocketTransport implements Transport {
   private closed = false;
   private readonly callTimeoutMs: number;
   private readonly delays: readonly number[];
-  /** The pictures socket (options.picturesUrl), once a picture was asked for. */
-  private pictures: WebSocketTransport | undefined;
 
   constructor(private readonly options: WebSocketTransportOptions) {
     this.callTimeoutMs = options.callTimeoutMs ?? 30_000;
@@ -331,11 +317,6 @@ export class WebSocketTransport implements Transport {
   }
 
   call<M extends ApiMethod>(method: M, input: ApiInput<M>): Promise<ApiOutput<M>> {
-    const { picturesUrl, ...rest } = this.options;
-    if (picturesUrl !== undefined && PICTURE_METHODS.has(method) && !this.closed) {
-      this.pictures ??= new WebSocketTransport({ ...rest, url: picturesUrl });
-      return this.pictures.call(method, input);
-    }
     let params: unknown;
     try {
       params = checkInput(method, input);
@@ -404,7 +385,6 @@ export class WebSocketTransport implements Transport {
   }
 
   close(): void {
-    this.pictures?.close();
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.socket?.close();
@@ -562,13 +542,6 @@ export function webSocketApiUrl(location: Pick<Location, 'protocol' | 'host' | '
   return { url: `${scheme}://${location.host}/api${query}`, token };
 }
 
-/** The same socket's URL asking for calls only, no events (the web host's pictures socket). */
-export function picturesSocketUrl(apiUrl: string): string {
-  const url = new URL(apiUrl);
-  url.searchParams.set(EVENTS_PARAM, EVENTS_OFF);
-  return url.toString();
-}
-
 /** The preload's bridge when running in Electron, else a WebSocket to the host that served the page. */
 export function createTransport(): Transport {
   const bridge: unknown = (globalThis as { parallax?: unknown }).parallax;
@@ -576,7 +549,6 @@ export function createTransport(): Transport {
   const { url, token } = webSocketApiUrl(window.location);
   return new WebSocketTransport({
     url,
-    picturesUrl: picturesSocketUrl(url),
     ...(token ? {} : { lostDetail: `${LOST}: open the URL with the ?token= the host printed` }),
   });
 }
