@@ -21,8 +21,11 @@ import { DemoDevice } from '@demo/device/demo-device';
 import { RunnerServer } from '@demo/runner/server';
 import { LAUNCH_ARGS } from '@demo/phone/browser';
 import { findBrowser } from '@demo/phone/find-browser';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { percentile, serveInChild } from './web-host-process';
-import { PhaseProbe } from './live-phases';
+import { PhaseProbe, UI_PROBE } from './live-phases';
 
 const ROUNDS = Number(process.env.LIVE_ROUNDS ?? 3);
 const WINDOW_MS = Number(process.env.LIVE_WINDOW_MS ?? 3_000);
@@ -89,8 +92,16 @@ async function open(browser: Browser, name: string, options: { emulatedScale?: b
     probe = new PhaseProbe(device, server);
   }
   const port = await server.listen(0);
-  const { url, child } = await serveInChild(['--device', `ws://127.0.0.1:${port}/ws`]);
+  // The host's own trace (src-main/connection/live-trace.ts), for the probed device only.
+  const hostTrace = probe ? join(mkdtempSync(join(tmpdir(), 'parallax-live-trace-')), 'host.jsonl') : undefined;
+  if (hostTrace) process.env['PARALLAX_LIVE_TRACE'] = hostTrace;
+  const { url, child } = await serveInChild(['--device', `ws://127.0.0.1:${port}/ws`]).finally(() => delete process.env['PARALLAX_LIVE_TRACE']);
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  if (probe && hostTrace) {
+    probe.watchHost(hostTrace);
+    await page.addInitScript(UI_PROBE);
+    probe.watchUi(page);
+  }
   await page.goto(url);
   await page.getByTestId('device-item').click();
   await page.getByTestId('screen-image').waitFor();
@@ -207,6 +218,12 @@ async function heavyChange(variant: Variant): Promise<void> {
   }
 }
 
+/** Until no device has a change waiting to be read or a read running (its push made and sent included). */
+async function untilRead(variants: readonly Variant[]): Promise<void> {
+  const giveUp = Date.now() + PICTURE_WAIT_MS;
+  while (variants.some((v) => v.device.monitor.dirty) && Date.now() < giveUp) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /** For a rate the bad tail is the low one: p5 is the rate 95 % of the windows reached. */
 const figure = (xs: number[], digits: number) =>
   `median ${percentile(xs, 50).toFixed(digits).padStart(5)}, p5 ${percentile(xs, 5).toFixed(digits).padStart(5)}`;
@@ -264,7 +281,11 @@ try {
     // Two devices of their own, the others closed first: the machine has two cores.
     while (variants.length) await close(variants.pop()!).catch(() => {});
     variants.push(await open(browser, 'read in slices (now)', { phases: true }));
-    variants.push(await open(browser, 'read in one task (before)', { readInOneTask: true }));
+    if (process.env.LIVE_HEAVY_BEFORE !== '0') variants.push(await open(browser, 'read in one task (before)', { readInOneTask: true }));
+    // LIVE_PROFILE=<file>: a CPU profile of the probed device's Parallax page over the taps (where its long tasks go).
+    const profiled = process.env.LIVE_PROFILE ? await variants[0]!.page.context().newCDPSession(variants[0]!.page) : undefined;
+    await profiled?.send('Profiler.enable');
+    await profiled?.send('Profiler.start');
     for (const variant of variants) {
       await setScreen(variant, 'heavy');
       await variant.page.waitForTimeout(6_000);
@@ -272,9 +293,17 @@ try {
     }
     for (let i = 0; i < HEAVY_CHANGES; i++) {
       for (const variant of variants) {
-        await heavyChange(variant);
+        // The devices share this process: a tap is measured only once every device has read its last
+        // change (a read in one task outlasts its 4 s window, and its decode here held the next device's
+        // event loop, which showed as that device's stalls).
+        await untilRead(variants);
         await variant.page.waitForTimeout(1_000);
+        await heavyChange(variant);
       }
+    }
+    if (profiled) {
+      const { profile } = await profiled.send('Profiler.stop');
+      writeFileSync(process.env.LIVE_PROFILE!, JSON.stringify(profile));
     }
     console.log(
       `  a tap on the heavy screen (${HEAVY_NODES} views) in live mode, ${HEAVY_CHANGES} taps per device in turns: the longest gap between the screenshots the device answered in the ${HEAVY_WATCH_MS / 1000} s after the tap, and tap -> new picture in the page`,
@@ -286,7 +315,7 @@ try {
       // Where each tap's longest gap went: the device's phases inside it (live-phases.ts).
       for (const phases of variant.gapPhases) console.log(`      ${phases}`);
     }
-    const [now, before] = variants as [Variant, Variant];
+    const [now, before = now] = variants as [Variant, Variant?];
     // Issue 29.2's limits: pictures keep flowing after a heavy tap (longest gap under 500 ms).
     console.log(
       `    against the limit: longest gap median ${percentile(now.heavyGaps, 50).toFixed(0)} ms / ${HEAVY_GAP_LIMIT_MS} ms = ${(percentile(now.heavyGaps, 50) / HEAVY_GAP_LIMIT_MS).toFixed(2)}, p95 ${(percentile(now.heavyGaps, 95) / HEAVY_GAP_LIMIT_MS).toFixed(2)} of the limit`,

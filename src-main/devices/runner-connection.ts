@@ -10,6 +10,7 @@ import { DeviceGate } from '@main/connection/gate';
 import { Dispatcher, type DispatcherOptions } from '@main/runner/dispatch/dispatcher';
 import { AFTER_READ_STAGE } from '@main/runner/dispatch/run';
 import { Observer } from '@main/runner/observer';
+import { epochNow, liveTrace } from '@main/connection/live-trace';
 import { PerfMode } from '@main/runner/perf-mode';
 import type { ObservedFrame, PhoneFacts } from '@shared/protocol/device';
 import { httpGet } from '@main/discovery/http-probe';
@@ -191,7 +192,8 @@ export class RunnerConnection extends EventEmitter<ConnectionEvents> implements 
             return Promise.resolve(undefined);
           }
           this.pushPasses.observed++;
-          return this.observer.observe({}, push.update);
+          const started = liveTrace ? epochNow() : 0;
+          return this.observer.observe({}, push.update).finally(() => liveTrace?.span('push', started));
         });
         if (frame && !this.closed) this.emit('frame', frame);
       }

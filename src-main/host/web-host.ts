@@ -18,6 +18,7 @@ import { ApiCallEnvelopeSchema, MAX_API_FRAME_BYTES, MAX_TRACE_BYTES, TRACE_UPLO
 import { packFrames, WirePacker } from '@shared/protocol/wire';
 import type { ApiService } from './api';
 import { jsonChunks } from './json-chunks';
+import { epochNow, liveTrace } from '@main/connection/live-trace';
 
 export const RENDERER_CSP = [
   "default-src 'self'",
@@ -247,26 +248,32 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
   // the step limit) goes as fragments of one WebSocket message, a chunk per turn, each once the last was
   // written (docs/rules.md#r-mem-07). Messages sent meanwhile wait their turn: fragments of two messages
   // may not interleave, and the page learns ids in the socket's order.
-  const waiting: unknown[] = [];
+  const waiting: Array<[message: unknown, traced?: { kind: string; start: number }]> = [];
   let streaming = false;
-  const send = (message: unknown) => {
+  const send = (message: unknown, traced?: { kind: string; start: number }) => {
     if (ws.readyState !== ws.OPEN) return;
     if (streaming) {
-      waiting.push(message);
+      waiting.push([message, traced]);
       return;
     }
+    const started = liveTrace ? epochNow() : 0;
     const chunks = jsonChunks(message);
     const first = chunks.next();
     if (first.done) return;
     const second = chunks.next();
     if (second.done) {
       ws.send(first.value);
+      if (traced) liveTrace?.span(traced.kind, traced.start);
+      liveTrace?.span('send', started, undefined, `${first.value.length}`);
       return;
     }
     streaming = true;
+    liveTrace?.span('send', started, undefined, 'pieces');
+    const streamed = liveTrace ? epochNow() : 0;
     void sendFragments(first.value, second.value, chunks).finally(() => {
+      liveTrace?.span('stream', streamed);
       streaming = false;
-      for (const next of waiting.splice(0)) send(next);
+      for (const [next, traced] of waiting.splice(0)) send(next, traced);
     });
   };
   const sendFragments = async (first: string, second: string, rest: Iterator<string>) => {
@@ -306,10 +313,12 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
       return;
     }
     const { id, method, params } = envelope.data;
+    const traced = liveTrace && method === 'device.screenshot' ? { kind: 'shot-out', start: epochNow() } : undefined;
+    if (traced) liveTrace?.span('shot-in', traced.start, traced.start, `${id}`);
     // Packed when sent, not when asked: the socket's order is the order the page learns ids in.
     void api.handle(method, params).then((result) => {
       if (ws.readyState !== ws.OPEN) return;
-      send(result.ok ? { id, ok: true, result: packFrames(packer, result.result) } : { id, ...result });
+      send(result.ok ? { id, ok: true, result: packFrames(packer, result.result) } : { id, ...result }, traced);
     });
   });
 }

@@ -24,6 +24,10 @@ import {
 } from '@shared/protocol/runner';
 import { MAX_FRAME_BYTES, ProtocolDecodeError } from '@shared/protocol/errors';
 import { plainConnectError } from '@shared/inspect/connect-error';
+import { epochNow, liveTrace } from '@main/connection/live-trace';
+
+/** Bench instrumentation (live-trace.ts): runner messages this long have their decode traced. */
+const TRACED_FRAME_CHARS = 100_000;
 
 export type RunnerClientState = 'connecting' | 'connected' | 'disconnected';
 
@@ -288,7 +292,9 @@ export class RunnerClient extends EventEmitter<RunnerClientEvents> {
   }
 
   private onFrame(text: string): void {
+    const started = liveTrace && text.length > TRACED_FRAME_CHARS ? epochNow() : 0;
     const decoded = decodeRunnerInbound(text);
+    if (started) liveTrace?.span('decode', started, undefined, `${text.length}`);
     if (!decoded.ok) {
       this.emit('protocolError', decoded.error);
       // A garbage frame naming a request we wait for still ends that request: better a clear error now

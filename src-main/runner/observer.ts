@@ -22,6 +22,7 @@ import { projectVisible } from '@shared/observe/projection';
 import { limitDepth } from '@shared/model/node';
 import type { BridgeRead } from '@shared/observe/bridge-merge';
 import type { WebRead } from '@shared/observe/web-merge';
+import { epochNow, liveTrace } from '@main/connection/live-trace';
 import { RunnerError, type RunnerClient } from './client';
 
 /** R-OBS-01, R-OWV-01: every SDK read has 2 s. */
@@ -222,10 +223,13 @@ export class Observer {
   /** A screenshot alone: live mode's loop, which leaves the tree to the device's pushes. */
   async readScreenshot(): Promise<Pick<Frame, 'screenshot' | 'screenshotError'>> {
     if (!this.client.supports('request_screenshot')) return { screenshot: null, screenshotError: 'this runner takes no screenshots' };
+    const started = liveTrace ? epochNow() : 0;
     try {
       return screenshotFields(await this.client.request('request_screenshot', {}, { timeoutMs: SCREENSHOT_TIMEOUT_MS }));
     } catch (error) {
       return { screenshot: null, screenshotError: (error as Error).message };
+    } finally {
+      liveTrace?.span('shot-device', started);
     }
   }
 
