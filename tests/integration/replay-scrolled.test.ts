@@ -6,44 +6,19 @@
  * fault is the gate: which backend carries the swipe is the test's choice, not the machine's load (under
  * load the bridge may not answer a read, and the dispatcher routes the swipe to XCTest the same way).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoDevice, type DemoDeviceHandle } from '@demo/index';
-import { DeviceManager } from '@main/devices/manager';
-import { SessionRecording } from '@main/trace/recording';
+import { describe, expect, it } from 'vitest';
 import { recordCase, REPLAY_CASES, resetApp } from '../support/replay-cases';
 import { replayJudged } from '../support/replay-judged';
+import { useConnectedDemo } from '../support/host-over-demo';
 
-let demo: DemoDeviceHandle;
-let manager: DeviceManager;
-let recording: SessionRecording;
-let dir: string;
-let deviceId: string;
+const rig = useConnectedDemo({ demo: { appReveal: false }, managed: { dirPrefix: 'replay-scrolled' } });
 const feedA = REPLAY_CASES.find((c) => c.name === 'feed-A')!;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'parallax-replay-scrolled-'));
-  demo = await startDemoDevice({ port: 0, appReveal: false });
-  manager = new DeviceManager();
-  recording = new SessionRecording(manager, { dir, version: 'test' });
-  deviceId = manager.connect(demo.runnerUrl, { kind: 'demo', name: 'Demo' }).id;
-  await manager.connectionOf(deviceId).waitUntilConnected(10_000);
-}, 60_000);
-
-afterAll(async () => {
-  await recording?.close();
-  await manager?.closeAll();
-  await demo?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
 
 describe('a list scrolled otherwise on replay (R-RPL-12)', () => {
   it('R-RPL-12: feed-A recorded with the bridge scrolling and replayed unchanged with XCTest scrolling matches every step and names no change', async () => {
-    const path = await recordCase({ manager, recording, deviceId, adminUrl: demo.adminUrl }, feedA, []);
-    await resetApp(demo.adminUrl, feedA.screen, ['bridge-unregistered']);
-    const { report } = await replayJudged(path, manager.connectionOf(deviceId), feedA);
+    const path = await recordCase({ manager: rig.manager, recording: rig.recording, deviceId: rig.deviceId, adminUrl: rig.demo.adminUrl }, feedA, []);
+    await resetApp(rig.demo.adminUrl, feedA.screen, ['bridge-unregistered']);
+    const { report } = await replayJudged(path, rig.connection, feedA);
     const swipe = report.steps[2]!;
     // The condition held: the recording's swipe was the bridge's, the replay's plain XCTest's (no backend field).
     expect([swipe.kind, swipe.recorded.outcome?.backend, swipe.replayed.outcome?.backend]).toEqual(['swipe', 'sdk', undefined]);
