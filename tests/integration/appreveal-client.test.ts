@@ -149,7 +149,9 @@ describe('AppReveal connection', () => {
     expect(elements.find((e) => e.id === 'hidden')).toMatchObject({ visible: false });
 
     const overlay = await c.getElements('w1');
-    expect(overlay.screenKey).toBe('overlay');
+    // get_elements lists the named window's elements, but its screenKey is `ScreenResolver.shared.resolve()`
+    // with no window id: the key window's screen (UnlikeOtherAI/AppReveal MCPTools.swift at 0ad27a7, get_elements).
+    expect(overlay.screenKey).toBe('login');
     expect(overlay.elements.map((e) => e.id)).toEqual(['dismiss']);
     expect((await c.getScreen({ windowId: 'w1' })).screenKey).toBe('overlay');
   });
