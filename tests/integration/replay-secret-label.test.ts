@@ -19,6 +19,7 @@ import { admin, untilQuiet, type DemoStats } from '../support/demo-admin';
 import { maestroFlowOn } from '../support/maestro-oracle';
 import { recordCase, REPLAY_CASES, resetApp } from '../support/replay-cases';
 import { useConnectedDemo } from '../support/host-over-demo';
+import { placesHolding } from '../support/secret-places';
 
 const connected = useConnectedDemo({ demo: { appReveal: false }, managed: { dirPrefix: 'replay-label' } });
 const env = () => ({ manager: connected.manager, recording: connected.recording, deviceId: connected.deviceId, adminUrl: connected.demo.adminUrl });
@@ -86,10 +87,6 @@ describe('R-TRUST-03: a secret typed after a tap on a web label', () => {
     expect([input!.text, input!.value]).toContain(MARK);
 
     const places: Record<string, string> = { report: JSON.stringify(report), 'kept frames': kept.join('\n'), 'pushed frames': pushed.join('\n') };
-    expect(
-      Object.entries(places)
-        .filter(([, text]) => text.includes(MARK))
-        .map(([place]) => place),
-    ).toEqual([]);
+    expect(placesHolding(places, [MARK])).toEqual([]);
   }, 180_000);
 });

@@ -15,6 +15,7 @@ import { runActionCommand } from '@main/cli/actions';
 import { describeRequest } from '@shared/act/describe';
 import type { ActionRequest } from '@shared/protocol/action';
 import { apiCall } from '../support/api-call';
+import { placesHolding } from '../support/secret-places';
 
 const SECURE_TEXT = 'S3cret!pw-into-the-secure-field';
 const MARKED_TEXT = 'marked-secret-Q9x7-plain-field';
@@ -33,10 +34,6 @@ afterAll(async () => {
 });
 
 const call = (method: string, params: unknown) => apiCall(services.api, method, params);
-
-function foundIn(place: string, text: string): string[] {
-  return [SECURE_TEXT, MARKED_TEXT, CLI_TEXT].filter((secret) => text.includes(secret)).map((secret) => `${place}: ${secret}`);
-}
 
 describe('R-SECRET-02, R-SECRET-03: a typed secret is found nowhere after a recorded session', () => {
   it('is in no event, history step, frame, trace, export, CLI output or log line; the steps say "type secret" and the exports ask for variables', async () => {
@@ -120,6 +117,6 @@ describe('R-SECRET-02, R-SECRET-03: a typed secret is found nowhere after a reco
       logs: output.text(),
     };
     expect(Object.keys(places)).toHaveLength(8);
-    expect(Object.entries(places).flatMap(([place, text]) => foundIn(place, text))).toEqual([]);
+    expect(placesHolding(places, [SECURE_TEXT, MARKED_TEXT, CLI_TEXT])).toEqual([]);
   }, 120_000);
 });
