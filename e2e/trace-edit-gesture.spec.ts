@@ -32,19 +32,21 @@ test('R-EDIT-08: a recorded swipe is drawn on its before frame as an arrow from 
   test.setTimeout(150_000);
   await hostDemoInteractive(page, running, await demoDevice({ screen: 'feed' }));
 
-  // Where the mouse presses and lets go, in the device's points (the live screen's own scale).
-  const list = await boxCentre(page, 'feed.list');
+  const record = page.getByTestId('record-button');
+  await record.click();
+  await expect(record).toHaveAttribute('data-recording', 'true');
+
+  // Where the mouse presses and lets go, in the device's points (the live screen's own scale), measured
+  // once recording has started, right before the press: measured before, a layout that moved meanwhile (a
+  // fresh-clone run saw the press land 34 pt off what was computed) puts the press elsewhere.
   const live = page.getByTestId('screen').first();
+  const list = await boxCentre(page, 'feed.list');
   const liveBox = await box(live);
   const liveScale = Number(await live.getAttribute('data-scale'));
   expect(liveScale).toBeGreaterThan(0);
   const press = { x: list.x - 20, y: list.y + 120 };
   const release = { x: list.x + 30, y: list.y - 120 };
   const inPoints = (p: Point) => ({ x: (p.x - liveBox.x) / liveScale, y: (p.y - liveBox.y) / liveScale });
-
-  const record = page.getByTestId('record-button');
-  await record.click();
-  await expect(record).toHaveAttribute('data-recording', 'true');
   await page.mouse.move(press.x, press.y);
   await page.mouse.down();
   await page.mouse.move(release.x, release.y, { steps: 8 });
