@@ -175,6 +175,17 @@ export function stepChanges(
 }
 
 /**
+ * The target as a step reports it once its screens are compared: one that only went where its scrolling
+ * view's scroll took it says so instead of "moved" (docs/rules.md#r-rpl-12), so the step's target line
+ * agrees with its changes (which name no move for it). The verdict stays `elsewhere`: it did move on the
+ * screen, and a secret's field that moved still stops its step (R-TRUST-02).
+ */
+export function reportedTarget(target: TargetCheck, before: ScreenComparison | undefined): TargetCheck {
+  if (target.verdict !== 'elsewhere' || !scrolledWithItsView(target, before)) return target;
+  return { ...target, detail: target.detail.replace(/^target moved by/, 'target scrolled with its list by') };
+}
+
+/**
  * Whether a moved target only went where its scrolling view's scroll took it (docs/rules.md#r-rpl-12):
  * the view scrolled between the reads (`ScreenComparison.scrolled`, on the screen the target was found
  * on) and the target's centre travelled by that scroll. A list scrolled a few points otherwise (a stroke

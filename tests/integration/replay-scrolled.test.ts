@@ -26,5 +26,8 @@ describe('a list scrolled otherwise on replay (R-RPL-12)', () => {
     const lines = report.steps.map((s) => `${s.number} ${s.verdict} ${[...s.differences, ...s.changes].join(' | ')}`);
     expect(lines).toEqual(report.steps.map((s) => `${s.number} matched `));
     expect(report).toMatchObject({ matched: 4, changed: 0 });
+    // The Like tap's target line agrees: carried by the list's scroll (how far depends on the stroke), never "moved".
+    const like = report.steps[3]!.target!;
+    expect(like.detail).toMatch(like.verdict === 'elsewhere' ? /^target scrolled with its list by \d+ pt: / : /^found /);
   }, 180_000);
 });

@@ -15,7 +15,7 @@ import { flattenTree } from '@shared/model/tree';
 import { withoutChildren } from '@shared/model/node';
 import { compareScreens } from '@shared/compare/screens';
 import { findRecordedTarget } from '@shared/trace/replay-target';
-import { stepChanges } from '@shared/trace/replay-report';
+import { reportedTarget, stepChanges } from '@shared/trace/replay-report';
 import type { TimelineStep } from '@shared/trace/reader';
 import { recordedStep } from '../support/recorded-step';
 
@@ -63,6 +63,8 @@ describe('a list scrolled otherwise on replay (R-RPL-12)', () => {
     // The verdict is still the target's own (it did move on the screen: R-TRUST-02 reads it so), but it is no change.
     expect(target).toMatchObject({ verdict: 'elsewhere', offset: { dx: 0, dy: 8 } });
     expect(changes).toEqual([]);
+    // The step's target line (the replay panel's "target: …") says what the changes say: carried, not moved.
+    expect(reportedTarget(target, before)).toMatchObject({ verdict: 'elsewhere', detail: expect.stringMatching(/^target scrolled with its list by 8 pt: \[/) });
   });
 
   it('R-RPL-12: a row scrolled out of view between the recording and the replay is not named as removed (the same two reads, the other way round)', () => {
@@ -91,9 +93,10 @@ describe('a list scrolled otherwise on replay (R-RPL-12)', () => {
       for (const cell of cells.slice(gone + 1)) shiftSubtree(cell, 0, -72);
       list.node = list.node!.filter((c) => c['resource-id'] !== 'feed.cell.12');
     }
-    const { before, changes } = changesOf(recorded, replayed, 'feed.like.16');
+    const { before, target, changes } = changesOf(recorded, replayed, 'feed.like.16');
     expect(before.scrolled).toBeUndefined();
     expect(changes[0]).toBe('target moved by 72 pt');
+    expect(reportedTarget(target, before).detail).toMatch(/^target moved by 72 pt: \[/);
     expect(changes).toContain('removed Cell "feed.cell.12"');
   });
 
