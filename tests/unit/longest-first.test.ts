@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TestSpecification, Vitest } from 'vitest/node';
-import LongestFirst, { recordedDurations } from '../support/longest-first';
+import { format, resolveConfig } from 'prettier';
+import LongestFirst, { DURATIONS_FILE, recordedDurations } from '../support/longest-first';
+import { durationsText } from '../support/slowest-files';
 
 const ROOT = '/repo';
 const spec = (file: string) =>
@@ -44,5 +46,11 @@ describe('longest-first file order', () => {
       expect(file).toMatch(/^tests\/.+\.test\.tsx?$/);
       expect(ms).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it('R-SUITE-01: the durations a run records are written as the lint stage checks them (prettier), so the next run does not fail at lint', async () => {
+    const text = durationsText({ 'tests/integration/long.test.ts': 68_000, 'tests/unit/short.test.ts': 800 }, new Date('2026-12-07T06:00:00Z'));
+    const path = DURATIONS_FILE.pathname;
+    expect(await format(text, { ...(await resolveConfig(path)), filepath: path })).toBe(text);
   });
 });
