@@ -449,7 +449,7 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
       const screen = typeof recordedBeforeScreen === 'string' ? undefined : recordedBeforeScreen;
       const checked = secretGuard(report.replayed.variable, judged, { step, number, screen, frame: frames.before });
       keysToFocus = 'to' in checked && checked.to === 'focus';
-      if ('to' in checked && checked.to === 'focus') {
+      if (keysToFocus && 'field' in checked) {
         const note = `${report.replayed.variable} goes to the keyboard focus: the step aims at no field, and ${checked.field}, which the keys followed when it was recorded, has the focus`;
         if (!report.notes.includes(note)) report.notes.push(note);
       }
