@@ -10,7 +10,7 @@
  * in src-shared/trace.
  */
 import type { ActionRequest, ActionResult, TargetSelector } from '@shared/protocol/action';
-import { reportedTarget, stepChanges, type ReplayReport, type ReplayStep, type Ran, type RecordedFrame } from '@shared/trace/replay-report';
+import { judgedStep, type ReplayReport, type ReplayStep, type Ran, type RecordedFrame } from '@shared/trace/replay-report';
 import {
   assertionDifferences,
   compareOutcomes,
@@ -365,8 +365,9 @@ async function replayStep(ctx: StepContext, step: TimelineStep, number: number):
   };
   const frames: ReplayedFrames = {};
   const done = () => {
-    if (report.target) report.target = reportedTarget(report.target, report.screens.before);
-    report.changes = stepChanges(report.target, report.screens);
+    const judged = judgedStep(report.target, report.screens);
+    if (judged.target) report.target = judged.target;
+    report.changes = judged.changes;
     return { report, frames };
   };
   const fail = (why: string) => {

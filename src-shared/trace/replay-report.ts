@@ -12,7 +12,7 @@ import { StepStatusSchema } from './reader';
 import { ActionResultSchema } from '@shared/protocol/action';
 import { SCREEN_THRESHOLD, ScreenComparisonSchema, type ScreenComparison } from '@shared/compare/screens';
 import { ComparedOutcomeSchema, PlainSelectorSchema, selectorText, type ComparedOutcome, type PlainSelector } from './action-record';
-import { TargetCheckSchema, targetDiverges, type TargetCheck } from './replay-target';
+import { TargetCheckSchema, elsewhereText, targetDiverges, type TargetCheck } from './replay-target';
 import { FindingsDiffSchema } from '@shared/a11y/diff';
 import { StepPerfSchema } from '@shared/protocol/perf';
 
@@ -147,17 +147,22 @@ export function ranSummary(report: Pick<ReplayReport, 'steps' | 'unreached'>): s
 const MAX_NAMED_ELEMENTS = 5;
 
 /**
- * A step's changes (docs/rules.md#r-rpl-10): its target moved or renamed where the exported selector
- * still finds it alone, and the elements removed or added on a compared screen that is still the same
- * screen (one that is not is a divergence of its own, and says so). Each named once, before and after alike.
+ * A step's target as it reports it and its changes (docs/rules.md#r-rpl-10), once its screens are compared.
+ * The changes: its target moved or renamed where the exported selector still finds it alone, and the
+ * elements removed or added on a compared screen that is still the same screen (one that is not is a
+ * divergence of its own, and says so), each named once, before and after alike. A target that only went
+ * where its list's scroll took it (docs/rules.md#r-rpl-12) is no change, and its line says so instead of
+ * "moved", so the two agree; its verdict stays `elsewhere`: it did move on the screen, and a secret's
+ * field that moved still stops its step (R-TRUST-02).
  */
-export function stepChanges(
-  target: TargetCheck | undefined,
+export function judgedStep(
+  found: TargetCheck | undefined,
   screens: { before?: ScreenComparison | undefined; after?: ScreenComparison | undefined },
-): string[] {
+): { target: TargetCheck | undefined; changes: string[] } {
+  const target = found && found.verdict === 'elsewhere' && scrolledWithItsView(found, screens.before) ? carried(found) : found;
   const out: string[] = [];
   if (target && !targetDiverges(target.verdict)) {
-    if (target.verdict === 'elsewhere' && !scrolledWithItsView(target, screens.before)) out.push(`target moved by ${target.movedPt ?? '?'} pt`);
+    if (target.verdict === 'elsewhere' && !target.carriedByScroll) out.push(`target moved by ${target.movedPt ?? '?'} pt`);
     if (target.verdict === 'renamed') out.push(target.detail);
   }
   for (const screen of [screens.before, screens.after]) {
@@ -171,18 +176,12 @@ export function stepChanges(
       for (const line of [...named.slice(0, MAX_NAMED_ELEMENTS), ...(unnamed > 0 ? [`${words} ${unnamed} more`] : [])]) if (!out.includes(line)) out.push(line);
     }
   }
-  return out;
+  return { target, changes: out };
 }
 
-/**
- * The target as a step reports it once its screens are compared: one that only went where its scrolling
- * view's scroll took it says so instead of "moved" (docs/rules.md#r-rpl-12), so the step's target line
- * agrees with its changes (which name no move for it). The verdict stays `elsewhere`: it did move on the
- * screen, and a secret's field that moved still stops its step (R-TRUST-02).
- */
-export function reportedTarget(target: TargetCheck, before: ScreenComparison | undefined): TargetCheck {
-  if (target.verdict !== 'elsewhere' || !scrolledWithItsView(target, before)) return target;
-  return { ...target, detail: target.detail.replace(/^target moved by/, 'target scrolled with its list by') };
+function carried(target: TargetCheck): TargetCheck {
+  const moved = { ...target, carriedByScroll: true as const };
+  return { ...moved, detail: `target ${elsewhereText(moved)}` };
 }
 
 /**

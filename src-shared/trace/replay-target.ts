@@ -44,6 +44,9 @@ export function targetDiverges(verdict: TargetVerdict): boolean {
   return verdict === 'missing' || verdict === 'ambiguous' || verdict === 'another';
 }
 
+/** A frame as boxText prints it (a merged node's may be fractional, unlike the runner's BoundsSchema). */
+const BoxSchema = z.object({ left: z.number(), top: z.number(), right: z.number(), bottom: z.number() });
+
 export const TargetCheckSchema = z.object({
   /** How the target was looked for: the exported selector, the exported point, or (no recorded screen) the recorded identity. */
   by: z.discriminatedUnion('kind', [
@@ -64,6 +67,10 @@ export const TargetCheckSchema = z.object({
   movedPt: z.number().int().nonnegative().optional(),
   /** `elsewhere`: the centre's travel (recorded → replayed), to tell a move of its own from its list's scroll (docs/rules.md#r-rpl-12). */
   offset: z.object({ dx: z.number(), dy: z.number() }).optional(),
+  /** `elsewhere`: its frame where it was recorded and where it is now, the two boxes `detail` names. */
+  boxes: z.object({ recorded: BoxSchema, replayed: BoxSchema }).optional(),
+  /** `elsewhere`: it only went where its list's scroll took it (docs/rules.md#r-rpl-12): no change of the app. */
+  carriedByScroll: z.literal(true).optional(),
 });
 export type TargetCheck = z.infer<typeof TargetCheckSchema>;
 
@@ -111,12 +118,23 @@ function judge(recorded: UiNode | undefined, xctest: Readonly<Record<string, str
   if (from && to && movedBy(from, to)) {
     const movedPt = distance(from, to);
     const offset = centreTravel(from, to);
-    return { verdict: 'elsewhere', movedPt, offset, detail: `moved by ${movedPt} pt: ${boxText(from)} → ${boxText(to)}` };
+    const boxes = { recorded: from, replayed: to };
+    return { verdict: 'elsewhere', movedPt, offset, boxes, detail: elsewhereText({ movedPt, boxes }) };
   }
   return { verdict: 'found' };
 }
 
-type Judged = { verdict: TargetVerdict; detail?: string; movedPt?: number; offset?: { dx: number; dy: number } };
+/**
+ * An `elsewhere` target's words, the one place they are made: "moved by 62 pt: [16,330,386,380] →
+ * [16,392,386,442]", or, carried by its list's scroll, "scrolled with its list by 8 pt: …" (R-RPL-12).
+ */
+export function elsewhereText(moved: Pick<TargetCheck, 'movedPt' | 'boxes' | 'carriedByScroll'>): string {
+  const how = moved.carriedByScroll ? 'scrolled with its list' : 'moved';
+  const boxes = moved.boxes ? `: ${boxText(moved.boxes.recorded)} → ${boxText(moved.boxes.replayed)}` : '';
+  return `${how} by ${moved.movedPt ?? '?'} pt${boxes}`;
+}
+
+type Judged = Pick<TargetCheck, 'movedPt' | 'offset' | 'boxes'> & { verdict: TargetVerdict; detail?: string };
 
 function centreTravel(from: Rect, to: Rect): { dx: number; dy: number } {
   return { dx: (to.left + to.right - from.left - from.right) / 2, dy: (to.top + to.bottom - from.top - from.bottom) / 2 };
@@ -173,6 +191,7 @@ function foundOne(
       matches: 1,
       ...(judged.movedPt !== undefined ? { movedPt: judged.movedPt } : {}),
       ...(judged.offset !== undefined ? { offset: judged.offset } : {}),
+      ...(judged.boxes !== undefined ? { boxes: judged.boxes } : {}),
       ...(replayedKey !== undefined ? { replayedKey } : {}),
       ...(recordedKey !== undefined ? { recordedKey } : {}),
       detail: judged.detail ? `target ${judged.detail}` : foundText,

@@ -14,7 +14,7 @@ import { compareScreens, SCREEN_THRESHOLD, screenKeyOf } from '@shared/compare/s
 import { findRecordedTarget, targetDiverges } from '@shared/trace/replay-target';
 import { matchSelector, parseSelector } from '@shared/selectors/query';
 import { assertionDifferences, compareOutcomes, recordedActionText, typesSecret, withSecret } from '@shared/trace/action-record';
-import { ranSummary, stepChanges, stepRanges } from '@shared/trace/replay-report';
+import { judgedStep, ranSummary, stepRanges } from '@shared/trace/replay-report';
 import { traceVariables } from '@shared/trace/variables';
 import type { TimelineStep } from '@shared/trace/reader';
 import type { ActionRequest } from '@shared/protocol/action';
@@ -194,7 +194,7 @@ describe('a verdict says what the exported flow would do (R-RPL-10)', () => {
     const check = findRecordedTarget(step, { root: login }, moved)!.check;
     expect(check).toMatchObject({ verdict: 'elsewhere', movedPt: 62, detail: 'target moved by 62 pt: [16,330,386,380] → [16,392,386,442]' });
     expect(targetDiverges(check.verdict)).toBe(false);
-    expect(stepChanges(check, { before: compareScreens(login, moved) })).toEqual(['target moved by 62 pt']);
+    expect(judgedStep(check, { before: compareScreens(login, moved) }).changes).toEqual(['target moved by 62 pt']);
   });
 
   it('R-RPL-10: a renamed target found by its id runs ("renamed"); one found by its text is missing, as in Maestro', () => {
@@ -210,7 +210,7 @@ describe('a verdict says what the exported flow would do (R-RPL-10)', () => {
     const check = findRecordedTarget(byIdStep, { root: login }, renamed)!.check;
     expect(check.verdict).toBe('renamed');
     expect(targetDiverges(check.verdict)).toBe(false);
-    expect(stepChanges(check, {})).toEqual(['target renamed: "Sign In" → "Log In"']);
+    expect(judgedStep(check, {}).changes).toEqual(['target renamed: "Sign In" → "Log In"']);
 
     // A label without an id of its own is exported by its text: renamed, Maestro finds nothing.
     const welcome = flattenTree(login).find((f) => nodeLabel(f.node) === 'Welcome back. Sign in to continue.' && f.node.bounds)!.node;
@@ -230,11 +230,11 @@ describe('a verdict says what the exported flow would do (R-RPL-10)', () => {
     const before = compareScreens(login, removed);
     expect(before.differs).toBe(false);
     // The same removal seen before and after the step is named once.
-    expect(stepChanges(undefined, { before, after: before })).toEqual(['removed Button "Sign in with Passkey"']);
-    expect(stepChanges(undefined, { before: compareScreens(removed, login) })).toEqual(['added Button "Sign in with Passkey"']);
+    expect(judgedStep(undefined, { before, after: before }).changes).toEqual(['removed Button "Sign in with Passkey"']);
+    expect(judgedStep(undefined, { before: compareScreens(removed, login) }).changes).toEqual(['added Button "Sign in with Passkey"']);
     const other = compareScreens(login, load('feed'));
     expect(other.differs).toBe(true);
-    expect(stepChanges(undefined, { before: other })).toEqual([]);
+    expect(judgedStep(undefined, { before: other }).changes).toEqual([]);
   });
 });
 

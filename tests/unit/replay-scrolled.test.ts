@@ -15,7 +15,7 @@ import { flattenTree } from '@shared/model/tree';
 import { withoutChildren } from '@shared/model/node';
 import { compareScreens } from '@shared/compare/screens';
 import { findRecordedTarget } from '@shared/trace/replay-target';
-import { reportedTarget, stepChanges } from '@shared/trace/replay-report';
+import { judgedStep } from '@shared/trace/replay-report';
 import type { TimelineStep } from '@shared/trace/reader';
 import { recordedStep } from '../support/recorded-step';
 
@@ -48,23 +48,24 @@ function tapStep(root: UiNode, id: string): TimelineStep {
 /** What the replay names for a tap on `id`, recorded on `recorded` and met on `replayed`. */
 function changesOf(recorded: UiNode, replayed: UiNode, id: string) {
   const before = compareScreens(recorded, replayed);
-  const target = findRecordedTarget(tapStep(recorded, id), { root: recorded }, replayed)!.check;
-  return { before, target, changes: stepChanges(target, { before }) };
+  const found = findRecordedTarget(tapStep(recorded, id), { root: recorded }, replayed)!.check;
+  return { before, found, ...judgedStep(found, { before }) };
 }
 
 describe('a list scrolled otherwise on replay (R-RPL-12)', () => {
   it('R-RPL-12: feed-A replayed unchanged with its list scrolled 7 pt less names no change: not the row let in at the edge, nor the target carried by the scroll', () => {
     const recorded = load('replay-scrolled/feed-recorded.json');
     const replayed = load('replay-scrolled/feed-replayed.json');
-    const { before, target, changes } = changesOf(recorded, replayed, 'feed.like.16');
+    const { before, found, target, changes } = changesOf(recorded, replayed, 'feed.like.16');
     expect(before.differs).toBe(false);
     expect(before.counts).toMatchObject({ only_recorded: 0, only_replayed: 0 });
     expect(before.scrolled).toEqual([expect.objectContaining({ dx: 0, dy: 7 })]);
     // The verdict is still the target's own (it did move on the screen: R-TRUST-02 reads it so), but it is no change.
-    expect(target).toMatchObject({ verdict: 'elsewhere', offset: { dx: 0, dy: 8 } });
+    expect(found).toMatchObject({ verdict: 'elsewhere', offset: { dx: 0, dy: 8 }, detail: expect.stringMatching(/^target moved by 8 pt: \[/) });
     expect(changes).toEqual([]);
-    // The step's target line (the replay panel's "target: …") says what the changes say: carried, not moved.
-    expect(reportedTarget(target, before)).toMatchObject({ verdict: 'elsewhere', detail: expect.stringMatching(/^target scrolled with its list by 8 pt: \[/) });
+    // The step's target line (the replay panel's "target: …") says what the changes say: carried, not moved,
+    // with the same two boxes the move named.
+    expect(target).toMatchObject({ verdict: 'elsewhere', carriedByScroll: true, detail: found.detail.replace('moved by', 'scrolled with its list by') });
   });
 
   it('R-RPL-12: a row scrolled out of view between the recording and the replay is not named as removed (the same two reads, the other way round)', () => {
@@ -96,7 +97,8 @@ describe('a list scrolled otherwise on replay (R-RPL-12)', () => {
     const { before, target, changes } = changesOf(recorded, replayed, 'feed.like.16');
     expect(before.scrolled).toBeUndefined();
     expect(changes[0]).toBe('target moved by 72 pt');
-    expect(reportedTarget(target, before).detail).toMatch(/^target moved by 72 pt: \[/);
+    expect(target).not.toHaveProperty('carriedByScroll');
+    expect(target!.detail).toMatch(/^target moved by 72 pt: \[/);
     expect(changes).toContain('removed Cell "feed.cell.12"');
   });
 
