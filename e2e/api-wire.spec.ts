@@ -24,16 +24,21 @@ test('R-PERF-06: one tap sends its after frame over the socket once and the page
   const live = page.getByTestId('live-toggle');
   if ((await live.getAttribute('data-live')) === 'true') await live.click();
   await expect(live).toHaveAttribute('data-live', 'false');
-  // Every picture the screen shows from here on, in order: a frame the device pushes after the pause (a
-  // stress run saw one land between a read of the screen and the tap) still becomes the current frame, so
-  // "the screen it showed" before the tap is the picture shown just before the after frame replaced it.
+  // Every picture the screen shows from here on, in order, and where the tap fell among them: a frame the
+  // device pushes still becomes the current frame, before the tap (a stress run saw one land between a read
+  // of the screen and the tap) or while it runs (another saw the sign-in's own change pushed before its
+  // after frame came), so "the screen it showed" is a picture shown from the last one before the tap on.
   await page.evaluate(() => {
     const current = () => document.querySelector('[data-testid="screen-image"]')?.getAttribute('src') ?? null;
-    const shown = [current()];
-    (window as unknown as { shownPictures: (string | null)[] }).shownPictures = shown;
+    const shown: (string | null)[] = [current()];
+    const w = window as unknown as { shownPictures: (string | null)[]; tappedAt: number };
+    w.shownPictures = shown;
+    w.tappedAt = -1;
     new MutationObserver(() => {
       if (current() !== shown.at(-1)) shown.push(current());
     }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
+    // Capture phase: noted before the page's own handler sends the tap.
+    window.addEventListener('pointerdown', () => (w.tappedAt = shown.length - 1), { capture: true, once: true });
   });
 
   await page.getByTestId('search-input').blur();
@@ -70,10 +75,16 @@ test('R-PERF-06: one tap sends its after frame over the socket once and the page
   const before = await detail.getByTestId('step-frame-before').locator('img').getAttribute('src');
   const after = await detail.getByTestId('step-frame-after').locator('img').getAttribute('src');
   expect(after).not.toBe(before);
-  const shown = await page.evaluate(() => (window as unknown as { shownPictures: (string | null)[] }).shownPictures);
-  const afterAt = shown.indexOf(after);
-  expect(afterAt, 'the screen showed the after picture').toBeGreaterThan(0);
-  expect(before).toBe(shown[afterAt - 1]);
+  const { shown, tappedAt } = await page.evaluate(() => {
+    const w = window as unknown as { shownPictures: (string | null)[]; tappedAt: number };
+    return { shown: w.shownPictures, tappedAt: w.tappedAt };
+  });
+  expect(tappedAt, 'the tap was seen').toBeGreaterThanOrEqual(0);
+  const afterAt = shown.indexOf(after, Math.max(tappedAt, 0));
+  expect(afterAt, 'the screen showed the after picture after the tap').toBeGreaterThan(tappedAt);
+  // The before is what the screen showed when the host sent the tap: the picture shown as it was tapped, or
+  // one the device pushed before the tap reached it; never the after, nor one from before the tap.
+  expect(shown.slice(tappedAt, afterAt), "the step's before is a picture the screen showed from the tap to the after").toContain(before);
   await page.keyboard.press('Escape');
   // The screen shows the after frame: what the app said to an empty sign-in.
   await page.getByTestId('search-input').fill('Enter a username and a password.');
