@@ -42,6 +42,16 @@ function cpuDrawnAt(page: Page, times: number[]): Promise<number[]> {
   );
 }
 
+/** Where each plot draws its line on the page (uPlot's `.u-over`), in CSS pixels. */
+function plotAreas(page: Page): Promise<{ left: number; width: number; height: number }[]> {
+  return page.getByTestId('perf-strip').evaluate((strip) =>
+    ['perf-cpu', 'perf-memory'].map((id) => {
+      const box = strip.querySelector(`[data-testid="${id}"] .u-over`)!.getBoundingClientRect();
+      return { left: box.left, width: box.width, height: box.height };
+    }),
+  );
+}
+
 async function cpuLatest(page: Page): Promise<number> {
   return Number(await page.getByTestId('perf-strip').getAttribute('data-cpu-latest'));
 }
@@ -56,6 +66,13 @@ test('R-PERFSTRIP-05: the CPU plot rises when the device spins; a tap is marked 
   // R-PERFSTRIP-02: the demo's frames are the runner's (as on iOS), and said to be.
   await expect(page.getByTestId('perf-frames')).toHaveText(/^Test runner’s own frame rate \(not the app’s\): 60 fps/);
   await expect(page.getByTestId('perf-readout')).toHaveText(/^CPU \d+\.\d % · memory \d+\.\d MB$/);
+  // Each line has room to be read (uPlot's own padding once left the CPU line 2 px), and the two plots
+  // show the same minute at the same place, so a mark on one is at its time on the other.
+  const [cpuArea, memoryArea] = await plotAreas(page);
+  expect(cpuArea!.height).toBeGreaterThanOrEqual(24);
+  expect(memoryArea!.height).toBeGreaterThanOrEqual(24);
+  expect(Math.abs(cpuArea!.left - memoryArea!.left)).toBeLessThanOrEqual(1);
+  expect(Math.abs(cpuArea!.width - memoryArea!.width)).toBeLessThanOrEqual(1);
 
   // The idle device, measured in this run: a share of a core depends on the machine's load (on a
   // crowded machine the spin gets far less than its 80 %), so the spin is judged against the idle

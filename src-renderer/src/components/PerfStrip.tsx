@@ -24,8 +24,18 @@ import { useTimeline, type TimelineEntry } from '@renderer/state/timeline';
 export const STRIP_SPAN_S = 60;
 /** Actions marked at most. */
 export const MAX_MARKS = 10;
-const PLOT_HEIGHT = 36;
+/** Each plot's own area, where its line is drawn, in CSS pixels (the x axis below the memory plot is extra). */
+const PLOT_AREA_HEIGHT = 32;
 const Y_AXIS_SIZE = 44;
+const X_AXIS_SIZE = 22;
+/**
+ * The plots' padding (top, right, bottom, left), the same for both, so their minutes line up and the marks
+ * placed on the CPU plot's scale fall at the same time on the memory plot. uPlot's own padding (null) is
+ * a third of its default 50 px axis above and below a plot with no x axis (uPlot.esm.js `autoPadSide`),
+ * which left the CPU line 2 px to be drawn in, and pads only the plot with an x axis on the right.
+ * Top and bottom: half a tick label, so the highest and lowest figures are not cut; right: half a time label.
+ */
+const PADDING = [6, 14, 6, 0] satisfies uPlot.Padding;
 const NO_ENTRIES: readonly TimelineEntry[] = [];
 
 /** Runs `work` before the next paint; a test passes its own. */
@@ -56,7 +66,8 @@ function plotOptions(label: string, unit: string, width: number, showX: boolean,
   const axisStroke = token('--text-muted');
   return {
     width,
-    height: PLOT_HEIGHT + (showX ? 22 : 0),
+    height: PLOT_AREA_HEIGHT + PADDING[0] + PADDING[2] + (showX ? X_AXIS_SIZE : 0),
+    padding: PADDING,
     legend: { show: false },
     cursor: { y: false, points: { show: false } },
     scales: {
@@ -67,10 +78,13 @@ function plotOptions(label: string, unit: string, width: number, showX: boolean,
       y: { range: yRange },
     },
     axes: [
-      { show: showX, stroke: axisStroke, size: 22, grid: { show: false }, ticks: { size: 3 } },
+      // One line per time (uPlot's own puts the date on a second line, cut by the axis's height), as the marks say it.
+      { show: showX, stroke: axisStroke, size: X_AXIS_SIZE, grid: { show: false }, ticks: { size: 3 }, values: (_u, splits) => splits.map((s) => formatTime(s * 1000)) },
       {
         stroke: axisStroke,
         size: Y_AXIS_SIZE,
+        // A figure every 14 px at the most, so the short plot names more than its zero.
+        space: 14,
         grid: { show: false },
         ticks: { size: 3 },
         values: (_u, splits) => splits.map((v) => `${v}${unit === '%' ? '%' : ''}`),
