@@ -79,7 +79,14 @@ function plotOptions(label: string, unit: string, width: number, showX: boolean,
     },
     axes: [
       // One line per time (uPlot's own puts the date on a second line, cut by the axis's height), as the marks say it.
-      { show: showX, stroke: axisStroke, size: X_AXIS_SIZE, grid: { show: false }, ticks: { size: 3 }, values: (_u, splits) => splits.map((s) => formatTime(s * 1000)) },
+      {
+        show: showX,
+        stroke: axisStroke,
+        size: X_AXIS_SIZE,
+        grid: { show: false },
+        ticks: { size: 3 },
+        values: (_u, splits) => splits.map((s) => formatTime(s * 1000)),
+      },
       {
         stroke: axisStroke,
         size: Y_AXIS_SIZE,
