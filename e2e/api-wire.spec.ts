@@ -4,46 +4,86 @@
  * picture of their own (the after frame came once, in the frame event; the before is what the page
  * showed), yet the timeline's step opens with its before and after frames, and the screen shows the after.
  */
-import { expect } from '@playwright/test';
-import { boxCentre, serveDevice, stopAfterEach, urlIn, test, sharedDemoDevice } from './harness';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { boxCentre, demoStats, postAdmin, type DemoStats, serveDevice, stopAfterEach, urlIn, test, sharedDemoDevice } from './harness';
 
 const running = stopAfterEach();
 /** The worker's demo device, its app relaunched on Sign In (counts from zero); the test's own web host. */
 const demoDevice = sharedDemoDevice();
 
-test('R-PERF-06: one tap sends its after frame over the socket once and the page shows before and after as they were', async ({ page }) => {
-  test.setTimeout(90_000);
-  const urls = await demoDevice({ screen: 'login' });
-  const host = await serveDevice(running, urls.runnerUrl);
-  const frames: string[] = [];
-  page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => frames.push(typeof payload === 'string' ? payload : '')));
+/** What the page records of the pictures its screen shows (`watchPictures`). */
+interface PicturesShown {
+  /** Each picture's src, in the order shown. */
+  shown: (string | null)[];
+  /** The index of the picture shown when the next tap's pointer went down (-1 before it). */
+  tappedAt: number;
+  /** The index of the picture shown when the tree first named `text`, if it has (-1 before it). */
+  namedAt: number;
+}
+
+/**
+ * Every picture the screen shows from here on, in order, where the next tap fell among them, and which
+ * picture the screen showed when the tree first named `text`: a frame the device pushes still becomes the
+ * current frame, before the tap (a stress run saw one land between a read of the screen and the tap) or
+ * while it runs (another saw the sign-in's own change pushed before its after frame came).
+ */
+async function watchPictures(page: Page, text?: string): Promise<void> {
+  await page.evaluate((text) => {
+    const current = () => document.querySelector('[data-testid="screen-image"]')?.getAttribute('src') ?? null;
+    const named = () => text !== null && [...document.querySelectorAll('[data-testid="tree-node"]')].some((node) => node.textContent?.includes(text));
+    const w = window as unknown as { pictures: PicturesShown };
+    const pictures: PicturesShown = { shown: [current()], tappedAt: -1, namedAt: -1 };
+    w.pictures = pictures;
+    // A tree drawn in a later commit than its picture still names the picture that frame brought.
+    const note = () => {
+      if (current() !== pictures.shown.at(-1)) pictures.shown.push(current());
+      if (pictures.namedAt < 0 && named()) pictures.namedAt = pictures.shown.length - 1;
+    };
+    new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['src'] });
+    // Capture phase: noted before the page's own handler sends the tap.
+    window.addEventListener('pointerdown', () => (pictures.tappedAt = pictures.shown.length - 1), { capture: true, once: true });
+  }, text ?? null);
+}
+
+function picturesShown(page: Page): Promise<PicturesShown> {
+  return page.evaluate(() => (window as unknown as { pictures: PicturesShown }).pictures);
+}
+
+/** The demo's host on a demo device on Sign In, its page connected and paused (no live read crosses the socket). */
+async function openPaused(page: Page, runnerUrl: string): Promise<void> {
+  const host = await serveDevice(running, runnerUrl);
   await page.goto(urlIn(host.line));
   await expect(page.getByTestId('device-item')).toHaveAttribute('data-state', 'connected');
   await expect(page.getByTestId('screen-image')).toBeVisible();
-  // Paused, so no live read crosses the socket while the tap runs.
   const live = page.getByTestId('live-toggle');
   if ((await live.getAttribute('data-live')) === 'true') await live.click();
   await expect(live).toHaveAttribute('data-live', 'false');
-  // Every picture the screen shows from here on, in order, and where the tap fell among them: a frame the
-  // device pushes still becomes the current frame, before the tap (a stress run saw one land between a read
-  // of the screen and the tap) or while it runs (another saw the sign-in's own change pushed before its
-  // after frame came), so "the screen it showed" is a picture shown from the last one before the tap on.
-  await page.evaluate(() => {
-    const current = () => document.querySelector('[data-testid="screen-image"]')?.getAttribute('src') ?? null;
-    const shown: (string | null)[] = [current()];
-    const w = window as unknown as { shownPictures: (string | null)[]; tappedAt: number };
-    w.shownPictures = shown;
-    w.tappedAt = -1;
-    new MutationObserver(() => {
-      if (current() !== shown.at(-1)) shown.push(current());
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['src'] });
-    // Capture phase: noted before the page's own handler sends the tap.
-    window.addEventListener('pointerdown', () => (w.tappedAt = shown.length - 1), { capture: true, once: true });
-  });
+}
 
+/** The pictures of a timeline step's before and after frames, from its opened detail. */
+async function stepPictures(page: Page, step: Locator): Promise<{ before: string | null; after: string | null }> {
+  await step.click();
+  const [before, after] = ['step-frame-before', 'step-frame-after'].map((id) => page.getByTestId('step-detail').getByTestId(id));
+  await expect(before!).toHaveAttribute('data-has-screenshot', 'true');
+  await expect(after!).toHaveAttribute('data-has-screenshot', 'true');
+  return { before: await before!.locator('img').getAttribute('src'), after: await after!.locator('img').getAttribute('src') };
+}
+
+async function interactMode(page: Page): Promise<void> {
   await page.getByTestId('search-input').blur();
   await page.keyboard.press('i');
   await expect(page.getByTestId('mode-toggle')).toHaveAttribute('data-mode', 'interact');
+}
+
+test('R-PERF-06: one tap sends its after frame over the socket once and the page shows before and after as they were', async ({ page }) => {
+  test.setTimeout(90_000);
+  const urls = await demoDevice({ screen: 'login' });
+  const frames: string[] = [];
+  page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => frames.push(typeof payload === 'string' ? payload : '')));
+  await openPaused(page, urls.runnerUrl);
+  // "The screen it showed" is a picture shown from the last one before the tap on (watchPictures).
+  await watchPictures(page);
+  await interactMode(page);
   const signIn = await boxCentre(page, 'login.submit');
   const from = frames.length;
   await page.mouse.click(signIn.x, signIn.y);
@@ -68,17 +108,9 @@ test('R-PERF-06: one tap sends its after frame over the socket once and the page
   expect(copies).toBe(pushes);
 
   // The page resolved them: the step opens with its before (the screen it showed) and its after.
-  await steps.first().click();
-  const detail = page.getByTestId('step-detail');
-  await expect(detail.getByTestId('step-frame-before')).toHaveAttribute('data-has-screenshot', 'true');
-  await expect(detail.getByTestId('step-frame-after')).toHaveAttribute('data-has-screenshot', 'true');
-  const before = await detail.getByTestId('step-frame-before').locator('img').getAttribute('src');
-  const after = await detail.getByTestId('step-frame-after').locator('img').getAttribute('src');
+  const { before, after } = await stepPictures(page, steps.first());
   expect(after).not.toBe(before);
-  const { shown, tappedAt } = await page.evaluate(() => {
-    const w = window as unknown as { shownPictures: (string | null)[]; tappedAt: number };
-    return { shown: w.shownPictures, tappedAt: w.tappedAt };
-  });
+  const { shown, tappedAt } = await picturesShown(page);
   expect(tappedAt, 'the tap was seen').toBeGreaterThanOrEqual(0);
   const afterAt = shown.indexOf(after, Math.max(tappedAt, 0));
   expect(afterAt, 'the screen showed the after picture after the tap').toBeGreaterThan(tappedAt);
@@ -89,4 +121,43 @@ test('R-PERF-06: one tap sends its after frame over the socket once and the page
   // The screen shows the after frame: what the app said to an empty sign-in.
   await page.getByTestId('search-input').fill('Enter a username and a password.');
   await expect(page.locator('[data-testid="tree-node"][data-match="true"]').first()).toBeVisible();
+});
+
+test("R-PERF-06, R-SUITE-01: the device's push of a tap's change, sent while the tap's answer is held, is not shown between the step's before and its after", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  // XCTest carries the tap: the runner's answer is held for as long as the test needs (the bridge's 2 s
+  // budget would end the hold; XCTest's is 10 s), so the device pushes the tap's change while the action
+  // runs, every time: the interleaving a stress run met, forced rather than left to the machine's load.
+  const urls = await demoDevice({ screen: 'login', faults: ['bridge-unregistered'] });
+  await openPaused(page, urls.runnerUrl);
+  await watchPictures(page, 'Enter a username and a password.');
+  await interactMode(page);
+  const signIn = await boxCentre(page, 'login.submit');
+  const { frameContext: tappedOn } = (await demoStats(urls)) as DemoStats & { frameContext: string };
+  await postAdmin(urls, 'faults', { add: ['runner-action-reply-slow=600000'] });
+  await page.mouse.click(signIn.x, signIn.y);
+
+  // The device did the tap and read its new screen (its push is sent), and still holds the tap's answer.
+  await expect
+    .poll(async () => {
+      const stats = (await demoStats(urls)) as DemoStats & { frameContext: string; settling: boolean; busy: number };
+      return stats.frameContext !== tappedOn && !stats.settling && stats.busy > 0;
+    })
+    .toBe(true);
+  const steps = page.getByTestId('timeline-step');
+  await expect(steps).toHaveCount(0);
+  await postAdmin(urls, 'faults', { remove: ['runner-action-reply-slow'] });
+
+  await expect(steps).toHaveCount(1);
+  await expect(steps.first()).toHaveAttribute('data-success', 'true');
+  await expect.poll(async () => (await picturesShown(page)).namedAt).toBeGreaterThan(0);
+  const { before, after } = await stepPictures(page, steps.first());
+  const { shown, tappedAt, namedAt } = await picturesShown(page);
+  expect(tappedAt, 'the tap was seen').toBeGreaterThanOrEqual(0);
+  // The push waits behind the action (docs/rules.md#r-gate-01) and came before the after read's answer,
+  // so it is no newer than the after (R-PERF-07): the first picture naming the change is the step's after.
+  expect(shown[namedAt], "the first picture naming the tap's change is the step's after").toBe(after);
+  expect(shown.slice(tappedAt, namedAt), "the step's before is a picture shown from the tap to the after").toContain(before);
 });

@@ -39,6 +39,17 @@ export const SUPPORTED_COMMANDS: readonly RunnerCommand[] = [
 ];
 export const SUPPORTED_FEATURES = ['display_cutout_info'];
 
+/** The commands that read or control the app rather than act on it: every other one's answer `runner-action-reply-slow` holds. */
+const NOT_ACTIONS: ReadonlySet<RunnerCommand> = new Set<RunnerCommand>([
+  'get_sdk_capabilities',
+  'request_hierarchy',
+  'request_hierarchy_if_stale',
+  'request_launch_app',
+  'request_screenshot',
+  'request_sdk_observation',
+  'request_sdk_web_snapshot',
+]);
+
 /** Per-connection memory: what request_hierarchy_if_stale may serve again. */
 export interface ConnectionState {
   lastServed?: { generation: number; data: ViewHierarchy; frameContext: string };
@@ -97,6 +108,8 @@ export class RunnerCommands {
           ? { type: 'screenshot_error', success: false, error: message }
           : { type: resultType, success: false, error: message };
     }
+    // The input is done (its change is on the screen, and pushed); the answer waits as a busy runner's does.
+    if (!NOT_ACTIONS.has(request.type)) await holdFor(this.device.faults, 'runner-action-reply-slow');
     const totalTimeMs = Date.now() - started;
     return {
       ...body,

@@ -133,8 +133,10 @@ export const OUTCOME_CASES: readonly OutcomeCase[] = [
  * Test gates, not faults a device has: `xctest-read-hold` holds a read until the page changes, so an
  * action on a still screen would wait for it forever (docs/rules.md#r-perf-10); its own test opens it.
  * `runner-stale-push` sends a push before each read's answer, which no action's outcome depends on (R-PERF-07).
+ * `runner-action-reply-slow` holds an action's answer until its test clears it, so the device's push of the
+ * action's change is sent while the action runs (e2e/api-wire, R-PERF-06).
  */
-const TEST_GATES: ReadonlySet<string> = new Set(['xctest-read-hold', 'runner-stale-push']);
+const TEST_GATES: ReadonlySet<string> = new Set(['xctest-read-hold', 'runner-stale-push', 'runner-action-reply-slow']);
 
 /**
  * Faults of the in-app AppReveal server, which no case here meets (they run through the runner, the demo's
