@@ -15,30 +15,36 @@ const running = stopAfterEach();
 const demoDevice = sharedDemoDevice();
 
 /**
- * How high the CPU line is drawn at each of these times, as a share of the plot area's height (0 at its
- * bottom): the topmost painted pixel of the canvas column at that time. The plot area is uPlot's overlay
- * (`.u-over`); the minute shown ends at the newest sample. The CPU plot draws no grid and no x axis, so
- * what is painted there is the line and its fill, nothing else.
+ * How high the CPU line is drawn at the second `t` and at the newest second, as shares of the plot area's
+ * height (0 at its bottom): the topmost painted pixel of the canvas columns at that time; with the newest
+ * sample and the figure at the plot's top edge as drawn (`data-cpu-scale-top`), all read in one task so no
+ * push falls between them. The plot area is uPlot's overlay (`.u-over`); the minute shown ends at the
+ * newest sample. The CPU plot draws no grid and no x axis, so what is painted there is the line and its
+ * fill, nothing else.
  */
-function cpuDrawnAt(page: Page, times: number[]): Promise<number[]> {
+function cpuDrawn(page: Page, t: number): Promise<{ at: number; newest: number; latest: Sample; scaleTop: number; areaPx: number }> {
   return page.getByTestId('perf-cpu').evaluate(
-    (host, { times, spanMs }) => {
+    (host, { t, spanMs }) => {
       const canvas = host.querySelector('canvas')!;
       const over = host.querySelector<HTMLElement>('.u-over')!;
-      const latest = Number(host.closest<HTMLElement>('[data-testid="perf-strip"]')!.dataset.latestT);
+      const strip = host.closest<HTMLElement>('[data-testid="perf-strip"]')!;
+      const latest = { cpu: Number(strip.dataset.cpuLatest), t: Number(strip.dataset.latestT) };
       const scale = canvas.width / canvas.clientWidth;
       const context = canvas.getContext('2d')!;
       const top = Math.round(over.offsetTop * scale);
       const height = Math.round(over.offsetHeight * scale);
-      return times.map((t) => {
-        const css = over.offsetLeft + ((t - (latest - spanMs)) / spanMs) * over.offsetWidth;
-        const x = Math.min(canvas.width - 1, Math.max(0, Math.round(css * scale)));
-        const column = context.getImageData(x, top, 1, height).data;
-        for (let y = 0; y < height; y++) if (column[y * 4 + 3]! > 0) return 1 - y / height;
+      const drawnAt = (time: number) => {
+        const css = over.offsetLeft + ((time - (latest.t - spanMs)) / spanMs) * over.offsetWidth;
+        // The columns either side too: the overlay's offsets are whole pixels where uPlot's are not, and
+        // the newest second ends the line, its rise the stroke's width across.
+        const x = Math.min(canvas.width - 2, Math.max(1, Math.round(css * scale)));
+        const columns = context.getImageData(x - 1, top, 3, height).data;
+        for (let y = 0; y < height; y++) for (let dx = 0; dx < 3; dx++) if (columns[(y * 3 + dx) * 4 + 3]! > 0) return 1 - y / height;
         return 0;
-      });
+      };
+      return { at: drawnAt(t), newest: drawnAt(latest.t), latest, scaleTop: Number(strip.dataset.cpuScaleTop), areaPx: height };
     },
-    { times, spanMs: 60_000 },
+    { t, spanMs: 60_000 },
   );
 }
 
@@ -50,6 +56,16 @@ function plotAreas(page: Page): Promise<{ left: number; width: number; height: n
       return { left: box.left, width: box.width, height: box.height };
     }),
   );
+}
+
+interface Sample {
+  cpu: number;
+  t: number;
+}
+
+/** The newest sample's figure and time, read together (a push between two reads would mix two samples). */
+function latestSample(page: Page): Promise<Sample> {
+  return page.getByTestId('perf-strip').evaluate((strip: HTMLElement) => ({ cpu: Number(strip.dataset.cpuLatest), t: Number(strip.dataset.latestT) }));
 }
 
 async function cpuLatest(page: Page): Promise<number> {
@@ -77,22 +93,29 @@ test('R-PERFSTRIP-05: the CPU plot rises when the device spins; a tap is marked 
   // The idle device, measured in this run: a share of a core depends on the machine's load (on a
   // crowded machine the spin gets far less than its 80 %), so the spin is judged against the idle
   // device's highest figure and drawing, not a fixed one.
-  const idle: { cpu: number; t: number }[] = [];
+  const idle: Sample[] = [];
   for (let i = 0; i < 3; i++) {
     const samples = Number(await strip.getAttribute('data-samples'));
     await expect.poll(async () => Number(await strip.getAttribute('data-samples')), { timeout: 10_000 }).toBeGreaterThan(samples);
-    idle.push({ cpu: await cpuLatest(page), t: Number(await strip.getAttribute('data-latest-t')) });
+    idle.push(await latestSample(page));
   }
   const idleCpu = Math.max(...idle.map((s) => s.cpu));
-  const idleAt = idle[1]!.t;
+  const idleSample = idle[1]!;
 
   await postAdmin(demo, 'faults', { faults: ['perf-cpu-spin'] });
   await expect.poll(() => cpuLatest(page), { timeout: 20_000 }).toBeGreaterThan(idleCpu * 1.5 + 2);
-  // What Chromium drew, not only the figure: the line's right end is drawn well above the idle second.
-  const spinAt = Number(await strip.getAttribute('data-latest-t'));
-  const [idleHeight, spinHeight] = await cpuDrawnAt(page, [idleAt, spinAt]);
-  // (An idle second at 0 % is drawn on the plot's bottom edge, so it may read as 0.)
-  expect(spinHeight).toBeGreaterThan(idleHeight! + 0.15);
+  // What Chromium drew, not only the figures: each second is drawn at its figure on the plot's own scale,
+  // within the line's width and a pixel's rounding. (The scale spans the whole minute shown, so a busy
+  // second before the test, a relaunch's, can leave the rise itself a few pixels.)
+  const drawn = await cpuDrawn(page, idleSample.t);
+  expect(drawn.scaleTop).toBeGreaterThanOrEqual(drawn.latest.cpu);
+  for (const [height, sample] of [
+    [drawn.at, idleSample],
+    [drawn.newest, drawn.latest],
+  ] as const) {
+    const off = Math.abs(height - sample.cpu / drawn.scaleTop) * drawn.areaPx;
+    expect(off, `${sample.cpu} % drawn ${height} of the way up a plot of 0..${drawn.scaleTop} %`).toBeLessThanOrEqual(2.5);
+  }
   await postAdmin(demo, 'faults', { faults: [] });
 
   // R-PERFSTRIP-04: a tap (interact mode) is marked on the axis; hovering the mark names it.

@@ -151,7 +151,14 @@ export const PerfStrip = memo(function PerfStrip({ device, schedule = onAnimatio
       };
     };
     const cpu = new uPlot(
-      { ...plotOptions('CPU', '%', width, false, CPU_RANGE), hooks: timed((u) => placeMarks(u, marksRef.current)) },
+      {
+        ...plotOptions('CPU', '%', width, false, CPU_RANGE),
+        hooks: timed((u) => {
+          placeMarks(u, marksRef.current);
+          // The figure at the plot's top edge as just drawn, beside the figures: a test reads the pixels against it.
+          if (rootRef.current) rootRef.current.dataset.cpuScaleTop = String(u.scales.y?.max ?? '');
+        }),
+      },
       series.cpuData(),
       cpuHost,
     );
