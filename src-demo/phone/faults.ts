@@ -57,12 +57,12 @@ export const FAULTS = {
   // The runner's performance pushes: real load on the process they measure (docs/rules.md#r-perfsnap)
   'perf-cpu-spin': { value: 'flag', help: 'a worker thread spins 80 ms of every 100 ms, so the pushed cpuUsagePercent rises' },
   'perf-memory-growth': { value: 'flag', help: 'each performance push retains 16 MiB more (up to 1 GiB), so memoryUsageMb climbs; cleared, it is released' },
-  // The runner's socket
   // A test's gate (docs/rules.md#r-suite-01): what the device pushes while an action's answer is on its way.
   'runner-action-reply-slow': {
     value: 'ms',
     help: "the runner's actions (taps, swipes, keys, text, SDK actions) do what they do, then hold their answer MS, or until the fault is cleared",
   },
+  // The runner's socket
   'runner-drop-next': { value: 'flag', help: 'the next request closes the connection without an answer (one shot)' },
   'runner-garbage': { value: 'flag', help: 'the next request is answered with non-JSON garbage (one shot)' },
   // The same, aimed at one command, so an action's own request meets it (docs/rules.md#r-act-01)

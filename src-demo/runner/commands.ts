@@ -108,7 +108,7 @@ export class RunnerCommands {
           ? { type: 'screenshot_error', success: false, error: message }
           : { type: resultType, success: false, error: message };
     }
-    // The input is done (its change is on the screen, and pushed); the answer waits as a busy runner's does.
+    // The input is done (the device reads and pushes its change as it does any); the answer waits, as a busy runner's does.
     if (!NOT_ACTIONS.has(request.type)) await holdFor(this.device.faults, 'runner-action-reply-slow');
     const totalTimeMs = Date.now() - started;
     return {
