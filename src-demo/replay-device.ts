@@ -104,13 +104,14 @@ export async function startReplayDevice(folder: string, options: { port?: number
     }
     response.writeHead(404).end();
   });
-  const wss = new WebSocketServer({ server, path: '/ws' });
-  wss.on('connection', (socket) => serveConnection(socket, recording));
-
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
   });
+  // Made once the port is ours: a socket server on a server re-emits the server's errors as its own, so one
+  // made before a listen that fails (a port in use) threw that error uncaught and the start never settled.
+  const wss = new WebSocketServer({ server, path: '/ws' });
+  wss.on('connection', (socket) => serveConnection(socket, recording));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {

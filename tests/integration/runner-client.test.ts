@@ -70,6 +70,17 @@ function client(url: string, options: ConstructorParameters<typeof RunnerClient>
 describe('runner client against the replay device (recorded Settings session)', () => {
   let replay: ReplayDevice;
 
+  it('a replay device asked for a port in use says so, and the caller can try the next (cli.test.ts does)', async () => {
+    const taken = await startReplayDevice(GOLDEN);
+    cleanups.push(() => taken.close());
+    const port = Number(new URL(taken.url).port);
+    // Before, the socket server's own error listener threw the listen error uncaught and the start never settled.
+    await expect(startReplayDevice(GOLDEN, { port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+    const next = await startReplayDevice(GOLDEN);
+    cleanups.push(() => next.close());
+    expect(next.url).not.toBe(taken.url);
+  });
+
   it('completes the connected handshake with the recorded runner command list', async () => {
     replay = await startReplayDevice(GOLDEN);
     cleanups.push(() => replay.close());
