@@ -207,6 +207,30 @@ describe('interact mode', () => {
     expect(refusals[0]).toContain('in points is not known');
   });
 
+  it('R-TAP-11: without points, a new picture keeps the screen in place while its size is read (no placeholder between pictures)', () => {
+    const { view, el } = show({ interact: interact(), points: false });
+    // The live loop's next picture of the same screen: other bytes, so another source to measure.
+    const next = { ...frame(false), screenshot: { format: 'png', dataBase64: 'iVBORw0KGgoAAAA=' } } as Frame;
+    view.rerender(
+      <InspectorScope.Provider value={store}>
+        <Screen frame={next} nodes={tree.nodes} matchKeys={new Set()} pickStack={[]} mismatch={false} placeholder={null} interact={interact()} />
+      </InspectorScope.Provider>,
+    );
+    // Before the new picture has loaded, the screen is the same element at the last picture's size.
+    expect(screen.getByTestId('screen')).toBe(el);
+    expect(el.dataset['screenWidth']).toBe('400');
+    expect(document.querySelector('.screen-placeholder')).toBeNull();
+    press(el, 50, 120);
+    act(() => vi.advanceTimersByTime(1000));
+    expect(refusals[0]).toContain('in points is not known');
+    // Once it has loaded, its own size counts (a picture of another shape is not drawn at the old one).
+    const img = screen.getByTestId('screen-image') as HTMLImageElement;
+    Object.defineProperty(img, 'naturalWidth', { value: 800 });
+    Object.defineProperty(img, 'naturalHeight', { value: 400 });
+    fireEvent.load(img);
+    expect(screen.getByTestId('screen').dataset['screenWidth']).toBe('800');
+  });
+
   it('a click on a layout or hidden-content badge selects it and never touches the device', () => {
     const { el } = show({ interact: interact() });
     const badge = document.createElement('button');

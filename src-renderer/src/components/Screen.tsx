@@ -205,13 +205,17 @@ export function Screen({
   const [natural, setNatural] = useState<{ src: string; width: number; height: number } | null>(null);
 
   const pixels = imageSrc && natural && natural.src === imageSrc ? natural : null;
+  // Without points the live loop's next picture is measured only once it has loaded: until then the
+  // last picture's size stands, so the screen stays in place between pictures instead of giving way to
+  // the placeholder at every one (a click there would land on nothing).
+  const lastPixels = imageSrc ? natural : null;
   const measured: ScreenGeometry | null = useMemo(() => {
     // The screenshot's shape is checked only once it is measured; a tree alone needs no picture.
     const points = screenPointSize(frame, pixels);
     if (points) return { ...points, points: true };
-    if (pixels) return { width: pixels.width, height: pixels.height, points: false };
+    if (lastPixels) return { width: lastPixels.width, height: lastPixels.height, points: false };
     return null;
-  }, [frame, pixels]);
+  }, [frame, pixels, lastPixels]);
   // The same geometry stays the same object: a live picture of an unchanged screen redraws no box
   // (docs/rules.md#r-perf-03).
   const geometryRef = useRef(measured);
