@@ -23,9 +23,9 @@ interface PicturesShown {
 
 /**
  * Every picture the screen shows from here on, in order, where the next tap fell among them, and which
- * picture the screen showed when the tree first named `text`: a frame the device pushes still becomes the
- * current frame, before the tap (a stress run saw one land between a read of the screen and the tap) or
- * while it runs (another saw the sign-in's own change pushed before its after frame came).
+ * picture the screen showed when the tree first named `text`: a frame the device pushes before the tap still
+ * becomes the current frame (a stress run saw one land between a read of the screen and the tap); one pushed
+ * while the tap runs waits behind it and is no newer than its after (R-GATE-01, R-PERF-07: the gated test).
  */
 async function watchPictures(page: Page, text?: string): Promise<void> {
   await page.evaluate((text) => {

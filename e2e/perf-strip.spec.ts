@@ -68,10 +68,6 @@ function latestSample(page: Page): Promise<Sample> {
   return page.getByTestId('perf-strip').evaluate((strip: HTMLElement) => ({ cpu: Number(strip.dataset.cpuLatest), t: Number(strip.dataset.latestT) }));
 }
 
-async function cpuLatest(page: Page): Promise<number> {
-  return Number(await page.getByTestId('perf-strip').getAttribute('data-cpu-latest'));
-}
-
 test('R-PERFSTRIP-05: the CPU plot rises when the device spins; a tap is marked and named on hover', async ({ page }) => {
   test.setTimeout(120_000);
   const demo = await demoDevice({ screen: 'login' });
@@ -103,7 +99,7 @@ test('R-PERFSTRIP-05: the CPU plot rises when the device spins; a tap is marked 
   const idleSample = idle[1]!;
 
   await postAdmin(demo, 'faults', { faults: ['perf-cpu-spin'] });
-  await expect.poll(() => cpuLatest(page), { timeout: 20_000 }).toBeGreaterThan(idleCpu * 1.5 + 2);
+  await expect.poll(async () => (await latestSample(page)).cpu, { timeout: 20_000 }).toBeGreaterThan(idleCpu * 1.5 + 2);
   // What Chromium drew, not only the figures, on the plot's own scale. Seconds are under 2 px apart on the
   // narrow strip, so the columns read at a second also cross the line's way to the seconds beside it: the
   // idle second is drawn no lower than its figure and no higher than the idle seconds' highest, the newest

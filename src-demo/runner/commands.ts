@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { HierarchyUpdate, RunnerCommand, RunnerRequest, ViewHierarchy } from '@shared/protocol/runner';
-import { RESULT_TYPES } from '@shared/protocol/runner';
+import { RESULT_TYPES, RUNNER_COMMAND_GROUPS } from '@shared/protocol/runner';
 import { playwrightKey } from '@demo/phone/app-page';
 import type { DemoDevice } from '@demo/device/demo-device';
 import { holdFor } from '@demo/base/fault-hold';
@@ -39,15 +39,16 @@ export const SUPPORTED_COMMANDS: readonly RunnerCommand[] = [
 ];
 export const SUPPORTED_FEATURES = ['display_cutout_info'];
 
-/** The commands that read or control the app rather than act on it: every other one's answer `runner-action-reply-slow` holds. */
-const NOT_ACTIONS: ReadonlySet<RunnerCommand> = new Set<RunnerCommand>([
-  'get_sdk_capabilities',
-  'request_hierarchy',
-  'request_hierarchy_if_stale',
-  'request_launch_app',
-  'request_screenshot',
-  'request_sdk_observation',
-  'request_sdk_web_snapshot',
+/**
+ * The commands that act on the app, whose answers `runner-action-reply-slow` holds: the doctor's action group
+ * (what Parallax sends to act) with typing's replace and the bridge's two actions. Named, not the rest, so a
+ * read added later is never held.
+ */
+const ACTIONS: ReadonlySet<RunnerCommand> = new Set<RunnerCommand>([
+  ...RUNNER_COMMAND_GROUPS.act,
+  'request_set_text',
+  'request_sdk_action',
+  'request_sdk_web_action',
 ]);
 
 /** Per-connection memory: what request_hierarchy_if_stale may serve again. */
@@ -109,7 +110,7 @@ export class RunnerCommands {
           : { type: resultType, success: false, error: message };
     }
     // The input is done (the device reads and pushes its change as it does any); the answer waits, as a busy runner's does.
-    if (!NOT_ACTIONS.has(request.type)) await holdFor(this.device.faults, 'runner-action-reply-slow');
+    if (ACTIONS.has(request.type)) await holdFor(this.device.faults, 'runner-action-reply-slow');
     const totalTimeMs = Date.now() - started;
     return {
       ...body,

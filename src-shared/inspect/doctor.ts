@@ -3,7 +3,7 @@
  * each failure, in the words a person acts on. The checks' I/O is src-main/cli/doctor.ts; what they
  * mean is decided here, from what the device answered.
  */
-import type { ConnectedPush } from '@shared/protocol/runner';
+import { RUNNER_COMMAND_GROUPS, type ConnectedPush } from '@shared/protocol/runner';
 import type { SdkCapabilitiesPayload } from '@shared/protocol/sdk';
 import type { Observation } from '@shared/protocol/observation';
 
@@ -24,14 +24,6 @@ export const REAL_DEVICE_GUIDE = 'README.md, "From the demo to a real device"';
 
 /** AutoMobile's CtrlProxy listens here (AutoMobile ios/README.md: "WebSocket server (port 8765)"). */
 export const CTRL_PROXY_DEFAULT_URL = 'ws://127.0.0.1:8765/ws';
-
-/** What Parallax sends, by what it is for: a runner without the first group cannot be observed at all. */
-export const RUNNER_COMMAND_GROUPS = {
-  observe: ['request_hierarchy', 'request_screenshot'],
-  act: ['request_tap_coordinates', 'request_swipe', 'request_append_text', 'request_clear_text', 'request_ime_action', 'request_press_key'],
-  discovery: ['get_sdk_capabilities'],
-  bridge: ['request_sdk_observation', 'request_sdk_action', 'request_sdk_web_snapshot', 'request_sdk_web_action'],
-} as const;
 
 export function portCheck(where: string, reachable: boolean, error?: string): DoctorCheck {
   if (reachable) return { id: 'port', status: 'ok', detail: `${where} accepts connections` };

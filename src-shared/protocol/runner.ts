@@ -394,6 +394,14 @@ export const RUNNER_COMMANDS = [
 ] as const;
 export type RunnerCommand = (typeof RUNNER_COMMANDS)[number];
 
+/** What Parallax sends, by what it is for: a runner without the first group cannot be observed at all. */
+export const RUNNER_COMMAND_GROUPS = {
+  observe: ['request_hierarchy', 'request_screenshot'],
+  act: ['request_tap_coordinates', 'request_swipe', 'request_append_text', 'request_clear_text', 'request_ime_action', 'request_press_key'],
+  discovery: ['get_sdk_capabilities'],
+  bridge: ['request_sdk_observation', 'request_sdk_action', 'request_sdk_web_snapshot', 'request_sdk_web_action'],
+} as const satisfies Record<string, readonly RunnerCommand[]>;
+
 /**
  * The commands every real runner has (its RequestType) that Parallax sends: all but the SDK relay
  * commands (`request_sdk_*`), which no real runner has. A `connected` push without a list (the real
