@@ -270,8 +270,12 @@ describe('parallax replay', () => {
     // windows, which depends on timing (R-PERFSTEP-05 tests that text): the line may end with it.
     expect(stdout[2]).toMatch(/^2 {2}matched +tap +id "login\.passkey" +— failed: element_not_actionable via sdk( · memory [^·]+)?$/);
     expect(stdout.filter((l) => /^\d+ {2}matched/.test(l))).toHaveLength(3);
-    expect(stdout.at(-2)).toBe('3 of 3 replayed: 3 matched, 0 diverged, 0 failed');
-    expect(stdout.at(-1)).toBe('ran: 1, 3 · did not run: 2');
+    const summaryAt = stdout.indexOf('3 of 3 replayed: 3 matched, 0 diverged, 0 failed');
+    expect(summaryAt, stdout.join('\n')).toBe(4);
+    expect(stdout[summaryAt + 1]).toBe('ran: 1, 3 · did not run: 2');
+    // The memory line follows when a step's memory grew over the threshold while it replayed, which the
+    // machine's load decides (a fresh clone's CI read one): nothing else may.
+    expect(stdout.slice(summaryAt + 2).filter((l) => !/^memory grew over \d+ MB at steps? [\d–, ]+ \(recorded: .+\)$/.test(l))).toEqual([]);
     expect(code).toBe(0);
   });
 
