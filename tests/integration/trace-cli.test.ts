@@ -46,7 +46,6 @@ async function run(command: TraceCommand, ...args: string[]): Promise<{ code: nu
   return runWith({}, command, ...args);
 }
 
-/** `run` with a stdin and a terminal prompt of the test's own. */
 /**
  * A printed replay's lines without its memory line: the CLI adds it after the summary when a step's memory
  * grew over the threshold while it replayed (R-PERFSTEP), which the machine's load decides (a fresh clone's
@@ -56,6 +55,7 @@ function withoutMemoryLine(stdout: readonly string[]): string[] {
   return stdout.filter((l) => !/^memory grew over \d+ MB at steps? [\d–, ]+ \(recorded: .+\)$/.test(l));
 }
 
+/** `run` with a stdin and a terminal prompt of the test's own. */
 async function runWith(
   io: { stdin?: string; prompt?: (question: string) => Promise<string> },
   command: TraceCommand,
