@@ -64,6 +64,9 @@ interface Variant {
   probe?: PhaseProbe;
   /** Per heavy change: the phases inside its longest gap. */
   gapPhases: string[];
+  /** Per heavy change (probed device only): the longest the host's event loop and the Parallax page's main thread were held in its window. */
+  hostHolds: number[];
+  pageHolds: number[];
 }
 
 async function setScreen(variant: Variant, screen: string): Promise<void> {
@@ -124,10 +127,14 @@ async function open(browser: Browser, name: string, options: { emulatedScale?: b
     afterPictures: [],
     ...(probe ? { probe } : {}),
     gapPhases: [],
+    hostHolds: [],
+    pageHolds: [],
   };
 }
 
 async function close(variant: Variant): Promise<void> {
+  // Its timer would keep the bench running after it printed everything.
+  variant.probe?.stop();
   await variant.page.close();
   variant.child.kill('SIGTERM');
   await variant.server.close();
@@ -209,12 +216,19 @@ async function heavyChange(variant: Variant): Promise<void> {
     if (times[i]! - times[i - 1]! > longest) [longest, gapAt] = [times[i]! - times[i - 1]!, i];
   }
   variant.heavyGaps.push(longest);
-  if (variant.probe) {
-    await variant.probe.collectPage();
+  const probe = variant.probe;
+  if (probe) {
+    await probe.collectPage();
     const [from, to] = [times[gapAt - 1]!, times[gapAt]!];
-    variant.gapPhases.push(
-      `gap ${(from - tappedAt).toFixed(0)}..${(to - tappedAt).toFixed(0)} ms after the tap: ${variant.probe.describe(from, to, tappedAt)}`,
-    );
+    // What held the two threads a picture crosses on its way to the page (R-PERF-15), clipped to the window.
+    const longestHold = (kind: string) =>
+      Math.max(
+        0,
+        ...probe.spans.filter((s) => s.kind === kind && s.end >= tappedAt && s.start <= end).map((s) => Math.min(s.end, end) - Math.max(s.start, tappedAt)),
+      );
+    variant.hostHolds.push(longestHold('h-stall'));
+    variant.pageHolds.push(longestHold('ui-long'));
+    variant.gapPhases.push(`gap ${(from - tappedAt).toFixed(0)}..${(to - tappedAt).toFixed(0)} ms after the tap: ${probe.describe(from, to, tappedAt)}`);
   }
 }
 
@@ -312,6 +326,11 @@ try {
       console.log(
         `    ${variant.name.padEnd(26)} longest gap median ${percentile(variant.heavyGaps, 50).toFixed(0)} ms, p95 ${percentile(variant.heavyGaps, 95).toFixed(0)} ms; tap -> new picture median ${percentile(variant.heavyPictures, 50).toFixed(0)} ms, p95 ${percentile(variant.heavyPictures, 95).toFixed(0)} ms; the device's answer -> the after picture median ${percentile(variant.afterPictures, 50).toFixed(0)} ms, p95 ${percentile(variant.afterPictures, 95).toFixed(0)} ms`,
       );
+      if (variant.hostHolds.length > 0) {
+        console.log(
+          `      the longest hold in each tap's ${HEAVY_WATCH_MS / 1000} s: the host's event loop median ${percentile(variant.hostHolds, 50).toFixed(0)} ms, max ${Math.max(...variant.hostHolds).toFixed(0)} ms; the Parallax page's main thread median ${percentile(variant.pageHolds, 50).toFixed(0)} ms, max ${Math.max(...variant.pageHolds).toFixed(0)} ms`,
+        );
+      }
       // Where each tap's longest gap went: the device's phases inside it (live-phases.ts).
       for (const phases of variant.gapPhases) console.log(`      ${phases}`);
     }

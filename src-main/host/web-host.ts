@@ -19,6 +19,7 @@ import { packFrames, WirePacker } from '@shared/protocol/wire';
 import type { ApiService } from './api';
 import { jsonChunks } from './json-chunks';
 import { epochNow, liveTrace } from '@main/connection/live-trace';
+import { letIoIn } from '@main/connection/io-turn';
 
 export const RENDERER_CSP = [
   "default-src 'self'",
@@ -247,17 +248,36 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
   // A message of one chunk goes at once; a bigger one (the trace view's listing: over 100 MiB of JSON at
   // the step limit) goes as fragments of one WebSocket message, a chunk per turn, each once the last was
   // written (docs/rules.md#r-mem-07). Messages sent meanwhile wait their turn: fragments of two messages
-  // may not interleave, and the page learns ids in the socket's order.
-  const waiting: Array<[message: unknown, traced?: { kind: string; start: number }]> = [];
-  let streaming = false;
-  const send = (message: unknown, traced?: { kind: string; start: number }) => {
-    if (ws.readyState !== ws.OPEN) return;
-    if (streaming) {
-      waiting.push([message, traced]);
-      return;
+  // may not interleave, and the page learns ids in the socket's order: a message is packed when it is
+  // written. An event (a heavy screen's pushed frame among them) is written after the I/O that waited
+  // while it was made: packing and writing it is the next long hold of the event loop (R-PERF-15).
+  const waiting: Array<{ message: () => unknown; traced?: { kind: string; start: number } | undefined; afterIo?: true }> = [];
+  /** A message is going out in fragments, or an event waits for its turn to be written. */
+  let busy = false;
+  const pump = () => {
+    while (!busy && waiting.length > 0) {
+      const next = waiting.shift()!;
+      if (!next.afterIo) {
+        write(next.message, next.traced);
+        continue;
+      }
+      busy = true;
+      void letIoIn().then(() => {
+        busy = false;
+        write(next.message, next.traced);
+        pump();
+      });
     }
+  };
+  const send = (message: () => unknown, traced?: { kind: string; start: number }, afterIo?: true) => {
+    if (ws.readyState !== ws.OPEN) return;
+    waiting.push({ message, traced, ...(afterIo ? { afterIo } : {}) });
+    pump();
+  };
+  const write = (message: () => unknown, traced: { kind: string; start: number } | undefined) => {
+    if (ws.readyState !== ws.OPEN) return;
     const started = liveTrace ? epochNow() : 0;
-    const chunks = jsonChunks(message);
+    const chunks = jsonChunks(message());
     const first = chunks.next();
     if (first.done) return;
     const second = chunks.next();
@@ -267,13 +287,13 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
       liveTrace?.span('send', started, undefined, `${first.value.length}`);
       return;
     }
-    streaming = true;
+    busy = true;
     liveTrace?.span('send', started, undefined, 'pieces');
     const streamed = liveTrace ? epochNow() : 0;
     void sendFragments(first.value, second.value, chunks).finally(() => {
       liveTrace?.span('stream', streamed);
-      streaming = false;
-      for (const [next, traced] of waiting.splice(0)) send(next, traced);
+      busy = false;
+      pump();
     });
   };
   const sendFragments = async (first: string, second: string, rest: Iterator<string>) => {
@@ -284,14 +304,15 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
       const written = new Promise<void>((resolve) => ws.send(chunk, { fin }, () => resolve()));
       if (fin) return;
       await written;
-      await new Promise((resolve) => setImmediate(resolve));
+      // Between two fragments the page's requests and the devices' answers are read.
+      await letIoIn();
       if (ws.readyState !== ws.OPEN) return;
       chunk = next.value;
       next = rest.next();
     }
   };
   const unsubscribe = api.subscribe((event, payload) => {
-    if (ws.readyState === ws.OPEN) send({ event, payload: packFrames(packer, payload) });
+    if (ws.readyState === ws.OPEN) send(() => ({ event, payload: packFrames(packer, payload) }), undefined, true);
   });
   ws.on('close', unsubscribe);
   // A frame over maxPayload (or any protocol error) is an 'error' on this socket, which ws then closes
@@ -303,13 +324,13 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
     try {
       raw = JSON.parse(data.toString());
     } catch {
-      send({ id: -1, ok: false, error: { code: 'bad_request', message: 'a call must be one JSON object' } });
+      send(() => ({ id: -1, ok: false, error: { code: 'bad_request', message: 'a call must be one JSON object' } }));
       return;
     }
     const envelope = ApiCallEnvelopeSchema.safeParse(raw);
     if (!envelope.success) {
       const id = raw && typeof raw === 'object' && 'id' in raw && typeof raw.id === 'number' ? raw.id : -1;
-      send({ id, ok: false, error: { code: 'bad_request', message: 'a call is {id, method, params}' } });
+      send(() => ({ id, ok: false, error: { code: 'bad_request', message: 'a call is {id, method, params}' } }));
       return;
     }
     const { id, method, params } = envelope.data;
@@ -318,7 +339,7 @@ function serveApiSocket(ws: WebSocket, api: ApiService): void {
     // Packed when sent, not when asked: the socket's order is the order the page learns ids in.
     void api.handle(method, params).then((result) => {
       if (ws.readyState !== ws.OPEN) return;
-      send(result.ok ? { id, ok: true, result: packFrames(packer, result.result) } : { id, ...result }, traced);
+      send(() => (result.ok ? { id, ok: true, result: packFrames(packer, result.result) } : { id, ...result }), traced);
     });
   });
 }

@@ -23,6 +23,7 @@ import { limitDepth } from '@shared/model/node';
 import type { BridgeRead } from '@shared/observe/bridge-merge';
 import type { WebRead } from '@shared/observe/web-merge';
 import { epochNow, liveTrace } from '@main/connection/live-trace';
+import { letIoIn } from '@main/connection/io-turn';
 import { RunnerError, type RunnerClient } from './client';
 
 /** R-OBS-01, R-OWV-01: every SDK read has 2 s. */
@@ -123,6 +124,9 @@ export class Observer {
       }
     }
 
+    // The reads just decoded (on a heavy screen, two 50,000-view trees) held the event loop already, and
+    // the merge will hold it again: screenshots asked for and answered meanwhile go on first (R-PERF-15).
+    await letIoIn();
     const observation = assembleObservation({
       strategy: options.strategy ?? 'visible',
       flagEnabled,
