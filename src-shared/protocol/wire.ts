@@ -16,6 +16,7 @@
  */
 import { z } from 'zod';
 import { isRecord } from '@shared/protocol/json';
+import { applyTreePatch, TreePatchError, treePatch, type TreeRename } from './tree-patch';
 
 export const WIRE_KEY = '$wire';
 
@@ -28,12 +29,35 @@ export const WIRE_CAPACITY = { observation: 4, screenshot: 8 } as const;
 export type WireKind = keyof typeof WIRE_CAPACITY;
 
 const WireIdSchema = z.string().min(1).max(40);
+
+/**
+ * An observation's capture identities and the view field that carries each (bridge-merge.ts, web-merge.ts):
+ * a new capture renames it in every view it merged, so a patch names the rename once instead.
+ */
+const RENAMED_IDENTITIES = [
+  ['captureIdentity', 'sdk-capture-identity'],
+  ['webSnapshotId', 'web-snapshot-id'],
+] as const;
 /** Read without walking `value` (z.unknown): the value is decoded by its method's schema afterwards. */
 export const WireSlotSchema = z
   .object({
     [WIRE_KEY]: WireIdSchema,
     value: z.unknown().optional(),
     drop: z.array(WireIdSchema).max(64).optional(),
+    /** An observation whose view tree is `base`'s with `patch` applied (tree-patch.ts); `value` comes without it. */
+    base: WireIdSchema.optional(),
+    patch: z.unknown().optional(),
+    /** Capture identities the base's views carry that the new observation's carry instead (TreeRename). */
+    renames: z
+      .array(
+        z.tuple([
+          z.string().refine((key) => RENAMED_IDENTITIES.some(([, field]) => field === key), 'not a capture identity field'),
+          z.string().max(64),
+          z.string().max(64),
+        ]),
+      )
+      .max(RENAMED_IDENTITIES.length)
+      .optional(),
   })
   .strict();
 export type WireSlot = z.infer<typeof WireSlotSchema>;
@@ -58,9 +82,15 @@ export class WirePacker {
   private readonly ids = new WeakMap<object, string>();
   /** Ids the renderer holds, least recently used first. */
   private readonly held: Record<WireKind, Map<string, true>> = { observation: new Map(), screenshot: new Map() };
+  /**
+   * The observation defined last per backend: the next one's tree goes as a patch of that tree while the
+   * renderer holds it. Per backend, since a heavy screen's bridge read may time out: an observation with
+   * the bridge merged and one without differ in nearly every view.
+   */
+  private readonly lastObservations = new Map<string, { id: string; value: Record<string, unknown> }>();
 
-  /** Counts for the bench and the tests: definitions (values sent) and references (values not sent again). */
-  readonly sent = { definitions: 0, references: 0 };
+  /** Counts for the bench and the tests: definitions (values sent, `patched` of them as a tree patch) and references (values not sent again). */
+  readonly sent = { definitions: 0, patched: 0, references: 0 };
 
   slot(kind: WireKind, value: object): WireSlot {
     const held = this.held[kind];
@@ -81,8 +111,50 @@ export class WirePacker {
       drop.push(oldest);
     }
     this.sent.definitions++;
-    return { [WIRE_KEY]: id, value, ...(drop.length > 0 ? { drop } : {}) };
+    const patched = kind === 'observation' && isRecord(value) ? this.patched(value) : undefined;
+    if (kind === 'observation' && isRecord(value)) this.lastObservations.set(backendOf(value), { id, value });
+    if (patched) this.sent.patched++;
+    return { [WIRE_KEY]: id, ...(patched ?? { value }), ...(drop.length > 0 ? { drop } : {}) };
   }
+
+  /** `observation` as its fields and a patch of the last observation's tree, when that is held and the patch is one. */
+  private patched(observation: Record<string, unknown>): Pick<WireSlot, 'value' | 'base' | 'patch' | 'renames'> | undefined {
+    const last = this.lastObservations.get(backendOf(observation));
+    if (!last || !this.held.observation.has(last.id)) return undefined;
+    const tree = treeOf(observation);
+    const baseTree = treeOf(last.value);
+    if (tree === undefined || baseTree === undefined) return undefined;
+    const renames = identityRenames(last.value, observation);
+    const patch = treePatch(baseTree, tree, renames);
+    if (!patch) return undefined;
+    return { value: withTree(observation, undefined), base: last.id, patch, ...(renames.length > 0 ? { renames } : {}) };
+  }
+}
+
+/** What an observation's views came from (a `backend` of the Observation schema), the key of its patch base. */
+const backendOf = (observation: Record<string, unknown>): string => String(observation['backend'] ?? '');
+
+/** The capture identities `next` carries where `base` carried others. */
+function identityRenames(base: Record<string, unknown>, next: Record<string, unknown>): TreeRename[] {
+  const renames: TreeRename[] = [];
+  for (const [field, key] of RENAMED_IDENTITIES) {
+    const [from, to] = [base[field], next[field]];
+    if (typeof from === 'string' && typeof to === 'string' && from !== to) renames.push([key, from, to]);
+  }
+  return renames;
+}
+
+/** An observation's view tree (`viewHierarchy.hierarchy`), when it has one. */
+function treeOf(observation: unknown): unknown {
+  const hierarchy = isRecord(observation) ? observation['viewHierarchy'] : undefined;
+  return isRecord(hierarchy) && isRecord(hierarchy['hierarchy']) ? hierarchy['hierarchy'] : undefined;
+}
+
+/** The observation with `tree` as its view tree (left out when undefined); the input is not changed. */
+function withTree(observation: Record<string, unknown>, tree: unknown): Record<string, unknown> {
+  const hierarchy = observation['viewHierarchy'] as Record<string, unknown>;
+  const { hierarchy: _old, ...rest } = hierarchy;
+  return { ...observation, viewHierarchy: tree === undefined ? rest : { ...rest, hierarchy: tree } };
 }
 
 /** The renderer's side, one per connection to a host: the values the host said it may refer to. */
@@ -109,14 +181,30 @@ export class WireUnpacker {
       if (!held.has(id)) throw new WireRefError(kind, id, 'unknown');
       return held.get(id);
     }
+    const value = slot.base === undefined ? slot.value : this.rebuilt(kind, slot, slot.base);
     for (const dropped of slot.drop ?? []) held.delete(dropped);
-    held.set(id, slot.value);
+    held.set(id, value);
     // A host that never drops cannot make this window hold more than twice what it should.
     for (const oldest of held.keys()) {
       if (held.size <= 2 * WIRE_CAPACITY[kind]) break;
       held.delete(oldest);
     }
-    return slot.value;
+    return value;
+  }
+
+  /** A patched observation put back: its fields, and its base's tree with the patch applied (base's views shared). */
+  private rebuilt(kind: WireKind, slot: WireSlot, base: string): unknown {
+    const id = slot[WIRE_KEY];
+    if (kind !== 'observation' || !isRecord(slot.value) || !isRecord(slot.value['viewHierarchy'])) throw new WireRefError(kind, id, 'malformed');
+    if (!this.held.observation.has(base)) throw new WireRefError(kind, base, 'unknown');
+    const baseTree = treeOf(this.held.observation.get(base));
+    if (baseTree === undefined) throw new WireRefError(kind, id, 'malformed');
+    try {
+      return withTree(slot.value, applyTreePatch(baseTree, slot.patch, slot.renames ?? []));
+    } catch (error) {
+      if (error instanceof TreePatchError) throw new WireRefError(kind, id, 'malformed');
+      throw error;
+    }
   }
 }
 

@@ -38,7 +38,7 @@ describe('the API wire interning', () => {
       expect(copy.text).not.toContain('node-2');
       expect(copy.text).not.toContain('png-2');
     }
-    expect(packer.sent).toEqual({ definitions: 4, references: 8 });
+    expect(packer.sent).toEqual({ definitions: 4, patched: 0, references: 8 });
   });
 
   it('R-PERF-06: a screenshot merged into the last frame keeps its observation a reference, and sends only the new picture', () => {
@@ -128,7 +128,7 @@ describe('the API wire interning', () => {
     const devices = { devices: [{ id: 'device-1' }] };
     expect(packFrames(packer, devices)).toBe(devices);
     expect(packFrames(packer, null)).toBeNull();
-    expect(packer.sent).toEqual({ definitions: 0, references: 0 });
+    expect(packer.sent).toEqual({ definitions: 0, patched: 0, references: 0 });
   });
 
   it('R-PERF-06: a frame that refers to an observation sent before decodes to the same observation, without decoding it again', () => {
@@ -148,5 +148,105 @@ describe('the API wire interning', () => {
       expect(parsed.success).toBe(false);
       expect(parsed.error?.issues[0]?.path).toEqual(['observation', 'updatedAt']);
     }
+  });
+});
+
+describe('R-PERF-16: a changed tree crosses the wire as a patch of the last one', () => {
+  const board = (picked: number) =>
+    healthyObservation({
+      viewHierarchy: {
+        hierarchy: {
+          className: 'XCUIElementTypeApplication',
+          node: Array.from({ length: 2_000 }, (_, i) => ({ className: 'XCUIElementTypeCell', text: `Tile ${i}${i === picked ? ' selected' : ''}` })),
+        },
+      },
+    });
+  const decode = (value: unknown) => apiMethods['device.observe'].output.parse(value);
+
+  it('R-PERF-16: the next observation carries only the views that changed, and the renderer decodes exactly the new observation', () => {
+    const packer = new WirePacker();
+    const unpacker = new WireUnpacker();
+    const first = roundTrip(packer, unpacker, frame(board(-1), null));
+    const picked = board(1_500);
+    const next = roundTrip(packer, unpacker, frame(picked, null));
+    expect(next.text).toContain('"base":"o');
+    expect(next.text).toContain('Tile 1500 selected');
+    expect(next.text).not.toContain('Tile 1499');
+    expect(next.text.length).toBeLessThan(first.text.length / 20);
+    expect(next.value).toEqual(frame(picked, null));
+    expect(decode(next.value).observation).toEqual(decode(frame(picked, null)).observation);
+    expect(packer.sent).toEqual({ definitions: 2, patched: 1, references: 0 });
+    // Patched in turn: the third is a patch of the second, put back over the second's rebuilt tree.
+    const third = roundTrip(packer, unpacker, frame(board(7), null));
+    expect(third.text).toContain('"base":"o');
+    expect(third.value).toEqual(frame(board(7), null));
+  });
+
+  it('R-PERF-16: a new capture of the bridge (every view naming it) crosses as one rename and the view that changed', () => {
+    const captured = (capture: string, picked: number) =>
+      healthyObservation({
+        captureIdentity: capture,
+        viewHierarchy: {
+          hierarchy: {
+            className: 'XCUIElementTypeApplication',
+            node: Array.from({ length: 2_000 }, (_, i) => ({
+              className: 'UICollectionViewCell',
+              text: `Tile ${i}${i === picked ? ' selected' : ''}`,
+              'sdk-capture-identity': capture,
+            })),
+          },
+        },
+      });
+    const packer = new WirePacker();
+    const unpacker = new WireUnpacker();
+    const first = roundTrip(packer, unpacker, frame(captured('41', -1), null));
+    const next = roundTrip(packer, unpacker, frame(captured('42', 9), null));
+    expect(next.text).toContain('"renames":[["sdk-capture-identity","41","42"]]');
+    expect(next.text.length).toBeLessThan(first.text.length / 20);
+    expect(next.value).toEqual(frame(captured('42', 9), null));
+    // A rename of any other field is refused: the slot is malformed.
+    const bad = JSON.parse(next.text.replace('"renames":[["sdk-capture-identity"', '"renames":[["text"')) as unknown;
+    expect(() => unpackFrames(new WireUnpacker(), bad)).toThrow(/malformed observation slot/);
+  });
+
+  it('R-PERF-16: the base is the last observation of the same backend: a read whose bridge timed out in between does not make the next whole', () => {
+    const packer = new WirePacker();
+    const unpacker = new WireUnpacker();
+    const sdk = (picked: number) => ({ ...board(picked), backend: 'sdk' as const });
+    const xctest = {
+      ...board(-1),
+      backend: 'xctest' as const,
+      viewHierarchy: { hierarchy: { className: 'XCUIElementTypeApplication', text: 'bridge timed out' } },
+    };
+    const first = roundTrip(packer, unpacker, frame(sdk(-1), null));
+    roundTrip(packer, unpacker, frame(xctest, null));
+    const next = roundTrip(packer, unpacker, frame(sdk(3), null));
+    expect(next.text.length).toBeLessThan(first.text.length / 20);
+    expect(next.value).toEqual(frame(sdk(3), null));
+  });
+
+  it('R-PERF-16: a base the renderer no longer holds is never patched against: the tree goes whole', () => {
+    const packer = new WirePacker();
+    const unpacker = new WireUnpacker();
+    roundTrip(packer, unpacker, frame(board(-1), null));
+    // Enough others defined since (without trees) that the board was dropped on both sides.
+    for (let n = 0; n < WIRE_CAPACITY.observation; n++) roundTrip(packer, unpacker, frame(observation(n), null));
+    const whole = roundTrip(packer, unpacker, frame(board(3), null));
+    expect(whole.text).not.toContain('"base"');
+    expect(whole.value).toEqual(frame(board(3), null));
+  });
+
+  it('R-PERF-16: a patch naming a base this window does not hold, or one that does not fit it, is a typed error, never a wrong tree', () => {
+    const packer = new WirePacker();
+    const host = new WireUnpacker();
+    roundTrip(packer, host, frame(board(-1), null));
+    const patched = JSON.parse(JSON.stringify(packFrames(packer, frame(board(5), null)))) as { observation: Record<string, unknown> };
+    expect(() => unpackFrames(new WireUnpacker(), patched)).toThrow(/the host refers to observation o\d+, which this window does not hold/);
+    const window = new WireUnpacker();
+    const held = roundTrip(new WirePacker(), window, frame(board(-1), null));
+    const base = /"\$wire":"(o\d+)"/.exec(held.text)?.[1];
+    const misfit = { ...patched, observation: { ...patched.observation, base, patch: [[[5_000], { className: 'XCUIElementTypeCell' }]] } };
+    expect(() => unpackFrames(window, misfit)).toThrow(WireRefError);
+    expect(() => unpackFrames(window, misfit)).toThrow(/malformed observation slot/);
   });
 });
